@@ -1,0 +1,1 @@
+"""The ``cardroom`` command and the terminal user interfaces."""

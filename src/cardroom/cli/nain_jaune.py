@@ -1,0 +1,1 @@
+"""Nain Jaune commands: play, replay (filled in with the engine)."""
