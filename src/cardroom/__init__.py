@@ -1,3 +1,3 @@
-"""cardroom: Nain Jaune, Spit and Speed — engines, bots, simulation, terminal play and research APIs."""
+"""cardroom: Nain Jaune, Spit and Speed — engines, bots, simulation, play and research APIs."""
 
 __version__ = "0.1.0"
