@@ -1,0 +1,239 @@
+"""The options of Nain Jaune, where the four source texts disagree, and the three presets.
+
+Every option is one named field of :class:`Rules`. ``Rules.from_options`` reads the
+``key=value`` strings of the command line and the ``rules`` object of a record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal, cast
+
+from cardroom.cards import Card, CardError, parse_card, parse_cards
+
+
+class RulesError(ValueError):
+    """An option name or value is not valid."""
+
+
+WhenBlocked = Literal["next-rank", "free-restart"]
+Payment = Literal["points-ace-low", "card-count", "points-ace-high"]
+Forgotten = Literal["chips-stay", "double-box"]
+Announce = Literal["auto", "manual"]
+GrandOpera = Literal["one-turn", "no-one-else-played", "off"]
+Direction = Literal["clockwise", "anticlockwise"]
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+HAND_SIZES: dict[int, int] = {2: 22, 3: 15, 4: 12, 5: 9, 6: 8, 7: 7, 8: 6}
+"""Cards dealt to each player, by number of players; the rest of the pack is the talon."""
+
+STANDARD_BOARD: tuple[Card, ...] = tuple(parse_cards("10D JC QS KH 7D"))
+REGIONAL_BOARD: tuple[Card, ...] = tuple(parse_cards("10D JC QH KS 7D"))
+BOARD_SETS: dict[str, tuple[Card, ...]] = {"standard": STANDARD_BOARD, "regional": REGIONAL_BOARD}
+STAKES: tuple[int, ...] = (1, 2, 3, 4, 5)
+"""Chips each player stakes on the five boxes, in board order (the Yellow Dwarf takes 5)."""
+STAKE_PER_ROUND = sum(STAKES)
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "when_blocked": ("next-rank", "free-restart"),
+    "payment": ("points-ace-low", "card-count", "points-ace-high"),
+    "forgotten_announcement": ("chips-stay", "double-box"),
+    "announce": ("auto", "manual"),
+    "grand_opera": ("one-turn", "no-one-else-played", "off"),
+    "direction": ("clockwise", "anticlockwise"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EndCondition:
+    """When the game ends: ``broke``, ``last-standing``, ``rounds:N`` or ``target:N``."""
+
+    kind: Literal["broke", "last-standing", "rounds", "target"]
+    number: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> EndCondition:
+        """Read ``broke``, ``last-standing``, ``rounds:N`` or ``target:N``."""
+        raw = str(text).strip()
+        if raw in ("broke", "last-standing"):
+            return cls(cast(Literal["broke", "last-standing"], raw))
+        kind, sep, num = raw.partition(":")
+        if sep and kind in ("rounds", "target"):
+            try:
+                n = int(num)
+            except ValueError:
+                n = 0
+            if n >= 1:
+                return cls(cast(Literal["rounds", "target"], kind), n)
+        raise RulesError(
+            f"end={text!r} is not valid: use broke, last-standing, rounds:N or target:N "
+            "with N a whole number of at least 1"
+        )
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.number}" if self.kind in ("rounds", "target") else self.kind
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of Nain Jaune. The defaults are the ``classic`` preset (texts 000/003).
+
+    The number of players (2 to 8) is not an option here: it is the number of seats at the
+    table, given by the list of players.
+    """
+
+    starting_chips: int = 60
+    when_blocked: WhenBlocked = "next-rank"
+    payment: Payment = "points-ace-low"
+    forgotten_announcement: Forgotten = "chips-stay"
+    announce: Announce = "auto"
+    grand_opera: GrandOpera = "one-turn"
+    may_stop: bool = False
+    direction: Direction = "clockwise"
+    end: EndCondition = EndCondition("broke")
+    board_cards: tuple[Card, ...] = STANDARD_BOARD
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.starting_chips, int) or self.starting_chips < STAKE_PER_ROUND:
+            raise RulesError(
+                f"starting_chips={self.starting_chips!r}: each player needs at least "
+                f"{STAKE_PER_ROUND} chips (one round's stakes)"
+            )
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RulesError(
+                    f"{name}={value!r} is not valid: choose one of {', '.join(allowed)}"
+                )
+        if not isinstance(self.may_stop, bool):
+            raise RulesError(f"may_stop={self.may_stop!r} is not valid: use true or false")
+        if len(self.board_cards) != 5 or len(set(self.board_cards)) != 5:
+            raise RulesError("board_cards must be five different cards")
+        if self.board_cards[4] != parse_card("7D"):
+            raise RulesError("the fifth board card is always the Yellow Dwarf, 7D")
+
+    @property
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, if any."""
+        for name, preset in PRESETS.items():
+            if preset == self:
+                return name
+        return None
+
+    def with_options(self, options: Mapping[str, Any]) -> Rules:
+        """A copy with some options changed; values may be strings (``may_stop="true"``)."""
+        changes: dict[str, Any] = {}
+        known = {f.name for f in fields(Rules)}
+        for key, value in options.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise RulesError(
+                    f"unknown option {key!r}: the options are {', '.join(sorted(known))}"
+                )
+            changes[name] = _convert(name, value)
+        return replace(self, **changes)
+
+    @classmethod
+    def from_options(
+        cls, preset: str | None = None, options: Mapping[str, Any] | None = None
+    ) -> Rules:
+        """Rules from a preset name (default ``classic``) with options overriding it."""
+        name = preset or "classic"
+        if name not in PRESETS:
+            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+        return PRESETS[name].with_options(options or {})
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Rules from a record's ``rules`` object (it may name a ``preset``)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise RulesError("rules must be a JSON object of option names and values")
+        options = dict(data)
+        preset = options.pop("preset", None)
+        if preset is not None and not isinstance(preset, str):
+            raise RulesError("rules.preset must be a preset name")
+        return cls.from_options(preset, options)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option as JSON-ready values (a record's ``rules`` object)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "end":
+                value = str(value)
+            elif f.name == "board_cards":
+                value = [c.code for c in value]
+            out[f.name] = value
+        return out
+
+
+def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Read ``key=value`` strings from the command line."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"option {pair!r} must be written key=value, e.g. payment=card-count")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _convert(name: str, value: Any) -> Any:
+    if name == "starting_chips":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise RulesError(f"starting_chips={value!r} must be a whole number") from None
+    if name == "may_stop":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "1", "on"):
+            return True
+        if text in ("false", "no", "0", "off"):
+            return False
+        raise RulesError(f"may_stop={value!r} is not valid: use true or false")
+    if name == "end":
+        return value if isinstance(value, EndCondition) else EndCondition.parse(value)
+    if name == "board_cards":
+        if isinstance(value, str) and value in BOARD_SETS:
+            return BOARD_SETS[value]
+        try:
+            cards = parse_cards(value) if isinstance(value, (str, list, tuple)) else None
+        except CardError as exc:
+            raise RulesError(f"board_cards: {exc}") from None
+        if cards is None:
+            raise RulesError("board_cards must be 'standard', 'regional' or five cards")
+        return tuple(cards)
+    return value
+
+
+PRESETS: dict[str, Rules] = {
+    "classic": Rules(),
+    "count": Rules(
+        payment="card-count",
+        forgotten_announcement="double-box",
+        grand_opera="no-one-else-played",
+    ),
+    "ace-high": Rules(
+        when_blocked="free-restart",
+        payment="points-ace-high",
+        forgotten_announcement="double-box",
+        grand_opera="no-one-else-played",
+        end=EndCondition("target", 120),
+    ),
+}
+"""One preset per source text: ``classic`` (000/003), ``count`` (001), ``ace-high`` (002)."""
+
+
+def card_value(card: Card, payment: Payment) -> int:
+    """What a card left in hand costs its holder under a payment rule."""
+    r = int(card.rank)
+    if payment == "card-count":
+        return 1
+    if payment == "points-ace-high":
+        return 10 if r == 1 or r >= 10 else r
+    return min(r, 10)
