@@ -1,0 +1,9 @@
+"""Bots. Name one on the command line as ``NAME[:key=value,…]`` or by level."""
+
+from cardroom.bots import simple as _simple  # noqa: F401  (registers random and greedy)
+from cardroom.bots.base import LEVELS, REGISTRY, Bot, BotError, make_bot, parse_spec
+
+LEVELS.setdefault("easy", "random")
+LEVELS.setdefault("medium", "greedy")
+
+__all__ = ["LEVELS", "REGISTRY", "Bot", "BotError", "make_bot", "parse_spec"]

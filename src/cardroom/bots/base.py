@@ -1,0 +1,64 @@
+"""The bot interface: a bot sees only its seat's view, draws only from its own ``random.Random``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from cardroom.games.nain_jaune.engine import Action
+from cardroom.games.nain_jaune.view import RoundView
+
+
+class BotError(ValueError):
+    """A bot name or option is not valid."""
+
+
+class Bot(Protocol):
+    """A Nain Jaune player: picks one of ``view.legal_actions``."""
+
+    name: str
+
+    def act(self, view: RoundView, rng: random.Random) -> Action:
+        """Choose an action for ``view.seat`` (called only when ``view.my_turn``)."""
+        ...
+
+
+BotFactory = Callable[[dict[str, str]], Bot]
+"""Builds a bot from its ``key=value`` options."""
+
+REGISTRY: dict[str, BotFactory] = {}
+"""Bot family name -> factory. Each bot module adds itself."""
+
+LEVELS: dict[str, str] = {}
+"""Difficulty level shown to players -> the bot spec it stands for."""
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``NAME[:key=value,…]`` into the name and its options."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key:
+            raise BotError(f"bot option {part!r} in {spec!r} must be written key=value")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from ``NAME[:key=value,…]`` or a level name (``easy`` … ``expert``)."""
+    name, options = parse_spec(spec)
+    if name in LEVELS and not options:
+        name, options = parse_spec(LEVELS[name])
+    factory = REGISTRY.get(name)
+    if factory is None:
+        known = ", ".join(sorted(REGISTRY) + sorted(LEVELS))
+        raise BotError(f"unknown bot {name!r}: choose one of {known}")
+    return factory(options)
+
+
+def no_options(name: str, options: dict[str, str]) -> None:
+    """Refuse options for a bot that takes none."""
+    if options:
+        raise BotError(f"bot {name!r} takes no options (got {', '.join(options)})")

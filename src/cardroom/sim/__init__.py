@@ -1,0 +1,1 @@
+"""Running many games: bulk simulation and tournaments."""
