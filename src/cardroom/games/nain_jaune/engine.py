@@ -682,19 +682,31 @@ class Game:
         """True once an end condition is met."""
         return self.result is not None
 
-    def start_round(self, rng: random.Random) -> Round:
-        """Deal the next round with ``rng`` and take the stakes."""
+    def start_round(
+        self,
+        rng: random.Random | None = None,
+        deal: tuple[Sequence[Sequence[Card]], Sequence[Card]] | None = None,
+    ) -> Round:
+        """Start the next round, dealt by ``rng`` or from an explicit ``deal`` (hands, talon).
+
+        The hands of an explicit deal are indexed by position among the active seats.
+        """
         if self.result is not None:
             raise GameOver("the game is over")
         if self.round is not None and not self.round.over:
             raise GameOver("the current round is not finished")
         seats = list(self.active)
         dealer_pos = seats.index(self.dealer)
+        chips = [self.chips[s] for s in seats]
+        if deal is not None:
+            rnd = Round(self.rules, chips, self.board, dealer_pos, deal[0], deal[1])
+        elif rng is not None:
+            rnd = Round.deal(self.rules, chips, self.board, dealer_pos, rng)
+        else:
+            raise ValueError("start_round needs an rng or an explicit deal")
         self.round_seats = seats
-        self.round = Round.deal(
-            self.rules, [self.chips[s] for s in seats], self.board, dealer_pos, rng
-        )
-        return self.round
+        self.round = rnd
+        return rnd
 
     def finish_round(self) -> RoundResult:
         """Carry the settled round's chips and board into the game and check the end."""
