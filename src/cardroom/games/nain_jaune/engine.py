@@ -88,14 +88,16 @@ def _rank_name(rank: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Staked:
-    """``seat`` put ``amount`` chips on the box of ``box`` (less than the stake if short)."""
+    """``seat`` put ``amount`` chips on box ``box`` (less than the stake if short)."""
 
     seat: int
-    box: Card
+    box: int
+    label: str
+    """The board card of the box, for display (``7♦``)."""
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} stakes {self.amount} on {self.box.pretty}"
+        return f"{names[self.seat]} stakes {self.amount} on {self.label}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +343,7 @@ class Round:
                 amount = min(stake, self.chips[seat])
                 self.chips[seat] -= amount
                 self.board[box] += amount
-                self.events.append(Staked(seat, rules.board_cards[box], amount))
+                self.events.append(Staked(seat, box, rules.board_cards[box].pretty, amount))
 
     @classmethod
     def deal(
