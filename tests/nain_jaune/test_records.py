@@ -118,3 +118,12 @@ def test_round_record_round_trips() -> None:
     assert result_json(replay_round(parse_round(again))) == result_json(
         replay_round(parse_round(eight_record()))
     )
+
+
+def test_the_documented_example_gives_the_documented_result() -> None:
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "docs" / "games" / "nain-jaune-example.json"
+    out = result_json(replay_round(parse_round(json.loads(path.read_text()))))
+    assert out["winner"] == 2 and out["grand_opera"] is True and out["next_dealer"] == 1
+    assert out["chips"] == [21, 18, 405, 0, 18, 18, 0, 0]
