@@ -103,11 +103,13 @@ _SUIT_BY_TEXT: dict[str, Suit] = (
 class Card:
     """One playing card. Instances are interned: one object per card, compared by identity."""
 
-    __slots__ = ("index", "rank", "suit")
+    __slots__ = ("index", "rank", "sort_key", "suit")
     _interned: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
     rank: Rank
     suit: Suit
     index: int
+    sort_key: int
+    """Orders cards by rank, then suit (clubs, diamonds, hearts, spades)."""
 
     def __new__(cls, rank: Rank | int, suit: Suit) -> Card:
         rank = Rank(rank)
@@ -117,6 +119,7 @@ class Card:
             object.__setattr__(card, "rank", rank)
             object.__setattr__(card, "suit", suit)
             object.__setattr__(card, "index", suit.order * 13 + rank.value - 1)
+            object.__setattr__(card, "sort_key", rank.value * 4 + suit.order)
             cls._interned[(rank, suit)] = card
         return card
 
@@ -164,7 +167,7 @@ class Card:
         return f"Card.parse({self.code!r})"
 
     def __lt__(self, other: Card) -> bool:
-        return (self.rank, self.suit.order) < (other.rank, other.suit.order)
+        return self.sort_key < other.sort_key
 
     def __hash__(self) -> int:
         return self.index

@@ -64,6 +64,7 @@ class Claim:
 Action = Play | Pass | Claim
 PASS = Pass()
 CLAIM = Claim()
+_PLAY = {card: Play(card) for card in DECK}
 
 
 class IllegalAction(ValueError):
@@ -387,9 +388,9 @@ class Round:
         need = self.need
         actions: list[Action]
         if need is None:
-            actions = [Play(c) for c in hand]
+            actions = [_PLAY[c] for c in hand]
         else:
-            actions = [Play(c) for c in hand if c.rank == need]
+            actions = [_PLAY[c] for c in hand if c.rank == need]
         can_pass = need is not None and (not actions or self.rules.may_stop)
         if self.pending_claim is not None:
             actions.append(CLAIM)
