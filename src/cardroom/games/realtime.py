@@ -1,0 +1,100 @@
+"""What every real-time engine (Spit, Speed) offers the arbiter, the bots and the UIs.
+
+Spit and Speed have no turns: both seats act whenever they like and the arbiter
+(``cardroom.realtime``) applies their time-stamped actions one at a time, in time order. An
+engine is pure and deterministic: it never reads a clock and never draws hidden randomness
+(every shuffle it needs comes from the ``seed`` it was built with), so the deal, the seed and
+the ordered actions always give the same state.
+
+An engine exposes:
+
+- ``why_illegal(seat, action)`` / ``apply(seat, action)``: checking and applying one action of
+  one seat. ``apply`` raises :class:`RealtimeIllegal` and changes nothing when the action is not
+  legal *now*; an action aimed at a pile whose top card is no longer the one the player saw is
+  illegal with a reason starting ``"stale: "``.
+- ``stalemate``: True when neither seat can make progress and a "Spit!" / side-pile flip is
+  due. Seats may then send the game's call action; when both have called, the engine resolves
+  the stalemate itself. ``resolve_stalemate()`` resolves it at once: the arbiter calls it when
+  the table's countdown runs out.
+- ``phase``: a short string a UI can show (``"start"``, ``"play"``, ``"stalemate"``,
+  ``"slap"``, ``"choose"``, ``"over"``).
+- ``winner`` (a seat or None) and ``over``.
+- ``view(seat)``: everything the seat may see and nothing else (never a face-down card, the
+  other hand in Speed, or the order of any face-down pile).
+- ``locations()``: where each of the 52 cards is, for invariant tests.
+- ``legal_actions(seat)``: every action the seat could take now (for bots and tests).
+- ``action_to_json`` / ``action_from_json``: the record form of an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+from cardroom.cards import Card
+
+SEATS = (0, 1)
+
+
+class RealtimeIllegal(ValueError):
+    """An action that is not legal now; the state is unchanged. ``reason`` says why."""
+
+    def __init__(self, seat: int, action: object, reason: str) -> None:
+        super().__init__(f"seat {seat}: illegal action {action}: {reason}")
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+
+    @property
+    def stale(self) -> bool:
+        """True when the action was aimed at a pile that changed before it arrived."""
+        return self.reason.startswith("stale: ")
+
+
+def adjacent(a: Card, b: Card) -> bool:
+    """True when the ranks differ by one, turning the corner (K-A-2): suits are ignored."""
+    d = abs(int(a.rank) - int(b.rank))
+    return d in (1, 12)
+
+
+A = TypeVar("A")
+V = TypeVar("V", covariant=True)
+
+
+class RealtimeEngine(Protocol[A, V]):
+    """The interface of :mod:`cardroom.games.spit` and :mod:`cardroom.games.speed` engines."""
+
+    game: str
+    """The record's ``game`` name: ``"spit"`` or ``"speed"``."""
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def stalemate(self) -> bool: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def why_illegal(self, seat: int, action: A) -> str | None: ...
+
+    def apply(self, seat: int, action: A) -> Sequence[Any]:
+        """Apply ``action`` of ``seat``; return the events; raise RealtimeIllegal if illegal."""
+        ...
+
+    def resolve_stalemate(self) -> Sequence[Any]:
+        """Do the "Spit!" / flip now (countdown elapsed); returns the events."""
+        ...
+
+    def legal_actions(self, seat: int) -> list[A]: ...
+
+    def view(self, seat: int) -> V: ...
+
+    def locations(self) -> dict[Card, str]: ...
+
+    def action_to_json(self, action: A) -> dict[str, Any]: ...
+
+    def action_from_json(self, data: Any) -> A: ...
