@@ -51,7 +51,7 @@ def _inline(func: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(func))
 
 
-POLICIES: dict[str, int] = {"random": 0, "greedy": 1}
+POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2}
 """Bot name -> the fast path's policy code (the bots it can play)."""
 
 # --- the round state: one int64 array -------------------------------------------------------
@@ -60,13 +60,13 @@ S_PENDING, S_AWAIT, S_PLAYED, S_FIRST, S_RUN_SEAT, S_RUN_LEN = 6, 7, 8, 9, 10, 1
 S_NFORGOT, S_WINNER, S_OPERA, S_SHORT, S_HAND_SIZE, S_PLAYED_MASK, S_NPASSES, S_SWEPT = (
     12, 13, 14, 15, 16, 17, 18, 19,
 )
-S_HANDS, S_CHIPS, S_BOARD, S_FORGOT_SEAT, S_FORGOT_BOX = 20, 28, 36, 41, 46
+S_HANDS, S_CHIPS, S_BOARD, S_FORGOT_SEAT, S_FORGOT_BOX, S_LACKS = 20, 28, 36, 41, 46, 51
 S_SIZE = 64
 
 # --- the rules: one int64 array -------------------------------------------------------------
 R_WHEN, R_PAY, R_FORGOT, R_ANNOUNCE, R_OPERA, R_MAY_STOP = 0, 1, 2, 3, 4, 5
 R_END_KIND, R_END_N, R_START = 6, 7, 8
-R_BOX_OF, R_VALUE, R_BOARD_CARD = 16, 68, 120
+R_BOX_OF, R_VALUE, R_BOARD_CARD, R_BOARD_MASK = 16, 68, 120, 125
 R_SIZE = 128
 
 END_KINDS = {"broke": 0, "last-standing": 1, "rounds": 2, "target": 3}
@@ -265,6 +265,118 @@ def _finish(s: Any, r: Any, winner: int) -> None:
     s[S_WINNER] = winner
 
 
+@_inline
+def _preferred(bits: Any, r: Any) -> int:
+    """Among cards of one rank: the board card if any, else the lowest card index."""
+    on_board = bits & r[R_BOARD_MASK]
+    return _ctz(on_board) if on_board != 0 else _ctz(bits)
+
+
+@_inline
+def _deck_index(c: int) -> int:
+    return (c & 3) * 13 + (c >> 2)
+
+
+@_jit
+def _greedy_lead(s: Any, r: Any, hand: int) -> int:
+    """``GreedyBot`` leading: the card whose run in our hand grabs the most chips, then sheds
+    the most points, then has the lowest rank, then the lowest card index."""
+    best = -1
+    best_key = -1
+    bits = hand
+    while bits != 0:
+        c = _ctz(bits)
+        bits &= bits - 1
+        box = r[R_BOX_OF + c]
+        chips = 0 if box < 0 else s[S_BOARD + box] + 1
+        points = r[R_VALUE + c]
+        rank = (c >> 2) + 2
+        while rank <= 13:
+            of_rank = (hand >> (4 * rank - 4)) & 15
+            if of_rank == 0:
+                break
+            b = _preferred(of_rank << (4 * rank - 4), r)
+            if r[R_BOX_OF + b] >= 0:
+                chips += s[S_BOARD + r[R_BOX_OF + b]]
+            points += r[R_VALUE + b]
+            rank += 1
+        key = ((chips * 2048 + points) * 16 + 12 - (c >> 2)) * 64 + 63 - _deck_index(c)
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@_jit
+def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> int:
+    """``HeuristicBot`` leading (see :mod:`cardroom.bots.heuristic`): the best planned run."""
+    held = np.zeros(14, np.int64)
+    dead = np.zeros(14, np.bool_)
+    box_of_rank = np.zeros(14, np.int64)
+    card_of_rank = np.full(14, -1, np.int64)
+    size = 0
+    lacked = np.int64(-1)
+    n = s[S_N]
+    for p in range(n):
+        if p != seat and s[S_HANDS + p] != 0:
+            lacked &= s[S_LACKS + p] if r[R_MAY_STOP] == 0 else 0
+    for k in range(1, 14):
+        mine = (hand >> (4 * k - 4)) & 15
+        gone = (played_mask >> (4 * k - 4)) & 15
+        held[k] = (mine & 1) + ((mine >> 1) & 1) + ((mine >> 2) & 1) + (mine >> 3)
+        size += held[k]
+        unseen = 4 - held[k] - ((gone & 1) + ((gone >> 1) & 1) + ((gone >> 2) & 1) + (gone >> 3))
+        dead[k] = unseen <= 0 or (lacked >> k) & 1 == 1
+    for box in range(5):
+        c = r[R_BOARD_CARD + box]
+        if (hand >> c) & 1 and c > card_of_rank[(c >> 2) + 1]:
+            card_of_rank[(c >> 2) + 1] = c
+            box_of_rank[(c >> 2) + 1] = s[S_BOARD + box]
+    h = np.zeros(14, np.int64)
+    best = -1
+    best_score = 0
+    for rank in range(1, 14):
+        if held[rank] == 0:
+            continue
+        card = _preferred(hand & (np.int64(15) << (4 * rank - 4)), r)
+        h[:] = held
+        n_cards = 0
+        pts = 0
+        box = 0
+        out = False
+        k = rank
+        while True:
+            if h[k] > 0:
+                h[k] -= 1
+                n_cards += 1
+                pts += r[R_VALUE + 4 * k - 4]
+                box += box_of_rank[k]
+                if n_cards == size:
+                    out = True
+                    break
+                if k == 13:
+                    break
+                k += 1
+            elif dead[k]:
+                if r[R_WHEN] == 1 or k == 13:
+                    break
+                k += 1
+            else:
+                break
+        if out:
+            score = 1_000_000
+        elif n_cards == 1 and rank == 13:
+            score = 10 * box
+        else:
+            score = 100 * n_cards + pts + 2 * box + (150 if rank == 1 else 0)
+        if best < 0 or score > best_score or (
+            score == best_score and _deck_index(card) < _deck_index(best)
+        ):
+            best = card
+            best_score = score
+    return best
+
+
 @_jit
 def _play_out(
     s: Any, r: Any, policies: Any, rng: Any, seats: Any, trace: Any, tpos: Any, legal: Any
@@ -325,22 +437,23 @@ def _play_out(
             state, i = _randbelow(rng[gseat], m)
             rng[gseat] = state
             a = legal[i]
+        elif m == 1 and policy == 2:
+            a = legal[0]
         else:
-            # greedy: claim; else the play ranked highest by (board card, value, rank, index)
-            a = PASS_CODE
-            best_key = -1
-            for i in range(m):
-                c = legal[i]
-                if c == CLAIM_CODE:
-                    a = c
-                    break
-                if c < 52:
-                    key = (c >> 2) * 101 + (c & 3) * 13 + 100 + r[R_VALUE + c] * 10_000
-                    if r[R_BOX_OF + c] >= 0:
-                        key += 1_000_000
-                    if key > best_key:
-                        best_key = key
-                        a = c
+            # greedy and heuristic: claim; following, the preferred card of the rank asked;
+            # leading, their own choice; pass only when forced
+            a = legal[m - 1]
+            if a != CLAIM_CODE and (m < 2 or legal[m - 2] != CLAIM_CODE):
+                if need != 0:
+                    of_rank = hand & (np.int64(15) << (4 * need - 4))
+                    if of_rank != 0:
+                        a = _preferred(of_rank, r)
+                elif policy == 1:
+                    a = _greedy_lead(s, r, hand)
+                else:
+                    a = _heuristic_lead(s, r, seat, hand, played_mask)
+            elif a != CLAIM_CODE:
+                a = CLAIM_CODE
         if tracing:
             if tpos[0] < trace.shape[0] - 64:
                 trace[tpos[0]] = (seat * 16 + need) * 64 + a
@@ -368,6 +481,7 @@ def _play_out(
                 winner = seat
                 continue
             npasses += 1
+            s[S_LACKS + seat] |= np.int64(1) << need
             in_row += 1
             if in_row < n:
                 to_act = seat + 1 if seat + 1 < n else 0
@@ -646,6 +760,7 @@ def encode_rules(rules: Rules) -> I64Array:
     for box, card in enumerate(rules.board_cards):
         r[R_BOX_OF + fast_index(card.index)] = box
         r[R_BOARD_CARD + box] = fast_index(card.index)
+        r[R_BOARD_MASK] |= 1 << fast_index(card.index)
     assert STAKES == (1, 2, 3, 4, 5)
     return r
 
@@ -695,6 +810,9 @@ def encode_round(rnd: Round) -> I64Array:
     s[S_HAND_SIZE] = HAND_SIZES[rnd.n]
     s[S_PLAYED_MASK] = _mask(c for _, c in rnd.played)
     s[S_NPASSES] = len(rnd.passes)
+    if not rules.may_stop:
+        for seat, rank in rnd.passes:
+            s[S_LACKS + seat] |= 1 << rank
     for seat in range(rnd.n):
         s[S_HANDS + seat] = _mask(rnd.hands[seat])
         s[S_CHIPS + seat] = rnd.chips[seat]
