@@ -15,8 +15,8 @@ from cardroom.games.nain_jaune.engine import deal_hands
 from cardroom.games.nain_jaune.rules import BOARD_SETS, EndCondition
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.sim import fast
-from cardroom.sim.streams import SplitMixRandom, derive, game_key, readable_game
 from cardroom.sim.play import play_round
+from cardroom.sim.streams import SplitMixRandom, derive, game_key, readable_game
 
 rules_strategy = st.builds(
     Rules,
@@ -103,7 +103,8 @@ def test_rollout_finishes_a_readable_round_like_the_readable_bots() -> None:
     final = fast.rollout(state, fast.encode_rules(rules), policies, key)
     assert np.array_equal(state, before)  # the input is left alone
     names = ["random", "greedy", "heuristic", "random"]
-    play_round(rnd, [make_bot(b) for b in names], [SplitMixRandom(derive(key, i)) for i in range(4)])
+    rngs = [SplitMixRandom(derive(key, i)) for i in range(4)]
+    play_round(rnd, [make_bot(b) for b in names], rngs)
     assert rnd.result is not None
     assert final[fast.S_WINNER] == rnd.result.winner
     assert list(final[fast.S_CHIPS : fast.S_CHIPS + 4]) == list(rnd.result.chips)

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
+from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulate nain-jaune)
 from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
 
 

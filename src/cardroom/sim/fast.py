@@ -105,7 +105,7 @@ for _i in range(64):
 
 
 @_inline
-def _ctz(x: Any) -> int:
+def _ctz(x: Any) -> Any:
     """The index of the lowest set bit of ``x`` (non-zero)."""
     low = np.uint64(x & -x)
     return _CTZ[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
@@ -266,7 +266,7 @@ def _finish(s: Any, r: Any, winner: int) -> None:
 
 
 @_inline
-def _preferred(bits: Any, r: Any) -> int:
+def _preferred(bits: Any, r: Any) -> Any:
     """Among cards of one rank: the board card if any, else the lowest card index."""
     on_board = bits & r[R_BOARD_MASK]
     return _ctz(on_board) if on_board != 0 else _ctz(bits)
@@ -725,7 +725,7 @@ def _trace_game(
     trace[t + 1] = reason
     trace[t + 2] = rounds
     trace[t + 3] = mask
-    return t + 4
+    return int(t + 4)
 
 
 @_jit

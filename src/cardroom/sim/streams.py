@@ -155,7 +155,8 @@ def readable_game(
     if result is None:
         trace += [-2, 0, game.rounds_played, 0]
     else:
-        trace += [-2, reason_code(result.reason), result.rounds, sum(1 << s for s in result.winners)]
+        winners = sum(1 << s for s in result.winners)
+        trace += [-2, reason_code(result.reason), result.rounds, winners]
     return game, trace
 
 
