@@ -98,7 +98,7 @@ def test_countdown_resolves_the_start_at_exactly_the_deadline() -> None:
 
 
 def test_an_action_after_the_deadline_comes_after_the_timeout() -> None:
-    game, _, arb = table(countdown=2.0)
+    _, _, arb = table(countdown=2.0)
     out = arb.submit(0, Play(C("5C")[0], 0, C("6S")[0]), 5.0)
     assert out.accepted
     assert [(e.t, e.seat) for e in arb.log] == [(2.0, None), (5.0, 0)]
