@@ -280,10 +280,12 @@ class Arbiter(Generic[A, V]):
 
     # -- records --------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """The game's record: its header, the arbiter's start time and every log entry."""
-        module = _record_module(self.engine.game)
-        data: dict[str, Any] = dict(module.record_header(self.engine, self.names))
+    def record(self, header: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The game's record: its header (by default the game's ``record_header``), the
+        arbiter's start time and every log entry."""
+        if header is None:
+            header = _record_module(self.engine.game).record_header(self.engine, self.names)
+        data: dict[str, Any] = dict(header)
         data["start"] = self.start
         data["actions"] = [entry_to_json(self.engine, e) for e in self.log]
         return data

@@ -38,11 +38,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cardroom.bots.base import BotError, parse_spec
+from cardroom.games.realtime import adjacent
+from cardroom.games.speed import CallFlip, SpeedView
+from cardroom.games.speed import Play as SpeedPlay
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,7 @@ class Timing:
     reaim: float = 0.5
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.low) and math.isfinite(self.high) and 0 <= self.low):
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low >= 0):
             raise BotError(f"reaction times must be 0 or more seconds, not {self.low}")
         if self.high < self.low:
             raise BotError(f"max={self.high} is below min={self.low}: give min <= max")
@@ -192,3 +195,28 @@ def make_reaction_bot(spec: str, game: str, seat: int, rng: random.Random) -> Re
 def check_spec(spec: str, game: str) -> None:
     """Raise :class:`BotError` if ``spec`` does not name a bot for ``game``."""
     make_reaction_bot(spec, game, 0, random.Random(0))
+
+
+# -- strategies -----------------------------------------------------------------------------
+
+
+def _followers(card: Any, hand: Sequence[Any]) -> int:
+    """How many of ``hand`` could go on ``card`` next (a person plays runs: 7, then 6, then 5)."""
+    return sum(1 for c in hand if c is not card and adjacent(c, card))
+
+
+def speed_strategy(view: SpeedView, rng: random.Random) -> Any | None:
+    """Speed: call the flip when stuck; otherwise play, preferring a card that starts a run."""
+    actions = view.legal_actions
+    if view.phase == "over" or not actions:
+        return None
+    if view.stalemate:
+        return next((a for a in actions if isinstance(a, CallFlip)), None)
+    plays = [a for a in actions if isinstance(a, SpeedPlay)]
+    if not plays:
+        return None
+    best = max(_followers(a.card, view.hand) for a in plays)
+    return rng.choice([a for a in plays if _followers(a.card, view.hand) == best])
+
+
+STRATEGIES["speed"] = speed_strategy

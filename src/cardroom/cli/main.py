@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
+from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed commands)
 from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
 
 

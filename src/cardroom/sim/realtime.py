@@ -16,6 +16,7 @@ from typing import Any
 
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.realtime import SEATS
+from cardroom.games.speed import SpeedMatch
 from cardroom.realtime import Arbiter, VirtualClock
 
 GAMES = ("spit", "speed")
@@ -28,7 +29,8 @@ MAX_STEPS = 20_000
 
 @dataclass(slots=True)
 class GameResult:
-    """One simulated game, seen from the bots' side: ``winner`` is an index into the bots list."""
+    """One simulated game (or Speed match to a target), seen from the bots' side: ``winner`` is an
+    index into the bots list; the figures are totals over a match's games."""
 
     winner: int | None
     seconds: float
@@ -157,21 +159,28 @@ def play_one(
     specs = [bots[by_seat[s]] for s in SEATS]
     rngs = [random.Random(f"sim/{seed}/bot/{number}/{by_seat[s]}") for s in SEATS]
     names = [f"bot{by_seat[s]}" for s in SEATS]
-    table = new_table(engine, specs, rngs, names)
-    finished = run_table(table)
-    seat_winner = engine.winner if finished else None
-    return GameResult(
-        winner=by_seat[seat_winner] if seat_winner is not None else None,
-        seconds=table.clock.now() - table.arbiter.start,
-        stalemates=table.arbiter.stalemates,
-        redeals=redeals(engine),
-        timeouts=table.arbiter.timeouts,
-        actions=len(table.arbiter.log),
-        rejected=table.rejected,
-        stale=table.stale,
-        finished=finished,
-        bot_seats=(seat_of[0], seat_of[1]),
-    )
+    match = None
+    if getattr(engine.rules, "target", 0) > 0 and engine.game == "speed":
+        match = SpeedMatch(engine.rules, deal_seed)
+        engine = match.game
+    totals = GameResult(None, 0.0, 0, 0, 0, 0, 0, 0, False, (seat_of[0], seat_of[1]))
+    while True:
+        table = new_table(engine, specs, rngs, names)
+        finished = run_table(table)
+        totals.seconds += table.clock.now() - table.arbiter.start
+        totals.stalemates += table.arbiter.stalemates
+        totals.redeals += redeals(engine)
+        totals.timeouts += table.arbiter.timeouts
+        totals.actions += len(table.arbiter.log)
+        totals.rejected += table.rejected
+        totals.stale += table.stale
+        if match is None or not finished or match.over:
+            break
+        engine = match.next_game()
+    totals.finished = finished
+    seat_winner = (match.winner if match is not None else engine.winner) if finished else None
+    totals.winner = by_seat[seat_winner] if seat_winner is not None else None
+    return totals
 
 
 def bot_labels(bots: Sequence[str]) -> list[str]:
@@ -192,6 +201,8 @@ class Summary:
 
     labels: list[str]
     results: list[GameResult]
+    target: int = 0
+    """Speed's target score when each result is a match (0: single games)."""
 
     @property
     def games(self) -> int:
