@@ -309,7 +309,7 @@ def _play_command(game: str) -> None:
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
                   help=f"A {GAME_NAMES[game]} rule option (repeatable).")
     @click.option("--seed", type=int, default=None, help="Seed of the deal and the bot.")
-    @click.option("--name", default="You", show_default=True, help="Your name in the record.")
+    @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
                   default=Path("cardroom-records"), show_default=True,
                   help="Where the record of the game is saved.")
