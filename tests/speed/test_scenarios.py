@@ -7,6 +7,7 @@ import pytest
 from cardroom.games.realtime import RealtimeIllegal
 from cardroom.games.speed import (
     CALL,
+    Blocked,
     Called,
     CardPlayed,
     Drew,
@@ -16,6 +17,7 @@ from cardroom.games.speed import (
     Play,
     Rebuilt,
     SpeedGame,
+    SpeedResult,
     SpeedRules,
 )
 
@@ -291,3 +293,58 @@ def test_side_piles_of_five() -> None:
         "side:0": 5, "side:1": 5, "centre:0": 1, "centre:1": 1,
         "hand:0": 5, "hand:1": 5, "draw:0": 15, "draw:1": 15,
     }  # fmt: skip
+
+
+def test_blocked_game_with_equal_cards_is_a_draw() -> None:
+    # Hands K K K K Q and Q Q Q J J want 10 J Q K A; every 10, A and the other jacks are in the
+    # draw piles, the side piles and middle cards are all 2-7: no flip can ever help.
+    game = new_game(
+        side0="2C 2D 2H 2S 3C 3D 3H 3S 4C 4D",
+        side1="4H 4S 5C 5D 5H 5S 6C 6D 6H 6S",
+        middle="7C 7D",
+        draw0="KS KH KD KC QS",
+        draw1="QH QD QC JS JH",
+    )
+    game.apply(0, CALL)
+    events = game.apply(1, CALL)
+    assert events[-1] == Blocked(None, (15, 15), 0)
+    assert game.over and game.phase == "over" and not game.stalemate
+    assert game.result == SpeedResult(None, 0, (15, 15), blocked=True)
+    assert game.winner is None
+
+
+def test_blocked_game_goes_to_the_player_with_fewer_cards() -> None:
+    # Tops 9C / 5D; seat 0 plays 10H and draws AS: the hands K K K K A and Q Q Q Q A want
+    # Q A J K 2, and the side piles hold only 3-8 (9C and 10H are the only other public cards).
+    game = new_game(
+        side0="3C 3D 3H 3S 4C 4D 4H 4S 5C 5H",
+        side1="5S 6C 6D 6H 6S 7C 7D 7H 7S 8C",
+        middle="9C 5D",
+        draw0="10H KS KH KD KC AS",
+        draw1="QS QH QD QC AH",
+    )
+    start(game)
+    assert not game.stalemate
+    events = game.apply(0, Play(C("10H"), 0, C("9C")))
+    assert events == [CardPlayed(0, C("10H"), 0), Drew(0, 1), Blocked(0, (14, 15), 15)]
+    assert game.result == SpeedResult(0, 15, (14, 15), blocked=True)
+    assert game.winner == 0
+
+
+def test_a_stalemate_that_can_still_move_is_not_blocked() -> None:
+    # STUCK: nobody can play now, but 3D in side pile 1 fits seat 1's twos.
+    game = new_game(**STUCK)
+    start(game)
+    assert game.stalemate and not game.over
+
+
+def test_side_piles_of_five_win_scores_twenty() -> None:
+    # Seat 0's 20 cards run 2C … KC AD … 8D onto the middle AC; seat 1 keeps all his 20.
+    run = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AD 2D 3D 4D 5D 6D 7D 8D"
+    game = new_game(side_piles=5, middle="AC 7H", draw0=run)
+    start(game)
+    seen = C("AC")
+    for card in H(run):
+        game.apply(0, Play(card, 0, seen))
+        seen = card
+    assert game.result == SpeedResult(0, 20, (0, 20), blocked=False)

@@ -35,6 +35,12 @@ def replay(record: Path, as_json: bool) -> None:
     Without --json it prints a readable account of every card and announcement; with --json,
     the result. A malformed record or an illegal move exits with status 1 and a message saying
     what is wrong (and, for a move, its number); nothing is printed on stdout then.
+
+    \b
+    Examples:
+      cardroom replay cardroom-records/nain-jaune-20250101-120000-seed7.json
+      cardroom replay game.json --json            winner, chips, board, next dealer…
+      cardroom replay game.json --json | jq .chips
     """
     try:
         data = json.loads(record.read_text(encoding="utf-8"))
