@@ -120,3 +120,28 @@ def test_replay_of_a_tampered_record_exits_1_naming_the_action(tmp_path: Path) -
     result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
     assert result.exit_code == 1
     assert f"action {number}: " in result.output
+
+
+def test_a_speed_match_record_replays_with_its_scores(tmp_path: Path) -> None:
+    from cardroom.games.speed import SpeedMatch, record_header
+
+    match = SpeedMatch(SpeedRules.from_options({"target": "15"}), 3)
+    records = []
+    while True:
+        engine = match.game
+        table = new_table(engine, ["expert", "easy"], [random.Random(1), random.Random(2)],
+                          ["A", "B"])
+        assert run_table(table)
+        records.append(table.arbiter.record(record_header(engine, ["A", "B"], match)))
+        if match.over:
+            break
+        match.next_game()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(records))
+    result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["scores"] == list(match.scores) and out["winner"] == match.winner == 0
+    assert len(out["games"]) == len(records) == match.number
+    text = CliRunner().invoke(cli, ["replay", str(path)])
+    assert "A wins the match." in text.output
