@@ -32,4 +32,4 @@ def test_the_documented_example_replays() -> None:
         else:
             assert entry["accepted"], number
     out = result_json(game)
-    assert out["winner"] == 1 and out["cards_left"] == [11, 0] and out["points"] == 11
+    assert out["winner"] == 1 and out["cards_left"] == [9, 0] and out["points"] == 9

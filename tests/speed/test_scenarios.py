@@ -336,3 +336,15 @@ def test_a_stalemate_that_can_still_move_is_not_blocked() -> None:
     game = new_game(**STUCK)
     start(game)
     assert game.stalemate and not game.over
+
+
+def test_side_piles_of_five_win_scores_twenty() -> None:
+    # Seat 0's 20 cards run 2C … KC AD … 8D onto the middle AC; seat 1 keeps all his 20.
+    run = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AD 2D 3D 4D 5D 6D 7D 8D"
+    game = new_game(side_piles=5, middle="AC 7H", draw0=run)
+    start(game)
+    seen = C("AC")
+    for card in H(run):
+        game.apply(0, Play(card, 0, seen))
+        seen = card
+    assert game.result == SpeedResult(0, 20, (0, 20), blocked=False)
