@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.nain_jaune.deals import new_round, play
-from tests.research.helpers import random_players, random_rules, swap_hidden
 
 from cardroom.cards import DECK, Card, parse_cards
 from cardroom.games.nain_jaune import CLAIM, PASS, Play, Round, Rules, view_of
@@ -25,6 +23,8 @@ from cardroom.research.encoding import (
     observation_pieces,
     observation_size,
 )
+from tests.nain_jaune.deals import new_round, play
+from tests.research.helpers import random_players, random_rules, swap_hidden
 
 C = Card.parse
 

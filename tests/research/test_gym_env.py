@@ -9,12 +9,12 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from tests.research.helpers import swap_hidden
 
 from cardroom.bots import BotError
 from cardroom.games.nain_jaune import IllegalAction, view_of
 from cardroom.research.encoding import PASS_ACTION, encode_view
 from cardroom.research.gym_env import ENV_ID, NainJauneEnv
+from tests.research.helpers import swap_hidden
 
 
 @pytest.mark.parametrize(

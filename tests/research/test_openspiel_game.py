@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from open_spiel.python.algorithms import ismcts, mcts
-from tests.research.helpers import swap_hidden
 
 from cardroom.cards import DECK
 from cardroom.games.nain_jaune import Rules, view_of
 from cardroom.research.encoding import legal_ids
 from cardroom.research.openspiel_game import NainJauneState, max_player_moves
+from tests.research.helpers import swap_hidden
 
 GAMES = [
     "python_nain_jaune",
@@ -243,3 +243,34 @@ def test_openspiel_ismcts_and_mcts_bots_play_whole_games() -> None:
         rnd = state.round
         assert state.is_terminal() and rnd is not None and rnd.result is not None
         assert state.returns() == [float(c - 60) for c in rnd.result.chips]
+
+
+def test_a_public_observer_shows_no_hand_at_all() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_nain_jaune(players=3)")
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE),
+    )
+    everyone = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+        ),
+    )
+    assert "hand" not in public.dict and everyone.dict["hands"].shape == (3, 52)
+    state = game.new_initial_state()
+    _random_moves(state, random.Random(3), 60)
+    rnd = state.round
+    assert rnd is not None and not state.is_terminal()
+    public.set_from(state, 0)
+    before = (public.tensor.copy(), public.string_from(state, 0))
+    private_before = state.observation_tensor(0)
+    everyone.set_from(state, 0)
+    assert everyone.dict["hands"].sum() == sum(len(h) for h in rnd.hands)
+    # Swap one of seat 0's own cards with a card of seat 1: nothing public changes.
+    rnd.hands[0][0], rnd.hands[1][0] = rnd.hands[1][0], rnd.hands[0][0]
+    public.set_from(state, 0)
+    assert np.array_equal(public.tensor, before[0]) and public.string_from(state, 0) == before[1]
+    assert state.observation_tensor(0) != private_before  # the seat's own observation does

@@ -8,11 +8,11 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-from tests.research.helpers import OPTION_SETS, swap_hidden
 
 from cardroom.games.nain_jaune import IllegalAction, RulesError
 from cardroom.research.encoding import PASS_ACTION
 from cardroom.research.pettingzoo_env import env, raw_env
+from tests.research.helpers import OPTION_SETS, swap_hidden
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.research.helpers import random_players, random_rules
 
 from cardroom.cards import DECK, parse_cards
 from cardroom.games.nain_jaune import CLAIM, PASS, Action, Play, Round, RoundView, Rules, view_of
@@ -21,6 +20,7 @@ from cardroom.research.resample import (
     sample_hidden,
     unknown_cards,
 )
+from tests.research.helpers import random_players, random_rules
 
 
 def _view(rules: Rules, hand: str, passes: tuple[tuple[int, int], ...]) -> RoundView:

@@ -22,9 +22,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-import gymnasium as gym
-import numpy as np
-from gymnasium import spaces
+try:
+    import gymnasium as gym
+    import numpy as np
+    from gymnasium import spaces
+except ImportError as exc:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+    ) from exc
 
 from cardroom.bots.base import Bot, make_bot
 from cardroom.games.nain_jaune.engine import IllegalAction, Round

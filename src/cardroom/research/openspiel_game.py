@@ -1,6 +1,11 @@
 """Nain Jaune as an OpenSpiel Python game, registered as ``python_nain_jaune``.
 
->>> import pyspiel
+>>> try:
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+    ) from exc
 >>> import cardroom.research.openspiel_game  # registers the game
 >>> game = pyspiel.load_game("python_nain_jaune(players=3,payment=card-count)")
 >>> game.num_distinct_actions(), game.num_players()
@@ -26,7 +31,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import pyspiel
+try:
+    import pyspiel
+except ImportError as exc:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+    ) from exc
 
 from cardroom.cards import DECK
 from cardroom.games.nain_jaune.engine import Round

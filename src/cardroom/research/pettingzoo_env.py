@@ -22,10 +22,15 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+    ) from exc
 
 from cardroom.games.nain_jaune.engine import IllegalAction, Round
 from cardroom.games.nain_jaune.view import view_of
