@@ -1,9 +1,11 @@
 """Bots. Name one on the command line as ``NAME[:key=value,…]`` or by level."""
 
+from cardroom.bots import heuristic as _heuristic  # noqa: F401  (registers heuristic)
 from cardroom.bots import simple as _simple  # noqa: F401  (registers random and greedy)
 from cardroom.bots.base import LEVELS, REGISTRY, Bot, BotError, make_bot, parse_spec
 
 LEVELS.setdefault("easy", "random")
 LEVELS.setdefault("medium", "greedy")
+LEVELS.setdefault("hard", "heuristic")
 
 __all__ = ["LEVELS", "REGISTRY", "Bot", "BotError", "make_bot", "parse_spec"]

@@ -34,7 +34,16 @@ def cli() -> None:
 
 @cli.group(context_settings=CONTEXT)
 def play() -> None:
-    """Play a game in the terminal against bots."""
+    """Play a game in the terminal against bots.
+
+    \b
+    Examples:
+      cardroom play nain-jaune                    you against three bots, full screen
+      cardroom play nain-jaune --plain            line by line, for screen readers and pipes
+      cardroom play nain-jaune --help             every option of the game
+
+    Every game is saved as a record (cardroom-records/ by default) that `cardroom replay` reads.
+    """
 
 
 @cli.group(context_settings=CONTEXT)

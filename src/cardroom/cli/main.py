@@ -10,12 +10,17 @@ from typing import Any
 import click
 
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
+from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed commands)
 from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
 
 
 def record_kind(data: Any) -> str:
-    """The game a parsed record belongs to: a list of rounds is a whole Nain Jaune game."""
+    """The game a parsed record belongs to: a list of rounds is a whole Nain Jaune game, a list
+    of Speed games a Speed match (the first item's ``game`` decides)."""
     if isinstance(data, list):
+        first = data[0] if data else None
+        if isinstance(first, dict) and first.get("game") in ("speed", "spit"):
+            return str(first["game"])
         return "nain-jaune"
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])
@@ -34,6 +39,12 @@ def replay(record: Path, as_json: bool) -> None:
     Without --json it prints a readable account of every card and announcement; with --json,
     the result. A malformed record or an illegal move exits with status 1 and a message saying
     what is wrong (and, for a move, its number); nothing is printed on stdout then.
+
+    \b
+    Examples:
+      cardroom replay cardroom-records/nain-jaune-20250101-120000-seed7.json
+      cardroom replay game.json --json            winner, chips, board, next dealer…
+      cardroom replay game.json --json | jq .chips
     """
     try:
         data = json.loads(record.read_text(encoding="utf-8"))

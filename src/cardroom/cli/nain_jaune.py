@@ -1,1 +1,253 @@
-"""Nain Jaune commands: play, replay (filled in with the engine)."""
+"""Nain Jaune commands: ``cardroom play nain-jaune`` and the replay of Nain Jaune records."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cardroom.bots import LEVELS, BotError, make_bot
+from cardroom.cli.groups import CONTEXT, REPLAYERS, play
+from cardroom.cli.nain_jaune_table import Table
+from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
+from cardroom.cli.plain_nain_jaune import PlainGame
+from cardroom.games.nain_jaune.record import (
+    RecordError,
+    Replay,
+    parse_game,
+    replay_game,
+    result_json,
+)
+from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
+
+
+def replay_result(replays: list[Replay], whole_game: bool) -> dict[str, Any]:
+    """The ``--json`` result: one round's fields; for a whole game the last round's + ``rounds``."""
+    rounds = [{**result_json(rep), "players": list(rep.record.players)} for rep in replays]
+    if not whole_game:
+        return rounds[0]
+    return {**rounds[-1], "rounds": rounds}
+
+
+def replay_nain_jaune(data: Any, as_json: bool) -> int:
+    """Replay a Nain Jaune round (an object) or whole game (a list); return the exit code."""
+    try:
+        replays = replay_game(parse_game(data))
+    except RecordError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        return 1
+    if as_json:
+        click.echo(json.dumps(replay_result(replays, isinstance(data, list)), ensure_ascii=False))
+    else:
+        for line in replay_lines(replays):
+            click.echo(line)
+    return 0
+
+
+REPLAYERS["nain-jaune"] = replay_nain_jaune
+
+
+# -- cardroom play nain-jaune ------------------------------------------------------------
+
+BOT_NAMES = ("Bea", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon")
+
+
+def split_bot_specs(values: tuple[str, ...]) -> list[str]:
+    """``--bots`` values split at commas; ``key=value`` pieces stay with the bot before them."""
+    specs: list[str] = []
+    for value in values:
+        for piece in (p.strip() for p in value.split(",")):
+            if not piece:
+                continue
+            if "=" in piece and ":" not in piece and specs:
+                specs[-1] += "," + piece
+            else:
+                specs.append(piece)
+    return specs
+
+
+def _level_help() -> str:
+    return "Strength of the bots: " + ", ".join(f"{k} ({v})" for k, v in LEVELS.items()) + "."
+
+
+def seat_names(human: str, players: int) -> list[str]:
+    """The person's name at seat 0, then bot names that differ from it."""
+    names = [human]
+    for candidate in BOT_NAMES:
+        if len(names) == players:
+            break
+        if candidate.lower() != human.lower():
+            names.append(candidate)
+    return names
+
+
+@play.command("nain-jaune", context_settings=CONTEXT)
+@click.option(
+    "--players",
+    "-n",
+    type=click.IntRange(2, 8),
+    default=None,
+    help="Players at the table, you included (2-8; default 4, or one more than --bots).",
+)
+@click.option(
+    "--preset",
+    type=click.Choice(list(PRESETS)),
+    default="classic",
+    show_default=True,
+    help="Rules of one source text: classic (French), count, ace-high.",
+)
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Change one rule, e.g. payment=card-count, announce=manual, end=rounds:3 (repeatable).",
+)
+@click.option("--seed", type=int, default=None, help="Seed of the deals and bots (default random).")
+@click.option("--name", default="Player", show_default=True, help="Your name at the table.")
+@click.option(
+    "--level",
+    metavar="LEVEL",
+    default="medium",
+    show_default=True,
+    help=_level_help(),
+)
+@click.option(
+    "--bots",
+    "bot_specs",
+    multiple=True,
+    metavar="SPEC,…",
+    help="The bots by name or level, one for all or one per seat, e.g. random,greedy,medium.",
+)
+@click.option("--plain", is_flag=True, help="Line by line, for screen readers and pipes.")
+@click.option(
+    "--records",
+    "records_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("cardroom-records"),
+    show_default=True,
+    help="Directory the game record is saved in.",
+)
+@click.option(
+    "--delay",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Seconds each bot waits before it plays (default 0.6; 0 with --plain).",
+)
+def play_nain_jaune(
+    players: int | None,
+    preset: str,
+    options: tuple[str, ...],
+    seed: int | None,
+    name: str,
+    level: str,
+    bot_specs: tuple[str, ...],
+    plain: bool,
+    records_dir: Path,
+    delay: float | None,
+) -> None:
+    """Play Nain Jaune in the terminal against bots.
+
+    You sit at seat 0 with the bots around you; rounds follow one another until the game's end
+    condition (by default: a player can no longer stake or pay). The record of the game is saved
+    under --records at the end, and also when you quit or press Ctrl-C; `cardroom replay` reads it.
+
+    \b
+    Keys (full screen): ←/→ or a rank (a 2-9 0/t j q k) choose a card;
+    Enter, Space or a click plays it; p pass ("without X"); c claim
+    ("… who takes", with announce=manual); n next round; ? help;
+    Esc, Ctrl-C or Ctrl-Q quit (the game is saved).
+    Plain mode reads commands: 7D, 10♦, pass, claim, next, state, help, quit.
+
+    \b
+    Examples:
+      cardroom play nain-jaune                          you and three medium bots
+      cardroom play nain-jaune -n 5 --preset count      five players, the rules of text 001
+      cardroom play nain-jaune -o announce=manual -o end=rounds:3
+      cardroom play nain-jaune --bots random,greedy     two bots of your choice
+      cardroom play nain-jaune --level easy --seed 7    the same deals every time with seed 7
+      cardroom play nain-jaune --plain < moves.txt      line by line, commands from a file
+    """
+    table = build_table(players, preset, options, seed, name, level, bot_specs, records_dir)
+    if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        click.echo("Not a terminal: playing line by line (--plain).", err=True)
+        plain = True
+    if plain:
+        stdin = sys.stdin
+        game = PlainGame(table, stdin, delay or 0.0)
+        game.run()
+        _saved(table, plain=True)
+        return
+    from cardroom.cli.tui_nain_jaune import NainJauneApp
+
+    app = NainJauneApp(table, delay=0.6 if delay is None else delay)
+    try:
+        app.run()
+    finally:
+        table.save()
+        _saved(table, plain=False)
+    if table.game.result is not None:
+        for line in game_over_lines(table.game.result, table.names):
+            click.echo(line)
+
+
+def build_table(
+    players: int | None,
+    preset: str,
+    options: tuple[str, ...],
+    seed: int | None,
+    name: str,
+    level: str,
+    bot_specs: tuple[str, ...],
+    records_dir: Path | None,
+) -> Table:
+    """The table the ``play nain-jaune`` options describe; bad options raise click errors."""
+    if level not in LEVELS:
+        raise click.BadParameter(
+            f"unknown level {level!r}: choose one of {', '.join(LEVELS)}", param_hint="--level"
+        )
+    specs = split_bot_specs(bot_specs)
+    if players is None:
+        players = len(specs) + 1 if len(specs) > 1 else 4
+    if not specs:
+        specs = [level]
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1:
+        raise click.BadParameter(
+            f"{len(specs)} bots for {players} players: give one bot for all or "
+            f"{players - 1} (one per seat besides yours)",
+            param_hint="--bots",
+        )
+    try:
+        bots = {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
+    except BotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+    try:
+        rules = Rules.from_options(preset, parse_option_pairs(list(options)))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
+    if not name.strip():
+        raise click.BadParameter("your name cannot be empty", param_hint="--name")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    names = seat_names(name.strip(), players)
+    try:
+        table = Table(rules, names, 0, bots, seed, records_dir)
+    except RulesError as exc:
+        raise click.UsageError(str(exc)) from None
+    table.labels = {seat: spec for seat, spec in enumerate(specs, start=1)}
+    return table
+
+
+def _saved(table: Table, plain: bool) -> None:
+    if table.path is None or not table.path.exists():
+        return
+    if not plain:
+        click.echo(f"Game saved to {table.path}")
+    click.echo(f"Replay it with: cardroom replay {table.path}")

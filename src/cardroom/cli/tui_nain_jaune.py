@@ -1,0 +1,411 @@
+"""The full-screen Nain Jaune table (Textual): the board, the players, your hand and the log.
+
+The app only ever reads the person's own view (``Table.view``) plus what is public (names,
+chips, hand sizes, the board); bots act through the :class:`Table` with a short delay so that a
+person can follow them (``delay=0`` in tests makes them act at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Footer, RichLog, Static
+
+from cardroom.cards import Card, CardError, Rank
+from cardroom.cli.nain_jaune_table import InputError, Table
+from cardroom.cli.nain_jaune_text import (
+    cards_text,
+    current_sequence,
+    event_lines,
+    game_over_lines,
+    need_text,
+    rank_name,
+    result_lines,
+    rules_text,
+)
+from cardroom.games.nain_jaune.engine import (
+    CLAIM,
+    PASS,
+    Action,
+    Claim,
+    Event,
+    IllegalAction,
+    Pass,
+    Play,
+)
+
+MAX_HAND = 22
+RANK_KEYS = {"a": "A", "t": "10", "0": "10", "j": "J", "q": "Q", "k": "K"} | {
+    str(d): str(d) for d in range(2, 10)
+}
+
+
+class CardSlot(Static):
+    """One place in the hand; shows a card or nothing. A click selects it, a second plays it."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__("", id=f"card-{index}", classes="card")
+        self.index = index
+        self.card: Card | None = None
+
+    def show(self, card: Card | None, selected: bool, playable: bool) -> None:
+        """Display ``card`` (or hide the slot)."""
+        self.card = card
+        self.display = card is not None
+        if card is None:
+            return
+        color = "red" if card.red else ""
+        face = f"[{card.pretty}]" if selected else card.pretty
+        self.update(Text(face, style=f"{color} {'bold' if playable else 'dim'}"))
+        self.set_class(selected, "selected")
+        self.set_class(playable, "playable")
+
+    def on_click(self, event: events.Click) -> None:
+        app = self.app
+        if isinstance(app, NainJauneApp) and self.card is not None:
+            app.card_clicked(self.index)
+
+
+class Box(Static):
+    """One of the five boxes of the board."""
+
+
+class NainJauneApp(App[None]):
+    """Play Nain Jaune against bots in the terminal."""
+
+    TITLE = "cardroom · Nain Jaune"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #title { height: 1; background: $primary-background; padding: 0 1; }
+    #board { height: 4; }
+    Box { width: 1fr; height: 4; border: round $secondary; content-align: center middle;
+          text-align: center; }
+    Box.dwarf { border: round yellow; }
+    #middle { height: 1fr; }
+    #players { width: 36; border: round $secondary; padding: 0 1; }
+    #log { width: 1fr; border: round $secondary; }
+    #sequence { height: 1; padding: 0 1; }
+    #status { height: auto; max-height: 2; padding: 0 1; text-style: bold; }
+    #message { height: 1; padding: 0 1; color: $error; }
+    #hand { layout: grid; grid-size: 12; grid-columns: 5; grid-gutter: 0 1; height: auto;
+            max-height: 4; border: round $accent; padding: 0 1; }
+    .card { width: 5; height: 1; content-align: center middle; }
+    .card.selected { background: $accent; text-style: bold; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "◀", show=False),
+        Binding("right", "move(1)", "▶", show=False),
+        Binding("enter,space", "play_selected", "Play card"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("c", "claim", "Claim"),
+        Binding("n", "next_round", "Next round"),
+        Binding("question_mark", "help", "Help"),
+        Binding("escape,ctrl+c,ctrl+q", "quit", "Quit", priority=True),
+        *(Binding(key, f"select_rank('{rank}')", show=False) for key, rank in RANK_KEYS.items()),
+    ]
+
+    def __init__(self, table: Table, delay: float = 0.6) -> None:
+        super().__init__()
+        self.table = table
+        self.delay = delay
+        self.selected = 0
+        self.message = ""
+        self._timer: Timer | None = None
+
+    # -- layout ----------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="title")
+        with Horizontal(id="board"):
+            for i in range(5):
+                yield Box("", id=f"box-{i}", classes="dwarf" if i == 4 else "")
+        with Horizontal(id="middle"):
+            yield Static("", id="players")
+            yield RichLog(id="log", wrap=True, min_width=20, max_lines=2000)
+        yield Static("", id="sequence")
+        yield Static("", id="status")
+        yield Static("", id="message")
+        with Vertical(id="hand"):
+            for i in range(MAX_HAND):
+                yield CardSlot(i)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.table
+        log = self.query_one("#log", RichLog)
+        others = ", ".join(self._label(s) for s in range(len(table.names)) if s != table.human)
+        log.write(f"{table.names[table.human]} against {others}.")
+        log.write(f"{rules_text(table.game.rules)}; seed {table.seed}. Press ? for help.")
+        if table.round is None:
+            self._deal()
+        self._advance()
+
+    # -- the loop --------------------------------------------------------------
+
+    def _deal(self) -> None:
+        table = self.table
+        events_ = table.start_round()
+        rnd = table.round
+        assert rnd is not None
+        names = table.round_names
+        self._write_log(
+            "",
+            f"Round {table.game.rounds_played + 1}: {names[rnd.dealer]} deals, "
+            f"{names[rnd.to_act]} opens.",
+        )
+        self._log_events(events_)
+        self._select_first_playable()
+
+    def _advance(self) -> None:
+        """Refresh the screen and let the bots act until it is the person's turn or a pause."""
+        table = self.table
+        if self.delay <= 0:
+            while table.phase == "bot":
+                self._log_events(table.bot_act())
+        elif table.phase == "bot" and self._timer is None:
+            self._timer = self.set_timer(self.delay, self._bot_step)
+        if table.phase == "human":
+            self._select_first_playable()
+        self.refresh_table()
+
+    def _bot_step(self) -> None:
+        self._timer = None
+        if self.table.phase == "bot":
+            self._log_events(self.table.bot_act())
+        self._advance()
+
+    def _write_log(self, *lines: str) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            log.write(Text(line))
+
+    def _log_events(self, evs: Iterable[Event]) -> None:
+        table = self.table
+        self._write_log(*event_lines(evs, table.round_names))
+        rnd = table.round
+        if rnd is not None and rnd.over and table.last_result is not None:
+            self._write_log(*result_lines(table.last_result, rnd.rules, table.round_names))
+            if table.game.result is not None:
+                self._write_log("", *game_over_lines(table.game.result, table.names))
+                path = table.save()
+                if path is not None:
+                    self._write_log(f"Game saved to {path}")
+
+    # -- what the screen shows --------------------------------------------------
+
+    def _label(self, seat: int) -> str:
+        label = self.table.labels.get(seat)
+        name = self.table.names[seat]
+        return f"{name} ({label})" if label else name
+
+    def refresh_table(self) -> None:
+        """Redraw everything from the table's public state and the person's own view."""
+        table = self.table
+        rnd = table.round
+        view = table.view()
+        rules = table.game.rules
+        number = table.game.rounds_played + (0 if rnd is None or rnd.over else 1)
+        deals = f" · {table.round_names[rnd.dealer]} deals" if rnd is not None else ""
+        self.query_one("#title", Static).update(
+            Text(f"Nain Jaune · round {number}{deals} · {rules_text(rules)} · seed {table.seed}")
+        )
+        board = rnd.board if rnd is not None else table.game.board
+        for i, card in enumerate(rules.board_cards):
+            box = self.query_one(f"#box-{i}", Box)
+            style = "bold red" if card.red else "bold"
+            text = Text(card.pretty, style=style)
+            text.append(f"\n{board[i]} chips", style="")
+            box.update(text)
+        self.query_one("#players", Static).update(self._players_text())
+        seq_line = Text()
+        if view is not None and rnd is not None and not rnd.over:
+            seq, without = current_sequence(view)
+            seq_line.append("Sequence: ")
+            seq_line.append(cards_text(c for _, c in seq) or "(new)", style="bold")
+            seq_line.append(f"  Next: {need_text(view)}")
+            if without:
+                names = table.round_names
+                seq_line.append("  (without it: " + ", ".join(names[s] for s in without) + ")")
+        self.query_one("#sequence", Static).update(seq_line)
+        self.query_one("#status", Static).update(Text(self._status()))
+        self.query_one("#message", Static).update(Text(self.message))
+        self._show_hand()
+
+    def _players_text(self) -> Text:
+        table = self.table
+        rnd = table.round
+        seats = table.game.round_seats
+        order = list(range(len(table.names)))
+        if table.game.rules.direction == "anticlockwise":
+            order = [order[0], *reversed(order[1:])]
+        text = Text("  player          chips cards\n", style="dim")
+        for seat in order:
+            label = self._label(seat)
+            label = label if len(label) <= 16 else label[:15] + "…"
+            if seat in seats and rnd is not None:
+                pos = seats.index(seat)
+                turn = not rnd.over and rnd.to_act == pos
+                chips, cards = rnd.chips[pos], str(len(rnd.hands[pos]))
+            else:
+                turn, chips, cards = False, table.game.chips[seat], "out" if rnd else ""
+            line = f"{'▶ ' if turn else '  '}{label:<16}{chips:>6}{cards:>6}"
+            style = "bold" if seat == table.human else ""
+            text.append(line + "\n", style=style + (" reverse" if turn else ""))
+        return text
+
+    def _status(self) -> str:
+        table = self.table
+        phase = table.phase
+        if phase == "game-over":
+            res = table.game.result
+            assert res is not None
+            who = " and ".join(table.names[s] for s in res.winners)
+            return f"Game over: {who} with {res.chips[res.winners[0]]} chips. Esc to leave."
+        if phase == "round-over":
+            return "Round over: press n for the next round, Esc to stop (the game is saved)."
+        if phase == "bot":
+            return f"{table.to_act_name} is playing…"
+        view = table.view()
+        assert view is not None
+        acts = view.legal_actions
+        plays = [a for a in acts if isinstance(a, Play)]
+        parts = [f"Your turn: play {need_text(view)}."]
+        if view.pending_claim is not None and any(isinstance(a, Claim) for a in acts):
+            parts.append(f"c claims the {view.pending_claim.pretty} box.")
+        if not plays and any(isinstance(a, Pass) for a in acts):
+            need = view.need
+            parts.append(f'You have none: p says "without {rank_name(need or 1)}".')
+        elif plays:
+            parts.append("Enter plays the highlighted card.")
+        return " ".join(parts)
+
+    def _hand(self) -> tuple[Card, ...]:
+        view = self.table.view()
+        return view.hand if view is not None else ()
+
+    def _show_hand(self) -> None:
+        view = self.table.view()
+        hand = self._hand()
+        legal = {a.card for a in view.legal_actions if isinstance(a, Play)} if view else set()
+        if hand:
+            self.selected = min(self.selected, len(hand) - 1)
+        for i, slot in enumerate(self.query(CardSlot)):
+            card = hand[i] if i < len(hand) else None
+            slot.show(card, selected=i == self.selected, playable=card in legal)
+
+    def _select_first_playable(self) -> None:
+        view = self.table.view()
+        if view is None:
+            return
+        legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
+        if legal:
+            self.selected = view.hand.index(legal[0])
+
+    # -- acting ----------------------------------------------------------------
+
+    def _refuse(self, reason: str) -> None:
+        self.message = f"Refused: {reason}"
+        self.bell()
+        self.refresh_table()
+
+    def _act(self, action: Action) -> None:
+        try:
+            evs = self.table.human_act(action)
+        except IllegalAction as exc:
+            self._refuse(exc.reason)
+            return
+        except InputError as exc:
+            self._refuse(str(exc))
+            return
+        self.message = ""
+        self._log_events(evs)
+        self._advance()
+
+    def card_clicked(self, index: int) -> None:
+        """A click selects a card; a click on the selected card plays it."""
+        if index == self.selected:
+            self.action_play_selected()
+        else:
+            self.selected = index
+            self.message = ""
+            self.refresh_table()
+
+    def action_move(self, step: int) -> None:
+        """Move the highlight along the hand."""
+        hand = self._hand()
+        if hand:
+            self.selected = (self.selected + step) % len(hand)
+            self.refresh_table()
+
+    def action_select_rank(self, symbol: str) -> None:
+        """Highlight the next card of this rank in the hand."""
+        try:
+            rank = Rank.parse(symbol)
+        except CardError:
+            return
+        hand = self._hand()
+        matches = [i for i, c in enumerate(hand) if c.rank == rank]
+        if not matches:
+            self._refuse(f"you hold no {rank.label}")
+            return
+        after = [i for i in matches if i > self.selected]
+        self.selected = (after or matches)[0]
+        self.message = ""
+        self.refresh_table()
+
+    def action_play_selected(self) -> None:
+        """Play the highlighted card."""
+        hand = self._hand()
+        if not hand:
+            self._refuse(self._why_no_hand())
+            return
+        self._act(Play(hand[self.selected]))
+
+    def _why_no_hand(self) -> str:
+        if self.table.phase in ("round-over", "game-over"):
+            return "the round is over: press n for the next round"
+        return "you have no cards in this round"
+
+    def action_pass_turn(self) -> None:
+        """Say "without X"."""
+        self._act(PASS)
+
+    def action_claim(self) -> None:
+        """Say "… who takes" for the board card just played."""
+        self._act(CLAIM)
+
+    def action_next_round(self) -> None:
+        """Deal the next round once the last one is settled."""
+        phase = self.table.phase
+        if phase != "round-over":
+            reason = "the game is over" if phase == "game-over" else "the round is not over yet"
+            self._refuse(reason)
+            return
+        self.message = ""
+        self._deal()
+        self._advance()
+
+    def action_help(self) -> None:
+        """Show the keys and commands in the log."""
+        self._write_log(
+            "",
+            "Keys: ←/→ choose a card, or press its rank (a 2-9 0/t j q k); Enter, Space or a",
+            'click on the highlighted card plays it; p pass ("without X"); c claim ("… who',
+            'takes", with announce=manual); n next round; Esc, Ctrl-C or Ctrl-Q quit (saved).',
+        )
+
+    async def action_quit(self) -> None:
+        """Save the record and leave."""
+        if self._timer is not None:
+            self._timer.stop()
+        self.table.save()
+        self.exit()

@@ -1,0 +1,204 @@
+"""Speed records (the public JSON contract): the header of a game and the checks of a match.
+
+A game record is the header written by :func:`record_header` plus the arbiter's ``actions``
+list (``cardroom.realtime`` writes and replays those)::
+
+    {"game": "speed", "rules": {"side_piles": 10, "countdown": 3.0, "target": 0},
+     "players": ["Ann", "Bob"], "seed": 7, "deal": ["4H", "QS", ... 52 cards],
+     "actions": [...]}
+
+``deal`` is the 52 cards in the order :mod:`cardroom.games.speed.engine` deals them; ``seed``
+feeds the shuffles of rebuilt side piles. A game of a match also carries
+``"match": {"seed": S, "game": n, "scores": [a, b]}``: the match seed, the game's number (from
+1; its ``seed`` must be ``derive_seed(S, n)``) and the scores before it. A match record is a JSON
+list of game records, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.nain_jaune.record import RecordError
+from cardroom.games.nain_jaune.rules import RulesError
+from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
+from cardroom.games.speed.rules import SpeedRules
+
+__all__ = [
+    "MatchSummary",
+    "RecordError",
+    "check_match",
+    "game_from_header",
+    "parse_deal",
+    "record_header",
+    "result_json",
+]
+
+
+def record_header(
+    game: SpeedGame, players: Sequence[str], match: SpeedMatch | None = None
+) -> dict[str, Any]:
+    """The header of ``game``'s record; with ``match``, the game's place in that match."""
+    if len(players) != 2:
+        raise ValueError(f"Speed is played by two players, not {len(players)}")
+    header: dict[str, Any] = {
+        "game": "speed",
+        "rules": game.rules.to_json(),
+        "players": list(players),
+        "seed": game.seed,
+        "deal": [c.code for c in game.deal],
+    }
+    if match is not None:
+        number = next((i for i, g in enumerate(match.games, 1) if g is game), None)
+        if number is None:
+            raise ValueError("this game is not one of the match's games")
+        header["match"] = {
+            "seed": match.seed,
+            "game": number,
+            "scores": list(match.scores_before(number)),
+        }
+    return header
+
+
+def _int(value: Any, where: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where} must be a whole number, not {value!r}")
+    if minimum is not None and value < minimum:
+        raise RecordError(f"{where} must be at least {minimum}, not {value}")
+    return value
+
+
+def parse_deal(raw: Any) -> list[Card]:
+    """Read a record's ``deal``: the 52 different cards; raise :class:`RecordError` otherwise."""
+    if not isinstance(raw, list):
+        raise RecordError('deal must be a list of the 52 cards, like ["4H", "QS", ...]')
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for i, code in enumerate(raw, start=1):
+        try:
+            card = parse_card(code)
+        except CardError as exc:
+            raise RecordError(f"deal card {i}: {exc}") from None
+        if card in seen:
+            raise RecordError(f"deal card {i}: {card.code} is already in the deal")
+        seen.add(card)
+        cards.append(card)
+    if len(cards) != 52:
+        raise RecordError(f"the deal has {len(cards)} cards: it must hold all 52 cards once")
+    return cards
+
+
+def game_from_header(data: Any) -> SpeedGame:
+    """The game a record's header describes, as dealt; raise :class:`RecordError` naming the
+    problem (not an object, another game, bad rules, players, seed, deal or match)."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a Speed record must be a JSON object")
+    if data.get("game") != "speed":
+        raise RecordError(f"game is {data.get('game')!r}, not 'speed'")
+    for key in ("players", "seed", "deal"):
+        if key not in data:
+            raise RecordError(f"the record has no {key!r}")
+    try:
+        rules = SpeedRules.from_json(data.get("rules"))
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    players = data["players"]
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of two names")
+    seed = _int(data["seed"], "seed")
+    deal = parse_deal(data["deal"])
+    if "match" in data:
+        match = data["match"]
+        if not isinstance(match, Mapping):
+            raise RecordError(
+                'match must be an object like {"seed": 1, "game": 1, "scores": [0, 0]}'
+            )
+        match_seed = _int(match.get("seed"), "match.seed")
+        number = _int(match.get("game"), "match.game", 1)
+        scores = match.get("scores")
+        if not isinstance(scores, list) or len(scores) != 2:
+            raise RecordError("match.scores must be a list of two numbers")
+        for i, s in enumerate(scores):
+            _int(s, f"match.scores[{i}]", 0)
+        if derive_seed(match_seed, number) != seed:
+            raise RecordError(
+                f"seed {seed} is not the seed of game {number} of match {match_seed} "
+                f"({derive_seed(match_seed, number)})"
+            )
+    return SpeedGame(rules, deal, seed)
+
+
+def result_json(game: SpeedGame) -> dict[str, Any]:
+    """A game's result: ``winner``, ``cards_left``, ``points``, ``blocked`` and counters."""
+    res = game.result
+    return {
+        "finished": res is not None,
+        "winner": res.winner if res else None,
+        "cards_left": [game.cards_left(0), game.cards_left(1)],
+        "points": res.points if res else 0,
+        "blocked": res.blocked if res else False,
+        "plays": game.plays,
+        "flips": game.flips,
+        "rebuilds": game.rebuilds,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """The outcome of a checked match record."""
+
+    scores: tuple[int, int]
+    winner: int | None
+    """The seat that reached the target, or None if the record stops before anyone did."""
+    games: int
+
+
+def check_match(headers: Sequence[Mapping[str, Any]], games: Sequence[SpeedGame]) -> MatchSummary:
+    """Check that a match record's games follow each other (``games`` are the replayed finals,
+    one per header) and total the scores; raise :class:`RecordError` naming the game at fault."""
+    if not headers or len(headers) != len(games):
+        raise RecordError("a match record is a non-empty list of game records")
+    scores = [0, 0]
+    first = headers[0]
+    target = games[0].rules.target
+    winner: int | None = None
+    for number, (header, game) in enumerate(zip(headers, games, strict=True), start=1):
+        where = f"game {number}: "
+        match = header.get("match")
+        if not isinstance(match, Mapping):
+            raise RecordError(where + 'a game of a match needs its "match" object')
+        first_match = first.get("match")
+        assert isinstance(first_match, Mapping)
+        if match.get("seed") != first_match.get("seed"):
+            raise RecordError(where + "its match seed differs from game 1's")
+        if match.get("game") != number:
+            raise RecordError(where + f"it says it is game {match.get('game')!r}")
+        if header.get("players") != first.get("players"):
+            raise RecordError(where + "the players differ from game 1's")
+        if game.rules != games[0].rules:
+            raise RecordError(where + "the rules differ from game 1's")
+        if list(match.get("scores", [])) != scores:
+            raise RecordError(
+                where + f"it starts from scores {match.get('scores')!r}, but the games before "
+                f"leave {scores}"
+            )
+        if winner is not None:
+            raise RecordError(where + f"the match was already won in game {number - 1}")
+        res = game.result
+        if res is None:
+            if number != len(games):
+                raise RecordError(where + "it never ended, yet another game follows")
+            break
+        if res.winner is not None:
+            scores[res.winner] += res.points
+        if target <= 0 or max(scores) >= target:
+            winner = res.winner if target <= 0 else (0 if scores[0] >= target else 1)
+            if target <= 0 and number != len(games):
+                raise RecordError(where + "target is 0 (a single game), yet another game follows")
+    return MatchSummary((scores[0], scores[1]), winner, len(games))

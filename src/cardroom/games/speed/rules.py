@@ -1,0 +1,124 @@
+"""The options of Speed (seed 004, "Cyflymder") and the table options the arbiter needs.
+
+Every option is one named field of :class:`SpeedRules`. ``SpeedRules.from_options`` reads the
+``key=value`` strings of the command line; ``from_json`` reads a record's ``rules`` object.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from cardroom.games.nain_jaune.rules import RulesError
+
+__all__ = ["HAND_SIZE", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
+
+HAND_SIZE = 5
+"""Cards a player holds while his draw pile lasts."""
+SIDE_PILE_SIZES = (10, 5)
+"""The seed's deal (side piles of 10, 15 cards each) and its variant (piles of 5, 20 each)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedRules:
+    """Every option of Speed. The defaults are the seed's main deal, a single game."""
+
+    side_piles: int = 10
+    """Cards in each of the two face-down side piles: 10 (15 cards each) or 5 (20 each)."""
+    countdown: float = 3.0
+    """Seconds before the arbiter turns the middle cards / flips the side piles without both
+    calls (a table option); 0 = only when both players call."""
+    target: int = 0
+    """Score that wins a match (the winner of a game scores one point per card the loser has
+    left in hand and draw pile); 0 = a single game."""
+
+    def __post_init__(self) -> None:
+        if (
+            isinstance(self.side_piles, bool)
+            or not isinstance(self.side_piles, int)
+            or self.side_piles not in SIDE_PILE_SIZES
+        ):
+            raise RulesError(
+                f"side_piles={self.side_piles!r} is not valid: use 10 (15 cards each) "
+                "or 5 (20 cards each)"
+            )
+        if (
+            isinstance(self.countdown, bool)
+            or not isinstance(self.countdown, (int, float))
+            or not math.isfinite(self.countdown)
+            or self.countdown < 0
+        ):
+            raise RulesError(
+                f"countdown={self.countdown!r} is not valid: give seconds (0 or more; "
+                "0 = flip only when both players call)"
+            )
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 0:
+            raise RulesError(
+                f"target={self.target!r} is not valid: give a whole number of points "
+                "(0 = a single game)"
+            )
+
+    @property
+    def draw_pile(self) -> int:
+        """Cards dealt to each player: 15 with side piles of 10, 20 with side piles of 5."""
+        return (52 - 2 - 2 * self.side_piles) // 2
+
+    @property
+    def is_match(self) -> bool:
+        """True when games are played to a target score."""
+        return self.target > 0
+
+    def with_options(self, options: Mapping[str, Any]) -> SpeedRules:
+        """A copy with some options changed; values may be strings (``side_piles="5"``)."""
+        known = {f.name for f in fields(SpeedRules)}
+        changes: dict[str, Any] = {}
+        for key, value in options.items():
+            name = str(key).replace("-", "_")
+            if name not in known:
+                raise RulesError(
+                    f"unknown option {key!r}: the Speed options are {', '.join(sorted(known))}"
+                )
+            changes[name] = _convert(name, value)
+        return replace(self, **changes)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None) -> SpeedRules:
+        """Rules from ``key=value`` options (strings or JSON values) over the defaults."""
+        return cls().with_options(options or {})
+
+    @classmethod
+    def from_json(cls, data: Any) -> SpeedRules:
+        """Rules from a record's ``rules`` object (missing options take their defaults)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise RulesError("rules must be a JSON object of option names and values")
+        return cls.from_options(data)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option as JSON-ready values (a record's ``rules`` object)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _convert(name: str, value: Any) -> Any:
+    if name in ("side_piles", "target"):
+        if isinstance(value, bool):
+            return value  # rejected with the right message by __post_init__
+        if isinstance(value, int):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise RulesError(f"{name}={value!r} must be a whole number") from None
+    if name == "countdown":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, (int, float)):
+            return float(value)
+        try:
+            return float(str(value).strip())
+        except ValueError:
+            raise RulesError(f"countdown={value!r} must be a number of seconds") from None
+    return value

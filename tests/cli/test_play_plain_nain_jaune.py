@@ -1,0 +1,190 @@
+"""``cardroom play nain-jaune --plain`` driven through stdin, and the options of ``play``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cardroom.bots.simple import GreedyBot
+from cardroom.cards import Rank
+from cardroom.cli.main import cli
+from cardroom.cli.nain_jaune import build_table, split_bot_specs
+from cardroom.cli.nain_jaune_table import Table
+from cardroom.games.nain_jaune import Claim, Play
+
+ARGS = ["play", "nain-jaune", "--plain", "--seed", "3", "--name", "Ann", "--bots", "greedy"]
+
+
+def table_for(*options: str) -> Table:
+    """The table the command builds for ARGS (no records directory)."""
+    return build_table(None, "classic", options, 3, "Ann", "medium", ("greedy",), None)
+
+
+def to_human_turn(table: Table) -> None:
+    if table.round is None:
+        table.start_round()
+    while table.phase == "bot":
+        table.bot_act()
+
+
+def scripted_commands(table: Table) -> list[str]:
+    """Play the whole game with a greedy policy for Ann; the lines she would type."""
+    lines: list[str] = []
+    rng = random.Random(0)
+    to_human_turn(table)
+    while table.phase != "game-over":
+        if table.phase == "bot":
+            table.bot_act()
+        elif table.phase == "round-over":
+            lines.append("")
+            table.start_round()
+        else:
+            view = table.view()
+            assert view is not None
+            action = GreedyBot().act(view, rng)
+            lines.append(
+                action.card.code
+                if isinstance(action, Play)
+                else "claim"
+                if isinstance(action, Claim)
+                else "pass"
+            )
+            table.human_act(action)
+    return lines
+
+
+def saved_record(tmp_path: Path) -> Path:
+    files = sorted(tmp_path.glob("nain-jaune-*.json"))
+    assert len(files) == 1
+    return files[0]
+
+
+def test_illegal_card_is_refused_with_the_reason_and_changes_nothing(tmp_path: Path) -> None:
+    table = table_for()
+    to_human_turn(table)
+    view = table.view()
+    assert view is not None and view.need is not None
+    wrong = next(c for c in view.hand if c.rank != view.need)
+    rnd = table.round
+    assert rnd is not None
+    reason = rnd.why_illegal(Play(wrong))
+    assert reason == f"the next card must be a {Rank(view.need).label}"
+    # the same card typed twice, then quit: both refused, the round unchanged
+    res = CliRunner().invoke(
+        cli, [*ARGS, "--records", str(tmp_path)], input=f"{wrong.code}\n{wrong.pretty}\nquit\n"
+    )
+    assert res.exit_code == 0, res.output
+    assert res.stdout.count(f"Refused: {reason}") == 2
+    record = json.loads(saved_record(tmp_path).read_text())
+    assert record[-1]["moves"] == rnd.moves()  # nothing but the bots' cards was played
+
+
+def test_not_held_card_and_gibberish_are_refused(tmp_path: Path) -> None:
+    table = table_for()
+    to_human_turn(table)
+    view = table.view()
+    assert view is not None
+    assert table.round is not None
+    absent = table.round.talon[0]
+    res = CliRunner().invoke(
+        cli, [*ARGS, "--records", str(tmp_path)], input=f"{absent.code}\nfrobnicate\nclaim\n"
+    )
+    assert f"Refused: seat 0 does not hold {absent.code}" in res.stdout
+    assert "Refused: cannot read 'frobnicate'" in res.stdout
+    assert "Refused: there is no board card of yours to claim" in res.stdout
+    assert "Game saved to" in res.stdout  # end of input quits and saves
+
+
+def test_a_whole_game_through_stdin_saves_a_record_that_replays(tmp_path: Path) -> None:
+    options = ("end=rounds:2",)
+    expected = table_for(*options)
+    lines = scripted_commands(expected)
+    args = [*ARGS, "-o", "end=rounds:2", "--records", str(tmp_path)]
+    res = CliRunner().invoke(cli, args, input="\n".join(lines) + "\n")
+    assert res.exit_code == 0, res.output
+    assert "Refused" not in res.stdout
+    assert "Game over after 2 round(s) (2 rounds played)" in res.stdout
+    assert res.stdout.count("Round 2.") == 1
+    path = saved_record(tmp_path)
+    assert f"Replay it with: cardroom replay {path}" in res.stdout
+    replay = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert replay.exit_code == 0, replay.output
+    out = json.loads(replay.stdout)
+    assert len(out["rounds"]) == 2 and out["finished"] is True
+    assert out["chips"] == list(expected.game.chips)
+    assert list(out["board"].values()) == expected.game.board
+
+
+def test_end_of_input_mid_game_keeps_every_card_played(tmp_path: Path) -> None:
+    expected = table_for()
+    lines = scripted_commands_until(expected, 3)
+    res = CliRunner().invoke(cli, [*ARGS, "--records", str(tmp_path)], input="\n".join(lines))
+    assert res.exit_code == 0, res.output
+    record = json.loads(saved_record(tmp_path).read_text())
+    rnd = expected.round
+    assert rnd is not None
+    assert record[-1]["moves"] == rnd.moves()
+    replay = CliRunner().invoke(cli, ["replay", str(saved_record(tmp_path)), "--json"])
+    assert replay.exit_code == 0 and json.loads(replay.stdout)["chips"] == rnd.chips
+
+
+def scripted_commands_until(table: Table, count: int) -> list[str]:
+    """Ann's first ``count`` commands (greedy); the bots' answers applied up to her next turn."""
+    lines: list[str] = []
+    rng = random.Random(0)
+    to_human_turn(table)
+    while len(lines) < count and table.phase == "human":
+        view = table.view()
+        assert view is not None
+        action = GreedyBot().act(view, rng)
+        lines.append(action.card.code if isinstance(action, Play) else "pass")
+        table.human_act(action)
+        while table.phase == "bot":
+            table.bot_act()
+    return lines
+
+
+def test_help_and_state_commands(tmp_path: Path) -> None:
+    res = CliRunner().invoke(cli, [*ARGS, "--records", str(tmp_path)], input="help\nstate\nq\n")
+    assert "Commands: a card" in res.stdout
+    assert "Board: 10♦" in res.stdout and "Ann: 45 chips, " in res.stdout
+    assert "To play: Ann" in res.stdout
+
+
+def test_bad_options_exit_2_with_a_reason(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(cli, [*ARGS[:2], "--plain", "--level", "godlike"])
+    assert res.exit_code == 2 and "unknown level 'godlike': choose one of easy" in res.output
+    res = runner.invoke(cli, [*ARGS[:2], "--plain", "-n", "4", "--bots", "random,greedy"])
+    assert res.exit_code == 2 and "2 bots for 4 players" in res.output
+    res = runner.invoke(cli, [*ARGS[:2], "--plain", "--bots", "nobot"])
+    assert res.exit_code == 2 and "unknown bot 'nobot'" in res.output
+    res = runner.invoke(cli, [*ARGS[:2], "--plain", "-o", "payment=gold"])
+    assert res.exit_code == 2 and "payment='gold' is not valid" in res.output
+    res = runner.invoke(cli, [*ARGS[:2], "--plain", "-o", "end=target:5000"])
+    assert res.exit_code == 2 and "can never be reached" in res.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_bot_specs_and_seats() -> None:
+    assert split_bot_specs(("random,greedy:x=1,y=2", "easy")) == [
+        "random",
+        "greedy:x=1,y=2",
+        "easy",
+    ]
+    table = build_table(None, "count", (), 1, "Bea", "easy", ("random,greedy",), None)
+    assert table.names == ["Bea", "Cid", "Dee"] and table.labels == {1: "random", 2: "greedy"}
+    assert table.game.rules.payment == "card-count"
+
+
+def test_help_teaches_with_examples() -> None:
+    runner = CliRunner()
+    for args in ([], ["play"], ["play", "nain-jaune"], ["replay"]):
+        res = runner.invoke(cli, [*args, "--help"])
+        assert res.exit_code == 0
+        assert "Examples:" in res.output and "  cardroom " in res.output
+    text = " ".join(runner.invoke(cli, ["play", "nain-jaune", "--help"]).output.split())
+    assert "Examples:" in text and "--plain" in text and "medium (greedy)" in text
