@@ -128,3 +128,14 @@ async def test_a_speed_match_goes_on_with_n_and_saves_every_game(tmp_path: Path)
     out = json.loads(result.output)
     assert len(out["games"]) == 2 and out["scores"] == list(app.match.scores)
     assert out["winner"] is None  # nobody has 500 points yet
+
+
+async def test_every_change_is_saved_and_ctrl_q_saves_too(tmp_path: Path) -> None:
+    app, _ = speed_app(tmp_path)
+    async with app.run_test() as pilot:
+        await pilot.press("space")
+        (path,) = tmp_path.glob("speed-*.json")  # saved at once: a crash would lose nothing
+        assert [a["action"] for a in json.loads(path.read_text())["actions"]] == [{"type": "call"}]
+        await pilot.press("ctrl+q")
+    assert app.farewell == [f"Record saved to {path}"]
+    assert replay(json.loads(path.read_text())).engine.called == (True, False)
