@@ -246,12 +246,18 @@ class Arbiter(Generic[A, V]):
         return self._apply(seat, action, now)
 
     def _apply(self, seat: int, action: A, now: float) -> Outcome:
+        engine: Any = self.engine
+        stalemate_before = engine.stalemate
+        called_before = tuple(getattr(engine, "called", ()))
         try:
-            events = tuple(self.engine.apply(seat, action))
+            events = tuple(engine.apply(seat, action))
         except RealtimeIllegal as exc:
             self.log.append(Entry(now, seat, action, False, exc.reason))
             return Outcome(False, exc.reason)
         self.log.append(Entry(now, seat, action, True, None, events))
+        if stalemate_before and any(called_before) and not any(getattr(engine, "called", ())):
+            # Both called: the engine resolved the stalemate; one that follows at once is new.
+            self._since = None
         self._note_stalemate(now)
         return Outcome(True, None, events)
 

@@ -244,3 +244,16 @@ def test_a_match_record_names_the_game_at_fault() -> None:
 def test_malformed_records_say_what_is_wrong(data: object, message: str) -> None:
     with pytest.raises(RecordError, match=message):
         replay_any(data)
+
+
+def test_a_stalemate_right_after_both_calls_gets_a_fresh_countdown() -> None:
+    # Both call at the start; 6S and 4D fit neither 9D nor 9H: a new stalemate from t=1.5.
+    game, _, arb = table(hands=("9D", "9H"), side="10C 7H KC 4D 6S", countdown=3.0)
+    assert arb.submit(0, Call(), 1.0).accepted
+    assert arb.deadline == 3.0
+    assert arb.submit(1, Call(), 1.5).accepted
+    assert game.stalemate and game.top(0) == C("6S")[0]
+    assert (arb.stalemate_since, arb.deadline, arb.stalemates) == (1.5, 4.5, 1)
+    assert arb.tick(3.0) == []
+    (entry,) = arb.tick(4.5)
+    assert entry.t == 4.5 and game.top(0) == C("KC")[0]
