@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
+from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
 from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
 
 
