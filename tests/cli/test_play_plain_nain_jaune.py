@@ -6,14 +6,15 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cardroom.bots.simple import GreedyBot
-from cardroom.cards import Rank
+from cardroom.cards import Rank, parse_card, parse_cards
 from cardroom.cli.main import cli
 from cardroom.cli.nain_jaune import build_table, split_bot_specs
-from cardroom.cli.nain_jaune_table import Table
-from cardroom.games.nain_jaune import Claim, Play
+from cardroom.cli.nain_jaune_table import Command, InputError, Table, parse_input
+from cardroom.games.nain_jaune import CLAIM, PASS, Claim, Play
 
 ARGS = ["play", "nain-jaune", "--plain", "--seed", "3", "--name", "Ann", "--bots", "greedy"]
 
@@ -188,3 +189,20 @@ def test_help_teaches_with_examples() -> None:
         assert "Examples:" in res.output and "  cardroom " in res.output
     text = " ".join(runner.invoke(cli, ["play", "nain-jaune", "--help"]).output.split())
     assert "Examples:" in text and "--plain" in text and "medium (greedy)" in text
+
+
+def test_reading_commands() -> None:
+    hand = parse_cards("7C 7H 10D QS")
+    assert parse_input("10♦", hand) == Play(parse_card("10D"))
+    assert parse_input(" td ", hand) == Play(parse_card("10D"))
+    assert parse_input("10", hand) == Play(parse_card("10D"))  # the only ten
+    assert parse_input("PASS", hand) is PASS and parse_input("c", hand) is CLAIM
+    assert parse_input("", hand) == Command("next") and parse_input("q", hand) == Command("quit")
+    # two sevens: asked which when a seven may be played, the engine's reason otherwise
+    with pytest.raises(InputError, match="you hold 2 cards of rank 7: type 7C or 7H"):
+        parse_input("7", hand, need=7)
+    assert parse_input("7", hand, need=9) == Play(parse_card("7C"))
+    with pytest.raises(InputError, match="you hold no king"):
+        parse_input("k", hand)
+    with pytest.raises(InputError, match="cannot read 'xyz'"):
+        parse_input("xyz", hand)

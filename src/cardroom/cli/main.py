@@ -10,13 +10,18 @@ from typing import Any
 import click
 
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
+from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed commands)
 from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
 from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
 
 
 def record_kind(data: Any) -> str:
-    """The game a parsed record belongs to: a list of rounds is a whole Nain Jaune game."""
+    """The game a parsed record belongs to: a list of rounds is a whole Nain Jaune game, a list
+    of Speed games a Speed match (the first item's ``game`` decides)."""
     if isinstance(data, list):
+        first = data[0] if data else None
+        if isinstance(first, dict) and first.get("game") in ("speed", "spit"):
+            return str(first["game"])
         return "nain-jaune"
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])

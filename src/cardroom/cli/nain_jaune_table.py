@@ -147,11 +147,24 @@ class Table:
 
     def bot_act(self) -> list[Event]:
         """Let the bot to act choose from its own view and apply its action."""
+        return self.bot_apply(self.bot_choose())
+
+    def bot_choose(self) -> Action:
+        """The action the bot to act chooses from its own view; changes nothing.
+
+        Safe to call from a worker thread while the UI reads the table: the bot gets a view
+        (a snapshot), and only :meth:`bot_apply` changes the round.
+        """
         rnd = self.round
         if rnd is None or self.phase != "bot":
             raise InputError("no bot is to act now")
         seat = self.game.round_seats[rnd.to_act]
-        action = self.bots[seat].act(view_of(rnd, rnd.to_act), self.rngs[seat])
+        return self.bots[seat].act(view_of(rnd, rnd.to_act), self.rngs[seat])
+
+    def bot_apply(self, action: Action) -> list[Event]:
+        """Apply an action chosen by :meth:`bot_choose`."""
+        if self.phase != "bot":
+            raise InputError("no bot is to act now")
         return self._apply(action)
 
     def _apply(self, action: Action) -> list[Event]:
@@ -224,8 +237,12 @@ _WORDS: dict[str, Action | Command] = {
 }
 
 
-def parse_input(text: str, hand: Sequence[Card]) -> Action | Command:
-    """Read one line: a card, a rank held once, or a command word; raises :class:`InputError`."""
+def parse_input(text: str, hand: Sequence[Card], need: int | None = None) -> Action | Command:
+    """Read one line: a card, a rank, or a command word; raises :class:`InputError`.
+
+    A bare rank stands for the card of that rank in ``hand``; when several could be played now
+    (``need`` is the rank wanted, None for any), the person is asked which.
+    """
     word = text.strip().lower()
     if word in _WORDS:
         return _WORDS[word]
@@ -239,9 +256,9 @@ def parse_input(text: str, hand: Sequence[Card]) -> Action | Command:
                 f"cannot read {text.strip()!r}: {card_error}; type help for the commands"
             ) from None
     held = [c for c in hand if c.rank == rank]
-    if len(held) == 1:
-        return Play(held[0])
     if not held:
         raise InputError(f"you hold no {rank.label}")
+    if len(held) == 1 or (need is not None and need != rank):
+        return Play(held[0])
     options = " or ".join(c.code for c in held)
     raise InputError(f"you hold {len(held)} cards of rank {rank.symbol}: type {options}")

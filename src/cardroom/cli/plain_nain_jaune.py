@@ -123,7 +123,7 @@ class PlainGame:
         if line is None:
             return False
         try:
-            command = parse_input(line, view.hand)
+            command = parse_input(line, view.hand, view.need)
         except InputError as exc:
             self.say(f"Refused: {exc}")
             return True

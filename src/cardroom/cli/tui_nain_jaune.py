@@ -7,6 +7,7 @@ person can follow them (``delay=0`` in tests makes them act at once).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -120,6 +121,8 @@ class NainJauneApp(App[None]):
         self.selected = 0
         self.message = ""
         self._timer: Timer | None = None
+        """Set while a bot waits or thinks, so that only one bot move is under way."""
+        self._quitting = False
 
     # -- layout ----------------------------------------------------------------
 
@@ -178,10 +181,23 @@ class NainJauneApp(App[None]):
         self.refresh_table()
 
     def _bot_step(self) -> None:
-        self._timer = None
         if self.table.phase == "bot":
-            self._log_events(self.table.bot_act())
-        self._advance()
+            self.run_worker(self._think, thread=True, exclusive=True, group="bot")
+        else:
+            self._timer = None
+            self._advance()
+
+    def _think(self) -> None:
+        """In a worker thread: let the bot choose (a search bot may take a while)."""
+        action = self.table.bot_choose()
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.call_from_thread(self._bot_done, action)
+
+    def _bot_done(self, action: Action) -> None:
+        self._timer = None
+        if self.table.phase == "bot" and not self._quitting:
+            self._log_events(self.table.bot_apply(action))
+            self._advance()
 
     def _write_log(self, *lines: str) -> None:
         log = self.query_one("#log", RichLog)
@@ -405,6 +421,7 @@ class NainJauneApp(App[None]):
 
     async def action_quit(self) -> None:
         """Save the record and leave."""
+        self._quitting = True
         if self._timer is not None:
             self._timer.stop()
         self.table.save()

@@ -1,0 +1,259 @@
+"""Bots for Spit and Speed that play like people: they need time to see, decide and move.
+
+A :class:`ReactionBot` sees only its seat's view (``engine.view(seat)``) and draws only from its
+own ``random.Random``. Whenever the table changes and it has nothing planned, it looks at its view,
+picks an action (a play, a turn-up, a slap, a call…) and schedules it at ``now + reaction time``,
+a time drawn afresh for every card from its level's range:
+
+==========  ===============
+level       reaction time
+==========  ===============
+easy        2 – 4 s
+medium      1 – 3 s
+hard        0.5 – 1.75 s
+expert      0.3 – 0.6 s
+==========  ===============
+
+(the issue's figures: published reaction-time studies measure simple button presses, ~0.2-0.3 s,
+or lab choice tasks, not card play, so nothing better-founded was found; what they do say is that
+reaction times are right-skewed, which a uniform draw ignores.)
+
+A bot is committed to a planned play once its hand is moving: it is not told when the pile it aims
+at changes. It sends the top card it saw as ``seen``, so the arbiter rejects the play as stale if
+the pile changed; the bot then **looks again after a re-aim time**, a fresh draw from its range
+times ``reaim`` (0.5 by default: it only has to read one pile again, not scan its whole layout).
+A plan is dropped, and the bot looks again after a full reaction time, when the table changes
+phase (a stalemate resolved, a slap race, the game over), which any player notices at once.
+
+What it does, in order of preference (from its view's ``legal_actions`` only):
+Spit: slap the smaller centre pile in a slap race (choose it in the chooser variant); call
+"Spit!" at a stalemate (or the start); play a stock card (preferring piles with cards still face
+down beneath, to uncover them); turn up a face-down stock card; move a top card into an empty
+space when that uncovers a face-down card. Speed: call the flip at a stalemate; play a card.
+Name bots ``easy``, ``medium``, ``hard``, ``expert``, ``reaction:min=0.4,max=0.9[,reaim=0.5]`` or
+``random[:min=…,max=…]`` (uniformly random legal actions: a baseline, not a person).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.bots.base import BotError, parse_spec
+from cardroom.games.realtime import adjacent
+from cardroom.games.speed import CallFlip, SpeedView
+from cardroom.games.speed import Play as SpeedPlay
+from cardroom.games.spit import CallSpit, Choose, Move, Slap, SpitView, TurnUp
+from cardroom.games.spit import Play as SpitPlay
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """A reaction-time range in seconds, and the share of one a re-aim takes."""
+
+    low: float
+    high: float
+    reaim: float = 0.5
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low >= 0):
+            raise BotError(f"reaction times must be 0 or more seconds, not {self.low}")
+        if self.high < self.low:
+            raise BotError(f"max={self.high} is below min={self.low}: give min <= max")
+        if not (math.isfinite(self.reaim) and 0 < self.reaim <= 1):
+            raise BotError(f"reaim={self.reaim} must be a share of a reaction time in (0, 1]")
+
+    def draw(self, rng: random.Random) -> float:
+        """A reaction time for one card."""
+        return rng.uniform(self.low, self.high)
+
+    def draw_reaim(self, rng: random.Random) -> float:
+        """The time to look again at a pile that changed under a play."""
+        return self.reaim * rng.uniform(self.low, self.high)
+
+
+LEVELS: dict[str, Timing] = {
+    "easy": Timing(2.0, 4.0),
+    "medium": Timing(1.0, 3.0),
+    "hard": Timing(0.5, 1.75),
+    "expert": Timing(0.3, 0.6),
+}
+"""The difficulty levels offered on the command line."""
+
+Strategy = Callable[[Any, random.Random], Any | None]
+"""Picks an action from a view (or None: nothing worth doing now)."""
+
+STRATEGIES: dict[str, Strategy] = {}
+"""Game name -> the human-like strategy for it. Filled in below; tests add their own."""
+
+
+@dataclass(slots=True)
+class Plan:
+    """An action a bot has decided on and when its hand gets there."""
+
+    action: Any
+    due: float
+    key: tuple[str, bool]
+
+
+class ReactionBot:
+    """A seat played with human reaction times (see the module docstring).
+
+    The driver calls :meth:`observe` with the seat's view whenever the table changed, :meth:`act`
+    when :attr:`due` has come, and :meth:`rejected` when the arbiter refused the action.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        game: str,
+        seat: int,
+        timing: Timing,
+        rng: random.Random,
+        strategy: Strategy | None = None,
+    ) -> None:
+        self.name = name
+        self.seat = seat
+        self.timing = timing
+        self.rng = rng
+        found = strategy or STRATEGIES.get(game)
+        if found is None:
+            raise BotError(f"no reaction bot plays {game!r}: choose spit or speed")
+        self.strategy: Strategy = found
+        self.plan: Plan | None = None
+        self.reaims = 0
+        """How many times a stale rejection made this bot look again."""
+
+    @property
+    def due(self) -> float | None:
+        """When the planned action happens, or None when nothing is planned."""
+        return self.plan.due if self.plan is not None else None
+
+    def observe(self, view: Any, now: float) -> None:
+        """The table changed: keep a plan in the same phase, else look and decide."""
+        key = (view.phase, view.stalemate)
+        if self.plan is not None and self.plan.key == key:
+            return
+        self.plan = None
+        self._decide(view, now, self.timing.draw(self.rng))
+
+    def act(self, now: float) -> Any:
+        """The planned action, now due (the plan is used up)."""
+        if self.plan is None:
+            raise BotError(f"{self.name} has nothing planned")
+        action = self.plan.action
+        self.plan = None
+        return action
+
+    def rejected(self, stale: bool, view: Any, now: float) -> None:
+        """The arbiter refused the action: look again (a re-aim if only the pile changed)."""
+        if stale:
+            self.reaims += 1
+        delay = self.timing.draw_reaim(self.rng) if stale else self.timing.draw(self.rng)
+        self._decide(view, now, delay)
+
+    def _decide(self, view: Any, now: float, delay: float) -> None:
+        action = self.strategy(view, self.rng)
+        if action is not None:
+            self.plan = Plan(action, now + delay, (view.phase, view.stalemate))
+
+
+def _random_strategy(view: Any, rng: random.Random) -> Any | None:
+    actions = view.legal_actions
+    return actions[rng.randrange(len(actions))] if actions else None
+
+
+def make_reaction_bot(spec: str, game: str, seat: int, rng: random.Random) -> ReactionBot:
+    """Build a bot from a level name, ``reaction:min=…,max=…[,reaim=…]`` or ``random:…``."""
+    name, options = parse_spec(spec)
+    strategy: Strategy | None = None
+    if name in LEVELS:
+        if options:
+            raise BotError(f"level {name!r} takes no options: use reaction:min=…,max=…")
+        timing = LEVELS[name]
+    elif name in ("reaction", "random"):
+        unknown = set(options) - {"min", "max", "reaim"}
+        if unknown:
+            raise BotError(f"bot {name!r} takes min, max and reaim, not {', '.join(unknown)}")
+        default = Timing(0.05, 0.05) if name == "random" else LEVELS["medium"]
+        try:
+            low = float(options.get("min", default.low))
+            high = float(options.get("max", options.get("min", default.high)))
+            reaim = float(options.get("reaim", default.reaim))
+        except ValueError:
+            raise BotError(f"{spec!r}: min, max and reaim are numbers of seconds") from None
+        timing = Timing(low, high, reaim)
+        if name == "random":
+            strategy = _random_strategy
+    else:
+        known = ", ".join([*LEVELS, "reaction:min=…,max=…", "random"])
+        raise BotError(f"unknown bot {name!r} for {game}: choose one of {known}")
+    return ReactionBot(spec.strip(), game, seat, timing, rng, strategy)
+
+
+def check_spec(spec: str, game: str) -> None:
+    """Raise :class:`BotError` if ``spec`` does not name a bot for ``game``."""
+    make_reaction_bot(spec, game, 0, random.Random(0))
+
+
+# -- strategies -----------------------------------------------------------------------------
+
+
+def _followers(card: Any, hand: Sequence[Any]) -> int:
+    """How many of ``hand`` could go on ``card`` next (a person plays runs: 7, then 6, then 5)."""
+    return sum(1 for c in hand if c is not card and adjacent(c, card))
+
+
+def speed_strategy(view: SpeedView, rng: random.Random) -> Any | None:
+    """Speed: call the flip when stuck; otherwise play, preferring a card that starts a run."""
+    actions = view.legal_actions
+    if view.phase == "over" or not actions:
+        return None
+    if view.stalemate:
+        return next((a for a in actions if isinstance(a, CallFlip)), None)
+    plays = [a for a in actions if isinstance(a, SpeedPlay)]
+    if not plays:
+        return None
+    best = max(_followers(a.card, view.hand) for a in plays)
+    return rng.choice([a for a in plays if _followers(a.card, view.hand) == best])
+
+
+STRATEGIES["speed"] = speed_strategy
+
+
+def _smaller_pile(view: Any, rng: random.Random) -> int:
+    sizes = view.centre_sizes
+    if sizes[0] == sizes[1]:
+        return rng.randrange(2)
+    return 0 if sizes[0] < sizes[1] else 1
+
+
+def spit_strategy(view: SpitView, rng: random.Random) -> Any | None:
+    """Spit: slap (or choose) the smaller pile; call "Spit!" when stuck; play a stock card,
+    preferring piles with face-down cards beneath; turn up a face-down card; move a card into an
+    empty space only when that uncovers a face-down card."""
+    actions = view.legal_actions
+    if view.phase == "over" or not actions:
+        return None
+    if view.phase in ("slap", "choose"):
+        pile = _smaller_pile(view, rng)
+        kind = Slap if view.phase == "slap" else Choose
+        return next((a for a in actions if isinstance(a, kind) and a.pile == pile), None)
+    if view.stalemate:
+        return next((a for a in actions if isinstance(a, CallSpit)), None)
+    counts = {top: n for top, n in view.stock if top is not None}
+    plays = [a for a in actions if isinstance(a, SpitPlay)]
+    if plays:
+        deep = [a for a in plays if counts.get(a.card, 0) > 1]
+        return rng.choice(deep or plays)
+    turn_ups = [a for a in actions if isinstance(a, TurnUp)]
+    if turn_ups:
+        return turn_ups[0]
+    moves = [a for a in actions if isinstance(a, Move) and counts.get(a.card, 0) > 1]
+    return moves[0] if moves else None
+
+
+STRATEGIES["spit"] = spit_strategy

@@ -1,0 +1,353 @@
+"""Spit and Speed commands: ``play``, ``simulate`` and the replay of their records."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardroom.bots.base import BotError
+from cardroom.bots.reaction import LEVELS, check_spec
+from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
+from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
+from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
+
+GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``key=value`` strings -> a dict; a malformed one is a usage error."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r}: write options as key=value", param_hint="--option")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def check_options(game: str, options: dict[str, str]) -> None:
+    """Refuse options the game's rules do not accept, with the rules' own message."""
+    try:
+        make_engine(game, options, 0)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
+
+
+# -- simulate ---------------------------------------------------------------------------------
+
+
+def run_simulation(
+    game: str,
+    bots: list[str],
+    options: dict[str, str],
+    seed: int,
+    games: int,
+    workers: int,
+    progress: bool,
+) -> Summary:
+    """Play ``games`` games (split among ``workers`` processes); the result is the same for any
+    number of workers."""
+    numbers = list(range(games))
+    chunk = max(1, min(50, games // max(1, workers * 8) or 1))
+    chunks = [numbers[i : i + chunk] for i in range(0, games, chunk)]
+    results: dict[int, list[GameResult]] = {}
+    console = Console(stderr=True)
+    columns = (
+        TextColumn(f"{GAME_NAMES[game]} {' v '.join(bots)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, disable=not progress, transient=True) as bar:
+        task = bar.add_task("games", total=games)
+        if workers <= 1:
+            for i, part in enumerate(chunks):
+                results[i] = play_chunk(game, bots, options, seed, part)
+                bar.advance(task, len(part))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = {
+                    pool.submit(play_chunk, game, bots, options, seed, part): i
+                    for i, part in enumerate(chunks)
+                }
+                for future, i in futures.items():
+                    results[i] = future.result()
+                    bar.advance(task, len(chunks[i]))
+    ordered = [r for i in range(len(chunks)) for r in results[i]]
+    target = options.get("target", "0") if game == "speed" else "0"
+    return Summary(bot_labels(bots), ordered, int(target) if target.isdigit() else 0)
+
+
+def summary_table(game: str, summary: Summary, seed: int) -> Table:
+    """Win rates and per-game figures as a rich table."""
+    data = summary.to_json()
+    target = int(summary.target or 0)
+    what = f"matches to {target}" if target else "games"
+    table = Table(title=f"{GAME_NAMES[game]}: {summary.games} {what}, seed {seed}")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for label, wins in data["wins"].items():
+        rate = wins / summary.games if summary.games else 0.0
+        table.add_row(label, str(wins), f"{rate:.1%}")
+    if data["draws"]:
+        table.add_row("draws", str(data["draws"]), f"{data['draws'] / summary.games:.1%}")
+    if data["unfinished"]:
+        table.add_row("unfinished", str(data["unfinished"]), "")
+    return table
+
+
+def summary_lines(summary: Summary) -> list[str]:
+    """The per-game figures under the table."""
+    data = summary.to_json()
+    return [
+        f"Game length: {data['mean_game_seconds']:.1f} s of game time on average",
+        f"Stalemates: {data['stalemates_per_game']:.2f} per game "
+        f"({data['timeouts_per_game']:.2f} resolved by the countdown)",
+        f"Re-deals: {data['redeals_per_game']:.2f} per game",
+        f"Stale plays refused: {data['stale_per_game']:.2f} per game",
+    ]
+
+
+def _simulate_command(game: str) -> None:
+    levels = "|".join(LEVELS)
+
+    @simulate.command(game, context_settings=CONTEXT)
+    @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True,
+                  help="How many games to play.")
+    @click.option("--bots", "bots_arg", default="medium,medium", show_default=True,
+                  help=f"Two bots, comma separated: {levels}, reaction:min=…,max=… or random.")
+    @click.option("--seed", type=int, default=None, help="Seed of the whole run (default: random).")
+    @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
+                  help=f"A {GAME_NAMES[game]} rule option (repeatable).")
+    @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+                  help="Processes to spread the games over (same results for any number).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+    def command(
+        games: int,
+        bots_arg: str,
+        seed: int | None,
+        option_pairs: tuple[str, ...],
+        workers: int,
+        as_json: bool,
+    ) -> None:
+        bots = [b.strip() for b in _split_bots(bots_arg)]
+        if len(bots) != 2:
+            raise click.BadParameter("name exactly two bots, like easy,expert", param_hint="--bots")
+        for spec in bots:
+            try:
+                check_spec(spec, game)
+            except BotError as exc:
+                raise click.BadParameter(str(exc), param_hint="--bots") from None
+        options = parse_options(option_pairs)
+        check_options(game, options)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        workers = min(workers, games, os.cpu_count() or 1)
+        summary = run_simulation(game, bots, options, seed, games, workers, not as_json)
+        if as_json:
+            click.echo(json.dumps({**summary.to_json(), "seed": seed}))
+        else:
+            console = Console()
+            console.print(summary_table(game, summary, seed))
+            for line in summary_lines(summary):
+                console.print(line, highlight=False)
+
+    command.__doc__ = f"""Play GAMES games of {GAME_NAMES[game]} between two reaction bots.
+
+    The games run on a virtual clock: bots wait their reaction times without anyone sleeping, so
+    a thousand games take seconds. Bots alternate seats. Prints each bot's wins and win rate, the
+    mean game length in seconds of game time, stalemates and re-deals per game.
+
+    \b
+    Examples:
+      cardroom simulate {game} --games 1000 --bots easy,expert
+      cardroom simulate {game} --games 200 --bots hard,hard --seed 7 --json
+      cardroom simulate {game} --bots reaction:min=0.4,max=0.8,medium --workers 2
+    """
+
+
+def _split_bots(text: str) -> list[str]:
+    """Split ``--bots`` at commas that start a new bot (``reaction:min=1,max=2,easy``)."""
+    parts: list[str] = []
+    for piece in text.split(","):
+        if parts and "=" in piece and ":" not in piece and ":" in parts[-1]:
+            parts[-1] += "," + piece
+        else:
+            parts.append(piece)
+    return parts
+
+
+for _game in GAME_NAMES:
+    _simulate_command(_game)
+
+
+# -- replay -----------------------------------------------------------------------------------
+
+
+def entry_lines(rep: Replay) -> Iterator[str]:
+    """One line per log entry: the time, then the events, or the refusal and its reason."""
+    names = rep.names
+    for entry in rep.arbiter.log:
+        yield f"{entry.t:8.2f}s  " + entry_text(entry, names)
+
+
+def entry_text(entry: Entry, names: Sequence[str]) -> str:
+    """What one log entry means, in words."""
+    if entry.timeout:
+        said = "; ".join(e.describe(names) for e in entry.events)
+        return f"countdown over: {said}"
+    who = names[entry.seat] if entry.seat is not None else "?"
+    if not entry.accepted:
+        return f"{who}: {entry.action} refused: {entry.reason}"
+    said = "; ".join(e.describe(names) for e in entry.events)
+    return said or f"{who}: {entry.action}"
+
+
+def result_json(rep: Replay) -> dict[str, Any]:
+    """``winner``, ``winner_name``, ``cards_left``, ``finished`` and the log's figures."""
+    engine, arb = rep.engine, rep.arbiter
+    winner = engine.winner
+    log = arb.log
+    return {
+        "game": engine.game,
+        "players": list(rep.names),
+        "finished": bool(engine.over),
+        "winner": winner,
+        "winner_name": rep.names[winner] if winner is not None else None,
+        "cards_left": cards_left(engine),
+        "seconds": round(arb.time - arb.start, 3),
+        "actions": sum(1 for e in log if not e.timeout),
+        "rejected": sum(1 for e in log if not e.accepted),
+        "stale": sum(1 for e in log if not e.accepted and (e.reason or "").startswith("stale: ")),
+        "timeouts": arb.timeouts,
+        "stalemates": arb.stalemates,
+    }
+
+
+def replay_realtime(data: Any, as_json: bool) -> int:
+    """Replay a Spit or Speed record (a Speed match: a list of games); return the exit code."""
+    try:
+        reps = replay_any(data)
+        match = _check_match(data, reps) if isinstance(data, list) else None
+    except (RecordError, ValueError) as exc:
+        click.echo(f"Error: {exc}", err=True)
+        return 1
+    if as_json:
+        games = [result_json(rep) for rep in reps]
+        out = dict(games[-1])
+        if match is not None:
+            out.update(match)
+            out["games"] = games
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return 0
+    for number, rep in enumerate(reps, start=1):
+        if number > 1:
+            click.echo("")
+        for line in account_lines(rep, number if len(reps) > 1 else None):
+            click.echo(line)
+    if match is not None:
+        names = reps[-1].names
+        scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
+        who = match["winner"]
+        end = f"{names[who]} wins the match" if who is not None else "the match is not over"
+        click.echo(f"\nMatch: {scores}: {end}.")
+    return 0
+
+
+def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
+    kinds = {rep.engine.game for rep in reps}
+    if kinds != {"speed"}:
+        raise RecordError("only Speed records come as a list (a match to a target score)")
+    from cardroom.games.speed.record import check_match
+
+    summary = check_match(data, [rep.engine for rep in reps])
+    return {"scores": list(summary.scores), "winner": summary.winner, "match_games": summary.games}
+
+
+def account_lines(rep: Replay, number: int | None = None) -> Iterator[str]:
+    """A readable account of one replayed game."""
+    names = rep.names
+    engine = rep.engine
+    rules = ", ".join(f"{k}={v}" for k, v in engine.rules.to_json().items())
+    heading = f"{GAME_NAMES.get(engine.game, engine.game)}" + (f", game {number}" if number else "")
+    yield f"{heading}: {names[0]} (seat 0) v {names[1]} (seat 1); {rules}; seed {engine.seed}"
+    yield from entry_lines(rep)
+    res = result_json(rep)
+    left = " · ".join(
+        f"{n} {c}" for n, c in zip(names, res["cards_left"], strict=True) if c is not None
+    )
+    if engine.over:
+        who = res["winner_name"]
+        outcome = f"{who} wins" if who else "A draw"
+        yield f"{outcome} after {res['seconds']:.1f} s. Cards left: {left}."
+    else:
+        yield f"The record stops here: the game was not finished. Cards left: {left}."
+
+
+for _game in GAME_NAMES:
+    REPLAYERS[_game] = replay_realtime
+
+
+# -- play -------------------------------------------------------------------------------------
+
+
+def _play_command(game: str) -> None:
+    @play.command(game, context_settings=CONTEXT)
+    @click.option("--bot", "bot", default="medium", show_default=True,
+                  help=f"Your opponent: {'|'.join(LEVELS)} or reaction:min=…,max=….")
+    @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
+                  help=f"A {GAME_NAMES[game]} rule option (repeatable).")
+    @click.option("--seed", type=int, default=None, help="Seed of the deal and the bot.")
+    @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
+    @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
+                  default=Path("cardroom-records"), show_default=True,
+                  help="Where the record of the game is saved.")
+    def command(
+        bot: str,
+        option_pairs: tuple[str, ...],
+        seed: int | None,
+        name: str,
+        records: Path,
+    ) -> None:
+        try:
+            check_spec(bot, game)
+        except BotError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bot") from None
+        options = parse_options(option_pairs)
+        check_options(game, options)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        from cardroom.cli.realtime_tui import RealtimeApp
+
+        app = RealtimeApp(game, options, seed, bot, name, records)
+        app.run()
+        for line in app.farewell:
+            click.echo(line)
+
+    command.__doc__ = f"""Play {GAME_NAMES[game]} in real time against a bot, in the terminal.
+
+    Pick a card with 1-5, then play it with ← / a (left pile) or → / d (right pile); space calls
+    {'"Spit!"' if game == "spit" else "for the flip"}; q quits. The footer shows every key. The
+    game is saved as a record (replay it with `cardroom replay`) when it ends and when you quit.
+
+    \b
+    Examples:
+      cardroom play {game}                      against a medium bot
+      cardroom play {game} --bot expert --seed 7
+      cardroom play {game} --option countdown=5 --name Ann
+    """
+
+
+for _game in GAME_NAMES:
+    _play_command(_game)

@@ -1,0 +1,538 @@
+"""The real-time Textual UI for Spit and Speed: you (seat 0) against a reaction bot (seat 1).
+
+Time is the wall clock (a virtual clock in tests). Textual timers fire the bot's planned actions
+and the arbiter's countdown; every key you press becomes an action stamped with the clock's time
+and goes through the same arbiter as the bot's. You see only your seat's view.
+
+Aiming: a play carries the top card of the target pile *as it was when you picked your card*.
+If the bot changed that pile in between, the arbiter refuses the play as stale (the log says so):
+press the pile key again to play on what is there now.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.timer import Timer
+from textual.widgets import Footer, Header, RichLog, Static
+
+from cardroom.bots.reaction import ReactionBot, make_reaction_bot
+from cardroom.cards import Card
+from cardroom.cli.realtime import GAME_NAMES, entry_text
+from cardroom.games import speed as speed_game
+from cardroom.games import spit as spit_game
+from cardroom.realtime import Arbiter, Clock, Outcome, WallClock
+from cardroom.sim.realtime import make_engine
+
+HUMAN, BOT = 0, 1
+FACE_DOWN = "▒▒"
+
+
+def card_text(card: Card | None) -> Text:
+    """A card in colour (red suits red), or a blank."""
+    if card is None:
+        return Text("--", style="dim")
+    return Text(card.pretty, style="bold red" if card.red else "bold")
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One thing of yours a number key picks: a card in hand (Speed) or a stock pile (Spit)."""
+
+    card: Card | None
+    """The face-up card, or None (face down / empty)."""
+    count: int
+    """Cards in the pile (1 for a card in hand)."""
+    index: int
+    """The stock pile's index (Spit) or the position in the hand (Speed)."""
+
+
+class SpeedSeat:
+    """Speed: your hand, sorted by rank; plays and the flip."""
+
+    call_name = "call for the flip"
+
+    def slots(self, view: Any) -> list[Slot]:
+        hand = sorted(view.hand, key=lambda c: c.sort_key)
+        return [Slot(c, 1, i) for i, c in enumerate(hand)]
+
+    def play(self, slot: Slot, pile: int, seen: Card | None) -> Any:
+        assert slot.card is not None
+        return speed_game.Play(slot.card, pile, seen)
+
+    def call(self) -> Any:
+        return speed_game.CALL
+
+    def opponent_text(self, view: Any, name: str) -> Text:
+        o = view.opponent
+        return Text(
+            f"{name}: {view.hand_sizes[o]} in hand, {view.draw_sizes[o]} to draw"
+            + ("  (called)" if view.called[o] else "")
+        )
+
+    def centre_extra(self, view: Any) -> str:
+        return f"side piles {view.side_sizes[0]} / {view.side_sizes[1]}"
+
+    def mine_extra(self, view: Any) -> str:
+        return f"{view.draw_sizes[view.seat]} to draw"
+
+
+def stock_text(stock: Sequence[tuple[Card | None, int]]) -> Text:
+    """Stock piles as ``7♦(3) ▒▒(2) --``: the face-up top card or face down, and the count."""
+    out = Text()
+    for top, count in stock:
+        if top is not None:
+            out.append_text(card_text(top))
+        else:
+            out.append(FACE_DOWN if count else "--", style="dim")
+        if count > 1:
+            out.append(f"({count})", style="dim")
+        out.append("  ")
+    return out
+
+
+class SpitSeat:
+    """Spit: your stock piles; plays, turning up, moving to a space, slapping, "Spit!"."""
+
+    call_name = 'call "Spit!"'
+
+    def slots(self, view: Any) -> list[Slot]:
+        return [Slot(top, count, i) for i, (top, count) in enumerate(view.stock)]
+
+    def play(self, slot: Slot, pile: int, seen: Card | None) -> Any:
+        assert slot.card is not None
+        return spit_game.Play(slot.card, pile, seen)
+
+    def picked(self, slot: Slot) -> Any:
+        """Picking a face-down pile turns its top card up at once."""
+        return spit_game.TurnUp(slot.index) if slot.card is None and slot.count else None
+
+    def turn_up(self, slot: Slot) -> Any:
+        return spit_game.TurnUp(slot.index)
+
+    def move(self, slot: Slot, slots: Sequence[Slot]) -> Any:
+        empty = slots_empty(slots)
+        if slot.card is None or not empty:
+            return None
+        return spit_game.Move(slot.card, empty[0])
+
+    def slap(self, view: Any, pile: int) -> Any:
+        return spit_game.Choose(pile) if view.phase == "choose" else spit_game.Slap(pile)
+
+    def call(self) -> Any:
+        return spit_game.CALL_SPIT
+
+    def opponent_text(self, view: Any, name: str) -> Text:
+        out = Text(f"{name}:  ")
+        out.append_text(stock_text(view.opponent_stock))
+        out.append(f"  spit pile {view.opponent_spit_left}", style="dim")
+        if view.called[view.opponent]:
+            out.append('  (called "Spit!")')
+        return out
+
+    def centre_extra(self, view: Any) -> str:
+        extra = "one spit pile" if view.one_pile else ""
+        return extra + (f"  new layouts: {view.redeals}" if view.redeals else "")
+
+    def mine_extra(self, view: Any) -> str:
+        return f"spit pile {view.spit_left}"
+
+
+SEATS_UI: dict[str, Any] = {"speed": SpeedSeat(), "spit": SpitSeat()}
+"""Game name -> how its seat is shown and how keys become actions."""
+
+
+class RealtimeApp(App[None]):
+    """Play Spit or Speed against a reaction bot."""
+
+    TITLE = "cardroom"
+    CSS = """
+    #table { height: auto; padding: 0 1; }
+    #opponent, #centre, #status, #mine { height: auto; margin: 0 0 1 0; }
+    #centre { border: round $accent; padding: 0 1; }
+    #mine { border: round $success; padding: 0 1; }
+    #log { height: 1fr; border: round $panel; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "pick(0)", "pick 1-5", show=True),
+        Binding("2", "pick(1)", show=False),
+        Binding("3", "pick(2)", show=False),
+        Binding("4", "pick(3)", show=False),
+        Binding("5", "pick(4)", show=False),
+        Binding("a,left", "play(0)", "left pile"),
+        Binding("d,right", "play(1)", "right pile"),
+        Binding("space", "call", "call"),
+        Binding("t", "turn_up", "turn up"),
+        Binding("m", "move", "move to space"),
+        Binding("z", "slap(0)", "slap left"),
+        Binding("x", "slap(1)", "slap right"),
+        Binding("n", "next_game", "next game"),
+        Binding("q", "quit_game", "quit (saves)"),
+    ]
+    SPIT_ONLY: ClassVar[set[str]] = {"turn_up", "move", "slap"}
+
+    def __init__(
+        self,
+        game: str,
+        options: dict[str, str],
+        seed: int,
+        bot: str,
+        name: str,
+        records: Path,
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.seat_ui = SEATS_UI[game]
+        self.options = options
+        self.seed = seed
+        self.bot_spec = bot
+        self.names = [name, f"{bot} bot"]
+        self.records = records
+        self.clock: Clock = clock or WallClock()
+        self.match: Any = None
+        engine = make_engine(game, options, seed)
+        if game == "speed" and engine.rules.target > 0:
+            self.match = speed_game.SpeedMatch(engine.rules, seed)
+            engine = self.match.game
+        self.finished_records: list[dict[str, Any]] = []
+        self.record_path: Path | None = None
+        self.farewell: list[str] = []
+        self.selected: int | None = None
+        self.aim: tuple[Card | None, Card | None] = (None, None)
+        self.message = ""
+        self._bot_timer: Timer | None = None
+        self._countdown_timer: Timer | None = None
+        self._seen_log = 0
+        self._start(engine)
+
+    # -- setting up a game ----------------------------------------------------------------
+
+    def _start(self, engine: Any) -> None:
+        self.engine = engine
+        self.arbiter: Arbiter[Any, Any] = Arbiter(engine, self.clock, self.names)
+        rng = random.Random(f"play/{self.seed}/bot/{len(self.finished_records)}")
+        self.bot: ReactionBot = make_reaction_bot(self.bot_spec, self.game, BOT, rng)
+        self.bot.observe(engine.view(BOT), self.clock.now())
+        self._seen_log = 0
+        self.selected = None
+        self.view = engine.view(HUMAN)
+        self.aim = self.view.centre
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Vertical(id="table"):
+            yield Static(id="opponent")
+            yield Static(id="centre")
+            yield Static(id="status")
+            yield Static(id="mine")
+        yield RichLog(id="log", wrap=True, markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{GAME_NAMES[self.game]} against {self.names[BOT]} (seed {self.seed})"
+        self.set_interval(0.1, self._redraw_status)
+        self.write_log(f"{GAME_NAMES[self.game]}: call ({'space'}) to turn the first cards.")
+        self.after_change()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that make sense for this game."""
+        if action in self.SPIT_ONLY and self.game != "spit":
+            return False
+        return not (action == "next_game" and self.match is None)
+
+    # -- time: the bot and the countdown ----------------------------------------------------
+
+    def pump(self) -> None:
+        """Do everything due by now: the countdown and the bot's planned actions, in time order."""
+        if self.engine.over:
+            return
+        now = self.clock.now()
+        for _ in range(1000):
+            deadline, due = self.arbiter.deadline, self.bot.due
+            if deadline is not None and deadline <= now and (due is None or deadline <= due):
+                self.arbiter.tick(now)
+                self.bot.observe(self.engine.view(BOT), now)
+            elif due is not None and due <= now:
+                action = self.bot.act(now)
+                outcome = self.arbiter.submit(BOT, action, now)
+                self._bot_outcome(outcome, now)
+            else:
+                break
+            if self.engine.over:
+                break
+        self.after_change()
+
+    def _bot_outcome(self, outcome: Outcome, now: float) -> None:
+        if outcome.accepted:
+            self.bot.observe(self.engine.view(BOT), now)
+        else:
+            self.bot.rejected(outcome.stale, self.engine.view(BOT), now)
+
+    def _reschedule(self) -> None:
+        for timer in (self._bot_timer, self._countdown_timer):
+            if timer is not None:
+                timer.stop()
+        self._bot_timer = self._countdown_timer = None
+        if self.engine.over:
+            return
+        now = self.clock.now()
+        if self.bot.due is not None:
+            self._bot_timer = self.set_timer(max(0.0, self.bot.due - now) + 0.001, self.pump)
+        deadline = self.arbiter.deadline
+        if deadline is not None:
+            self._countdown_timer = self.set_timer(max(0.0, deadline - now) + 0.001, self.pump)
+
+    # -- your actions -----------------------------------------------------------------------
+
+    def submit(self, action: Any) -> Outcome:
+        """Send one of your actions to the arbiter now; show a refusal and its reason."""
+        now = self.clock.now()
+        outcome = self.arbiter.submit(HUMAN, action, now)
+        if outcome.accepted:
+            self.bot.observe(self.engine.view(BOT), now)
+            self.message = ""
+        else:
+            self.message = f"refused: {outcome.reason}"
+        self.pump()
+        return outcome
+
+    def current_slots(self) -> list[Slot]:
+        """Your cards / piles, as numbered on screen."""
+        return list(self.seat_ui.slots(self.view))
+
+    def action_pick(self, index: int) -> None:
+        """Pick card / pile ``index`` (0-based); aim at what the centre shows now."""
+        slots = self.current_slots()
+        if index >= len(slots):
+            self.message = f"there is no card {index + 1}"
+            self._redraw()
+            return
+        self.selected = index
+        self.aim = self.view.centre
+        self.message = ""
+        picked = getattr(self.seat_ui, "picked", None)
+        if picked is not None:
+            action = picked(slots[index])
+            if action is not None:
+                self.selected = None
+                self.submit(action)
+                return
+        self._redraw()
+
+    def action_play(self, pile: int) -> None:
+        """Play the picked card onto centre pile ``pile``."""
+        slots = self.current_slots()
+        if self.selected is None or self.selected >= len(slots):
+            self.message = "pick a card first (1-5)"
+            self._redraw()
+            return
+        slot = slots[self.selected]
+        if slot.card is None:
+            self.message = "that pile has no face-up card to play"
+            self._redraw()
+            return
+        outcome = self.submit(self.seat_ui.play(slot, pile, self.aim[pile]))
+        self.aim = self.view.centre
+        if outcome.accepted:
+            self.selected = None
+            self._redraw()
+
+    def action_call(self) -> None:
+        """Call "Spit!" / for the flip."""
+        self.submit(self.seat_ui.call())
+
+    def action_slap(self, pile: int) -> None:
+        """Slap (or, in the chooser variant, choose) centre pile ``pile``."""
+        action = self.seat_ui.slap(self.view, pile)
+        if action is not None:
+            self.submit(action)
+
+    def action_turn_up(self) -> None:
+        """Turn up the face-down top card of the picked stock pile."""
+        slots = self.current_slots()
+        if self.selected is None or self.selected >= len(slots):
+            self.message = "pick a stock pile first (1-5)"
+            self._redraw()
+            return
+        self.submit(self.seat_ui.turn_up(slots[self.selected]))
+
+    def action_move(self) -> None:
+        """Move the picked face-up card into an empty stock space."""
+        slots = self.current_slots()
+        if self.selected is None or self.selected >= len(slots):
+            self.message = "pick a stock pile first (1-5)"
+            self._redraw()
+            return
+        action = self.seat_ui.move(slots[self.selected], slots)
+        if action is None:
+            self.message = "no empty space to move it to"
+            self._redraw()
+            return
+        self.submit(action)
+        self.selected = None
+
+    def action_next_game(self) -> None:
+        """Deal the next game of a Speed match."""
+        if self.match is None or not self.engine.over or self.match.over:
+            return
+        self._keep_record()
+        self._start(self.match.next_game())
+        self.write_log(f"Game {self.match.number} of the match.")
+        self.after_change()
+
+    def action_quit_game(self) -> None:
+        """Save the record and leave."""
+        path = self.save()
+        self.farewell.append(f"Record saved to {path}")
+        if self.engine.over:
+            self.farewell.append(self._result_line())
+        self.exit()
+
+    # -- after every change -----------------------------------------------------------------
+
+    def after_change(self) -> None:
+        """Log what happened, show the new view to the bot and you, and reschedule the timers."""
+        log = self.arbiter.log
+        for entry in log[self._seen_log :]:
+            line = f"{entry.t - self.arbiter.start:7.2f}s  {entry_text(entry, self.names)}"
+            self.write_log(line, bad=not entry.accepted)
+        self._seen_log = len(log)
+        self.view = self.engine.view(HUMAN)
+        if self.engine.over and not self._game_saved():
+            self.save()
+            self.write_log(self._result_line())
+            if self.match is not None and not self.match.over:
+                self.write_log("Press n for the next game of the match, q to quit.")
+            else:
+                self.write_log("Press q to quit.")
+        self._redraw()
+        self._reschedule()
+
+    def _result_line(self) -> str:
+        w = self.engine.winner
+        who = f"{self.names[w]} wins" if w is not None else "A draw"
+        left = getattr(self.engine, "cards_left", None)
+        counts = f" (cards left: {left(0)} / {left(1)})" if left else ""
+        line = who + counts + "."
+        if self.match is not None:
+            s = self.match.scores
+            line += f" Match scores: {self.names[0]} {s[0]}, {self.names[1]} {s[1]}"
+            if self.match.over:
+                line += f"; {self.names[self.match.winner]} wins the match."
+        return line
+
+    def write_log(self, line: str, bad: bool = False) -> None:
+        try:
+            log = self.query_one("#log", RichLog)
+        except Exception:  # not mounted yet
+            return
+        log.write(Text(line, style="red" if bad else ""))
+
+    # -- records ----------------------------------------------------------------------------
+
+    def current_record(self) -> dict[str, Any]:
+        """The record of the game on the table."""
+        if self.match is not None:
+            header = speed_game.record_header(self.engine, self.names, self.match)
+            return self.arbiter.record(header)
+        return self.arbiter.record()
+
+    def _keep_record(self) -> None:
+        self.finished_records.append(self.current_record())
+
+    def _game_saved(self) -> bool:
+        return getattr(self, "_saved_over", None) is self.engine
+
+    def save(self) -> Path:
+        """Write the record (a match: every game so far) atomically; return its path."""
+        data: Any = self.current_record()
+        if self.match is not None:
+            data = [*self.finished_records, data]
+        if self.record_path is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            self.record_path = self.records / f"{self.game}-{stamp}-{self.seed}.json"
+        self.records.mkdir(parents=True, exist_ok=True)
+        tmp = self.record_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, self.record_path)
+        if self.engine.over:
+            self._saved_over = self.engine
+        return self.record_path
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        try:
+            opponent = self.query_one("#opponent", Static)
+        except Exception:  # not mounted yet
+            return
+        view = self.view
+        opponent.update(self.seat_ui.opponent_text(view, self.names[BOT]))
+        centre = Text("Centre:  ")
+        for pile in (0, 1):
+            centre.append(f"{'left' if pile == 0 else 'right'} ")
+            centre.append_text(card_text(view.centre[pile]))
+            centre.append(f" ({view.centre_sizes[pile]})     ")
+        centre.append(self.seat_ui.centre_extra(view), style="dim")
+        self.query_one("#centre", Static).update(centre)
+        mine = Text(f"{self.names[HUMAN]}:  ")
+        for i, slot in enumerate(self.current_slots()):
+            style = "reverse" if i == self.selected else ""
+            mine.append(f"{i + 1}:", style=style)
+            if slot.card is not None:
+                mine.append_text(card_text(slot.card))
+            elif slot.count:
+                mine.append(FACE_DOWN, style="dim")
+            else:
+                mine.append("  ")
+            if slot.count > 1:
+                mine.append(f"({slot.count})", style="dim")
+            mine.append("   ")
+        mine.append(self.seat_ui.mine_extra(view), style="dim")
+        self.query_one("#mine", Static).update(mine)
+        self._redraw_status()
+
+    def _redraw_status(self) -> None:
+        try:
+            status = self.query_one("#status", Static)
+        except Exception:  # not mounted yet
+            return
+        view = self.view
+        text = Text(f"Phase: {view.phase}", style="bold")
+        if self.engine.over:
+            text.append("   " + self._result_line(), style="bold green")
+        elif view.stalemate:
+            who = [self.names[s] for s in (0, 1) if view.called[s]]
+            text.append(f"   {self.seat_ui.call_name} (space)", style="yellow")
+            if who:
+                text.append(f"   called: {', '.join(who)}")
+            deadline = self.arbiter.deadline
+            if deadline is not None:
+                left = max(0.0, deadline - self.clock.now())
+                text.append(f"   countdown {left:.1f} s", style="bold yellow")
+        elif view.phase == "slap":
+            text.append("   slap a pile for your new layout: z (left) or x (right)",
+                        style="bold yellow")
+        elif view.phase == "choose":
+            chooser = self.names[view.chooser] if view.chooser is not None else "?"
+            text.append(f"   {chooser} chooses a pile (z left, x right)", style="bold yellow")
+        if self.message:
+            text.append(f"   {self.message}", style="bold red")
+        status.update(text)
+
+
+def slots_empty(slots: Sequence[Slot]) -> list[int]:
+    """Indexes of empty stock spaces."""
+    return [s.index for s in slots if s.count == 0]

@@ -1,0 +1,846 @@
+"""The Spit engine: two players, no turns, every rule and variant of seed 004.
+
+A :class:`SpitGame` is mutable and deterministic: its deal, its seed (which drives every later
+shuffle, through its own ``random.Random``) and the ordered actions of both seats always give
+the same state. ``apply(seat, action)`` checks one action and applies it, or raises
+:class:`~cardroom.games.realtime.RealtimeIllegal` and changes nothing.
+
+The deal (52 cards in dealing order): cards 0-25 are seat 0's packet, 26-51 seat 1's. From a
+packet the first 1 + 2 + 3 + 4 + 5 cards (1 + 2 + 3 + 4 with four piles) make stock piles 0, 1,
+2 … in order, each listed bottom to top (its last card is its face-up top); the rest is the spit
+pile in the order its cards are turned. Re-dealt layouts use the same rule on a packet shuffled
+by the engine's random generator. Centre pile 0 is the one seat 0 spits on, pile 1 seat 1's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
+from cardroom.games.nain_jaune.record import RecordError
+from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent
+from cardroom.games.spit.rules import SpitRules
+
+if TYPE_CHECKING:
+    from cardroom.games.spit.view import SpitView
+
+PACKET = 26
+
+# ----------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` (a face-up stock top) onto centre pile ``pile`` (0 or 1).
+
+    ``seen`` is the top card the player saw on that pile (None: don't check); if the pile's top
+    is another card when the action arrives, it is rejected as stale.
+    """
+
+    card: Card
+    pile: int
+    seen: Card | None = None
+
+    def __str__(self) -> str:
+        seen = f" (on {self.seen.code})" if self.seen is not None else ""
+        return f"play {self.card.code} to pile {self.pile}{seen}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUp:
+    """Turn up the face-down top card of stock pile ``stock`` (0-based)."""
+
+    stock: int
+
+    def __str__(self) -> str:
+        return f"turn up stock {self.stock}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Move ``card`` (a face-up stock top) into the empty stock space ``to_stock``."""
+
+    card: Card
+    to_stock: int
+
+    def __str__(self) -> str:
+        return f"move {self.card.code} to stock {self.to_stock}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallSpit:
+    """Call "Spit!" (at the start, after a new layout, or at a stalemate)."""
+
+    def __str__(self) -> str:
+        return "call Spit!"
+
+
+@dataclass(frozen=True, slots=True)
+class Slap:
+    """Slap centre pile ``pile`` in the race for the piles before a new layout."""
+
+    pile: int
+
+    def __str__(self) -> str:
+        return f"slap pile {self.pile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """Take centre pile ``pile`` (variant ``slap=chooser``: the player who cleared chooses)."""
+
+    pile: int
+
+    def __str__(self) -> str:
+        return f"choose pile {self.pile}"
+
+
+Action = Play | TurnUp | Move | CallSpit | Slap | Choose
+CALL_SPIT = CallSpit()
+
+# ----------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """``seat`` called "Spit!"."""
+
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f'{names[self.seat]} calls "Spit!"'
+
+
+@dataclass(frozen=True, slots=True)
+class Spat:
+    """``seat`` turned his top spit card ``card`` onto centre pile ``pile``."""
+
+    seat: int
+    card: Card
+    pile: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} spits {self.card.pretty} onto pile {self.pile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """``seat`` played ``card`` from stock pile ``stock`` onto centre pile ``pile``."""
+
+    seat: int
+    card: Card
+    stock: int
+    pile: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} plays {self.card.pretty} onto pile {self.pile}"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedUp:
+    """``seat`` turned up ``card`` on stock pile ``stock``."""
+
+    seat: int
+    stock: int
+    card: Card
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} turns up {self.card.pretty} on stock {self.stock}"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """``seat`` moved ``card`` from stock pile ``from_stock`` into the empty ``to_stock``."""
+
+    seat: int
+    card: Card
+    from_stock: int
+    to_stock: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return (
+            f"{names[self.seat]} moves {self.card.pretty} from stock {self.from_stock} "
+            f"to the empty stock {self.to_stock}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Stalemate:
+    """Neither player can play: "Spit!" is due."""
+
+    def describe(self, names: Sequence[str]) -> str:
+        return 'stalemate: nobody can play, "Spit!" is due'
+
+
+@dataclass(frozen=True, slots=True)
+class NewLayout:
+    """A new layout is due; ``seat`` cleared his stock (None: both were out of spit cards)."""
+
+    seat: int | None
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.seat is None:
+            return "both players are out of spit cards: a new layout"
+        return f"{names[self.seat]} has cleared the stock: a new layout"
+
+
+@dataclass(frozen=True, slots=True)
+class Slapped:
+    """``seat`` slapped centre pile ``pile`` first."""
+
+    seat: int
+    pile: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} slaps pile {self.pile} first"
+
+
+@dataclass(frozen=True, slots=True)
+class Chose:
+    """``seat`` chose centre pile ``pile`` (variant ``slap=chooser``)."""
+
+    seat: int
+    pile: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} chooses pile {self.pile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Took:
+    """``seat`` took centre pile ``pile`` (``cards`` cards; pile None: nothing from the middle)."""
+
+    seat: int
+    pile: int | None
+    cards: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        if self.pile is None:
+            return f"{names[self.seat]} takes nothing from the middle"
+        return f"{names[self.seat]} takes pile {self.pile} ({self.cards} cards)"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """``seat`` shuffled his cards and laid out stock piles of ``piles`` cards and ``spit``."""
+
+    seat: int
+    piles: tuple[int, ...]
+    spit: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        layout = "-".join(str(n) for n in self.piles if n)
+        return f"{names[self.seat]} lays out {layout} with {self.spit} spit cards"
+
+
+@dataclass(frozen=True, slots=True)
+class OnePile:
+    """From this layout on there is one spit pile, ``pile``: a player has no spit cards."""
+
+    pile: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"only one spit pile from now on: pile {self.pile}"
+
+
+@dataclass(frozen=True, slots=True)
+class Won:
+    """``seat`` has no cards left and wins."""
+
+    seat: int
+
+    def describe(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} has no cards left and wins!"
+
+
+Event = (
+    Called
+    | Spat
+    | Played
+    | TurnedUp
+    | Moved
+    | Stalemate
+    | NewLayout
+    | Slapped
+    | Chose
+    | Took
+    | Dealt
+    | OnePile
+    | Won
+)
+
+# ----------------------------------------------------------------------------- layouts
+
+
+def lay_out(cards: Sequence[Card], piles: int) -> tuple[list[list[Card]], list[Card]]:
+    """Stock piles (bottom to top) and spit pile (top last) from a packet, in dealing order.
+
+    Pile ``i`` takes the next ``i + 1`` cards while cards last (a short packet leaves the last
+    piles short or empty); whatever is left after a full layout is the spit pile, its first card
+    the first to be turned.
+    """
+    stock: list[list[Card]] = []
+    pos = 0
+    for i in range(piles):
+        stock.append(list(cards[pos : pos + i + 1]))
+        pos += len(stock[-1])
+    return stock, list(reversed(cards[pos:]))
+
+
+def _check_deal(deal: Sequence[Card]) -> tuple[Card, ...]:
+    cards = tuple(deal)
+    if len(cards) != len(DECK):
+        raise RecordError(f"a Spit deal is the 52 cards of the pack, not {len(cards)} cards")
+    if not all(isinstance(c, Card) for c in cards):
+        raise RecordError("a Spit deal must be a list of cards")
+    if len(set(cards)) != len(DECK):
+        seen: set[Card] = set()
+        twice: list[str] = []
+        for c in cards:
+            if c in seen:
+                twice.append(c.code)
+            seen.add(c)
+        raise RecordError(f"the deal holds {', '.join(twice)} twice: each card once")
+    return cards
+
+
+# ----------------------------------------------------------------------------- the game
+
+
+class SpitGame:
+    """One game of Spit, from the first "Spit!" to the player with no cards left."""
+
+    game = "spit"
+
+    def __init__(self, rules: SpitRules, deal: Sequence[Card], seed: int) -> None:
+        self.rules = rules
+        self.deal: tuple[Card, ...] = _check_deal(deal)
+        self.seed = seed
+        self._rng = random.Random(f"spit:{seed}")
+        n = rules.piles
+        self._stock: list[list[list[Card]]] = [[[] for _ in range(n)] for _ in SEATS]
+        self._up: list[list[bool]] = [[False] * n for _ in SEATS]
+        self._spit: list[list[Card]] = [[], []]
+        self._centre: list[list[Card]] = [[], []]
+        self._open = [True, True]
+        self._called = [False, False]
+        self._kind = "start"  # start | play | slap | choose | over
+        self._chooser: int | None = None
+        self._winner: int | None = None
+        self._one_pile = False
+        self._slapped = False
+        self.redeals = 0
+        """New layouts dealt after the first."""
+        self.stalemates = 0
+        """Stalemates resolved by a "Spit!" (not counting the starts)."""
+        self.events: list[Event] = []
+        """Every event so far, in order."""
+        self.events.extend(self._deal_layouts([list(self.deal[:PACKET]), list(self.deal[PACKET:])]))
+
+    @classmethod
+    def new(cls, rules: SpitRules | None = None, seed: int = 0) -> SpitGame:
+        """A game dealt from a pack shuffled by ``random.Random(seed)``."""
+        return cls(rules or SpitRules(), shuffled_deck(random.Random(seed)), seed)
+
+    # ------------------------------------------------------------------ state queries
+
+    @property
+    def phase(self) -> str:
+        """``start``, ``play``, ``stalemate``, ``slap``, ``choose`` or ``over``."""
+        if self._kind == "play" and self._stuck():
+            return "stalemate"
+        return self._kind
+
+    @property
+    def stalemate(self) -> bool:
+        """True while the engine waits for "Spit!" (the start, after a new layout, or stuck)."""
+        return self._kind == "start" or (self._kind == "play" and self._stuck())
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with no cards left, once there is one."""
+        return self._winner
+
+    @property
+    def over(self) -> bool:
+        """True once a player has won."""
+        return self._winner is not None
+
+    @property
+    def one_pile(self) -> bool:
+        """True while there is only one spit pile (a player could not deal a spit pile)."""
+        return self._one_pile
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat that chooses a pile (phase ``choose``)."""
+        return self._chooser if self._kind == "choose" else None
+
+    @property
+    def called(self) -> tuple[bool, bool]:
+        """Which seats have called "Spit!" since the stalemate / start began."""
+        return (self._called[0], self._called[1])
+
+    def stock(self, seat: int) -> tuple[tuple[Card, ...], ...]:
+        """``seat``'s stock piles, bottom to top (hidden cards included: not for players)."""
+        return tuple(tuple(p) for p in self._stock[seat])
+
+    def face_up(self, seat: int) -> tuple[bool, ...]:
+        """Whether the top card of each of ``seat``'s stock piles is face up."""
+        return tuple(self._up[seat])
+
+    def spit_pile(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s spit cards, the next to be turned first (hidden: not for players)."""
+        return tuple(reversed(self._spit[seat]))
+
+    def centre(self, pile: int) -> tuple[Card, ...]:
+        """Centre pile ``pile``, bottom to top."""
+        return tuple(self._centre[pile])
+
+    def top(self, pile: int) -> Card | None:
+        """The top card of centre pile ``pile``."""
+        p = self._centre[pile]
+        return p[-1] if p else None
+
+    def is_open(self, pile: int) -> bool:
+        """False for the unused pile while there is only one spit pile."""
+        return self._open[pile]
+
+    def stock_count(self, seat: int) -> int:
+        """Cards in ``seat``'s stock piles."""
+        return sum(len(p) for p in self._stock[seat])
+
+    def cards_left(self, seat: int) -> int:
+        """Cards ``seat`` still holds: stock piles and spit pile."""
+        return self.stock_count(seat) + len(self._spit[seat])
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """The complete state, comparable with ``==`` (for tests)."""
+        return (
+            tuple(self.stock(s) for s in SEATS),
+            tuple(self.face_up(s) for s in SEATS),
+            tuple(tuple(p) for p in self._spit),
+            tuple(tuple(p) for p in self._centre),
+            tuple(self._open),
+            tuple(self._called),
+            self._kind,
+            self._slapped,
+            self._chooser,
+            self._winner,
+            self._one_pile,
+            self.redeals,
+            self.stalemates,
+            len(self.events),
+            self._rng.getstate(),
+        )
+
+    def locations(self) -> dict[Card, str]:
+        """Where each of the 52 cards is: ``stock<seat>.<pile>``, ``spit<seat>``, ``centre<p>``."""
+        out: dict[Card, str] = {}
+        for seat in SEATS:
+            for i, pile in enumerate(self._stock[seat]):
+                for c in pile:
+                    out[c] = f"stock{seat}.{i}"
+            for c in self._spit[seat]:
+                out[c] = f"spit{seat}"
+        for p, pile in enumerate(self._centre):
+            for c in pile:
+                out[c] = f"centre{p}"
+        return out
+
+    # ------------------------------------------------------------------ legality
+
+    def _stock_top(self, seat: int, card: Card) -> int | None:
+        for i, pile in enumerate(self._stock[seat]):
+            if pile and pile[-1] is card and self._up[seat][i]:
+                return i
+        return None
+
+    def _fits(self, card: Card, top: Card) -> bool:
+        if not adjacent(card, top):
+            return False
+        return not self.rules.alternate_colours or card.red != top.red
+
+    def _can_progress(self, seat: int) -> bool:
+        """Whether ``seat`` can play, turn up a card, or uncover one by a move."""
+        stock, up = self._stock[seat], self._up[seat]
+        tops = [self._centre[p][-1] for p in (0, 1) if self._open[p] and self._centre[p]]
+        empty_space = any(not p for p in stock)
+        for i, pile in enumerate(stock):
+            if not pile:
+                continue
+            if not up[i]:
+                return True
+            card = pile[-1]
+            if any(self._fits(card, t) for t in tops):
+                return True
+            if empty_space and len(pile) > 1:
+                return True
+        return False
+
+    def _stuck(self) -> bool:
+        return not (self._can_progress(0) or self._can_progress(1))
+
+    def why_illegal(self, seat: int, action: Action) -> str | None:
+        """Why ``action`` of ``seat`` is not legal now, or None if it is."""
+        if seat not in SEATS:
+            return f"there is no seat {seat!r}: Spit has seats 0 and 1"
+        if self._winner is not None:
+            return "the game is over"
+        if isinstance(action, Play):
+            return self._why_play(seat, action)
+        if isinstance(action, TurnUp):
+            if self._kind != "play":
+                return self._not_now("turn up a card")
+            if not _index_ok(action.stock, self.rules.piles):
+                return f"there is no stock pile {action.stock!r}: use 0 to {self.rules.piles - 1}"
+            if not self._stock[seat][action.stock]:
+                return f"stock pile {action.stock} is empty"
+            if self._up[seat][action.stock]:
+                return f"the top card of stock pile {action.stock} is already face up"
+            return None
+        if isinstance(action, Move):
+            if self._kind != "play":
+                return self._not_now("move a card")
+            if not _index_ok(action.to_stock, self.rules.piles):
+                return (
+                    f"there are only {self.rules.piles} stock spaces: "
+                    f"use 0 to {self.rules.piles - 1}"
+                )
+            if self._stock_top(seat, action.card) is None:
+                return f"{_code(action.card)} is not a face-up top card of your stock"
+            if self._stock[seat][action.to_stock]:
+                return f"stock space {action.to_stock} is not empty"
+            return None
+        if isinstance(action, CallSpit):
+            if not self.stalemate:
+                if self._kind in ("slap", "choose"):
+                    return self._not_now('call "Spit!"')
+                return 'you can still play: "Spit!" is only called when nobody can'
+            if self._called[seat]:
+                return 'you have already called "Spit!"'
+            return None
+        if isinstance(action, Slap):
+            if self._kind != "slap":
+                if self._kind == "start" and self._slapped:
+                    return "stale: the other player slapped first and the piles are shared"
+                return self._not_now("slap a pile")
+            if action.pile not in (0, 1) or isinstance(action.pile, bool):
+                return f"there is no centre pile {action.pile!r}: use 0 or 1"
+            return None
+        if isinstance(action, Choose):
+            if self._kind != "choose":
+                return self._not_now("choose a pile")
+            if seat != self._chooser:
+                return f"seat {self._chooser} cleared the stock and chooses the pile"
+            if action.pile not in (0, 1) or isinstance(action.pile, bool):
+                return f"there is no centre pile {action.pile!r}: use 0 or 1"
+            return None
+        return f"{action!r} is not a Spit action"
+
+    def _not_now(self, what: str) -> str:
+        if self._kind == "start":
+            return f'cannot {what} before "Spit!": call it to start'
+        if self._kind == "slap":
+            return f"cannot {what} now: slap a centre pile for the new layout"
+        if self._kind == "choose":
+            return f"cannot {what} now: seat {self._chooser} is choosing a pile"
+        return f"cannot {what} now"
+
+    def _why_play(self, seat: int, action: Play) -> str | None:
+        if self._kind != "play":
+            return self._not_now("play")
+        pile = action.pile
+        if isinstance(pile, bool) or pile not in (0, 1):
+            return f"there is no centre pile {pile!r}: use 0 or 1"
+        if self._stock_top(seat, action.card) is None:
+            return f"{_code(action.card)} is not a face-up top card of your stock"
+        if not self._open[pile]:
+            return f"there is only one spit pile now: play on pile {1 - pile}"
+        top = self.top(pile)
+        if top is None:
+            return f"centre pile {pile} is empty"
+        if action.seen is not None and action.seen is not top:
+            return f"stale: pile {pile} now shows {top.code}, not {_code(action.seen)}"
+        if not adjacent(action.card, top):
+            return f"{action.card.code} is not one rank above or below {top.code}"
+        if self.rules.alternate_colours and action.card.red == top.red:
+            return f"{action.card.code} must be the other colour to {top.code} (alternate colours)"
+        return None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (plays carry the top card as ``seen``)."""
+        if self._winner is not None or seat not in SEATS:
+            return []
+        kind = self._kind
+        if kind == "slap":
+            return [Slap(0), Slap(1)]
+        if kind == "choose":
+            return [Choose(0), Choose(1)] if seat == self._chooser else []
+        if kind == "start":
+            return [] if self._called[seat] else [CALL_SPIT]
+        out: list[Action] = []
+        stock, up = self._stock[seat], self._up[seat]
+        empties = [i for i, p in enumerate(stock) if not p]
+        for i, pile in enumerate(stock):
+            if not pile:
+                continue
+            if not up[i]:
+                out.append(TurnUp(i))
+                continue
+            card = pile[-1]
+            for p in (0, 1):
+                if self._open[p] and self._centre[p]:
+                    top = self._centre[p][-1]
+                    if self._fits(card, top):
+                        out.append(Play(card, p, top))
+            out.extend(Move(card, e) for e in empties)
+        if not self._called[seat] and self._stuck():
+            out.append(CALL_SPIT)
+        return out
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``action`` of ``seat`` and return the events; raise RealtimeIllegal if illegal."""
+        why = self.why_illegal(seat, action)
+        if why is not None:
+            raise RealtimeIllegal(seat, action, why)
+        events: list[Event] = []
+        if isinstance(action, Play):
+            i = self._stock_top(seat, action.card)
+            assert i is not None
+            self._stock[seat][i].pop()
+            self._up[seat][i] = False
+            self._centre[action.pile].append(action.card)
+            events.append(Played(seat, action.card, i, action.pile))
+            if not any(self._stock[seat]):
+                events.extend(self._stock_cleared(seat))
+        elif isinstance(action, TurnUp):
+            self._up[seat][action.stock] = True
+            card = self._stock[seat][action.stock][-1]
+            events.append(TurnedUp(seat, action.stock, card))
+        elif isinstance(action, Move):
+            i = self._stock_top(seat, action.card)
+            assert i is not None
+            self._stock[seat][i].pop()
+            self._up[seat][i] = False
+            self._stock[seat][action.to_stock].append(action.card)
+            self._up[seat][action.to_stock] = True
+            events.append(Moved(seat, action.card, i, action.to_stock))
+        elif isinstance(action, CallSpit):
+            self._called[seat] = True
+            events.append(Called(seat))
+            if all(self._called):
+                events.extend(self._spit_now())
+        elif isinstance(action, Slap):
+            events.append(Slapped(seat, action.pile))
+            events.extend(self._share({seat: action.pile, 1 - seat: 1 - action.pile}))
+            self._slapped = True
+        else:
+            events.append(Chose(seat, action.pile))
+            events.extend(self._share({seat: action.pile, 1 - seat: 1 - action.pile}))
+        if self._kind == "play" and isinstance(action, (Play, TurnUp, Move)) and self._stuck():
+            events.append(Stalemate())
+        self.events.extend(events)
+        return events
+
+    def resolve_stalemate(self) -> list[Event]:
+        """Do the "Spit!" now (the countdown ran out); raise RealtimeIllegal if none is due."""
+        if not self.stalemate:
+            raise RealtimeIllegal(-1, "timeout", 'no stalemate: "Spit!" is not due')
+        events = self._spit_now()
+        self.events.extend(events)
+        return events
+
+    def _spit_now(self) -> list[Event]:
+        """Each player with spit cards turns one onto his own pile; none left: a new layout."""
+        starting = self._kind == "start"
+        self._called = [False, False]
+        self._slapped = False
+        spitters = [s for s in SEATS if self._spit[s]]
+        if not spitters:
+            return self._no_spit_cards_left()
+        if not starting:
+            self.stalemates += 1
+        events: list[Event] = []
+        for s in spitters:
+            card = self._spit[s].pop()
+            self._centre[s].append(card)
+            events.append(Spat(s, card, s))
+        self._kind = "play"
+        if self._stuck():
+            events.append(Stalemate())
+        return events
+
+    def _no_spit_cards_left(self) -> list[Event]:
+        """A stalemate with no spit cards on either side but stock on both: a new layout."""
+        events: list[Event] = [NewLayout(None)]
+        if not self._one_pile:
+            self._kind = "slap"
+            return events
+        pile = 0 if self._open[0] else 1
+        counts = [self.stock_count(s) for s in SEATS]
+        taker = pile if counts[0] == counts[1] else (0 if counts[0] > counts[1] else 1)
+        events.extend(self._share({taker: pile, 1 - taker: None}))
+        return events
+
+    def _stock_cleared(self, seat: int) -> list[Event]:
+        if not self._spit[seat]:
+            self._winner = seat
+            self._kind = "over"
+            return [Won(seat)]
+        events: list[Event] = [NewLayout(seat)]
+        if self._one_pile:
+            pile = 0 if self._open[0] else 1
+            events.extend(self._share({seat: None, 1 - seat: pile}))
+        elif self.rules.slap == "chooser":
+            self._kind = "choose"
+            self._chooser = seat
+        else:
+            self._kind = "slap"
+        return events
+
+    def _share(self, piles: dict[int, int | None]) -> list[Event]:
+        """Each seat takes its centre pile (or none), gathers all its cards, shuffles, deals."""
+        events: list[Event] = []
+        packets: list[list[Card]] = []
+        for seat in SEATS:
+            pile = piles[seat]
+            taken = self._centre[pile] if pile is not None else []
+            events.append(Took(seat, pile, len(taken)))
+            packet = list(taken)
+            for p in self._stock[seat]:
+                packet.extend(p)
+            packet.extend(reversed(self._spit[seat]))
+            packets.append(packet)
+        self._centre = [[], []]
+        for packet in packets:
+            self._rng.shuffle(packet)
+        self.redeals += 1
+        events.extend(self._deal_layouts(packets))
+        return events
+
+    def _deal_layouts(self, packets: list[list[Card]]) -> list[Event]:
+        events: list[Event] = []
+        n = self.rules.piles
+        for seat in SEATS:
+            stock, spit = lay_out(packets[seat], n)
+            self._stock[seat] = stock
+            self._up[seat] = [bool(p) for p in stock]
+            self._spit[seat] = spit
+            events.append(Dealt(seat, tuple(len(p) for p in stock), len(spit)))
+        spitters = [s for s in SEATS if self._spit[s]]
+        was_one_pile = self._one_pile
+        self._one_pile = len(spitters) < 2
+        self._open = [True, True] if not self._one_pile else [s in spitters for s in SEATS]
+        if self._one_pile and not was_one_pile and spitters:
+            events.append(OnePile(spitters[0]))
+        self._called = [False, False]
+        self._chooser = None
+        self._kind = "start"
+        return events
+
+    # ------------------------------------------------------------------ views and records
+
+    def view(self, seat: int) -> SpitView:
+        """What ``seat`` may see: the one place a seat's view is built."""
+        from cardroom.games.spit.view import view_of
+
+        return view_of(self, seat)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        """The record form of an action."""
+        return action_to_json(action)
+
+    def action_from_json(self, data: Any) -> Action:
+        """Read an action's record form; raise RecordError naming the problem."""
+        return action_from_json(data)
+
+
+def _index_ok(value: object, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def _code(card: object) -> str:
+    return card.code if isinstance(card, Card) else repr(card)
+
+
+# ----------------------------------------------------------------------------- JSON actions
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """``{"type": "play", "card": "7D", "pile": 0, "seen": "8C"}``, ``{"type": "turn-up",
+    "stock": 2}``, ``{"type": "move", "card": "5H", "to_stock": 3}``, ``{"type": "spit"}``,
+    ``{"type": "slap", "pile": 1}``, ``{"type": "choose", "pile": 0}``."""
+    if isinstance(action, Play):
+        seen = action.seen.code if action.seen is not None else None
+        return {"type": "play", "card": action.card.code, "pile": action.pile, "seen": seen}
+    if isinstance(action, TurnUp):
+        return {"type": "turn-up", "stock": action.stock}
+    if isinstance(action, Move):
+        return {"type": "move", "card": action.card.code, "to_stock": action.to_stock}
+    if isinstance(action, CallSpit):
+        return {"type": "spit"}
+    if isinstance(action, Slap):
+        return {"type": "slap", "pile": action.pile}
+    if isinstance(action, Choose):
+        return {"type": "choose", "pile": action.pile}
+    raise TypeError(f"not a Spit action: {action!r}")
+
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "play": ("card", "pile", "seen"),
+    "turn-up": ("stock",),
+    "move": ("card", "to_stock"),
+    "spit": (),
+    "slap": ("pile",),
+    "choose": ("pile",),
+}
+
+
+def action_from_json(data: Any) -> Action:
+    """Read an action's record form; raise :class:`RecordError` naming the problem."""
+    if not isinstance(data, dict):
+        raise RecordError(f'a Spit action is a JSON object like {{"type": "spit"}}, not {data!r}')
+    kind = data.get("type")
+    if kind not in _FIELDS:
+        raise RecordError(f"unknown Spit action type {kind!r}: use one of {', '.join(_FIELDS)}")
+    allowed = {"type", *_FIELDS[kind]}
+    extra = sorted(set(data) - allowed)
+    if extra:
+        raise RecordError(f"a {kind} action has no {', '.join(map(repr, extra))}")
+    required = [k for k in _FIELDS[kind] if k != "seen"]
+    missing = [k for k in required if k not in data]
+    if missing:
+        raise RecordError(f"a {kind} action needs {', '.join(map(repr, missing))}")
+
+    def card(key: str) -> Card:
+        try:
+            return parse_card(data[key])
+        except CardError as exc:
+            raise RecordError(f"{kind} action, {key}: {exc}") from None
+
+    def number(key: str, limit: int) -> int:
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
+            raise RecordError(
+                f"{kind} action, {key} must be a whole number from 0 to {limit - 1}, not {value!r}"
+            )
+        return value
+
+    if kind == "play":
+        seen = None if data.get("seen") is None else card("seen")
+        return Play(card("card"), number("pile", 2), seen)
+    if kind == "turn-up":
+        return TurnUp(number("stock", 5))
+    if kind == "move":
+        return Move(card("card"), number("to_stock", 5))
+    if kind == "slap":
+        return Slap(number("pile", 2))
+    if kind == "choose":
+        return Choose(number("pile", 2))
+    return CALL_SPIT

@@ -1,0 +1,117 @@
+"""The options of Spit (rules page /work/shared/rules/spit-speed.md, seed text 004).
+
+Every option is one named field of :class:`SpitRules`. ``SpitRules.from_options`` reads the
+``key=value`` strings of the command line; ``to_json`` / ``from_json`` are a record's ``rules``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal
+
+from cardroom.games.nain_jaune.rules import RulesError
+
+SlapRule = Literal["race", "chooser"]
+
+__all__ = ["RulesError", "SlapRule", "SpitRules", "layout_size"]
+
+
+def layout_size(piles: int) -> int:
+    """Cards in a full layout of ``piles`` stock piles of 1, 2, … cards: 15 for 5, 10 for 4."""
+    return piles * (piles + 1) // 2
+
+
+@dataclass(frozen=True, slots=True)
+class SpitRules:
+    """Every option of Spit. The defaults are the main text of seed 004."""
+
+    piles: int = 5
+    """Stock piles in a layout: 5 (1-2-3-4-5 cards) or 4 (the variant 1-2-3-4)."""
+    slap: SlapRule = "race"
+    """How a new layout's centre piles are shared: ``race`` (slap) or ``chooser`` (variant)."""
+    alternate_colours: bool = False
+    """Variant: a card played on a centre pile must be of the other colour to its top card."""
+    countdown: float = 3.0
+    """Table option: seconds before the start / a stalemate is resolved without both calls
+    (0 = only when both players call "Spit!")."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.piles, bool) or self.piles not in (4, 5):
+            raise RulesError(f"piles={self.piles!r} is not valid: use 5 or 4 (stock piles)")
+        if self.slap not in ("race", "chooser"):
+            raise RulesError(f"slap={self.slap!r} is not valid: choose race or chooser")
+        if not isinstance(self.alternate_colours, bool):
+            raise RulesError(
+                f"alternate_colours={self.alternate_colours!r} is not valid: use true or false"
+            )
+        c = self.countdown
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
+            raise RulesError(
+                f"countdown={c!r} is not valid: use a number of seconds, 0 or more "
+                "(0 = only when both call)"
+            )
+
+    @property
+    def layout(self) -> int:
+        """Cards in a full layout (15, or 10 with four piles)."""
+        return layout_size(self.piles)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any] | None = None) -> SpitRules:
+        """Rules with some options set; values may be strings (``piles="4"``)."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in (options or {}).items():
+            name = str(key).strip().replace("-", "_")
+            if name not in known:
+                raise RulesError(
+                    f"unknown Spit option {key!r}: the options are {', '.join(sorted(known))}"
+                )
+            values[name] = _convert(name, value)
+        return cls(**values)
+
+    @classmethod
+    def from_json(cls, data: Any) -> SpitRules:
+        """Rules from a record's ``rules`` object (missing options take their defaults)."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise RulesError("rules must be a JSON object of option names and values")
+        return cls.from_options(data)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option as JSON-ready values (a record's ``rules`` object)."""
+        return asdict(self)
+
+
+def _convert(name: str, value: Any) -> Any:
+    if name == "piles":
+        if isinstance(value, bool):
+            return value
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise RulesError(f"piles={value!r} is not valid: use 5 or 4 (stock piles)") from None
+    if name == "alternate_colours":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "1", "on"):
+            return True
+        if text in ("false", "no", "0", "off"):
+            return False
+        raise RulesError(f"alternate_colours={value!r} is not valid: use true or false")
+    if name == "countdown":
+        if isinstance(value, (bool, int, float)):
+            return value
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise RulesError(
+                f"countdown={value!r} is not valid: use a number of seconds, 0 or more"
+            ) from None
+    if name == "slap":
+        return str(value).strip().lower()
+    return value

@@ -1,0 +1,464 @@
+"""Clocks, the arbiter and records for the real-time games (Spit, Speed).
+
+Spit and Speed have no turns. Each seat's actions carry the time they were made; the
+:class:`Arbiter` is the one authority at the table: it applies them one at a time in time order
+through the game's engine (:mod:`cardroom.games.realtime`), rejects the ones that are no longer
+legal (a play aimed at a pile whose top card changed is *stale*) without changing anything,
+keeps the log, and resolves a stalemate (the "Spit!" or the side-pile flip) itself once the
+table's countdown has run out. Time comes from a clock: :class:`VirtualClock` in simulations and
+tests (advanced by hand, never sleeping), :class:`WallClock` in play.
+
+A record is the game's header (``record_header``: rules, players, seed, deal) plus ``start`` and
+the log as ``actions``; :func:`replay` plays it again through a fresh engine and checks that every
+action is accepted or rejected as it was, and that every countdown ran out when it did.
+"""
+
+from __future__ import annotations
+
+import heapq
+import importlib
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal
+
+A = TypeVar("A")
+V = TypeVar("V")
+
+RECORD_MODULES: dict[str, str] = {
+    "spit": "cardroom.games.spit.record",
+    "speed": "cardroom.games.speed.record",
+}
+"""Record ``game`` name -> the module with ``record_header(game, players)`` and
+``game_from_header(data)`` for that game."""
+
+TIMEOUT = "timeout"
+"""The record's action type for a countdown that ran out (its seat is null)."""
+
+
+class Clock(Protocol):
+    """Anything that tells the time in seconds."""
+
+    def now(self) -> float: ...
+
+
+class VirtualClock:
+    """A clock that only moves when told to: simulations and tests run without sleeping."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = float(start)
+
+    def now(self) -> float:
+        """The current virtual time in seconds."""
+        return self._now
+
+    def advance(self, seconds: float) -> float:
+        """Move forward by ``seconds`` (not negative); return the new time."""
+        if not seconds >= 0:
+            raise ValueError(f"a clock cannot go back: advance by {seconds} seconds")
+        self._now += seconds
+        return self._now
+
+    def advance_to(self, t: float) -> float:
+        """Move forward to time ``t`` (never back); return it."""
+        if not t >= self._now:
+            raise ValueError(f"a clock cannot go back from {self._now} to {t}")
+        self._now = float(t)
+        return self._now
+
+
+class WallClock:
+    """Real time: seconds since the clock was made (``time.monotonic``, so never backwards)."""
+
+    def __init__(self) -> None:
+        self._origin = time.monotonic()
+
+    def now(self) -> float:
+        """Seconds since this clock was created."""
+        return time.monotonic() - self._origin
+
+
+class ArbiterError(ValueError):
+    """A submission the arbiter cannot take at all (bad seat, time running backwards)."""
+
+
+class RecordError(ValueError):
+    """A real-time record is malformed or does not replay as recorded.
+
+    ``action`` is the 1-based number of the entry in ``actions`` at fault, or None when the
+    problem is in the header; ``game`` the 1-based game of a match record, or None.
+    """
+
+    def __init__(self, message: str, action: int | None = None, game: int | None = None):
+        prefix = f"game {game}: " if game is not None else ""
+        prefix += f"action {action}: " if action is not None else ""
+        super().__init__(prefix + message)
+        self.detail = message
+        self.action = action
+        self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What became of one submitted action."""
+
+    accepted: bool
+    reason: str | None = None
+    events: tuple[Any, ...] = ()
+
+    @property
+    def stale(self) -> bool:
+        """True when the action was rejected because the pile it aimed at had changed."""
+        return self.reason is not None and self.reason.startswith("stale: ")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the arbiter's log: an action of a seat, or a countdown (``seat`` None)."""
+
+    t: float
+    seat: int | None
+    action: Any
+    """The engine's action object; None for a countdown that ran out."""
+    accepted: bool
+    reason: str | None = None
+    events: tuple[Any, ...] = ()
+
+    @property
+    def timeout(self) -> bool:
+        """True for a countdown that ran out."""
+        return self.seat is None
+
+
+@dataclass(order=True)
+class _Posted:
+    t: float
+    seq: int
+    seat: int = field(compare=False)
+    action: Any = field(compare=False)
+
+
+class Arbiter(Generic[A, V]):
+    """The one authority at a real-time table.
+
+    ``submit(seat, action, t)`` applies an action now (at time ``t``, default the clock's time);
+    ``post`` queues one for later and ``advance(t)`` applies everything queued up to ``t`` in time
+    order (ties: in the order posted). Before any action at time ``t`` the arbiter resolves a
+    stalemate whose countdown ran out at or before ``t``, logging it at its exact deadline. The
+    time never goes back: an action stamped earlier than the last one applied is refused with
+    :class:`ArbiterError` and changes nothing.
+    """
+
+    def __init__(
+        self,
+        engine: RealtimeEngine[A, V],
+        clock: Clock,
+        names: Sequence[str],
+        countdown: float | None = None,
+    ) -> None:
+        if len(names) != len(SEATS):
+            raise ArbiterError(f"a real-time table has {len(SEATS)} players, not {len(names)}")
+        self.engine = engine
+        self.clock = clock
+        self.names = list(names)
+        if countdown is None:
+            rules: Any = getattr(engine, "rules", None)
+            countdown = float(getattr(rules, "countdown", 0.0))
+        if not (countdown >= 0 and math.isfinite(countdown)):
+            raise ArbiterError(f"the countdown must be 0 or more seconds, not {countdown}")
+        self.countdown = countdown
+        self.start = clock.now()
+        self.time = self.start
+        """The time of the last thing the arbiter did."""
+        self.log: list[Entry] = []
+        self.stalemates = 0
+        """Stalemates met in play (not counting a "start" phase), however they were resolved."""
+        self.timeouts = 0
+        """Stalemates resolved by the countdown rather than by both calls."""
+        self._since: float | None = None
+        self._queue: list[_Posted] = []
+        self._seq = 0
+        self._note_stalemate(self.start)
+
+    # -- time -----------------------------------------------------------------------------
+
+    @property
+    def deadline(self) -> float | None:
+        """When the current stalemate's countdown runs out (None: no stalemate, or no countdown)."""
+        if self._since is None or self.countdown <= 0:
+            return None
+        return self._since + self.countdown
+
+    @property
+    def stalemate_since(self) -> float | None:
+        """When the current stalemate began, or None."""
+        return self._since
+
+    def _note_stalemate(self, t: float) -> None:
+        if self.engine.stalemate and not self.engine.over:
+            if self._since is None:
+                self._since = t
+                if self.engine.phase != "start":
+                    self.stalemates += 1
+        else:
+            self._since = None
+
+    def _time(self, t: float | None) -> float:
+        now = self.clock.now() if t is None else float(t)
+        if not math.isfinite(now):
+            raise ArbiterError(f"an action's time must be a number of seconds, not {t!r}")
+        if now < self.time:
+            raise ArbiterError(
+                f"time {now:.6f} is earlier than the last thing applied ({self.time:.6f}): "
+                "submit actions in time order"
+            )
+        return now
+
+    def tick(self, t: float | None = None) -> list[Entry]:
+        """Resolve every stalemate whose countdown ran out by time ``t``; return those entries."""
+        now = self._time(t)
+        out: list[Entry] = []
+        deadline = self.deadline
+        while deadline is not None and deadline <= now:
+            events = tuple(self.engine.resolve_stalemate())
+            entry = Entry(deadline, None, None, True, None, events)
+            self.log.append(entry)
+            out.append(entry)
+            self.timeouts += 1
+            self.time = deadline
+            self._since = None
+            self._note_stalemate(deadline)
+            deadline = self.deadline
+        self.time = now
+        return out
+
+    # -- actions --------------------------------------------------------------------------
+
+    def submit(self, seat: int, action: A, t: float | None = None) -> Outcome:
+        """Apply ``action`` of ``seat`` at time ``t`` (after any countdown due by then)."""
+        if seat not in SEATS:
+            raise ArbiterError(f"seat must be 0 or 1, not {seat!r}")
+        now = self._time(t)
+        self.tick(now)
+        return self._apply(seat, action, now)
+
+    def _apply(self, seat: int, action: A, now: float) -> Outcome:
+        engine: Any = self.engine
+        stalemate_before = engine.stalemate
+        called_before = tuple(getattr(engine, "called", ()))
+        try:
+            events = tuple(engine.apply(seat, action))
+        except RealtimeIllegal as exc:
+            self.log.append(Entry(now, seat, action, False, exc.reason))
+            return Outcome(False, exc.reason)
+        self.log.append(Entry(now, seat, action, True, None, events))
+        if stalemate_before and any(called_before) and not any(getattr(engine, "called", ())):
+            # Both called: the engine resolved the stalemate; one that follows at once is new.
+            self._since = None
+        self._note_stalemate(now)
+        return Outcome(True, None, events)
+
+    def post(self, seat: int, action: A, t: float) -> None:
+        """Queue ``action`` of ``seat`` made at time ``t``; :meth:`advance` applies it."""
+        if seat not in SEATS:
+            raise ArbiterError(f"seat must be 0 or 1, not {seat!r}")
+        stamp = self._time(t)
+        heapq.heappush(self._queue, _Posted(stamp, self._seq, seat, action))
+        self._seq += 1
+
+    @property
+    def pending(self) -> int:
+        """How many posted actions wait for :meth:`advance`."""
+        return len(self._queue)
+
+    def advance(self, t: float | None = None) -> list[tuple[int, A, Outcome]]:
+        """Apply the queued actions made up to ``t``, in time order; then run the countdown."""
+        now = self._time(t)
+        done: list[tuple[int, A, Outcome]] = []
+        while self._queue and self._queue[0].t <= now:
+            item = heapq.heappop(self._queue)
+            done.append((item.seat, item.action, self.submit(item.seat, item.action, item.t)))
+        self.tick(now)
+        return done
+
+    # -- records --------------------------------------------------------------------------
+
+    def record(self, header: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The game's record: its header (by default the game's ``record_header``), the
+        arbiter's start time and every log entry."""
+        if header is None:
+            header = _record_module(self.engine.game).record_header(self.engine, self.names)
+        data: dict[str, Any] = dict(header)
+        data["start"] = self.start
+        data["actions"] = [entry_to_json(self.engine, e) for e in self.log]
+        return data
+
+
+def entry_to_json(engine: RealtimeEngine[A, V], entry: Entry) -> dict[str, Any]:
+    """One log entry in record form."""
+    action = {"type": TIMEOUT} if entry.seat is None else engine.action_to_json(entry.action)
+    out: dict[str, Any] = {
+        "t": entry.t,
+        "seat": entry.seat,
+        "action": action,
+        "accepted": entry.accepted,
+    }
+    if entry.reason is not None:
+        out["reason"] = entry.reason
+    return out
+
+
+def _record_module(game: str) -> Any:
+    path = RECORD_MODULES.get(game)
+    if path is None:
+        known = ", ".join(sorted(RECORD_MODULES))
+        raise RecordError(f"unknown real-time game {game!r} (known: {known})")
+    return importlib.import_module(path)
+
+
+# -- replay -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Replay:
+    """A replayed game: the arbiter (engine in its final state, log) and the header read."""
+
+    arbiter: Arbiter[Any, Any]
+    header: dict[str, Any]
+
+    @property
+    def engine(self) -> Any:
+        """The engine, in the state the record leaves it."""
+        return self.arbiter.engine
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names."""
+        return self.arbiter.names
+
+
+def _number(value: Any, where: str, action: int | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RecordError(f"{where} must be a number of seconds, not {value!r}", action)
+    return float(value)
+
+
+def replay(data: Any) -> Replay:
+    """Replay one real-time game record; raise :class:`RecordError` on any mismatch.
+
+    Every action is fed at its recorded time through a fresh engine and arbiter; each must be
+    accepted or rejected as recorded, and each countdown entry must fall exactly where the
+    countdown runs out (and no countdown may run out unrecorded).
+    """
+    if not isinstance(data, dict):
+        raise RecordError("a Spit or Speed record is a JSON object with a 'game' field")
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise RecordError("the record has no 'game' name")
+    module = _record_module(game)
+    try:
+        engine = module.game_from_header(data)
+    except RecordError:
+        raise
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 2 or not all(
+        isinstance(p, str) for p in players
+    ):
+        raise RecordError("players must be a list of two names")
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("the record has no 'actions' list")
+    start = _number(data.get("start", 0.0), "start")
+    clock = VirtualClock(start)
+    arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, players)
+    for number, item in enumerate(actions, start=1):
+        _replay_entry(arbiter, clock, engine, number, item)
+    return Replay(arbiter, data)
+
+
+def _replay_entry(
+    arbiter: Arbiter[Any, Any], clock: VirtualClock, engine: Any, number: int, item: Any
+) -> None:
+    if not isinstance(item, dict):
+        raise RecordError("each action must be an object with t, seat, action, accepted", number)
+    t = _number(item.get("t"), "t", number)
+    if t < arbiter.time:
+        raise RecordError(f"time {t} is earlier than the action before ({arbiter.time})", number)
+    seat = item.get("seat", "missing")
+    accepted = item.get("accepted")
+    if not isinstance(accepted, bool):
+        raise RecordError("accepted must be true or false", number)
+    raw = item.get("action")
+    if not isinstance(raw, dict):
+        raise RecordError('action must be an object like {"type": ...}', number)
+    clock.advance_to(t)
+    before = len(arbiter.log)
+    if seat is None:
+        if raw.get("type") != TIMEOUT:
+            raise RecordError(f'an entry without a seat must be {{"type": "{TIMEOUT}"}}', number)
+        if not accepted:
+            raise RecordError("a countdown entry is always accepted", number)
+        due = arbiter.deadline
+        if due != t:
+            when = f"it runs out at {due}" if due is not None else "no countdown is running"
+            raise RecordError(f"the record says a countdown ran out at {t}, but {when}", number)
+        arbiter.tick(t)
+        fired = arbiter.log[before:]
+        if len(fired) > 1:
+            raise RecordError(
+                f"the countdown ran out again at {fired[1].t}, which the record does not show",
+                number + 1,
+            )
+        return
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise RecordError(f"seat must be 0, 1 or null (a countdown), not {seat!r}", number)
+    try:
+        action = engine.action_from_json(raw)
+    except ValueError as exc:
+        raise RecordError(f"seat {seat}: {exc}", number) from None
+    outcome = arbiter.submit(seat, action, t)
+    if len(arbiter.log) > before + 1:
+        missed = arbiter.log[before]
+        raise RecordError(
+            f"the countdown ran out at {missed.t}, before this action, but the record has no "
+            "timeout there",
+            number,
+        )
+    if outcome.accepted != accepted:
+        if accepted:
+            raise RecordError(
+                f"seat {seat}'s {raw} was recorded as accepted but is illegal: {outcome.reason}",
+                number,
+            )
+        raise RecordError(
+            f"seat {seat}'s {raw} was recorded as rejected ({item.get('reason')}) but is legal",
+            number,
+        )
+
+
+def replay_any(data: Any) -> list[Replay]:
+    """Replay a game record, or a list of them (a Speed match to a target), in order."""
+    if isinstance(data, list):
+        if not data:
+            raise RecordError("a match record is a non-empty list of game records")
+        out = []
+        for i, item in enumerate(data, start=1):
+            try:
+                out.append(replay(item))
+            except RecordError as exc:
+                raise RecordError(exc.detail, exc.action, i) from None
+        return out
+    return [replay(data)]
+
+
+def cards_left(engine: Any) -> list[int | None]:
+    """Each seat's cards still to get rid of, when the engine can say (``cards_left(seat)``)."""
+    method = getattr(engine, "cards_left", None)
+    if method is None:
+        return [None, None]
+    return [int(method(seat)) for seat in SEATS]
