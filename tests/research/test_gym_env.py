@@ -21,7 +21,7 @@ from tests.research.helpers import swap_hidden
     "kwargs",
     [
         {"players": 2, "opponents": "greedy", "options": {"announce": "manual"}},
-        {"players": 4, "seat": 2, "preset": "count"},
+        {"players": 4, "seat": 2, "preset": "count", "opponents": "heuristic"},
         {"players": 8, "seat": 7, "opponents": ["random", "greedy"] * 3 + ["random"]},
     ],
 )

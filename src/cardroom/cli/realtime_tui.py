@@ -392,6 +392,10 @@ class RealtimeApp(App[None]):
         self.write_log(f"Game {self.match.number} of the match.")
         self.after_change()
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q quits too, and saves like q."""
+        self.action_quit_game()
+
     def action_quit_game(self) -> None:
         """Save the record and leave."""
         path = self.save()
@@ -408,6 +412,8 @@ class RealtimeApp(App[None]):
         for entry in log[self._seen_log :]:
             line = f"{entry.t - self.arbiter.start:7.2f}s  {entry_text(entry, self.names)}"
             self.write_log(line, bad=not entry.accepted)
+        if len(log) > self._seen_log and not self.engine.over:
+            self.save()  # after every change, so a crash or a closed terminal loses nothing
         self._seen_log = len(log)
         self.view = self.engine.view(HUMAN)
         if self.engine.over and not self._game_saved():

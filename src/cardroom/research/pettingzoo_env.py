@@ -110,7 +110,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.possible_agents.index(agent)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new round; ``seed`` restarts the deal stream (same seed, same rounds)."""
+        """Deal a new round; ``seed`` restarts the deal stream (same seed, same rounds).
+
+        ``options`` is accepted for the PettingZoo API and not used: settings go to the
+        constructor.
+        """
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
         self.round = deal_round(self.rules, self.players, self.dealer, self._rng)
