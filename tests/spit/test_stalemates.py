@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.cards import parse_card
+from cardroom.cards import parse_card, parse_cards
 from cardroom.games.realtime import RealtimeIllegal
 from cardroom.games.spit import CALL_SPIT, Move, Play, Slap, SpitGame, TurnUp
 from cardroom.games.spit.engine import Called, NewLayout, Spat, Stalemate
@@ -106,7 +106,7 @@ def test_a_turn_up_or_an_uncovering_move_is_not_a_stalemate() -> None:
     # Moving a lone card into a space only rearranges: still a stalemate.
     h = position(["2C", "", "4C", "5C", "6C"], LOW1, centre0="10H", centre1="10S")
     assert h.phase == "stalemate"
-    assert set(h.legal_actions(0)) == {Move(C(c), 1) for c in "2C 4C 5C 6C".split()} | {CALL_SPIT}
+    assert set(h.legal_actions(0)) == {Move(c, 1) for c in parse_cards("2C 4C 5C 6C")} | {CALL_SPIT}
     h.apply(0, CALL_SPIT)
     h.apply(0, Move(C("4C"), 1))
     assert h.phase == "stalemate" and h.called == (True, False)
