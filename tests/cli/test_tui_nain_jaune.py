@@ -207,13 +207,18 @@ async def test_a_whole_game_with_manual_announcements(tmp_path: Path) -> None:
 
 async def test_bots_wait_before_they_play(tmp_path: Path) -> None:
     table = make_table(tmp_path)
-    app = NainJauneApp(table, delay=0.05)
+    app = NainJauneApp(table, delay=60)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert table.phase == "bot" and "is playing" in text_of(app, "#status")
-        for _ in range(200):
-            if table.phase == "human":
-                break
-            await pilot.pause(0.05)
-        assert table.phase == "human"
+        rnd = table.round
+        assert rnd is not None and rnd.played == []
+        # Cid opens: he waits for his timer, the screen says so, nothing is played yet
+        assert table.phase == "bot" and "Cid is playing" in text_of(app, "#status")
+        assert app._timer is not None
+        app._bot_step()  # what the timer does when it fires
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # exactly one move, Cid's opening card; the next move waits for its own timer
+        assert len(rnd.played) == 1 and rnd.played[0][0] == 2
+        assert f"Cid plays {rnd.played[0][1].pretty}" in log_text(app)
         await pilot.press("escape")

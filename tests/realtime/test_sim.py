@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cardroom.cli.main import cli
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.realtime import replay
-from cardroom.sim.realtime import bot_labels, new_table, play_one, run_table
+from cardroom.sim.realtime import bot_labels, make_engine, new_table, play_one, run_table
 
 
 def test_same_bot_twice_gets_told_apart() -> None:
@@ -59,24 +59,32 @@ def test_a_speed_match_is_played_to_the_target() -> None:
     assert result.seconds > single.seconds
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
+    game=st.sampled_from(["speed", "spit"]),
+    kinds=st.tuples(*[st.sampled_from(["reaction", "random"])] * 2),
     seed=st.integers(0, 10_000),
-    lows=st.tuples(st.floats(0.05, 2.0), st.floats(0.05, 2.0)),
+    lows=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)),
     spans=st.tuples(st.floats(0.0, 2.0), st.floats(0.0, 2.0)),
     countdown=st.sampled_from(["0", "1.5", "3"]),
     steps=st.integers(5, 400),
 )
 def test_records_of_random_bot_games_replay_exactly(
+    game: str,
+    kinds: tuple[str, str],
     seed: int,
     lows: tuple[float, float],
     spans: tuple[float, float],
     countdown: str,
     steps: int,
 ) -> None:
-    rules = SpeedRules.from_options({"countdown": countdown})
-    engine = SpeedGame.new(rules, seed)
-    specs = [f"reaction:min={lo},max={lo + sp}" for lo, sp in zip(lows, spans, strict=True)]
+    """Random timings (ties included: a range may be a single time) and random or human-like
+    actions: the record replays to the same state with the same accepted/refused flags."""
+    engine = make_engine(game, {"countdown": countdown}, seed)
+    specs = [
+        f"{kind}:min={lo},max={lo + sp}"
+        for kind, lo, sp in zip(kinds, lows, spans, strict=True)
+    ]
     rngs = [random.Random(f"{seed}/{s}") for s in (0, 1)]
     table = new_table(engine, specs, rngs, ["Ann", "Bob"])
     run_table(table, max_steps=steps)
@@ -85,6 +93,7 @@ def test_records_of_random_bot_games_replay_exactly(
     assert rep.engine.snapshot() == engine.snapshot()
     assert [e.accepted for e in rep.arbiter.log] == [e.accepted for e in table.arbiter.log]
     assert [e.reason for e in rep.arbiter.log] == [e.reason for e in table.arbiter.log]
+    assert [e.t for e in rep.arbiter.log] == [e.t for e in table.arbiter.log]
 
 
 def _record(tmp_path: Path, steps: int = 10_000) -> tuple[Path, dict[str, Any]]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
 from textual.widgets import RichLog, Static
 
 from cardroom.cards import Card
+from cardroom.cli.main import cli
 from cardroom.cli.realtime_tui import RealtimeApp
 from cardroom.games.speed import Play
 from cardroom.realtime import VirtualClock, replay
@@ -99,3 +101,41 @@ async def test_quit_saves_a_record_that_replays(tmp_path: Path) -> None:
     rep = replay(data)
     assert rep.engine.top(play.pile) is play.card
     assert app.farewell == [f"Record saved to {path}"]
+
+
+async def test_a_speed_match_goes_on_with_n_and_saves_every_game(tmp_path: Path) -> None:
+    clock = VirtualClock()
+    app = RealtimeApp("speed", {"target": "500"}, 2, SLOW_BOT, "Ann", tmp_path, clock=clock)
+    async with app.run_test() as pilot:
+        for number in (1, 2):
+            while not app.engine.over:
+                actions = app.view.legal_actions
+                if actions:
+                    app.submit(actions[0])
+                else:
+                    due = [x for x in (app.bot.due, app.arbiter.deadline) if x is not None]
+                    clock.advance_to(min(due))
+                    app.pump()
+            await pilot.pause()
+            assert app.match.number == number
+            if number == 1:
+                await pilot.press("n")
+                assert app.match.number == 2 and not app.engine.over
+        await pilot.press("q")
+    (path,) = tmp_path.glob("speed-*.json")
+    result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert len(out["games"]) == 2 and out["scores"] == list(app.match.scores)
+    assert out["winner"] is None  # nobody has 500 points yet
+
+
+async def test_every_change_is_saved_and_ctrl_q_saves_too(tmp_path: Path) -> None:
+    app, _ = speed_app(tmp_path)
+    async with app.run_test() as pilot:
+        await pilot.press("space")
+        (path,) = tmp_path.glob("speed-*.json")  # saved at once: a crash would lose nothing
+        assert [a["action"] for a in json.loads(path.read_text())["actions"]] == [{"type": "call"}]
+        await pilot.press("ctrl+q")
+    assert app.farewell == [f"Record saved to {path}"]
+    assert replay(json.loads(path.read_text())).engine.called == (True, False)

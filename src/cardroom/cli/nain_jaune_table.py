@@ -237,9 +237,7 @@ _WORDS: dict[str, Action | Command] = {
 }
 
 
-def parse_input(
-    text: str, hand: Sequence[Card], need: int | None = None
-) -> Action | Command:
+def parse_input(text: str, hand: Sequence[Card], need: int | None = None) -> Action | Command:
     """Read one line: a card, a rank, or a command word; raises :class:`InputError`.
 
     A bare rank stands for the card of that rank in ``hand``; when several could be played now

@@ -121,8 +121,21 @@ def summary_lines(summary: Summary) -> list[str]:
 
 def _simulate_command(game: str) -> None:
     levels = "|".join(LEVELS)
+    doc = f"""Play GAMES games of {GAME_NAMES[game]} between two reaction bots.
 
-    @simulate.command(game, context_settings=CONTEXT)
+    The games run on a virtual clock: bots wait their reaction times without anyone sleeping, so
+    a thousand games take seconds. Bots alternate seats. Prints each bot's wins and win rate, the
+    mean game length in seconds of game time, stalemates and re-deals per game.
+
+    \b
+    Examples:
+      cardroom simulate {game} --games 1000 --bots easy,expert
+      cardroom simulate {game} --games 200 --bots hard,hard --seed 7 --json
+      cardroom simulate {game} --bots reaction:min=0.4,max=0.8,medium --workers 2
+    """
+
+
+    @simulate.command(game, context_settings=CONTEXT, help=doc)
     @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True,
                   help="How many games to play.")
     @click.option("--bots", "bots_arg", default="medium,medium", show_default=True,
@@ -162,19 +175,6 @@ def _simulate_command(game: str) -> None:
             console.print(summary_table(game, summary, seed))
             for line in summary_lines(summary):
                 console.print(line, highlight=False)
-
-    command.__doc__ = f"""Play GAMES games of {GAME_NAMES[game]} between two reaction bots.
-
-    The games run on a virtual clock: bots wait their reaction times without anyone sleeping, so
-    a thousand games take seconds. Bots alternate seats. Prints each bot's wins and win rate, the
-    mean game length in seconds of game time, stalemates and re-deals per game.
-
-    \b
-    Examples:
-      cardroom simulate {game} --games 1000 --bots easy,expert
-      cardroom simulate {game} --games 200 --bots hard,hard --seed 7 --json
-      cardroom simulate {game} --bots reaction:min=0.4,max=0.8,medium --workers 2
-    """
 
 
 def _split_bots(text: str) -> list[str]:
@@ -303,7 +303,29 @@ for _game in GAME_NAMES:
 
 
 def _play_command(game: str) -> None:
-    @play.command(game, context_settings=CONTEXT)
+    spit_keys = (
+        "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
+        "m moves the picked card into an empty space, z / x slap the left / right pile when a "
+        "new layout is due (or choose it, in the chooser variant); "
+        if game == "spit"
+        else "n deals the next game of a match (--option target=N); "
+    )
+    doc = f"""Play {GAME_NAMES[game]} in real time against a bot, in the terminal.
+
+    Pick a card with 1-5 and play it with a / ← (left centre pile) or d / → (right pile); space
+    calls {'"Spit!"' if game == "spit" else "for the flip"} at the start and at a stalemate;
+    {spit_keys}q saves and quits. The footer shows the keys. The game is saved as a record
+    (replay it with `cardroom replay`) after every move, so nothing is lost if the terminal
+    closes.
+
+    \b
+    Examples:
+      cardroom play {game}                      against a medium bot
+      cardroom play {game} --bot expert --seed 7
+      cardroom play {game} --option countdown=5 --name Ann
+    """
+
+    @play.command(game, context_settings=CONTEXT, help=doc)
     @click.option("--bot", "bot", default="medium", show_default=True,
                   help=f"Your opponent: {'|'.join(LEVELS)} or reaction:min=…,max=….")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
@@ -334,19 +356,6 @@ def _play_command(game: str) -> None:
         app.run()
         for line in app.farewell:
             click.echo(line)
-
-    command.__doc__ = f"""Play {GAME_NAMES[game]} in real time against a bot, in the terminal.
-
-    Pick a card with 1-5, then play it with ← / a (left pile) or → / d (right pile); space calls
-    {'"Spit!"' if game == "spit" else "for the flip"}; q quits. The footer shows every key. The
-    game is saved as a record (replay it with `cardroom replay`) when it ends and when you quit.
-
-    \b
-    Examples:
-      cardroom play {game}                      against a medium bot
-      cardroom play {game} --bot expert --seed 7
-      cardroom play {game} --option countdown=5 --name Ann
-    """
 
 
 for _game in GAME_NAMES:

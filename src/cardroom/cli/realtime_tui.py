@@ -31,6 +31,7 @@ from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.cli.realtime import GAME_NAMES, entry_text
 from cardroom.games import speed as speed_game
+from cardroom.games import spit as spit_game
 from cardroom.realtime import Arbiter, Clock, Outcome, WallClock
 from cardroom.sim.realtime import make_engine
 
@@ -87,7 +88,68 @@ class SpeedSeat:
         return f"{view.draw_sizes[view.seat]} to draw"
 
 
-SEATS_UI: dict[str, Any] = {"speed": SpeedSeat()}
+def stock_text(stock: Sequence[tuple[Card | None, int]]) -> Text:
+    """Stock piles as ``7♦(3) ▒▒(2) --``: the face-up top card or face down, and the count."""
+    out = Text()
+    for top, count in stock:
+        if top is not None:
+            out.append_text(card_text(top))
+        else:
+            out.append(FACE_DOWN if count else "--", style="dim")
+        if count > 1:
+            out.append(f"({count})", style="dim")
+        out.append("  ")
+    return out
+
+
+class SpitSeat:
+    """Spit: your stock piles; plays, turning up, moving to a space, slapping, "Spit!"."""
+
+    call_name = 'call "Spit!"'
+
+    def slots(self, view: Any) -> list[Slot]:
+        return [Slot(top, count, i) for i, (top, count) in enumerate(view.stock)]
+
+    def play(self, slot: Slot, pile: int, seen: Card | None) -> Any:
+        assert slot.card is not None
+        return spit_game.Play(slot.card, pile, seen)
+
+    def picked(self, slot: Slot) -> Any:
+        """Picking a face-down pile turns its top card up at once."""
+        return spit_game.TurnUp(slot.index) if slot.card is None and slot.count else None
+
+    def turn_up(self, slot: Slot) -> Any:
+        return spit_game.TurnUp(slot.index)
+
+    def move(self, slot: Slot, slots: Sequence[Slot]) -> Any:
+        empty = slots_empty(slots)
+        if slot.card is None or not empty:
+            return None
+        return spit_game.Move(slot.card, empty[0])
+
+    def slap(self, view: Any, pile: int) -> Any:
+        return spit_game.Choose(pile) if view.phase == "choose" else spit_game.Slap(pile)
+
+    def call(self) -> Any:
+        return spit_game.CALL_SPIT
+
+    def opponent_text(self, view: Any, name: str) -> Text:
+        out = Text(f"{name}:  ")
+        out.append_text(stock_text(view.opponent_stock))
+        out.append(f"  spit pile {view.opponent_spit_left}", style="dim")
+        if view.called[view.opponent]:
+            out.append('  (called "Spit!")')
+        return out
+
+    def centre_extra(self, view: Any) -> str:
+        extra = "one spit pile" if view.one_pile else ""
+        return extra + (f"  new layouts: {view.redeals}" if view.redeals else "")
+
+    def mine_extra(self, view: Any) -> str:
+        return f"spit pile {view.spit_left}"
+
+
+SEATS_UI: dict[str, Any] = {"speed": SpeedSeat(), "spit": SpitSeat()}
 """Game name -> how its seat is shown and how keys become actions."""
 
 
@@ -330,6 +392,10 @@ class RealtimeApp(App[None]):
         self.write_log(f"Game {self.match.number} of the match.")
         self.after_change()
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q quits too, and saves like q."""
+        self.action_quit_game()
+
     def action_quit_game(self) -> None:
         """Save the record and leave."""
         path = self.save()
@@ -346,6 +412,8 @@ class RealtimeApp(App[None]):
         for entry in log[self._seen_log :]:
             line = f"{entry.t - self.arbiter.start:7.2f}s  {entry_text(entry, self.names)}"
             self.write_log(line, bad=not entry.accepted)
+        if len(log) > self._seen_log and not self.engine.over:
+            self.save()  # after every change, so a crash or a closed terminal loses nothing
         self._seen_log = len(log)
         self.view = self.engine.view(HUMAN)
         if self.engine.over and not self._game_saved():
@@ -460,6 +528,12 @@ class RealtimeApp(App[None]):
             if deadline is not None:
                 left = max(0.0, deadline - self.clock.now())
                 text.append(f"   countdown {left:.1f} s", style="bold yellow")
+        elif view.phase == "slap":
+            text.append("   slap a pile for your new layout: z (left) or x (right)",
+                        style="bold yellow")
+        elif view.phase == "choose":
+            chooser = self.names[view.chooser] if view.chooser is not None else "?"
+            text.append(f"   {chooser} chooses a pile (z left, x right)", style="bold yellow")
         if self.message:
             text.append(f"   {self.message}", style="bold red")
         status.update(text)
