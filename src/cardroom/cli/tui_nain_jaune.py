@@ -415,9 +415,13 @@ class NainJauneApp(App[None]):
         """Show the keys and commands in the log."""
         self._write_log(
             "",
-            "Keys: ←/→ choose a card, or press its rank (a 2-9 0/t j q k); Enter, Space or a",
-            'click on the highlighted card plays it; p pass ("without X"); c claim ("… who',
-            'takes", with announce=manual); n next round; Esc, Ctrl-C or Ctrl-Q quit (saved).',
+            "Keys:",
+            "  ←/→ or a rank (a 2-9 0/t j q k): choose a card",
+            "  Enter, Space, or a click on the chosen card: play it",
+            '  p: pass ("without X")',
+            '  c: claim ("… who takes", with announce=manual)',
+            "  n: next round · ?: this help",
+            "  Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)",
         )
 
     async def action_quit(self) -> None:
