@@ -2,7 +2,8 @@
 
     python benchmarks/throughput.py [--seconds S] [--bulk-rounds N]
 
-Prints one table. Every figure is on one core (one process, one thread):
+Prints one table. Every figure is on one core (one process, one thread) and is timed with the
+thread's CPU clock (``time.thread_time``), so other work on a shared machine is not counted:
 
 * bulk: the numba fast path (``cardroom.sim.fast.run_chunk``) playing random 4-player rounds of
   the classic rules as games back to back (what ``cardroom simulate nain-jaune`` runs);
@@ -156,7 +157,8 @@ def main() -> None:
     print("-" * len(head))
     for name, actions, rounds, cards, note in rows:
         ratio = "-" if actions is None or not ours else f"{actions / ours:.2f}"
-        print(f"{name:48} {fmt(actions):>12} {ratio:>10} {fmt(rounds):>11} {fmt(cards):>12}  {note}")
+        figures = f"{fmt(actions):>12} {ratio:>10} {fmt(rounds):>11} {fmt(cards):>12}"
+        print(f"{name:48} {figures}  {note}")
 
 
 if __name__ == "__main__":
