@@ -331,8 +331,8 @@ class Round:
         self.board_before = tuple(board)
         self.chips = list(chips)
         self.board = list(board)
-        self.initial_hands = tuple(tuple(sorted(h)) for h in hands)
         self.hands: list[list[Card]] = [sorted(h) for h in hands]
+        self.initial_hands = tuple(tuple(h) for h in self.hands)
         self.talon = tuple(talon)
         self.to_act = (dealer + 1) % n
         self.need: int | None = None
@@ -347,12 +347,13 @@ class Round:
         self._board_index = {c: i for i, c in enumerate(rules.board_cards)}
         self._legal_cache: tuple[int, list[Action]] = (-1, [])
         self.events: list[Event] = []
+        labels = [card.pretty for card in rules.board_cards]
         for seat in range(n):
             for box, stake in enumerate(STAKES):
                 amount = min(stake, self.chips[seat])
                 self.chips[seat] -= amount
                 self.board[box] += amount
-                self.events.append(Staked(seat, box, rules.board_cards[box].pretty, amount))
+                self.events.append(Staked(seat, box, labels[box], amount))
 
     @classmethod
     def deal(
