@@ -1,0 +1,118 @@
+"""``cardroom tournament nain-jaune``: rank bots over many deals, every rotation of the seats."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardroom.bots.base import BotError
+from cardroom.cli.groups import CONTEXT, tournament
+from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
+from cardroom.sim.tournament import (
+    Setup,
+    TournamentError,
+    TournamentResult,
+    check_setup,
+    plot,
+    run_tournament,
+)
+
+
+@tournament.command("nain-jaune", context_settings=CONTEXT)
+@click.option("--bots", "bots_text", required=True, help="Comma-separated bots: NAME[:k=v,…].")
+@click.option("--games", type=int, required=True, help="Number of deals (each played K times).")
+@click.option("--players", type=int, default=None, help="Seats K (default: number of bots).")
+@click.option("--preset", default=None, help="Rules preset: classic, count or ace-high.")
+@click.option("--option", "options", multiple=True, help="A rules option key=value (repeatable).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")
+@click.option("--workers", type=int, default=1, show_default=True, help="Processes to use.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@click.option("--plot", "plot_path", default=None, help="Save a chart to this PNG file.")
+def nain_jaune(
+    bots_text: str,
+    games: int,
+    players: int | None,
+    preset: str | None,
+    options: tuple[str, ...],
+    seed: int,
+    workers: int,
+    as_json: bool,
+    plot_path: str | None,
+) -> None:
+    """Rank Nain Jaune bots: every deal is played once per rotation of the bots over the seats.
+
+    The bots are cycled to fill the seats (A,B at 4 seats: A B A B). Each deal is one round from
+    starting_chips with an empty board. A bot named twice becomes NAME and NAME#2. Bots:
+    random, greedy, heuristic, search[:ms=N|iterations=N], or a level easy/medium/hard/expert.
+
+    \b
+    Examples:
+      cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000
+      cardroom tournament nain-jaune --bots search:ms=30,heuristic --players 4 --games 150
+      cardroom tournament nain-jaune --bots random,random --players 3 --games 50 --json
+      cardroom tournament nain-jaune --bots greedy,random --games 200 --preset count \\
+          --option may_stop=true --plot chips.png --workers 2
+    """
+    specs = tuple(s.strip() for s in bots_text.split(",") if s.strip())
+    try:
+        rules = Rules.from_options(preset, parse_option_pairs(list(options)))
+        setup = Setup(specs, games, players if players is not None else len(specs), rules, seed)
+        check_setup(setup)
+        if workers < 1:
+            raise TournamentError(f"--workers must be at least 1, not {workers}")
+        if plot_path is not None and not plot_path.lower().endswith(".png"):
+            raise TournamentError(f"--plot {plot_path!r}: give a file name ending in .png")
+    except (RulesError, BotError, TournamentError) as exc:
+        raise click.ClickException(str(exc)) from exc
+    err = Console(stderr=True)
+    if as_json:
+        result = run_tournament(setup, workers)
+    else:
+        with Progress(
+            TextColumn("deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("deals", total=games)
+            result = run_tournament(setup, workers, lambda k: bar.advance(task, k))
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        show(result, Console(file=sys.stdout))
+    if plot_path is not None:
+        try:
+            plot(result, plot_path)
+        except OSError as exc:
+            raise click.ClickException(f"could not save the chart to {plot_path}: {exc}") from exc
+        if not as_json:
+            err.print(f"chart saved to {plot_path}")
+
+
+def show(result: TournamentResult, console: Console) -> None:
+    """The results table, best mean chips first."""
+    s = result.setup
+    lineup = " ".join(s.entries[e] for e in s.lineup)
+    table = Table(
+        title=f"Nain Jaune: {s.games} deals × {s.players} rotations, seats {lineup}, seed {s.seed}"
+    )
+    for column in ("bot", "chips/round", "95% CI", "wins", "opéras", "rating"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
+    for st in sorted(result.stats, key=lambda st: -st.mean_chips_per_round):
+        lo, hi = st.ci95
+        table.add_row(
+            st.name,
+            f"{st.mean_chips_per_round:+.2f}",
+            f"[{lo:+.2f}, {hi:+.2f}]",
+            f"{100 * st.round_win_rate:.1f}%",
+            str(st.grand_operas),
+            f"{st.rating:.2f}",
+        )
+    console.print(table)
