@@ -96,7 +96,7 @@ async def test_quit_saves_a_record_that_replays(tmp_path: Path) -> None:
         await pilot.press("q")
     (path,) = tmp_path.glob("speed-*.json")
     data = json.loads(path.read_text())
-    assert data["players"] == ["Ann", f"{SLOW_BOT} bot"]
+    assert data["players"] == ["Ann", "Bot"]
     assert [a["action"]["type"] for a in data["actions"]] == ["call", "timeout", "play"]
     rep = replay(data)
     assert rep.engine.top(play.pile) is play.card
