@@ -14,6 +14,7 @@ from cardroom.cards import Rank, parse_card, parse_cards
 from cardroom.cli.main import cli
 from cardroom.cli.nain_jaune import build_table, split_bot_specs
 from cardroom.cli.nain_jaune_table import Command, InputError, Table, parse_input
+from cardroom.cli.plain_nain_jaune import PlainGame
 from cardroom.games.nain_jaune import CLAIM, PASS, Claim, Play
 
 ARGS = ["play", "nain-jaune", "--plain", "--seed", "3", "--name", "Ann", "--bots", "greedy"]
@@ -31,8 +32,9 @@ def to_human_turn(table: Table) -> None:
         table.bot_act()
 
 
-def scripted_commands(table: Table) -> list[str]:
-    """Play the whole game with a greedy policy for Ann; the lines she would type."""
+def scripted_commands(table: Table, last: bool = False) -> list[str]:
+    """Play the whole game with a greedy policy for Ann (or ``last``: her last legal action,
+    a pass whenever she may); the lines she would type."""
     lines: list[str] = []
     rng = random.Random(0)
     to_human_turn(table)
@@ -45,7 +47,7 @@ def scripted_commands(table: Table) -> list[str]:
         else:
             view = table.view()
             assert view is not None
-            action = GreedyBot().act(view, rng)
+            action = view.legal_actions[-1] if last else GreedyBot().act(view, rng)
             lines.append(
                 action.card.code
                 if isinstance(action, Play)
@@ -206,3 +208,69 @@ def test_reading_commands() -> None:
         parse_input("k", hand)
     with pytest.raises(InputError, match="cannot read 'xyz'"):
         parse_input("xyz", hand)
+
+
+def test_the_bots_play_on_when_the_person_drops_out(tmp_path: Path) -> None:
+    # last-standing with 20 chips: with seed 6 Ann, passing whenever she may, is broke after
+    # round 1 (worked out by running the same table); Bea and Cid play on to the end.
+    options = ("end=last-standing", "starting_chips=20")
+    expected = build_table(3, "classic", options, 6, "Ann", "medium", ("greedy",), None)
+    lines = scripted_commands(expected, last=True)
+    assert expected.game.chips[0] == 0 and expected.game.rounds_played > 1
+    args = ["play", "nain-jaune", "--plain", "--seed", "6", "--name", "Ann", "-n", "3"]
+    args += ["--bots", "greedy", "-o", options[0], "-o", options[1], "--records", str(tmp_path)]
+    res = CliRunner().invoke(cli, args, input="\n".join(lines) + "\n")
+    assert res.exit_code == 0, res.output
+    assert "You are out of the game: the bots play on." in res.stdout
+    assert "Refused" not in res.stdout
+    result = expected.game.result
+    assert result is not None
+    winner = expected.names[result.winners[0]]
+    assert f"({result.reason}): {winner} wins." in res.stdout
+    out = json.loads(
+        CliRunner().invoke(cli, ["replay", str(saved_record(tmp_path)), "--json"]).stdout
+    )
+    assert len(out["rounds"]) == expected.game.rounds_played
+    assert out["rounds"][1]["players"] == ["Bea", "Cid"]
+
+
+class InterruptedStdin:
+    """A terminal where the person presses Ctrl-C at the first prompt."""
+
+    def readline(self) -> str:
+        raise KeyboardInterrupt
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctrl_c_saves_the_game(tmp_path: Path) -> None:
+    table = build_table(None, "classic", (), 3, "Ann", "medium", ("greedy",), tmp_path)
+    PlainGame(table, InterruptedStdin()).run()  # type: ignore[arg-type]
+    record = json.loads(saved_record(tmp_path).read_text())
+    rnd = table.round
+    assert rnd is not None and len(rnd.played) > 0  # the bots had played up to Ann's turn
+    assert record == table.record() and record[-1]["moves"] == rnd.moves()
+
+
+def test_a_dropped_out_person_sees_no_hand() -> None:
+    options = ("end=last-standing", "starting_chips=20")
+    table = build_table(3, "classic", options, 6, "Ann", "medium", ("greedy",), None)
+    scripted_commands_until_dropped(table)
+    table.start_round()
+    assert table.view() is None and table.human_pos is None
+    public = table.public_view()
+    assert public is not None and public.hand == () and public.legal_actions == ()
+    assert public.hand_sizes == (22, 22)  # two players left: 22 cards each
+
+
+def scripted_commands_until_dropped(table: Table) -> None:
+    to_human_turn(table)
+    while table.phase != "round-over":
+        if table.phase == "bot":
+            table.bot_act()
+        else:
+            view = table.view()
+            assert view is not None
+            table.human_act(view.legal_actions[-1])
+    assert table.human not in table.game.active

@@ -71,6 +71,8 @@ async def test_board_players_sequence_and_hand_render(tmp_path: Path) -> None:
         for event in rnd.events:
             if isinstance(event, CardPlayed):
                 assert event.describe(table.round_names) in log
+        await pilot.press("question_mark")
+        assert '  p: pass ("without X")' in log_text(app)
         await pilot.press("escape")
 
 

@@ -64,3 +64,58 @@ def game(
     """A game from a hand-made deal, with rule options."""
     rules = SpitRules.from_options(options)
     return SpitGame(rules, make_deal(piles0, spit0, piles1, spit1, rules.piles, filler), seed)
+
+
+def position(
+    stock0: Sequence[str],
+    stock1: Sequence[str],
+    spit0: str = "",
+    spit1: str = "",
+    centre0: str = "",
+    centre1: str = "",
+    *,
+    rest: str = "centre0",
+    kind: str = "play",
+    one_pile: bool = False,
+    down: Sequence[tuple[int, int]] = (),
+    seed: int = 0,
+    **options: object,
+) -> SpitGame:
+    """A game set to a position in the middle of play (for tests of rare situations).
+
+    ``stock0[i]`` lists seat 0's stock pile ``i`` bottom to top (``""``: an empty space); every
+    top card is face up except the (seat, pile) pairs in ``down``. Spit piles list the cards in
+    the order they will be turned; centre piles bottom to top. The cards not named go to ``rest``:
+    the bottom of a centre pile (``centre0`` / ``centre1``) or the end of a spit pile
+    (``spit0`` / ``spit1``). With ``one_pile`` only the centre pile of the seat with spit cards
+    (or the non-empty one) is open.
+    """
+    rules = SpitRules.from_options(options)
+    g = SpitGame(rules, DECK, seed)
+    stocks = [[parse_cards(p) for p in stock0], [parse_cards(p) for p in stock1]]
+    for s in stocks:
+        s.extend([] for _ in range(rules.piles - len(s)))
+    spits = [parse_cards(spit0), parse_cards(spit1)]
+    centres = [parse_cards(centre0), parse_cards(centre1)]
+    named = [c for s in stocks for p in s for c in p] + [c for p in spits + centres for c in p]
+    assert len(set(named)) == len(named), "a card is named twice"
+    others = [c for c in DECK if c not in set(named)]
+    assert rest in ("centre0", "centre1", "spit0", "spit1"), rest
+    if rest.startswith("centre"):
+        centres[int(rest[-1])][:0] = others
+    else:
+        spits[int(rest[-1])].extend(others)
+    g._stock = stocks
+    g._up = [
+        [bool(p) and (seat, i) not in down for i, p in enumerate(stocks[seat])] for seat in (0, 1)
+    ]
+    g._spit = [list(reversed(s)) for s in spits]
+    g._centre = centres
+    g._kind = kind
+    g._one_pile = one_pile
+    if one_pile:
+        spitter = [s for s in (0, 1) if spits[s]]
+        pile = spitter[0] if spitter else (0 if centres[0] else 1)
+        g._open = [pile == 0, pile == 1]
+    g.events.clear()
+    return g

@@ -13,7 +13,7 @@ import json
 import os
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -111,6 +111,17 @@ class Table:
             return None
         return view_of(rnd, pos)
 
+    def public_view(self) -> RoundView | None:
+        """What anyone at the table sees of the current round: the person's own view, or (once
+        he has dropped out) a seat's view with its hand and choices taken out."""
+        rnd = self.round
+        if rnd is None:
+            return None
+        pos = self.human_pos
+        if pos is not None:
+            return view_of(rnd, pos)
+        return replace(view_of(rnd, 0), hand=(), legal_actions=(), pending_claim=None)
+
     @property
     def phase(self) -> Phase:
         """Who or what the table is waiting for."""
@@ -143,7 +154,9 @@ class Table:
         """Apply the person's action; raises ``IllegalAction`` or :class:`InputError` unchanged."""
         if self.phase != "human":
             raise InputError(self._not_your_turn())
-        return self._apply(action)
+        events = self._apply(action)
+        self.save()
+        return events
 
     def bot_act(self) -> list[Event]:
         """Let the bot to act choose from its own view and apply its action."""

@@ -157,26 +157,27 @@ class PlainGame:
     def _new_round(self) -> None:
         table = self.table
         events = table.start_round()
-        rnd = table.round
-        assert rnd is not None
+        pv = table.public_view()
+        assert pv is not None and pv.to_act is not None
         names = table.round_names
         self.say(
             "",
-            f"Round {table.game.rounds_played + 1}. {names[rnd.dealer]} deals; "
-            f"{names[rnd.to_act]} opens.",
+            f"Round {table.game.rounds_played + 1}. {names[pv.dealer]} deals; "
+            f"{names[pv.to_act]} opens.",
         )
         self._show(events)
-        self.say(f"Board: {board_text(rnd.rules.board_cards, rnd.board)}")
+        self.say(f"Board: {board_text(pv.board_cards, pv.board)}")
         view = table.view()
         if view is not None:
             self.say(f"Your hand: {cards_text(view.hand)}")
+        else:
+            self.say("You are out of the game: the bots play on.")
 
     def _show(self, events: Iterable[Event]) -> None:
         table = self.table
         self.say(*event_lines(events, table.round_names))
-        rnd = table.round
-        if rnd is not None and rnd.over and table.last_result is not None:
-            self.say(*result_lines(table.last_result, rnd.rules, table.round_names))
+        if table.phase in ("round-over", "game-over") and table.last_result is not None:
+            self.say(*result_lines(table.last_result, table.game.rules, table.round_names))
             if table.game.result is not None:
                 self.say("", *game_over_lines(table.game.result, table.names))
 
@@ -203,16 +204,16 @@ class PlainGame:
     def state_lines(self) -> list[str]:
         """The board, every player's chips and cards, the sequence and whose turn it is."""
         table = self.table
-        rnd = table.round
-        if rnd is None:
+        pv = table.public_view()
+        if pv is None:
             return ["No round has been dealt yet."]
         names = table.round_names
-        lines = [f"Board: {board_text(rnd.rules.board_cards, rnd.board)}"]
+        lines = [f"Board: {board_text(pv.board_cards, pv.board)}"]
         for pos, name in enumerate(names):
-            marks = " (dealer)" if pos == rnd.dealer else ""
-            lines.append(f"{name}: {rnd.chips[pos]} chips, {len(rnd.hands[pos])} cards{marks}")
+            marks = " (dealer)" if pos == pv.dealer else ""
+            lines.append(f"{name}: {pv.chips[pos]} chips, {pv.hand_sizes[pos]} cards{marks}")
         view = table.view()
-        if view is not None and not rnd.over:
+        if view is not None and pv.to_act is not None:
             seq, without = current_sequence(view)
             lines.append(f"Sequence: {cards_text(c for _, c in seq) or '(none yet)'}")
             needed = f"Needed: {need_text(view)}"

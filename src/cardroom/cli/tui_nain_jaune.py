@@ -157,13 +157,13 @@ class NainJauneApp(App[None]):
     def _deal(self) -> None:
         table = self.table
         events_ = table.start_round()
-        rnd = table.round
-        assert rnd is not None
+        pv = table.public_view()
+        assert pv is not None and pv.to_act is not None
         names = table.round_names
         self._write_log(
             "",
-            f"Round {table.game.rounds_played + 1}: {names[rnd.dealer]} deals, "
-            f"{names[rnd.to_act]} opens.",
+            f"Round {table.game.rounds_played + 1}: {names[pv.dealer]} deals, "
+            f"{names[pv.to_act]} opens.",
         )
         self._log_events(events_)
         self._select_first_playable()
@@ -207,9 +207,9 @@ class NainJauneApp(App[None]):
     def _log_events(self, evs: Iterable[Event]) -> None:
         table = self.table
         self._write_log(*event_lines(evs, table.round_names))
-        rnd = table.round
-        if rnd is not None and rnd.over and table.last_result is not None:
-            self._write_log(*result_lines(table.last_result, rnd.rules, table.round_names))
+        if table.phase in ("round-over", "game-over") and table.last_result is not None:
+            rules = table.game.rules
+            self._write_log(*result_lines(table.last_result, rules, table.round_names))
             if table.game.result is not None:
                 self._write_log("", *game_over_lines(table.game.result, table.names))
                 path = table.save()
@@ -226,15 +226,16 @@ class NainJauneApp(App[None]):
     def refresh_table(self) -> None:
         """Redraw everything from the table's public state and the person's own view."""
         table = self.table
-        rnd = table.round
+        pv = table.public_view()
         view = table.view()
         rules = table.game.rules
-        number = table.game.rounds_played + (0 if rnd is None or rnd.over else 1)
-        deals = f" · {table.round_names[rnd.dealer]} deals" if rnd is not None else ""
+        playing = pv is not None and pv.to_act is not None
+        number = table.game.rounds_played + (1 if playing else 0)
+        deals = f" · {table.round_names[pv.dealer]} deals" if pv is not None else ""
         self.query_one("#title", Static).update(
             Text(f"Nain Jaune · round {number}{deals} · {rules_text(rules)} · seed {table.seed}")
         )
-        board = rnd.board if rnd is not None else table.game.board
+        board = pv.board if pv is not None else table.game.board
         for i, card in enumerate(rules.board_cards):
             box = self.query_one(f"#box-{i}", Box)
             style = "bold red" if card.red else "bold"
@@ -243,7 +244,7 @@ class NainJauneApp(App[None]):
             box.update(text)
         self.query_one("#players", Static).update(self._players_text())
         seq_line = Text()
-        if view is not None and rnd is not None and not rnd.over:
+        if view is not None and playing:
             seq, without = current_sequence(view)
             seq_line.append("Sequence: ")
             seq_line.append(cards_text(c for _, c in seq) or "(new)", style="bold")
@@ -258,7 +259,7 @@ class NainJauneApp(App[None]):
 
     def _players_text(self) -> Text:
         table = self.table
-        rnd = table.round
+        pv = table.public_view()
         seats = table.game.round_seats
         order = list(range(len(table.names)))
         if table.game.rules.direction == "anticlockwise":
@@ -267,12 +268,12 @@ class NainJauneApp(App[None]):
         for seat in order:
             label = self._label(seat)
             label = label if len(label) <= 16 else label[:15] + "…"
-            if seat in seats and rnd is not None:
+            if seat in seats and pv is not None:
                 pos = seats.index(seat)
-                turn = not rnd.over and rnd.to_act == pos
-                chips, cards = rnd.chips[pos], str(len(rnd.hands[pos]))
+                turn = pv.to_act == pos
+                chips, cards = pv.chips[pos], str(pv.hand_sizes[pos])
             else:
-                turn, chips, cards = False, table.game.chips[seat], "out" if rnd else ""
+                turn, chips, cards = False, table.game.chips[seat], "out" if pv else ""
             line = f"{'▶ ' if turn else '  '}{label:<16}{chips:>6}{cards:>6}"
             style = "bold" if seat == table.human else ""
             text.append(line + "\n", style=style + (" reverse" if turn else ""))
@@ -414,9 +415,13 @@ class NainJauneApp(App[None]):
         """Show the keys and commands in the log."""
         self._write_log(
             "",
-            "Keys: ←/→ choose a card, or press its rank (a 2-9 0/t j q k); Enter, Space or a",
-            'click on the highlighted card plays it; p pass ("without X"); c claim ("… who',
-            'takes", with announce=manual); n next round; Esc, Ctrl-C or Ctrl-Q quit (saved).',
+            "Keys:",
+            "  ←/→ or a rank (a 2-9 0/t j q k): choose a card",
+            "  Enter, Space, or a click on the chosen card: play it",
+            '  p: pass ("without X")',
+            '  c: claim ("… who takes", with announce=manual)',
+            "  n: next round · ?: this help",
+            "  Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)",
         )
 
     async def action_quit(self) -> None:

@@ -15,12 +15,13 @@ it in turn order, and so on, so one policy can play from any seat.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-from cardroom.cards import DECK, Card
+from cardroom.cards import DECK
 from cardroom.games.nain_jaune.engine import CLAIM, PASS, Action, Claim, Pass, Play, Takes
 from cardroom.games.nain_jaune.rules import HAND_SIZES, Rules
 from cardroom.games.nain_jaune.view import RoundView
@@ -120,7 +121,7 @@ def observation_pieces(n: int) -> list[tuple[str, tuple[int, ...]]]:
 
 def observation_size(n: int) -> int:
     """Length of the flat observation vector for ``n`` seats (``148 + 71 n``)."""
-    return sum(int(np.prod(shape)) for _, shape in observation_pieces(n))
+    return sum(math.prod(shape) for _, shape in observation_pieces(n))
 
 
 @dataclass
@@ -133,7 +134,7 @@ class Layout:
     @classmethod
     def build(cls, pieces: list[tuple[str, tuple[int, ...]]]) -> Layout:
         """Allocate the tensor for ``pieces`` (name, shape) in order."""
-        sizes = [int(np.prod(shape)) for _, shape in pieces]
+        sizes = [math.prod(shape) for _, shape in pieces]
         tensor = np.zeros(sum(sizes), dtype=np.float32)
         parts: dict[str, np.ndarray] = {}
         start = 0
@@ -245,8 +246,3 @@ def describe_view(view: RoundView) -> str:
         lines.append("legal: " + " ".join(action_label(i) for i in legal_ids(view)))
     return "\n".join(lines)
 
-
-def iter_cards(mask: np.ndarray) -> Iterator[Card]:
-    """The cards of a 52-entry 0/1 vector (to read the ``hand`` piece back)."""
-    for i in np.flatnonzero(np.asarray(mask).reshape(-1)[:52]):
-        yield DECK[int(i)]
