@@ -118,6 +118,7 @@ def random_game(
     g = SpitGame.new(rules, seed)
     rng = random.Random(stream)
     log: list[tuple[int | None, Action | None]] = []
+    shuffled = 0
     for step in range(max_steps):
         if g.over:
             break
@@ -163,8 +164,10 @@ def random_game(
             for s in (0, 1):
                 assert cards_in(g.view(s)) <= shown, "a view holds a card nobody may see"
             h = hidden_shuffled(g, rng)
+            shuffled += h.snapshot() != g.snapshot()
             for s in (0, 1):
                 assert h.view(s) == g.view(s), "a view depends on a hidden card"
+    assert shuffled or not deep, "the hidden-card check never shuffled anything"
     return g, log
 
 
