@@ -154,3 +154,11 @@ def test_a_speed_match_record_replays_with_its_scores(tmp_path: Path) -> None:
     assert len(out["games"]) == len(records) == match.number
     text = CliRunner().invoke(cli, ["replay", str(path)])
     assert "A wins the match." in text.output
+
+
+def test_workers_do_not_change_the_result() -> None:
+    base = ["simulate", "spit", "--games", "6", "--bots", "expert,medium", "--seed", "4", "--json"]
+    one = CliRunner().invoke(cli, base)
+    two = CliRunner().invoke(cli, [*base, "--workers", "2"])
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    assert json.loads(one.output) == json.loads(two.output)

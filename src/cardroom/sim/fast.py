@@ -1,0 +1,863 @@
+"""The fast path: Nain Jaune rounds and games compiled with numba, for bulk simulation.
+
+It plays exactly the rules of :mod:`cardroom.games.nain_jaune.engine` (every option) with the
+``random``, ``greedy`` and ``heuristic`` policies of :mod:`cardroom.bots`, on a compact state:
+
+* a card is its *fast index* ``(rank - 1) * 4 + suit`` (0..51), so a hand is a 52-bit mask whose
+  set bits, low to high, are the hand in the readable engine's sorted order, and the cards of
+  rank ``r`` are the four bits at ``4 * (r - 1)``;
+* a round is one ``int64`` array (offsets ``S_*``), the rules another (offsets ``R_*``);
+* randomness comes from SplitMix64 streams (:mod:`cardroom.sim.streams`).
+
+The differential tests (``tests/sim/test_differential.py``) play the same games through the
+readable engine and bots and require identical traces. Python entry points:
+:func:`encode_rules`, :func:`encode_round` / :func:`rollout` (finish a round from any state,
+e.g. for search), :func:`trace_game` and :func:`run_chunk` (bulk statistics).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from cardroom.games.nain_jaune.engine import Round
+from cardroom.games.nain_jaune.rules import HAND_SIZES, STAKES, Rules, card_value
+from cardroom.sim.streams import (
+    CLAIM_CODE,
+    DEAL_TAG,
+    GOLDEN,
+    MAX_GAME_ROUNDS,
+    MIX1,
+    MIX2,
+    PASS_CODE,
+    fast_index,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+I64Array = npt.NDArray[np.int64]
+U64Array = npt.NDArray[np.uint64]
+
+
+def _jit(func: F) -> F:
+    return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy")(func))
+
+
+def _inline(func: F) -> F:
+    """Compiled into its callers (no call overhead, no reference counting of the arrays)."""
+    return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(func))
+
+
+POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2}
+"""Bot name -> the fast path's policy code (the bots it can play)."""
+
+# --- the round state: one int64 array -------------------------------------------------------
+S_N, S_DEALER, S_TO_ACT, S_NEED, S_LEADER, S_PASSES_IN_ROW = 0, 1, 2, 3, 4, 5
+S_PENDING, S_AWAIT, S_PLAYED, S_FIRST, S_RUN_SEAT, S_RUN_LEN = 6, 7, 8, 9, 10, 11
+S_NFORGOT, S_WINNER, S_OPERA, S_SHORT, S_HAND_SIZE, S_PLAYED_MASK, S_NPASSES, S_SWEPT = (
+    12, 13, 14, 15, 16, 17, 18, 19,
+)
+S_HANDS, S_CHIPS, S_BOARD, S_FORGOT_SEAT, S_FORGOT_BOX, S_LACKS = 20, 28, 36, 41, 46, 51
+S_SIZE = 64
+
+# --- the rules: one int64 array -------------------------------------------------------------
+R_WHEN, R_PAY, R_FORGOT, R_ANNOUNCE, R_OPERA, R_MAY_STOP = 0, 1, 2, 3, 4, 5
+R_END_KIND, R_END_N, R_START = 6, 7, 8
+R_BOX_OF, R_VALUE, R_BOARD_CARD, R_BOARD_MASK = 16, 68, 120, 125
+R_SIZE = 128
+
+END_KINDS = {"broke": 0, "last-standing": 1, "rounds": 2, "target": 3}
+REASONS: dict[int, str] = {
+    0: "unfinished",
+    1: "a player could not pay in full",
+    2: "a player cannot stake for the next round",
+    3: "only one player can still stake",
+    4: "nobody can stake",
+    5: "rounds played",
+    6: "reached the target",
+    7: "round limit",
+}
+"""End reason codes; 7: a game still going after ``MAX_GAME_ROUNDS`` rounds is stopped."""
+N_REASONS = 8
+
+# --- statistics: one int64 array that chunks add up (ST_BOX_MAX: take the maximum) ----------
+ST_ROUNDS, ST_CARDS, ST_PASSES, ST_OPERA, ST_OPERA_CHIPS, ST_SHORT_ROUNDS = 0, 1, 2, 3, 4, 5
+ST_GAMES, ST_GAME_ROUNDS, ST_CUT, ST_CUT_ROUNDS, ST_ACTIONS = 6, 7, 8, 9, 10
+ST_ROUND_WINS, ST_NET, ST_GAME_WINS, ST_SEAT_ROUNDS = 16, 24, 32, 40
+ST_REASON, ST_BOX_SUM, ST_BOX_MAX = 48, 56, 61
+ST_CARDS_HIST = 66  # 53 bins: cards played in a round
+ST_GAME_LEN_HIST = 119  # MAX_GAME_ROUNDS + 1 bins: rounds in a finished game
+ST_BOARD_HIST = ST_GAME_LEN_HIST + MAX_GAME_ROUNDS + 1  # board total after a round, bins of 10
+BOARD_BINS = 100
+ST_SIZE = ST_BOARD_HIST + BOARD_BINS
+
+_GOLDEN = np.uint64(GOLDEN)
+_MIX1 = np.uint64(MIX1)
+_MIX2 = np.uint64(MIX2)
+_FAST_OF_DECK = np.array([(d % 13) * 4 + d // 13 for d in range(52)], np.int64)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_CTZ = np.zeros(64, np.int64)
+for _i in range(64):
+    _CTZ[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
+
+
+@_inline
+def _ctz(x: Any) -> Any:
+    """The index of the lowest set bit of ``x`` (non-zero)."""
+    low = np.uint64(x & -x)
+    return _CTZ[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
+
+
+# --- SplitMix64 ------------------------------------------------------------------------------
+
+
+@_inline
+def _mix64(z: Any) -> Any:
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@_jit
+def _derive(key: Any, tag: int) -> Any:
+    return _mix64(key ^ _mix64(np.uint64(tag + 1) * _GOLDEN))
+
+
+@_inline
+def _randbelow(state: Any, n: int) -> Any:
+    """``random.Random._randbelow_with_getrandbits(n)`` on the counter ``state``: returns
+    ``(new counter, draw)``. Scalars only, so the hot loop does no reference counting."""
+    k = 0
+    m = n
+    while m > 0:
+        k += 1
+        m >>= 1
+    shift = np.uint64(64 - k)
+    while True:
+        state = state + _GOLDEN
+        x = np.int64(_mix64(state) >> shift)
+        if x < n:
+            return state, x
+
+
+# --- one round -------------------------------------------------------------------------------
+
+
+@_jit
+def _deal(
+    s: Any, n: int, dealer: int, rng: Any, chips: Any, board: Any, deck: Any
+) -> None:
+    """Shuffle (``random.shuffle`` order), deal three at a time, stake: a fresh round in ``s``."""
+    for i in range(52):
+        deck[i] = i
+    state = rng[0]
+    for i in range(51, 0, -1):
+        state, j = _randbelow(state, i + 1)
+        d = deck[i]
+        deck[i] = deck[j]
+        deck[j] = d
+    rng[0] = state
+    s[:] = 0
+    size = 22
+    if n == 3:
+        size = 15
+    elif n == 4:
+        size = 12
+    elif n == 5:
+        size = 9
+    elif n == 6:
+        size = 8
+    elif n == 7:
+        size = 7
+    elif n == 8:
+        size = 6
+    pos = 0
+    got = 0
+    while got < size:
+        take = min(3, size - got)
+        seat = dealer
+        for _ in range(n):
+            seat += 1
+            if seat == n:
+                seat = 0
+            hand = s[S_HANDS + seat]
+            for _ in range(take):
+                d = deck[pos]
+                hand |= np.int64(1) << _FAST_OF_DECK[d]
+                pos += 1
+            s[S_HANDS + seat] = hand
+        got += take
+    s[S_N] = n
+    s[S_DEALER] = dealer
+    s[S_TO_ACT] = (dealer + 1) % n
+    s[S_LEADER] = -1
+    s[S_PENDING] = -1
+    s[S_FIRST] = -1
+    s[S_RUN_SEAT] = -1
+    s[S_WINNER] = -1
+    s[S_HAND_SIZE] = size
+    for box in range(5):
+        s[S_BOARD + box] = board[box]
+    for seat in range(n):
+        c = chips[seat]
+        for box in range(5):
+            amount = min(box + 1, c)
+            c -= amount
+            s[S_BOARD + box] += amount
+        s[S_CHIPS + seat] = c
+
+
+@_jit
+def _finish(s: Any, r: Any, winner: int) -> None:
+    """Settle the round won by ``winner`` (``Round._finish``, in the documented order)."""
+    s[S_AWAIT] = 0
+    n = s[S_N]
+    short = 0
+    for off in range(1, n):
+        seat = (winner + off) % n
+        hand = s[S_HANDS + seat]
+        owed = 0
+        while hand != 0:
+            owed += r[R_VALUE + _ctz(hand)]
+            hand &= hand - 1
+        paid = min(owed, s[S_CHIPS + seat])
+        s[S_CHIPS + seat] -= paid
+        if paid < owed:
+            short |= 1 << seat
+        s[S_CHIPS + winner] += paid
+    for seat in range(n):
+        hand = s[S_HANDS + seat]
+        for box in range(5):
+            if (hand >> r[R_BOARD_CARD + box]) & 1:
+                owed = s[S_BOARD + box]
+                paid = min(owed, s[S_CHIPS + seat])
+                s[S_CHIPS + seat] -= paid
+                if paid < owed:
+                    short |= 1 << seat
+                s[S_BOARD + box] += paid
+    if r[R_FORGOT] == 1:
+        for i in range(s[S_NFORGOT]):
+            seat = s[S_FORGOT_SEAT + i]
+            box = s[S_FORGOT_BOX + i]
+            owed = s[S_BOARD + box]
+            paid = min(owed, s[S_CHIPS + seat])
+            s[S_CHIPS + seat] -= paid
+            if paid < owed:
+                short |= 1 << seat
+            s[S_BOARD + box] += paid
+    opera = False
+    if r[R_OPERA] == 0:
+        opera = s[S_RUN_SEAT] == winner and s[S_RUN_LEN] == s[S_HAND_SIZE]
+    elif r[R_OPERA] == 1:
+        opera = s[S_PLAYED] == s[S_HAND_SIZE]
+    if opera:
+        swept = 0
+        for box in range(5):
+            swept += s[S_BOARD + box]
+            s[S_BOARD + box] = 0
+        s[S_CHIPS + winner] += swept
+        s[S_OPERA] = 1
+        s[S_SWEPT] = swept
+    s[S_SHORT] = short
+    s[S_WINNER] = winner
+
+
+@_inline
+def _preferred(bits: Any, r: Any) -> Any:
+    """Among cards of one rank: the board card if any, else the lowest card index."""
+    on_board = bits & r[R_BOARD_MASK]
+    return _ctz(on_board) if on_board != 0 else _ctz(bits)
+
+
+@_inline
+def _deck_index(c: int) -> int:
+    return (c & 3) * 13 + (c >> 2)
+
+
+@_jit
+def _greedy_lead(s: Any, r: Any, hand: int) -> int:
+    """``GreedyBot`` leading: the card whose run in our hand grabs the most chips, then sheds
+    the most points, then has the lowest rank, then the lowest card index."""
+    best = -1
+    best_key = -1
+    bits = hand
+    while bits != 0:
+        c = _ctz(bits)
+        bits &= bits - 1
+        box = r[R_BOX_OF + c]
+        chips = 0 if box < 0 else s[S_BOARD + box] + 1
+        points = r[R_VALUE + c]
+        rank = (c >> 2) + 2
+        while rank <= 13:
+            of_rank = (hand >> (4 * rank - 4)) & 15
+            if of_rank == 0:
+                break
+            b = _preferred(of_rank << (4 * rank - 4), r)
+            if r[R_BOX_OF + b] >= 0:
+                chips += s[S_BOARD + r[R_BOX_OF + b]]
+            points += r[R_VALUE + b]
+            rank += 1
+        key = ((chips * 2048 + points) * 16 + 12 - (c >> 2)) * 64 + 63 - _deck_index(c)
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@_jit
+def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> int:
+    """``HeuristicBot`` leading (see :mod:`cardroom.bots.heuristic`): the best planned run."""
+    held = np.zeros(14, np.int64)
+    dead = np.zeros(14, np.bool_)
+    box_of_rank = np.zeros(14, np.int64)
+    card_of_rank = np.full(14, -1, np.int64)
+    size = 0
+    lacked = np.int64(-1)
+    n = s[S_N]
+    for p in range(n):
+        if p != seat and s[S_HANDS + p] != 0:
+            lacked &= s[S_LACKS + p] if r[R_MAY_STOP] == 0 else 0
+    for k in range(1, 14):
+        mine = (hand >> (4 * k - 4)) & 15
+        gone = (played_mask >> (4 * k - 4)) & 15
+        held[k] = (mine & 1) + ((mine >> 1) & 1) + ((mine >> 2) & 1) + (mine >> 3)
+        size += held[k]
+        unseen = 4 - held[k] - ((gone & 1) + ((gone >> 1) & 1) + ((gone >> 2) & 1) + (gone >> 3))
+        dead[k] = unseen <= 0 or (lacked >> k) & 1 == 1
+    for box in range(5):
+        c = r[R_BOARD_CARD + box]
+        if (hand >> c) & 1 and c > card_of_rank[(c >> 2) + 1]:
+            card_of_rank[(c >> 2) + 1] = c
+            box_of_rank[(c >> 2) + 1] = s[S_BOARD + box]
+    h = np.zeros(14, np.int64)
+    best = -1
+    best_score = 0
+    for rank in range(1, 14):
+        if held[rank] == 0:
+            continue
+        card = _preferred(hand & (np.int64(15) << (4 * rank - 4)), r)
+        h[:] = held
+        n_cards = 0
+        pts = 0
+        box = 0
+        out = False
+        k = rank
+        while True:
+            if h[k] > 0:
+                h[k] -= 1
+                n_cards += 1
+                pts += r[R_VALUE + 4 * k - 4]
+                box += box_of_rank[k]
+                if n_cards == size:
+                    out = True
+                    break
+                if k == 13:
+                    break
+                k += 1
+            elif dead[k]:
+                if r[R_WHEN] == 1 or k == 13:
+                    break
+                k += 1
+            else:
+                break
+        if out:
+            score = 1_000_000
+        elif n_cards == 1 and rank == 13:
+            score = 10 * box
+        else:
+            score = 100 * n_cards + pts + 2 * box + (150 if rank == 1 else 0)
+        if best < 0 or score > best_score or (
+            score == best_score and _deck_index(card) < _deck_index(best)
+        ):
+            best = card
+            best_score = score
+    return best
+
+
+@_jit
+def _play_out(
+    s: Any, r: Any, policies: Any, rng: Any, seats: Any, trace: Any, tpos: Any, legal: Any
+) -> int:
+    """Play the round in ``s`` to its end and settle it; ``seats[p]`` is the game seat (its
+    policy and random stream) of round position ``p``. Returns the number of actions.
+
+    This is ``Round.legal_actions`` + a policy + ``Round.apply`` in one loop over local
+    variables (calls that pass arrays would cost two atomic reference counts each).
+    """
+    if s[S_WINNER] >= 0:
+        return 0
+    tracing = trace.shape[0] > 0
+    n = s[S_N]
+    to_act = s[S_TO_ACT]
+    need = s[S_NEED]
+    leader = s[S_LEADER]
+    in_row = s[S_PASSES_IN_ROW]
+    pending = s[S_PENDING]
+    waiting = s[S_AWAIT] != 0
+    played = s[S_PLAYED]
+    first = s[S_FIRST]
+    run_seat = s[S_RUN_SEAT]
+    run_len = s[S_RUN_LEN]
+    npasses = s[S_NPASSES]
+    played_mask = s[S_PLAYED_MASK]
+    may_stop = r[R_MAY_STOP] != 0
+    auto = r[R_ANNOUNCE] == 0
+    free_restart = r[R_WHEN] == 1
+    winner = -1
+    actions = 0
+    while winner < 0:
+        seat = to_act
+        gseat = seats[seat]
+        hand = s[S_HANDS + seat]
+        # the legal actions, in Round.legal_actions order
+        if waiting:
+            legal[0] = CLAIM_CODE
+            legal[1] = PASS_CODE
+            m = 2
+        else:
+            bits = hand if need == 0 else hand & (np.int64(15) << (4 * need - 4))
+            m = 0
+            while bits != 0:
+                legal[m] = _ctz(bits)
+                bits &= bits - 1
+                m += 1
+            plays = m
+            if pending >= 0:
+                legal[m] = CLAIM_CODE
+                m += 1
+            if need != 0 and (plays == 0 or may_stop):
+                legal[m] = PASS_CODE
+                m += 1
+        # the policy
+        policy = policies[gseat]
+        if policy == 0:
+            state, i = _randbelow(rng[gseat], m)
+            rng[gseat] = state
+            a = legal[i]
+        elif m == 1 and policy == 2:
+            a = legal[0]
+        else:
+            # greedy and heuristic: claim; following, the preferred card of the rank asked;
+            # leading, their own choice; pass only when forced
+            a = legal[m - 1]
+            if a != CLAIM_CODE and (m < 2 or legal[m - 2] != CLAIM_CODE):
+                if need != 0:
+                    of_rank = hand & (np.int64(15) << (4 * need - 4))
+                    if of_rank != 0:
+                        a = _preferred(of_rank, r)
+                elif policy == 1:
+                    a = _greedy_lead(s, r, hand)
+                else:
+                    a = _heuristic_lead(s, r, seat, hand, played_mask)
+            elif a != CLAIM_CODE:
+                a = CLAIM_CODE
+        if tracing:
+            if tpos[0] < trace.shape[0] - 64:
+                trace[tpos[0]] = (seat * 16 + need) * 64 + a
+                tpos[0] += 1
+            else:
+                tpos[1] = 1  # overflow: the caller retries with a larger buffer
+        actions += 1
+        # Round.apply
+        if a == CLAIM_CODE:
+            box = r[R_BOX_OF + pending]
+            s[S_CHIPS + seat] += s[S_BOARD + box]
+            s[S_BOARD + box] = 0
+            pending = -1
+            if waiting:
+                winner = seat
+            continue
+        if pending >= 0:  # the claim lapses: a forgotten announcement
+            k = s[S_NFORGOT]
+            s[S_FORGOT_SEAT + k] = seat
+            s[S_FORGOT_BOX + k] = r[R_BOX_OF + pending]
+            s[S_NFORGOT] = k + 1
+            pending = -1
+        if a == PASS_CODE:
+            if waiting:
+                winner = seat
+                continue
+            npasses += 1
+            s[S_LACKS + seat] |= np.int64(1) << need
+            in_row += 1
+            if in_row < n:
+                to_act = seat + 1 if seat + 1 < n else 0
+                continue
+            to_act = leader
+            in_row = 0
+            need = 0 if free_restart or need == 13 else need + 1
+            continue
+        bit = np.int64(1) << a
+        hand &= ~bit
+        s[S_HANDS + seat] = hand
+        played_mask |= bit
+        played += 1
+        if first < 0:
+            first = seat
+        if run_seat == seat:
+            run_len += 1
+        else:
+            run_seat = seat
+            run_len = 1
+        if r[R_BOX_OF + a] >= 0:
+            if auto:
+                box = r[R_BOX_OF + a]
+                s[S_CHIPS + seat] += s[S_BOARD + box]
+                s[S_BOARD + box] = 0
+            else:
+                pending = a
+        leader = seat
+        in_row = 0
+        if hand == 0:
+            if pending >= 0:
+                waiting = True
+            else:
+                winner = seat
+            continue
+        rank = (a >> 2) + 1
+        need = 0 if rank == 13 else rank + 1
+    s[S_TO_ACT] = to_act
+    s[S_NEED] = need
+    s[S_LEADER] = leader
+    s[S_PASSES_IN_ROW] = in_row
+    s[S_PENDING] = pending
+    s[S_PLAYED] = played
+    s[S_FIRST] = first
+    s[S_RUN_SEAT] = run_seat
+    s[S_RUN_LEN] = run_len
+    s[S_NPASSES] = npasses
+    s[S_PLAYED_MASK] = played_mask
+    _finish(s, r, winner)
+    return actions
+
+
+# --- one game --------------------------------------------------------------------------------
+
+
+@_jit
+def _play_game(
+    key: Any,
+    r: Any,
+    nseats: int,
+    policies: Any,
+    max_rounds: int,
+    stats: Any,
+    trace: Any,
+    tpos: Any,
+) -> Any:
+    """Play one game (key ``key``) for at most ``max_rounds`` rounds; returns
+    ``(rounds played, reason code, winners mask)``, reason 0 if it did not end."""
+    tracing = trace.shape[0] > 0
+    chips = np.full(nseats, r[R_START], np.int64)
+    board = np.zeros(5, np.int64)
+    active = np.ones(nseats, np.bool_)
+    rng = np.empty(nseats, np.uint64)
+    for i in range(nseats):
+        rng[i] = _derive(key, i)
+    deal_rng = np.empty(1, np.uint64)
+    s = np.zeros(S_SIZE, np.int64)
+    legal = np.empty(64, np.int64)
+    deck = np.empty(52, np.int64)
+    seats = np.empty(nseats, np.int64)
+    round_chips = np.empty(nseats, np.int64)
+    dealer = 0
+    rounds = 0
+    while rounds < max_rounds:
+        n = 0
+        dpos = 0
+        for seat in range(nseats):
+            if active[seat]:
+                if seat == dealer:
+                    dpos = n
+                seats[n] = seat
+                round_chips[n] = chips[seat]
+                n += 1
+        deal_rng[0] = _derive(key, DEAL_TAG + rounds)
+        _deal(s, n, dpos, deal_rng, round_chips, board, deck)
+        actions = _play_out(s, r, policies, rng, seats, trace, tpos, legal)
+        rounds += 1
+        winner = s[S_WINNER]
+        # statistics of the round
+        stats[ST_ROUNDS] += 1
+        stats[ST_ACTIONS] += actions
+        stats[ST_CARDS] += s[S_PLAYED]
+        stats[ST_CARDS_HIST + s[S_PLAYED]] += 1
+        stats[ST_PASSES] += s[S_NPASSES]
+        if s[S_OPERA]:
+            stats[ST_OPERA] += 1
+            stats[ST_OPERA_CHIPS] += s[S_SWEPT]
+        if s[S_SHORT] != 0:
+            stats[ST_SHORT_ROUNDS] += 1
+        stats[ST_ROUND_WINS + seats[winner]] += 1
+        total = 0
+        for box in range(5):
+            b = s[S_BOARD + box]
+            board[box] = b
+            total += b
+            stats[ST_BOX_SUM + box] += b
+            if b > stats[ST_BOX_MAX + box]:
+                stats[ST_BOX_MAX + box] = b
+        stats[ST_BOARD_HIST + min(total // 10, BOARD_BINS - 1)] += 1
+        for p in range(n):
+            seat = seats[p]
+            stats[ST_NET + seat] += s[S_CHIPS + p] - chips[seat]
+            stats[ST_SEAT_ROUNDS + seat] += 1
+            chips[seat] = s[S_CHIPS + p]
+        first = seats[s[S_FIRST]]
+        if tracing and tpos[1] == 0:
+            t = tpos[0]
+            trace[t] = -1
+            trace[t + 1] = dealer
+            trace[t + 2] = n
+            trace[t + 3] = winner
+            trace[t + 4] = s[S_FIRST]
+            trace[t + 5] = s[S_OPERA]
+            t += 6
+            for box in range(5):
+                trace[t] = board[box]
+                t += 1
+            for seat in range(nseats):
+                trace[t] = chips[seat]
+                t += 1
+            trace[t] = s[S_SHORT]
+            tpos[0] = t + 1
+        # the end condition (Game._check_end)
+        reason = 0
+        among = active.copy()
+        kind = r[R_END_KIND]
+        if kind == 0:
+            if s[S_SHORT] != 0:
+                reason = 1
+            else:
+                for seat in range(nseats):
+                    if active[seat] and chips[seat] < 15:
+                        reason = 2
+        elif kind == 1:
+            left = 0
+            for seat in range(nseats):
+                if active[seat] and chips[seat] >= 15:
+                    left += 1
+            if left <= 1:
+                reason = 3 if left == 1 else 4
+            if left >= 1:
+                for seat in range(nseats):
+                    if active[seat] and chips[seat] < 15:
+                        active[seat] = False
+                among[:] = active
+        elif kind == 2:
+            if rounds >= r[R_END_N]:
+                reason = 5
+        else:
+            reached = 0
+            for seat in range(nseats):
+                among[seat] = active[seat] and chips[seat] >= r[R_END_N]
+                if among[seat]:
+                    reached += 1
+            if reached > 0:
+                reason = 6
+        if reason != 0:
+            best = -1
+            for seat in range(nseats):
+                if among[seat] and chips[seat] > best:
+                    best = chips[seat]
+            mask = 0
+            for seat in range(nseats):
+                if among[seat] and chips[seat] == best:
+                    mask |= 1 << seat
+            return rounds, reason, mask
+        if active[first]:
+            dealer = first
+        else:
+            for step in range(1, nseats + 1):
+                if active[(first + step) % nseats]:
+                    dealer = (first + step) % nseats
+                    break
+    return rounds, 0, 0
+
+
+@_jit
+def _run_chunk(
+    root: Any, chunk: int, n_rounds: int, r: Any, nseats: int, policies: Any, stats: Any
+) -> None:
+    """Play ``n_rounds`` rounds as games back to back (game ``g`` keyed by
+    ``derive(derive(root, chunk), g)``); the game still going at the end is cut."""
+    chunk_key = _derive(root, chunk)
+    trace = np.empty(0, np.int64)
+    tpos = np.zeros(2, np.int64)
+    done = 0
+    g = 0
+    while done < n_rounds:
+        cap = min(MAX_GAME_ROUNDS, n_rounds - done)
+        rounds, reason, mask = _play_game(
+            _derive(chunk_key, g), r, nseats, policies, cap, stats, trace, tpos
+        )
+        done += rounds
+        g += 1
+        if reason == 0 and rounds == MAX_GAME_ROUNDS:
+            reason = 7
+        if reason == 0:
+            stats[ST_CUT] += 1
+            stats[ST_CUT_ROUNDS] += rounds
+            continue
+        stats[ST_GAMES] += 1
+        stats[ST_GAME_ROUNDS] += rounds
+        stats[ST_GAME_LEN_HIST + rounds] += 1
+        stats[ST_REASON + reason] += 1
+        for seat in range(nseats):
+            if (mask >> seat) & 1:
+                stats[ST_GAME_WINS + seat] += 1
+
+
+@_jit
+def _trace_game(
+    key: Any, r: Any, nseats: int, policies: Any, max_rounds: int, trace: Any
+) -> int:
+    stats = np.zeros(ST_SIZE, np.int64)
+    tpos = np.zeros(2, np.int64)
+    rounds, reason, mask = _play_game(key, r, nseats, policies, max_rounds, stats, trace, tpos)
+    if tpos[1] != 0:
+        return -1
+    t = tpos[0]
+    trace[t] = -2
+    trace[t + 1] = reason
+    trace[t + 2] = rounds
+    trace[t + 3] = mask
+    return int(t + 4)
+
+
+@_jit
+def _rollout(s: Any, r: Any, policies: Any, rng: Any) -> int:
+    n = s[S_N]
+    seats = np.arange(n)
+    legal = np.empty(64, np.int64)
+    trace = np.empty(0, np.int64)
+    return _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64), legal)
+
+
+# --- Python entry points ---------------------------------------------------------------------
+
+
+def encode_rules(rules: Rules) -> I64Array:
+    """The rules as the fast path's int64 array."""
+    r = np.zeros(R_SIZE, np.int64)
+    r[R_WHEN] = ("next-rank", "free-restart").index(rules.when_blocked)
+    r[R_PAY] = ("points-ace-low", "card-count", "points-ace-high").index(rules.payment)
+    r[R_FORGOT] = ("chips-stay", "double-box").index(rules.forgotten_announcement)
+    r[R_ANNOUNCE] = ("auto", "manual").index(rules.announce)
+    r[R_OPERA] = ("one-turn", "no-one-else-played", "off").index(rules.grand_opera)
+    r[R_MAY_STOP] = int(rules.may_stop)
+    r[R_END_KIND] = END_KINDS[rules.end.kind]
+    r[R_END_N] = rules.end.number
+    r[R_START] = rules.starting_chips
+    r[R_BOX_OF : R_BOX_OF + 52] = -1
+    from cardroom.cards import DECK
+
+    for card in DECK:
+        r[R_VALUE + fast_index(card.index)] = card_value(card, rules.payment)
+    for box, card in enumerate(rules.board_cards):
+        r[R_BOX_OF + fast_index(card.index)] = box
+        r[R_BOARD_CARD + box] = fast_index(card.index)
+        r[R_BOARD_MASK] |= 1 << fast_index(card.index)
+    assert STAKES == (1, 2, 3, 4, 5)
+    return r
+
+
+def encode_policies(bots: Sequence[str]) -> I64Array:
+    """Policy codes for bot names (``random``, ``greedy``, ``heuristic``)."""
+    unknown = [b for b in bots if b not in POLICIES]
+    if unknown:
+        raise ValueError(
+            f"the fast path cannot play bot {unknown[0]!r}: use one of {', '.join(POLICIES)}"
+        )
+    return np.array([POLICIES[b] for b in bots], np.int64)
+
+
+def _mask(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << fast_index(c.index)
+    return m
+
+
+def encode_round(rnd: Round) -> I64Array:
+    """The fast state of a readable round, at any point of play (for rollouts)."""
+    s = np.zeros(S_SIZE, np.int64)
+    rules = rnd.rules
+    s[S_N] = rnd.n
+    s[S_DEALER] = rnd.dealer
+    s[S_TO_ACT] = rnd.to_act
+    s[S_NEED] = rnd.need or 0
+    s[S_LEADER] = -1 if rnd.leader is None else rnd.leader
+    s[S_PASSES_IN_ROW] = rnd.passes_in_row
+    s[S_PENDING] = -1 if rnd.pending_claim is None else fast_index(rnd.pending_claim.index)
+    s[S_AWAIT] = int(rnd.awaiting_final_claim)
+    s[S_PLAYED] = len(rnd.played)
+    s[S_FIRST] = rnd.played[0][0] if rnd.played else -1
+    run_seat, run_len = -1, 0
+    for seat, _ in reversed(rnd.played):
+        if run_seat not in (-1, seat):
+            break
+        run_seat, run_len = seat, run_len + 1
+    s[S_RUN_SEAT], s[S_RUN_LEN] = run_seat, run_len
+    s[S_NFORGOT] = len(rnd.forgotten)
+    for i, (seat, card) in enumerate(rnd.forgotten):
+        s[S_FORGOT_SEAT + i] = seat
+        s[S_FORGOT_BOX + i] = rules.board_cards.index(card)
+    s[S_WINNER] = -1 if rnd.result is None else rnd.result.winner
+    s[S_HAND_SIZE] = HAND_SIZES[rnd.n]
+    s[S_PLAYED_MASK] = _mask(c for _, c in rnd.played)
+    s[S_NPASSES] = len(rnd.passes)
+    if not rules.may_stop:
+        for seat, rank in rnd.passes:
+            s[S_LACKS + seat] |= 1 << rank
+    for seat in range(rnd.n):
+        s[S_HANDS + seat] = _mask(rnd.hands[seat])
+        s[S_CHIPS + seat] = rnd.chips[seat]
+    for box in range(5):
+        s[S_BOARD + box] = rnd.board[box]
+    return s
+
+
+def rollout(state: I64Array, rules: I64Array, policies: I64Array, key: int) -> I64Array:
+    """Play the round ``state`` (from :func:`encode_round`) to its end with ``policies[seat]``
+    for each round position, drawing from SplitMix64 streams ``derive(key, seat)``.
+
+    Returns the final state: ``S_WINNER``, ``S_CHIPS + seat``, ``S_BOARD + box``, ``S_OPERA``.
+    The input is not changed.
+    """
+    from cardroom.sim.streams import derive
+
+    s = state.copy()
+    rng = np.array([derive(key, i) for i in range(int(s[S_N]))], np.uint64)
+    _rollout(s, rules, policies, rng)
+    return s
+
+
+def trace_game(
+    rules: Rules, bots: Sequence[str], key: int, max_rounds: int = MAX_GAME_ROUNDS
+) -> list[int]:
+    """Play one game (key ``key``) on the fast path and return its trace (the format of
+    :func:`cardroom.sim.streams.readable_game`)."""
+    r = encode_rules(rules)
+    policies = encode_policies(bots)
+    nseats = len(bots)
+    size = max_rounds * (200 + nseats) + 1024
+    while True:
+        trace = np.zeros(size, np.int64)
+        end = _trace_game(np.uint64(key), r, nseats, policies, max_rounds, trace)
+        if end >= 0:
+            return [int(x) for x in trace[:end]]
+        size *= 4
+
+
+def run_chunk(
+    rules: I64Array, policies: I64Array, root: int, chunk: int, n_rounds: int
+) -> I64Array:
+    """Statistics (``ST_*`` offsets) of ``n_rounds`` rounds: chunk ``chunk`` of a simulation
+    whose root key is ``root`` (:func:`cardroom.sim.streams.derive_seed`)."""
+    stats = np.zeros(ST_SIZE, np.int64)
+    _run_chunk(np.uint64(root), chunk, n_rounds, rules, len(policies), policies, stats)
+    return stats
