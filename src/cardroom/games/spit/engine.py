@@ -744,10 +744,10 @@ class SpitGame:
             self._spit[seat] = spit
             events.append(Dealt(seat, tuple(len(p) for p in stock), len(spit)))
         spitters = [s for s in SEATS if self._spit[s]]
-        was_one_pile = self._one_pile
+        was_one_pile, was_open = self._one_pile, self._open
         self._one_pile = len(spitters) < 2
         self._open = [True, True] if not self._one_pile else [s in spitters for s in SEATS]
-        if self._one_pile and not was_one_pile and spitters:
+        if self._one_pile and spitters and (not was_one_pile or self._open != was_open):
             events.append(OnePile(spitters[0]))
         self._called = [False, False]
         self._chooser = None
