@@ -181,6 +181,7 @@ class Arbiter(Generic[A, V]):
         self._since: float | None = None
         self._queue: list[_Posted] = []
         self._seq = 0
+        self._stalemate = False
         self._note_stalemate(self.start)
 
     # -- time -----------------------------------------------------------------------------
@@ -197,8 +198,15 @@ class Arbiter(Generic[A, V]):
         """When the current stalemate began, or None."""
         return self._since
 
+    @property
+    def stalemate(self) -> bool:
+        """The engine's ``stalemate`` as of the last change (the engine changes only through
+        the arbiter, so this saves asking it again)."""
+        return self._stalemate
+
     def _note_stalemate(self, t: float) -> None:
-        if self.engine.stalemate and not self.engine.over:
+        self._stalemate = bool(self.engine.stalemate) and not self.engine.over
+        if self._stalemate:
             if self._since is None:
                 self._since = t
                 if self.engine.phase != "start":
@@ -247,8 +255,8 @@ class Arbiter(Generic[A, V]):
 
     def _apply(self, seat: int, action: A, now: float) -> Outcome:
         engine: Any = self.engine
-        stalemate_before = engine.stalemate
-        called_before = tuple(getattr(engine, "called", ()))
+        stalemate_before = self._stalemate
+        called_before = tuple(getattr(engine, "called", ())) if stalemate_before else ()
         try:
             events = tuple(engine.apply(seat, action))
         except RealtimeIllegal as exc:

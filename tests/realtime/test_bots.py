@@ -10,10 +10,10 @@ import pytest
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, Timing, make_reaction_bot
-from cardroom.cards import Card
+from cardroom.cards import DECK, Card
 from cardroom.games.speed import CALL, Play, SpeedGame, SpeedRules
 from cardroom.realtime import Arbiter, VirtualClock
-from cardroom.sim.realtime import Table
+from cardroom.sim.realtime import Table, make_engine
 from tests.speed.deals import make_deal
 
 
@@ -110,23 +110,35 @@ def _swap(deal: list[Card], a: int, b: int) -> list[Card]:
     return out
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
-def test_hidden_cards_do_not_change_a_bots_decisions(seed: int) -> None:
-    """Swap hidden cards (the bottoms of the two side piles, the bottom two of seat 1's draw
-    pile): until one of them is shown to seat 0, its bot makes exactly the same moves."""
-    rules = SpeedRules()
-    deal = make_deal()
+HIDDEN_SWAPS = {
+    # Speed: the bottoms of the two side piles, the bottom two of seat 1's draw pile.
+    "speed": ((9, 19), (50, 51)),
+    # Spit: the last two of seat 0's own spit pile, the two bottom cards of seat 1's fifth
+    # stock pile (face down under three more).
+    "spit": ((24, 25), (36, 37)),
+}
+
+
+@pytest.mark.parametrize("game", ["speed", "spit"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hidden_cards_do_not_change_a_bots_decisions(game: str, seed: int) -> None:
+    """Swap hidden cards: until one of them is shown to seat 0, its bot makes exactly the same
+    moves at the same times (and so does seat 1's, which cannot see them either)."""
+    deal = list(DECK)
     random.Random(seed).shuffle(deal)
-    other = _swap(_swap(deal, 9, 19), 50, 51)
+    other = deal
+    for a, b in HIDDEN_SWAPS[game]:
+        other = _swap(other, a, b)
     tables = []
     for cards in (deal, other):
-        game = SpeedGame(rules, cards, seed)
+        engine = make_engine(game, {}, 0)
+        engine = type(engine)(engine.rules, cards, seed)
         clock = VirtualClock()
-        arb: Arbiter[Any, Any] = Arbiter(game, clock, ["A", "B"])
+        arb: Arbiter[Any, Any] = Arbiter(engine, clock, ["A", "B"])
         bots = [
-            make_reaction_bot("hard", "speed", s, random.Random(f"{seed}/{s}")) for s in (0, 1)
+            make_reaction_bot("hard", game, s, random.Random(f"{seed}/{s}")) for s in (0, 1)
         ]
-        table = Table(game, arb, clock, bots, keep_trace=True)
+        table = Table(engine, arb, clock, bots, keep_trace=True)
         table.show(0.0)
         tables.append(table)
     first, second = tables
@@ -137,5 +149,6 @@ def test_hidden_cards_do_not_change_a_bots_decisions(seed: int) -> None:
         if not (first.step() and second.step()):
             break
         steps += 1
+    assert first.engine.snapshot() != second.engine.snapshot()
     mine = [t for t in first.trace if t[1] == 0]
     assert len(mine) >= 8, "the hidden cards came up too soon for a meaningful test"

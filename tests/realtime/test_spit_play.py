@@ -154,3 +154,32 @@ async def test_a_face_down_pile_turns_up_when_picked(tmp_path: Path) -> None:
         await pilot.press(str(pile + 1))
         assert app.view.stock[pile][0] is stock[pile][-2]
         assert "turns up" in _log(app)
+
+
+async def test_in_the_chooser_variant_the_player_who_emptied_his_layout_chooses_by_key(
+    tmp_path: Path,
+) -> None:
+    clock = VirtualClock()
+    options = {"slap": "chooser"}
+    app = RealtimeApp("spit", options, 3, "reaction:min=2,max=2", "Ann", tmp_path, clock=clock)
+    rng = random.Random(0)
+    async with app.run_test() as pilot:
+        engine: Any = app.engine
+        for _ in range(2000):
+            if engine.phase == "choose" and engine.chooser == 0:
+                break
+            assert not engine.over
+            action = spit_strategy(app.view, rng) if engine.phase != "choose" else None
+            if action is not None:
+                app.submit(action)  # Ann is quick: she acts before the bot's two seconds
+            else:
+                due = [x for x in (app.bot.due, app.arbiter.deadline) if x is not None]
+                clock.advance_to(min(due))
+                app.pump()
+        assert engine.phase == "choose" and engine.chooser == 0
+        await pilot.pause()
+        assert "Ann chooses a pile" in _status(app)
+        smaller = 0 if engine.view(0).centre_sizes[0] <= engine.view(0).centre_sizes[1] else 1
+        await pilot.press("z" if smaller == 0 else "x")
+        assert engine.phase == "start"
+        assert f"Ann chooses pile {smaller}" in _log(app)

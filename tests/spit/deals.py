@@ -118,4 +118,5 @@ def position(
         pile = spitter[0] if spitter else (0 if centres[0] else 1)
         g._open = [pile == 0, pile == 1]
     g.events.clear()
+    g._stuck_memo = None
     return g

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 
@@ -62,6 +63,21 @@ def corrupted(g: SpitGame, seat: int, rng: random.Random) -> Action:
     return rng.choice(other) if other else CALL_SPIT
 
 
+def cards_in(view: object) -> set[Card]:
+    """Every card object reachable from a view (its fields, tuples, actions)."""
+    found: set[Card] = set()
+    stack: list[object] = [view]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Card):
+            found.add(item)
+        elif isinstance(item, (tuple, list)):
+            stack.extend(item)
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+    return found
+
+
 def check_cards(g: SpitGame) -> None:
     places: list[Card] = []
     for seat in (0, 1):
@@ -71,6 +87,7 @@ def check_cards(g: SpitGame) -> None:
     places.extend(g.centre(0) + g.centre(1))
     assert len(places) == 52 and set(places) == set(DECK)
     assert set(g.locations()) == set(DECK)
+    assert g._stuck() == (not (g._can_progress(0) or g._can_progress(1))), "stale memo"
     for seat in (0, 1):
         for pile, up in zip(g.stock(seat), g.face_up(seat), strict=True):
             assert pile or not up, "an empty pile cannot show a card"
@@ -101,6 +118,7 @@ def random_game(
     g = SpitGame.new(rules, seed)
     rng = random.Random(stream)
     log: list[tuple[int | None, Action | None]] = []
+    shuffled = 0
     for step in range(max_steps):
         if g.over:
             break
@@ -140,9 +158,16 @@ def random_game(
             assert g.action_from_json(g.action_to_json(action)) == action
         check_cards(g)
         if deep_now:
+            shown = {g.top(0), g.top(1)} | {
+                p[-1] for s in (0, 1) for p, up in zip(g.stock(s), g.face_up(s), strict=True) if up
+            }
+            for s in (0, 1):
+                assert cards_in(g.view(s)) <= shown, "a view holds a card nobody may see"
             h = hidden_shuffled(g, rng)
+            shuffled += h.snapshot() != g.snapshot()
             for s in (0, 1):
                 assert h.view(s) == g.view(s), "a view depends on a hidden card"
+    assert shuffled or not deep, "the hidden-card check never shuffled anything"
     return g, log
 
 

@@ -134,11 +134,15 @@ class ReactionBot:
 
     def observe(self, view: Any, now: float) -> None:
         """The table changed: keep a plan in the same phase, else look and decide."""
-        key = (view.phase, view.stalemate)
+        self.notice((view.phase, view.stalemate), lambda: view, now)
+
+    def notice(self, key: tuple[str, bool], look: Callable[[], Any], now: float) -> None:
+        """Like :meth:`observe`, given the public phase and stalemate flag and a way to get the
+        seat's view, which is only built when the bot has to look (the simulation's fast path)."""
         if self.plan is not None and self.plan.key == key:
             return
         self.plan = None
-        self._decide(view, now, self.timing.draw(self.rng))
+        self._decide(look(), now, self.timing.draw(self.rng))
 
     def act(self, now: float) -> Any:
         """The planned action, now due (the plan is used up)."""

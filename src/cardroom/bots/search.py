@@ -176,7 +176,9 @@ def rebuild(view: RoundView, hidden: Hidden) -> Round:
 
 def with_hidden(base: Round, seat: int, hidden: Hidden) -> Round:
     """A copy of ``base`` with the other seats' hands and the talon replaced by ``hidden``."""
+    events, base.events = base.events, []  # a rollout never reads past events: skip the copy
     rnd = base.clone()
+    base.events = events
     hands, talon = hidden
     for p in range(rnd.n):
         if p != seat:

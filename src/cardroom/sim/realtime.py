@@ -12,6 +12,7 @@ import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
@@ -60,9 +61,12 @@ class Table:
     keep_trace: bool = False
 
     def show(self, now: float) -> None:
-        """Give each bot its seat's view (the only thing a bot ever sees)."""
+        """Give each bot its seat's view (the only thing a bot ever sees), built only for a bot
+        that has to look again: one with no plan, or after a change of phase."""
+        engine = self.engine
+        key = (engine.phase, self.arbiter.stalemate)
         for bot in self.bots:
-            bot.observe(self.engine.view(bot.seat), now)
+            bot.notice(key, partial(engine.view, bot.seat), now)
 
     def step(self) -> bool:
         """Do the next thing that happens; False when nothing ever will (or the game is over)."""

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 PACKET = 26
 
+_ADJACENT = tuple(adjacent(a, b) for a in DECK for b in DECK)
+_ALTERNATING = tuple(adjacent(a, b) and a.red != b.red for a in DECK for b in DECK)
+"""Whether card ``a`` may go on top card ``b``, indexed ``a.index * 52 + b.index``."""
+
 # ----------------------------------------------------------------------------- actions
 
 
@@ -320,6 +324,8 @@ class SpitGame:
         self.deal: tuple[Card, ...] = _check_deal(deal)
         self.seed = seed
         self._rng = random.Random(f"spit:{seed}")
+        self._fit_table = _ALTERNATING if rules.alternate_colours else _ADJACENT
+        self._stuck_memo: bool | None = None
         n = rules.piles
         self._stock: list[list[list[Card]]] = [[[] for _ in range(n)] for _ in SEATS]
         self._up: list[list[bool]] = [[False] * n for _ in SEATS]
@@ -460,9 +466,7 @@ class SpitGame:
         return None
 
     def _fits(self, card: Card, top: Card) -> bool:
-        if not adjacent(card, top):
-            return False
-        return not self.rules.alternate_colours or card.red != top.red
+        return self._fit_table[card.index * 52 + top.index]
 
     def _can_progress(self, seat: int) -> bool:
         """Whether ``seat`` can play, turn up a card, or uncover one by a move."""
@@ -482,7 +486,10 @@ class SpitGame:
         return False
 
     def _stuck(self) -> bool:
-        return not (self._can_progress(0) or self._can_progress(1))
+        """Neither seat can make progress (memoised until the next change of state)."""
+        if self._stuck_memo is None:
+            self._stuck_memo = not (self._can_progress(0) or self._can_progress(1))
+        return self._stuck_memo
 
     def why_illegal(self, seat: int, action: Action) -> str | None:
         """Why ``action`` of ``seat`` is not legal now, or None if it is."""
@@ -610,6 +617,7 @@ class SpitGame:
         if why is not None:
             raise RealtimeIllegal(seat, action, why)
         events: list[Event] = []
+        self._stuck_memo = None
         if isinstance(action, Play):
             i = self._stock_top(seat, action.card)
             assert i is not None
@@ -671,6 +679,7 @@ class SpitGame:
             card = self._spit[s].pop()
             self._centre[s].append(card)
             events.append(Spat(s, card, s))
+        self._stuck_memo = None
         self._kind = "play"
         if self._stuck():
             events.append(Stalemate())
@@ -726,6 +735,7 @@ class SpitGame:
 
     def _deal_layouts(self, packets: list[list[Card]]) -> list[Event]:
         events: list[Event] = []
+        self._stuck_memo = None
         n = self.rules.piles
         for seat in SEATS:
             stock, spit = lay_out(packets[seat], n)
@@ -734,10 +744,10 @@ class SpitGame:
             self._spit[seat] = spit
             events.append(Dealt(seat, tuple(len(p) for p in stock), len(spit)))
         spitters = [s for s in SEATS if self._spit[s]]
-        was_one_pile = self._one_pile
+        was_one_pile, was_open = self._one_pile, self._open
         self._one_pile = len(spitters) < 2
         self._open = [True, True] if not self._one_pile else [s in spitters for s in SEATS]
-        if self._one_pile and not was_one_pile and spitters:
+        if self._one_pile and spitters and (not was_one_pile or self._open != was_open):
             events.append(OnePile(spitters[0]))
         self._called = [False, False]
         self._chooser = None

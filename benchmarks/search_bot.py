@@ -1,0 +1,96 @@
+"""How fast the search bot decides, beside the heuristic bot and the readable engine's rollouts.
+
+Plays a few 4-player classic rounds (search at seats 0 and 2, heuristic at 1 and 3) and times
+every decision of the search bot that had more than one distinct choice, at its default budget
+and at a fixed number of worlds; on the same positions it times the heuristic bot's decision
+and random rollouts through the readable engine. Prints one table.
+
+    PYTHONPATH=src python benchmarks/search_bot.py [--rounds 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from cardroom.bots import make_bot
+from cardroom.bots.search import SearchBot, candidates
+from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune.view import RoundView
+
+
+def positions(rounds: int) -> list[RoundView]:
+    """The search seats' views with more than one distinct choice, from heuristic-played rounds."""
+    out = []
+    bot = make_bot("heuristic")
+    for d in range(rounds):
+        rnd = Round.deal(Rules(), [60] * 4, [0] * 5, 0, random.Random(f"bench/{d}"))
+        rng = random.Random(d)
+        while rnd.result is None:
+            view = view_of(rnd, rnd.to_act)
+            if rnd.to_act % 2 == 0 and len(candidates(view)) > 1:
+                out.append(view)
+            rnd.apply(bot.act(view, rng))
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=8)
+    args = parser.parse_args()
+    views = positions(args.rounds)
+    rows: list[tuple[str, float, float, str]] = []
+    for spec in ("search", "search:iterations=50"):
+        bot = make_bot(spec)
+        assert isinstance(bot, SearchBot)
+        times, worlds = [], 0
+        for i, view in enumerate(views):
+            t = time.perf_counter()
+            bot.act(view, random.Random(i))
+            times.append(time.perf_counter() - t)
+            worlds += bot.last_iterations
+        per_s = worlds / sum(times)
+        rows.append((spec, statistics.median(times), pct(times, 0.95), f"{per_s:,.0f} worlds/s"))
+    heuristic = make_bot("heuristic")
+    times = []
+    for i, view in enumerate(views):
+        t = time.perf_counter()
+        heuristic.act(view, random.Random(i))
+        times.append(time.perf_counter() - t)
+    rows.append(("heuristic", statistics.median(times), pct(times, 0.95), "-"))
+    # the readable engine: random rollouts from fresh 4-player deals
+    rng = random.Random(0)
+    t = time.perf_counter()
+    rollouts = actions = 0
+    while time.perf_counter() - t < 1.0:
+        rnd = Round.deal(Rules(), [60] * 4, [0] * 5, 0, rng)
+        while rnd.result is None:
+            legal = rnd.legal_actions()
+            rnd.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+        rollouts += 1
+    elapsed = time.perf_counter() - t
+    rows.append(
+        (
+            "engine random rollouts",
+            elapsed / rollouts,
+            float("nan"),
+            f"{rollouts / elapsed:,.0f} rollouts/s ({actions / elapsed:,.0f} actions/s)",
+        )
+    )
+    print(f"{len(views)} decisions with more than one distinct choice, 4-player classic")
+    print(f"{'who':<24} {'median ms':>10} {'p95 ms':>8}  throughput")
+    for name, median, p95, extra in rows:
+        p95_text = "-" if p95 != p95 else f"{1000 * p95:8.2f}"
+        print(f"{name:<24} {1000 * median:10.2f} {p95_text:>8}  {extra}")
+
+
+if __name__ == "__main__":
+    main()

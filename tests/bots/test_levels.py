@@ -1,0 +1,49 @@
+"""The four levels players see, and the bot names and options."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.bots import LEVELS, BotError, make_bot
+from cardroom.bots.search import SearchBot
+
+
+def test_levels_map_onto_the_four_bots() -> None:
+    assert {k: LEVELS[k] for k in ("easy", "medium", "hard", "expert")} == {
+        "easy": "random",
+        "medium": "greedy",
+        "hard": "heuristic",
+        "expert": "search",
+    }
+    assert [make_bot(level).name for level in ("easy", "medium", "hard", "expert")] == [
+        "random",
+        "greedy",
+        "heuristic",
+        "search",
+    ]
+
+
+def test_search_options() -> None:
+    default = make_bot("search")
+    assert isinstance(default, SearchBot) and default.ms == 150 and default.iterations is None
+    fixed = make_bot("search:iterations=12,policy=greedy")
+    assert isinstance(fixed, SearchBot)
+    assert (fixed.ms, fixed.iterations, fixed.policy) == (None, 12, "greedy")
+    timed = make_bot("search:ms=30")
+    assert isinstance(timed, SearchBot) and (timed.ms, timed.iterations) == (30, None)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:ms=10,iterations=3", "not both"),
+        ("search:iterations=-1", "iterations='-1'"),
+        ("search:policy=smart", "policy='smart'"),
+        ("search:ms", "key=value"),
+        ("heuristic:depth=2", "takes no options"),
+        ("clever", "unknown bot 'clever'"),
+    ],
+)
+def test_bad_specs(spec: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        make_bot(spec)
