@@ -56,3 +56,27 @@ def test_unlisted_but_legal_actions_still_go_through_the_full_check() -> None:
         with pytest.raises(IllegalAction, match="not a board card"):
             rnd.apply(Play(rnd.hands[seat][0], forget=True))
     assert parse_card("7D") in Rules().board_cards
+
+
+def test_hands_replaced_after_the_answer_are_seen() -> None:
+    """Search and research replace hidden hands on a round or its clone: never trust the past."""
+    rnd = Round.deal(Rules(), [60] * 2, [0] * 5, 0, random.Random(8))
+    seat = rnd.to_act
+    listed = rnd.legal_actions()
+    mine, theirs = rnd.hands[seat], rnd.hands[1 - seat]
+    # swap the whole hands (a determinization): the old plays are no longer legal
+    rnd.hands[seat], rnd.hands[1 - seat] = list(theirs), list(mine)
+    with pytest.raises(IllegalAction, match="does not hold"):
+        rnd.apply(listed[0])
+    # the same on a clone whose event list was swapped out, as the search bot does
+    events, rnd.events = rnd.events, []
+    twin = rnd.clone()
+    rnd.events = events
+    twin.hands[seat] = list(mine)
+    assert twin.legal_actions() == [Play(c) for c in mine]
+    # and a card swapped in place, the hand keeping its length
+    listed = rnd.legal_actions()
+    card = rnd.hands[seat][0]
+    rnd.hands[seat][0], rnd.hands[1 - seat][0] = rnd.hands[1 - seat][0], card
+    with pytest.raises(IllegalAction, match="does not hold"):
+        rnd.apply(Play(card))

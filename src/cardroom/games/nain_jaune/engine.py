@@ -66,6 +66,8 @@ PASS = Pass()
 CLAIM = Claim()
 _PLAY = {card: Play(card) for card in DECK}
 _DECK_SET = frozenset(DECK)
+_LegalCache = tuple[list["Event"], int, list[Card], int, list[Action]]
+_NO_CACHE: _LegalCache = ([], -1, [], -1, [])
 
 
 class IllegalAction(ValueError):
@@ -345,7 +347,7 @@ class Round:
         self.awaiting_final_claim = False
         self.result: RoundResult | None = None
         self._board_index = {c: i for i, c in enumerate(rules.board_cards)}
-        self._legal_cache: tuple[int, list[Action]] = (-1, [])
+        self._legal_cache: _LegalCache = _NO_CACHE
         self.events: list[Event] = []
         labels = [card.pretty for card in rules.board_cards]
         for seat in range(n):
@@ -393,10 +395,6 @@ class Round:
             return []
         if self.awaiting_final_claim:
             return [CLAIM, PASS]
-        # every apply adds events, so their count dates the answer (apply's fast check)
-        stamp, cached = self._legal_cache
-        if stamp == len(self.events):
-            return list(cached)
         hand = self.hands[self.to_act]
         need = self.need
         actions: list[Action]
@@ -409,7 +407,9 @@ class Round:
             actions.append(CLAIM)
         if can_pass:
             actions.append(PASS)
-        self._legal_cache = (len(self.events), actions)
+        # Every apply adds events, so the event list and its length date this answer; apply
+        # trusts it (skips why_illegal) only for the same lists, hand and length.
+        self._legal_cache = (self.events, len(self.events), hand, len(hand), actions)
         return list(actions)
 
     def why_illegal(self, action: Action) -> str | None:
@@ -449,8 +449,16 @@ class Round:
 
         Raises :class:`IllegalAction` (state unchanged) when the action is not legal now.
         """
-        stamp, cached = self._legal_cache
-        if stamp != len(self.events) or self.result is not None or action not in cached:
+        events_then, count, hand, size, cached = self._legal_cache
+        if (
+            events_then is not self.events
+            or count != len(events_then)
+            or hand is not self.hands[self.to_act]
+            or size != len(hand)
+            or self.result is not None
+            or action not in cached
+            or (isinstance(action, Play) and action.card not in hand)
+        ):
             reason = self.why_illegal(action)
             if reason is not None:
                 raise IllegalAction(action, reason)
@@ -619,6 +627,7 @@ class Round:
         other.chips = list(self.chips)
         other.board = list(self.board)
         other.hands = [list(h) for h in self.hands]
+        other._legal_cache = _NO_CACHE
         other.played = list(self.played)
         other.passes = list(self.passes)
         other.forgotten = list(self.forgotten)
