@@ -48,7 +48,8 @@ def nain_jaune(
 
     The bots are cycled to fill the seats (A,B at 4 seats: A B A B). Each deal is one round from
     starting_chips with an empty board. A bot named twice becomes NAME and NAME#2. Bots:
-    random, greedy, heuristic, search[:ms=N|iterations=N], or a level easy/medium/hard/expert.
+    random, greedy, heuristic, search[:ms=N|iterations=N], or a level easy/medium/hard/expert;
+    after a comma, a key=value with no ':' of its own is one more option of the bot before it.
 
     \b
     Examples:
