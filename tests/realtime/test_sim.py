@@ -11,7 +11,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardroom.cards import DECK
 from cardroom.cli.main import cli
+from cardroom.games.realtime import RealtimeIllegal
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.realtime import replay
 from cardroom.sim.realtime import bot_labels, make_engine, new_table, play_one, run_table
@@ -86,8 +88,24 @@ def test_records_of_random_bot_games_replay_exactly(
         for kind, lo, sp in zip(kinds, lows, spans, strict=True)
     ]
     rngs = [random.Random(f"{seed}/{s}") for s in (0, 1)]
+    apply = engine.apply
+    refused = []
+
+    def checked_apply(seat: int, action: Any) -> Any:
+        before = engine.snapshot()
+        try:
+            return apply(seat, action)
+        except RealtimeIllegal:
+            assert engine.snapshot() == before  # a refused action changes nothing
+            refused.append(action)
+            raise
+        finally:
+            assert sorted(engine.locations()) == sorted(DECK)  # 52 cards, each in one place
+
+    engine.apply = checked_apply
     table = new_table(engine, specs, rngs, ["Ann", "Bob"])
     run_table(table, max_steps=steps)
+    assert len(refused) == table.rejected
     record = json.loads(json.dumps(table.arbiter.record()))
     rep = replay(record)
     assert rep.engine.snapshot() == engine.snapshot()

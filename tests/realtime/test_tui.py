@@ -96,7 +96,7 @@ async def test_quit_saves_a_record_that_replays(tmp_path: Path) -> None:
         await pilot.press("q")
     (path,) = tmp_path.glob("speed-*.json")
     data = json.loads(path.read_text())
-    assert data["players"] == ["Ann", f"{SLOW_BOT} bot"]
+    assert data["players"] == ["Ann", "Bot"]
     assert [a["action"]["type"] for a in data["actions"]] == ["call", "timeout", "play"]
     rep = replay(data)
     assert rep.engine.top(play.pile) is play.card
@@ -139,3 +139,12 @@ async def test_every_change_is_saved_and_ctrl_q_saves_too(tmp_path: Path) -> Non
         await pilot.press("ctrl+q")
     assert app.farewell == [f"Record saved to {path}"]
     assert replay(json.loads(path.read_text())).engine.called == (True, False)
+
+
+def test_play_refuses_a_records_folder_it_cannot_write(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = CliRunner().invoke(cli, ["play", "speed", "--records", str(blocker / "sub")])
+    assert result.exit_code == 1 and "cannot save records" in result.output
+    result = CliRunner().invoke(cli, ["play", "spit", "--bot", "wizard"])
+    assert result.exit_code == 2 and "unknown bot 'wizard'" in result.output

@@ -119,4 +119,5 @@ def position(
         g._open = [pile == 0, pile == 1]
     g.events.clear()
     g._stuck_memo = None
+    g._views.clear()
     return g

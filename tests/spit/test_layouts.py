@@ -166,6 +166,26 @@ def test_one_pile_the_spitter_clearing_first_takes_nothing_the_other_takes_pile_
     assert g.one_pile and (g.is_open(0), g.is_open(1)) == (False, True)
 
 
+def test_one_pile_moves_to_the_other_pile_when_the_spitter_becomes_the_short_player() -> None:
+    g = position(
+        ["2C", "2D", "2H", "2S", "3C"],
+        ["9C"],
+        spit1="5S 6S",
+        centre1="10H",
+        rest="centre1",
+        one_pile=True,
+    )
+    events = g.apply(1, Play(C("9C"), 1, C("10H")))
+    # Seat 1 keeps 5S 6S (no spit pile now); seat 0 takes 43 + 10H + 9C + 5 stock = 50 cards.
+    assert held(g, 1) == set(parse_cards("5S 6S"))
+    assert events[-3:] == [
+        Dealt(0, (1, 2, 3, 4, 5), 35),
+        Dealt(1, (1, 1, 0, 0, 0), 0),
+        OnePile(0),
+    ]
+    assert g.one_pile and (g.is_open(0), g.is_open(1)) == (True, False)
+
+
 def test_one_pile_ends_when_both_can_deal_a_spit_pile_again() -> None:
     spit1 = "5S 6S 7S 8S 10S JS QS KS AS 4S 5H 6H 7H 8H 9H JH"
     g = position(

@@ -25,6 +25,7 @@ from cardroom.games.spit import (
     action_from_json,
     game_from_header,
     record_header,
+    view_of,
 )
 
 rules_strategy = st.builds(
@@ -129,6 +130,7 @@ def random_game(
             continue
         seat = rng.randrange(2)
         legal = g.legal_actions(seat)
+        assert g.view(seat) == view_of(g, seat), "the cached view is out of date"
         assert g.view(seat).legal_actions == tuple(legal)
         if legal and rng.random() >= bad:
             action = rng.choice(legal)
@@ -150,7 +152,7 @@ def random_game(
             assert why == exc.reason
             assert g.snapshot() == before, f"rejected {action} changed the state"
             if views is not None:
-                assert (g.view(0), g.view(1)) == views
+                assert (view_of(g, 0), view_of(g, 1)) == views
         else:
             assert why is None, f"{action} was applied although {why}"
             assert as_listed in legal, f"{action} was accepted but is not in legal_actions"
@@ -166,7 +168,7 @@ def random_game(
             h = hidden_shuffled(g, rng)
             shuffled += h.snapshot() != g.snapshot()
             for s in (0, 1):
-                assert h.view(s) == g.view(s), "a view depends on a hidden card"
+                assert view_of(h, s) == view_of(g, s) == g.view(s), "a view shows a hidden card"
     assert shuffled or not deep, "the hidden-card check never shuffled anything"
     return g, log
 

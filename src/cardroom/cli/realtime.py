@@ -350,6 +350,16 @@ def _play_command(game: str) -> None:
         check_options(game, options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+            probe = records / ".cardroom-write-test"
+            probe.write_text("", encoding="utf-8")
+            probe.unlink()
+        except OSError as exc:
+            raise click.ClickException(
+                f"cannot save records in {records}: {exc.strerror or exc}; "
+                "choose another folder with --records"
+            ) from None
         from cardroom.cli.realtime_tui import RealtimeApp
 
         app = RealtimeApp(game, options, seed, bot, name, records)

@@ -27,7 +27,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Footer, Header, RichLog, Static
 
-from cardroom.bots.reaction import ReactionBot, make_reaction_bot
+from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.cli.realtime import GAME_NAMES, entry_text
 from cardroom.games import speed as speed_game
@@ -198,7 +198,7 @@ class RealtimeApp(App[None]):
         self.options = options
         self.seed = seed
         self.bot_spec = bot
-        self.names = [name, f"{bot} bot"]
+        self.names = [name, f"{bot.capitalize()} bot" if bot in LEVELS else "Bot"]
         self.records = records
         self.clock: Clock = clock or WallClock()
         self.match: Any = None
@@ -215,6 +215,8 @@ class RealtimeApp(App[None]):
         self._bot_timer: Timer | None = None
         self._countdown_timer: Timer | None = None
         self._seen_log = 0
+        self._saved_over: Any = None
+        """The finished engine whose final record has been saved (saved once, then kept)."""
         self._start(engine)
 
     # -- setting up a game ----------------------------------------------------------------
@@ -459,7 +461,7 @@ class RealtimeApp(App[None]):
         self.finished_records.append(self.current_record())
 
     def _game_saved(self) -> bool:
-        return getattr(self, "_saved_over", None) is self.engine
+        return self._saved_over is self.engine
 
     def save(self) -> Path:
         """Write the record (a match: every game so far) atomically; return its path."""

@@ -146,7 +146,7 @@ def _randbelow(state: Any, n: int) -> Any:
 # --- one round -------------------------------------------------------------------------------
 
 
-@_jit
+@_inline
 def _deal(
     s: Any, n: int, dealer: int, rng: Any, chips: Any, board: Any, deck: Any
 ) -> None:
@@ -377,7 +377,7 @@ def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> i
     return best
 
 
-@_jit
+@_inline
 def _play_out(
     s: Any, r: Any, policies: Any, rng: Any, seats: Any, trace: Any, tpos: Any, legal: Any
 ) -> int:

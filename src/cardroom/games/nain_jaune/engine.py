@@ -65,6 +65,7 @@ Action = Play | Pass | Claim
 PASS = Pass()
 CLAIM = Claim()
 _PLAY = {card: Play(card) for card in DECK}
+_DECK_SET = frozenset(DECK)
 
 
 class IllegalAction(ValueError):
@@ -257,6 +258,7 @@ class Round:
 
     __slots__ = (
         "_board_index",
+        "_legal_cache",
         "awaiting_final_claim",
         "board",
         "board_before",
@@ -310,13 +312,18 @@ class Round:
                 raise RulesError(
                     f"seat {seat} holds {len(hand)} cards: with {n} players each gets {size}"
                 )
-        everything = Counter([c for h in hands for c in h] + list(talon))
-        dupes = sorted(c for c, k in everything.items() if k > 1)
-        if dupes:
-            raise RulesError(f"card dealt twice: {', '.join(c.code for c in dupes)}")
-        if len(everything) != 52:
-            missing = sorted(set(DECK) - set(everything))
-            raise RulesError(f"cards missing from the deal: {', '.join(c.code for c in missing)}")
+        dealt = [c for h in hands for c in h]
+        dealt += talon
+        if len(dealt) != 52 or set(dealt) != _DECK_SET:  # say exactly what is wrong
+            everything = Counter(dealt)
+            dupes = sorted(c for c, k in everything.items() if k > 1)
+            if dupes:
+                raise RulesError(f"card dealt twice: {', '.join(c.code for c in dupes)}")
+            if len(everything) != 52:
+                missing = sorted(set(DECK) - set(everything))
+                raise RulesError(
+                    f"cards missing from the deal: {', '.join(c.code for c in missing)}"
+                )
         self.rules = rules
         self.n = n
         self.dealer = dealer
@@ -324,8 +331,8 @@ class Round:
         self.board_before = tuple(board)
         self.chips = list(chips)
         self.board = list(board)
-        self.initial_hands = tuple(tuple(sorted(h)) for h in hands)
         self.hands: list[list[Card]] = [sorted(h) for h in hands]
+        self.initial_hands = tuple(tuple(h) for h in self.hands)
         self.talon = tuple(talon)
         self.to_act = (dealer + 1) % n
         self.need: int | None = None
@@ -338,13 +345,15 @@ class Round:
         self.awaiting_final_claim = False
         self.result: RoundResult | None = None
         self._board_index = {c: i for i, c in enumerate(rules.board_cards)}
+        self._legal_cache: tuple[int, list[Action]] = (-1, [])
         self.events: list[Event] = []
+        labels = [card.pretty for card in rules.board_cards]
         for seat in range(n):
             for box, stake in enumerate(STAKES):
                 amount = min(stake, self.chips[seat])
                 self.chips[seat] -= amount
                 self.board[box] += amount
-                self.events.append(Staked(seat, box, rules.board_cards[box].pretty, amount))
+                self.events.append(Staked(seat, box, labels[box], amount))
 
     @classmethod
     def deal(
@@ -384,6 +393,10 @@ class Round:
             return []
         if self.awaiting_final_claim:
             return [CLAIM, PASS]
+        # every apply adds events, so their count dates the answer (apply's fast check)
+        stamp, cached = self._legal_cache
+        if stamp == len(self.events):
+            return list(cached)
         hand = self.hands[self.to_act]
         need = self.need
         actions: list[Action]
@@ -396,7 +409,8 @@ class Round:
             actions.append(CLAIM)
         if can_pass:
             actions.append(PASS)
-        return actions
+        self._legal_cache = (len(self.events), actions)
+        return list(actions)
 
     def why_illegal(self, action: Action) -> str | None:
         """None if ``action`` is legal now, else the reason it is not."""
@@ -435,9 +449,11 @@ class Round:
 
         Raises :class:`IllegalAction` (state unchanged) when the action is not legal now.
         """
-        reason = self.why_illegal(action)
-        if reason is not None:
-            raise IllegalAction(action, reason)
+        stamp, cached = self._legal_cache
+        if stamp != len(self.events) or self.result is not None or action not in cached:
+            reason = self.why_illegal(action)
+            if reason is not None:
+                raise IllegalAction(action, reason)
         seat = self.to_act
         events: list[Event] = []
         if isinstance(action, Claim):
@@ -445,13 +461,15 @@ class Round:
             if self.awaiting_final_claim:
                 self._finish(seat, events)
         elif isinstance(action, Pass):
-            self._lapse_claim(seat, events)
+            if self.pending_claim is not None:
+                self._lapse_claim(seat, events)
             if self.awaiting_final_claim:
                 self._finish(seat, events)
             else:
                 self._pass(seat, events)
         else:
-            self._lapse_claim(seat, events)
+            if self.pending_claim is not None:
+                self._lapse_claim(seat, events)
             self._play(seat, action, events)
         self.events.extend(events)
         return events

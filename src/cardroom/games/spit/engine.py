@@ -104,6 +104,27 @@ class Choose:
 
 Action = Play | TurnUp | Move | CallSpit | Slap | Choose
 CALL_SPIT = CallSpit()
+_TURN_UP = tuple(TurnUp(i) for i in range(5))
+_PLAYS: dict[tuple[Card, int, Card], Play] = {}
+_MOVES: dict[tuple[Card, int], Move] = {}
+
+
+def _play(card: Card, pile: int, seen: Card) -> Play:
+    """The one Play object for these values (legal_actions is a hot path)."""
+    key = (card, pile, seen)
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Play(card, pile, seen)
+    return action
+
+
+def _move(card: Card, to_stock: int) -> Move:
+    key = (card, to_stock)
+    action = _MOVES.get(key)
+    if action is None:
+        action = _MOVES[key] = Move(card, to_stock)
+    return action
+
 
 # ----------------------------------------------------------------------------- events
 
@@ -326,6 +347,7 @@ class SpitGame:
         self._rng = random.Random(f"spit:{seed}")
         self._fit_table = _ALTERNATING if rules.alternate_colours else _ADJACENT
         self._stuck_memo: bool | None = None
+        self._views: dict[int, SpitView] = {}
         n = rules.piles
         self._stock: list[list[list[Card]]] = [[[] for _ in range(n)] for _ in SEATS]
         self._up: list[list[bool]] = [[False] * n for _ in SEATS]
@@ -592,19 +614,19 @@ class SpitGame:
         out: list[Action] = []
         stock, up = self._stock[seat], self._up[seat]
         empties = [i for i, p in enumerate(stock) if not p]
+        tops = [(p, c[-1]) for p, c in enumerate(self._centre) if c and self._open[p]]
+        fits = self._fit_table
         for i, pile in enumerate(stock):
             if not pile:
                 continue
             if not up[i]:
-                out.append(TurnUp(i))
+                out.append(_TURN_UP[i])
                 continue
             card = pile[-1]
-            for p in (0, 1):
-                if self._open[p] and self._centre[p]:
-                    top = self._centre[p][-1]
-                    if self._fits(card, top):
-                        out.append(Play(card, p, top))
-            out.extend(Move(card, e) for e in empties)
+            for p, top in tops:
+                if fits[card.index * 52 + top.index]:
+                    out.append(_play(card, p, top))
+            out.extend(_move(card, e) for e in empties)
         if not self._called[seat] and self._stuck():
             out.append(CALL_SPIT)
         return out
@@ -618,6 +640,7 @@ class SpitGame:
             raise RealtimeIllegal(seat, action, why)
         events: list[Event] = []
         self._stuck_memo = None
+        self._views.clear()
         if isinstance(action, Play):
             i = self._stock_top(seat, action.card)
             assert i is not None
@@ -660,6 +683,7 @@ class SpitGame:
         """Do the "Spit!" now (the countdown ran out); raise RealtimeIllegal if none is due."""
         if not self.stalemate:
             raise RealtimeIllegal(-1, "timeout", 'no stalemate: "Spit!" is not due')
+        self._views.clear()
         events = self._spit_now()
         self.events.extend(events)
         return events
@@ -744,10 +768,10 @@ class SpitGame:
             self._spit[seat] = spit
             events.append(Dealt(seat, tuple(len(p) for p in stock), len(spit)))
         spitters = [s for s in SEATS if self._spit[s]]
-        was_one_pile = self._one_pile
+        was_one_pile, was_open = self._one_pile, self._open
         self._one_pile = len(spitters) < 2
         self._open = [True, True] if not self._one_pile else [s in spitters for s in SEATS]
-        if self._one_pile and not was_one_pile and spitters:
+        if self._one_pile and spitters and (not was_one_pile or self._open != was_open):
             events.append(OnePile(spitters[0]))
         self._called = [False, False]
         self._chooser = None
@@ -757,10 +781,13 @@ class SpitGame:
     # ------------------------------------------------------------------ views and records
 
     def view(self, seat: int) -> SpitView:
-        """What ``seat`` may see: the one place a seat's view is built."""
-        from cardroom.games.spit.view import view_of
+        """What ``seat`` may see (built by :func:`cardroom.games.spit.view.view_of`)."""
+        cached = self._views.get(seat)
+        if cached is None:
+            from cardroom.games.spit.view import view_of
 
-        return view_of(self, seat)
+            cached = self._views[seat] = view_of(self, seat)
+        return cached
 
     def action_to_json(self, action: Action) -> dict[str, Any]:
         """The record form of an action."""

@@ -64,28 +64,29 @@ class SpitView:
 
 
 def _stock_view(game: SpitGame, seat: int) -> StockView:
+    ups = game._up[seat]
     return tuple(
-        (pile[-1] if pile and up else None, len(pile))
-        for pile, up in zip(game.stock(seat), game.face_up(seat), strict=True)
+        [(pile[-1] if ups[i] else None, len(pile)) for i, pile in enumerate(game._stock[seat])]
     )
 
 
 def view_of(game: SpitGame, seat: int) -> SpitView:
-    """The view of ``game`` for ``seat``."""
+    """The view of ``game`` for ``seat`` (the engine caches it until its state changes)."""
     if seat not in SEATS:
         raise ValueError(f"there is no seat {seat!r}: Spit has seats 0 and 1")
     other = 1 - seat
+    c0, c1 = game._centre
     return SpitView(
         seat=seat,
         rules=game.rules,
         phase=game.phase,
-        centre=(game.top(0), game.top(1)),
-        centre_sizes=(len(game.centre(0)), len(game.centre(1))),
-        open_piles=(game.is_open(0), game.is_open(1)),
+        centre=(c0[-1] if c0 else None, c1[-1] if c1 else None),
+        centre_sizes=(len(c0), len(c1)),
+        open_piles=(game._open[0], game._open[1]),
         stock=_stock_view(game, seat),
-        spit_left=len(game.spit_pile(seat)),
+        spit_left=len(game._spit[seat]),
         opponent_stock=_stock_view(game, other),
-        opponent_spit_left=len(game.spit_pile(other)),
+        opponent_spit_left=len(game._spit[other]),
         stalemate=game.stalemate,
         called=game.called,
         chooser=game.chooser,
