@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from cardroom.bots import make_bot
 from cardroom.bots.search import known_lacks, rebuild, sample_hidden, unseen_cards
+from cardroom.cards import parse_card
 from cardroom.games.nain_jaune import Round, Rules, view_of
 from tests.nain_jaune.test_properties import cards_in_view, rules_strategy
 
@@ -115,3 +116,36 @@ def test_every_bot_finishes_rounds_with_legal_actions(spec: str) -> None:
             action = bot.act(view, rng)
             assert action in view.legal_actions
             rnd.apply(action)
+
+
+def test_opponent_leads_are_read_from_the_public_events() -> None:
+    from cardroom.bots.search import Lead, opponent_leads
+    from tests.bots.test_heuristic import after_the_dead_seven
+
+    rnd = after_the_dead_seven(Rules())
+    # seen from seat 1: seat 0 led 5C first (stakes on the board: 3 players x 1..5), then
+    # led nothing else (8C came after the dead 7, as the next rank, not as a free lead)
+    assert opponent_leads(view_of(rnd, 1)) == [Lead(0, parse_card("5C"), 0, 0, (3, 6, 9, 12, 15))]
+    assert opponent_leads(view_of(rnd, 0)) == []  # its own leads are not evidence
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_the_true_hands_explain_every_lead_of_heuristic_players(
+    players: int, seed: int, steps: int
+) -> None:
+    # Every seat plays the heuristic, a function of its view: in the true world the heuristic
+    # reproduces each lead, so the true hands weigh 1 (a wrong reconstruction would not).
+    from cardroom.bots.search import lead_weight, opponent_leads
+
+    rnd = Round.deal(Rules(), [60] * players, [0] * 5, 0, random.Random(seed))
+    bot = make_bot("heuristic")
+    for _ in range(steps * players):
+        if rnd.result is not None:
+            return
+        rnd.apply(bot.act(view_of(rnd, rnd.to_act), random.Random(0)))
+    if rnd.result is not None:
+        return
+    for seat in range(players):
+        view = view_of(rnd, seat)
+        assert lead_weight(view, opponent_leads(view), rnd.hands) == 1.0

@@ -31,6 +31,8 @@ def test_search_options() -> None:
     assert (fixed.ms, fixed.iterations, fixed.policy) == (None, 12, "greedy")
     timed = make_bot("search:ms=30")
     assert isinstance(timed, SearchBot) and (timed.ms, timed.iterations) == (30, None)
+    off = make_bot("search:model=off")
+    assert timed.model and isinstance(off, SearchBot) and not off.model
 
 
 @pytest.mark.parametrize(
@@ -39,6 +41,7 @@ def test_search_options() -> None:
         ("search:ms=10,iterations=3", "not both"),
         ("search:iterations=-1", "iterations='-1'"),
         ("search:policy=smart", "policy='smart'"),
+        ("search:model=maybe", "model='maybe'"),
         ("search:ms", "key=value"),
         ("heuristic:depth=2", "takes no options"),
         ("clever", "unknown bot 'clever'"),

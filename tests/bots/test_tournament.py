@@ -103,3 +103,14 @@ def test_bad_input_is_refused_clearly(args: list[str], message: str) -> None:
     assert result.exit_code != 0
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_bot_options_after_a_comma_stay_with_their_bot() -> None:
+    from cardroom.cli.tournament import split_bots
+
+    assert split_bots("search:ms=30,model=off,heuristic, random") == (
+        "search:ms=30,model=off",
+        "heuristic",
+        "random",
+    )
+    assert split_bots("greedy,random,") == ("greedy", "random")

@@ -5,12 +5,15 @@ hidden cards (the other hands and the talon) dealt at random among the cards it 
 respecting every hand size, the talon size and, unless ``may_stop`` is on, every "without X"
 (whoever said it holds no X). In each world it tries every candidate action and plays the
 round out with the ``heuristic`` policy for every seat, through the readable engine; it keeps
-the action with the highest total of its own chips at the end (ties: the first legal one).
+the action with the highest weighted total of its own chips at the end (ties: the first legal
+one). A world's weight (``model=on``, the default) is ``MISMATCH`` (0.2) to the power of the
+number of the opponents' free leads this round that the heuristic, holding that world's cards,
+would not have made: worlds that explain what the others chose count more.
 
 Options: ``search:ms=N`` (time budget per decision, default 150: a move then takes at most
 about 200 ms on a loaded two-core machine) or ``search:iterations=N`` (N worlds per decision:
 deterministic for a seed, for tests and reproducible tournaments); ``policy=heuristic|greedy``
-chooses the rollout policy.
+chooses the rollout policy; ``model=off`` gives every world the same weight.
 
 Sampling is uniform over consistent deals when rejection sampling finds one within a few
 tries; otherwise a randomized matching of cards to holders (always consistent, close to but
@@ -34,6 +37,7 @@ from cardroom.games.nain_jaune.engine import (
     Action,
     CardPlayed,
     Forgot,
+    FreeSequence,
     Play,
     Round,
     Staked,
@@ -44,6 +48,7 @@ from cardroom.games.nain_jaune.view import RoundView, view_of
 
 DEFAULT_MS = 150
 REJECTION_TRIES = 30
+MISMATCH = 0.2
 
 Hidden = tuple[list[list[Card]], list[Card]]
 """Sampled hidden cards: a hand for every seat (the searcher's own is its real hand), a talon."""
@@ -187,6 +192,81 @@ def with_hidden(base: Round, seat: int, hidden: Hidden) -> Round:
     return rnd
 
 
+@dataclass(frozen=True, slots=True)
+class Lead:
+    """An opponent started a new sequence with ``card``: a choice the heuristic can explain."""
+
+    seat: int
+    card: Card
+    played: int
+    """How many cards had been played before it."""
+    passes: int
+    """How many "without X" had been said before it."""
+    board: tuple[int, ...]
+    """The boxes at that moment."""
+
+
+def opponent_leads(view: RoundView) -> list[Lead]:
+    """Every free lead of another seat this round, with what was public at that moment."""
+    box_of = {c: i for i, c in enumerate(view.rules.board_cards)}
+    board = [0] * 5
+    leads: list[Lead] = []
+    free, played, passes = True, 0, 0
+    for event in view.events:
+        if isinstance(event, Staked):
+            board[event.box] += event.amount
+        elif isinstance(event, Takes):
+            board[box_of[event.card]] -= event.amount
+        elif isinstance(event, FreeSequence):
+            free = True
+        elif isinstance(event, Without):
+            passes += 1
+        elif isinstance(event, CardPlayed):
+            if free and event.seat != view.seat:
+                leads.append(Lead(event.seat, event.card, played, passes, tuple(board)))
+            free = False
+            played += 1
+    if leads:  # the boxes before the stakes may have held chips from earlier rounds
+        start = [b - s for b, s in zip(view.board, board, strict=True)]
+        leads = [
+            Lead(
+                x.seat,
+                x.card,
+                x.played,
+                x.passes,
+                tuple(a + b for a, b in zip(start, x.board, strict=True)),
+            )
+            for x in leads
+        ]
+    return leads
+
+
+def lead_weight(view: RoundView, leads: Sequence[Lead], hands: Sequence[Sequence[Card]]) -> float:
+    """How well a world explains the opponents' leads: ``MISMATCH`` per lead the heuristic,
+    holding that world's hand then, would not have chosen (same rank, board card or not)."""
+    weight = 1.0
+    board = set(view.rules.board_cards)
+    for lead in leads:
+        later = view.played[lead.played :]
+        hand_then = sorted([*hands[lead.seat], *(c for s, c in later if s == lead.seat)])
+        sizes = [len(hands[p]) + sum(1 for s, _ in later if s == p) for p in range(view.players)]
+        choice = decide(
+            lead.seat,
+            None,
+            hand_then,
+            sizes,
+            view.played[: lead.played],
+            view.passes[: lead.passes],
+            lead.board,
+            view.rules,
+            [Play(c) for c in hand_then],
+        )
+        assert isinstance(choice, Play)
+        if choice.card.rank != lead.card.rank or (choice.card in board) != (lead.card in board):
+            weight *= MISMATCH
+    return weight
+
+
 Policy = Callable[[Round, int, list[Action]], Action]
 
 
@@ -247,6 +327,8 @@ class SearchBot:
     ms: int | None = DEFAULT_MS
     iterations: int | None = None
     policy: str = "heuristic"
+    model: bool = True
+    """Weigh each world by how well the heuristic explains the opponents' leads in it."""
     name: str = "search"
     last_iterations: int = 0
     """Worlds sampled for the last decision (for benchmarks)."""
@@ -261,14 +343,16 @@ class SearchBot:
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
         first = sample_hidden(view, rng)
         base = rebuild(view, first)
-        totals = [0] * len(cands)
+        leads = opponent_leads(view) if self.model else []
+        totals = [0.0] * len(cands)
         worlds = 0
         hidden = first
         while True:
+            weight = lead_weight(view, leads, hidden[0]) if leads else 1.0
             for i, action in enumerate(cands):
                 rnd = with_hidden(base, view.seat, hidden)
                 rnd.apply(action)
-                totals[i] += rollout(rnd, policy).chips[view.seat]
+                totals[i] += weight * rollout(rnd, policy).chips[view.seat]
             worlds += 1
             if self.iterations is not None and worlds >= self.iterations:
                 break
@@ -281,11 +365,11 @@ class SearchBot:
 
 
 def _search(options: dict[str, str]) -> SearchBot:
-    unknown = set(options) - {"ms", "iterations", "policy"}
+    unknown = set(options) - {"ms", "iterations", "policy", "model"}
     if unknown:
         raise BotError(
             f"bot 'search' has no option {', '.join(sorted(unknown))}: "
-            "use ms=N, iterations=N or policy=heuristic|greedy"
+            "use ms=N, iterations=N, policy=heuristic|greedy or model=on|off"
         )
     if "ms" in options and "iterations" in options:
         raise BotError("bot 'search': give ms=N or iterations=N, not both")
@@ -303,6 +387,10 @@ def _search(options: dict[str, str]) -> SearchBot:
     if policy not in POLICIES:
         raise BotError(f"bot 'search': policy={policy!r} is not valid: use heuristic or greedy")
     bot.policy = policy
+    model = options.get("model", "on")
+    if model not in ("on", "off"):
+        raise BotError(f"bot 'search': model={model!r} is not valid: use on or off")
+    bot.model = model == "on"
     return bot
 
 

@@ -48,7 +48,8 @@ def nain_jaune(
 
     The bots are cycled to fill the seats (A,B at 4 seats: A B A B). Each deal is one round from
     starting_chips with an empty board. A bot named twice becomes NAME and NAME#2. Bots:
-    random, greedy, heuristic, search[:ms=N|iterations=N], or a level easy/medium/hard/expert.
+    random, greedy, heuristic, search[:ms=N|iterations=N], or a level easy/medium/hard/expert;
+    after a comma, a key=value with no ':' of its own is one more option of the bot before it.
 
     \b
     Examples:
@@ -58,7 +59,7 @@ def nain_jaune(
       cardroom tournament nain-jaune --bots greedy,random --games 200 --preset count \\
           --option may_stop=true --plot chips.png --workers 2
     """
-    specs = tuple(s.strip() for s in bots_text.split(",") if s.strip())
+    specs = split_bots(bots_text)
     try:
         rules = Rules.from_options(preset, parse_option_pairs(list(options)))
         setup = Setup(specs, games, players if players is not None else len(specs), rules, seed)
@@ -86,7 +87,10 @@ def nain_jaune(
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2))
     else:
-        show(result, Console(file=sys.stdout))
+        out = Console(file=sys.stdout)
+        if not out.is_terminal:  # a file or a pipe: no reason to squeeze the table
+            out = Console(file=sys.stdout, width=120)
+        show(result, out)
     if plot_path is not None:
         try:
             plot(result, plot_path)
@@ -94,6 +98,23 @@ def nain_jaune(
             raise click.ClickException(f"could not save the chart to {plot_path}: {exc}") from exc
         if not as_json:
             err.print(f"chart saved to {plot_path}")
+
+
+def split_bots(text: str) -> tuple[str, ...]:
+    """``search:ms=30,model=off,heuristic`` -> ``search:ms=30,model=off`` and ``heuristic``.
+
+    A comma separates bots, except before a ``key=value`` with no ``:`` of its own, which is one
+    more option of the bot before it.
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if specs and "=" in part and ":" not in part and ":" in specs[-1]:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return tuple(specs)
 
 
 def show(result: TournamentResult, console: Console) -> None:

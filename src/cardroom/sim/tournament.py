@@ -79,8 +79,10 @@ def check_setup(setup: Setup) -> None:
     for spec in setup.bots:
         make_bot(spec)
     if not MIN_PLAYERS <= setup.players <= MAX_PLAYERS:
+        hint = " (--players K sets the seats; the bots are cycled to fill them)"
         raise TournamentError(
-            f"Nain Jaune is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {setup.players}"
+            f"Nain Jaune is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {setup.players}{hint}"
         )
     if len(setup.bots) > setup.players:
         raise TournamentError(
