@@ -98,6 +98,7 @@ _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
 _MIX2 = np.uint64(MIX2)
 _FAST_OF_DECK = np.array([(d % 13) * 4 + d // 13 for d in range(52)], np.int64)
+_BIT_LENGTH = np.array([int(i).bit_length() for i in range(64)], np.int64)
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _CTZ = np.zeros(64, np.int64)
 for _i in range(64):
@@ -130,12 +131,7 @@ def _derive(key: Any, tag: int) -> Any:
 def _randbelow(state: Any, n: int) -> Any:
     """``random.Random._randbelow_with_getrandbits(n)`` on the counter ``state``: returns
     ``(new counter, draw)``. Scalars only, so the hot loop does no reference counting."""
-    k = 0
-    m = n
-    while m > 0:
-        k += 1
-        m >>= 1
-    shift = np.uint64(64 - k)
+    shift = np.uint64(64 - _BIT_LENGTH[n])
     while True:
         state = state + _GOLDEN
         x = np.int64(_mix64(state) >> shift)
