@@ -14,13 +14,15 @@ from cardroom.games.nain_jaune.view import RoundView
 
 @dataclass
 class RandomBot:
-    """Picks uniformly among the legal actions."""
+    """Picks uniformly among the legal actions (no draw from ``rng`` when there is only one)."""
 
     name: str = "random"
 
     def act(self, view: RoundView, rng: random.Random) -> Action:
         """A uniformly random legal action."""
         actions = view.legal_actions
+        if len(actions) == 1:
+            return actions[0]
         return actions[rng.randrange(len(actions))]
 
 

@@ -408,6 +408,25 @@ def _play_out(
         seat = to_act
         gseat = seats[seat]
         hand = s[S_HANDS + seat]
+        if need != 0 and pending < 0 and not waiting and (hand >> (4 * need - 4)) & 15 == 0:
+            # a forced pass ("without"): the only legal action, which no policy draws for
+            if tracing:
+                if tpos[0] < trace.shape[0] - 64:
+                    trace[tpos[0]] = (seat * 16 + need) * 64 + PASS_CODE
+                    tpos[0] += 1
+                else:
+                    tpos[1] = 1
+            actions += 1
+            npasses += 1
+            s[S_LACKS + seat] |= np.int64(1) << need
+            in_row += 1
+            if in_row < n:
+                to_act = seat + 1 if seat + 1 < n else 0
+                continue
+            to_act = leader
+            in_row = 0
+            need = 0 if free_restart or need == 13 else need + 1
+            continue
         # the legal actions, in Round.legal_actions order
         if waiting:
             legal[0] = CLAIM_CODE
@@ -429,12 +448,12 @@ def _play_out(
                 m += 1
         # the policy
         policy = policies[gseat]
-        if policy == 0:
+        if m == 1:
+            a = legal[0]
+        elif policy == 0:
             state, i = _randbelow(rng[gseat], m)
             rng[gseat] = state
             a = legal[i]
-        elif m == 1 and policy == 2:
-            a = legal[0]
         else:
             # greedy and heuristic: claim; following, the preferred card of the rank asked;
             # leading, their own choice; pass only when forced
