@@ -12,6 +12,9 @@ thread's CPU clock (``time.thread_time``), so other work on a shared machine is 
 * OpenSpiel ``crazy_eights`` and RLCard ``uno``: the same kind of loop over their Python APIs
   (legal actions, then apply a uniformly random one; chance outcomes sampled the same way).
 
+Every loop, ours and the peers', takes a single legal action (or chance outcome) without
+drawing from its generator, as ``RandomBot`` does.
+
 ``x step API`` is each row's actions per second divided by our step API's.
 """
 
@@ -78,7 +81,8 @@ def step_api(seconds: float) -> Row:
             rnd = Round.deal(rules, [60] * 4, [0] * 5, rounds % 4, rng)
             while rnd.result is None:
                 legal = rnd.legal_actions()
-                rnd.apply(legal[rng.randrange(len(legal))])
+                n = len(legal)
+                rnd.apply(legal[0] if n == 1 else legal[rng.randrange(n)])
                 actions += 1
             rounds += 1
             cards += len(rnd.played)
@@ -104,10 +108,12 @@ def openspiel(seconds: float) -> Row:
             while not state.is_terminal():
                 if state.is_chance_node():
                     outcomes = state.chance_outcomes()
-                    state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                    n = len(outcomes)
+                    state.apply_action(outcomes[0 if n == 1 else rng.randrange(n)][0])
                 else:
                     legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
+                    n = len(legal)
+                    state.apply_action(legal[0] if n == 1 else legal[rng.randrange(n)])
                     actions += 1
             rounds += 1
         return actions, rounds, 0
@@ -131,7 +137,8 @@ def rlcard_uno(seconds: float) -> Row:
             state, _ = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
-                state, _ = env.step(legal[rng.randrange(len(legal))])
+                n = len(legal)
+                state, _ = env.step(legal[0] if n == 1 else legal[rng.randrange(n)])
                 actions += 1
             rounds += 1
         return actions, rounds, 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from operator import attrgetter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -65,7 +66,9 @@ Action = Play | Pass | Claim
 PASS = Pass()
 CLAIM = Claim()
 _PLAY = {card: Play(card) for card in DECK}
+_PLAY_OF = [_PLAY[card] for card in DECK]  # by card index: no call to Card.__hash__
 _DECK_SET = frozenset(DECK)
+_SORT_KEY = attrgetter("sort_key")  # the order of Card.__lt__, without a Python call per comparison
 _LegalCache = tuple[list["Event"], int, list[Card], int, list[Action]]
 _NO_CACHE: _LegalCache = ([], -1, [], -1, [])
 
@@ -239,6 +242,23 @@ Event = (
     | GrandOperaSwept
 )
 
+# Events are frozen values: the frequent ones are built once and shared (building a frozen
+# dataclass costs more than the rest of a pass).
+_SEATS = range(MAX_PLAYERS)
+_CARD_PLAYED = [{card: CardPlayed(seat, card) for card in DECK} for seat in _SEATS]
+_WITHOUT = [[Without(seat, rank) for rank in range(KING + 1)] for seat in _SEATS]
+_NEXT_RANK = [[NextRank(seat, rank) for rank in range(KING + 1)] for seat in _SEATS]
+_STAKED: dict[tuple[int, int, str, int], Staked] = {}
+
+
+def _staked(seat: int, box: int, label: str, amount: int) -> Staked:
+    key = (seat, box, label, amount)
+    event = _STAKED.get(key)
+    if event is None:
+        event = _STAKED[key] = Staked(seat, box, label, amount)
+    return event
+
+
 # ----------------------------------------------------------------------------- round
 
 
@@ -260,6 +280,7 @@ class Round:
 
     __slots__ = (
         "_board_index",
+        "_box_of",
         "_legal_cache",
         "awaiting_final_claim",
         "board",
@@ -333,7 +354,7 @@ class Round:
         self.board_before = tuple(board)
         self.chips = list(chips)
         self.board = list(board)
-        self.hands: list[list[Card]] = [sorted(h) for h in hands]
+        self.hands: list[list[Card]] = [sorted(h, key=_SORT_KEY) for h in hands]
         self.initial_hands = tuple(tuple(h) for h in self.hands)
         self.talon = tuple(talon)
         self.to_act = (dealer + 1) % n
@@ -347,6 +368,7 @@ class Round:
         self.awaiting_final_claim = False
         self.result: RoundResult | None = None
         self._board_index = {c: i for i, c in enumerate(rules.board_cards)}
+        self._box_of = tuple(self._board_index.get(c, -1) for c in DECK)  # by card index
         self._legal_cache: _LegalCache = _NO_CACHE
         self.events: list[Event] = []
         labels = [card.pretty for card in rules.board_cards]
@@ -355,7 +377,7 @@ class Round:
                 amount = min(stake, self.chips[seat])
                 self.chips[seat] -= amount
                 self.board[box] += amount
-                self.events.append(Staked(seat, box, labels[box], amount))
+                self.events.append(_staked(seat, box, labels[box], amount))
 
     @classmethod
     def deal(
@@ -399,9 +421,9 @@ class Round:
         need = self.need
         actions: list[Action]
         if need is None:
-            actions = [_PLAY[c] for c in hand]
+            actions = [_PLAY_OF[c.index] for c in hand]
         else:
-            actions = [_PLAY[c] for c in hand if c.rank == need]
+            actions = [_PLAY_OF[c.index] for c in hand if c.rank == need]
         can_pass = need is not None and (not actions or self.rules.may_stop)
         if self.pending_claim is not None:
             actions.append(CLAIM)
@@ -449,19 +471,32 @@ class Round:
 
         Raises :class:`IllegalAction` (state unchanged) when the action is not legal now.
         """
-        events_then, count, hand, size, cached = self._legal_cache
-        if (
-            events_then is not self.events
-            or count != len(events_then)
-            or hand is not self.hands[self.to_act]
-            or size != len(hand)
-            or self.result is not None
-            or action not in cached
-            or (isinstance(action, Play) and action.card not in hand)
-        ):
-            reason = self.why_illegal(action)
-            if reason is not None:
+        if type(action) is Play and action is _PLAY_OF[action.card.index]:
+            # the shared instance of an announced play: why_illegal's test for it, inline
+            need = self.need
+            if (
+                self.result is not None
+                or self.awaiting_final_claim
+                or action.card not in self.hands[self.to_act]
+                or (need is not None and action.card.rank != need)
+            ):
+                reason = self.why_illegal(action)
+                assert reason is not None
                 raise IllegalAction(action, reason)
+        else:
+            events_then, count, hand, size, cached = self._legal_cache
+            if (
+                events_then is not self.events
+                or count != len(events_then)
+                or hand is not self.hands[self.to_act]
+                or size != len(hand)
+                or self.result is not None
+                or action not in cached
+                or (isinstance(action, Play) and action.card not in hand)
+            ):
+                reason = self.why_illegal(action)
+                if reason is not None:
+                    raise IllegalAction(action, reason)
         seat = self.to_act
         events: list[Event] = []
         if isinstance(action, Claim):
@@ -503,8 +538,8 @@ class Round:
         hand = self.hands[seat]
         hand.remove(card)
         self.played.append((seat, card))
-        events.append(CardPlayed(seat, card))
-        if card in self._board_index:
+        events.append(_CARD_PLAYED[seat][card])
+        if self._box_of[card.index] >= 0:
             if action.forget:
                 self.forgotten.append((seat, card))
                 events.append(Forgot(seat, card))
@@ -530,7 +565,7 @@ class Round:
     def _pass(self, seat: int, events: list[Event]) -> None:
         need = self.need
         assert need is not None and self.leader is not None
-        events.append(Without(seat, need))
+        events.append(_WITHOUT[seat][need])
         self.passes.append((seat, need))
         self.passes_in_row += 1
         if self.passes_in_row < self.n:
@@ -547,7 +582,7 @@ class Round:
             events.append(FreeSequence(leader, "nobody has a king"))
         else:
             self.need = need + 1
-            events.append(NextRank(leader, need))
+            events.append(_NEXT_RANK[leader][need])
 
     # -- settlement ------------------------------------------------------------
 
