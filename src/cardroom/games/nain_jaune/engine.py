@@ -245,7 +245,8 @@ Event = (
 # Events are frozen values: the frequent ones are built once and shared (building a frozen
 # dataclass costs more than the rest of a pass).
 _SEATS = range(MAX_PLAYERS)
-_CARD_PLAYED = [{card: CardPlayed(seat, card) for card in DECK} for seat in _SEATS]
+_CARD_PLAYED = [[CardPlayed(seat, card) for card in DECK] for seat in _SEATS]  # by card index
+_AFTER_A_KING = [FreeSequence(seat, "after a king") for seat in _SEATS]
 _WITHOUT = [[Without(seat, rank) for rank in range(KING + 1)] for seat in _SEATS]
 _NEXT_RANK = [[NextRank(seat, rank) for rank in range(KING + 1)] for seat in _SEATS]
 _STAKED: dict[tuple[int, int, str, int], Staked] = {}
@@ -471,15 +472,20 @@ class Round:
 
         Raises :class:`IllegalAction` (state unchanged) when the action is not legal now.
         """
+        at = -1  # where a play's card is in the hand, once found
         if type(action) is Play and action is _PLAY_OF[action.card.index]:
-            # the shared instance of an announced play: why_illegal's test for it, inline
+            # the shared instance of an announced play: why_illegal's test for it, inline; the
+            # hand is searched by card index (comparing Card objects costs a Python call each)
+            card = action.card
             need = self.need
-            if (
-                self.result is not None
-                or self.awaiting_final_claim
-                or action.card not in self.hands[self.to_act]
-                or (need is not None and action.card.rank != need)
+            if self.result is None and not self.awaiting_final_claim and (
+                need is None or card.rank == need
             ):
+                try:
+                    at = [c.index for c in self.hands[self.to_act]].index(card.index)
+                except ValueError:
+                    pass
+            if at < 0:
                 reason = self.why_illegal(action)
                 assert reason is not None
                 raise IllegalAction(action, reason)
@@ -513,7 +519,7 @@ class Round:
         else:
             if self.pending_claim is not None:
                 self._lapse_claim(seat, events)
-            self._play(seat, action, events)
+            self._play(seat, action, events, at)
         self.events.extend(events)
         return events
 
@@ -533,12 +539,15 @@ class Round:
             events.append(Forgot(seat, self.pending_claim))
             self.pending_claim = None
 
-    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event], at: int) -> None:
         card = action.card
         hand = self.hands[seat]
-        hand.remove(card)
+        if at >= 0:
+            del hand[at]
+        else:
+            hand.remove(card)
         self.played.append((seat, card))
-        events.append(_CARD_PLAYED[seat][card])
+        events.append(_CARD_PLAYED[seat][card.index])
         if self._box_of[card.index] >= 0:
             if action.forget:
                 self.forgotten.append((seat, card))
@@ -558,7 +567,7 @@ class Round:
             return
         if card.rank == KING:
             self.need = None
-            events.append(FreeSequence(seat, "after a king"))
+            events.append(_AFTER_A_KING[seat])
         else:
             self.need = int(card.rank) + 1
 
