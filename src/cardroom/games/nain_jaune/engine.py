@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from operator import attrgetter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from cardroom.cards import DECK, Card, Rank, deal_in_packets, shuffled_deck
 from cardroom.games.nain_jaune.rules import (
@@ -481,10 +481,9 @@ class Round:
             if self.result is None and not self.awaiting_final_claim and (
                 need is None or card.rank == need
             ):
-                try:
-                    at = [c.index for c in self.hands[self.to_act]].index(card.index)
-                except ValueError:
-                    pass
+                held = [c.index for c in self.hands[self.to_act]]
+                if card.index in held:
+                    at = held.index(card.index)
             if at < 0:
                 reason = self.why_illegal(action)
                 assert reason is not None
