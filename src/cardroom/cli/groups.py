@@ -24,9 +24,14 @@ def cli() -> None:
     \b
     Examples:
       cardroom play nain-jaune                    play against three bots
-      cardroom play nain-jaune --players 5 --preset count
+      cardroom play nain-jaune --players 5 --preset count --level hard
+      cardroom play spit --bot medium             real-time Spit against a bot
+      cardroom play speed --bot expert            real-time Speed against a bot
       cardroom replay game.json                   a readable account of a record
       cardroom replay game.json --json            the result as JSON
+      cardroom simulate nain-jaune --rounds 1000000 --workers 2
+      cardroom simulate spit --games 1000 --bots easy,expert
+      cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000
 
     Each command has its own --help.
     """
@@ -40,6 +45,9 @@ def play() -> None:
     Examples:
       cardroom play nain-jaune                    you against three bots, full screen
       cardroom play nain-jaune --plain            line by line, for screen readers and pipes
+      cardroom play nain-jaune --level expert     against the search bot
+      cardroom play spit --bot hard               Spit in real time (keys in its --help)
+      cardroom play speed --option side_piles=5   Speed with side piles of five
       cardroom play nain-jaune --help             every option of the game
 
     Every game is saved as a record (cardroom-records/ by default) that `cardroom replay` reads.
@@ -48,9 +56,23 @@ def play() -> None:
 
 @cli.group(context_settings=CONTEXT)
 def simulate() -> None:
-    """Play many games between bots and summarise them."""
+    """Play many games between bots and summarise them.
+
+    \b
+    Examples:
+      cardroom simulate nain-jaune --rounds 1000000 --players 4 --workers 2
+      cardroom simulate nain-jaune --rounds 100000 --bots heuristic,random --json
+      cardroom simulate spit --games 1000 --bots easy,expert --seed 1
+      cardroom simulate speed --games 1000 --bots hard,hard --json
+    """
 
 
 @cli.group(context_settings=CONTEXT)
 def tournament() -> None:
-    """Rank bots against each other over many deals."""
+    """Rank bots against each other over many deals.
+
+    \b
+    Examples:
+      cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000 --players 3
+      cardroom tournament nain-jaune --bots search:ms=30,heuristic --games 150 --players 4
+    """

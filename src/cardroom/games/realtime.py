@@ -28,10 +28,12 @@ An engine exposes:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from cardroom.cards import Card
+from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.nain_jaune.record import RecordError
+from cardroom.games.nain_jaune.rules import RulesError
 
 SEATS = (0, 1)
 
@@ -98,3 +100,56 @@ class RealtimeEngine(Protocol[A, V]):
     def action_to_json(self, action: A) -> dict[str, Any]: ...
 
     def action_from_json(self, data: Any) -> A: ...
+
+
+R = TypeVar("R")
+
+
+def parse_deal(raw: Any) -> list[Card]:
+    """Read a record's ``deal``: the 52 different cards; raise :class:`RecordError` otherwise."""
+    if not isinstance(raw, list):
+        raise RecordError('deal must be a list of the 52 cards, like ["4H", "QS", ...]')
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for i, code in enumerate(raw, start=1):
+        try:
+            card = parse_card(code)
+        except CardError as exc:
+            raise RecordError(f"deal card {i}: {exc}") from None
+        if card in seen:
+            raise RecordError(f"deal card {i}: {card.code} is already in the deal")
+        seen.add(card)
+        cards.append(card)
+    if len(cards) != 52:
+        raise RecordError(f"the deal has {len(cards)} cards: it must hold all 52 cards once")
+    return cards
+
+
+def read_header(
+    data: Any, game: str, read_rules: Callable[[Any], R]
+) -> tuple[R, list[str], int, list[Card]]:
+    """Check the header shared by Spit and Speed records (``game``, ``rules``, ``players``,
+    ``seed``, ``deal``); return the rules, players, seed and deal, or raise RecordError."""
+    title = game.capitalize()
+    if not isinstance(data, Mapping):
+        raise RecordError(f"a {title} record must be a JSON object")
+    if data.get("game") != game:
+        raise RecordError(f"game is {data.get('game')!r}, not {game!r}")
+    for key in ("players", "seed", "deal"):
+        if key not in data:
+            raise RecordError(f"the record has no {key!r}")
+    try:
+        rules = read_rules(data.get("rules"))
+    except RulesError as exc:
+        raise RecordError(f"rules: {exc}") from None
+    players = data["players"]
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or not all(isinstance(p, str) for p in players)
+    ):
+        raise RecordError("players must be a list of two names")
+    seed = data["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"seed must be a whole number, not {seed!r}")
+    return rules, list(players), seed, parse_deal(data["deal"])

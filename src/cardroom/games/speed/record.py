@@ -20,9 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.cards import Card, CardError, parse_card
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.nain_jaune.rules import RulesError
+from cardroom.games.realtime import parse_deal, read_header
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
 from cardroom.games.speed.rules import SpeedRules
 
@@ -70,49 +69,10 @@ def _int(value: Any, where: str, minimum: int | None = None) -> int:
     return value
 
 
-def parse_deal(raw: Any) -> list[Card]:
-    """Read a record's ``deal``: the 52 different cards; raise :class:`RecordError` otherwise."""
-    if not isinstance(raw, list):
-        raise RecordError('deal must be a list of the 52 cards, like ["4H", "QS", ...]')
-    cards: list[Card] = []
-    seen: set[Card] = set()
-    for i, code in enumerate(raw, start=1):
-        try:
-            card = parse_card(code)
-        except CardError as exc:
-            raise RecordError(f"deal card {i}: {exc}") from None
-        if card in seen:
-            raise RecordError(f"deal card {i}: {card.code} is already in the deal")
-        seen.add(card)
-        cards.append(card)
-    if len(cards) != 52:
-        raise RecordError(f"the deal has {len(cards)} cards: it must hold all 52 cards once")
-    return cards
-
-
 def game_from_header(data: Any) -> SpeedGame:
     """The game a record's header describes, as dealt; raise :class:`RecordError` naming the
     problem (not an object, another game, bad rules, players, seed, deal or match)."""
-    if not isinstance(data, Mapping):
-        raise RecordError("a Speed record must be a JSON object")
-    if data.get("game") != "speed":
-        raise RecordError(f"game is {data.get('game')!r}, not 'speed'")
-    for key in ("players", "seed", "deal"):
-        if key not in data:
-            raise RecordError(f"the record has no {key!r}")
-    try:
-        rules = SpeedRules.from_json(data.get("rules"))
-    except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
-    players = data["players"]
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("players must be a list of two names")
-    seed = _int(data["seed"], "seed")
-    deal = parse_deal(data["deal"])
+    rules, _, seed, deal = read_header(data, "speed", SpeedRules.from_json)
     if "match" in data:
         match = data["match"]
         if not isinstance(match, Mapping):

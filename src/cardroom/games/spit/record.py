@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.cards import DECK, Card, CardError, parse_card
 from cardroom.games.nain_jaune.record import RecordError
+from cardroom.games.realtime import read_header
 from cardroom.games.spit.engine import SpitGame
-from cardroom.games.spit.rules import RulesError, SpitRules
+from cardroom.games.spit.rules import SpitRules
 
 __all__ = ["RecordError", "game_from_header", "record_header"]
 
@@ -32,41 +32,5 @@ def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
 
 def game_from_header(data: Any) -> SpitGame:
     """The game as dealt from a record header; raise :class:`RecordError` naming the problem."""
-    if not isinstance(data, dict):
-        raise RecordError("a Spit record must be a JSON object")
-    if data.get("game") != "spit":
-        raise RecordError(f"game is {data.get('game')!r}, not 'spit'")
-    for key in ("players", "seed", "deal"):
-        if key not in data:
-            raise RecordError(f"the record has no {key!r}")
-    try:
-        rules = SpitRules.from_json(data.get("rules"))
-    except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
-    players = data["players"]
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("players must be a list of two names")
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"seed must be a whole number, not {seed!r}")
-    raw = data["deal"]
-    if not isinstance(raw, list):
-        raise RecordError('deal must be a list of the 52 cards, like ["7D", "QS", ...]')
-    cards: list[Card] = []
-    for i, code in enumerate(raw):
-        try:
-            cards.append(parse_card(code))
-        except CardError as exc:
-            raise RecordError(f"deal[{i}]: {exc}") from None
-    if len(cards) != len(DECK):
-        raise RecordError(f"the deal must hold the 52 cards, it holds {len(cards)}")
-    seen: set[Card] = set()
-    for i, card in enumerate(cards):
-        if card in seen:
-            raise RecordError(f"deal[{i}]: {card.code} appears twice: each card once")
-        seen.add(card)
-    return SpitGame(rules, cards, seed)
+    rules, _, seed, deal = read_header(data, "spit", SpitRules.from_json)
+    return SpitGame(rules, deal, seed)
