@@ -1,6 +1,6 @@
 """Throughput of cardroom's Nain Jaune beside OpenSpiel and RLCard, all measured in this run.
 
-    python benchmarks/throughput.py [--seconds S] [--bulk-rounds N]
+    python benchmarks/throughput.py [--seconds S] [--slices K] [--bulk-rounds N]
 
 Prints one table. Every figure is on one core (one process, one thread) and is timed with the
 thread's CPU clock (``time.thread_time``), so other work on a shared machine is not counted:
@@ -11,6 +11,9 @@ thread's CPU clock (``time.thread_time``), so other work on a shared machine is 
   ``Round.apply()`` with a uniformly random legal action, dealing a new round when one ends;
 * OpenSpiel ``crazy_eights`` and RLCard ``uno``: the same kind of loop over their Python APIs
   (legal actions, then apply a uniformly random one; chance outcomes sampled the same way).
+
+The step loops run in turns (``--slices``, each loop ``--seconds`` in all), so a change of load
+on a shared machine hits them alike.
 
 Every loop, ours and the peers', takes a single legal action (or chance outcome) without
 drawing from its generator, as ``RandomBot`` does.
@@ -30,13 +33,26 @@ Row = tuple[str, float | None, float | None, float | None, str]
 """(name, actions/s, rounds/s, cards/s, note)"""
 
 
-def timed(loop: Callable[[float], tuple[int, int, int]], seconds: float) -> tuple[float, ...]:
-    """Run ``loop`` for about ``seconds``; returns actions/s, rounds/s, cards/s."""
-    loop(min(0.2, seconds / 5))  # warm up
-    start = time.thread_time()
-    actions, rounds, cards = loop(seconds)
-    elapsed = time.thread_time() - start
-    return actions / elapsed, rounds / elapsed, cards / elapsed
+Loop = Callable[[float], tuple[int, int, int]]
+"""Plays whole rounds for about the given CPU seconds; returns actions, rounds, cards."""
+
+
+def interleaved(loops: list[Loop], seconds: float, slices: int) -> list[tuple[float, ...]]:
+    """Run each loop for about ``seconds`` in all, in ``slices`` turns taken in rotation (so a
+    change of load on a shared machine hits every loop alike); returns for each loop its
+    actions/s, rounds/s and cards/s."""
+    for loop in loops:
+        loop(min(0.2, seconds / 5))  # warm up
+    totals = [[0.0, 0, 0, 0] for _ in loops]
+    for _ in range(slices):
+        for loop, total in zip(loops, totals, strict=True):
+            start = time.thread_time()
+            actions, rounds, cards = loop(seconds / slices)
+            total[0] += time.thread_time() - start
+            total[1] += actions
+            total[2] += rounds
+            total[3] += cards
+    return [(a / t, r / t, c / t) for t, a, r, c in totals]
 
 
 def bulk(rounds: int) -> Row:
@@ -68,7 +84,7 @@ def bulk(rounds: int) -> Row:
     )
 
 
-def step_api(seconds: float) -> Row:
+def step_api() -> tuple[str, Loop | None, str]:
     from cardroom.games.nain_jaune import Round, Rules
 
     rules = Rules()
@@ -88,15 +104,14 @@ def step_api(seconds: float) -> Row:
             cards += len(rnd.played)
         return actions, rounds, cards
 
-    a, r, c = timed(loop, seconds)
-    return ("cardroom step API (readable Round), random 4p", a, r, c, "")
+    return ("cardroom step API (readable Round), random 4p", loop, "")
 
 
-def openspiel(seconds: float) -> Row:
+def openspiel() -> tuple[str, Loop | None, str]:
     try:
         import pyspiel
     except ImportError as exc:
-        return ("OpenSpiel crazy_eights", None, None, None, f"not installed: {exc}")
+        return ("OpenSpiel crazy_eights", None, f"not installed: {exc}")
     game = pyspiel.load_game("crazy_eights")
     rng = random.Random(2)
 
@@ -118,15 +133,14 @@ def openspiel(seconds: float) -> Row:
             rounds += 1
         return actions, rounds, 0
 
-    a, r, _ = timed(loop, seconds)
-    return ("OpenSpiel crazy_eights (C++ via pyspiel)", a, r, None, "player actions only")
+    return ("OpenSpiel crazy_eights (C++ via pyspiel)", loop, "player actions only")
 
 
-def rlcard_uno(seconds: float) -> Row:
+def rlcard_uno() -> tuple[str, Loop | None, str]:
     try:
         import rlcard
     except ImportError as exc:
-        return ("RLCard uno", None, None, None, f"not installed ({exc}): pip install rlcard")
+        return ("RLCard uno", None, f"not installed ({exc}): pip install rlcard")
     env = rlcard.make("uno", config={"seed": 3})
     rng = random.Random(3)
 
@@ -143,8 +157,7 @@ def rlcard_uno(seconds: float) -> Row:
             rounds += 1
         return actions, rounds, 0
 
-    a, r, _ = timed(loop, seconds)
-    return ("RLCard uno (Python)", a, r, None, "")
+    return ("RLCard uno (Python)", loop, "")
 
 
 def fmt(x: float | None) -> str:
@@ -154,10 +167,19 @@ def fmt(x: float | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per step-loop row")
+    parser.add_argument("--slices", type=int, default=10, help="turns the step loops take")
     parser.add_argument("--bulk-rounds", type=int, default=1_000_000, help="rounds per bulk try")
     args = parser.parse_args()
-    rows = [bulk(args.bulk_rounds), step_api(args.seconds), openspiel(args.seconds),
-            rlcard_uno(args.seconds)]
+    rows = [bulk(args.bulk_rounds)]
+    steps = [step_api(), openspiel(), rlcard_uno()]
+    ready = [loop for _, loop, _ in steps if loop is not None]
+    rates = iter(interleaved(ready, args.seconds, args.slices))
+    for name, loop, note in steps:
+        if loop is None:
+            rows.append((name, None, None, None, note))
+        else:
+            a, r, c = next(rates)
+            rows.append((name, a, r, c or None, note))
     ours = rows[1][1]
     head = f"{'':48} {'actions/s':>12} {'x step API':>10} {'rounds/s':>11} {'cards/s':>12}  note"
     print(head)

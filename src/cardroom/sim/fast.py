@@ -206,7 +206,7 @@ def _deal(
         s[S_CHIPS + seat] = c
 
 
-@_jit
+@_inline
 def _finish(s: Any, r: Any, winner: int) -> None:
     """Settle the round won by ``winner`` (``Round._finish``, in the documented order)."""
     s[S_AWAIT] = 0
@@ -578,6 +578,7 @@ def _play_game(
     deck = np.empty(52, np.int64)
     seats = np.empty(nseats, np.int64)
     round_chips = np.empty(nseats, np.int64)
+    among = np.empty(nseats, np.bool_)
     dealer = 0
     rounds = 0
     while rounds < max_rounds:
@@ -641,7 +642,7 @@ def _play_game(
             tpos[0] = t + 1
         # the end condition (Game._check_end)
         reason = 0
-        among = active.copy()
+        among[:] = active
         kind = r[R_END_KIND]
         if kind == 0:
             if s[S_SHORT] != 0:

@@ -67,7 +67,8 @@ PASS = Pass()
 CLAIM = Claim()
 _PLAY = {card: Play(card) for card in DECK}
 _PLAY_OF = [_PLAY[card] for card in DECK]  # by card index: no call to Card.__hash__
-_DECK_SET = frozenset(DECK)
+_DECK_IDS = frozenset(map(id, DECK))  # cards are interned: the same 52 objects, by identity
+_BOX_OF: dict[tuple[Card, ...], tuple[int, ...]] = {}  # board cards -> box by card index
 _SORT_KEY = attrgetter("sort_key")  # the order of Card.__lt__, without a Python call per comparison
 _LegalCache = tuple[list["Event"], int, list[Card], int, list[Action]]
 _NO_CACHE: _LegalCache = ([], -1, [], -1, [])
@@ -338,7 +339,7 @@ class Round:
                 )
         dealt = [c for h in hands for c in h]
         dealt += talon
-        if len(dealt) != 52 or set(dealt) != _DECK_SET:  # say exactly what is wrong
+        if len(dealt) != 52 or set(map(id, dealt)) != _DECK_IDS:  # say exactly what is wrong
             everything = Counter(dealt)
             dupes = sorted(c for c, k in everything.items() if k > 1)
             if dupes:
@@ -369,7 +370,12 @@ class Round:
         self.awaiting_final_claim = False
         self.result: RoundResult | None = None
         self._board_index = {c: i for i, c in enumerate(rules.board_cards)}
-        self._box_of = tuple(self._board_index.get(c, -1) for c in DECK)  # by card index
+        box_of = _BOX_OF.get(rules.board_cards)
+        if box_of is None:
+            box_of = _BOX_OF[rules.board_cards] = tuple(
+                self._board_index.get(c, -1) for c in DECK
+            )
+        self._box_of = box_of
         self._legal_cache: _LegalCache = _NO_CACHE
         self.events: list[Event] = []
         labels = [card.pretty for card in rules.board_cards]
