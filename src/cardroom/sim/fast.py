@@ -148,7 +148,7 @@ def _deal(
 ) -> None:
     """Shuffle (``random.shuffle`` order), deal three at a time, stake: a fresh round in ``s``."""
     for i in range(52):
-        deck[i] = i
+        deck[i] = _FAST_OF_DECK[i]  # the pack in deck order, as fast indices
     state = rng[0]
     for i in range(51, 0, -1):
         state, j = _randbelow(state, i + 1)
@@ -181,8 +181,7 @@ def _deal(
                 seat = 0
             hand = s[S_HANDS + seat]
             for _ in range(take):
-                d = deck[pos]
-                hand |= np.int64(1) << _FAST_OF_DECK[d]
+                hand |= np.int64(1) << deck[pos]
                 pos += 1
             s[S_HANDS + seat] = hand
         got += take
@@ -406,27 +405,34 @@ def _play_out(
     actions = 0
     while winner < 0:
         seat = to_act
-        gseat = seats[seat]
         hand = s[S_HANDS + seat]
         if need != 0 and pending < 0 and not waiting and (hand >> (4 * need - 4)) & 15 == 0:
-            # a forced pass ("without"): the only legal action, which no policy draws for
-            if tracing:
-                if tpos[0] < trace.shape[0] - 64:
-                    trace[tpos[0]] = (seat * 16 + need) * 64 + PASS_CODE
-                    tpos[0] += 1
-                else:
-                    tpos[1] = 1
-            actions += 1
-            npasses += 1
-            s[S_LACKS + seat] |= np.int64(1) << need
-            in_row += 1
-            if in_row < n:
-                to_act = seat + 1 if seat + 1 < n else 0
-                continue
-            to_act = leader
-            in_row = 0
-            need = 0 if free_restart or need == 13 else need + 1
+            # a forced pass ("without"): the only legal action, which no policy draws for; the
+            # next seats pass too while they hold no card of the rank
+            shift = 4 * need - 4
+            lack = np.int64(1) << need
+            while True:
+                if tracing:
+                    if tpos[0] < trace.shape[0] - 64:
+                        trace[tpos[0]] = (seat * 16 + need) * 64 + PASS_CODE
+                        tpos[0] += 1
+                    else:
+                        tpos[1] = 1
+                actions += 1
+                npasses += 1
+                s[S_LACKS + seat] |= lack
+                in_row += 1
+                if in_row == n:
+                    to_act = leader
+                    in_row = 0
+                    need = 0 if free_restart or need == 13 else need + 1
+                    break
+                seat = seat + 1 if seat + 1 < n else 0
+                if (s[S_HANDS + seat] >> shift) & 15 != 0:
+                    to_act = seat
+                    break
             continue
+        gseat = seats[seat]
         # the legal actions, in Round.legal_actions order
         if waiting:
             legal[0] = CLAIM_CODE

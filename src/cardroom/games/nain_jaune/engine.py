@@ -67,6 +67,7 @@ PASS = Pass()
 CLAIM = Claim()
 _PLAY = {card: Play(card) for card in DECK}
 _PLAY_OF = [_PLAY[card] for card in DECK]  # by card index: no call to Card.__hash__
+_SHARED_PLAY = {id(play): play for play in _PLAY_OF}  # the shared plays, by identity
 _DECK_IDS = frozenset(map(id, DECK))  # cards are interned: the same 52 objects, by identity
 _BOX_OF: dict[tuple[Card, ...], tuple[int, ...]] = {}  # board cards -> box by card index
 _SORT_KEY = attrgetter("sort_key")  # the order of Card.__lt__, without a Python call per comparison
@@ -479,10 +480,11 @@ class Round:
         Raises :class:`IllegalAction` (state unchanged) when the action is not legal now.
         """
         at = -1  # where a play's card is in the hand, once found
-        if type(action) is Play and action is _PLAY_OF[action.card.index]:
+        play = _SHARED_PLAY.get(id(action)) if type(action) is Play else None
+        if play is not None:
             # the shared instance of an announced play: why_illegal's test for it, inline; the
             # hand is searched by card index (comparing Card objects costs a Python call each)
-            card = action.card
+            card = play.card
             need = self.need
             if self.result is None and not self.awaiting_final_claim and (
                 need is None or card.rank == need
