@@ -18,6 +18,7 @@ from rich.table import Table
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
+from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
 
@@ -26,13 +27,10 @@ GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     """``key=value`` strings -> a dict; a malformed one is a usage error."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"{pair!r}: write options as key=value", param_hint="--option")
-        out[key.strip()] = value.strip()
-    return out
+    try:
+        return parse_option_pairs(list(pairs))
+    except RulesError as exc:
+        raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
 def check_options(game: str, options: dict[str, str]) -> None:

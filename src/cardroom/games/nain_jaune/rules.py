@@ -176,9 +176,21 @@ def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise RulesError(f"option {pair!r} must be written key=value, e.g. payment=card-count")
+            raise RulesError(f"option {pair!r} must be written key=value (see --help)")
         out[key.strip()] = value.strip()
     return out
+
+
+def parse_flag(name: str, value: Any) -> bool:
+    """Read a true/false option: true/false, yes/no, 1/0 or on/off."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    raise RulesError(f"{name}={value!r} is not valid: use true or false")
 
 
 def _convert(name: str, value: Any) -> Any:
@@ -188,14 +200,7 @@ def _convert(name: str, value: Any) -> Any:
         except (TypeError, ValueError):
             raise RulesError(f"starting_chips={value!r} must be a whole number") from None
     if name == "may_stop":
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("true", "yes", "1", "on"):
-            return True
-        if text in ("false", "no", "0", "off"):
-            return False
-        raise RulesError(f"may_stop={value!r} is not valid: use true or false")
+        return parse_flag(name, value)
     if name == "end":
         return value if isinstance(value, EndCondition) else EndCondition.parse(value)
     if name == "board_cards":

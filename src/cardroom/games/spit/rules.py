@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from cardroom.games.nain_jaune.rules import RulesError
+from cardroom.games.nain_jaune.rules import RulesError, parse_flag
 
 SlapRule = Literal["race", "chooser"]
 
@@ -95,14 +95,7 @@ def _convert(name: str, value: Any) -> Any:
         except (TypeError, ValueError):
             raise RulesError(f"piles={value!r} is not valid: use 5 or 4 (stock piles)") from None
     if name == "alternate_colours":
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("true", "yes", "1", "on"):
-            return True
-        if text in ("false", "no", "0", "off"):
-            return False
-        raise RulesError(f"alternate_colours={value!r} is not valid: use true or false")
+        return parse_flag(name, value)
     if name == "countdown":
         if isinstance(value, (bool, int, float)):
             return value
