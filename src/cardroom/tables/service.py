@@ -78,7 +78,7 @@ class TableService:
         raise NotImplementedError
 
     async def act(self, table_id: str, seat: int, action: str, seen_seq: int) -> None:
-        """Play ``"7D"``, ``"pass"`` or ``"claim"`` for ``seat``; a stale ``seen_seq`` is refused."""
+        """Play ``"7D"``, ``"pass"`` or ``"claim"`` for ``seat``; refuses a stale ``seen_seq``."""
         raise NotImplementedError
 
     async def ready(self, table_id: str, seat: int) -> None:
