@@ -87,7 +87,7 @@ def _ref_of(raw: Any) -> object:
 def decode_message(text: str | bytes) -> ClientMessage:
     """Read one client message; raise :class:`ProtocolError` (``bad-request``) if it is not one."""
     try:
-        message = _decoder.decode(text)
+        message: ClientMessage = _decoder.decode(text)
     except msgspec.DecodeError as exc:
         try:
             raw = _raw_decoder.decode(text)
@@ -158,9 +158,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """The creator's name (seat 0)."""
     players: Annotated[int, Meta(ge=2, le=8)] = 4
     preset: Annotated[str, Meta(max_length=32)] | None = None
-    options: Annotated[dict[Annotated[str, Meta(max_length=40)], OptionValue], Meta(
-        max_length=16
-    )] = msgspec.field(default_factory=dict)
+    options: Annotated[
+        dict[Annotated[str, Meta(max_length=40)], OptionValue], Meta(max_length=16)
+    ] = msgspec.field(default_factory=dict)
     seats: Annotated[list[SeatIn], Meta(max_length=8)] | None = None
     """One per seat, seat 0 first (the creator's, a person); default: bots of ``level``."""
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
@@ -178,6 +178,7 @@ _create_decoder = msgspec.json.Decoder(CreateTable, strict=True)
 def decode_create(body: bytes) -> CreateTable:
     """Read a ``POST /api/tables`` body; raise :class:`ProtocolError` naming what is wrong."""
     try:
-        return _create_decoder.decode(body)
+        body_struct: CreateTable = _create_decoder.decode(body)
+        return body_struct
     except msgspec.DecodeError as exc:
         raise ProtocolError("bad-request", f"bad table request: {exc}") from None

@@ -5,25 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
+from cardroom.store import default_url
 
 WEB_DIR = Path(__file__).parent
-
-
-def default_db_url() -> str:
-    """``sqlite+aiosqlite:///`` + the per-user data directory's ``cardroom.db``."""
-    folder = Path(platformdirs.user_data_dir("cardroom"))
-    return f"sqlite+aiosqlite:///{folder / 'cardroom.db'}"
-
-
-def db_url_from(text: str | None) -> str:
-    """A ``--db`` value as a SQLAlchemy URL: a file path becomes a SQLite URL, a URL stays."""
-    if text is None or not text.strip():
-        return default_db_url()
-    text = text.strip()
-    if "://" in text:
-        return text
-    return f"sqlite+aiosqlite:///{Path(text).expanduser().resolve()}"
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -40,7 +24,8 @@ class Settings:
 
     host: str = "127.0.0.1"
     port: int = 8000
-    db_url: str = field(default_factory=default_db_url)
+    db_url: str = field(default_factory=default_url)
+    """A SQLAlchemy async URL (``cardroom.store.resolve_url`` reads a ``--db`` value)."""
     bot_delay: float = 0.8
     """Seconds a bot waits before it acts (0 in tests)."""
     max_message_bytes: int = 4096
