@@ -231,6 +231,15 @@ class EventStore:
                         .values(**values)
                     )
 
+    async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
+        """Update the ``tables`` projection alone (status, title, public, summary)."""
+        values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
+        if values:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    tables_t.update().where(tables_t.c.id == table_id).values(**values)
+                )
+
     async def _insert_event(self, conn: AsyncConnection, table_id: str, entry: LogEntry) -> None:
         try:
             await conn.execute(

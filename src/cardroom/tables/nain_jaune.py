@@ -473,6 +473,8 @@ class NainJauneTable:
                 stakes[event.seat] = stakes.get(event.seat, 0) + event.amount
                 continue
             out: dict[str, Any] = {"kind": _EVENT_KIND[type(event)]}
+            if isinstance(event, Paid):
+                out["seat"] = seats[event.payer]
             for f in fields(event):
                 value = getattr(event, f.name)
                 if f.name in _SEAT_FIELDS:
