@@ -94,7 +94,7 @@ function draw() {
   const text = clear($("r-text"));
   for (const line of step.text || []) text.append(el("li", {}, String(line)));
 
-  $("r-need").textContent = step.need ? `Next card: ${rankName(rankSymbol(step.need))}` : "Next card: any (a new sequence)";
+  $("r-need").textContent = step.to_act === null || step.to_act === undefined ? "The round is over." : step.need ? `Next card: ${rankName(rankSymbol(step.need))}` : "Next card: any (a new sequence)";
   const seq = clear($("r-sequence"));
   const cards = step.sequence || [];
   if (!cards.length) seq.append(el("span", { class: "muted" }, "No card on the table."));

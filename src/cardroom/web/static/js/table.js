@@ -47,6 +47,10 @@ function connect() {
   });
 }
 
+function connected() {
+  return Boolean(ws && ws.readyState === WebSocket.OPEN);
+}
+
 function setConn(text, kind) {
   const c = $("conn");
   c.textContent = text;
@@ -139,6 +143,8 @@ function seatName(g) {
 }
 
 function render() {
+  document.body.dataset.seq = String(state.seq);
+  document.body.dataset.status = state.status;
   const title = state.title || `Table ${TABLE}`;
   $("table-title").textContent = WATCH || state.you === null ? `${title} (watching)` : title;
   document.title = `cardroom: ${title}`;
@@ -167,7 +173,8 @@ function renderStatus() {
     else if (r.to_act !== null && r.to_act !== undefined) text = `${seatName(r.to_act)} to play.`;
   }
   const d = state.deadline;
-  if (d && d.at) {
+  // a connected page is its seat's person: no bot takes over while it is open
+  if (d && d.at && !(d.kind === "takeover" && d.seat === you && connected())) {
     const left = secondsUntil(d.at);
     if (d.kind === "takeover") text += ` A bot plays for ${seatName(d.seat)} in ${left} s.`;
     else if (d.kind === "next-round") text += ` Next round in ${left} s.`;
@@ -209,7 +216,7 @@ function renderSeats() {
     if (s.kind === "bot") tags.push(`bot${s.level ? " " + s.level : ""}`);
     else if (s.bot_playing) tags.push("bot playing");
     else if (s.kind === "person" && !s.joined) tags.push("free seat");
-    else if (s.kind === "person" && s.present === false) tags.push("away");
+    else if (s.kind === "person" && s.present === false && !(g === state.you && connected())) tags.push("away");
     if (r && r.dealer === g) tags.push("dealer");
     const note = seatNotes.get(g);
     list.append(el("li", { class: classes.join(" "), "data-seat": g, "aria-current": classes.includes("to-act") ? "true" : null },
