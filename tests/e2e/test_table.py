@@ -13,8 +13,16 @@ from tests.e2e.helpers import click_move, create_table, hand, seq, status, take_
 KEYS = {"10": "t", "A": "a", "J": "j", "Q": "q", "K": "k"}
 
 
-def _track_errors(page: Page, errors: list[str]) -> None:
+def _track_errors(page: Page, errors: list[str], origin: str) -> None:
     page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    page.on(
+        "request",
+        lambda req: (
+            None
+            if req.url.startswith((origin + "/", origin.replace("http", "ws", 1) + "/"))
+            else errors.append(f"a request left the origin: {req.url}")
+        ),
+    )
     page.on(
         "console",
         lambda msg: errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None,
@@ -67,7 +75,7 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     eve_ctx = browser.new_context(viewport=DESKTOP)
     ann, bob, eve = ann_ctx.new_page(), bob_ctx.new_page(), eve_ctx.new_page()
     for page in (ann, bob, eve):
-        _track_errors(page, errors)
+        _track_errors(page, errors, server)
 
     lobby_phone = bob_ctx.new_page()
     lobby_phone.goto(server + "/")

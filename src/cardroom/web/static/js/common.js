@@ -1,4 +1,4 @@
-// Shared helpers of the cardroom pages: DOM building (text only, never innerHTML) and cards.
+// Shared helpers of the cardroom pages: DOM building (text nodes only) and cards.
 
 const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
