@@ -72,9 +72,12 @@ async def serving(settings: Settings) -> AsyncIterator[tuple[FastAPI, str]]:
 class Player:
     """A websocket client that records every frame; as a seat it can play a simple policy."""
 
-    def __init__(self, address: str, table_id: str, token: str | None) -> None:
+    def __init__(
+        self, address: str, table_id: str, token: str | None, headers: dict[str, str] | None = None
+    ) -> None:
         query = f"?token={token}" if token else ""
         self.url = f"ws://{address}/ws/{table_id}{query}"
+        self.headers = headers or {}
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.changed = asyncio.Event()
@@ -82,7 +85,9 @@ class Player:
         self.reader: asyncio.Task[None] | None = None
 
     async def connect(self) -> Player:
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        self.ws = await websockets.connect(
+            self.url, max_size=2**22, additional_headers=self.headers
+        )
         self.reader = asyncio.create_task(self._read())
         return self
 
@@ -104,10 +109,11 @@ class Player:
     async def send(self, message: dict[str, Any] | str | bytes) -> None:
         await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
-    async def wait_for(self, test: Any, timeout: float = 30.0) -> dict[str, Any]:
-        """The first frame from now on (or the latest state) for which ``test(frame)`` holds."""
+    async def wait_for(self, test: Any, start: int = 0, timeout: float = 60.0) -> dict[str, Any]:
+        """The first frame from index ``start`` on for which ``test(frame)`` holds."""
+
         async def until() -> dict[str, Any]:
-            seen = 0
+            seen = start
             while True:
                 for frame in self.frames[seen:]:
                     if test(frame):
@@ -133,6 +139,8 @@ class AutoPlayer(Player):
         self.acted: set[int] = set()
         self.readied: set[int] = set()
         self.first_legal = False
+        self.limit: int | None = None
+        """Stop acting after this many actions (None: play on)."""
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
         if frame["type"] != "state" or frame["you"] is None:
@@ -140,6 +148,8 @@ class AutoPlayer(Player):
         seq = frame["seq"]
         rnd = frame.get("round")
         if frame["status"] == "playing" and rnd and rnd.get("legal") and seq not in self.acted:
+            if self.limit is not None and len(self.acted) >= self.limit:
+                return
             self.acted.add(seq)
             legal = rnd["legal"]
             action = legal[0] if self.first_legal else self.rng.choice(legal)
