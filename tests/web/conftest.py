@@ -54,7 +54,6 @@ async def serving(settings: Settings) -> AsyncIterator[tuple[FastAPI, str]]:
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
     server = uvicorn.Server(config)
-    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         for _ in range(500):
@@ -154,11 +153,14 @@ class AutoPlayer(Player):
             legal = rnd["legal"]
             action = legal[0] if self.first_legal else self.rng.choice(legal)
             await self.send({"type": "act", "action": action, "seq": seq})
-        elif frame["status"] == "round-over" and frame["you"] not in frame.get("ready", []):
-            if seq not in self.readied:
-                self.readied.add(seq)
-                await self.send({"type": "ready"})
+        elif (
+            frame["status"] == "round-over"
+            and frame["you"] not in frame.get("ready", [])
+            and seq not in self.readied
+        ):
+            self.readied.add(seq)
+            await self.send({"type": "ready"})
 
 
 def over(frame: dict[str, Any]) -> bool:
-    return frame["type"] == "state" and frame["status"] == "over"
+    return bool(frame["type"] == "state" and frame["status"] == "over")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ def config(seats: list[SeatSpec], seed: int, **rules: Any) -> TableConfig:
 
 
 def is_state(frame: dict[str, Any]) -> bool:
-    return frame["type"] == "state"
+    return bool(frame["type"] == "state")
 
 
 async def test_two_people_and_a_bot_play_a_whole_round(tmp_path: Path) -> None:
@@ -64,9 +65,14 @@ async def test_two_people_and_a_bot_play_a_whole_round(tmp_path: Path) -> None:
     ann_first = next(f for f in ann.frames if is_state(f) and f["round"])
     assert sorted(ann_first["round"]["hand"]) == sorted(deal["hands"][0])
     # replay the log through a fresh engine: each person's action is the first legal one
-    rnd = Round(Rules.from_options(None, {"end": "rounds:1"}), [60] * 3, [0] * 5, dealer,
-                [[parse_card(c) for c in h] for h in deal["hands"]],
-                [parse_card(c) for c in deal["talon"]])
+    rnd = Round(
+        Rules.from_options(None, {"end": "rounds:1"}),
+        [60] * 3,
+        [0] * 5,
+        dealer,
+        [[parse_card(c) for c in h] for h in deal["hands"]],
+        [parse_card(c) for c in deal["talon"]],
+    )
     by_person = 0
     for entry in entries[4:]:
         assert entry.kind == "action", entry
@@ -206,12 +212,25 @@ async def test_a_foreign_page_and_a_wrong_token_are_refused(tmp_path: Path) -> N
         evil = await Player(address, table, None, {"Origin": "http://evil.example"}).connect()
         wrong = await Player(address, table, "not-a-token").connect()
         missing = await Player(address, "nosuch", None).connect()
-        for p, code, close in ((evil, "forbidden", 4403), (wrong, "forbidden", 4403),
-                               (missing, "not-found", 4404)):
+        for p, code, close in (
+            (evil, "forbidden", 4403),
+            (wrong, "forbidden", 4403),
+            (missing, "not-found", 4404),
+        ):
             assert p.reader is not None
             await asyncio.wait_for(p.reader, 30)
             assert [f["code"] for f in p.frames] == [code]
             assert p.ws.close_code == close
+
+
+def settled(player: AutoPlayer, frame: dict[str, Any]) -> bool:
+    """The player has made its moves and it is its turn again (the bots have played)."""
+    return bool(
+        len(player.acted) == player.limit
+        and is_state(frame)
+        and frame["round"]["to_act"] == frame["you"]
+        and frame["seq"] > max(player.acted)
+    )
 
 
 async def test_a_restarted_server_gives_identical_state_frames(tmp_path: Path) -> None:
@@ -219,14 +238,16 @@ async def test_a_restarted_server_gives_identical_state_frames(tmp_path: Path) -
     tables: list[tuple[Created, dict[str, Any], dict[str, Any]]] = []
     async with serving(settings) as (app, address):
         for seed in (21, 22, 23):
-            seats = [SeatSpec("person", name="Ann"), SeatSpec("bot", "easy"),
-                     SeatSpec("bot", "medium")]
+            seats = [
+                SeatSpec("person", name="Ann"),
+                SeatSpec("bot", "easy"),
+                SeatSpec("bot", "medium"),
+            ]
             created = await service_of(app).create(config(seats, seed))
             ann = AutoPlayer(address, created.table_id, created.creator_token, seed)
             ann.limit = 4
             await ann.connect()
-            await ann.wait_for(lambda f: len(ann.acted) == 4 and is_state(f)
-                               and f["round"]["to_act"] == 0 and f["seq"] > max(ann.acted))
+            await ann.wait_for(partial(settled, ann))
             await ann.close()
             fresh = await Player(address, created.table_id, created.creator_token).connect()
             watch = await Player(address, created.table_id, None).connect()
@@ -246,5 +267,3 @@ async def test_a_restarted_server_gives_identical_state_frames(tmp_path: Path) -
             await ann.connect()
             assert (await ann.wait_for(over))["status"] == "over"  # and the game goes on
             await ann.close()
-
-
