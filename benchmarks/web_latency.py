@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -128,10 +129,8 @@ async def run_clients(port: int, table: str, token: str, seconds: float) -> dict
 
     readers = [asyncio.create_task(read(i)) for i in range(CLIENTS)]
     started = time.monotonic()
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(done.wait(), seconds)
-    except TimeoutError:
-        pass
     elapsed = time.monotonic() - started
     for ws in sockets:
         await ws.close()
