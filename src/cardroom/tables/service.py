@@ -332,7 +332,7 @@ class TableService:
                     live,
                     ("next-round", None),
                     ended + table.cfg.next_round_after,
-                    self._next_round_due(live),
+                    lambda: self._next_round_due(live),
                 )
         if table.status == "playing":
             self._cancel(live, ("next-round", None))
@@ -351,7 +351,9 @@ class TableService:
         after = live.table.cfg.takeover_after
         if after <= 0 or ("takeover", seat) in live.timers:
             return
-        self._arm(live, ("takeover", seat), self.clock() + after, self._takeover_due(live, seat))
+        self._arm(
+            live, ("takeover", seat), self.clock() + after, lambda: self._takeover_due(live, seat)
+        )
 
     async def _takeover_due(self, live: _Live, seat: int) -> None:
         async with live.lock:
@@ -377,13 +379,13 @@ class TableService:
         live: _Live,
         key: tuple[str, int | None],
         at: float,
-        work: Coroutine[Any, Any, None],
+        work: Callable[[], Coroutine[Any, Any, None]],
     ) -> None:
         self._cancel(live, key)
 
         async def later() -> None:
             await asyncio.sleep(max(0.0, at - self.clock()))
-            await work
+            await work()
 
         live.deadlines[key] = at
         live.timers[key] = asyncio.get_running_loop().create_task(later())
@@ -461,9 +463,9 @@ class TableService:
         if seat is not None and not (0 <= seat < table.n and table.is_person(seat)):
             raise TableError("forbidden", "this is not a person's seat")
         sub = Subscription(table_id, seat)
+        live.subs.append(sub)
         sub._put(self._frame(live, seat, None))
         sub.cursor = len(table.events)
-        live.subs.append(sub)
         if seat is not None:
             self._cancel(live, ("takeover", seat))
             if seat in table.taken_over:

@@ -40,7 +40,7 @@ async def healthz(request: Request) -> dict[str, Any]:
     return {"ok": True, "open_tables": len(rows)}
 
 
-def config_from(body: CreateTable, bot_delay: float) -> TableConfig:
+def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
     """The table a create request asks for; ``ProtocolError`` names what is wrong."""
     options: dict[str, Any] = dict(body.options)
     if body.starting_chips is not None:
@@ -52,7 +52,7 @@ def config_from(body: CreateTable, bot_delay: float) -> TableConfig:
     except RulesError as exc:
         raise ProtocolError("bad-request", str(exc)) from None
     if body.seats is None:
-        seats = [SeatSpec("person")] + [SeatSpec("bot", body.level)] * (body.players - 1)
+        seats = [SeatSpec("bot", body.level)] * body.players
     else:
         if len(body.seats) != body.players:
             raise ProtocolError(
@@ -65,6 +65,7 @@ def config_from(body: CreateTable, bot_delay: float) -> TableConfig:
             SeatSpec(s.kind, (s.level or body.level) if s.kind == "bot" else None)
             for s in body.seats
         ]
+    seats[0] = SeatSpec("person", name=name)  # named: the creator has joined
     title = " ".join(body.title.split())[:60]
     try:
         return TableConfig(
@@ -90,13 +91,12 @@ async def create_table(request: Request) -> Response:
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)
-        config = config_from(body, settings_of(request).bot_delay)
+        config = config_from(body, name, settings_of(request).bot_delay)
     except ProtocolError as exc:
         return error_json(HTTPStatus.BAD_REQUEST, exc.code, exc.message)
     service = service_of(request)
     try:
         created = await service.create(config)
-        await service.join(created.table_id, 0, name)
     except TableError as exc:
         return table_error_json(exc)
     table_id = created.table_id

@@ -216,7 +216,7 @@ class Connection:
                 await self.service.ready(self.table_id, seat)
         except TableError as exc:
             text = exc.message
-            if exc.code == "stale" and not text.startswith(STALE_PREFIX):
+            if exc.code == "stale" and "since you looked" not in text:
                 text = f"{STALE_PREFIX}: {text}"
             await self._error(exc.code, text, ref)
         except Exception:
