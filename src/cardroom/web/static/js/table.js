@@ -82,8 +82,8 @@ function onFrame(frame) {
     pending = null;
     const prev = state;
     state = frame;
-    if (fresh) {
-      // the first frame of a connection repeats the round's events: start the log again
+    if (fresh || frame.resync) {
+      // a connection's first frame (and a resync) repeats the round's events: start the log again
       fresh = false;
       clear($("log"));
       seatNotes.clear();
