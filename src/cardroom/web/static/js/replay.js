@@ -124,7 +124,7 @@ function drawSettlement(box, s) {
   }
   if (Array.isArray(s.rows)) {
     box.append(el("table", { class: "settlement" },
-      el("thead", {}, el("tr", {}, ["Player", "Cards left", "Paid", "Chips"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ["Player", "Cards left", "Won or lost", "Chips"].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, s.rows.map((row) => el("tr", { class: row.seat === s.winner ? "winner" : null },
         el("th", { scope: "row" }, row.name || name(row.seat)),
         el("td", {}, String(row.cards_left ?? "")),

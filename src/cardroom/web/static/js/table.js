@@ -375,7 +375,7 @@ function renderResult() {
     }
     const table = el("table", { class: "settlement" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Cards left"),
-        el("th", { scope: "col" }, "Paid"), el("th", { scope: "col" }, "Chips"))),
+        el("th", { scope: "col" }, "Won or lost"), el("th", { scope: "col" }, "Chips"))),
       el("tbody", {}, (res.rows || []).map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
         el("th", { scope: "row" }, row.name || seatName(row.seat)),
         el("td", {}, String(row.cards_left ?? "")),
