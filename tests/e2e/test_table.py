@@ -33,8 +33,9 @@ def _settled(page: Page) -> bool:
     return page.locator("#result table.settlement").count() == 1
 
 
-def _keyboard_move(page: Page) -> str | None:
-    """Play the first highlighted card with its rank key (and Enter), or "p" to pass."""
+def _keyboard_move(page: Page, arrows: bool = False) -> str | None:
+    """Play the first highlighted card with its rank key (and Enter) or by moving to it with
+    the arrow keys and Enter; or say "without X" with "p"."""
     legal = [
         str(c)
         for c in page.locator("#hand button.card.legal").evaluate_all(
@@ -42,6 +43,17 @@ def _keyboard_move(page: Page) -> str | None:
         )
     ]
     before = seq(page)
+    if legal and arrows:
+        cards = hand(page)
+        code = legal[0]
+        for _ in range(cards.index(code) + 1):
+            page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.dataset.card") == code
+        page.keyboard.press("Enter")
+        wait_until(lambda: code not in hand(page), what=f"{code} to leave the hand")
+        # the focus stays in the hand for the next move
+        assert page.evaluate("Boolean(document.activeElement.closest('#hand'))")
+        return code
     if legal:
         code = legal[0]
         rank = code[:-1]
@@ -98,6 +110,9 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     ann.goto(table.url)
     ann.wait_for_selector("#start-button")  # the creator may start before everybody came
     assert status(ann) == "waiting"
+    # the creator's page keeps the invitation links while the table waits
+    assert ann.locator("#actions input.link-text").input_value() == table.invites[0]
+    ann.screenshot(path=str(shots / "table-waiting-desktop.png"), full_page=True)
     eve.goto(table.watch)
     take_seat(bob, table.invites[0], "Bob")
 
@@ -126,7 +141,7 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
         assert time.monotonic() < end, "the round did not end in 2 minutes"
         if status(ann) == "playing" and _your_turn(ann):
             if keyboard_moves < 3:
-                if _keyboard_move(ann):
+                if _keyboard_move(ann, arrows=keyboard_moves == 0):
                     keyboard_moves += 1
             else:
                 click_move(ann)

@@ -72,8 +72,7 @@ function act(action) {
   if (send({ type: "act", action, seq: state.seq, id })) {
     pending = id;
     showError("");
-    renderHand();
-    renderActions();
+    redrawMoves();
   }
 }
 
@@ -96,7 +95,7 @@ function onFrame(frame) {
     if (frame.ref && frame.ref === pending) pending = null;
     if (!frame.ref) pending = null;
     showError(frame.message || "The server refused that.");
-    if (state) { renderHand(); renderActions(); }
+    if (state) redrawMoves();
   }
 }
 
@@ -148,6 +147,11 @@ function render() {
   const title = state.title || `Table ${TABLE}`;
   $("table-title").textContent = WATCH || state.you === null ? `${title} (watching)` : title;
   document.title = `cardroom: ${title}`;
+  // keep the keyboard where it was: redrawing replaces the buttons
+  const active = document.activeElement;
+  const focusCard = active?.dataset?.card;
+  const focusId = active?.id;
+  const inHand = Boolean(active?.closest?.("#hand"));
   renderStatus();
   renderBoard();
   renderSeats();
@@ -155,6 +159,29 @@ function render() {
   renderActions();
   renderHand();
   renderResult();
+  restoreFocus(focusCard, focusId, inHand);
+}
+
+/** Redraw the hand and the move buttons, keeping the keyboard focus. */
+function redrawMoves() {
+  const active = document.activeElement;
+  const inHand = Boolean(active?.closest?.("#hand"));
+  const id = active?.id;
+  renderHand();
+  renderActions();
+  restoreFocus(active?.dataset?.card, id, inHand);
+}
+
+function restoreFocus(card, id, inHand) {
+  if (card) {
+    const same = document.querySelector(`#hand button[data-card="${CSS.escape(card)}"]`);
+    if (same) { same.focus(); return; }
+  }
+  if (inHand) {
+    const next = document.querySelector("#hand button.legal") || document.querySelector("#hand button");
+    if (next) { next.focus(); return; }
+  }
+  if (id && !document.activeElement?.id) document.getElementById(id)?.focus();
 }
 
 function renderStatus() {
@@ -209,7 +236,7 @@ function renderSeats() {
     const classes = ["seat"];
     if (r && r.to_act === g && state.status === "playing") classes.push("to-act");
     if (g === state.you) classes.push("you");
-    if (s.in_round === false) classes.push("out");
+    if (r && s.in_round === false) classes.push("out");
     if (r && r.winner === g) classes.push("winner");
     const tags = [];
     if (g === state.you) tags.push("you");
@@ -285,7 +312,7 @@ function renderActions() {
       "Start now (free seats become bots)"));
     const saved = sessionOrLocalInvites();
     if (saved.length) {
-      box.append(el("p", { class: "muted" }, "Invite links:"),
+      box.append(el("p", { class: "muted wide" }, "Send each friend their own link: it gives them their seat."),
         el("ul", { class: "invites" }, saved.map((inv) => el("li", {}, `Seat ${Number(inv.seat) + 1}: `,
           el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": `Invite link for seat ${Number(inv.seat) + 1}` })))));
     }
