@@ -349,9 +349,14 @@ def read_record(path: Path) -> list[RoundRecord]:
     return rounds
 
 
-def round_log(record: RoundRecord) -> list[tuple[str, dict[str, Any]]]:
-    """A record's round as log entries: its deal, then every action (passes and claims made
-    explicit) in the order the engine takes them. Seats are positions in the round."""
+def round_log(record: RoundRecord, in_progress: bool = False) -> list[tuple[str, dict[str, Any]]]:
+    """A record's round as actions (passes and claims made explicit) in the order the engine
+    takes them; ``pos`` is a position in the round.
+
+    A record keeps only the cards played: passes after the last card are asked again, and in a
+    round still in progress (``in_progress``) the claim of its last card, when the player could
+    still make it, is left to make (``announce=manual``).
+    """
     rnd = record.new_round()
     entries: list[tuple[str, dict[str, Any]]] = []
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}
@@ -364,7 +369,8 @@ def round_log(record: RoundRecord) -> list[tuple[str, dict[str, Any]]]:
         rnd.apply(action)
         entries.append(("action", data))
 
-    for move in record.moves:
+    last = len(record.moves) - 1
+    for number, move in enumerate(record.moves):
         seat = holder[move.card]
         while not (rnd.to_act == seat and rnd.why_illegal(Play(move.card)) is None):
             act(PASS)
@@ -372,7 +378,8 @@ def round_log(record: RoundRecord) -> list[tuple[str, dict[str, Any]]]:
             act(Play(move.card))
             if rnd.pending_claim is move.card:
                 if move.announced:
-                    act(CLAIM)
+                    if not (in_progress and number == last and not rnd.awaiting_final_claim):
+                        act(CLAIM)
                 elif rnd.awaiting_final_claim:
                     act(PASS)
         else:
@@ -426,7 +433,7 @@ def resume(
             "talon": [c.code for c in record.talon],
         }
         step = [("round", deal)]
-        for kind, data in round_log(record):
+        for kind, data in round_log(record, in_progress=k == len(rounds) - 1):
             pos = data.pop("pos")
             seat = seats[pos]
             data = {"seat": seat, **data, "by": "person" if seat == 0 else "bot"}
