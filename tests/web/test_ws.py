@@ -129,6 +129,13 @@ async def test_spectators_see_no_hand_and_cannot_play(tmp_path: Path) -> None:
         ann, bob, watcher = await start_two(address, created)
         state = watcher.state
         assert state is not None and state["you"] is None
+        # the watch page of someone who has a seat: ?watch=1 makes it a spectator all the same
+        cookie = {"Cookie": f"cr_seat_{created.table_id}={created.creator_token}"}
+        table = created.table_id
+        also = await Player(address, f"{table}?watch=1", None, cookie).connect()
+        assert (await also.wait_for(is_state))["you"] is None
+        assert "hand" not in (await also.wait_for(is_state))["round"]
+        await also.close()
         assert "hand" not in state["round"] and "legal" not in state["round"]
         mark = len(watcher.frames)
         await watcher.send({"type": "act", "action": "pass", "seq": state["seq"], "id": 5})
