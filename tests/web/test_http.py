@@ -19,7 +19,9 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
 def test_pages_and_health(client: TestClient) -> None:
     lobby = client.get("/")
     assert lobby.status_code == 200 and "text/html" in lobby.headers["content-type"]
-    assert "script-src 'self'" in lobby.headers["content-security-policy"]
+    csp = lobby.headers["content-security-policy"]
+    assert "script-src 'self';" in csp
+    assert "connect-src 'self' ws://testserver wss://testserver;" in csp
     assert lobby.headers["x-content-type-options"] == "nosniff"
     assert client.get("/healthz").json() == {"ok": True, "open_tables": 0}
     assert client.get("/replay").status_code == 200

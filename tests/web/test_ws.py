@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import httpx
 import websockets
 
 from cardroom.cards import parse_card
@@ -27,6 +28,10 @@ def config(seats: list[SeatSpec], seed: int, **rules: Any) -> TableConfig:
         takeover_after=0.0,
         bot_delay=0.0,
     )
+
+
+def sorted_codes(codes: list[str]) -> list[str]:
+    return [c.code for c in sorted(parse_card(x) for x in codes)]
 
 
 def is_state(frame: dict[str, Any]) -> bool:
@@ -53,6 +58,9 @@ async def test_two_people_and_a_bot_play_a_whole_round(tmp_path: Path) -> None:
         await bob.wait_for(over)
         seen = await watcher.wait_for(over)
         entries = await app.state.store.entries(table)
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            record = (await http.get(f"/t/{table}/record")).json()
+            frames = (await http.get(f"/api/replay/{table}")).json()
         for p in (ann, bob, watcher):
             await p.close()
     kinds = [e.kind for e in entries]
@@ -89,6 +97,10 @@ async def test_two_people_and_a_bot_play_a_whole_round(tmp_path: Path) -> None:
     assert final["last_result"]["winner"] == rnd.result.winner
     assert sum(rnd.result.chips) + sum(rnd.result.board) == 180
     assert seen["game_result"] == final["game_result"]
+    # the published record replays to the same end, hands face up
+    assert record[0]["hands"] == [sorted_codes(h) for h in deal["hands"]] and len(record) == 1
+    assert frames["rounds"][0]["settlement"]["chips"] == list(rnd.result.chips)
+    assert frames["rounds"][0]["steps"][0]["hands"] == [sorted_codes(h) for h in deal["hands"]]
 
 
 async def start_two(address: str, created: Created) -> tuple[Player, Player, Player]:
@@ -129,6 +141,13 @@ async def test_spectators_see_no_hand_and_cannot_play(tmp_path: Path) -> None:
         ann, bob, watcher = await start_two(address, created)
         state = watcher.state
         assert state is not None and state["you"] is None
+        # the watch page of someone who has a seat: ?watch=1 makes it a spectator all the same
+        cookie = {"Cookie": f"cr_seat_{created.table_id}={created.creator_token}"}
+        table = created.table_id
+        also = await Player(address, f"{table}?watch=1", None, cookie).connect()
+        assert (await also.wait_for(is_state))["you"] is None
+        assert "hand" not in (await also.wait_for(is_state))["round"]
+        await also.close()
         assert "hand" not in state["round"] and "legal" not in state["round"]
         mark = len(watcher.frames)
         await watcher.send({"type": "act", "action": "pass", "seq": state["seq"], "id": 5})

@@ -7,6 +7,7 @@ restart on the same database) never share anything.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -18,16 +19,23 @@ from cardroom.tables import TableService
 from cardroom.web.routes import lobby, replay, tables, ws
 from cardroom.web.settings import Settings
 
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'{sockets}; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; "
-        "frame-ancestors 'none'"
-    ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
 }
+HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def content_security_policy(host: str | None) -> str:
+    """Only this origin; its websockets named too (older browsers' 'self' omits ws:)."""
+    sockets = f" ws://{host} wss://{host}" if host and HOST.fullmatch(host) else ""
+    return CSP.format(sockets=sockets)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -61,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         response = await call_next(request)
+        csp = content_security_policy(request.headers.get("host"))
+        response.headers.setdefault("Content-Security-Policy", csp)
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response

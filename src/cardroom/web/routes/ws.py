@@ -73,7 +73,8 @@ def same_origin(websocket: WebSocket) -> bool:
 
 @router.websocket("/ws/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """One connection to one table, as a seat (cookie or ``?token=``) or as a spectator."""
+    """One connection to one table, as a seat (cookie or ``?token=``) or as a spectator
+    (no token, or ``?watch=1``)."""
     await websocket.accept()
     if not TABLE_ID.fullmatch(table_id):
         await _refuse(websocket, "not-found", "there is no such table", CLOSE_NOT_FOUND)
@@ -83,6 +84,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         return
     service = service_of(websocket)
     token = websocket.query_params.get("token") or websocket.cookies.get(cookie_name(table_id))
+    if websocket.query_params.get("watch") not in (None, "", "0"):
+        token = None  # the watch page: a spectator, whatever seat the cookie holds
     try:
         seat = await service.seat_of(table_id, token)
     except TableError as exc:
