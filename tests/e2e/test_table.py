@@ -60,8 +60,9 @@ def _keyboard_move(page: Page, arrows: bool = False) -> str | None:
         page.keyboard.press(KEYS.get(rank, rank))
         if sum(1 for c in legal if c[:-1] == rank) > 1:
             # two cards of that rank could go: the first key press picks one, Enter plays it
-            focused = page.evaluate("document.activeElement.dataset.card")
-            assert focused == code
+            # (a second press would pick the next one)
+            code = page.evaluate("document.activeElement.dataset.card")
+            assert code in legal and code[:-1] == rank
             page.keyboard.press("Enter")
         wait_until(lambda: code not in hand(page), what=f"{code} to leave the hand")
         return code
