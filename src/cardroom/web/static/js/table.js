@@ -334,7 +334,8 @@ function renderActions() {
   }
   if (moves.includes("pass")) {
     const only = !moves.some((m) => m !== "pass" && m !== "claim");
-    const words = r.need ? `Without ${rankSymbol(r.need)}` : "Pass";
+    const lastCard = moves.includes("claim") && Array.isArray(r.hand) && r.hand.length === 0;
+    const words = lastCard ? "End the round without claiming" : r.need ? `Without ${rankSymbol(r.need)}` : "Pass";
     box.append(el("button", { type: "button", class: only ? "pass primary" : "pass", id: "pass-button", onclick: () => act("pass") },
       `${words} (p)`));
     if (!only) box.append(el("span", { class: "muted" }, "or play a highlighted card"));
