@@ -88,17 +88,24 @@ def status(page: Page) -> str:
     return str(page.evaluate("document.body.dataset.status || ''"))
 
 
-def click_move(page: Page) -> str | None:
-    """Click a highlighted card, or the "without X" button when that is the move; None if none."""
+def click_move(page: Page, touch: bool = False) -> str | None:
+    """Click (or tap) a highlighted card, or the "without X" button when that is the move;
+    None if there is no move."""
     try:
         legal = page.locator("#hand button.card.legal")
         if legal.count():
             code = legal.first.get_attribute("data-card", timeout=1000)
-            legal.first.click(timeout=1000)
+            if touch:
+                legal.first.tap(timeout=1000)
+            else:
+                legal.first.click(timeout=1000)
             return code
         button = page.locator("#pass-button")
         if button.count():
-            button.click(timeout=1000)
+            if touch:
+                button.tap(timeout=1000)
+            else:
+                button.click(timeout=1000)
             return "pass"
     except PlaywrightError:
         return None  # the view changed under the click: look again

@@ -158,7 +158,7 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
                 assert sorted(hand(bob)) == before
                 assert bob.locator(".seat.you .seat-name").inner_text() == "Bob"
                 refreshed = True
-            elif click_move(bob):
+            elif click_move(bob, touch=True):
                 bob_moves += 1
         if not shot_mid and keyboard_moves >= 2 and status(ann) == "playing":
             ann.screenshot(path=str(shots / "table-desktop.png"), full_page=True)
