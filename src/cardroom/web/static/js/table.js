@@ -78,8 +78,9 @@ function act(action) {
 
 function onFrame(frame) {
   if (frame.type === "state") {
-    pending = null;
     const prev = state;
+    // a frame that only says who is present does not answer the move in flight
+    if (!prev || frame.seq !== prev.seq) pending = null;
     state = frame;
     if (fresh || frame.resync) {
       // a connection's first frame (and a resync) repeats the round's events: start the log again
@@ -287,13 +288,15 @@ function legal() {
 }
 
 function renderActions() {
-  const box = clear($("actions"));
   if (!state) return;
   const you = state.you;
   const me = state.seats.find((s) => s.seat === you);
+  const mustJoin = you !== null && you !== undefined && me && me.kind === "person" && !me.joined;
+  if (mustJoin && $("join-name")) return; // keep what is being typed
+  const box = clear($("actions"));
   if (you === null || you === undefined) {
     box.append(el("p", { class: "muted" }, "You are watching: you see what every player sees, no hand."));
-  } else if (me && me.kind === "person" && !me.joined) {
+  } else if (mustJoin) {
     const input = el("input", { id: "join-name", maxlength: 24, required: true, value: localStorage.getItem(NAME_KEY) || "", "aria-label": "Your name" });
     const form = el("form", { class: "join-form" }, el("label", { for: "join-name" }, "Your name "), input,
       el("button", { type: "submit", class: "primary" }, `Take seat ${you + 1}`));
