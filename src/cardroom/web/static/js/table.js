@@ -216,11 +216,11 @@ function renderBoard() {
   const cards = state.round?.board || (state.rules?.board_cards || []).map((card) => ({ card }));
   cards.forEach((b, i) => {
     const chips = b.chips ?? null;
-    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}` },
+    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(b.card)} box` },
       cardFace(b.card, "small"),
-      el("span", { class: "chips", "aria-label": `${cardLabel(b.card)} box: ${chips ?? "no"} chips` },
-        chips === null ? "–" : String(chips)),
-      el("span", { class: "box-name" }, i === 4 ? "Yellow Dwarf" : cardText(b.card))));
+      el("span", { class: "chips" }, chips === null ? "–" : String(chips),
+        el("span", { class: "sr-only" }, " chips")),
+      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? "Yellow Dwarf" : cardText(b.card))));
   });
 }
 
@@ -254,7 +254,10 @@ function renderSeats() {
       el("span", { class: "seat-tags muted" }, tags.join(" · ")),
       el("span", { class: "seat-stats" },
         el("span", { class: "chip-count", title: "chips" }, `${chips ?? "–"} chips`),
-        count !== undefined ? el("span", { class: "card-count", title: "cards in hand" }, cardBack("tiny"), ` ${count}`) : null),
+        count !== undefined
+          ? el("span", { class: "card-count", title: "cards in hand" }, cardBack("tiny"), ` ${count}`,
+            el("span", { class: "sr-only" }, count === 1 ? " card" : " cards"))
+          : null),
       note && state.status === "playing" ? el("span", { class: "seat-note" }, note) : null));
   }
 }
