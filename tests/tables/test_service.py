@@ -353,3 +353,26 @@ async def test_the_next_round_starts_when_everyone_is_ready_or_when_time_is_up(
     kinds = [e.kind for e in await service.store.entries(tid)]
     assert kinds.count("round") == 2 and kinds.count("ready") == (1 if ready else 0)
     assert service.frame_for(tid, None)["round"]["k"] == 1
+
+
+async def test_a_damaged_log_keeps_only_its_own_table_down(store: EventStore) -> None:
+    from cardroom.store import LogEntry
+
+    first = TableService(store)
+    await first.start()
+    broken = await first.create(bot_config(1))
+    sound = await first.create(bot_config(2))
+    await first.stop()
+    # an entry no table accepts (the game has not started: no one can act)
+    await store.append(
+        broken.table_id, LogEntry(2, "action", {"seat": 1, "action": "7D", "by": "bot"}, 0.0)
+    )
+    second = TableService(store)
+    await second.start()
+    with pytest.raises(TableError) as down:
+        second.table(broken.table_id)
+    assert down.value.code == "not-found"
+    await second.start_now(sound.table_id, 0)
+    table = second.table(sound.table_id)
+    await until(lambda: table.status == "over")
+    await second.stop()
