@@ -22,7 +22,7 @@ from typing import Any
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.store import EventStore, LogEntry
+from cardroom.store import EventStore, LogEntry, SeqConflict
 from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
 
@@ -104,7 +104,11 @@ class TableService:
     async def start(self) -> None:
         """Rebuild every unfinished table from the log and resume its bots and timers."""
         for table_id in await self.store.table_ids({"waiting", "playing"}):
-            live = await self._load(table_id)
+            try:
+                live = await self._load(table_id)
+            except TableError as exc:  # a damaged log must not keep the other tables down
+                logger.error("table %s cannot be rebuilt from its log: %s", table_id, exc)
+                continue
             async with live.lock:
                 await self._resume(live)
 
@@ -299,9 +303,14 @@ class TableService:
                 {"seat": g, "kind": "bot", "name": f"Bot {g + 1}", "level": table.cfg.level}
                 for g in data["filled"]
             ]
-        await self.store.append(
-            table.table_id, entry, table_update=table_update, seats_update=seats_update
-        )
+        try:
+            await self.store.append(
+                table.table_id, entry, table_update=table_update, seats_update=seats_update
+            )
+        except SeqConflict:  # another process wrote this table: this one must not go on
+            raise TableError(
+                "stale", "this table was changed by another server: reload the page"
+            ) from None
         table.apply(entry)
         if kind == "action" and table.status in ("round-over", "over"):
             await self._store_summary(live)
