@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.helpers import click_move, create_table, hand, seq, status, take_seat, wait_until
@@ -107,6 +107,10 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     )
     assert len(table.invites) == 1 and "/j/" in table.invites[0]
     ann.screenshot(path=str(shots / "lobby-created-desktop.png"), full_page=True)
+    expect(ann.locator("#mine")).to_contain_text("E2E table")
+    bob.goto(server + "/")  # Bob's lobby lists the public table, and no table of his
+    expect(bob.locator("#open")).to_contain_text("E2E table")
+    expect(bob.locator("#mine")).to_contain_text("None yet.")
 
     ann.goto(table.url)
     ann.wait_for_selector("#start-button")  # the creator may start before everybody came
