@@ -136,6 +136,13 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     assert eve.locator(".hand-box").is_hidden()
     assert eve.locator(".seat.you").count() == 0
     assert "watching" in eve.locator("#table-title").inner_text()
+    # the watch link shows the public view even in Ann's browser, which holds her seat cookie
+    ann_watch = ann_ctx.new_page()
+    ann_watch.goto(table.watch)
+    wait_until(lambda: status(ann_watch) == "playing", what="Ann's watch page")
+    assert ann_watch.locator("#hand button").count() == 0
+    assert ann_watch.locator(".seat.you").count() == 0
+    ann_watch.close()
 
     keyboard_moves = 0
     refreshed = False
