@@ -37,6 +37,8 @@ RECORD_MODULES: dict[str, str] = {
 
 TIMEOUT = "timeout"
 """The record's action type for a countdown that ran out (its seat is null)."""
+GAME_OVER = "the game is over"
+"""The reason given for an action sent after the end (such actions are not logged)."""
 
 
 class Clock(Protocol):
@@ -226,7 +228,10 @@ class Arbiter(Generic[A, V]):
         return now
 
     def tick(self, t: float | None = None) -> list[Entry]:
-        """Resolve every stalemate whose countdown ran out by time ``t``; return those entries."""
+        """Resolve every stalemate whose countdown ran out by time ``t``; return those entries.
+        After the end of the game the clock of the table stops: nothing happens any more."""
+        if self.engine.over:
+            return []
         now = self._time(t)
         out: list[Entry] = []
         deadline = self.deadline
@@ -246,11 +251,19 @@ class Arbiter(Generic[A, V]):
     # -- actions --------------------------------------------------------------------------
 
     def submit(self, seat: int, action: A, t: float | None = None) -> Outcome:
-        """Apply ``action`` of ``seat`` at time ``t`` (after any countdown due by then)."""
+        """Apply ``action`` of ``seat`` at time ``t`` (after any countdown due by then).
+
+        Once the game is over an action is refused and not logged: the record (and its length in
+        time) ends with the move that finished the game.
+        """
         if seat not in SEATS:
             raise ArbiterError(f"seat must be 0 or 1, not {seat!r}")
+        if self.engine.over:
+            return Outcome(False, GAME_OVER)
         now = self._time(t)
         self.tick(now)
+        if self.engine.over:  # the countdown's flip ended the game
+            return Outcome(False, GAME_OVER)
         return self._apply(seat, action, now)
 
     def _apply(self, seat: int, action: A, now: float) -> Outcome:

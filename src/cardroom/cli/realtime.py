@@ -19,6 +19,7 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
+from cardroom.games.realtime import centre_name
 from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
 
@@ -200,16 +201,33 @@ def entry_lines(rep: Replay) -> Iterator[str]:
         yield f"{entry.t:8.2f}s  " + entry_text(entry, names)
 
 
-def entry_text(entry: Entry, names: Sequence[str]) -> str:
-    """What one log entry means, in words."""
+def entry_text(entry: Entry, names: Sequence[str], viewer: int | None = None) -> str:
+    """What one log entry means, in words. With ``viewer`` (a seat, for the live log) the other
+    seat's refused actions are told without their cards, which may be hidden from the viewer
+    (a card still in his Speed hand); ``None`` (a replay, after the game) tells everything."""
     if entry.timeout:
         said = "; ".join(e.describe(names) for e in entry.events)
         return f"countdown over: {said}"
     who = names[entry.seat] if entry.seat is not None else "?"
     if not entry.accepted:
+        if viewer is not None and entry.seat != viewer:
+            return f"{who}: {_public_refusal(entry)}"
         return f"{who}: {entry.action} refused: {entry.reason}"
     said = "; ".join(e.describe(names) for e in entry.events)
     return said or f"{who}: {entry.action}"
+
+
+def _public_refusal(entry: Entry) -> str:
+    """A refused action of the other seat, naming no card: its kind and pile, and whether it
+    was stale."""
+    action = entry.action
+    kind = type(action).__name__.lower()
+    what = {"play": "a play", "move": "a move", "turnup": "a turn-up", "callflip": "a call",
+            "callspit": 'a "Spit!"', "slap": "a slap", "choose": "a choice"}.get(kind, "an action")
+    pile = getattr(action, "pile", None)
+    where = f" on {centre_name(pile)}" if kind == "play" and isinstance(pile, int) else ""
+    why = " (stale: the pile had changed)" if (entry.reason or "").startswith("stale: ") else ""
+    return f"{what}{where} refused{why}"
 
 
 def result_json(rep: Replay) -> dict[str, Any]:
@@ -303,17 +321,22 @@ for _game in GAME_NAMES:
 def _play_command(game: str) -> None:
     spit_keys = (
         "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
-        "m moves the picked card into an empty space, z / x slap the left / right pile when a "
+        "m moves the picked card into an empty space, z / x slap pile 1 / 2 when a "
         "new layout is due (or choose it, in the chooser variant); "
         if game == "spit"
         else "n deals the next game of a match (--option target=N); "
     )
+    call_when = (
+        '"Spit!" at the start and at a stalemate'
+        if game == "spit"
+        else "for the flip at the start and when you cannot play"
+    )
     doc = f"""Play {GAME_NAMES[game]} in real time against a bot, in the terminal.
 
-    Pick a card with 1-5 and play it with a / ← (left centre pile) or d / → (right pile); space
-    calls {'"Spit!"' if game == "spit" else "for the flip"} at the start and at a stalemate;
-    {spit_keys}q saves and quits. The footer shows the keys. The game is saved as a record
-    (replay it with `cardroom replay`) after every move, so nothing is lost if the terminal
+    Pick a card with 1-5 and play it with a / ← (centre pile 1, on the left) or d / → (pile 2);
+    space calls {call_when};
+    {spit_keys}q or Ctrl-C saves and quits. The bottom lines show the keys. The game is saved as
+    a record (replay it with `cardroom replay`) after every move, so nothing is lost if the terminal
     closes.
 
     \b
