@@ -33,7 +33,7 @@ from cardroom.cli.realtime import GAME_NAMES, entry_text
 from cardroom.games.realtime import centre_name
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
-from cardroom.realtime import Arbiter, Clock, Outcome, WallClock
+from cardroom.realtime import GAME_OVER, Arbiter, Clock, Outcome, WallClock
 from cardroom.sim.realtime import make_engine
 
 HUMAN, BOT = 0, 1
@@ -220,6 +220,8 @@ class RealtimeApp(App[None]):
         self.finished_records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
         self.farewell: list[str] = []
+        self.log_lines: list[str] = []
+        """Every line written to the log, unwrapped."""
         self.selected: int | None = None
         self.aim: tuple[Card | None, Card | None] = (None, None)
         self.message = ""
@@ -253,7 +255,10 @@ class RealtimeApp(App[None]):
         # min_width: RichLog never wraps narrower than its min_width (78 by default), so at 80
         # columns the end of a long line would hide under the border and scroll bar.
         yield RichLog(id="log", wrap=True, markup=False, min_width=10)
-        yield Static(self.seat_ui.keys, id="keys")
+        keys = self.seat_ui.keys
+        if self.match is None:
+            keys = keys.replace(" · n next game", "")
+        yield Static(keys, id="keys")
 
     def on_mount(self) -> None:
         self.sub_title = f"{GAME_NAMES[self.game]} against {self.names[BOT]} (seed {self.seed})"
@@ -313,10 +318,8 @@ class RealtimeApp(App[None]):
     def submit(self, action: Any) -> Outcome:
         """Send one of your actions to the arbiter now; show a refusal and its reason.
         After the end nothing is sent (the record ends with the winning move)."""
-        if self.engine.over:
-            self.message = self._after_end()
-            self._redraw()
-            return Outcome(False, self.message)
+        if self._over():
+            return Outcome(False, GAME_OVER)
         now = self.clock.now()
         outcome = self.arbiter.submit(HUMAN, action, now)
         if outcome.accepted:
@@ -340,7 +343,7 @@ class RealtimeApp(App[None]):
         """True (and say so) when the game is over and a key would do nothing."""
         if not self.engine.over:
             return False
-        self.message = self._after_end()
+        self.message = ""  # the status line already says what to press
         self._redraw()
         return True
 
@@ -481,6 +484,8 @@ class RealtimeApp(App[None]):
         return line
 
     def write_log(self, line: str, bad: bool = False) -> None:
+        """Add a line to the log on screen (kept whole in ``log_lines``; the screen wraps it)."""
+        self.log_lines.append(line)
         try:
             log = self.query_one("#log", RichLog)
         except Exception:  # not mounted yet
@@ -560,7 +565,7 @@ class RealtimeApp(App[None]):
         text = Text(f"Phase: {view.phase}", style="bold")
         if self.engine.over:
             text.append("   " + self._result_line(), style="bold green")
-            text.append("   " + self._after_end().split(": ", 1)[1], style="bold")
+            text.append("   " + self._after_end().split(": ", 1)[1], style="bold yellow")
         elif view.stalemate:
             who = [self.names[s] for s in (0, 1) if view.called[s]]
             if self.seat_ui.call() in view.legal_actions:
