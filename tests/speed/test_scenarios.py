@@ -400,3 +400,25 @@ def test_score_hand_counts_the_losers_hand_too() -> None:
         game.apply(0, Play(card, 0, seen))
         seen = card
     assert game.result == SpeedResult(0, 15, (0, 15), blocked=False)
+
+
+def test_a_seat_sees_the_same_whether_or_not_the_other_can_play() -> None:
+    # The same table for seat 0 (tops 5H / 9C, his hand 6D and kings); seat 1 holds either
+    # nothing playable (twos and JS) or a four that fits 5H. Seat 0's view, legal actions and
+    # the answer to his call must not tell the two apart.
+    stuck = new_game(**OPENING)
+    able = new_game(middle="5H 9C", draw0="6D KS KH KD KC 7S", draw1="2S 2H 4D 2C JS")
+    for g in (stuck, able):
+        start(g)
+    assert not stuck.can_play(1) and able.can_play(1)
+
+    def seen_by_0(g: SpeedGame) -> tuple[object, ...]:
+        return (g.view(0), g.legal_actions(0), g.why_illegal(0, CALL), g.phase, g.stalemate)
+
+    assert seen_by_0(stuck) == seen_by_0(able)
+    # Seat 0 plays 6D: now he holds nothing for 6D / 9C and may call, in both worlds alike.
+    for g in (stuck, able):
+        g.apply(0, Play(C("6D"), 0, C("5H")))
+        g.apply(0, Play(C("7S"), 0, C("6D")))
+    assert seen_by_0(stuck) == seen_by_0(able)
+    assert stuck.legal_actions(0) == [CALL] and stuck.why_illegal(0, CALL) is None
