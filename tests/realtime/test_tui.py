@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from cardroom.cards import Card
 from cardroom.cli.main import cli

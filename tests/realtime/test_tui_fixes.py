@@ -15,8 +15,8 @@ from textual.widgets import RichLog, Static
 from cardroom.cards import Card
 from cardroom.cli.main import cli
 from cardroom.cli.realtime_tui import RealtimeApp
-from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.speed import Play as SpeedPlay
+from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.realtime import VirtualClock, replay
 from tests.speed.deals import C, H, make_deal
 from tests.spit.deals import position
@@ -220,4 +220,5 @@ async def test_a_refused_spit_call_names_the_move_left(tmp_path: Path) -> None:
             "stock pile 2, uncovering a card" in status(app)
         )
         await pilot.press("1", "m")
-        assert app.log_lines[-1].endswith("Ann moves 2♣ from stock pile 1 to the empty stock pile 2")
+        moved = "Ann moves 2♣ from stock pile 1 to the empty stock pile 2"
+        assert app.log_lines[-1].endswith(moved)

@@ -524,7 +524,7 @@ class SpitGame:
         for i, pile in enumerate(stock):
             if pile and not up[i]:
                 return f"turn up {stock_name(i)}"
-        for i, pile in enumerate(stock):
+        for pile in stock:  # every top is face up now
             if pile:
                 for p, top in tops:
                     if self._fits(pile[-1], top):
