@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.games.speed import CALL, Blocked, Play, SpeedGame, SpeedRules
+import pytest
+
+from cardroom.games.realtime import client_action
+from cardroom.games.speed import CALL, Blocked, Play, RecordError, SpeedGame, SpeedRules
+from cardroom.games.spit import SpitGame
 from cardroom.realtime import Arbiter, VirtualClock, replay
 from tests.speed.deals import C, make_deal
 
@@ -57,3 +61,14 @@ def test_a_blocked_game_ends_at_the_flip_and_nothing_is_logged_after() -> None:
     assert game.over and game.winner is None
     assert arb.log[-1].events == (Blocked(None, (15, 15), 0),)
     assert not arb.submit(1, CALL, 7.0).accepted and len(arb.log) == 3
+
+
+def test_a_clients_play_must_carry_the_top_card_it_saw() -> None:
+    for engine in (SpeedGame.new(SpeedRules(), 1), SpitGame.new(seed=1)):
+        for data in ({"type": "play", "card": "7D", "pile": 0},
+                     {"type": "play", "card": "7D", "pile": 0, "seen": None}):
+            with pytest.raises(RecordError, match='a play must carry "seen"'):
+                client_action(engine, data)
+        play = client_action(engine, {"type": "play", "card": "7D", "pile": 1, "seen": "8C"})
+        assert (play.card, play.pile, play.seen) == (C("7D"), 1, C("8C"))
+    assert client_action(SpeedGame.new(SpeedRules(), 1), {"type": "call"}) == CALL

@@ -112,6 +112,18 @@ class RealtimeEngine(Protocol[A, V]):
     def action_from_json(self, data: Any) -> A: ...
 
 
+def client_action(engine: RealtimeEngine[A, Any], data: Any) -> A:
+    """Read an action sent by a player's client (the web, later): the record form, except that a
+    play must carry ``seen``, the top card its sender saw, so that a play aimed at a pile that
+    changed is refused as stale rather than landing on another card. Raise RecordError."""
+    if isinstance(data, Mapping) and data.get("type") == "play" and data.get("seen") is None:
+        raise RecordError(
+            'a play must carry "seen", the top card of the pile as you saw it, like '
+            '{"type": "play", "card": "7D", "pile": 0, "seen": "8C"}'
+        )
+    return engine.action_from_json(data)
+
+
 R = TypeVar("R")
 
 
