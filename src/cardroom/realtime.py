@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal
+from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
 
 A = TypeVar("A")
 V = TypeVar("V")
@@ -330,6 +330,35 @@ def entry_to_json(engine: RealtimeEngine[A, V], entry: Entry) -> dict[str, Any]:
     if entry.reason is not None:
         out["reason"] = entry.reason
     return out
+
+
+def entry_text(entry: Entry, names: Sequence[str], viewer: int | None = None) -> str:
+    """What one log entry means, in words. With ``viewer`` (a seat, for the live log) the other
+    seat's refused actions are told without their cards, which may be hidden from the viewer
+    (a card still in his Speed hand); ``None`` (a replay, after the game) tells everything."""
+    if entry.timeout:
+        said = "; ".join(e.describe(names) for e in entry.events)
+        return f"countdown over: {said}"
+    who = names[entry.seat] if entry.seat is not None else "?"
+    if not entry.accepted:
+        if viewer is not None and entry.seat != viewer:
+            return f"{who}: {_public_refusal(entry)}"
+        return f"{who}: {entry.action} refused: {entry.reason}"
+    said = "; ".join(e.describe(names) for e in entry.events)
+    return said or f"{who}: {entry.action}"
+
+
+def _public_refusal(entry: Entry) -> str:
+    """A refused action of the other seat, naming no card: its kind and pile, and whether it
+    was stale."""
+    action = entry.action
+    kind = type(action).__name__.lower()
+    what = {"play": "a play", "move": "a move", "turnup": "a turn-up", "callflip": "a call",
+            "callspit": 'a "Spit!"', "slap": "a slap", "choose": "a choice"}.get(kind, "an action")
+    pile = getattr(action, "pile", None)
+    where = f" on {centre_name(pile)}" if kind == "play" and isinstance(pile, int) else ""
+    why = " (stale: the pile had changed)" if (entry.reason or "").startswith("stale: ") else ""
+    return f"{what}{where} refused{why}"
 
 
 def _record_module(game: str) -> Any:

@@ -19,8 +19,7 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
-from cardroom.games.realtime import centre_name
-from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
+from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
 
 GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
@@ -199,35 +198,6 @@ def entry_lines(rep: Replay) -> Iterator[str]:
     names = rep.names
     for entry in rep.arbiter.log:
         yield f"{entry.t:8.2f}s  " + entry_text(entry, names)
-
-
-def entry_text(entry: Entry, names: Sequence[str], viewer: int | None = None) -> str:
-    """What one log entry means, in words. With ``viewer`` (a seat, for the live log) the other
-    seat's refused actions are told without their cards, which may be hidden from the viewer
-    (a card still in his Speed hand); ``None`` (a replay, after the game) tells everything."""
-    if entry.timeout:
-        said = "; ".join(e.describe(names) for e in entry.events)
-        return f"countdown over: {said}"
-    who = names[entry.seat] if entry.seat is not None else "?"
-    if not entry.accepted:
-        if viewer is not None and entry.seat != viewer:
-            return f"{who}: {_public_refusal(entry)}"
-        return f"{who}: {entry.action} refused: {entry.reason}"
-    said = "; ".join(e.describe(names) for e in entry.events)
-    return said or f"{who}: {entry.action}"
-
-
-def _public_refusal(entry: Entry) -> str:
-    """A refused action of the other seat, naming no card: its kind and pile, and whether it
-    was stale."""
-    action = entry.action
-    kind = type(action).__name__.lower()
-    what = {"play": "a play", "move": "a move", "turnup": "a turn-up", "callflip": "a call",
-            "callspit": 'a "Spit!"', "slap": "a slap", "choose": "a choice"}.get(kind, "an action")
-    pile = getattr(action, "pile", None)
-    where = f" on {centre_name(pile)}" if kind == "play" and isinstance(pile, int) else ""
-    why = " (stale: the pile had changed)" if (entry.reason or "").startswith("stale: ") else ""
-    return f"{what}{where} refused{why}"
 
 
 def result_json(rep: Replay) -> dict[str, Any]:

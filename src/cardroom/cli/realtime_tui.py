@@ -29,11 +29,11 @@ from textual.widgets import Header, RichLog, Static
 
 from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
-from cardroom.cli.realtime import GAME_NAMES, entry_text
+from cardroom.cli.realtime import GAME_NAMES
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
 from cardroom.games.realtime import centre_name
-from cardroom.realtime import GAME_OVER, Arbiter, Clock, Outcome, WallClock
+from cardroom.realtime import GAME_OVER, Arbiter, Clock, Outcome, WallClock, entry_text
 from cardroom.sim.realtime import make_engine
 
 HUMAN, BOT = 0, 1
