@@ -562,7 +562,10 @@ class RealtimeApp(App[None]):
         except Exception:  # not mounted yet
             return
         view = self.view
-        text = Text(f"Phase: {view.phase}", style="bold")
+        phase = view.phase
+        if self.game == "speed" and phase == "stalemate":
+            phase = "flip called"  # a call stands; whether the caller's opponent can play is his
+        text = Text(f"Phase: {phase}", style="bold")
         if self.engine.over:
             text.append("   " + self._result_line(), style="bold green")
             text.append("   " + self._after_end().split(": ", 1)[1], style="bold yellow")
