@@ -72,3 +72,20 @@ def test_a_clients_play_must_carry_the_top_card_it_saw() -> None:
         play = client_action(engine, {"type": "play", "card": "7D", "pile": 1, "seen": "8C"})
         assert (play.card, play.pile, play.seen) == (C("7D"), 1, C("8C"))
     assert client_action(SpeedGame.new(SpeedRules(), 1), {"type": "call"}) == CALL
+
+
+def test_an_old_record_with_key_presses_after_the_end_replays_to_the_right_length() -> None:
+    # Before the fix the terminal logged every key pressed after the win as a refusal.
+    run = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AD 2D 3D"
+    _, arb = table(make_deal(middle="AC 7H", draw0=run))
+    arb.tick(3.0)
+    seen = C("AC")
+    for n, code in enumerate(run.split()):
+        assert arb.submit(0, Play(C(code), 0, seen), 4.0 + n).accepted
+        seen = C(code)
+    data = arb.record()
+    late = {"seat": 0, "action": {"type": "call"}, "accepted": False, "reason": "the game is over"}
+    data["actions"] += [{"t": 100.0 + i, **late} for i in range(300)]
+    rep = replay(data)
+    assert rep.engine.over and len(rep.arbiter.log) == 16
+    assert rep.arbiter.time - rep.arbiter.start == 18.0
