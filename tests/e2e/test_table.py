@@ -168,6 +168,11 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
                 )
                 assert sorted(hand(bob)) == before
                 assert bob.locator(".seat.you .seat-name").inner_text() == "Bob"
+                for page in (ann, bob):
+                    expect(
+                        page.locator("#seats .seat[data-seat='1'] .seat-tags")
+                    ).not_to_contain_text("away")
+                    expect(page.locator("#status-line")).not_to_contain_text("A bot plays")
                 refreshed = True
             elif click_move(bob, touch=True):
                 bob_moves += 1
