@@ -143,7 +143,7 @@ def test_readable_account(tmp_path: Path) -> None:
         'Bob: "without 7"',
         'Cid: "without 7"',
         "Dee plays 7♦",
-        'Dee: "7 who takes" (40 chips)',
+        'Dee: "Yellow Dwarf who takes" (40 chips)',
         'Dee: "10 who takes" (8 chips)',
         'Dee: "without jack"',
         'Eve: "jack who takes" (16 chips)',
@@ -156,7 +156,7 @@ def test_readable_account(tmp_path: Path) -> None:
         "Bob has no card left and wins the round",
         "Settlement:",
         "  Cid pays 28 to Bob",
-        "  Hal pays 45 of 47 owed (all he has) to Bob",
+        "  Hal pays 45 of 47 owed (all they have) to Bob",
         "  Ann pays 27 to Bob",
         "Bob wins the round.",
         "Chips: Ann 18 · Bob 238 · Cid 17 · Dee 90 · Eve 29 · Fay 3 · Gus 29 · Hal 0",
@@ -171,7 +171,7 @@ def test_readable_account(tmp_path: Path) -> None:
 def test_readable_account_of_the_docs_example_shows_doubling_and_opera() -> None:
     res = CliRunner().invoke(cli, ["replay", str(DOCS_EXAMPLE)])
     assert res.exit_code == 0
-    assert "  Dee still holds 7♦: doubles its box, 18 of 40 (all he has)" in res.stdout
+    assert "  Dee still holds 7♦: doubles its box, 18 of 40 (all they have)" in res.stdout
     assert "  Grand opéra! Cid sweeps the board: 138 chips" in res.stdout
     assert "Cid wins the round with a grand opéra." in res.stdout
 

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import click
+
+from cardroom.i18n import LANGS, from_environment
+
+F = TypeVar("F", bound=Callable[..., Any])
+_META_KEY = "cardroom.lang"
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -16,8 +21,33 @@ REPLAYERS: dict[str, Replayer] = {}
 """Record kind (the record's ``game`` field) -> the function that replays it."""
 
 
+def current_lang() -> str:
+    """The language of the command's words: ``--lang``, else the locale (``LANG``…), else en."""
+    ctx = click.get_current_context(silent=True)
+    lang = ctx.meta.get(_META_KEY) if ctx is not None else None
+    return str(lang) if lang else from_environment()
+
+
+def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value:
+        ctx.meta[_META_KEY] = value.lower()
+
+
+def lang_option(f: F) -> F:
+    """``--lang en|fr|cy`` (default: the environment's locale, ``CARDROOM_LANG`` first)."""
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGS, case_sensitive=False),
+        callback=_set_lang,
+        expose_value=False,
+        is_eager=True,
+        help="Language of the words: en, fr or cy (default: the locale, e.g. LANG=fr_FR.UTF-8).",
+    )(f)
+
+
 @click.group(context_settings=CONTEXT)
 @click.version_option(package_name="cardroom")
+@lang_option
 def cli() -> None:
     """cardroom: play, replay, simulate and study Nain Jaune, Spit and Speed.
 

@@ -14,7 +14,7 @@ from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed co
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
 from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulate nain-jaune)
 from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
-from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
+from cardroom.cli.groups import CONTEXT, REPLAYERS, cli, lang_option
 
 
 def record_kind(data: Any) -> str:
@@ -36,6 +36,7 @@ def record_kind(data: Any) -> str:
 @cli.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@lang_option
 def replay(record: Path, as_json: bool) -> None:
     """Replay a saved RECORD (JSON) and print what happened.
 
@@ -48,6 +49,7 @@ def replay(record: Path, as_json: bool) -> None:
       cardroom replay cardroom-records/nain-jaune-20250101-120000-seed7.json
       cardroom replay game.json --json            winner, chips, board, next dealer…
       cardroom replay game.json --json | jq .chips
+      cardroom replay game.json --lang fr         the account in French (cy: Welsh)
     """
     try:
         data = json.loads(record.read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from cardroom.bots import LEVELS, BotError, make_bot
-from cardroom.cli.groups import CONTEXT, REPLAYERS, play
+from cardroom.cli.groups import CONTEXT, REPLAYERS, current_lang, lang_option, play
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
 from cardroom.cli.plain_nain_jaune import PlainGame
@@ -48,7 +48,7 @@ def replay_nain_jaune(data: Any, as_json: bool) -> int:
     if as_json:
         click.echo(json.dumps(replay_result(replays, isinstance(data, list)), ensure_ascii=False))
     else:
-        for line in replay_lines(replays):
+        for line in replay_lines(replays, current_lang()):
             click.echo(line)
     return 0
 

@@ -19,11 +19,16 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.record import Replay
 from cardroom.games.nain_jaune.rules import PRESETS, STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.view import RoundView
+from cardroom.i18n import Translator
+from cardroom.i18n.words import a_rank, engine_event_text, game_over_reason, stakes_text, tr_of
+from cardroom.i18n.words import rank_name as _rank_name
+
+Lang = str | Translator | None
 
 
-def rank_name(rank: int) -> str:
-    """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king``."""
-    return Rank(rank).label
+def rank_name(rank: int, lang: Lang = None) -> str:
+    """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king`` (in ``lang``)."""
+    return _rank_name(Rank(rank), lang)
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -41,7 +46,7 @@ def chips_text(names: Sequence[str], chips: Sequence[int]) -> str:
     return " · ".join(f"{n} {c}" for n, c in zip(names, chips, strict=True))
 
 
-def rules_text(rules: Rules) -> str:
+def rules_text(rules: Rules, lang: Lang = None) -> str:
     """The preset the rules are closest to, and every option that differs from it."""
     mine = rules.to_json()
     best_name, best_diff = "", list(mine)
@@ -51,7 +56,10 @@ def rules_text(rules: Rules) -> str:
         if len(diff) < len(best_diff):
             best_name, best_diff = name, diff
     extra = ", ".join(f"{k}={_option_value(mine[k])}" for k in best_diff)
-    return f"{best_name} rules" + (f" with {extra}" if extra else "")
+    tr = tr_of(lang)
+    if extra:
+        return tr._("{preset} rules with {options}", preset=best_name, options=extra)
+    return tr._("{preset} rules", preset=best_name)
 
 
 def _option_value(value: object) -> str:
@@ -62,8 +70,11 @@ def _option_value(value: object) -> str:
     return str(value)
 
 
-def event_lines(events: Iterable[Event], names: Sequence[str]) -> Iterator[str]:
+def event_lines(
+    events: Iterable[Event], names: Sequence[str], lang: Lang = None
+) -> Iterator[str]:
     """One line per event; the stakes are summed per player, the settlement indented."""
+    tr = tr_of(lang)
     stakes: dict[int, int] = {}
     settling = False
     for event in events:
@@ -71,72 +82,93 @@ def event_lines(events: Iterable[Event], names: Sequence[str]) -> Iterator[str]:
             stakes[event.seat] = stakes.get(event.seat, 0) + event.amount
             continue
         if stakes:
-            yield stakes_line(stakes, names)
+            yield stakes_line(stakes, names, tr)
             stakes = {}
-        yield ("  " if settling else "") + event.describe(names)
+        yield ("  " if settling else "") + engine_event_text(event, names, tr)
         if isinstance(event, OutOfCards):
             settling = True
-            yield "Settlement:"
+            yield tr._("Settlement:")
     if stakes:
-        yield stakes_line(stakes, names)
+        yield stakes_line(stakes, names, tr)
 
 
-def stakes_line(stakes: dict[int, int], names: Sequence[str]) -> str:
+def stakes_line(stakes: dict[int, int], names: Sequence[str], lang: Lang = None) -> str:
     """``Stakes: 15 chips each`` or the amount of every player when someone ran short."""
-    if all(v == STAKE_PER_ROUND for v in stakes.values()):
-        return f"Stakes: {STAKE_PER_ROUND} chips each on the board"
-    parts = [
-        f"{names[s]} {v}" + ("" if v == STAKE_PER_ROUND else " (all he had)")
-        for s, v in sorted(stakes.items())
-    ]
-    return "Stakes: " + ", ".join(parts)
+    return stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, lang)
 
 
-def result_lines(result: RoundResult, rules: Rules, names: Sequence[str]) -> list[str]:
+def result_lines(
+    result: RoundResult, rules: Rules, names: Sequence[str], lang: Lang = None
+) -> list[str]:
     """The outcome of a settled round."""
-    opera = " with a grand opéra" if result.grand_opera else ""
+    tr = tr_of(lang)
+    winner = names[result.winner]
     lines = [
-        f"{names[result.winner]} wins the round{opera}.",
-        f"Chips: {chips_text(names, result.chips)}",
-        f"Board: {board_text(rules.board_cards, result.board)}",
-        f"Next dealer: {names[result.next_dealer]}",
+        tr._("{name} wins the round with a grand opéra.", name=winner)
+        if result.grand_opera
+        else tr._("{name} wins the round.", name=winner),
+        tr._("Chips: {list}", list=chips_text(names, result.chips)),
+        tr._("Board: {list}", list=board_text(rules.board_cards, result.board)),
+        tr._("Next dealer: {name}", name=names[result.next_dealer]),
     ]
     if result.short:
-        lines.insert(1, "Could not pay in full: " + ", ".join(names[s] for s in result.short))
+        lines.insert(
+            1, tr._("Could not pay in full: {names}", names=", ".join(names[s] for s in result.short))
+        )
     return lines
 
 
-def game_over_lines(result: GameResult, names: Sequence[str]) -> list[str]:
+def game_over_lines(result: GameResult, names: Sequence[str], lang: Lang = None) -> list[str]:
     """The final standings, most chips first."""
-    who = " and ".join(names[s] for s in result.winners)
-    verb = "win" if len(result.winners) > 1 else "wins"
-    lines = [f"Game over after {result.rounds} round(s) ({result.reason}): {who} {verb}."]
+    tr = tr_of(lang)
+    winners = [names[s] for s in result.winners]
+    rounds = tr.ngettext("{n} round", "{n} rounds", result.rounds)
+    lines = [
+        tr.ngettext(
+            "Game over after {rounds} ({reason}): {names} wins.",
+            "Game over after {rounds} ({reason}): {names} win.",
+            len(winners), rounds=rounds, reason=game_over_reason(result.reason, tr),
+            names=tr.join(winners),
+        )
+    ]
     order = sorted(range(len(names)), key=lambda s: (-result.chips[s], s))
     for place, seat in enumerate(order, start=1):
-        lines.append(f"  {place}. {names[seat]}: {result.chips[seat]} chips")
+        lines.append("  " + tr.ngettext(
+            "{place}. {name}: {n} chip", "{place}. {name}: {n} chips", result.chips[seat],
+            place=place, name=names[seat],
+        ))
     return lines
 
 
-def replay_lines(replays: Sequence[Replay]) -> Iterator[str]:
+def replay_lines(replays: Sequence[Replay], lang: Lang = None) -> Iterator[str]:
     """A readable account of replayed rounds: every card, announcement and settlement line."""
+    tr = tr_of(lang)
     for number, rep in enumerate(replays, start=1):
         rec = rep.record
         names = rec.players
         if number > 1:
             yield ""
-        heading = f"Round {number}" if len(replays) > 1 else "Round"
-        yield f"{heading}: {', '.join(names)}; {names[rec.dealer]} deals; {rules_text(rec.rules)}"
-        yield f"Chips: {chips_text(names, rec.chips)}"
-        yield f"Board: {board_text(rec.rules.board_cards, rec.board)}"
-        yield from event_lines(rep.events, names)
+        fields_ = {
+            "number": number, "players": ", ".join(names), "dealer": names[rec.dealer],
+            "rules": rules_text(rec.rules, tr),
+        }
+        if len(replays) > 1:
+            yield tr._("Round {number}: {players}; {dealer} deals; {rules}", **fields_)
+        else:
+            yield tr._("Round: {players}; {dealer} deals; {rules}", **fields_)
+        yield tr._("Chips: {list}", list=chips_text(names, rec.chips))
+        yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rec.board))
+        yield from event_lines(rep.events, names, tr)
         res = rep.result
         if res is None:
             left = ", ".join(f"{n} {len(h)}" for n, h in zip(names, rep.round.hands, strict=True))
-            yield f"The record stops here: the round was not finished (cards left: {left})."
-            yield f"Chips: {chips_text(names, rep.round.chips)}"
-            yield f"Board: {board_text(rec.rules.board_cards, rep.round.board)}"
+            yield tr._(
+                "The record stops here: the round was not finished (cards left: {list}).", list=left
+            )
+            yield tr._("Chips: {list}", list=chips_text(names, rep.round.chips))
+            yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rep.round.board))
         else:
-            yield from result_lines(res, rec.rules, names)
+            yield from result_lines(res, rec.rules, names, tr)
 
 
 def current_sequence(view: RoundView) -> tuple[list[tuple[int, Card]], list[int]]:
@@ -158,8 +190,8 @@ def current_sequence(view: RoundView) -> tuple[list[tuple[int, Card]], list[int]
     return cards, without
 
 
-def need_text(view: RoundView) -> str:
-    """What must be played next: ``a 5`` or ``any card (new sequence)``."""
+def need_text(view: RoundView, lang: Lang = None) -> str:
+    """What must be played next: ``a 5``, ``an 8`` or ``any card (new sequence)``."""
     if view.need is None:
-        return "any card (new sequence)"
-    return f"a {rank_name(view.need)}"
+        return tr_of(lang)._("any card (new sequence)")
+    return a_rank(view.need, lang)

@@ -95,6 +95,12 @@ def _rank_name(rank: int) -> str:
     return Rank(rank).label
 
 
+def _a_rank(rank: int) -> str:
+    """``a 7``, ``an 8``, ``an ace`` (English; the other languages are in ``cardroom.i18n``)."""
+    name = _rank_name(rank)
+    return f"an {name}" if name in ("8", "ace") else f"a {name}"
+
+
 @dataclass(frozen=True, slots=True)
 class Staked:
     """``seat`` put ``amount`` chips on box ``box`` (less than the stake if short)."""
@@ -129,7 +135,8 @@ class Takes:
     amount: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f'{names[self.seat]}: "{_rank_name(self.card.rank)} who takes" ({self.amount} chips)'
+        call = "Yellow Dwarf" if self.card.code == "7D" else _rank_name(self.card.rank)
+        return f'{names[self.seat]}: "{call} who takes" ({self.amount} chips)'
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +170,7 @@ class NextRank:
 
     def describe(self, names: Sequence[str]) -> str:
         return (
-            f"nobody has a {_rank_name(self.rank)}: {names[self.seat]} goes on with "
+            f"nobody has {_a_rank(self.rank)}: {names[self.seat]} goes on with "
             f"{_rank_name(self.rank + 1)}"
         )
 
@@ -199,7 +206,7 @@ class Paid:
     paid: int
 
     def describe(self, names: Sequence[str]) -> str:
-        short = "" if self.paid == self.owed else f" of {self.owed} owed (all he has)"
+        short = "" if self.paid == self.owed else f" of {self.owed} owed (all they have)"
         return f"{names[self.payer]} pays {self.paid}{short} to {names[self.payee]}"
 
 
@@ -215,7 +222,7 @@ class Doubled:
 
     def describe(self, names: Sequence[str]) -> str:
         why = "still holds" if self.reason == "held" else "forgot to announce"
-        short = "" if self.paid == self.owed else f" of {self.owed} (all he has)"
+        short = "" if self.paid == self.owed else f" of {self.owed} (all they have)"
         return f"{names[self.seat]} {why} {self.card.pretty}: doubles its box, {self.paid}{short}"
 
 
@@ -592,7 +599,7 @@ class Round:
         self.passes_in_row = 0
         if self.rules.when_blocked == "free-restart":
             self.need = None
-            events.append(FreeSequence(leader, f"nobody played a {_rank_name(need)}"))
+            events.append(FreeSequence(leader, f"nobody played {_a_rank(need)}"))
         elif need == KING:
             self.need = None
             events.append(FreeSequence(leader, "nobody has a king"))

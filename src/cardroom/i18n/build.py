@@ -1,0 +1,150 @@
+"""Keep the catalogs in step with the code: ``python -m cardroom.i18n.build``.
+
+It extracts every message (``_()``, ``N_()``, ``ngettext()`` in Python and the pages' JS,
+``data-i18n`` texts in the HTML templates) into ``locale/cardroom.pot``, adds new messages to
+each ``.po`` (untranslated, for a translator to fill in) and writes the pages' catalogs
+``web/static/i18n/<lang>.json``. ``--check`` changes nothing and exits 1 if a file is stale.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+from cardroom.i18n import DOMAIN, LANGS, LOCALE_DIR, catalog_path
+
+PACKAGE = Path(__file__).resolve().parent.parent
+STATIC_I18N = PACKAGE / "web" / "static" / "i18n"
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_": None}
+_HTML = re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"|<[^>]*\bdata-i18n\b[^>]*>([^<]+)<')
+PLURAL_FORMS = {
+    "fr": "nplurals=2; plural=(n > 1);",
+    "cy": "nplurals=6; plural=(n==0) ? 0 : (n==1) ? 1 : (n==2) ? 2 : (n==3) ? 3 : (n==6) ? 4 : 5;",
+}
+
+
+def _python_files() -> list[Path]:
+    return sorted(
+        p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts
+    )
+
+
+def extract() -> tuple[Catalog, set[str]]:
+    """The template catalog, and the msgids the web pages use."""
+    pot = Catalog(domain=DOMAIN, project="cardroom", fuzzy=False)
+    web: set[str] = set()
+    for path in _python_files():
+        for lineno, msg, comments, _ctx in extract_from_file(
+            "python", path, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        ):
+            pot.add(msg, locations=[(str(path.relative_to(PACKAGE)), lineno)],
+                    auto_comments=comments)
+    for path in sorted((PACKAGE / "web" / "static" / "js").glob("*.js")):
+        for lineno, msg, comments, _ctx in extract_from_file(
+            "javascript", path, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+        ):
+            pot.add(msg, locations=[(str(path.relative_to(PACKAGE)), lineno)],
+                    auto_comments=comments)
+            web.add(msg if isinstance(msg, str) else msg[0])
+    for path in sorted((PACKAGE / "web" / "templates").glob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        for m in _HTML.finditer(text):
+            msg = " ".join((m.group(1) or m.group(2)).split())
+            if msg and not msg.startswith("{"):
+                lineno = text.count("\n", 0, m.start()) + 1
+                pot.add(msg, locations=[(str(path.relative_to(PACKAGE)), lineno)])
+                web.add(msg)
+    # Card words are used by the pages as well (labels of the card buttons).
+    from cardroom.i18n import words
+
+    for msg in (*words._FACE.values(), *words._SUIT.values(), "{rank} of {suit}"):
+        web.add(msg)
+    return pot, web
+
+
+def _po_bytes(catalog: Catalog) -> bytes:
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, omit_header=False, sort_output=True, include_previous=False)
+    return buf.getvalue()
+
+
+def updated_po(lang: str, pot: Catalog) -> tuple[Catalog, bytes]:
+    """``lang``'s catalog with the template's messages (old translations kept)."""
+    path = catalog_path(lang)
+    if path.exists():
+        with path.open("rb") as f:
+            cat = read_po(f, locale=lang, domain=DOMAIN)
+    else:
+        cat = Catalog(locale=lang, domain=DOMAIN, project="cardroom")
+    cat.update(pot, no_fuzzy_matching=True)
+    cat.fuzzy = False
+    cat.obsolete.clear()
+    cat._set_mime_headers([("Plural-Forms", PLURAL_FORMS[lang])])  # type: ignore[attr-defined]
+    for message in cat:
+        if message.id:
+            message.flags.discard("fuzzy")
+            message.locations = []
+    return cat, _po_bytes(cat)
+
+
+def js_catalog(lang: str, web: set[str]) -> bytes:
+    """The page catalog of ``lang``: msgid -> translation (a list of forms for plurals)."""
+    out: dict[str, Any] = {}
+    if lang != "en":
+        with catalog_path(lang).open("rb") as f:
+            cat = read_po(f, locale=lang, domain=DOMAIN)
+        for message in cat:
+            key = message.id if isinstance(message.id, str) else message.id[0]
+            if key and key in web:
+                value = message.string
+                out[key] = list(value) if isinstance(value, tuple | list) else value
+    return (json.dumps(out, ensure_ascii=False, sort_keys=True, indent=0) + "\n").encode()
+
+
+def build(check: bool = False) -> list[Path]:
+    """Write (or with ``check`` only compare) every generated file; the stale ones."""
+    pot, web = extract()
+    stale: list[Path] = []
+    targets: list[tuple[Path, bytes]] = [(LOCALE_DIR / f"{DOMAIN}.pot", _po_bytes(pot))]
+    for lang in LANGS[1:]:
+        targets.append((catalog_path(lang), updated_po(lang, pot)[1]))
+    for path, data in targets:
+        if not path.exists() or _strip_dates(path.read_bytes()) != _strip_dates(data):
+            stale.append(path)
+            if not check:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+    for lang in LANGS:
+        path = STATIC_I18N / f"{lang}.json"
+        data = js_catalog(lang, web)
+        if not path.exists() or path.read_bytes() != data:
+            stale.append(path)
+            if not check:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+    return stale
+
+
+def _strip_dates(data: bytes) -> bytes:
+    return re.sub(rb'"(POT-Creation-Date|PO-Revision-Date|Generated-By): [^"]*"\n', b"", data)
+
+
+def main() -> None:
+    """``python -m cardroom.i18n.build [--check]``."""
+    check = "--check" in sys.argv[1:]
+    stale = build(check=check)
+    for path in stale:
+        print(("stale: " if check else "wrote: ") + str(path))
+    sys.exit(1 if check and stale else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Card names and announcements in the three languages, and English words (an 8, they)."""
+
+from __future__ import annotations
+
+from cardroom.i18n.words import a_rank, card_name, event_text, takes_call, without_call
+
+NAMES = ["Ann", "Bob", "Cid"]
+
+
+def test_card_names() -> None:
+    assert card_name("QS") == "queen of spades"
+    assert card_name("QS", "fr") == "dame de pique"
+    assert card_name("10D", "fr") == "10 de carreau"
+    assert card_name("KH", "cy") == "brenin calonnau"
+    assert card_name("JC", "cy") == "gwas clybiau"
+
+
+def test_traditional_calls() -> None:
+    assert without_call(7, "fr") == "sans 7"
+    assert without_call(12, "fr") == "sans dame"
+    assert without_call(12) == "without queen"
+    assert without_call(12, "cy") == "heb frenhines"  # soft mutation after "heb"
+    assert takes_call("QS", "fr") == "dame qui prend"
+    assert takes_call("QS") == "queen who takes"
+    assert takes_call("7D") == "Yellow Dwarf who takes"
+    assert takes_call("7D", "fr") == "Nain Jaune qui prend"
+    assert takes_call("7D", "cy") == "Corrach Melyn sy’n cymryd"
+
+
+def test_english_articles() -> None:
+    assert [a_rank(r) for r in (1, 7, 8, 11, 12, 13)] == [
+        "an ace", "a 7", "an 8", "a jack", "a queen", "a king",
+    ]
+    assert a_rank(12, "fr") == "une dame" and a_rank(8, "fr") == "un 8"
+
+
+def test_events_in_words() -> None:
+    name = NAMES.__getitem__
+    takes = {"kind": "takes", "seat": 1, "card": "7D", "amount": 1}
+    assert event_text(takes, name) == 'Bob: "Yellow Dwarf who takes" (1 chip)'
+    assert event_text(takes, name, "fr") == "Bob : « Nain Jaune qui prend » (1 jeton)"
+    assert event_text({**takes, "amount": 7}, name, "cy") == (
+        "Bob: “Corrach Melyn sy’n cymryd” (7 o sglodion)"
+    )
+    nxt = {"kind": "next-rank", "seat": 0, "rank": 8}
+    assert event_text(nxt, name) == "nobody has an 8: Ann goes on with 9"
+    paid = {"kind": "paid", "seat": 2, "payer": 2, "payee": 0, "owed": 9, "paid": 4}
+    assert event_text(paid, name) == "Cid pays 4 of 9 owed (all they have) to Ann"
+    assert event_text(paid, name, "fr") == (
+        "Cid paie 4 des 9 dus (tout ce qui lui reste) à Ann"
+    )
+    over = {"kind": "game-over", "winners": [0, 2], "reason": "3 rounds played"}
+    assert event_text(over, name) == "Game over (3 rounds played): Ann and Cid win"
+    assert event_text(over, name, "fr") == (
+        "Fin de la partie (3 manches jouées) : Ann et Cid gagnent"
+    )
+    seq = {"kind": "new-sequence", "seat": 1, "reason": "nobody played an 8"}
+    assert event_text(seq, name, "fr") == (
+        "Bob commence une nouvelle suite (personne n’a posé un 8)"
+    )
