@@ -10,12 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from cardroom.bots.simple import GreedyBot
-from cardroom.cards import Rank, parse_card, parse_cards
+from cardroom.cards import parse_card, parse_cards
 from cardroom.cli.main import cli
 from cardroom.cli.nain_jaune import build_table, split_bot_specs
 from cardroom.cli.nain_jaune_table import Command, InputError, Table, parse_input
 from cardroom.cli.plain_nain_jaune import PlainGame
 from cardroom.games.nain_jaune import CLAIM, PASS, Claim, Play
+from cardroom.i18n.words import a_rank, card_name
 
 ARGS = ["play", "nain-jaune", "--plain", "--seed", "3", "--name", "Ann", "--bots", "greedy"]
 
@@ -74,7 +75,7 @@ def test_illegal_card_is_refused_with_the_reason_and_changes_nothing(tmp_path: P
     rnd = table.round
     assert rnd is not None
     reason = rnd.why_illegal(Play(wrong))
-    assert reason == f"the next card must be a {Rank(view.need).label}"
+    assert reason == f"the next card must be {a_rank(view.need)}"
     # the same card typed twice, then quit: both refused, the round unchanged
     res = CliRunner().invoke(
         cli, [*ARGS, "--records", str(tmp_path)], input=f"{wrong.code}\n{wrong.pretty}\nquit\n"
@@ -95,7 +96,7 @@ def test_not_held_card_and_gibberish_are_refused(tmp_path: Path) -> None:
     res = CliRunner().invoke(
         cli, [*ARGS, "--records", str(tmp_path)], input=f"{absent.code}\nfrobnicate\nclaim\n"
     )
-    assert f"Refused: seat 0 does not hold {absent.code}" in res.stdout
+    assert f"Refused: you do not hold the {card_name(absent)}" in res.stdout
     assert "Refused: cannot read 'frobnicate'" in res.stdout
     assert "Refused: there is no board card of yours to claim" in res.stdout
     assert "Game saved to" in res.stdout  # end of input quits and saves
@@ -109,7 +110,7 @@ def test_a_whole_game_through_stdin_saves_a_record_that_replays(tmp_path: Path) 
     res = CliRunner().invoke(cli, args, input="\n".join(lines) + "\n")
     assert res.exit_code == 0, res.output
     assert "Refused" not in res.stdout
-    assert "Game over after 2 round(s) (2 rounds played)" in res.stdout
+    assert "Game over after 2 rounds (2 rounds played)" in res.stdout
     assert res.stdout.count("Round 2.") == 1
     path = saved_record(tmp_path)
     assert f"Replay it with: cardroom replay {path}" in res.stdout

@@ -144,7 +144,7 @@ def test_resume_rebuilds_the_saved_game_and_plays_it_to_the_end(tmp_path: Path) 
     )
     assert res.exit_code == 0, res.output
     assert "Resuming" in res.output and "Refused" not in res.stdout
-    assert "Game over after 2 round(s)" in res.stdout
+    assert "Game over after 2 rounds" in res.stdout
     final = json.loads(path.read_text())
     assert (
         final == expected.record()

@@ -9,13 +9,14 @@ from typing import Any
 from click.testing import CliRunner
 from textual.widgets import RichLog, Static
 
-from cardroom.cards import Rank, parse_card
+from cardroom.cards import parse_card
 from cardroom.cli.main import cli
 from cardroom.cli.nain_jaune import build_table
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.tui_nain_jaune import RANK_KEYS, CardSlot, NainJauneApp
 from cardroom.games.nain_jaune import PASS, Claim, Play
 from cardroom.games.nain_jaune.engine import CardPlayed
+from cardroom.i18n.words import a_rank
 
 SIZE = (100, 32)
 
@@ -64,7 +65,7 @@ async def test_board_players_sequence_and_hand_render(tmp_path: Path) -> None:
         assert shown_hand(app) == [c.pretty for c in view.hand]
         assert "Your turn" in text_of(app, "#status")
         assert view.need is not None
-        assert f"Next: a {Rank(view.need).label}" in text_of(app, "#sequence")
+        assert f"Next: {a_rank(view.need)}" in text_of(app, "#sequence")
         assert "Bea deals" in text_of(app, "#title") and "round 1" in text_of(app, "#title")
         log = log_text(app)
         assert "Stakes: 15 chips each on the board" in log
@@ -188,7 +189,7 @@ async def test_a_whole_game_with_manual_announcements(tmp_path: Path) -> None:
         await pilot.pause()
         assert table.phase == "game-over"
         assert "Game over" in text_of(app, "#status")
-        assert "Game over after 2 round(s)" in log_text(app)
+        assert "Game over after 2 rounds" in log_text(app)
     assert table.path is not None
     res = CliRunner().invoke(cli, ["replay", str(table.path), "--json"])
     out = json.loads(res.stdout)

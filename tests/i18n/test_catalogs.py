@@ -8,8 +8,14 @@ import json
 import pytest
 from babel.messages.pofile import read_po
 
-from cardroom.i18n import LANGS, catalog_path, from_accept_language, from_environment
-from cardroom.i18n import placeholders, translator
+from cardroom.i18n import (
+    LANGS,
+    catalog_path,
+    from_accept_language,
+    from_environment,
+    placeholders,
+    translator,
+)
 from cardroom.i18n.build import STATIC_I18N, build, extract
 
 TRANSLATED = [lang for lang in LANGS if lang != "en"]

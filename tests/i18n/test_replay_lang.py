@@ -46,7 +46,8 @@ def test_french_account(tmp_path: Path) -> None:
         "Plateau : 10♦ 0 · J♣ 0 · Q♠ 24 · K♥ 32 · 7♦ 0",
         "Prochain donneur : Ann",
     ])
-    assert lines[0].startswith("Manche : Ann, Bob, Cid") and "Hal donne ; règles classic" in lines[0]
+    assert lines[0].startswith("Manche : Ann, Bob, Cid")
+    assert "Hal donne ; règles classic" in lines[0]
 
 
 def test_welsh_account_from_the_locale(tmp_path: Path) -> None:

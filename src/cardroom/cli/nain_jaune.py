@@ -152,6 +152,7 @@ def seat_names(human: str, players: int) -> list[str]:
     metavar="RECORD",
     help="Go on with an unfinished game saved in RECORD (bots from --level/--bots).",
 )
+@lang_option
 def play_nain_jaune(
     players: int | None,
     preset: str,
@@ -198,7 +199,7 @@ def play_nain_jaune(
         plain = True
     with _signals_as_interrupt() as caught:
         if plain:
-            game = PlainGame(table, sys.stdin, delay or 0.0)
+            game = PlainGame(table, sys.stdin, delay or 0.0, lang=current_lang())
             game.run()
             _saved(table, plain=True)
             if game.interrupted:
@@ -206,7 +207,9 @@ def play_nain_jaune(
             return
         from cardroom.cli.tui_nain_jaune import NainJauneApp
 
-        app = NainJauneApp(table, delay=0.6 if delay is None else delay)
+        app = NainJauneApp(
+            table, delay=0.6 if delay is None else delay, lang=current_lang()
+        )
         try:
             app.run()
         except KeyboardInterrupt:  # SIGTERM or SIGHUP: saved below like a quit

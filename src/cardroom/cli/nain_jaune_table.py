@@ -13,9 +13,11 @@ from typing import Literal
 
 from cardroom.cards import Card, CardError, Rank, parse_card
 from cardroom.games.nain_jaune.engine import CLAIM, PASS, Action, Play
+from cardroom.i18n import Translator
+from cardroom.i18n.words import rank_name, tr_of
 from cardroom.tables.terminal import InputError, Phase, Table
 
-__all__ = ["HELP_LINES", "Command", "InputError", "Phase", "Table", "parse_input"]
+__all__ = ["HELP_LINES", "Command", "InputError", "Phase", "Table", "help_lines", "parse_input"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,12 +29,20 @@ class Command:
 
 # -- reading what the person types -------------------------------------------------
 
-HELP_LINES = (
-    "Commands: a card (7D, 10♦, td, qs; or just the rank, 7, when you hold one card of it),",
-    'pass (or p: say "without X"), claim (or c: "… who takes", with announce=manual),',
-    "next (or n, or an empty line: the next round), state (or s), hand (or h), help (or ?),",
-    "quit or exit (the game is saved). q is the queen, like k the king and j the jack.",
-)
+def help_lines(lang: str | Translator | None = None) -> list[str]:
+    """The commands, in ``lang``."""
+    tr = tr_of(lang)
+    return [
+        tr._("Commands: a card (7D, 10♦, td, qs; or just the rank, 7, when you hold one card "
+             "of it),"),
+        tr._('pass (or p: say "without X"), claim (or c: "… who takes", with announce=manual),'),
+        tr._("next (or n, or an empty line: the next round), state (or s), hand (or h), help "
+             "(or ?),"),
+        tr._("quit or exit (the game is saved). q is the queen, like k the king and j the jack."),
+    ]
+
+
+HELP_LINES = tuple(help_lines("en"))
 
 _WORDS: dict[str, Action | Command] = {
     "pass": PASS,
@@ -53,33 +63,60 @@ _WORDS: dict[str, Action | Command] = {
     "n": Command("next"),
     "next": Command("next"),
     "": Command("next"),
+    # French and Welsh words for the same commands
+    "sans": PASS,
+    "passe": PASS,
+    "heb": PASS,
+    "prend": CLAIM,
+    "cymryd": CLAIM,
+    "aide": Command("help"),
+    "cymorth": Command("help"),
+    "main": Command("hand"),
+    "llaw": Command("hand"),
+    "plateau": Command("state"),
+    "bwrdd": Command("state"),
+    "quitter": Command("quit"),
+    "gadael": Command("quit"),
+    "suivant": Command("next"),
+    "nesaf": Command("next"),
 }
 
 
-def parse_input(text: str, hand: Sequence[Card], need: int | None = None) -> Action | Command:
+def parse_input(
+    text: str, hand: Sequence[Card], need: int | None = None,
+    lang: str | Translator | None = None,
+) -> Action | Command:
     """Read one line: a card, a rank, or a command word; raises :class:`InputError`.
 
     A bare rank stands for the card of that rank in ``hand``; when several could be played now
     (``need`` is the rank wanted, None for any), the person is asked which.
     """
+    tr = tr_of(lang)
     word = text.strip().lower()
     if word in _WORDS:
         return _WORDS[word]
     try:
         return Play(parse_card(word))
-    except CardError as card_error:
+    except CardError:
         try:
             rank = Rank.parse(word)
         except CardError:
-            raise InputError(
-                f"cannot read {text.strip()!r}: {card_error}; type help for the commands"
-            ) from None
+            raise InputError(tr._(
+                "cannot read {text}: not a card nor a command (cards: 7D, 10H, QS…); "
+                "type help for the commands",
+                text=repr(text.strip()),
+            )) from None
     held = [c for c in hand if c.rank == rank]
     if not held:
         if word == "q":
-            raise InputError("you hold no queen (q is the queen: type quit to stop)")
-        raise InputError(f"you hold no {rank.label}")
+            raise InputError(tr._("you hold no queen (q is the queen: type quit to stop)"))
+        raise InputError(tr._("you hold no {rank}", rank=rank_name(rank, tr)))
     if len(held) == 1 or (need is not None and need != rank):
         return Play(held[0])
-    options = " or ".join(c.code for c in held)
-    raise InputError(f"you hold {len(held)} cards of rank {rank.symbol}: type {options}")
+    options = tr._("{first} or {last}", first=", ".join(c.code for c in held[:-1]),
+                   last=held[-1].code)
+    raise InputError(tr.ngettext(
+        "you hold {n} card of rank {rank}: type {options}",
+        "you hold {n} cards of rank {rank}: type {options}",
+        len(held), rank=rank.symbol, options=options,
+    ))

@@ -112,9 +112,8 @@ def result_lines(
         tr._("Next dealer: {name}", name=names[result.next_dealer]),
     ]
     if result.short:
-        lines.insert(
-            1, tr._("Could not pay in full: {names}", names=", ".join(names[s] for s in result.short))
-        )
+        short = ", ".join(names[s] for s in result.short)
+        lines.insert(1, tr._("Could not pay in full: {names}", names=short))
     return lines
 
 

@@ -13,10 +13,10 @@ from typing import TextIO
 import click
 
 from cardroom.cli.nain_jaune_table import (
-    HELP_LINES,
     Command,
     InputError,
     Table,
+    help_lines,
     parse_input,
 )
 from cardroom.cli.nain_jaune_text import (
@@ -31,13 +31,20 @@ from cardroom.cli.nain_jaune_text import (
     rules_text,
 )
 from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, Play
+from cardroom.i18n import Translator
+from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.words import takes_call, tr_of, without_call
 
 
 class PlainGame:
     """The line-by-line loop over a :class:`Table`."""
 
-    def __init__(self, table: Table, stdin: TextIO, delay: float = 0.0) -> None:
+    def __init__(
+        self, table: Table, stdin: TextIO, delay: float = 0.0,
+        lang: str | Translator | None = None,
+    ) -> None:
         self.table = table
+        self.tr = tr_of(lang)
         self.stdin = stdin
         self.delay = delay
         self.interrupted = False
@@ -63,27 +70,33 @@ class PlainGame:
     def run(self) -> None:
         """Play until the game ends or the person quits; the record is saved in every case."""
         table = self.table
+        tr = self.tr
         others = ", ".join(n for s, n in enumerate(table.names) if s != table.human)
         self.say(
-            f"Nain Jaune: {table.names[table.human]} against {others}.",
-            f"{rules_text(table.game.rules)}; seed {table.seed}. Type help for the commands.",
+            tr._("Nain Jaune: {name} against {others}.", name=table.names[table.human],
+                 others=others),
+            tr._("{rules}; seed {seed}. Type help for the commands.",
+                 rules=rules_text(table.game.rules, tr), seed=table.seed),
         )
         try:
             self._loop()
         except KeyboardInterrupt:
             self.interrupted = True
-            self.say("", "Interrupted.")
+            self.say("", tr._("Interrupted."))
         finally:
             path = table.save()
             if path is not None:
-                self.say(f"Game saved to {path}")
+                self.say(tr._("Game saved to {path}", path=path))
 
     def _loop(self) -> None:
         table = self.table
         if table.round is None:
             self._new_round()
         elif table.phase == "human":
-            self.say("", f"Resumed round {table.game.rounds_played + 1}.", *self.state_lines())
+            self.say(
+                "", self.tr._("Resumed round {number}.", number=table.game.rounds_played + 1),
+                *self.state_lines(),
+            )
         while True:
             phase = table.phase
             if phase == "game-over":
@@ -93,10 +106,10 @@ class PlainGame:
                 if self.delay:
                     time.sleep(self.delay)
             elif phase == "round-over":
-                line = self.read(
-                    f"Press Enter (or type next) to deal round {table.game.rounds_played + 1}, "
-                    "or quit: "
-                )
+                line = self.read(self.tr._(
+                    "Press Enter (or type next) to deal round {number}, or quit: ",
+                    number=table.game.rounds_played + 1,
+                ))
                 if line is None:
                     return
                 if not self._between_rounds(line):
@@ -106,9 +119,9 @@ class PlainGame:
 
     def _between_rounds(self, line: str) -> bool:
         try:
-            command = parse_input(line, ())
+            command = parse_input(line, (), lang=self.tr)
         except InputError as exc:
-            self.say(f"Refused: {exc}")
+            self.say(self.tr._("Refused: {reason}", reason=exc))
             return True
         if command == Command("quit"):
             return False
@@ -117,7 +130,9 @@ class PlainGame:
         elif isinstance(command, Command):
             self._command(command)
         else:
-            self.say("Refused: the round is over: press Enter (or type next) for the next one")
+            self.say(self.tr._(
+                "Refused: the round is over: press Enter (or type next) for the next one"
+            ))
         return True
 
     def _human_turn(self) -> bool:
@@ -128,33 +143,40 @@ class PlainGame:
         if line is None:
             return False
         try:
-            command = parse_input(line, view.hand, view.need)
+            command = parse_input(line, view.hand, view.need, self.tr)
         except InputError as exc:
-            self.say(f"Refused: {exc}")
+            self.say(self.tr._("Refused: {reason}", reason=exc))
             return True
         if isinstance(command, Command):
             if command.name == "quit":
                 return False
             if command.name == "next":
-                self.say("Refused: it is your turn: type a card, pass or claim")
+                self.say(self.tr._("Refused: it is your turn: type a card, pass or claim"))
             else:
                 self._command(command)
             return True
         try:
             events = self.table.human_act(command)
         except (IllegalAction, InputError) as exc:
-            reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
-            self.say(f"Refused: {reason}")
+            reason = (
+                illegal_reason(exc.reason, self.tr) if isinstance(exc, IllegalAction) else str(exc)
+            )
+            self.say(self.tr._("Refused: {reason}", reason=reason))
             return True
         self._show(events)
         return True
 
     def _command(self, command: Command) -> None:
         if command.name == "help":
-            self.say(*HELP_LINES)
+            self.say(*help_lines(self.tr))
         elif command.name == "hand":
             view = self.table.view()
-            hand = f"Your hand: {cards_text(view.hand)}" if view else "You are not in this round."
+            tr = self.tr
+            hand = (
+                tr._("Your hand: {cards}", cards=cards_text(view.hand))
+                if view
+                else tr._("You are not in this round.")
+            )
             self.say(hand)
         else:
             self.say(*self.state_lines())
@@ -165,27 +187,30 @@ class PlainGame:
         pv = table.public_view()
         assert pv is not None and pv.to_act is not None
         names = table.round_names
+        tr = self.tr
         self.say(
             "",
-            f"Round {table.game.rounds_played + 1}. {names[pv.dealer]} deals; "
-            f"{names[pv.to_act]} opens.",
+            tr._("Round {number}. {dealer} deals; {opener} opens.",
+                 number=table.game.rounds_played + 1, dealer=names[pv.dealer],
+                 opener=names[pv.to_act]),
         )
         self._show(events)
-        self.say(f"Board: {board_text(pv.board_cards, pv.board)}")
+        self.say(tr._("Board: {list}", list=board_text(pv.board_cards, pv.board)))
         view = table.view()
         if view is not None:
-            self.say(f"Your hand: {cards_text(view.hand)}")
+            self.say(tr._("Your hand: {cards}", cards=cards_text(view.hand)))
         else:
-            self.say("You are out of the game: the bots play on.")
+            self.say(tr._("You are out of the game: the bots play on."))
 
     def _show(self, events: Iterable[Event]) -> None:
         table = self.table
-        self.say(*event_lines(events, table.round_names))
+        tr = self.tr
+        self.say(*event_lines(events, table.round_names, tr))
         self.say(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
-            self.say(*result_lines(table.last_result, table.game.rules, table.round_names))
+            self.say(*result_lines(table.last_result, table.game.rules, table.round_names, tr))
             if table.game.result is not None:
-                self.say("", *game_over_lines(table.game.result, table.names))
+                self.say("", *game_over_lines(table.game.result, table.names, tr))
 
     def _turn_line(self) -> str:
         view = self.table.view()
@@ -193,40 +218,58 @@ class PlainGame:
         plays = [a.card for a in view.legal_actions if isinstance(a, Play)]
         can_pass = any(isinstance(a, Pass) for a in view.legal_actions)
         can_claim = any(isinstance(a, Claim) for a in view.legal_actions)
-        parts = [f"Your turn: {need_text(view)}."]
+        tr = self.tr
+        parts = [tr._("Your turn: {need}.", need=need_text(view, tr))]
         if view.need is not None:
             seq, _ = current_sequence(view)
             if seq:
-                parts.append(f"Sequence: {cards_text(c for _, c in seq)}.")
+                parts.append(tr._("Sequence: {cards}.", cards=cards_text(c for _, c in seq)))
         if plays:
-            parts.append(f"You can play {cards_text(plays)}.")
+            parts.append(tr._("You can play {cards}.", cards=cards_text(plays)))
         elif can_pass and view.need is not None:
-            parts.append(f'You have no {rank_name(view.need)}: type pass ("without").')
+            parts.append(tr._(
+                'You have no {rank}: type pass ("{call}").',
+                rank=rank_name(view.need, tr), call=without_call(view.need, tr),
+            ))
         if can_claim and view.pending_claim is not None:
-            parts.append(f"Type claim to take the {view.pending_claim.pretty} box.")
-        parts.append(f"Hand: {cards_text(view.hand)}")
+            parts.append(tr._(
+                'Type claim to take the {card} box ("{call}").',
+                card=view.pending_claim.pretty, call=takes_call(view.pending_claim, tr),
+            ))
+        parts.append(tr._("Hand: {cards}", cards=cards_text(view.hand)))
         return " ".join(parts)
 
     def state_lines(self) -> list[str]:
         """The board, every player's chips and cards, the sequence and whose turn it is."""
         table = self.table
+        tr = self.tr
         pv = table.public_view()
         if pv is None:
-            return ["No round has been dealt yet."]
+            return [tr._("No round has been dealt yet.")]
         names = table.round_names
-        lines = [f"Board: {board_text(pv.board_cards, pv.board)}"]
+        lines = [tr._("Board: {list}", list=board_text(pv.board_cards, pv.board))]
         for pos, name in enumerate(names):
-            marks = " (dealer)" if pos == pv.dealer else ""
-            lines.append(f"{name}: {pv.chips[pos]} chips, {pv.hand_sizes[pos]} cards{marks}")
+            chips = tr.ngettext("{n} chip", "{n} chips", pv.chips[pos])
+            cards = tr.ngettext("{n} card", "{n} cards", pv.hand_sizes[pos])
+            lines.append(
+                tr._("{name}: {chips}, {cards} (dealer)", name=name, chips=chips, cards=cards)
+                if pos == pv.dealer
+                else tr._("{name}: {chips}, {cards}", name=name, chips=chips, cards=cards)
+            )
         view = table.view()
         if view is not None and pv.to_act is not None:
             seq, without = current_sequence(view)
-            lines.append(f"Sequence: {cards_text(c for _, c in seq) or '(none yet)'}")
-            needed = f"Needed: {need_text(view)}"
+            lines.append(tr._(
+                "Sequence: {cards}", cards=cards_text(c for _, c in seq) or tr._("(none yet)")
+            ))
+            needed = tr._("Needed: {need}", need=need_text(view, tr))
             if without:
-                needed += "; without it: " + ", ".join(names[s] for s in without)
+                needed = tr._(
+                    "Needed: {need}; without it: {names}",
+                    need=need_text(view, tr), names=", ".join(names[s] for s in without),
+                )
             lines.append(needed)
-            lines.append(f"Your hand: {cards_text(view.hand)}")
+            lines.append(tr._("Your hand: {cards}", cards=cards_text(view.hand)))
         if table.to_act_name:
-            lines.append(f"To play: {table.to_act_name}")
+            lines.append(tr._("To play: {name}", name=table.to_act_name))
         return lines

@@ -41,6 +41,9 @@ from cardroom.games.nain_jaune.engine import (
     Pass,
     Play,
 )
+from cardroom.i18n import Translator
+from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.words import takes_call, tr_of, without_call
 
 MAX_HAND = 22
 RANK_KEYS = {"a": "A", "t": "10", "0": "10", "j": "J", "q": "Q", "k": "K"} | {
@@ -114,9 +117,12 @@ class NainJauneApp(App[None]):
         *(Binding(key, f"select_rank('{rank}')", show=False) for key, rank in RANK_KEYS.items()),
     ]
 
-    def __init__(self, table: Table, delay: float = 0.6) -> None:
+    def __init__(
+        self, table: Table, delay: float = 0.6, lang: str | Translator | None = None
+    ) -> None:
         super().__init__()
         self.table = table
+        self.tr = tr_of(lang)
         self.delay = delay
         self.selected = 0
         self.message = ""
@@ -146,8 +152,10 @@ class NainJauneApp(App[None]):
         table = self.table
         log = self.query_one("#log", RichLog)
         others = ", ".join(self._label(s) for s in range(len(table.names)) if s != table.human)
-        log.write(f"{table.names[table.human]} against {others}.")
-        log.write(f"{rules_text(table.game.rules)}; seed {table.seed}. Press ? for help.")
+        tr = self.tr
+        log.write(tr._("{name} against {others}.", name=table.names[table.human], others=others))
+        log.write(tr._("{rules}; seed {seed}. Press ? for help.",
+                       rules=rules_text(table.game.rules, tr), seed=table.seed))
         if table.round is None:
             self._deal()
         self._advance()
@@ -162,8 +170,9 @@ class NainJauneApp(App[None]):
         names = table.round_names
         self._write_log(
             "",
-            f"Round {table.game.rounds_played + 1}: {names[pv.dealer]} deals, "
-            f"{names[pv.to_act]} opens.",
+            self.tr._("Round {number}: {dealer} deals, {opener} opens",
+                      number=table.game.rounds_played + 1, dealer=names[pv.dealer],
+                      opener=names[pv.to_act]),
         )
         self._log_events(events_)
         self._select_first_playable()
@@ -206,16 +215,17 @@ class NainJauneApp(App[None]):
 
     def _log_events(self, evs: Iterable[Event]) -> None:
         table = self.table
-        self._write_log(*event_lines(evs, table.round_names))
+        tr = self.tr
+        self._write_log(*event_lines(evs, table.round_names, tr))
         self._write_log(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             rules = table.game.rules
-            self._write_log(*result_lines(table.last_result, rules, table.round_names))
+            self._write_log(*result_lines(table.last_result, rules, table.round_names, tr))
             if table.game.result is not None:
-                self._write_log("", *game_over_lines(table.game.result, table.names))
+                self._write_log("", *game_over_lines(table.game.result, table.names, tr))
                 path = table.save()
                 if path is not None:
-                    self._write_log(f"Game saved to {path}")
+                    self._write_log(tr._("Game saved to {path}", path=path))
 
     # -- what the screen shows --------------------------------------------------
 
@@ -232,27 +242,34 @@ class NainJauneApp(App[None]):
         rules = table.game.rules
         playing = pv is not None and pv.to_act is not None
         number = table.game.rounds_played + (1 if playing else 0)
-        deals = f" · {table.round_names[pv.dealer]} deals" if pv is not None else ""
-        self.query_one("#title", Static).update(
-            Text(f"Nain Jaune · round {number}{deals} · {rules_text(rules)} · seed {table.seed}")
+        tr = self.tr
+        fields_ = {"number": number, "rules": rules_text(rules, tr), "seed": table.seed}
+        title = (
+            tr._("Nain Jaune · round {number} · {dealer} deals · {rules} · seed {seed}",
+                 dealer=table.round_names[pv.dealer], **fields_)
+            if pv is not None
+            else tr._("Nain Jaune · round {number} · {rules} · seed {seed}", **fields_)
         )
+        self.query_one("#title", Static).update(Text(title))
         board = pv.board if pv is not None else table.game.board
         for i, card in enumerate(rules.board_cards):
             box = self.query_one(f"#box-{i}", Box)
             style = "bold red" if card.red else "bold"
             text = Text(card.pretty, style=style)
-            text.append(f"\n{board[i]} chips", style="")
+            text.append("\n" + tr.ngettext("{n} chip", "{n} chips", board[i]), style="")
             box.update(text)
         self.query_one("#players", Static).update(self._players_text())
         seq_line = Text()
         if view is not None and playing:
             seq, without = current_sequence(view)
-            seq_line.append("Sequence: ")
-            seq_line.append(cards_text(c for _, c in seq) or "(new)", style="bold")
-            seq_line.append(f"  Next: {need_text(view)}")
+            seq_line.append(tr._("Sequence: "))
+            seq_line.append(cards_text(c for _, c in seq) or tr._("(new)"), style="bold")
+            seq_line.append("  " + tr._("Next: {need}", need=need_text(view, tr)))
             if without:
                 names = table.round_names
-                seq_line.append("  (without it: " + ", ".join(names[s] for s in without) + ")")
+                seq_line.append("  " + tr._(
+                    "(without it: {names})", names=", ".join(names[s] for s in without)
+                ))
         self.query_one("#sequence", Static).update(seq_line)
         self.query_one("#status", Static).update(Text(self._status()))
         self.query_one("#message", Static).update(Text(self.message))
@@ -265,7 +282,10 @@ class NainJauneApp(App[None]):
         order = list(range(len(table.names)))
         if table.game.rules.direction == "anticlockwise":
             order = [order[0], *reversed(order[1:])]
-        text = Text("  player          chips cards\n", style="dim")
+        tr = self.tr
+        player, chips_, cards_ = tr._("player"), tr._("chips"), tr._("cards")
+        head = f"  {player:<16}{chips_:>6}{cards_:>6}\n"
+        text = Text(head, style="dim")
         for seat in order:
             label = self._label(seat)
             label = label if len(label) <= 16 else label[:15] + "…"
@@ -274,7 +294,7 @@ class NainJauneApp(App[None]):
                 turn = pv.to_act == pos
                 chips, cards = pv.chips[pos], str(pv.hand_sizes[pos])
             else:
-                turn, chips, cards = False, table.game.chips[seat], "out" if pv else ""
+                turn, chips, cards = False, table.game.chips[seat], tr._("out") if pv else ""
             line = f"{'▶ ' if turn else '  '}{label:<16}{chips:>6}{cards:>6}"
             style = "bold" if seat == table.human else ""
             text.append(line + "\n", style=style + (" reverse" if turn else ""))
@@ -286,24 +306,31 @@ class NainJauneApp(App[None]):
         if phase == "game-over":
             res = table.game.result
             assert res is not None
-            who = " and ".join(table.names[s] for s in res.winners)
-            return f"Game over: {who} with {res.chips[res.winners[0]]} chips. Esc to leave."
+            tr = self.tr
+            who = tr.join(table.names[s] for s in res.winners)
+            return tr.ngettext(
+                "Game over: {names} with {n} chip. Esc to leave.",
+                "Game over: {names} with {n} chips. Esc to leave.",
+                res.chips[res.winners[0]], names=who,
+            )
+        tr = self.tr
         if phase == "round-over":
-            return "Round over: press n for the next round, Esc to stop (the game is saved)."
+            return tr._("Round over: press n for the next round, Esc to stop (the game is saved).")
         if phase == "bot":
-            return f"{table.to_act_name} is playing…"
+            return tr._("{name} is playing…", name=table.to_act_name)
         view = table.view()
         assert view is not None
         acts = view.legal_actions
         plays = [a for a in acts if isinstance(a, Play)]
-        parts = [f"Your turn: play {need_text(view)}."]
+        parts = [tr._("Your turn: play {need}.", need=need_text(view, tr))]
         if view.pending_claim is not None and any(isinstance(a, Claim) for a in acts):
-            parts.append(f"c claims the {view.pending_claim.pretty} box.")
+            parts.append(tr._('c claims the {card} box ("{call}").', card=view.pending_claim.pretty,
+                              call=takes_call(view.pending_claim, tr)))
         if not plays and any(isinstance(a, Pass) for a in acts):
             need = view.need
-            parts.append(f'You have none: p says "without {rank_name(need or 1)}".')
+            parts.append(tr._('You have none: p says "{call}".', call=without_call(need or 1, tr)))
         elif plays:
-            parts.append("Enter plays the highlighted card.")
+            parts.append(tr._("Enter plays the highlighted card."))
         return " ".join(parts)
 
     def _hand(self) -> tuple[Card, ...]:
@@ -331,7 +358,7 @@ class NainJauneApp(App[None]):
     # -- acting ----------------------------------------------------------------
 
     def _refuse(self, reason: str) -> None:
-        self.message = f"Refused: {reason}"
+        self.message = self.tr._("Refused: {reason}", reason=reason)
         self.bell()
         self.refresh_table()
 
@@ -339,7 +366,7 @@ class NainJauneApp(App[None]):
         try:
             evs = self.table.human_act(action)
         except IllegalAction as exc:
-            self._refuse(exc.reason)
+            self._refuse(illegal_reason(exc.reason, self.tr))
             return
         except InputError as exc:
             self._refuse(str(exc))
@@ -373,7 +400,7 @@ class NainJauneApp(App[None]):
         hand = self._hand()
         matches = [i for i, c in enumerate(hand) if c.rank == rank]
         if not matches:
-            self._refuse(f"you hold no {rank.label}")
+            self._refuse(self.tr._("you hold no {rank}", rank=rank_name(rank, self.tr)))
             return
         after = [i for i in matches if i > self.selected]
         self.selected = (after or matches)[0]
@@ -390,8 +417,8 @@ class NainJauneApp(App[None]):
 
     def _why_no_hand(self) -> str:
         if self.table.phase in ("round-over", "game-over"):
-            return "the round is over: press n for the next round"
-        return "you have no cards in this round"
+            return self.tr._("the round is over: press n for the next round")
+        return self.tr._("you have no cards in this round")
 
     def action_pass_turn(self) -> None:
         """Say "without X"."""
@@ -405,7 +432,11 @@ class NainJauneApp(App[None]):
         """Deal the next round once the last one is settled."""
         phase = self.table.phase
         if phase != "round-over":
-            reason = "the game is over" if phase == "game-over" else "the round is not over yet"
+            reason = (
+                self.tr._("the game is over")
+                if phase == "game-over"
+                else self.tr._("the round is not over yet")
+            )
             self._refuse(reason)
             return
         self.message = ""
@@ -414,15 +445,16 @@ class NainJauneApp(App[None]):
 
     def action_help(self) -> None:
         """Show the keys and commands in the log."""
+        tr = self.tr
         self._write_log(
             "",
-            "Keys:",
-            "  ←/→ or a rank (a 2-9 0/t j q k): choose a card",
-            "  Enter, Space, or a click on the chosen card: play it",
-            '  p: pass ("without X")',
-            '  c: claim ("… who takes", with announce=manual)',
-            "  n: next round · ?: this help",
-            "  Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)",
+            tr._("Keys:"),
+            "  " + tr._("←/→ or a rank (a 2-9 0/t j q k): choose a card"),
+            "  " + tr._("Enter, Space, or a click on the chosen card: play it"),
+            "  " + tr._('p: pass ("without X")'),
+            "  " + tr._('c: claim ("… who takes", with announce=manual)'),
+            "  " + tr._("n: next round · ?: this help"),
+            "  " + tr._("Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)"),
         )
 
     async def action_quit(self) -> None:

@@ -87,7 +87,7 @@ def updated_po(lang: str, pot: Catalog) -> tuple[Catalog, bytes]:
     cat.update(pot, no_fuzzy_matching=True)
     cat.fuzzy = False
     cat.obsolete.clear()
-    cat._set_mime_headers([("Plural-Forms", PLURAL_FORMS[lang])])  # type: ignore[attr-defined]
+    cat._set_mime_headers([("Plural-Forms", PLURAL_FORMS[lang])])
     for message in cat:
         if message.id:
             message.flags.discard("fuzzy")

@@ -16,7 +16,7 @@ from cardroom.cards import Card, Rank, Suit
 from cardroom.i18n import Translator, translator
 
 
-def N_(message: str) -> str:  # noqa: N802  (the gettext marker name)
+def N_(message: str) -> str:
     """Mark ``message`` for translation where it is defined (it is translated where used)."""
     return message
 
@@ -181,7 +181,7 @@ def event_text(
     kind = event.get("kind")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
-    card = event.get("card")
+    card: str = str(event.get("card") or "")
     if kind == "play":
         return tr._("{name} plays {card}", name=who, card=pretty(card))
     if kind == "takes":

@@ -466,14 +466,14 @@ class Round:
             if self.need is None:
                 return "you start a new sequence and must play a card"
             if not self.rules.may_stop and any(c.rank == self.need for c in self.hands[seat]):
-                return f"you hold a {_rank_name(self.need)} and must play it"
+                return f"you hold {_a_rank(self.need)} and must play it"
             return None
         if isinstance(action, Play):
             card = action.card
             if card not in self.hands[seat]:
                 return f"seat {seat} does not hold {card.code}"
             if self.need is not None and card.rank != self.need:
-                return f"the next card must be a {_rank_name(self.need)}"
+                return f"the next card must be {_a_rank(self.need)}"
             if action.forget and self.board_box(card) is None:
                 return f"{card.code} is not a board card: there is nothing to forget"
             return None
