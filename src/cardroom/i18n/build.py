@@ -72,7 +72,9 @@ def extract() -> tuple[Catalog, set[str]]:
 
 def _po_bytes(catalog: Catalog) -> bytes:
     buf = io.BytesIO()
-    write_po(buf, catalog, width=100, omit_header=False, sort_output=True, include_previous=False)
+    write_po(
+        buf, catalog, width=100, no_location=True, sort_output=True, include_previous=False
+    )
     return buf.getvalue()
 
 
