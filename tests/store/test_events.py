@@ -104,3 +104,16 @@ async def test_a_file_in_the_way_of_the_folder_is_a_clear_error(tmp_path: Path) 
         await EventStore.open(str(tmp_path / "file" / "log.db"))
     with pytest.raises(StoreError, match="cannot read the database URL"):
         resolve_url("::://")
+
+
+async def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+    import sqlalchemy as sa
+
+    store = await EventStore.open(str(tmp_path / "log.db"))
+    try:
+        async with store.engine.connect() as conn:
+            mode = (await conn.execute(sa.text("PRAGMA journal_mode"))).scalar()
+            sync = (await conn.execute(sa.text("PRAGMA synchronous"))).scalar()
+        assert mode == "wal" and sync == 2  # 2 = FULL: a commit is fsynced before it returns
+    finally:
+        await store.close()

@@ -323,3 +323,56 @@ def test_deal_cards_are_the_seeded_deal() -> None:
     hands, talon = deal_hands(3, 1, random.Random("4/deal/0"))
     assert data["hands"] == [[c.code for c in h] for h in hands]
     assert parse_cards(data["talon"]) == talon
+
+
+@pytest.mark.parametrize(("wait", "ready"), [(1000.0, True), (0.01, False)])
+async def test_the_next_round_starts_when_everyone_is_ready_or_when_time_is_up(
+    service: TableService, monkeypatch: pytest.MonkeyPatch, wait: float, ready: bool
+) -> None:
+    rigged_deal(monkeypatch)
+    rules = Rules.from_options("classic", {"end": "rounds:3"})
+    config = two_seat_config(next_round_after=wait)
+    created = await service.create(TableConfig(**{**_fields(config), "rules": rules}))
+    tid = created.table_id
+    table = service.table(tid)
+    for move in ANN_MOVES:
+        await until(lambda: table.turn() is not None and table.turn().seat == 0)  # type: ignore[union-attr]
+        await service.act(tid, 0, move, table.seq)
+    if ready:
+        assert table.status == "round-over"
+        frame = service.frame_for(tid, 0)
+        assert frame["deadline"]["kind"] == "next-round"
+        assert frame["last_result"]["winner"] == 0 and frame["round"]["winner"] == 0
+        with pytest.raises(TableError):
+            await service.act(tid, 0, "AC", table.seq)  # no round is being played
+        await service.ready(tid, 0)
+        with pytest.raises(TableError):
+            await service.ready(tid, 0)  # asked once: the next round is already dealt
+    await until(lambda: table.game is not None and table.game.rounds_played == 1)
+    await until(lambda: table.status == "playing" and table.round is not None)
+    kinds = [e.kind for e in await service.store.entries(tid)]
+    assert kinds.count("round") == 2 and kinds.count("ready") == (1 if ready else 0)
+    assert service.frame_for(tid, None)["round"]["k"] == 1
+
+
+async def test_a_damaged_log_keeps_only_its_own_table_down(store: EventStore) -> None:
+    from cardroom.store import LogEntry
+
+    first = TableService(store)
+    await first.start()
+    broken = await first.create(bot_config(1))
+    sound = await first.create(bot_config(2))
+    await first.stop()
+    # an entry no table accepts (the game has not started: no one can act)
+    await store.append(
+        broken.table_id, LogEntry(2, "action", {"seat": 1, "action": "7D", "by": "bot"}, 0.0)
+    )
+    second = TableService(store)
+    await second.start()
+    with pytest.raises(TableError) as down:
+        second.table(broken.table_id)
+    assert down.value.code == "not-found"
+    await second.start_now(sound.table_id, 0)
+    table = second.table(sound.table_id)
+    await until(lambda: table.status == "over")
+    await second.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import logging
 import random
 import secrets
 import time
@@ -21,7 +22,7 @@ from typing import Any
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.store import EventStore, LogEntry
+from cardroom.store import EventStore, LogEntry, SeqConflict
 from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
 
@@ -29,6 +30,7 @@ __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "
 
 Frame = dict[str, Any]
 QUEUE_SIZE = 64
+logger = logging.getLogger(__name__)
 
 
 class Subscription:
@@ -102,18 +104,29 @@ class TableService:
     async def start(self) -> None:
         """Rebuild every unfinished table from the log and resume its bots and timers."""
         for table_id in await self.store.table_ids({"waiting", "playing"}):
-            live = await self._load(table_id)
+            try:
+                live = await self._load(table_id)
+            except TableError as exc:  # a damaged log must not keep the other tables down
+                logger.error("table %s cannot be rebuilt from its log: %s", table_id, exc)
+                continue
             async with live.lock:
                 await self._resume(live)
 
     async def stop(self) -> None:
-        """Cancel bot tasks and timers (the log is already complete); end subscriptions."""
+        """Cancel bot tasks and timers (the log is already complete); end subscriptions.
+
+        Each table's lock is taken first, so no change is cut between its append and its apply.
+        """
         self._stopping = True
         tasks: list[asyncio.Task[None]] = list(self._tasks)
-        for live in self._live.values():
-            if live.bot_task is not None:
-                tasks.append(live.bot_task)
-            tasks.extend(live.timers.values())
+        for live in list(self._live.values()):
+            async with live.lock:
+                mine = list(live.timers.values())
+                if live.bot_task is not None:
+                    mine.append(live.bot_task)
+                for task in mine:
+                    task.cancel()
+                tasks.extend(mine)
             for sub in live.subs:
                 sub._put(None)
         for task in tasks:
@@ -290,9 +303,14 @@ class TableService:
                 {"seat": g, "kind": "bot", "name": f"Bot {g + 1}", "level": table.cfg.level}
                 for g in data["filled"]
             ]
-        await self.store.append(
-            table.table_id, entry, table_update=table_update, seats_update=seats_update
-        )
+        try:
+            await self.store.append(
+                table.table_id, entry, table_update=table_update, seats_update=seats_update
+            )
+        except SeqConflict:  # another process wrote this table: this one must not go on
+            raise TableError(
+                "stale", "this table was changed by another server: reload the page"
+            ) from None
         table.apply(entry)
         if kind == "action" and table.status in ("round-over", "over"):
             await self._store_summary(live)
@@ -421,35 +439,45 @@ class TableService:
         while not self._stopping and table.status != "over":
             await live.wake.wait()
             live.wake.clear()
-            while not self._stopping:
-                turn = table.turn()
-                if turn is None or turn.bot is None:
-                    break
-                seq = table.seq
-                if table.cfg.bot_delay > 0:
-                    await asyncio.sleep(table.cfg.bot_delay)
+            try:
+                await self._bots_play(live)
+            except Exception:  # e.g. the database is briefly unavailable: try again soon
+                logger.exception("bots of table %s", table.table_id)
+                await asyncio.sleep(1.0)
+                live.wake.set()
+
+    async def _bots_play(self, live: _Live) -> None:
+        """Let bots act while a bot (or a bot playing for an absent person) is to act."""
+        table = live.table
+        while not self._stopping:
+            turn = table.turn()
+            if turn is None or turn.bot is None:
+                break
+            seq = table.seq
+            if table.cfg.bot_delay > 0:
+                await asyncio.sleep(table.cfg.bot_delay)
+            if table.seq != seq:
+                continue
+            rnd = table.round
+            assert rnd is not None
+            view = view_of(rnd, table.round_seats.index(turn.seat))
+            bot = self._bot(turn.bot)
+            rng = random.Random(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
+            name = parse_spec(LEVELS.get(turn.bot, turn.bot))[0]
+            if name == "search":
+                action = await asyncio.to_thread(bot.act, view, rng)
+            else:
+                action = bot.act(view, rng)
+            async with live.lock:
                 if table.seq != seq:
                     continue
-                rnd = table.round
-                assert rnd is not None
-                view = view_of(rnd, table.round_seats.index(turn.seat))
-                bot = self._bot(turn.bot)
-                rng = random.Random(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
-                name = parse_spec(LEVELS.get(turn.bot, turn.bot))[0]
-                if name == "search":
-                    action = await asyncio.to_thread(bot.act, view, rng)
-                else:
-                    action = bot.act(view, rng)
-                async with live.lock:
-                    if table.seq != seq:
-                        continue
-                    await self._commit(
-                        live,
-                        "action",
-                        {"seat": turn.seat, "action": action_text(action), "by": "bot"},
-                    )
-                    await self._follow_up(live)
-                await asyncio.sleep(0)  # let readers in between two bot moves
+                await self._commit(
+                    live,
+                    "action",
+                    {"seat": turn.seat, "action": action_text(action), "by": "bot"},
+                )
+                await self._follow_up(live)
+            await asyncio.sleep(0)  # let readers in between two bot moves
 
     # -- subscribers ----------------------------------------------------------------------------
 

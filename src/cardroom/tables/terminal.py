@@ -27,6 +27,7 @@ from cardroom.games.nain_jaune.engine import (
     PASS,
     Action,
     Event,
+    Game,
     IllegalAction,
     Play,
     Round,
@@ -154,7 +155,7 @@ class Table:
     # -- the state, as the person may see it -----------------------------------
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         """The :class:`Game` (chips, board, rounds, result)."""
         game = self.core.game
         assert game is not None
@@ -444,8 +445,8 @@ def resume(
             except TableError as exc:
                 raise ResumeError(f"{path}: round {k + 1}: {exc.message}") from None
         log.extend(step)
-    if probe.core.status == "over":
-        result = probe.game.result
+    result = probe.game.result
+    if result is not None:
         raise ResumeError(
             f"{path} is a finished game ({result.reason}): nothing to resume; "
             f"watch it with: cardroom replay {path}"
