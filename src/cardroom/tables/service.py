@@ -259,9 +259,13 @@ class TableService:
         ]
         dealer = random.Random(f"{table.cfg.seed}/dealer").randrange(table.n)
         await self._commit(live, "started", {"filled": filled, "dealer": dealer})
+        armed = False
         for g in table.person_seats():
             if g not in live.present():
                 self._arm_takeover(live, g)
+                armed = True
+        if armed:
+            self._fan_out(live)  # the takeover deadlines
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -352,6 +356,7 @@ class TableService:
                     ended + table.cfg.next_round_after,
                     lambda: self._next_round_due(live),
                 )
+                self._fan_out(live)  # every page shows the countdown to the next round
         if table.status == "playing":
             self._cancel(live, ("next-round", None))
 
@@ -492,12 +497,13 @@ class TableService:
             raise TableError("forbidden", "this is not a person's seat")
         sub = Subscription(table_id, seat)
         live.subs.append(sub)
-        sub._put(self._frame(live, seat, None))
-        sub.cursor = len(table.events)
         if seat is not None:
             self._cancel(live, ("takeover", seat))
             if seat in table.taken_over:
                 self._spawn(self._returned(live, seat))
+        sub._put(self._frame(live, seat, None))  # built once present: no takeover deadline
+        sub.cursor = len(table.events)
+        if seat is not None:
             self._fan_out(live, skip=sub)  # the others see them present
         return sub
 
