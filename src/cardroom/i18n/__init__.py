@@ -21,6 +21,8 @@ from babel.messages.pofile import read_po
 
 LANGS = ("en", "fr", "cy")
 """The languages of cardroom, English first (the source language)."""
+LANG_COOKIE = "cr_lang"
+"""The cookie the pages' language switch sets."""
 LANG_NAMES = {"en": "English", "fr": "Français", "cy": "Cymraeg"}
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "cardroom"

@@ -24,7 +24,8 @@ from cardroom.i18n import DOMAIN, LANGS, LOCALE_DIR, catalog_path
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC_I18N = PACKAGE / "web" / "static" / "i18n"
 KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_": None}
-_HTML = re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"|<[^>]*\bdata-i18n\b[^>]*>([^<]+)<')
+_HTML_ATTR = re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"')
+_HTML_TEXT = re.compile(r"<[^>]*\sdata-i18n(?:\s[^>]*)?>([^<]+)<")
 PLURAL_FORMS = {
     "fr": "nplurals=2; plural=(n > 1);",
     "cy": "nplurals=6; plural=(n==0) ? 0 : (n==1) ? 1 : (n==2) ? 2 : (n==3) ? 3 : (n==6) ? 4 : 5;",
@@ -56,8 +57,9 @@ def extract() -> tuple[Catalog, set[str]]:
             web.add(msg if isinstance(msg, str) else msg[0])
     for path in sorted((PACKAGE / "web" / "templates").glob("*.html")):
         text = path.read_text(encoding="utf-8")
-        for m in _HTML.finditer(text):
-            msg = " ".join((m.group(1) or m.group(2)).split())
+        found = [*_HTML_ATTR.finditer(text), *_HTML_TEXT.finditer(text)]
+        for m in found:
+            msg = " ".join((m.group(1) or "").split())
             if msg and not msg.startswith("{"):
                 lineno = text.count("\n", 0, m.start()) + 1
                 pot.add(msg, locations=[(str(path.relative_to(PACKAGE)), lineno)])

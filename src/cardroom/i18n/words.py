@@ -293,3 +293,20 @@ def engine_event_text(
 ) -> str:
     """A Nain Jaune engine event in words (``names`` by round position)."""
     return event_text(engine_event_dict(event), names.__getitem__, lang)
+
+
+def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
+    """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
+    frame's seats); other frames are returned as they are (copied)."""
+    out = dict(frame)
+    events = frame.get("events")
+    if frame.get("type") != "state" or not events:
+        return out
+    tr = tr_of(lang)
+    names = {s.get("seat"): s.get("name") for s in frame.get("seats") or []}
+
+    def name(seat: int) -> str:
+        return str(names.get(seat) or tr._("Seat {number}", number=seat + 1))
+
+    out["events"] = [{**ev, "text": event_text(ev, name, tr)} for ev in events]
+    return out

@@ -402,7 +402,12 @@ class NainJauneTable:
         names = self.round_names
         opener = names[rnd.to_act]
         self._event(
-            {"kind": "round", "k": int(data["k"])},
+            {
+                "kind": "round",
+                "k": int(data["k"]),
+                "dealer": self.round_seats[rnd.dealer],
+                "opener": self.round_seats[rnd.to_act],
+            },
             f"Round {data['k'] + 1}: {names[rnd.dealer]} deals, {opener} opens",
         )
         self._engine_events(rnd.events)
@@ -427,7 +432,11 @@ class NainJauneTable:
             self.status = "over"
             who = " and ".join(self.names[s] for s in game.result.winners)
             self._event(
-                {"kind": "game-over", "winners": list(game.result.winners)},
+                {
+                    "kind": "game-over",
+                    "winners": list(game.result.winners),
+                    "reason": game.result.reason,
+                },
                 f"Game over ({game.result.reason}): {who} "
                 + ("win" if len(game.result.winners) > 1 else "wins"),
             )
@@ -493,7 +502,10 @@ class NainJauneTable:
                     f"{names[p]} {v}" + ("" if v == STAKE_PER_ROUND else " (all they had)")
                     for p, v in sorted(stakes.items())
                 )
-            self._event({"kind": "stakes"}, text)
+            by_seat = {str(seats[p]): v for p, v in sorted(stakes.items())}
+            self._event(
+                {"kind": "stakes", "stakes": by_seat, "per_round": STAKE_PER_ROUND}, text
+            )
 
     # -- what a seat sees -------------------------------------------------------------------
 

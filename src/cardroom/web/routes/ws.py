@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize
+from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.web.protocol import (
     Act,
@@ -96,12 +98,22 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse(websocket, exc.code, message, close)
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
+    connection.lang = connection_lang(websocket)
     try:
         sub = service.subscribe(table_id, seat)
     except TableError as exc:  # e.g. a seat a bot took when the table started without them
         await _refuse(websocket, exc.code, exc.message, CLOSE_FORBIDDEN)
         return
     await connection.run(sub)
+
+
+def connection_lang(websocket: WebSocket) -> str:
+    """The page's language: ``?lang=``, the ``cr_lang`` cookie, else ``Accept-Language``."""
+    for tag in (websocket.query_params.get("lang"), websocket.cookies.get(LANG_COOKIE)):
+        lang = normalize(tag)
+        if lang is not None:
+            return lang
+    return from_accept_language(websocket.headers.get("accept-language"))
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
@@ -131,9 +143,13 @@ class Connection:
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
         self.abuse = 0
         self.send_lock = asyncio.Lock()
+        self.lang = "en"
+        """The language of the events' words in the frames sent to this connection."""
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
+        if frame.get("type") == "state" and frame.get("events"):
+            frame = localize_frame(frame, self.lang)
         async with self.send_lock:
             await self.websocket.send_text(encode(frame))
 

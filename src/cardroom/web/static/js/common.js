@@ -1,8 +1,105 @@
-// Shared helpers of the cardroom pages: DOM building (text nodes only) and cards.
+// Shared helpers of the cardroom pages: words in the page's language, DOM building (text
+// nodes only) and cards.
 
-const SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+// ---- languages: the catalogs are static/i18n/<lang>.json, built from the .po files ----------
+export const LANGS = { en: "English", fr: "Français", cy: "Cymraeg" };
+const LANG_COOKIE = "cr_lang";
+const SPEECH_LANG = { en: "en-GB", fr: "fr-FR", cy: "cy-GB" };
+let catalog = {};
+
+function pick(tag) {
+  const base = String(tag || "").toLowerCase().split(/[-_]/)[0];
+  return Object.hasOwn(LANGS, base) ? base : null;
+}
+
+/** The page's language: the switch's cookie, else the browser's languages, else English. */
+export function chooseLang() {
+  const cookie = document.cookie.split("; ").find((c) => c.startsWith(`${LANG_COOKIE}=`));
+  const chosen = cookie ? pick(cookie.slice(LANG_COOKIE.length + 1)) : null;
+  if (chosen) return chosen;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const lang = pick(tag);
+    if (lang) return lang;
+  }
+  return "en";
+}
+
+export const LANG = chooseLang();
+
+/** Plural form index of n in the page's language (the .po files' rules). */
+export function pluralIndex(n, lang = LANG) {
+  if (lang === "fr") return n > 1 ? 1 : 0;
+  if (lang === "cy") return n === 0 ? 0 : n === 1 ? 1 : n === 2 ? 2 : n === 3 ? 3 : n === 6 ? 4 : 5;
+  return n === 1 ? 0 : 1;
+}
+
+function fill(text, fields) {
+  return fields ? text.replace(/\{([a-z_]*)\}/g, (m, k) => (k in fields ? String(fields[k]) : m)) : text;
+}
+
+/** A message in the page's language, with its {fields} filled in. */
+export function _(msg, fields) {
+  const t = catalog[msg];
+  return fill(typeof t === "string" && t ? t : msg, fields);
+}
+
+/** The plural form for n ({n} is filled in). */
+export function ngettext(singular, plural, n, fields = {}) {
+  const forms = catalog[singular];
+  const all = { n, ...fields };
+  if (Array.isArray(forms) && forms.length) return fill(forms[Math.min(pluralIndex(n), forms.length - 1)], all);
+  return fill(n === 1 ? singular : plural, all);
+}
+
+/** Load the catalog, translate the page's marked texts and add the language switch. */
+export async function startI18n() {
+  document.documentElement.lang = LANG;
+  if (LANG !== "en") {
+    try {
+      const response = await fetch(`/static/i18n/${LANG}.json`);
+      if (response.ok) catalog = await response.json();
+    } catch {
+      catalog = {};
+    }
+  }
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    const key = node.getAttribute("data-i18n") || node.textContent.trim().replace(/\s+/g, " ");
+    node.textContent = _(key);
+  }
+  for (const attr of ["aria-label", "title", "placeholder"]) {
+    for (const node of document.querySelectorAll(`[data-i18n-${attr}]`)) {
+      node.setAttribute(attr, _(node.getAttribute(`data-i18n-${attr}`)));
+    }
+  }
+  const spot = document.querySelector(".topbar");
+  if (spot && !document.getElementById("lang-switch")) {
+    const select = el("select", { id: "lang-switch", class: "small", "aria-label": _("Language") },
+      Object.entries(LANGS).map(([code, name]) => el("option", { value: code, lang: code, selected: code === LANG }, name)));
+    select.addEventListener("change", () => {
+      document.cookie = `${LANG_COOKIE}=${select.value}; Path=/; Max-Age=31536000; SameSite=Lax`;
+      location.reload();
+    });
+    spot.append(select);
+  }
+}
+
+/** Say text aloud in the page's language (Web Speech API; silent where there is none). */
+export function speak(text) {
+  if (!("speechSynthesis" in window) || !text) return;
+  const u = new SpeechSynthesisUtterance(text);
+  u.lang = SPEECH_LANG[LANG] || "en-GB";
+  const voice = speechSynthesis.getVoices().find((v) => pick(v.lang) === LANG);
+  if (voice) u.voice = voice;
+  speechSynthesis.speak(u);
+}
+
+const SUITS = { C: _N("clubs"), D: _N("diamonds"), H: _N("hearts"), S: _N("spades") };
 const SUIT_SYMBOLS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
+const RANK_NAMES = { A: _N("ace"), J: _N("jack"), Q: _N("queen"), K: _N("king") };
+
+function _N(msg) {
+  return msg;
+}
 export const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
 /** Build an element: el("div", {class: "x", onclick: f}, child, "text", ...). */
@@ -42,13 +139,13 @@ export function splitCard(code) {
 }
 
 export function rankName(rank) {
-  return RANK_NAMES[rank] || rank;
+  return RANK_NAMES[rank] ? _(RANK_NAMES[rank]) : rank;
 }
 
-/** "7D" -> "7 of diamonds"; "QS" -> "queen of spades". */
+/** "7D" -> "7 of diamonds"; "QS" -> "queen of spades" (« dame de pique »). */
 export function cardLabel(code) {
   const { rank, suit } = splitCard(code);
-  return `${rankName(rank)} of ${SUITS[suit] || suit}`;
+  return _("{rank} of {suit}", { rank: rankName(rank), suit: SUITS[suit] ? _(SUITS[suit]) : suit });
 }
 
 /** "7D" -> "7♦". */
@@ -112,7 +209,7 @@ export async function readJson(response) {
     data = null;
   }
   if (!response.ok) {
-    let message = `The server answered ${response.status}.`;
+    let message = _("The server answered {status}.", { status: response.status });
     if (data) {
       const raw = data.message ?? data.detail ?? data.error;
       if (typeof raw === "string") message = raw;

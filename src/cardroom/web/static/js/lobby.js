@@ -1,9 +1,10 @@
 // The lobby: create a table (every option), list my tables and the open ones.
-import { clear, el, readJson } from "./common.js";
+import { clear, el, readJson, startI18n } from "./common.js";
 import {
   BOARD_SETS, CHOICES, END_KINDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_WORDS,
 } from "./options.js";
 
+await startI18n();
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
 

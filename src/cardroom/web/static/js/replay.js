@@ -1,7 +1,9 @@
 // The replay viewer: the server turns a record into steps (POST /api/replay); this page steps.
 import {
-  cardFace, cardLabel, cardText, clear, el, rankName, rankSymbol, readJson, sortHand,
+  cardFace, cardLabel, cardText, clear, el, rankName, rankSymbol, readJson, sortHand, startI18n,
 } from "./common.js";
+
+await startI18n();
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean); // ["replay"] or ["replay", id]

@@ -1,8 +1,11 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
-  cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, rankSymbol, rankName,
-  secondsUntil, sortHand, splitCard,
+  _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
+  secondsUntil, sortHand, speak, splitCard, startI18n,
 } from "./common.js";
+
+await startI18n();
+const SPEECH_KEY = "cardroom.speech";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -28,8 +31,8 @@ function connect() {
   const url = `${proto}//${location.host}/ws/${encodeURIComponent(TABLE)}${WATCH ? "?watch=1" : ""}`;
   ws = new WebSocket(url);
   fresh = true;
-  setConn("connecting…", "wait");
-  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? "watching" : "connected", "ok"); });
+  setConn(_("connecting…"), "wait");
+  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? _("watching") : _("connected"), "ok"); });
   ws.addEventListener("message", (ev) => {
     let frame;
     try { frame = JSON.parse(ev.data); } catch { return; }
@@ -38,10 +41,10 @@ function connect() {
   ws.addEventListener("close", (ev) => {
     pending = null;
     if (ev.code === 4404 || ev.code === 4403) {
-      setConn(ev.reason || "this table cannot be opened", "bad");
+      setConn(_("this table cannot be opened"), "bad");
       return;
     }
-    setConn("reconnecting…", "wait");
+    setConn(_("reconnecting…"), "wait");
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 400 * 2 ** retry);
   });
@@ -59,7 +62,7 @@ function setConn(text, kind) {
 
 function send(msg) {
   if (!ws || ws.readyState !== WebSocket.OPEN) {
-    showError("Not connected: wait a moment, the page reconnects by itself.");
+    showError(_("Not connected: wait a moment, the page reconnects by itself."));
     return false;
   }
   ws.send(JSON.stringify(msg));
@@ -82,7 +85,8 @@ function onFrame(frame) {
     // a frame that only says who is present does not answer the move in flight
     if (!prev || frame.seq !== prev.seq) pending = null;
     state = frame;
-    if (fresh || frame.resync) {
+    const replaying = fresh || frame.resync;
+    if (replaying) {
       // a connection's first frame (and a resync) repeats the round's events: start the log again
       fresh = false;
       clear($("log"));
@@ -90,12 +94,12 @@ function onFrame(frame) {
     } else if (prev && prev.round?.k !== frame.round?.k) {
       seatNotes.clear();
     }
-    for (const ev of frame.events || []) addEvent(ev);
+    for (const ev of frame.events || []) addEvent(ev, !replaying);
     render();
   } else if (frame.type === "error") {
     if (frame.ref && frame.ref === pending) pending = null;
     if (!frame.ref) pending = null;
-    showError(frame.message || "The server refused that.");
+    showError(frame.message || _("The server refused that."));
     if (state) redrawMoves();
   }
 }
@@ -108,7 +112,13 @@ function showError(text) {
 const ANNOUNCE = new Set(["without", "takes", "forgot", "grand-opera", "round-over", "game-over", "takeover"]);
 const SEAT_NOTE = new Set(["without", "takes", "forgot", "grand-opera", "play"]);
 
-function addEvent(ev) {
+const SPEAK = new Set(["without", "takes", "grand-opera", "round-over", "game-over"]);
+
+function speechOn() {
+  return localStorage.getItem(SPEECH_KEY) === "on";
+}
+
+function addEvent(ev, live = true) {
   const text = ev.text || ev.kind || "";
   if (!text) return;
   const log = $("log");
@@ -125,12 +135,14 @@ function addEvent(ev) {
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => box.classList.remove("show"), 2600);
   }
+  if (live && SPEAK.has(ev.kind) && speechOn()) speak(text);
 }
 
 /** "Ann: \"without 5\"" -> "\"without 5\"" on Ann's own seat. */
 function withoutName(text, g) {
   const name = state ? seatName(g) : "";
   if (name && text.startsWith(`${name}: `)) return text.slice(name.length + 2);
+  if (name && text.startsWith(`${name} : `)) return text.slice(name.length + 3);
   if (name && text.startsWith(`${name} `)) return text.slice(name.length + 1);
   return text;
 }
@@ -138,15 +150,15 @@ function withoutName(text, g) {
 // ---- drawing ----------------------------------------------------------------------------
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
-  if (!s) return `Seat ${g + 1}`;
-  return s.name || (s.kind === "bot" ? `Bot ${g + 1}` : `Seat ${g + 1}`);
+  if (!s) return _("Seat {number}", { number: g + 1 });
+  return s.name || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
 }
 
 function render() {
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.status = state.status;
-  const title = state.title || `Table ${TABLE}`;
-  $("table-title").textContent = WATCH || state.you === null ? `${title} (watching)` : title;
+  const title = state.title || _("Table {id}", { id: TABLE });
+  $("table-title").textContent = WATCH || state.you === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
   // keep the keyboard where it was: redrawing replaces the buttons
   const active = document.activeElement;
@@ -191,22 +203,25 @@ function renderStatus() {
   const you = state.you;
   if (state.status === "waiting") {
     const missing = state.seats.filter((s) => s.kind === "person" && !s.joined).length;
-    text = missing ? `Waiting for ${missing} player${missing > 1 ? "s" : ""} to take their seat.` : "Starting…";
+    text = missing
+      ? ngettext("Waiting for {n} player to take their seat.", "Waiting for {n} players to take their seat.", missing)
+      : _("Starting…");
   } else if (state.status === "over") {
-    text = "The game is over.";
+    text = _("The game is over.");
   } else if (state.status === "round-over") {
-    text = r && r.winner !== null && r.winner !== undefined ? `${seatName(r.winner)} wins the round.` : "The round is over.";
+    text = r && r.winner !== null && r.winner !== undefined
+      ? _("{name} wins the round.", { name: seatName(r.winner) }) : _("The round is over.");
   } else if (r) {
-    if (r.to_act === you) text = "Your turn.";
-    else if (r.to_act !== null && r.to_act !== undefined) text = `${seatName(r.to_act)} to play.`;
+    if (r.to_act === you) text = _("Your turn.");
+    else if (r.to_act !== null && r.to_act !== undefined) text = _("{name} to play.", { name: seatName(r.to_act) });
   }
   const d = state.deadline;
   // a connected page is its seat's person: no bot takes over while it is open
   if (d && d.at && !(d.kind === "takeover" && d.seat === you && connected())) {
     const left = secondsUntil(d.at);
-    if (d.kind === "takeover") text += ` A bot plays for ${seatName(d.seat)} in ${left} s.`;
-    else if (d.kind === "next-round") text += ` Next round in ${left} s.`;
-    else text += ` ${left} s left.`;
+    if (d.kind === "takeover") text += " " + _("A bot plays for {name} in {n} s.", { name: seatName(d.seat), n: left });
+    else if (d.kind === "next-round") text += " " + _("Next round in {n} s.", { n: left });
+    else text += " " + _("{n} s left.", { n: left });
   }
   $("status-line").textContent = text;
 }
@@ -216,11 +231,11 @@ function renderBoard() {
   const cards = state.round?.board || (state.rules?.board_cards || []).map((card) => ({ card }));
   cards.forEach((b, i) => {
     const chips = b.chips ?? null;
-    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(b.card)} box` },
+    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": _("{card} box", { card: cardLabel(b.card) }) },
       cardFace(b.card, "small"),
       el("span", { class: "chips" }, chips === null ? "–" : String(chips),
-        el("span", { class: "sr-only" }, " chips")),
-      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? "Yellow Dwarf" : cardText(b.card))));
+        el("span", { class: "sr-only" }, " " + _("chips"))),
+      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? _("Yellow Dwarf") : cardText(b.card))));
   });
 }
 
@@ -240,23 +255,23 @@ function renderSeats() {
     if (r && s.in_round === false) classes.push("out");
     if (r && r.winner === g) classes.push("winner");
     const tags = [];
-    if (g === state.you) tags.push("you");
-    if (s.kind === "bot") tags.push(`bot${s.level ? " " + s.level : ""}`);
-    else if (s.bot_playing) tags.push("bot playing");
-    else if (s.kind === "person" && !s.joined) tags.push("free seat");
-    else if (s.kind === "person" && s.present === false && !(g === state.you && connected())) tags.push("away");
-    if (r && r.dealer === g) tags.push("dealer");
+    if (g === state.you) tags.push(_("you"));
+    if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: s.level }) : _("bot"));
+    else if (s.bot_playing) tags.push(_("bot playing"));
+    else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
+    else if (s.kind === "person" && s.present === false && !(g === state.you && connected())) tags.push(_("away"));
+    if (r && r.dealer === g) tags.push(_("dealer"));
     const note = seatNotes.get(g);
     list.append(el("li", { class: classes.join(" "), "data-seat": g, "aria-current": classes.includes("to-act") ? "true" : null },
       el("span", { class: "seat-head" },
-        classes.includes("to-act") ? el("span", { class: "turn-mark", "aria-label": "to play" }, "▶") : null,
+        classes.includes("to-act") ? el("span", { class: "turn-mark", role: "img", "aria-label": _("to play") }, "▶") : null,
         el("span", { class: "seat-name" }, seatName(g))),
       el("span", { class: "seat-tags muted" }, tags.join(" · ")),
       el("span", { class: "seat-stats" },
-        el("span", { class: "chip-count", title: "chips" }, `${chips ?? "–"} chips`),
+        el("span", { class: "chip-count" }, chips === null || chips === undefined ? "–" : ngettext("{n} chip", "{n} chips", chips)),
         count !== undefined
-          ? el("span", { class: "card-count", title: "cards in hand" }, cardBack("tiny"), ` ${count}`,
-            el("span", { class: "sr-only" }, count === 1 ? " card" : " cards"))
+          ? el("span", { class: "card-count" }, cardBack("tiny"), ` ${count}`,
+            el("span", { class: "sr-only" }, " " + ngettext("card", "cards", count)))
           : null),
       note && state.status === "playing" ? el("span", { class: "seat-note" }, note) : null));
   }
@@ -268,20 +283,20 @@ function renderCenter() {
   if (!r) {
     $("need").textContent = "";
     $("talon").textContent = "";
-    seq.append(el("span", { class: "muted" }, state.status === "waiting" ? "The game has not started." : ""));
+    seq.append(el("span", { class: "muted" }, state.status === "waiting" ? _("The game has not started.") : ""));
     return;
   }
   if (state.status !== "playing") {
     $("need").textContent = "";
     $("talon").textContent = "";
     const played = (r.played || []).length;
-    seq.append(el("span", { class: "muted" }, `${played} cards were played this round.`));
+    seq.append(el("span", { class: "muted" }, ngettext("{n} card was played this round.", "{n} cards were played this round.", played)));
     return;
   }
-  $("need").textContent = r.need ? `Next card: ${rankName(rankSymbol(r.need))}` : "Next card: any (a new sequence)";
-  $("talon").textContent = r.talon_size !== undefined ? `Talon: ${r.talon_size} cards, face down` : "";
+  $("need").textContent = r.need ? _("Next card: {rank}", { rank: rankName(rankSymbol(r.need)) }) : _("Next card: any (a new sequence)");
+  $("talon").textContent = r.talon_size !== undefined ? ngettext("Talon: {n} card, face down", "Talon: {n} cards, face down", r.talon_size) : "";
   const cards = r.sequence || [];
-  if (!cards.length) seq.append(el("span", { class: "muted" }, "No card on the table yet."));
+  if (!cards.length) seq.append(el("span", { class: "muted" }, _("No card on the table yet.")));
   cards.forEach((c, i) => seq.append(cardFace(c, i === cards.length - 1 ? "last" : "")));
 }
 
@@ -298,15 +313,15 @@ function renderActions() {
   if (mustJoin && $("join-name")) return; // keep what is being typed
   const box = clear($("actions"));
   if (you === null || you === undefined) {
-    box.append(el("p", { class: "muted" }, "You are watching: you see what every player sees, no hand."));
+    box.append(el("p", { class: "muted" }, _("You are watching: you see what every player sees, no hand.")));
   } else if (mustJoin) {
-    const input = el("input", { id: "join-name", maxlength: 24, required: true, value: localStorage.getItem(NAME_KEY) || "", "aria-label": "Your name" });
-    const form = el("form", { class: "join-form" }, el("label", { for: "join-name" }, "Your name "), input,
-      el("button", { type: "submit", class: "primary" }, `Take seat ${you + 1}`));
+    const input = el("input", { id: "join-name", maxlength: 24, required: true, value: localStorage.getItem(NAME_KEY) || "", "aria-label": _("Your name") });
+    const form = el("form", { class: "join-form" }, el("label", { for: "join-name" }, _("Your name") + " "), input,
+      el("button", { type: "submit", class: "primary" }, _("Take seat {number}", { number: you + 1 })));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const name = input.value.trim();
-      if (!name) { showError("Write your name (1 to 24 characters)."); return; }
+      if (!name) { showError(_("Write your name (1 to 24 characters).")); return; }
       localStorage.setItem(NAME_KEY, name);
       send({ type: "join", name });
     });
@@ -315,37 +330,43 @@ function renderActions() {
   }
   if (state.status === "waiting" && you === state.creator) {
     box.append(el("button", { type: "button", class: "primary", id: "start-button", onclick: () => send({ type: "start" }) },
-      "Start now (free seats become bots)"));
+      _("Start now (free seats become bots)")));
     const saved = sessionOrLocalInvites();
     if (saved.length) {
-      box.append(el("p", { class: "muted wide" }, "Send each friend their own link: it gives them their seat."),
-        el("ul", { class: "invites" }, saved.map((inv) => el("li", {}, `Seat ${Number(inv.seat) + 1}: `,
-          el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": `Invite link for seat ${Number(inv.seat) + 1}` })))));
+      box.append(el("p", { class: "muted wide" }, _("Send each friend their own link: it gives them their seat.")),
+        el("ul", { class: "invites" }, saved.map((inv) => el("li", {}, _("Seat {number}", { number: Number(inv.seat) + 1 }) + " ",
+          el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }) })))));
     }
   }
   if (state.status === "round-over" && you !== null) {
     const asked = sentReady === state.seq || (state.ready || []).includes(you);
     box.append(el("button", { type: "button", class: "primary", id: "ready-button", disabled: asked, onclick: ready },
-      asked ? "Waiting for the others…" : "Next round (n)"));
+      asked ? _("Waiting for the others…") : _("Next round (n)")));
   }
   const moves = legal();
   const r = state.round;
   if (moves.includes("claim")) {
     const card = r.pending_claim;
     box.append(el("button", { type: "button", class: "claim", id: "claim-button", onclick: () => act("claim") },
-      `Claim the ${card ? cardLabel(card) : "box"} (c)`),
-      el("span", { class: "deadline" }, "Claim before your next card."));
+      card ? _("Claim the {card} box (c)", { card: cardLabel(card) }) : _("Claim the box (c)")),
+      el("span", { class: "deadline" }, _("Claim before your next card.")));
   } else if (r && r.pending_claim && state.status === "playing") {
-    box.append(el("span", { class: "deadline" }, `Unclaimed: ${cardLabel(r.pending_claim)}. Claim before your next card.`));
+    box.append(el("span", { class: "deadline" }, _("Unclaimed: {card}. Claim before your next card.", { card: cardLabel(r.pending_claim) })));
   }
   if (moves.includes("pass")) {
     const only = !moves.some((m) => m !== "pass" && m !== "claim");
     const lastCard = moves.includes("claim") && Array.isArray(r.hand) && r.hand.length === 0;
-    const words = lastCard ? "End the round without claiming" : r.need ? `Without ${rankSymbol(r.need)}` : "Pass";
+    const words = lastCard ? _("End the round without claiming") : r.need ? withoutWords(r.need) : _("Pass");
     box.append(el("button", { type: "button", class: only ? "pass primary" : "pass", id: "pass-button", onclick: () => act("pass") },
       `${words} (p)`));
-    if (!only) box.append(el("span", { class: "muted" }, "or play a highlighted card"));
+    if (!only) box.append(el("span", { class: "muted" }, _("or play a highlighted card")));
   }
+}
+
+/** "Without 7", "Without queen" (« Sans dame », "Heb frenhines"). */
+function withoutWords(need) {
+  const special = { 1: _("Without ace"), 11: _("Without jack"), 12: _("Without queen"), 13: _("Without king") };
+  return special[need] || _("Without {rank}", { rank: need });
 }
 
 function sessionOrLocalInvites() {
@@ -374,25 +395,25 @@ function renderHand() {
   section.hidden = false;
   const moves = new Set(legal());
   const hand = sortHand(r.hand);
-  if (!hand.length) box.append(el("span", { class: "muted" }, "No card left."));
+  if (!hand.length) box.append(el("span", { class: "muted" }, _("No card left.")));
   for (const code of hand) {
     const ok = moves.has(code);
     const button = el("button", {
       type: "button",
       class: `card play${ok ? " legal" : ""}`,
       "data-card": code,
-      "aria-label": cardLabel(code) + (ok ? "" : " (cannot be played now)"),
+      "aria-label": ok ? cardLabel(code) : _("{card} (cannot be played now)", { card: cardLabel(code) }),
       "aria-disabled": ok ? null : "true",
       title: cardText(code),
     }, cardImg(code));
     button.addEventListener("click", () => {
       if (ok) act(code);
-      else if (state.round.to_act === state.you && !pending) showError(`The ${cardLabel(code)} cannot be played now.`);
+      else if (state.round.to_act === state.you && !pending) showError(_("The {card} cannot be played now.", { card: cardLabel(code) }));
     });
     box.append(button);
   }
   box.classList.toggle("my-turn", moves.size > 0);
-  box.setAttribute("aria-label", moves.size ? "Your hand: your turn" : "Your hand");
+  box.setAttribute("aria-label", moves.size ? _("Your hand: your turn") : _("Your hand"));
 }
 
 function renderResult() {
@@ -403,13 +424,14 @@ function renderResult() {
   if (!res && !game) { box.hidden = true; return; }
   box.hidden = false;
   if (res && (state.status === "round-over" || state.status === "over" || state.status === "playing")) {
-    box.append(el("h2", {}, state.status === "playing" ? "Last round" : "Settlement of the round"));
+    box.append(el("h2", {}, state.status === "playing" ? _("Last round") : _("Settlement of the round")));
     if (res.winner !== null && res.winner !== undefined) {
-      box.append(el("p", {}, `${seatName(res.winner)} went out${res.grand_opera ? " with a Grand Opéra!" : "."}`));
+      const name = seatName(res.winner);
+      box.append(el("p", {}, res.grand_opera ? _("{name} went out with a Grand Opéra!", { name }) : _("{name} went out.", { name })));
     }
     const table = el("table", { class: "settlement" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Cards left"),
-        el("th", { scope: "col" }, "Won or lost"), el("th", { scope: "col" }, "Chips"))),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), el("th", { scope: "col" }, _("Cards left")),
+        el("th", { scope: "col" }, _("Won or lost")), el("th", { scope: "col" }, _("Chips")))),
       el("tbody", {}, (res.rows || []).map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
         el("th", { scope: "row" }, row.name || seatName(row.seat)),
         el("td", {}, String(row.cards_left ?? "")),
@@ -417,17 +439,20 @@ function renderResult() {
         el("td", {}, String(row.chips ?? ""))))));
     box.append(table);
     if (Array.isArray(res.boxes) && res.boxes.length) {
-      box.append(el("p", { class: "muted" }, "Boxes after the round: ",
+      box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
         res.boxes.map((b) => (typeof b === "object" ? `${cardText(b.card)} ${b.after ?? b.chips}` : String(b))).join(", ")));
     }
   }
   if (game) {
-    const names = (game.winners || []).map(seatName).join(" and ");
-    box.append(el("h2", {}, "The game is over"),
-      el("p", { class: "game-winner" }, names ? `${names} ${game.winners.length > 1 ? "share the win" : "wins"}.` : "No winner."),
+    const winners = (game.winners || []).map(seatName);
+    const names = winners.length > 1 ? _("{first} and {last}", { first: winners.slice(0, -1).join(", "), last: winners.at(-1) }) : winners.join("");
+    box.append(el("h2", {}, _("The game is over")),
+      el("p", { class: "game-winner" }, names
+        ? (winners.length > 1 ? _("{names} share the win.", { names }) : _("{name} wins.", { name: names }))
+        : _("No winner.")),
       game.reason ? el("p", { class: "muted" }, game.reason) : null,
-      el("p", {}, el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `nain-jaune-${TABLE}.json` }, "Download the record (for cardroom replay)"),
-        " ", el("a", { class: "button", href: `/replay/${encodeURIComponent(TABLE)}` }, "Watch the replay")));
+      el("p", {}, el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `nain-jaune-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
+        " ", el("a", { class: "button", href: `/replay/${encodeURIComponent(TABLE)}` }, _("Watch the replay"))));
   }
 }
 
@@ -473,7 +498,7 @@ function onKey(e) {
     const i = buttons.indexOf(document.activeElement);
     buttons[(i + 1) % buttons.length].focus();
   } else if (moves.length) {
-    showError(`No ${rankName(rank)} can be played now.`);
+    showError(_("No {rank} can be played now.", { rank: rankName(rank) }));
   }
   e.preventDefault();
 }
@@ -486,7 +511,15 @@ function toggleHelp() {
 
 // ---- start ------------------------------------------------------------------------------
 $("help-button").addEventListener("click", toggleHelp);
+const speechBox = $("speech-toggle");
+if (speechBox) {
+  speechBox.checked = speechOn();
+  speechBox.addEventListener("change", () => {
+    localStorage.setItem(SPEECH_KEY, speechBox.checked ? "on" : "off");
+    if (speechBox.checked) speak(_("Calls will be spoken."));
+  });
+}
 document.addEventListener("keydown", onKey);
 setInterval(() => { if (state && state.deadline) renderStatus(); }, 1000);
-if (!TABLE) setConn("no table in this address", "bad");
+if (!TABLE) setConn(_("no table in this address"), "bad");
 else connect();
