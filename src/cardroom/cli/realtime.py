@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -17,7 +18,7 @@ from rich.table import Table
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
-from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
+from cardroom.cli.groups import CONTEXT, REPLAYERS, current_lang, lang_option, play, simulate
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -310,8 +311,14 @@ def _play_command(game: str) -> None:
     closes.
 
     \b
+    With --plain (chosen by itself when stdin or stdout is not a terminal) you type one action
+    per line (3 1: your card or pile 3 onto centre pile 1; s: the call; look; help; q) and every
+    event is printed as a line the moment it happens.
+
+    \b
     Examples:
       cardroom play {game}                      against a medium bot
+      cardroom play {game} --plain --lang cy    line by line, in Welsh
       cardroom play {game} --bot expert --seed 7
       cardroom play {game} --option countdown=5 --name Ann
     """
@@ -326,12 +333,16 @@ def _play_command(game: str) -> None:
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
                   default=Path("cardroom-records"), show_default=True,
                   help="Where the record of the game is saved.")
+    @click.option("--plain", is_flag=True,
+                  help="Line by line (one action per line), for screen readers and pipes.")
+    @lang_option
     def command(
         bot: str,
         option_pairs: tuple[str, ...],
         seed: int | None,
         name: str,
         records: Path,
+        plain: bool,
     ) -> None:
         try:
             check_spec(bot, game)
@@ -351,6 +362,16 @@ def _play_command(game: str) -> None:
                 f"cannot save records in {records}: {exc.strerror or exc}; "
                 "choose another folder with --records"
             ) from None
+        if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            click.echo("Not a terminal: playing line by line (--plain).", err=True)
+            plain = True
+        if plain:
+            from cardroom.cli.plain_realtime import PlainRealtime
+
+            PlainRealtime(game, options, seed, bot, name, records, lang=current_lang()).run_lines(
+                sys.stdin
+            )
+            return
         from cardroom.cli.realtime_tui import RealtimeApp
 
         app = RealtimeApp(game, options, seed, bot, name, records)

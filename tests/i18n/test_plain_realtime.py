@@ -1,0 +1,62 @@
+"""Spit and Speed line by line: typed actions on a virtual clock, the bot between them, public
+events printed as lines, and the command itself through a pipe (plain chosen by itself)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cardroom.cli.main import cli
+from cardroom.cli.plain_realtime import PlainRealtime
+from cardroom.realtime import VirtualClock
+
+
+def _game(tmp_path: Path, game: str, lang: str = "en") -> tuple[PlainRealtime, list[str], VirtualClock]:
+    out: list[str] = []
+    clock = VirtualClock()
+    p = PlainRealtime(game, {}, 7, "easy", "Ann", tmp_path, clock=clock, lang=lang, out=out.append)
+    return p, out, clock
+
+
+def test_spit_lines_and_the_bot_between_them(tmp_path: Path) -> None:
+    p, out, clock = _game(tmp_path, "spit")
+    p.after_change()
+    assert p.command("1 1")  # before "Spit!": refused, and the line says why
+    assert out[-1].endswith('refused: cannot play before "Spit!": call it to start')
+    assert p.command("s")
+    assert out[-1] == '   0.0s  Ann calls "Spit!"'
+    clock.advance(5.0)
+    p.pump()  # the easy bot called too (or the countdown ran out): both spit cards are turned
+    assert any("spits" in line for line in out), out
+    assert p.engine.view(0).centre[0] is not None and p.engine.view(0).centre[1] is not None
+    before = len(out)
+    assert p.command("look")
+    state = out[before:]
+    assert state[0].startswith("Centre: pile 1 ") and state[1].startswith("Yours: 1: ")
+    assert p.command("9 1") and out[-1] == "Refused: give a number from 1 to 5"
+    assert p.command("frobnicate") and "cannot read 'frobnicate'" in out[-1]
+    assert not p.command("q")
+
+
+def test_speed_in_welsh(tmp_path: Path) -> None:
+    p, out, _clock = _game(tmp_path, "speed", "cy")
+    p.after_change()
+    p.command("help")
+    assert out[-1].startswith("Gorchmynion: ")
+    p.command("look")
+    assert any(line.startswith("Canol: ") for line in out), out
+
+
+def test_play_spit_through_a_pipe_is_plain_and_saves(tmp_path: Path) -> None:
+    args = ["play", "spit", "--bot", "easy", "--seed", "3", "--name", "Ann",
+            "--records", str(tmp_path), "--lang", "cy"]
+    res = CliRunner().invoke(cli, args, input="s\nlook\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "Tafod yn erbyn Easy bot" in res.stdout
+    assert 'Ann calls "Spit!"' in res.stdout or "Ann" in res.stdout
+    saved = list(tmp_path.glob("spit-*.json"))
+    assert len(saved) == 1
+    record = json.loads(saved[0].read_text(encoding="utf-8"))
+    assert record["game"] == "spit" and record["players"][0] == "Ann"
