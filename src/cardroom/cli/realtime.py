@@ -17,7 +17,15 @@ from rich.table import Table
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
-from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
+from cardroom.cli.groups import (
+    CONTEXT,
+    REPLAYERS,
+    echo_error,
+    echo_json,
+    echo_line,
+    play,
+    simulate,
+)
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -239,7 +247,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        click.echo(f"Error: {exc}", err=True)
+        echo_error(exc)
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]
@@ -247,19 +255,20 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         if match is not None:
             out.update(match)
             out["games"] = games
-        click.echo(json.dumps(out, ensure_ascii=False))
+        echo_json(out)
         return 0
     for number, rep in enumerate(reps, start=1):
         if number > 1:
-            click.echo("")
+            echo_line("")
         for line in account_lines(rep, number if len(reps) > 1 else None):
-            click.echo(line)
+            echo_line(line)
     if match is not None:
         names = reps[-1].names
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
         end = f"{names[who]} wins the match" if who is not None else "the match is not over"
-        click.echo(f"\nMatch: {scores}: {end}.")
+        echo_line("")
+        echo_line(f"Match: {scores}: {end}.")
     return 0
 
 

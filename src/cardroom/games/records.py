@@ -135,12 +135,14 @@ def get_int(value: Any, where: str, low: int = 0, high: int = MAX_COUNT) -> int:
     return value
 
 
-def get_number(value: Any, where: str, low: float = 0.0, high: float = MAX_SECONDS) -> float:
+def get_number(
+    value: Any, where: str, low: float = 0.0, high: float = MAX_SECONDS, what: str = "a number"
+) -> float:
     """``value`` as a finite number from ``low`` to ``high`` (a whole number or a decimal)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RecordError(f"{where} must be a number, not {brief(value)}")
+        raise RecordError(f"{where} must be {what}, not {brief(value)}")
     if not (math.isfinite(value) and low <= value <= high):
-        raise RecordError(f"{where} must be a number from {low:g} to {high:g}, not {brief(value)}")
+        raise RecordError(f"{where} must be {what} from {low:g} to {high:g}, not {brief(value)}")
     return float(value)
 
 
@@ -177,15 +179,17 @@ def get_object(value: Any, where: str) -> dict[str, Any]:
 
 
 def get_names(value: Any, count: int | tuple[int, int], where: str = "players") -> list[str]:
-    """A list of ``count`` player names (or ``(low, high)`` names), each 1 to 40 characters."""
+    """A list of ``count`` player names (or ``(low, high)`` names), each at most 100 characters
+    and not blank."""
     low, high = (count, count) if isinstance(count, int) else count
-    names = get_list(value, where, high)
-    if len(names) < low:
-        what = f"{low}" if low == high else f"{low} to {high}"
-        raise RecordError(f"{where} must be a list of {what} names, not {len(names)}")
+    what = {2: "two"}.get(low, str(low)) if low == high else f"{low} to {high}"
+    if not isinstance(value, list) or not low <= len(value) <= high:
+        got = f"{len(value)} items" if isinstance(value, list) else brief(value)
+        raise RecordError(f"{where} must be a list of {what} names, not {got}")
+    names = value
     out = []
     for i, name in enumerate(names):
-        text = get_str(name, f"{where}[{i}]", 40)
+        text = get_str(name, f"{where}[{i}]", 100)
         if not text.strip():
             raise RecordError(f"{where}[{i}] is an empty name")
         out.append(text)
