@@ -13,6 +13,7 @@ from cardroom.bots import LEVELS, BotError, make_bot
 from cardroom.cli.groups import CONTEXT, REPLAYERS, echo_error, echo_json, echo_line, play
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
+from cardroom.cli.options import MAX_DELAY, FiniteFloat, seed_option
 from cardroom.cli.plain_nain_jaune import PlainGame
 from cardroom.games.nain_jaune.record import (
     GameReplay,
@@ -130,7 +131,7 @@ def seat_names(human: str, players: int) -> list[str]:
     metavar="KEY=VALUE",
     help="Change one rule, e.g. payment=card-count, announce=manual, end=rounds:3 (repeatable).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the deals and bots (default random).")
+@seed_option(None, "Seed of the deals and bots (default random).")
 @click.option("--name", default="Player", show_default=True, help="Your name at the table.")
 @click.option(
     "--level",
@@ -157,7 +158,7 @@ def seat_names(human: str, players: int) -> list[str]:
 )
 @click.option(
     "--delay",
-    type=click.FloatRange(min=0),
+    type=FiniteFloat(0.0, MAX_DELAY),
     default=None,
     help="Seconds each bot waits before it plays (default 0.6; 0 with --plain).",
 )

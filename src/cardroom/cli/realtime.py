@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +25,7 @@ from cardroom.cli.groups import (
     play,
     simulate,
 )
+from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -142,15 +142,14 @@ def _simulate_command(game: str) -> None:
 
 
     @simulate.command(game, context_settings=CONTEXT, help=doc)
-    @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True,
+    @click.option("--games", type=BoundedInt(1, MAX_GAMES), default=100, show_default=True,
                   help="How many games to play.")
     @click.option("--bots", "bots_arg", default="medium,medium", show_default=True,
                   help=f"Two bots, comma separated: {levels}, reaction:min=…,max=… or random.")
-    @click.option("--seed", type=int, default=None, help="Seed of the whole run (default: random).")
+    @seed_option(None, "Seed of the whole run (default: random).")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
                   help=f"A {GAME_NAMES[game]} rule option (repeatable).")
-    @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
-                  help="Processes to spread the games over (same results for any number).")
+    @workers_option("Processes to spread the games over (same results for any number).")
     @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
     def command(
         games: int,
@@ -172,7 +171,7 @@ def _simulate_command(game: str) -> None:
         check_options(game, options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        workers = min(workers, games, os.cpu_count() or 1)
+        workers = local_workers(workers, games)
         summary = run_simulation(game, bots, options, seed, games, workers, not as_json)
         if as_json:
             click.echo(json.dumps({**summary.to_json(), "seed": seed}))
@@ -337,7 +336,7 @@ def _play_command(game: str) -> None:
                   help=f"Your opponent: {'|'.join(LEVELS)} or reaction:min=…,max=….")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
                   help=f"A {GAME_NAMES[game]} rule option (repeatable).")
-    @click.option("--seed", type=int, default=None, help="Seed of the deal and the bot.")
+    @seed_option(None, "Seed of the deal and the bot.")
     @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
                   default=Path("cardroom-records"), show_default=True,

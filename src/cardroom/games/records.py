@@ -100,7 +100,8 @@ def loads(text: str | bytes, limit: int = MAX_RECORD_BYTES) -> Any:
             parse_constant=_refuse_constant,
         )
     except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} (line {exc.lineno} column {exc.colno})")
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise RecordError(f"not valid JSON: {exc.msg} ({where})") from None
     except RecursionError:
         raise RecordError(f"lists or objects nested more than {MAX_DEPTH} deep") from None
     check_depth(data)

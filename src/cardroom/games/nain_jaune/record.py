@@ -184,7 +184,8 @@ def _parse_round(data: Any) -> RoundRecord:
         raise RecordError(f"hands must be a list of {n} hands, one per player")
     hands = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(hands_raw)]
     talon = _cards(data["talon"], "talon")
-    moves = [_move(move, i) for i, move in enumerate(get_list(data["moves"], "moves", MAX_MOVES), 1)]
+    moves_raw = get_list(data["moves"], "moves", MAX_MOVES)
+    moves = [_move(move, i) for i, move in enumerate(moves_raw, start=1)]
     record = RoundRecord(rules, list(players), chips, board, dealer, hands, talon, moves)
     try:
         record.new_round()
