@@ -252,10 +252,14 @@ def replay_round(record: RoundRecord, rnd: Round | None = None) -> Replay:
         else:
             raise RecordError(f"{where}: this card can never be played here", number)
         try:
-            if rnd.rules.announce == "manual" and move.announced:
+            if rnd.rules.announce == "manual":
+                # as in play: an unclaimed box lapses with the next action (the last card's
+                # with a pass that ends the round)
                 events.extend(rnd.apply(Play(card)))
-                if rnd.pending_claim is card:
+                if rnd.pending_claim is card and move.announced:
                     events.extend(rnd.apply(CLAIM))
+                elif rnd.pending_claim is card and rnd.awaiting_final_claim:
+                    events.extend(rnd.apply(PASS))
             else:
                 events.extend(rnd.apply(Play(card, forget=not move.announced)))
         except IllegalAction as exc:
@@ -273,7 +277,7 @@ def _voluntary_pass(rnd: Round, record: RoundRecord, number: int) -> list[Event]
     if not rnd.rules.may_stop:
         raise RecordError(f"{where}: only with may_stop=true may a player stop", number)
     events: list[Event] = []
-    for _ in range(rnd.n + 1):
+    for _ in range(14 * rnd.n + 1):  # forced passes, through "nobody has …" cascades
         if rnd.need is None or rnd.awaiting_final_claim:
             break
         if any(c.rank == rnd.need for c in rnd.hands[rnd.to_act]):
