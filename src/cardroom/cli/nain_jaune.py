@@ -13,7 +13,7 @@ from cardroom.bots import LEVELS, BotError, make_bot
 from cardroom.cli.groups import CONTEXT, REPLAYERS, echo_error, echo_json, echo_line, play
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
-from cardroom.cli.options import MAX_DELAY, FiniteFloat, seed_option
+from cardroom.cli.options import MAX_DELAY, BoundedInt, FiniteFloat, seed_option
 from cardroom.cli.plain_nain_jaune import PlainGame
 from cardroom.games.nain_jaune.record import (
     GameReplay,
@@ -112,7 +112,7 @@ def seat_names(human: str, players: int) -> list[str]:
 @click.option(
     "--players",
     "-n",
-    type=click.IntRange(2, 8),
+    type=BoundedInt(2, 8),
     default=None,
     help="Players at the table, you included (2-8; default 4, or one more than --bots).",
 )

@@ -113,6 +113,8 @@ def parse_deal(raw: Any) -> list[Card]:
     cards: list[Card] = []
     seen: set[Card] = set()
     for i, code in enumerate(raw, start=1):
+        if not isinstance(code, str) or len(code) > 8:
+            raise RecordError(f"deal card {i}: {brief(code)} is not a card (write it like 10D)")
         try:
             card = parse_card(code)
         except CardError as exc:

@@ -21,8 +21,8 @@ MAX_RECORD_BYTES = 16 * 1024 * 1024
 """The largest record read (16 MiB: several thousand Nain Jaune rounds, or Spit games)."""
 MAX_DEPTH = 12
 """The deepest nesting of lists and objects in a record (the formats need 4)."""
-MAX_INT_DIGITS = 18
-"""Whole numbers in a record have at most this many digits (they fit in 64 bits)."""
+MAX_INT_DIGITS = 20
+"""Whole numbers in a record have at most this many digits (enough for any 64-bit seed)."""
 MAX_COUNT = 10**12
 """The largest count a record may hold (chips, seeds' cousins: anything not an index)."""
 MAX_SECONDS = 10**7

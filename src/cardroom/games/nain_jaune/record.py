@@ -115,6 +115,8 @@ class GameReplay:
 
 
 def _card(value: Any, where: str) -> Card:
+    if not isinstance(value, str) or len(value) > 8:
+        raise RecordError(f"{where}: {brief(value)} is not a card (write it like 10D or QS)")
     try:
         return parse_card(value)
     except CardError as exc:
