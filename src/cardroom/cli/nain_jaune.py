@@ -190,7 +190,7 @@ def play_nain_jaune(
     \b
     Examples:
       cardroom play nain-jaune                          you and three medium bots
-      cardroom play nain-jaune -n 5 --preset count      five players, the rules of text 001
+      cardroom play nain-jaune -n 5 --preset count      five players, card-count payments
       cardroom play nain-jaune -o announce=manual -o end=rounds:3
       cardroom play nain-jaune --bots random,greedy     two bots of your choice
       cardroom play nain-jaune --level easy --seed 7    the same deals every time with seed 7

@@ -178,7 +178,7 @@ def _run_ray(
         import ray
     except ImportError:
         raise SimulationError(
-            "--backend ray needs Ray: pip install 'cardroom[distributed]'"
+            "--backend ray needs Ray: pip install '.[distributed]' in the cardroom project folder"
         ) from None
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report over the network
     started_here = not ray.is_initialized()

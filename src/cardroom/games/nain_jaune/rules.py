@@ -1,4 +1,5 @@
-"""The options of Nain Jaune, where the four source texts disagree, and the three presets.
+"""The options of Nain Jaune, where the four source texts disagree, and the three presets
+(``docs/games/nain-jaune.md`` names the texts).
 
 Every option is one named field of :class:`Rules`. ``Rules.from_options`` reads the
 ``key=value`` strings of the command line and the ``rules`` object of a record.
@@ -82,7 +83,7 @@ class EndCondition:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of Nain Jaune. The defaults are the ``classic`` preset (texts 000/003).
+    """Every option of Nain Jaune. The defaults are the ``classic`` preset (the French rulebook).
 
     The number of players (2 to 8) is not an option here: it is the number of seats at the
     table, given by the list of players.
@@ -246,7 +247,8 @@ PRESETS: dict[str, Rules] = {
         end=EndCondition("target", 120),
     ),
 }
-"""One preset per source text: ``classic`` (000/003), ``count`` (001), ``ace-high`` (002)."""
+"""One preset per source text: ``classic`` (the French rulebook), ``count`` ("How to deal the
+Yellow Dwarf"), ``ace-high`` ("Yellow Dwarf Rules")."""
 
 
 def card_value(card: Card, payment: Payment) -> int:

@@ -1,4 +1,4 @@
-"""The options of Spit (rules page /work/shared/rules/spit-speed.md, seed text 004).
+"""The options of Spit (the rules: ``docs/games/spit.md``).
 
 Every option is one named field of :class:`SpitRules`. ``SpitRules.from_options`` reads the
 ``key=value`` strings of the command line; ``to_json`` / ``from_json`` are a record's ``rules``.
@@ -101,8 +101,9 @@ def _convert(name: str, value: Any) -> Any:
             return value
         try:
             return int(value)
-        except (TypeError, ValueError):
-            raise RulesError(f"piles={brief(value)} is not valid: use 5 or 4 (stock piles)") from None
+        except (TypeError, ValueError, OverflowError):
+            message = f"piles={brief(value)} is not valid: use 5 or 4 (stock piles)"
+            raise RulesError(message) from None
     if name == "alternate_colours":
         return parse_flag(name, value)
     if name == "countdown":
