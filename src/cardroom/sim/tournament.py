@@ -287,7 +287,7 @@ def plot(result: TournamentResult, path: str) -> None:
     rules = s.rules.preset_name or "classic with " + ", ".join(
         f"{k}={v}" for k, v in s.rules.to_json().items() if v != classic[k]
     )
-    top.set_ylabel("chips won so far (each deal: mean over its rotations)")
+    top.set_ylabel("chips won so far (sum of each deal's mean per round)")
     top.set_title(
         f"Nain Jaune tournament: {s.games} deals × {s.players} rotations, seats {lineup}, "
         f"seed {s.seed}\nrules: {rules}",
