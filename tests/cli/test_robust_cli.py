@@ -60,6 +60,7 @@ def test_the_reader_refuses_a_record_too_large_before_parsing() -> None:
     with pytest.raises(RecordError, match="larger than 16 MiB"):
         loads(b" " * (MAX_RECORD_BYTES + 1))
     assert loads(b" " * 100 + b"[1]") == [1]
+    assert loads(b"\xef\xbb\xbf[1]") == [1]  # a byte order mark is allowed
 
 
 def test_a_huge_file_is_refused_by_its_size(tmp_path: Path) -> None:

@@ -89,7 +89,7 @@ def loads(text: str | bytes, limit: int = MAX_RECORD_BYTES) -> Any:
         )
     if isinstance(text, bytes):
         try:
-            text = text.decode("utf-8")
+            text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
     try:
