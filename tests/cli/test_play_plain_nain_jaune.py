@@ -151,7 +151,7 @@ def scripted_commands_until(table: Table, count: int) -> list[str]:
 
 
 def test_help_and_state_commands(tmp_path: Path) -> None:
-    res = CliRunner().invoke(cli, [*ARGS, "--records", str(tmp_path)], input="help\nstate\nq\n")
+    res = CliRunner().invoke(cli, [*ARGS, "--records", str(tmp_path)], input="help\nstate\nquit\n")
     assert "Commands: a card" in res.stdout
     assert "Board: 10♦" in res.stdout and "Ann: 45 chips, " in res.stdout
     assert "To play: Ann" in res.stdout
@@ -199,7 +199,12 @@ def test_reading_commands() -> None:
     assert parse_input(" td ", hand) == Play(parse_card("10D"))
     assert parse_input("10", hand) == Play(parse_card("10D"))  # the only ten
     assert parse_input("PASS", hand) is PASS and parse_input("c", hand) is CLAIM
-    assert parse_input("", hand) == Command("next") and parse_input("q", hand) == Command("quit")
+    assert parse_input("", hand) == Command("next")
+    assert parse_input("quit", hand) == parse_input("EXIT", hand) == Command("quit")
+    # q is the queen (a rank shortcut like k and j), never quit
+    assert parse_input("q", hand) == parse_input("Q", hand) == Play(parse_card("QS"))
+    with pytest.raises(InputError, match=r"you hold no queen \(q is the queen: type quit"):
+        parse_input("q", parse_cards("7C"))
     # two sevens: asked which when a seven may be played, the engine's reason otherwise
     with pytest.raises(InputError, match="you hold 2 cards of rank 7: type 7C or 7H"):
         parse_input("7", hand, need=7)

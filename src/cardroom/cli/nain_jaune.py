@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import click
@@ -26,6 +30,7 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
+from cardroom.tables.terminal import RecordsError, ResumeError, resume
 
 
 def replay_result(
@@ -162,6 +167,14 @@ def seat_names(human: str, players: int) -> list[str]:
     default=None,
     help="Seconds each bot waits before it plays (default 0.6; 0 with --plain).",
 )
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="RECORD",
+    help="Go on with an unfinished game saved in RECORD (bots from --level/--bots).",
+)
 def play_nain_jaune(
     players: int | None,
     preset: str,
@@ -173,6 +186,7 @@ def play_nain_jaune(
     plain: bool,
     records_dir: Path,
     delay: float | None,
+    resume_path: Path | None,
 ) -> None:
     """Play Nain Jaune in the terminal against bots.
 
@@ -185,7 +199,8 @@ def play_nain_jaune(
     Enter, Space or a click plays it; p pass ("without X"); c claim
     ("… who takes", with announce=manual); n next round; ? help;
     Esc, Ctrl-C or Ctrl-Q quit (the game is saved).
-    Plain mode reads commands: 7D, 10♦, pass, claim, next, state, help, quit.
+    Plain mode reads commands: 7D, 10♦, q (the queen), pass, claim, next, state, help,
+    quit. Every move is saved as it is played; --resume RECORD goes on with a saved game.
 
     \b
     Examples:
@@ -195,28 +210,107 @@ def play_nain_jaune(
       cardroom play nain-jaune --bots random,greedy     two bots of your choice
       cardroom play nain-jaune --level easy --seed 7    the same deals every time with seed 7
       cardroom play nain-jaune --plain < moves.txt      line by line, commands from a file
+      cardroom play nain-jaune --resume cardroom-records/nain-jaune-….json
     """
-    table = build_table(players, preset, options, seed, name, level, bot_specs, records_dir)
+    if resume_path is not None:
+        table = resume_table(resume_path, players, seed, level, bot_specs)
+    else:
+        table = build_table(players, preset, options, seed, name, level, bot_specs, records_dir)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
         click.echo("Not a terminal: playing line by line (--plain).", err=True)
         plain = True
-    if plain:
-        stdin = sys.stdin
-        game = PlainGame(table, stdin, delay or 0.0)
-        game.run()
-        _saved(table, plain=True)
-        return
-    from cardroom.cli.tui_nain_jaune import NainJauneApp
+    with _signals_as_interrupt() as caught:
+        if plain:
+            game = PlainGame(table, sys.stdin, delay or 0.0)
+            game.run()
+            _saved(table, plain=True)
+            if game.interrupted:
+                sys.exit(128 + (caught[0] if caught else signal.SIGINT))
+            return
+        from cardroom.cli.tui_nain_jaune import NainJauneApp
 
-    app = NainJauneApp(table, delay=0.6 if delay is None else delay)
-    try:
-        app.run()
-    finally:
-        table.save()
-        _saved(table, plain=False)
+        app = NainJauneApp(table, delay=0.6 if delay is None else delay)
+        try:
+            app.run()
+        except KeyboardInterrupt:  # SIGTERM or SIGHUP: saved below like a quit
+            pass
+        finally:
+            table.save()
+            _saved(table, plain=False)
+    if caught:
+        sys.exit(128 + caught[0])
     if table.game.result is not None:
         for line in game_over_lines(table.game.result, table.names):
             click.echo(line)
+
+
+@contextlib.contextmanager
+def _signals_as_interrupt() -> Iterator[list[int]]:
+    """SIGTERM and SIGHUP stop the game like Ctrl-C (the record is saved); yields the signal
+    numbers caught."""
+    caught: list[int] = []
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        caught.append(signum)
+        raise KeyboardInterrupt
+
+    wanted = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    try:
+        previous = {s: signal.signal(s, stop) for s in wanted}
+    except ValueError:  # not the main thread (tests): leave the signals alone
+        previous = {}
+    try:
+        yield caught
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _bots(specs: list[str], players: int) -> dict[int, Any]:
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1:
+        raise click.BadParameter(
+            f"{len(specs)} bots for {players} players: give one bot for all or "
+            f"{players - 1} (one per seat besides yours)",
+            param_hint="--bots",
+        )
+    try:
+        return {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
+    except BotError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots") from None
+
+
+def resume_table(
+    path: Path, players: int | None, seed: int | None, level: str, bot_specs: tuple[str, ...]
+) -> Table:
+    """The table of an unfinished game saved in ``path``, with bots from the options."""
+    if level not in LEVELS:
+        raise click.BadParameter(
+            f"unknown level {level!r}: choose one of {', '.join(LEVELS)}", param_hint="--level"
+        )
+    specs = split_bot_specs(bot_specs) or [level]
+    labels: dict[int, str] = {}
+
+    def bots_for(n: int) -> dict[int, Any]:
+        if players is not None and players != n:
+            raise click.BadParameter(
+                f"the saved game has {n} players, not {players}", param_hint="--players"
+            )
+        bots = _bots(specs, n)
+        expanded = specs * (n - 1) if len(specs) == 1 else specs
+        labels.update({seat: expanded[seat - 1] for seat in bots})
+        return bots
+
+    try:
+        table = resume(path, bots_for, seed)
+    except ResumeError as exc:
+        raise click.ClickException(f"cannot resume: {exc}") from None
+    table.labels = labels
+    rnd = table.round
+    number = table.game.rounds_played + (1 if rnd is not None and not rnd.over else 0)
+    click.echo(f"Resuming {path} at round {number}.", err=True)
+    return table
 
 
 def build_table(
@@ -264,12 +358,17 @@ def build_table(
         table = Table(rules, names, 0, bots, seed, records_dir)
     except RulesError as exc:
         raise click.UsageError(str(exc)) from None
+    except RecordsError as exc:
+        raise click.BadParameter(str(exc), param_hint="--records") from None
     table.labels = {seat: spec for seat, spec in enumerate(specs, start=1)}
     return table
 
 
 def _saved(table: Table, plain: bool) -> None:
     if table.path is None or not table.path.exists():
+        return
+    if table.path.stat().st_size == 0:  # reserved, but no round was ever dealt
+        table.path.unlink()
         return
     if not plain:
         click.echo(f"Game saved to {table.path}")

@@ -40,6 +40,8 @@ class PlainGame:
         self.table = table
         self.stdin = stdin
         self.delay = delay
+        self.interrupted = False
+        """True once Ctrl-C (or SIGTERM/SIGHUP) stopped the game."""
 
     def say(self, *lines: str) -> None:
         """Print lines."""
@@ -69,6 +71,7 @@ class PlainGame:
         try:
             self._loop()
         except KeyboardInterrupt:
+            self.interrupted = True
             self.say("", "Interrupted.")
         finally:
             path = table.save()
@@ -79,6 +82,8 @@ class PlainGame:
         table = self.table
         if table.round is None:
             self._new_round()
+        elif table.phase == "human":
+            self.say("", f"Resumed round {table.game.rounds_played + 1}.", *self.state_lines())
         while True:
             phase = table.phase
             if phase == "game-over":
@@ -176,6 +181,7 @@ class PlainGame:
     def _show(self, events: Iterable[Event]) -> None:
         table = self.table
         self.say(*event_lines(events, table.round_names))
+        self.say(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             self.say(*result_lines(table.last_result, table.game.rules, table.round_names))
             if table.game.result is not None:

@@ -207,6 +207,7 @@ class NainJauneApp(App[None]):
     def _log_events(self, evs: Iterable[Event]) -> None:
         table = self.table
         self._write_log(*event_lines(evs, table.round_names))
+        self._write_log(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             rules = table.game.rules
             self._write_log(*result_lines(table.last_result, rules, table.round_names))

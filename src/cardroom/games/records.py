@@ -25,8 +25,9 @@ MAX_INT_DIGITS = 20
 """Whole numbers in a record have at most this many digits (enough for any 64-bit seed)."""
 MAX_COUNT = 10**12
 """The largest count a record may hold (chips, seeds' cousins: anything not an index)."""
-MAX_SECONDS = 10**7
-"""The largest time or countdown in seconds a record may hold (about four months)."""
+MAX_SECONDS = 10**10
+"""The largest time in seconds a record may hold (server tables stamp Unix times, so a time
+may be about 1.7e9; 1e10 is the year 2286)."""
 
 
 class RecordError(ValueError):

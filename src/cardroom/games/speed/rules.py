@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from cardroom.games.nain_jaune.rules import RulesError
+from cardroom.games.nain_jaune.rules import RulesError, parse_flag
 from cardroom.games.records import brief
 
 __all__ = ["HAND_SIZE", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
@@ -36,8 +36,11 @@ class SpeedRules:
     """Seconds before the arbiter turns the middle cards / flips the side piles without both
     calls (a table option); 0 = only when both players call."""
     target: int = 0
-    """Score that wins a match (the winner of a game scores one point per card the loser has
-    left in hand and draw pile); 0 = a single game."""
+    """Score that wins a match (the winner of a game scores one point per card left in the
+    loser's draw pile); 0 = a single game."""
+    score_hand: bool = False
+    """True: the winner also scores the cards in the loser's hand (a house rule; the seed counts
+    the stock, i.e. draw pile, only)."""
 
     def __post_init__(self) -> None:
         if (
@@ -68,6 +71,8 @@ class SpeedRules:
                 f"target={brief(self.target)} is not valid: give a whole number of points from "
                 f"0 to {MAX_TARGET:,} (0 = a single game)"
             )
+        if not isinstance(self.score_hand, bool):
+            raise RulesError(f"score_hand={brief(self.score_hand)} is not valid: use true or false")
 
     @property
     def draw_pile(self) -> int:
@@ -121,6 +126,8 @@ def _convert(name: str, value: Any) -> Any:
             return int(str(value).strip())
         except ValueError:
             raise RulesError(f"{name}={brief(value)} must be a whole number") from None
+    if name == "score_hand":
+        return parse_flag(name, value)
     if name == "countdown":
         if isinstance(value, bool):
             return value

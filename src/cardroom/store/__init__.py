@@ -1,0 +1,25 @@
+"""The durable event log of the tables: SQLAlchemy 2 Core, async (SQLite by default).
+
+``events`` is the truth (one row per accepted log entry, unique ``(table_id, seq)``); ``tables``
+and ``seats`` are projections written in the same transaction as the event that changes them.
+"""
+
+from cardroom.store.events import (
+    EventStore,
+    LogEntry,
+    SeqConflict,
+    StoreError,
+    TableRow,
+    default_url,
+    resolve_url,
+)
+
+__all__ = [
+    "EventStore",
+    "LogEntry",
+    "SeqConflict",
+    "StoreError",
+    "TableRow",
+    "default_url",
+    "resolve_url",
+]

@@ -1,0 +1,341 @@
+"""EventStore: tables, seats and events on an async SQLAlchemy engine."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or written (bad URL, unwritable file)."""
+
+
+class SeqConflict(StoreError):
+    """An entry with this ``(table_id, seq)`` is already in the log."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One accepted change of a table: its position ``seq`` (1, 2, …), kind, data and time."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A row of the ``tables`` projection with its seats (for the lobby)."""
+
+    id: str
+    game: str
+    created_at: float
+    status: str
+    title: str
+    public: bool
+    summary: dict[str, Any]
+    seats: list[dict[str, Any]] = field(default_factory=list)
+
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("title", sa.String(200), nullable=False, default=""),
+    sa.Column("public", sa.Boolean, nullable=False, default=True),
+    sa.Column("summary", sa.JSON, nullable=False, default=dict),
+)
+
+seats_t = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("level", sa.String(64), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("joined", sa.Boolean, nullable=False, default=False),
+)
+
+events_t = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(64), sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.UniqueConstraint("table_id", "seq", name="events_table_seq"),
+)
+
+_SEAT_COLUMNS = ("kind", "name", "level", "token_hash", "joined")
+_TABLE_COLUMNS = ("status", "title", "public", "summary")
+
+
+def default_url() -> str:
+    """``sqlite+aiosqlite:///<user data dir>/cardroom.db``."""
+    from platformdirs import user_data_dir
+
+    return f"sqlite+aiosqlite:///{Path(user_data_dir('cardroom')) / 'cardroom.db'}"
+
+
+def resolve_url(db: str | None) -> str:
+    """A ``--db`` value (a file path or a SQLAlchemy URL) as a SQLAlchemy URL."""
+    if db is None or not str(db).strip():
+        return default_url()
+    text = str(db).strip()
+    if "://" not in text:
+        return f"sqlite+aiosqlite:///{Path(text).expanduser().resolve()}"
+    try:
+        url = make_url(text)
+    except ArgumentError:
+        raise StoreError(
+            f"cannot read the database URL {text!r}: give a file path or a SQLAlchemy URL"
+        ) from None
+    if url.drivername in ("sqlite", "sqlite+pysqlite"):
+        url = url.set(drivername="sqlite+aiosqlite")
+    elif url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+asyncpg")
+    return url.render_as_string(hide_password=False)
+
+
+def _sqlite_file(url: str) -> Path | None:
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite"):
+        return None
+    database = parsed.database
+    if not database or database == ":memory:":
+        return None
+    return Path(database)
+
+
+class EventStore:
+    """The log of every table; open it with :meth:`open`."""
+
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str | None = None) -> EventStore:
+        """Connect (``url`` None: the default SQLite file) and create the schema.
+
+        Raises :class:`StoreError` with a one-line reason if the database cannot be used.
+        """
+        full = resolve_url(url)
+        path = _sqlite_file(full)
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the folder of {path}: {exc.strerror}") from None
+            if not os.access(path.parent, os.W_OK):
+                raise StoreError(f"cannot write the database folder {path.parent}")
+        try:
+            engine = create_async_engine(full)
+        except (ArgumentError, ImportError) as exc:
+            raise StoreError(f"cannot use the database {full!r}: {exc}") from None
+        if engine.dialect.name == "sqlite":
+            sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        store = cls(engine, full)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(metadata.create_all)
+        except (OperationalError, OSError) as exc:
+            await engine.dispose()
+            raise StoreError(f"cannot open the database {full}: {exc}") from None
+        return store
+
+    async def close(self) -> None:
+        """Dispose of the engine."""
+        await self.engine.dispose()
+
+    async def create_table(
+        self,
+        table_id: str,
+        game: str,
+        entry: LogEntry,
+        title: str,
+        public: bool,
+        seats: list[dict[str, Any]],
+    ) -> None:
+        """Insert the table, its seats and its first entry (seq 1, ``created``) at once."""
+        async with self.engine.begin() as conn:
+            try:
+                await conn.execute(
+                    tables_t.insert().values(
+                        id=table_id,
+                        game=game,
+                        created_at=entry.at,
+                        status="waiting",
+                        title=title,
+                        public=public,
+                        summary={},
+                    )
+                )
+            except IntegrityError:
+                raise SeqConflict(f"table {table_id} already exists") from None
+            if seats:
+                await conn.execute(
+                    seats_t.insert(),
+                    [
+                        {"table_id": table_id, "seat": s["seat"]}
+                        | {k: s.get(k) for k in _SEAT_COLUMNS}
+                        | {"joined": bool(s.get("joined")), "name": s.get("name") or ""}
+                        for s in seats
+                    ],
+                )
+            await self._insert_event(conn, table_id, entry)
+
+    async def append(
+        self,
+        table_id: str,
+        entry: LogEntry,
+        *,
+        table_update: dict[str, Any] | None = None,
+        seats_update: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Append one entry (and update the projections) in one transaction.
+
+        Raises :class:`SeqConflict` if ``(table_id, entry.seq)`` is already there.
+        """
+        async with self.engine.begin() as conn:
+            await self._insert_event(conn, table_id, entry)
+            if table_update:
+                values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
+                if values:
+                    await conn.execute(
+                        tables_t.update().where(tables_t.c.id == table_id).values(**values)
+                    )
+            for seat in seats_update or []:
+                values = {k: v for k, v in seat.items() if k in _SEAT_COLUMNS}
+                if values:
+                    await conn.execute(
+                        seats_t.update()
+                        .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat["seat"])
+                        .values(**values)
+                    )
+
+    async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
+        """Update the ``tables`` projection alone (status, title, public, summary)."""
+        values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
+        if values:
+            async with self.engine.begin() as conn:
+                await conn.execute(
+                    tables_t.update().where(tables_t.c.id == table_id).values(**values)
+                )
+
+    async def _insert_event(self, conn: AsyncConnection, table_id: str, entry: LogEntry) -> None:
+        try:
+            await conn.execute(
+                events_t.insert().values(
+                    table_id=table_id, seq=entry.seq, kind=entry.kind, data=entry.data, at=entry.at
+                )
+            )
+        except IntegrityError:
+            raise SeqConflict(f"table {table_id} already has entry {entry.seq}") from None
+
+    async def entries(self, table_id: str) -> list[LogEntry]:
+        """Every entry of a table, in seq order."""
+        query = (
+            sa.select(events_t.c.seq, events_t.c.kind, events_t.c.data, events_t.c.at)
+            .where(events_t.c.table_id == table_id)
+            .order_by(events_t.c.seq)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [LogEntry(r.seq, r.kind, dict(r.data), r.at) for r in rows]
+
+    async def table_ids(self, status: set[str] | None = None) -> list[str]:
+        """The ids of the tables (with one of ``status`` if given), oldest first."""
+        query = sa.select(tables_t.c.id).order_by(tables_t.c.created_at, tables_t.c.id)
+        if status is not None:
+            query = query.where(tables_t.c.status.in_(sorted(status)))
+        async with self.engine.connect() as conn:
+            return [r.id for r in (await conn.execute(query)).all()]
+
+    async def list_tables(
+        self, status: set[str] | None = None, public: bool | None = None, limit: int = 100
+    ) -> list[TableRow]:
+        """Tables for the lobby, newest first, with their seats (no token hashes)."""
+        query = sa.select(tables_t).order_by(tables_t.c.created_at.desc()).limit(limit)
+        if status is not None:
+            query = query.where(tables_t.c.status.in_(sorted(status)))
+        if public is not None:
+            query = query.where(tables_t.c.public == public)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+            if ids:
+                seat_rows = (
+                    await conn.execute(
+                        sa.select(
+                            seats_t.c.table_id,
+                            seats_t.c.seat,
+                            seats_t.c.kind,
+                            seats_t.c.name,
+                            seats_t.c.level,
+                            seats_t.c.joined,
+                        )
+                        .where(seats_t.c.table_id.in_(ids))
+                        .order_by(seats_t.c.table_id, seats_t.c.seat)
+                    )
+                ).all()
+                for s in seat_rows:
+                    seats[s.table_id].append(
+                        {
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "name": s.name,
+                            "level": s.level,
+                            "joined": bool(s.joined),
+                        }
+                    )
+        return [
+            TableRow(
+                r.id,
+                r.game,
+                r.created_at,
+                r.status,
+                r.title,
+                bool(r.public),
+                dict(r.summary or {}),
+                seats[r.id],
+            )
+            for r in rows
+        ]
+
+    async def token_hashes(self, table_id: str) -> dict[int, str]:
+        """The stored token hashes of a table's person seats."""
+        query = sa.select(seats_t.c.seat, seats_t.c.token_hash).where(
+            seats_t.c.table_id == table_id, seats_t.c.token_hash.is_not(None)
+        )
+        async with self.engine.connect() as conn:
+            return {r.seat: r.token_hash for r in (await conn.execute(query)).all()}
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL + synchronous=FULL: a committed append is on disk before the commit returns, so it
+    # survives kill -9 (and a power cut); busy_timeout lets two processes share the file.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,133 @@
+"""What a table is made of: its seats, rules, seed and delays, and the service's error type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+
+SeatKind = Literal["person", "bot"]
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+ErrorCode = Literal[
+    "not-found", "forbidden", "illegal", "stale", "bad-request", "not-your-turn", "over"
+]
+
+
+class TableError(ValueError):
+    """A request the table refuses; nothing changed. ``code`` says why in one word."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat as created: a person (named when they join) or a bot of a level or bot spec."""
+
+    kind: SeatKind
+    level: str | None = None
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (part of the ``created`` entry)."""
+        return {"kind": self.kind, "level": self.level, "name": self.name}
+
+    @classmethod
+    def from_json(cls, data: Any) -> SeatSpec:
+        """Read :meth:`to_json`'s form."""
+        if not isinstance(data, dict) or data.get("kind") not in ("person", "bot"):
+            raise TableError("bad-request", "a seat is {kind: person|bot, level, name}")
+        return cls(cast(SeatKind, data["kind"]), data.get("level"), data.get("name"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableConfig:
+    """Everything fixed when a table is created."""
+
+    game: str = "nain-jaune"
+    rules: Rules
+    seats: tuple[SeatSpec, ...]
+    """2..8 seats; seat 0 is the creator's and must be a person."""
+    seed: int
+    title: str = ""
+    public: bool = True
+    """Listed in the lobby's open tables."""
+    level: str = "medium"
+    """The level of the bots that fill empty seats and play for absent persons."""
+    takeover_after: float = 60.0
+    """Seconds a person may be away before a bot plays for them (0 = never)."""
+    bot_delay: float = 0.8
+    """Seconds a bot waits before it acts (0 in tests)."""
+    next_round_after: float = 20.0
+    """Seconds after a round before the next one starts anyway."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Free-form data kept with the table (e.g. the terminal's bot specs)."""
+
+    def __post_init__(self) -> None:
+        if self.game != "nain-jaune":
+            raise TableError("bad-request", f"unknown game {self.game!r}: only nain-jaune")
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
+            raise TableError(
+                "bad-request", f"Nain Jaune is played by 2 to 8 players, not {len(self.seats)}"
+            )
+        if self.seats[0].kind != "person":
+            raise TableError("bad-request", "seat 0 is the creator's: it must be a person")
+        for delay in (self.takeover_after, self.bot_delay, self.next_round_after):
+            if not delay >= 0:
+                raise TableError("bad-request", "delays are seconds, zero or more")
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (the ``created`` entry's ``config``)."""
+        return {
+            "game": self.game,
+            "rules": self.rules.to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "seed": self.seed,
+            "title": self.title,
+            "public": self.public,
+            "level": self.level,
+            "takeover_after": self.takeover_after,
+            "bot_delay": self.bot_delay,
+            "next_round_after": self.next_round_after,
+            "extra": dict(self.extra),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableConfig:
+        """Read :meth:`to_json`'s form; raises :class:`TableError` (``bad-request``)."""
+        if not isinstance(data, dict):
+            raise TableError("bad-request", "a table config is a JSON object")
+        try:
+            return cls(
+                game=str(data.get("game", "nain-jaune")),
+                rules=Rules.from_json(data.get("rules")),
+                seats=tuple(SeatSpec.from_json(s) for s in data["seats"]),
+                seed=int(data["seed"]),
+                title=str(data.get("title", "")),
+                public=bool(data.get("public", True)),
+                level=str(data.get("level", "medium")),
+                takeover_after=float(data.get("takeover_after", 60.0)),
+                bot_delay=float(data.get("bot_delay", 0.8)),
+                next_round_after=float(data.get("next_round_after", 20.0)),
+                extra=dict(data.get("extra") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, TableError):
+                raise
+            if isinstance(exc, RulesError):
+                raise TableError("bad-request", str(exc)) from None
+            raise TableError("bad-request", f"bad table config: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """What :meth:`TableService.create` hands back: the id and the secret seat tokens."""
+
+    table_id: str
+    creator_token: str
+    """Secret; the creator's seat (0)."""
+    invites: dict[int, str]
+    """Game seat -> secret seat token, for every other person seat."""

@@ -1,0 +1,638 @@
+"""One Nain Jaune table as a deterministic state machine over its log.
+
+:class:`NainJauneTable` is rebuilt by applying log entries one by one (``created``, ``joined``,
+``started``, ``round``, ``action``, ``takeover``, ``returned``, ``ready``). :meth:`check`
+validates a proposed entry without changing anything; :meth:`apply` applies an entry that was
+checked (and stored). No I/O, no clock, no randomness but the seeded deal. :meth:`frame` builds
+what one seat (or a spectator) may see: only that seat's hand and choices, never the talon.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.nain_jaune.engine import (
+    CLAIM,
+    PASS,
+    Action,
+    CardPlayed,
+    Claim,
+    Doubled,
+    Event,
+    Forgot,
+    FreeSequence,
+    Game,
+    GrandOperaSwept,
+    NextRank,
+    OutOfCards,
+    Paid,
+    Play,
+    Round,
+    RoundResult,
+    Staked,
+    Takes,
+    Without,
+    deal_hands,
+    round_record,
+)
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, RulesError
+from cardroom.store import LogEntry
+from cardroom.tables.config import TableConfig, TableError
+
+Status = Literal["waiting", "playing", "round-over", "over"]
+NAME_MAX = 24
+KINDS = ("created", "joined", "started", "round", "action", "takeover", "returned", "ready")
+
+_EVENT_KIND: dict[type, str] = {
+    CardPlayed: "play",
+    Takes: "takes",
+    Forgot: "forgot",
+    Without: "without",
+    NextRank: "next-rank",
+    FreeSequence: "new-sequence",
+    OutOfCards: "out",
+    Paid: "paid",
+    Doubled: "doubled",
+    GrandOperaSwept: "grand-opera",
+}
+_SEAT_FIELDS = frozenset({"seat", "payer", "payee"})
+
+
+def hash_token(token: str) -> str:
+    """The sha256 (hex) of a seat token: the only form a token is stored in."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def parse_action(text: str) -> Action:
+    """``"pass"``, ``"claim"`` or a card code (``"7D"``); raises ``TableError('bad-request')``."""
+    word = str(text).strip().lower()
+    if word == "pass":
+        return PASS
+    if word == "claim":
+        return CLAIM
+    try:
+        return Play(parse_card(word))
+    except CardError:
+        raise TableError(
+            "bad-request", f"cannot read the action {text!r}: send a card (7D), pass or claim"
+        ) from None
+
+
+def action_text(action: Action) -> str:
+    """The wire form of an action (``"7D"``, ``"pass"``, ``"claim"``)."""
+    if isinstance(action, Play):
+        return action.card.code
+    return "claim" if isinstance(action, Claim) else "pass"
+
+
+def clean_name(name: str) -> str:
+    """A display name: 1..24 printable characters after stripping; else ``bad-request``."""
+    text = " ".join(str(name).split())
+    if not 1 <= len(text) <= NAME_MAX or not text.isprintable():
+        raise TableError("bad-request", f"a name is 1 to {NAME_MAX} printable characters")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Who acts now: the game seat and whether a bot decides for it (and at which level)."""
+
+    seat: int
+    bot: str | None
+    """The bot spec or level deciding for the seat, None for a person."""
+
+
+class NainJauneTable:
+    """The state of one table, driven only by :meth:`apply`."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.seq = 0
+        self.config: TableConfig | None = None
+        self.token_hashes: dict[int, str] = {}
+        self.names: list[str] = []
+        self.joined: list[bool] = []
+        self.status: Status = "waiting"
+        self.game: Game | None = None
+        self.filled: set[int] = set()
+        """Person seats that stayed empty at the start: bots of the table's level play them."""
+        self.taken_over: dict[int, str] = {}
+        """Person seats a bot plays for while the person is away: seat -> level."""
+        self.ready_seats: set[int] = set()
+        self.events: list[dict[str, Any]] = []
+        """Every public event of the table so far (subscribers keep a cursor into it)."""
+        self.round_start = 0
+        """Index in :attr:`events` where the current round's events begin."""
+        self.last_result: dict[str, Any] | None = None
+        self.created_at = 0.0
+        self.round_ended_at: float | None = None
+
+    # -- rebuilding --------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, table_id: str, entries: list[LogEntry]) -> NainJauneTable:
+        """A table rebuilt from its log (each entry checked, then applied)."""
+        table = cls(table_id)
+        for entry in entries:
+            table.check(entry.kind, entry.data, seq=entry.seq)
+            table.apply(entry)
+        return table
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def cfg(self) -> TableConfig:
+        """The table's config (once created)."""
+        if self.config is None:
+            raise TableError("not-found", "this table has not been created")
+        return self.config
+
+    @property
+    def n(self) -> int:
+        """The number of seats."""
+        return len(self.names)
+
+    @property
+    def round(self) -> Round | None:
+        """The round being played or just finished."""
+        return self.game.round if self.game is not None else None
+
+    @property
+    def round_seats(self) -> list[int]:
+        """The game seats of the current round's positions."""
+        return self.game.round_seats if self.game is not None else []
+
+    @property
+    def round_names(self) -> list[str]:
+        """Names by position in the current round."""
+        return [self.names[s] for s in self.round_seats]
+
+    def is_person(self, seat: int) -> bool:
+        """A person's seat (not a bot seat, not filled by a bot at the start)."""
+        return self.cfg.seats[seat].kind == "person" and seat not in self.filled
+
+    def bot_for(self, seat: int) -> str | None:
+        """The bot spec or level playing ``seat`` now, None if a person plays it."""
+        spec = self.cfg.seats[seat]
+        if spec.kind == "bot":
+            return spec.level or self.cfg.level
+        if seat in self.filled:
+            return self.cfg.level
+        return self.taken_over.get(seat)
+
+    def turn(self) -> Turn | None:
+        """Who must act now (None unless a round is being played)."""
+        rnd = self.round
+        if self.status != "playing" or rnd is None or rnd.over:
+            return None
+        seat = self.round_seats[rnd.to_act]
+        return Turn(seat, self.bot_for(seat))
+
+    def person_seats(self) -> list[int]:
+        """The seats persons play (joined or not)."""
+        return [g for g in range(self.n) if self.is_person(g)]
+
+    def waiting_for_ready(self) -> list[int]:
+        """Persons still in the game who have not asked for the next round."""
+        game = self.game
+        if game is None:
+            return []
+        return [
+            g
+            for g in self.person_seats()
+            if g in game.active and g not in self.ready_seats and g not in self.taken_over
+        ]
+
+    # -- proposing ----------------------------------------------------------------------------
+
+    def entry(self, kind: str, data: dict[str, Any], at: float) -> LogEntry:
+        """The next entry of the log (checked first: raises :class:`TableError`)."""
+        self.check(kind, data)
+        return LogEntry(self.seq + 1, kind, data, at)
+
+    def deal(self) -> dict[str, Any]:
+        """The data of the next ``round`` entry: dealt with ``Random(f"{seed}/deal/{k}")``."""
+        game = self.game
+        if game is None:
+            raise TableError("bad-request", "the table has not started")
+        k = game.rounds_played
+        seats = list(game.active)
+        hands, talon = deal_hands(
+            len(seats), seats.index(game.dealer), random.Random(f"{self.cfg.seed}/deal/{k}")
+        )
+        return {
+            "k": k,
+            "hands": [[c.code for c in h] for h in hands],
+            "talon": [c.code for c in talon],
+        }
+
+    def check(self, kind: str, data: dict[str, Any], *, seq: int | None = None) -> None:
+        """Raise :class:`TableError` unless the entry may be applied now; changes nothing."""
+        if seq is not None and seq != self.seq + 1:
+            raise TableError("stale", f"entry {seq} does not follow entry {self.seq}")
+        if kind == "created":
+            if self.config is not None:
+                raise TableError("bad-request", "the table already exists")
+            TableConfig.from_json(data.get("config"))
+            return
+        if self.config is None:
+            raise TableError("not-found", "this table has not been created")
+        if kind not in KINDS:
+            raise TableError("bad-request", f"unknown log entry {kind!r}")
+        if self.status == "over":
+            raise TableError("over", "the game is over")
+        if kind in ("started", "round"):
+            self._check_table_entry(kind, data)
+            return
+        seat = data.get("seat")
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise TableError("bad-request", f"seat {seat!r} is not at this table")
+        if kind == "joined":
+            if self.cfg.seats[seat].kind != "person":
+                raise TableError("forbidden", "a bot plays this seat")
+            if self.joined[seat] or seat in self.filled:
+                raise TableError("bad-request", "this seat is already taken")
+            clean_name(data.get("name", ""))
+        elif kind == "action":
+            self._check_action(seat, data)
+        elif kind == "takeover":
+            if not self.is_person(seat) or seat in self.taken_over:
+                raise TableError("bad-request", "only a person's seat can be taken over")
+            if not isinstance(data.get("level"), str):
+                raise TableError("bad-request", "takeover needs the bot's level")
+        elif kind == "returned":
+            if seat not in self.taken_over:
+                raise TableError("bad-request", "no bot plays for this seat")
+        elif kind == "ready":
+            if self.status != "round-over":
+                raise TableError("bad-request", "the round is not over")
+            if not self.is_person(seat) or seat in self.ready_seats:
+                raise TableError("bad-request", "this seat has already asked for the next round")
+
+    def _check_table_entry(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "started":
+            if self.status != "waiting":
+                raise TableError("bad-request", "the table has already started")
+            filled = data.get("filled")
+            empty = [g for g in range(self.n) if self.cfg.seats[g].kind == "person"]
+            if not isinstance(filled, list) or sorted(filled) != [
+                g for g in empty if not self.joined[g]
+            ]:
+                raise TableError("bad-request", "started must fill exactly the empty seats")
+            dealer = data.get("dealer")
+            if not (isinstance(dealer, int) and 0 <= dealer < self.n):
+                raise TableError("bad-request", "started needs the first dealer")
+        elif kind == "round":
+            game = self.game
+            if game is None or self.status not in ("playing", "round-over"):
+                raise TableError("bad-request", "the table has not started")
+            if game.round is not None and not game.round.over:
+                raise TableError("bad-request", "the round is not over")
+            if data.get("k") != game.rounds_played:
+                raise TableError("stale", f"round {data.get('k')} is not the next round")
+            try:
+                self._new_round(data, trial=True)
+            except (CardError, RulesError, TypeError, ValueError) as exc:
+                raise TableError("bad-request", f"bad deal: {exc}") from None
+
+    def _check_action(self, seat: int, data: dict[str, Any]) -> None:
+        rnd = self.round
+        if self.status == "round-over":
+            raise TableError("not-your-turn", "the round is over: wait for the next one")
+        if self.status != "playing" or rnd is None or rnd.over:
+            raise TableError("not-your-turn", "no round is being played")
+        turn = self.turn()
+        assert turn is not None
+        if turn.seat != seat:
+            raise TableError("not-your-turn", f"it is {self.names[turn.seat]}'s turn, not yours")
+        by = data.get("by")
+        if by not in ("person", "bot"):
+            raise TableError("bad-request", "an action is by a person or a bot")
+        if (by == "bot") != (turn.bot is not None):
+            who = "a bot plays this seat now" if turn.bot else "a person plays this seat"
+            raise TableError("forbidden", who)
+        action = parse_action(data.get("action", ""))
+        if data.get("forget"):
+            if not isinstance(action, Play):
+                raise TableError("bad-request", "only a card can be played unannounced")
+            action = Play(action.card, forget=True)
+        reason = rnd.why_illegal(action)
+        if reason is not None:
+            raise TableError("illegal", reason)
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply(self, entry: LogEntry) -> None:
+        """Apply one entry that :meth:`check` accepted (and the store holds)."""
+        kind, data = entry.kind, entry.data
+        self.seq = entry.seq
+        if kind == "created":
+            cfg = TableConfig.from_json(data["config"])
+            self.config = cfg
+            self.created_at = entry.at
+            self.token_hashes = {int(k): str(v) for k, v in data.get("tokens", {}).items()}
+            self.names = [
+                spec.name or (f"Seat {g + 1}" if spec.kind == "person" else f"Bot {g + 1}")
+                for g, spec in enumerate(cfg.seats)
+            ]
+            self.joined = [spec.kind == "bot" or spec.name is not None for spec in cfg.seats]
+            return
+        cfg = self.cfg
+        seat = data.get("seat")
+        if kind == "joined":
+            assert isinstance(seat, int)
+            self.names[seat] = clean_name(data["name"])
+            self.joined[seat] = True
+            self._event({"kind": "joined", "seat": seat}, f"{self.names[seat]} sits down")
+        elif kind == "started":
+            self.filled = set(data["filled"])
+            for g in self.filled:
+                self.names[g] = f"Bot {g + 1}"
+            self.game = Game(cfg.rules, list(self.names), dealer=int(data["dealer"]))
+            self.status = "playing"
+            self._event({"kind": "started"}, "the game starts")
+        elif kind == "round":
+            self._new_round(data, trial=False)
+        elif kind == "action":
+            assert isinstance(seat, int)
+            self._act(data)
+        elif kind == "takeover":
+            assert isinstance(seat, int)
+            self.taken_over[seat] = str(data["level"])
+            self._event(
+                {"kind": "takeover", "seat": seat},
+                f"{self.names[seat]} is away: a bot plays for them",
+            )
+        elif kind == "returned":
+            assert isinstance(seat, int)
+            self.taken_over.pop(seat, None)
+            self._event({"kind": "returned", "seat": seat}, f"{self.names[seat]} is back")
+        elif kind == "ready":
+            assert isinstance(seat, int)
+            self.ready_seats.add(seat)
+        if kind == "action" and self.status in ("round-over", "over"):
+            self.round_ended_at = entry.at
+
+    def _new_round(self, data: dict[str, Any], trial: bool) -> None:
+        game = self.game
+        assert game is not None
+        hands = [[parse_card(c) for c in h] for h in data["hands"]]
+        talon = [parse_card(c) for c in data["talon"]]
+        if trial:
+            seats = list(game.active)
+            Round(
+                game.rules,
+                [game.chips[s] for s in seats],
+                game.board,
+                seats.index(game.dealer),
+                hands,
+                talon,
+            )
+            return
+        rnd = game.start_round(deal=(hands, talon))
+        self.status = "playing"
+        self.ready_seats.clear()
+        self.last_result = None
+        self.round_ended_at = None
+        self.round_start = len(self.events)
+        names = self.round_names
+        opener = names[rnd.to_act]
+        self._event(
+            {"kind": "round", "k": int(data["k"])},
+            f"Round {data['k'] + 1}: {names[rnd.dealer]} deals, {opener} opens",
+        )
+        self._engine_events(rnd.events)
+
+    def _act(self, data: dict[str, Any]) -> None:
+        rnd, game = self.round, self.game
+        assert rnd is not None and game is not None
+        action = parse_action(data["action"])
+        if data.get("forget") and isinstance(action, Play):
+            action = Play(action.card, forget=True)
+        self._engine_events(rnd.apply(action))
+        if not rnd.over:
+            return
+        names = self.round_names
+        res = game.finish_round()
+        self.last_result = self._result_json(rnd, res, names)
+        self._event(
+            {"kind": "round-over", "seat": self.round_seats[res.winner]},
+            f"{names[res.winner]} wins the round",
+        )
+        if game.result is not None:
+            self.status = "over"
+            who = " and ".join(self.names[s] for s in game.result.winners)
+            self._event(
+                {"kind": "game-over", "winners": list(game.result.winners)},
+                f"Game over ({game.result.reason}): {who} "
+                + ("win" if len(game.result.winners) > 1 else "wins"),
+            )
+        else:
+            self.status = "round-over"
+
+    def _result_json(self, rnd: Round, res: RoundResult, names: list[str]) -> dict[str, Any]:
+        seats = self.round_seats
+        rows = [
+            {
+                "seat": g,
+                "name": names[pos],
+                "paid": res.chips[pos] - rnd.chips_before[pos],
+                "chips": res.chips[pos],
+                "cards_left": len(rnd.hands[pos]),
+            }
+            for pos, g in enumerate(seats)
+        ]
+        boxes = [
+            {"card": c.code, "before": before, "after": after}
+            for c, before, after in zip(
+                rnd.rules.board_cards, rnd.board_before, res.board, strict=True
+            )
+        ]
+        return {
+            "winner": seats[res.winner],
+            "rows": rows,
+            "boxes": boxes,
+            "grand_opera": res.grand_opera,
+            "next_dealer": seats[res.next_dealer],
+            "short": [seats[p] for p in res.short],
+        }
+
+    def _event(self, fields_: dict[str, Any], text: str) -> None:
+        self.events.append({**fields_, "text": text})
+
+    def _engine_events(self, events: list[Event]) -> None:
+        names = self.round_names
+        seats = self.round_seats
+        stakes: dict[int, int] = {}
+        for event in events:
+            if isinstance(event, Staked):
+                stakes[event.seat] = stakes.get(event.seat, 0) + event.amount
+                continue
+            out: dict[str, Any] = {"kind": _EVENT_KIND[type(event)]}
+            if isinstance(event, Paid):
+                out["seat"] = seats[event.payer]
+            for f in fields(event):
+                value = getattr(event, f.name)
+                if f.name in _SEAT_FIELDS:
+                    value = seats[value]
+                elif isinstance(value, Card):
+                    value = value.code
+                elif f.name == "label":
+                    continue
+                out[f.name] = value
+            self._event(out, event.describe(names))
+        if stakes:
+            if all(v == STAKE_PER_ROUND for v in stakes.values()):
+                text = f"Stakes: {STAKE_PER_ROUND} chips each on the board"
+            else:
+                text = "Stakes: " + ", ".join(
+                    f"{names[p]} {v}" + ("" if v == STAKE_PER_ROUND else " (all they had)")
+                    for p, v in sorted(stakes.items())
+                )
+            self._event({"kind": "stakes"}, text)
+
+    # -- what a seat sees -------------------------------------------------------------------
+
+    def frame(
+        self,
+        seat: int | None,
+        since: int | None = None,
+        present: frozenset[int] | set[int] = frozenset(),
+        deadline: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The ``state`` frame for ``seat`` (None: a spectator).
+
+        ``events`` holds the public events from index ``since`` (None: the current round's).
+        Only ``seat``'s own hand, legal actions and pending claim are in it.
+        """
+        cfg = self.cfg
+        game = self.game
+        start = self.round_start if since is None else since
+        seats = []
+        rnd = self.round
+        in_round = set(self.round_seats) if rnd is not None else set()
+        for g, spec in enumerate(cfg.seats):
+            bot = self.bot_for(g) if self.status != "waiting" or spec.kind == "bot" else None
+            seats.append(
+                {
+                    "seat": g,
+                    "name": self.names[g],
+                    "kind": "bot" if spec.kind == "bot" or g in self.filled else "person",
+                    "level": bot if spec.kind == "bot" or g in self.filled else None,
+                    "joined": self.joined[g],
+                    "present": g in present,
+                    "bot_playing": bot is not None,
+                    "chips": game.chips[g] if game is not None else cfg.rules.starting_chips,
+                    "in_round": g in in_round,
+                }
+            )
+        result = game.result if game is not None else None
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "table": self.table_id,
+            "you": seat,
+            "status": self.status,
+            "title": cfg.title,
+            "seats": seats,
+            "rules": cfg.rules.to_json(),
+            "preset": cfg.rules.preset_name,
+            "creator": 0,
+            "round": self._round_json(seat) if rnd is not None else None,
+            "last_result": self.last_result,
+            "game_result": None
+            if result is None
+            else {
+                "winners": list(result.winners),
+                "reason": result.reason,
+                "chips": list(result.chips),
+                "rounds": result.rounds,
+            },
+            "ready": sorted(self.ready_seats),
+            "events": self.events[start:],
+            "deadline": deadline,
+        }
+
+    def _round_json(self, seat: int | None) -> dict[str, Any]:
+        rnd = self.round
+        game = self.game
+        assert rnd is not None and game is not None
+        seats = self.round_seats
+        pos = seats.index(seat) if seat is not None and seat in seats else None
+        to_act = rnd.current_player
+        out: dict[str, Any] = {
+            "k": game.rounds_played - (1 if rnd.over else 0),
+            "dealer": seats[rnd.dealer],
+            "to_act": seats[to_act] if to_act is not None else None,
+            "need": rnd.need,
+            "leader": seats[rnd.leader] if rnd.leader is not None else None,
+            "board": [
+                {"card": c.code, "chips": v}
+                for c, v in zip(rnd.rules.board_cards, rnd.board, strict=True)
+            ],
+            "hand_sizes": {str(g): len(rnd.hands[p]) for p, g in enumerate(seats)},
+            "talon_size": len(rnd.talon),
+            "chips": {str(g): rnd.chips[p] for p, g in enumerate(seats)},
+            "played": [[seats[p], c.code] for p, c in rnd.played],
+            "sequence": [c.code for c in current_run(rnd)],
+            "passes": [[seats[p], r] for p, r in rnd.passes],
+            "winner": seats[rnd.result.winner] if rnd.result is not None else None,
+        }
+        if pos is not None:
+            mine = to_act == pos
+            out["hand"] = [c.code for c in rnd.hands[pos]]
+            out["legal"] = [action_text(a) for a in rnd.legal_actions()] if mine else []
+            claim = rnd.pending_claim if mine else None
+            out["pending_claim"] = claim.code if claim is not None else None
+        return out
+
+    # -- records ------------------------------------------------------------------------------
+
+    def record(self) -> list[dict[str, object]]:
+        """The game's record (finished rounds, then the round in progress if any)."""
+        game = self.game
+        if game is None:
+            return []
+        records = list(game.records)
+        rnd = game.round
+        if rnd is not None and not rnd.over:
+            records.append(round_record(rnd, self.round_names))
+        return records
+
+    def summary(self) -> dict[str, Any]:
+        """A short description for the lobby (no hidden information)."""
+        game = self.game
+        return {
+            "players": self.names,
+            "rounds": game.rounds_played if game is not None else 0,
+            "chips": list(game.chips) if game is not None else None,
+            "winners": list(game.result.winners) if game and game.result else None,
+        }
+
+
+def current_run(rnd: Round) -> list[Card]:
+    """The cards of the sequence being played (since the last new sequence)."""
+    cards: list[Card] = []
+    for event in reversed(rnd.events):
+        if isinstance(event, FreeSequence | OutOfCards):
+            break
+        if isinstance(event, CardPlayed):
+            cards.append(event.card)
+    cards.reverse()
+    return cards
+
+
+__all__ = [
+    "NainJauneTable",
+    "Status",
+    "Turn",
+    "action_text",
+    "clean_name",
+    "current_run",
+    "hash_token",
+    "parse_action",
+]

@@ -1,0 +1,588 @@
+"""TableService: every live table of a process, its log, its bots, its subscribers and timers.
+
+Inside a table's lock every change goes: check (nothing mutated) -> ``await store.append`` ->
+``table.apply`` -> a frame on every subscriber's queue. Nothing is told before it is stored, so
+a process killed at any moment restarts (:meth:`TableService.start`) with every table exactly
+where its log says, and bots and timers pick up from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardroom.bots import Bot, make_bot, parse_spec
+from cardroom.bots.base import LEVELS
+from cardroom.games.nain_jaune.view import view_of
+from cardroom.store import EventStore, LogEntry, SeqConflict
+from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
+from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
+
+__all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
+
+Frame = dict[str, Any]
+QUEUE_SIZE = 64
+logger = logging.getLogger(__name__)
+
+
+class Subscription:
+    """One connection's stream of frames for one seat (None: a spectator).
+
+    ``async for frame in sub`` yields frames; the first is the full state. A subscriber that
+    falls behind gets a fresh full state instead of the backlog.
+    """
+
+    def __init__(self, table_id: str, seat: int | None, maxsize: int = QUEUE_SIZE) -> None:
+        self.table_id = table_id
+        self.seat = seat
+        self.queue: asyncio.Queue[Frame | None] = asyncio.Queue(maxsize)
+        self.cursor = 0
+        """Index of the first public event this connection has not been sent."""
+        self.closed = False
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Frame:
+        frame = await self.queue.get()
+        if frame is None:
+            raise StopAsyncIteration
+        return frame
+
+    async def get(self) -> Frame | None:
+        """The next frame, or None once the subscription is closed."""
+        return await self.queue.get()
+
+    def _put(self, frame: Frame | None) -> bool:
+        """Queue a frame; False if the queue was full (it is then emptied)."""
+        try:
+            self.queue.put_nowait(frame)
+            return True
+        except asyncio.QueueFull:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            return False
+
+
+@dataclass
+class _Live:
+    """A table held in memory with its lock, subscribers, bot task and timers."""
+
+    table: NainJauneTable
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subs: list[Subscription] = field(default_factory=list)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    bot_task: asyncio.Task[None] | None = None
+    timers: dict[tuple[str, int | None], asyncio.Task[None]] = field(default_factory=dict)
+    deadlines: dict[tuple[str, int | None], float] = field(default_factory=dict)
+
+    def present(self) -> set[int]:
+        return {s.seat for s in self.subs if s.seat is not None}
+
+
+class TableService:
+    """Owns the live tables of a process; the web server and the terminal drive it."""
+
+    def __init__(self, store: EventStore, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self._live: dict[str, _Live] = {}
+        self._bots: dict[str, Bot] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._stopping = False
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every unfinished table from the log and resume its bots and timers."""
+        for table_id in await self.store.table_ids({"waiting", "playing"}):
+            try:
+                live = await self._load(table_id)
+            except TableError as exc:  # a damaged log must not keep the other tables down
+                logger.error("table %s cannot be rebuilt from its log: %s", table_id, exc)
+                continue
+            async with live.lock:
+                await self._resume(live)
+
+    async def stop(self) -> None:
+        """Cancel bot tasks and timers (the log is already complete); end subscriptions.
+
+        Each table's lock is taken first, so no change is cut between its append and its apply.
+        """
+        self._stopping = True
+        tasks: list[asyncio.Task[None]] = list(self._tasks)
+        for live in list(self._live.values()):
+            async with live.lock:
+                mine = list(live.timers.values())
+                if live.bot_task is not None:
+                    mine.append(live.bot_task)
+                for task in mine:
+                    task.cancel()
+                tasks.extend(mine)
+            for sub in live.subs:
+                sub._put(None)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._live.clear()
+
+    async def _load(self, table_id: str) -> _Live:
+        live = self._live.get(table_id)
+        if live is not None:
+            return live
+        entries = await self.store.entries(table_id)
+        if not entries:
+            raise TableError("not-found", f"there is no table {table_id!r}")
+        live = self._live.get(table_id)  # loaded meanwhile by another caller
+        if live is None:
+            live = _Live(NainJauneTable.replay(table_id, entries))
+            self._live[table_id] = live
+        return live
+
+    def _get(self, table_id: str) -> _Live:
+        live = self._live.get(table_id)
+        if live is None:
+            raise TableError("not-found", f"there is no table {table_id!r}")
+        return live
+
+    async def _resume(self, live: _Live) -> None:
+        """After a restart: timers from the log's times, then the bots."""
+        table = live.table
+        await self._store_summary(live)
+        if table.status == "over":
+            return
+        if table.status != "waiting":
+            for g in table.person_seats():
+                if g not in table.taken_over and g not in live.present():
+                    self._arm_takeover(live, g)
+        await self._follow_up(live)
+        self._ensure_bot_task(live)
+        live.wake.set()
+
+    # -- creating and joining --------------------------------------------------------------
+
+    async def create(self, config: TableConfig) -> Created:
+        """Create a table (logged as ``created``); returns its id and seat tokens.
+
+        A person seat with a name is joined at once; when every person seat is joined the
+        table starts by itself.
+        """
+        for g, spec in enumerate(config.seats):
+            if spec.kind == "bot":
+                self._bot(spec.level or config.level)
+            if spec.name is not None:
+                clean_name(spec.name)
+            if g and spec.kind == "person" and spec.level is not None:
+                raise TableError("bad-request", "a person's seat has no level")
+        self._bot(config.level)
+        tokens = {
+            g: secrets.token_urlsafe(24) for g, s in enumerate(config.seats) if s.kind == "person"
+        }
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        data = {
+            "config": config.to_json(),
+            "tokens": {str(g): hash_token(t) for g, t in tokens.items()},
+        }
+        table = NainJauneTable(table_id)
+        entry = table.entry("created", data, self.clock())
+        seats = [
+            {
+                "seat": g,
+                "kind": spec.kind,
+                "name": spec.name or "",
+                "level": spec.level if spec.kind == "bot" else None,
+                "token_hash": hash_token(tokens[g]) if g in tokens else None,
+                "joined": spec.kind == "bot" or spec.name is not None,
+            }
+            for g, spec in enumerate(config.seats)
+        ]
+        await self.store.create_table(
+            table_id, config.game, entry, config.title, config.public, seats
+        )
+        table.apply(entry)
+        live = _Live(table)
+        self._live[table_id] = live
+        async with live.lock:
+            await self._store_summary(live)
+            await self._follow_up(live)
+        self._ensure_bot_task(live)
+        live.wake.set()
+        return Created(table_id, tokens[0], {g: t for g, t in tokens.items() if g != 0})
+
+    async def seat_of(self, table_id: str, token: str | None) -> int | None:
+        """The seat a token opens (None = spectator); ``TableError('forbidden')`` if wrong.
+
+        Loads the table from the log if this process does not hold it yet.
+        """
+        live = await self._load(table_id)
+        if token is None or token == "":
+            return None
+        given = hash_token(token)
+        found: int | None = None
+        for g, stored in sorted(live.table.token_hashes.items()):
+            if hmac.compare_digest(given, stored):
+                found = g
+        if found is None:
+            raise TableError("forbidden", "this seat link is not valid for this table")
+        return found
+
+    async def join(self, table_id: str, seat: int, name: str) -> None:
+        """A person takes their seat under ``name`` (1..24 characters)."""
+        live = self._get(table_id)
+        async with live.lock:
+            await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
+            await self._follow_up(live)
+
+    async def start_now(self, table_id: str, seat: int) -> None:
+        """The creator starts the table; empty person seats get bots of the table's level."""
+        live = self._get(table_id)
+        if seat != 0:
+            raise TableError("forbidden", "only the table's creator can start it")
+        async with live.lock:
+            await self._start(live)
+            await self._follow_up(live)
+
+    async def _start(self, live: _Live) -> None:
+        table = live.table
+        filled = [
+            g for g, s in enumerate(table.cfg.seats) if s.kind == "person" and not table.joined[g]
+        ]
+        dealer = random.Random(f"{table.cfg.seed}/dealer").randrange(table.n)
+        await self._commit(live, "started", {"filled": filled, "dealer": dealer})
+        armed = False
+        for g in table.person_seats():
+            if g not in live.present():
+                self._arm_takeover(live, g)
+                armed = True
+        if armed:
+            self._fan_out(live)  # the takeover deadlines
+
+    # -- playing ----------------------------------------------------------------------------
+
+    async def act(self, table_id: str, seat: int, action: str, seen_seq: int) -> None:
+        """Play ``"7D"``, ``"pass"`` or ``"claim"`` for ``seat``; refuses a stale ``seen_seq``."""
+        live = self._get(table_id)
+        async with live.lock:
+            table = live.table
+            if seen_seq != table.seq:
+                raise TableError(
+                    "stale",
+                    "the table moved on since you looked: look again and choose once more",
+                )
+            if seat in table.taken_over:
+                await self._commit(live, "returned", {"seat": seat})
+            await self._commit(
+                live, "action", {"seat": seat, "action": str(action), "by": "person"}
+            )
+            await self._follow_up(live)
+
+    async def ready(self, table_id: str, seat: int) -> None:
+        """The person at ``seat`` asks for the next round."""
+        live = self._get(table_id)
+        async with live.lock:
+            await self._commit(live, "ready", {"seat": seat})
+            await self._follow_up(live)
+
+    async def _commit(self, live: _Live, kind: str, data: dict[str, Any]) -> LogEntry:
+        """Check, store, apply, tell: the one path of every change (the lock is held)."""
+        table = live.table
+        entry = table.entry(kind, data, self.clock())
+        table_update: dict[str, Any] | None = None
+        seats_update: list[dict[str, Any]] | None = None
+        if kind == "joined":
+            seats_update = [{"seat": data["seat"], "name": data["name"], "joined": True}]
+        elif kind == "started":
+            table_update = {"status": "playing"}
+            seats_update = [
+                {"seat": g, "kind": "bot", "name": f"Bot {g + 1}", "level": table.cfg.level}
+                for g in data["filled"]
+            ]
+        try:
+            await self.store.append(
+                table.table_id, entry, table_update=table_update, seats_update=seats_update
+            )
+        except SeqConflict:  # another process wrote this table: this one must not go on
+            raise TableError(
+                "stale", "this table was changed by another server: reload the page"
+            ) from None
+        table.apply(entry)
+        if kind == "action" and table.status in ("round-over", "over"):
+            await self._store_summary(live)
+        self._fan_out(live)
+        self._ensure_bot_task(live)
+        live.wake.set()
+        return entry
+
+    async def _store_summary(self, live: _Live) -> None:
+        # the lobby's projection only (the log already holds the change); _resume redoes it
+        table = live.table
+        status = "playing" if table.status == "round-over" else table.status
+        await self.store.update_table(
+            table.table_id, {"status": status, "summary": table.summary()}
+        )
+
+    async def _follow_up(self, live: _Live) -> None:
+        """Entries that follow by themselves: the start, the next round, timers (lock held)."""
+        table = live.table
+        if table.status == "waiting":
+            if all(table.joined[g] for g in range(table.n)):
+                await self._start(live)
+            else:
+                return
+        if table.status == "over":
+            self._cancel_timers(live)
+            return
+        if table.status == "playing" and table.round is None:
+            await self._commit(live, "round", table.deal())
+        if table.status == "round-over":
+            if not table.waiting_for_ready():
+                self._cancel(live, ("next-round", None))
+                await self._commit(live, "round", table.deal())
+            elif ("next-round", None) not in live.timers:
+                ended = table.round_ended_at or self.clock()
+                self._arm(
+                    live,
+                    ("next-round", None),
+                    ended + table.cfg.next_round_after,
+                    lambda: self._next_round_due(live),
+                )
+                self._fan_out(live)  # every page shows the countdown to the next round
+        if table.status == "playing":
+            self._cancel(live, ("next-round", None))
+
+    async def _next_round_due(self, live: _Live) -> None:
+        async with live.lock:
+            live.timers.pop(("next-round", None), None)
+            live.deadlines.pop(("next-round", None), None)
+            if live.table.status == "round-over":
+                await self._commit(live, "round", live.table.deal())
+                await self._follow_up(live)
+
+    # -- presence and takeover -----------------------------------------------------------------
+
+    def _arm_takeover(self, live: _Live, seat: int) -> None:
+        after = live.table.cfg.takeover_after
+        if after <= 0 or ("takeover", seat) in live.timers:
+            return
+        self._arm(
+            live, ("takeover", seat), self.clock() + after, lambda: self._takeover_due(live, seat)
+        )
+
+    async def _takeover_due(self, live: _Live, seat: int) -> None:
+        async with live.lock:
+            live.timers.pop(("takeover", seat), None)
+            live.deadlines.pop(("takeover", seat), None)
+            table = live.table
+            if (
+                table.status in ("playing", "round-over")
+                and seat not in live.present()
+                and seat not in table.taken_over
+            ):
+                await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
+                await self._follow_up(live)
+
+    async def _returned(self, live: _Live, seat: int) -> None:
+        async with live.lock:
+            if seat in live.table.taken_over and live.table.status != "over":
+                await self._commit(live, "returned", {"seat": seat})
+                await self._follow_up(live)
+
+    def _arm(
+        self,
+        live: _Live,
+        key: tuple[str, int | None],
+        at: float,
+        work: Callable[[], Coroutine[Any, Any, None]],
+    ) -> None:
+        self._cancel(live, key)
+
+        async def later() -> None:
+            await asyncio.sleep(max(0.0, at - self.clock()))
+            await work()
+
+        live.deadlines[key] = at
+        live.timers[key] = asyncio.get_running_loop().create_task(later())
+
+    def _cancel(self, live: _Live, key: tuple[str, int | None]) -> None:
+        task = live.timers.pop(key, None)
+        live.deadlines.pop(key, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def _cancel_timers(self, live: _Live) -> None:
+        for key in list(live.timers):
+            self._cancel(live, key)
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def _bot(self, spec: str) -> Bot:
+        bot = self._bots.get(spec)
+        if bot is None:
+            try:
+                bot = make_bot(spec)
+            except ValueError as exc:
+                raise TableError("bad-request", str(exc)) from None
+            self._bots[spec] = bot
+        return bot
+
+    def _ensure_bot_task(self, live: _Live) -> None:
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
+
+    async def _bot_loop(self, live: _Live) -> None:
+        table = live.table
+        while not self._stopping and table.status != "over":
+            await live.wake.wait()
+            live.wake.clear()
+            try:
+                await self._bots_play(live)
+            except Exception:  # e.g. the database is briefly unavailable: try again soon
+                logger.exception("bots of table %s", table.table_id)
+                await asyncio.sleep(1.0)
+                live.wake.set()
+
+    async def _bots_play(self, live: _Live) -> None:
+        """Let bots act while a bot (or a bot playing for an absent person) is to act."""
+        table = live.table
+        while not self._stopping:
+            turn = table.turn()
+            if turn is None or turn.bot is None:
+                break
+            seq = table.seq
+            if table.cfg.bot_delay > 0:
+                await asyncio.sleep(table.cfg.bot_delay)
+            if table.seq != seq:
+                continue
+            rnd = table.round
+            assert rnd is not None
+            view = view_of(rnd, table.round_seats.index(turn.seat))
+            bot = self._bot(turn.bot)
+            rng = random.Random(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
+            name = parse_spec(LEVELS.get(turn.bot, turn.bot))[0]
+            if name == "search":
+                action = await asyncio.to_thread(bot.act, view, rng)
+            else:
+                action = bot.act(view, rng)
+            async with live.lock:
+                if table.seq != seq:
+                    continue
+                await self._commit(
+                    live,
+                    "action",
+                    {"seat": turn.seat, "action": action_text(action), "by": "bot"},
+                )
+                await self._follow_up(live)
+            await asyncio.sleep(0)  # let readers in between two bot moves
+
+    # -- subscribers ----------------------------------------------------------------------------
+
+    def subscribe(self, table_id: str, seat: int | None) -> Subscription:
+        """A stream of frames for ``seat`` (None: spectator); the first is the full state.
+
+        A person coming back to a seat a bot plays for takes it back (logged ``returned``).
+        """
+        live = self._get(table_id)
+        table = live.table
+        if seat is not None and not (0 <= seat < table.n and table.is_person(seat)):
+            raise TableError("forbidden", "this is not a person's seat")
+        sub = Subscription(table_id, seat)
+        live.subs.append(sub)
+        if seat is not None:
+            self._cancel(live, ("takeover", seat))
+            if seat in table.taken_over:
+                self._spawn(self._returned(live, seat))
+        sub._put(self._frame(live, seat, None))  # built once present: no takeover deadline
+        sub.cursor = len(table.events)
+        if seat is not None:
+            self._fan_out(live, skip=sub)  # the others see them present
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """End a subscription; a person seat's last one gone starts its takeover timer."""
+        live = self._live.get(sub.table_id)
+        sub.closed = True
+        sub._put(None)
+        if live is None or sub not in live.subs:
+            return
+        live.subs.remove(sub)
+        seat = sub.seat
+        if seat is not None and seat not in live.present():
+            if live.table.status in ("playing", "round-over"):
+                self._arm_takeover(live, seat)
+            self._fan_out(live)
+
+    def frame_for(self, table_id: str, seat: int | None) -> Frame:
+        """The full ``state`` frame for ``seat`` (or a spectator); events of the current round."""
+        return self._frame(self._get(table_id), seat, None)
+
+    def _frame(self, live: _Live, seat: int | None, since: int | None) -> Frame:
+        return live.table.frame(seat, since, live.present(), self._deadline(live))
+
+    def _deadline(self, live: _Live) -> dict[str, Any] | None:
+        if not live.deadlines:
+            return None
+        turn = live.table.turn()
+        keys = sorted(live.deadlines, key=lambda k: live.deadlines[k])
+        if ("next-round", None) in live.deadlines:
+            key: tuple[str, int | None] = ("next-round", None)
+        elif turn is not None and ("takeover", turn.seat) in live.deadlines:
+            key = ("takeover", turn.seat)
+        else:
+            key = keys[0]
+        return {"kind": key[0], "seat": key[1], "at": live.deadlines[key]}
+
+    def _fan_out(self, live: _Live, skip: Subscription | None = None) -> None:
+        end = len(live.table.events)
+        for sub in live.subs:
+            if sub is skip or sub.closed:
+                continue
+            if not sub._put(self._frame(live, sub.seat, sub.cursor)):
+                sub._put({**self._frame(live, sub.seat, None), "resync": True})
+            sub.cursor = end
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> NainJauneTable:
+        """The live table (read only: change it through the service)."""
+        return self._get(table_id).table
+
+    async def record(self, table_id: str) -> list[dict[str, Any]]:
+        """The game record (replay format); ``TableError('forbidden')`` until the game is over."""
+        live = await self._load(table_id)
+        if live.table.status != "over":
+            raise TableError("forbidden", "the record is published when the game is over")
+        return [dict(r) for r in live.table.record()]
+
+    async def list_tables(
+        self, status: set[str] | None = None, public: bool | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """Tables for the lobby (from the store's projection), newest first."""
+        rows = await self.store.list_tables(status, public, limit)
+        return [
+            {
+                "id": r.id,
+                "game": r.game,
+                "created_at": r.created_at,
+                "status": r.status,
+                "title": r.title,
+                "public": r.public,
+                "summary": r.summary,
+                "seats": r.seats,
+            }
+            for r in rows
+        ]
