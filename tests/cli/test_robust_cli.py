@@ -57,7 +57,7 @@ def test_the_reader_refuses_what_no_record_holds(text: str, message: str) -> Non
 
 
 def test_the_reader_refuses_a_record_too_large_before_parsing() -> None:
-    with pytest.raises(RecordError, match="larger than 16 MiB"):
+    with pytest.raises(RecordError, match="larger than 8 MiB"):
         loads(b" " * (MAX_RECORD_BYTES + 1))
     assert loads(b" " * 100 + b"[1]") == [1]
     assert loads(b"\xef\xbb\xbf[1]") == [1]  # a byte order mark is allowed
@@ -67,13 +67,13 @@ def test_a_huge_file_is_refused_by_its_size(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     with path.open("wb") as f:
         f.truncate(54 * 1024 * 1024)  # 54 MB, sparse: refused by its size, never read
-    assert "the file is larger than 16 MiB" in one_error_line(replay(str(path)))
+    assert "the file is larger than 8 MiB" in one_error_line(replay(str(path)))
 
 
 def test_dev_zero_is_read_only_up_to_the_limit() -> None:
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero")
-    assert "larger than 16 MiB" in one_error_line(replay("/dev/zero"))
+    assert "larger than 8 MiB" in one_error_line(replay("/dev/zero"))
 
 
 def test_a_fifo_with_no_writer_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,8 +17,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-MAX_RECORD_BYTES = 16 * 1024 * 1024
-"""The largest record read (16 MiB: several thousand Nain Jaune rounds, or Spit games)."""
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+"""The largest record read (8 MiB: thousands of Nain Jaune rounds, hundreds of Spit games)."""
 MAX_DEPTH = 12
 """The deepest nesting of lists and objects in a record (the formats need 4)."""
 MAX_INT_DIGITS = 20
@@ -111,18 +111,17 @@ def loads(text: str | bytes, limit: int = MAX_RECORD_BYTES) -> Any:
 
 def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
     """Raise :class:`RecordError` if lists and objects nest deeper than ``limit``."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            children: Any = value.values()
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
+    level = [data] if isinstance(data, (list, dict)) else []
+    depth = 0
+    while level:
+        depth += 1
         if depth > limit:
             raise RecordError(f"lists or objects nested more than {limit} deep")
-        stack.extend((child, depth + 1) for child in children)
+        below: list[Any] = []
+        for value in level:
+            items = value.values() if value.__class__ is dict else value
+            below += [x for x in items if x.__class__ is list or x.__class__ is dict]
+        level = below
 
 
 # -- typed fields ------------------------------------------------------------------------------
