@@ -36,6 +36,8 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.record import RecordError, RoundRecord, parse_game, replay_game
 from cardroom.games.nain_jaune.rules import Rules, RulesError
 from cardroom.games.nain_jaune.view import RoundView, view_of
+from cardroom.games.records import MAX_RECORD_BYTES, loads
+from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.tables.config import SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text
 
@@ -335,10 +337,12 @@ SEED_IN_NAME = re.compile(r"seed(\d+)")
 def read_record(path: Path) -> list[RoundRecord]:
     """The rounds of a saved game, checked by replaying them; raises :class:`ResumeError`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise ResumeError(f"{path} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+        data = loads(path.read_bytes())
     except OSError as exc:
         raise ResumeError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except BaseRecordError as exc:
         raise ResumeError(f"{path} is not a JSON game record: {exc}") from None
     try:
         rounds = parse_game(data)
