@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cardroom.cli.main import cli
+import cardroom.cli.main  # noqa: F401  (registers every command on the group)
+from cardroom.cli.groups import cli
 from cardroom.games.nain_jaune import Game, Rules
 
 DOCS = Path(__file__).parents[1] / "docs" / "games"
@@ -93,6 +94,27 @@ def nain_jaune_game() -> list[dict[str, object]]:
     return records
 
 
+def speed_match() -> list[dict[str, Any]]:
+    """A Speed match to 10 points between two bots, as the list of its games' records."""
+    from cardroom.games.speed import SpeedMatch, SpeedRules
+    from cardroom.games.speed.record import record_header
+    from cardroom.sim.realtime import new_table, run_table
+
+    match = SpeedMatch(SpeedRules(target=10), seed=5)
+    names = ["Ann", "Bob"]
+    out: list[dict[str, Any]] = []
+    rngs = [random.Random(1), random.Random(2)]
+    while True:
+        game = match.game
+        table = new_table(game, ["hard", "expert"], rngs, names)
+        run_table(table)
+        out.append(table.arbiter.record(record_header(game, names, match)))
+        if match.over or not game.over:
+            games: list[dict[str, Any]] = json.loads(json.dumps(out))
+            return games
+        match.next_game()
+
+
 def base_records() -> dict[str, list[Any]]:
     """The records mutated, by format."""
     speed = json.loads((DOCS / "speed-example.json").read_text(encoding="utf-8"))
@@ -102,7 +124,7 @@ def base_records() -> dict[str, list[Any]]:
             json.loads((DOCS / "nain-jaune-example.json").read_text(encoding="utf-8")),
         ],
         "spit": [json.loads((DOCS / "spit-example.json").read_text(encoding="utf-8"))],
-        "speed": [speed],
+        "speed": [speed, speed_match()],
     }
 
 
