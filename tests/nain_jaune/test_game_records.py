@@ -215,3 +215,23 @@ def test_single_round_records_still_replay_alone() -> None:
     data = records(game)
     rep = replay_round(parse_game(data[1])[0])
     assert rep.result is not None
+
+
+def test_the_web_replay_frames_step_through_voluntary_passes() -> None:
+    from cardroom.web.replay_frames import replay_frames
+
+    for seed in range(40):
+        game, _ = play({"may_stop": "true", "when_blocked": "free-restart", "end": "rounds:1"},
+                       ["A", "B", "C"], seed)
+        data = records(game)
+        if "pass" in data[0]["moves"]:
+            break
+    frames = replay_frames(data)
+    steps = frames["rounds"][0]["steps"]
+    texts = [line for step in steps for line in step["text"]]
+    replayed = replay_whole_game(parse_game(data)).replays[0]
+    described = [
+        e.describe(["A", "B", "C"]) for e in replayed.events if type(e).__name__ != "Staked"
+    ]
+    assert texts[1:] == described  # the first text is the stakes line
+    assert steps[-1]["hands"] == [[c.code for c in h] for h in replayed.round.hands]
