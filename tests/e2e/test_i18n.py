@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP
-from tests.e2e.helpers import click_move, create_table, hand, seq, status, wait_until
+from tests.e2e.helpers import click_move, create_table, seq, status, wait_until
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 # Record what the page would say instead of speaking (headless chromium has no voices).
@@ -42,14 +42,19 @@ def _play_until(page: Page, done: Any, limit: float = 60.0) -> None:
     end = time.monotonic() + limit
     while not done():
         assert time.monotonic() < end, "the game did not get there in time"
-        if status(page) == "playing" and page.locator("#hand button.card.legal, #pass-button").count():
+        if (
+            status(page) == "playing"
+            and page.locator("#hand button.card.legal, #pass-button").count()
+        ):
             before = seq(page)
             if click_move(page) is not None:
                 wait_until(lambda b=before: seq(page) != b or done(), what="the move to land")
         page.wait_for_timeout(50)
 
 
-def test_a_french_table_speaks_french_and_passes_axe(browser: Browser, server: str, shots: Path) -> None:
+def test_a_french_table_speaks_french_and_passes_axe(
+    browser: Browser, server: str, shots: Path
+) -> None:
     # bypass_csp: only so that the test can inject axe-core (the pages never run inline code)
     ctx = browser.new_context(viewport=DESKTOP, locale="fr-FR", bypass_csp=True)
     ctx.add_init_script(SPEECH_STUB)
@@ -70,9 +75,13 @@ def test_a_french_table_speaks_french_and_passes_axe(browser: Browser, server: s
     # the spoken calls: off by default, then on
     assert not page.locator("#speech-toggle").is_checked()
     page.locator("#speech-toggle").check()
-    _play_until(page, lambda: any(
-        "sans" in t or "qui prend" in t for _l, t in page.evaluate("window.__spoken")
-    ) or status(page) != "playing")
+    _play_until(
+        page,
+        lambda: (
+            any("sans" in t or "qui prend" in t for _l, t in page.evaluate("window.__spoken"))
+            or status(page) != "playing"
+        ),
+    )
     spoken = page.evaluate("window.__spoken")
     assert spoken and all(lang == "fr-FR" for lang, _t in spoken), spoken
     assert any("« sans " in t or "qui prend" in t for _l, t in spoken), spoken

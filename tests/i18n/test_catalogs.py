@@ -39,8 +39,10 @@ def test_every_message_is_translated(lang: str) -> None:
         if not message.id:
             continue
         got = cat.get(message.id)
-        strings = [] if got is None else (
-            list(got.string) if isinstance(got.string, tuple | list) else [got.string]
+        strings = (
+            []
+            if got is None
+            else (list(got.string) if isinstance(got.string, tuple | list) else [got.string])
         )
         if not strings or not all(strings) or (got is not None and got.fuzzy):
             missing.append(message.id)
@@ -73,7 +75,11 @@ def test_welsh_has_six_plural_forms() -> None:
     tr = translator("cy")
     forms = {n: tr.ngettext("{n} round", "{n} rounds", n) for n in (0, 1, 2, 3, 6, 7)}
     assert forms == {
-        0: "0 o rowndiau", 1: "1 rownd", 2: "2 rownd", 3: "3 rownd", 6: "6 rownd",
+        0: "0 o rowndiau",
+        1: "1 rownd",
+        2: "2 rownd",
+        3: "3 rownd",
+        6: "6 rownd",
         7: "7 o rowndiau",
     }
     cat = _catalog("cy")

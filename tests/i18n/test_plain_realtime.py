@@ -13,7 +13,9 @@ from cardroom.cli.plain_realtime import PlainRealtime
 from cardroom.realtime import VirtualClock
 
 
-def _game(tmp_path: Path, game: str, lang: str = "en") -> tuple[PlainRealtime, list[str], VirtualClock]:
+def _game(
+    tmp_path: Path, game: str, lang: str = "en"
+) -> tuple[PlainRealtime, list[str], VirtualClock]:
     out: list[str] = []
     clock = VirtualClock()
     p = PlainRealtime(game, {}, 7, "easy", "Ann", tmp_path, clock=clock, lang=lang, out=out.append)
@@ -50,8 +52,20 @@ def test_speed_in_welsh(tmp_path: Path) -> None:
 
 
 def test_play_spit_through_a_pipe_is_plain_and_saves(tmp_path: Path) -> None:
-    args = ["play", "spit", "--bot", "easy", "--seed", "3", "--name", "Ann",
-            "--records", str(tmp_path), "--lang", "cy"]
+    args = [
+        "play",
+        "spit",
+        "--bot",
+        "easy",
+        "--seed",
+        "3",
+        "--name",
+        "Ann",
+        "--records",
+        str(tmp_path),
+        "--lang",
+        "cy",
+    ]
     res = CliRunner().invoke(cli, args, input="s\nlook\nq\n")
     assert res.exit_code == 0, res.output
     assert "Tafod yn erbyn Easy bot" in res.stdout

@@ -26,52 +26,74 @@ def _in_order(lines: list[str], expected: list[str]) -> None:
 
 def test_french_account(tmp_path: Path) -> None:
     lines = _run(tmp_path, "--lang", "fr")
-    _in_order(lines, [
-        "Mises : 15 jetons chacun sur le plateau",
-        "Ann pose A♣",
-        "Ann : « sans 4 »",
-        "Bob : « sans 7 »",
-        "Dee : « Nain Jaune qui prend » (40 jetons)",
-        "Dee : « 10 qui prend » (8 jetons)",
-        "Dee : « sans valet »",
-        "Eve : « valet qui prend » (16 jetons)",
-        "Fay : « sans roi »",
-        "Bob commence une nouvelle suite (après un roi)",
-        "Bob n’a plus de cartes et gagne la manche",
-        "Règlement :",
-        "  Cid paie 28 à Bob",
-        "  Hal paie 45 des 47 dus (tout ce qui lui reste) à Bob",
-        "Bob gagne la manche.",
-        "Jetons : Ann 18 · Bob 238 · Cid 17 · Dee 90 · Eve 29 · Fay 3 · Gus 29 · Hal 0",
-        "Plateau : 10♦ 0 · J♣ 0 · Q♠ 24 · K♥ 32 · 7♦ 0",
-        "Prochain donneur : Ann",
-    ])
+    _in_order(
+        lines,
+        [
+            "Mises : 15 jetons chacun sur le plateau",
+            "Ann pose A♣",
+            "Ann : « sans 4 »",
+            "Bob : « sans 7 »",
+            "Dee : « Nain Jaune qui prend » (40 jetons)",
+            "Dee : « 10 qui prend » (8 jetons)",
+            "Dee : « sans valet »",
+            "Eve : « valet qui prend » (16 jetons)",
+            "Fay : « sans roi »",
+            "Bob commence une nouvelle suite (après un roi)",
+            "Bob n’a plus de cartes et gagne la manche",
+            "Règlement :",
+            "  Cid paie 28 à Bob",
+            "  Hal paie 45 des 47 dus (tout ce qui lui reste) à Bob",
+            "Bob gagne la manche.",
+            "Jetons : Ann 18 · Bob 238 · Cid 17 · Dee 90 · Eve 29 · Fay 3 · Gus 29 · Hal 0",
+            "Plateau : 10♦ 0 · J♣ 0 · Q♠ 24 · K♥ 32 · 7♦ 0",
+            "Prochain donneur : Ann",
+        ],
+    )
     assert lines[0].startswith("Manche : Ann, Bob, Cid")
     assert "Hal donne ; règles classic" in lines[0]
 
 
 def test_welsh_account_from_the_locale(tmp_path: Path) -> None:
-    lines = _run(tmp_path, env={"CARDROOM_LANG": "", "LANGUAGE": "", "LC_ALL": "",
-                                "LC_MESSAGES": "", "LANG": "cy_GB.UTF-8"})
-    _in_order(lines, [
-        "Betiau: 15 o sglodion yr un ar y bwrdd",
-        "Ann yn chwarae A♣",
-        "Ann: “heb 4”",
-        "Dee: “Corrach Melyn sy’n cymryd” (40 o sglodion)",
-        "Eve: “gwas sy’n cymryd” (16 o sglodion)",
-        "Eve: “heb frenhines”",
-        "Talu:",
-        "  Cid yn talu 28 i Bob",
-        "Bob sy’n ennill y rownd.",
-        "Deliwr nesaf: Ann",
-    ])
+    lines = _run(
+        tmp_path,
+        env={
+            "CARDROOM_LANG": "",
+            "LANGUAGE": "",
+            "LC_ALL": "",
+            "LC_MESSAGES": "",
+            "LANG": "cy_GB.UTF-8",
+        },
+    )
+    _in_order(
+        lines,
+        [
+            "Betiau: 15 o sglodion yr un ar y bwrdd",
+            "Ann yn chwarae A♣",
+            "Ann: “heb 4”",
+            "Dee: “Corrach Melyn sy’n cymryd” (40 o sglodion)",
+            "Eve: “gwas sy’n cymryd” (16 o sglodion)",
+            "Eve: “heb frenhines”",
+            "Talu:",
+            "  Cid yn talu 28 i Bob",
+            "Bob sy’n ennill y rownd.",
+            "Deliwr nesaf: Ann",
+        ],
+    )
 
 
 def test_lang_option_wins_over_the_locale(tmp_path: Path) -> None:
     lines = _run(tmp_path, "--lang", "en", env={"LANG": "fr_FR.UTF-8", "CARDROOM_LANG": ""})
     assert 'Dee: "Yellow Dwarf who takes" (40 chips)' in lines
-    lines = _run(tmp_path, env={"LANG": "fr_FR.UTF-8", "CARDROOM_LANG": "", "LANGUAGE": "",
-                                "LC_ALL": "", "LC_MESSAGES": ""})
+    lines = _run(
+        tmp_path,
+        env={
+            "LANG": "fr_FR.UTF-8",
+            "CARDROOM_LANG": "",
+            "LANGUAGE": "",
+            "LC_ALL": "",
+            "LC_MESSAGES": "",
+        },
+    )
     assert "Dee : « Nain Jaune qui prend » (40 jetons)" in lines
 
 

@@ -51,10 +51,18 @@ def test_plain_game_in_welsh_and_french(tmp_path: Path) -> None:
     expected = table_for("end=rounds:1")
     lines = scripted_commands(expected)
     for lang, words in {
-        "cy": ["Nain Jaune: Ann yn erbyn Bea, Cid, Dee.", "Eich tro: ", "Gallwch chwarae ",
-               "Diwedd y gêm ar ôl 1 rownd (chwaraewyd 1 rownd)"],
-        "fr": ["Nain Jaune : Ann contre Bea, Cid, Dee.", "À vous : ", "Vous pouvez poser ",
-               "Fin de la partie après 1 manche (1 manche jouée)"],
+        "cy": [
+            "Nain Jaune: Ann yn erbyn Bea, Cid, Dee.",
+            "Eich tro: ",
+            "Gallwch chwarae ",
+            "Diwedd y gêm ar ôl 1 rownd (chwaraewyd 1 rownd)",
+        ],
+        "fr": [
+            "Nain Jaune : Ann contre Bea, Cid, Dee.",
+            "À vous : ",
+            "Vous pouvez poser ",
+            "Fin de la partie après 1 manche (1 manche jouée)",
+        ],
     }.items():
         args = [*ARGS, "-o", "end=rounds:1", "--records", str(tmp_path / lang), "--lang", lang]
         res = CliRunner().invoke(cli, [*args], input="\n".join([*lines, "frobnicate"]) + "\n")

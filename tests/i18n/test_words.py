@@ -29,7 +29,12 @@ def test_traditional_calls() -> None:
 
 def test_english_articles() -> None:
     assert [a_rank(r) for r in (1, 7, 8, 11, 12, 13)] == [
-        "an ace", "a 7", "an 8", "a jack", "a queen", "a king",
+        "an ace",
+        "a 7",
+        "an 8",
+        "a jack",
+        "a queen",
+        "a king",
     ]
     assert a_rank(12, "fr") == "une dame" and a_rank(8, "fr") == "un 8"
 
@@ -46,9 +51,7 @@ def test_events_in_words() -> None:
     assert event_text(nxt, name) == "nobody has an 8: Ann goes on with 9"
     paid = {"kind": "paid", "seat": 2, "payer": 2, "payee": 0, "owed": 9, "paid": 4}
     assert event_text(paid, name) == "Cid pays 4 of 9 owed (all they have) to Ann"
-    assert event_text(paid, name, "fr") == (
-        "Cid paie 4 des 9 dus (tout ce qui lui reste) à Ann"
-    )
+    assert event_text(paid, name, "fr") == ("Cid paie 4 des 9 dus (tout ce qui lui reste) à Ann")
     over = {"kind": "game-over", "winners": [0, 2], "reason": "3 rounds played"}
     assert event_text(over, name) == "Game over (3 rounds played): Ann and Cid win"
     assert event_text(over, name, "fr") == (

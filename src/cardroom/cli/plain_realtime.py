@@ -96,10 +96,17 @@ class PlainRealtime(RealtimeApp):
 
         threading.Thread(target=reader, daemon=True).start()
         game = tr._(GAME_WORDS[self.game])
-        self.out(tr._("{game} against {bot}, seed {seed}. Type help for the commands.",
-                      game=game, bot=self.names[BOT], seed=self.seed))
-        self.out(tr._("Call {call} (type s) to turn the first cards.",
-                      call=tr._(CALL_WORDS[self.game])))
+        self.out(
+            tr._(
+                "{game} against {bot}, seed {seed}. Type help for the commands.",
+                game=game,
+                bot=self.names[BOT],
+                seed=self.seed,
+            )
+        )
+        self.out(
+            tr._("Call {call} (type s) to turn the first cards.", call=tr._(CALL_WORDS[self.game]))
+        )
         self.after_change()
         try:
             while True:
@@ -182,8 +189,12 @@ class PlainRealtime(RealtimeApp):
             pile = 0 if text[-1] in "1a" else 1
             self._submit(self.seat_ui.play(slot, pile, self.view.centre[pile]))
             return
-        self.out(tr._("Refused: cannot read {text}; type help for the commands",
-                      text=repr(" ".join(words))))
+        self.out(
+            tr._(
+                "Refused: cannot read {text}; type help for the commands",
+                text=repr(" ".join(words)),
+            )
+        )
 
     def _submit(self, action: Any) -> None:
         if self.engine.over:
@@ -199,7 +210,7 @@ class PlainRealtime(RealtimeApp):
         if self.game == "spit":
             return tr._(
                 "Commands: 3 1 (or 3a) plays your pile 3 on centre pile 1, 3 2 (or 3d) on pile 2; "
-                "s calls \"Spit!\"; t 3 turns up pile 3; m 3 moves pile 3's card to a space; "
+                's calls "Spit!"; t 3 turns up pile 3; m 3 moves pile 3\'s card to a space; '
                 "z / x slap pile 1 / 2; look (or an empty line) shows the table; q quits (saved)."
             )
         return tr._(
@@ -216,7 +227,8 @@ class PlainRealtime(RealtimeApp):
             f"{centre_name(p)} {_card(view.centre[p])} ({view.centre_sizes[p]})" for p in (0, 1)
         )
         mine = ", ".join(
-            f"{i + 1}: " + (_card(s.card) if s.card else ("▒▒" if s.count else "--"))
+            f"{i + 1}: "
+            + (_card(s.card) if s.card else ("▒▒" if s.count else "--"))
             + (f" ({s.count})" if s.count > 1 else "")
             for i, s in enumerate(self.current_slots())
         )

@@ -33,9 +33,7 @@ PLURAL_FORMS = {
 
 
 def _python_files() -> list[Path]:
-    return sorted(
-        p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts
-    )
+    return sorted(p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts)
 
 
 def extract() -> tuple[Catalog, set[str]]:
@@ -46,14 +44,16 @@ def extract() -> tuple[Catalog, set[str]]:
         for lineno, msg, comments, _ctx in extract_from_file(
             "python", path, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
-            pot.add(msg, locations=[(str(path.relative_to(PACKAGE)), lineno)],
-                    auto_comments=comments)
+            pot.add(
+                msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
+            )
     for path in sorted((PACKAGE / "web" / "static" / "js").glob("*.js")):
         for lineno, msg, comments, _ctx in extract_from_file(
             "javascript", path, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
-            pot.add(msg, locations=[(str(path.relative_to(PACKAGE)), lineno)],
-                    auto_comments=comments)
+            pot.add(
+                msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
+            )
             web.add(msg if isinstance(msg, str) else msg[0])
     for path in sorted((PACKAGE / "web" / "templates").glob("*.html")):
         text = path.read_text(encoding="utf-8")
@@ -74,9 +74,7 @@ def extract() -> tuple[Catalog, set[str]]:
 
 def _po_bytes(catalog: Catalog) -> bytes:
     buf = io.BytesIO()
-    write_po(
-        buf, catalog, width=100, no_location=True, sort_output=True, include_previous=False
-    )
+    write_po(buf, catalog, width=100, no_location=True, sort_output=True, include_previous=False)
     return buf.getvalue()
 
 

@@ -77,9 +77,7 @@ def card_name(card: Card | str, lang: str | Translator | None = None) -> str:
     if isinstance(card, str):
         card = Card.parse(card)
     tr = tr_of(lang)
-    return tr._(
-        "{rank} of {suit}", rank=rank_name(card.rank, tr), suit=suit_name(card.suit, tr)
-    )
+    return tr._("{rank} of {suit}", rank=rank_name(card.rank, tr), suit=suit_name(card.suit, tr))
 
 
 def without_call(rank: int, lang: str | Translator | None = None) -> str:
@@ -151,7 +149,9 @@ def game_over_reason(reason: str, lang: str | Translator | None = None) -> str:
 
 
 def stakes_text(
-    stakes: Mapping[int, int], name: Callable[[int], str], per_round: int,
+    stakes: Mapping[int, int],
+    name: Callable[[int], str],
+    per_round: int,
     lang: str | Translator | None = None,
 ) -> str:
     """``Stakes: 15 chips each on the board`` or every player's amount when one ran short."""
@@ -186,8 +186,11 @@ def event_text(
         return tr._("{name} plays {card}", name=who, card=pretty(card))
     if kind == "takes":
         return tr.ngettext(
-            '{name}: "{call}" ({n} chip)', '{name}: "{call}" ({n} chips)', event["amount"],
-            name=who, call=takes_call(card, tr),
+            '{name}: "{call}" ({n} chip)',
+            '{name}: "{call}" ({n} chips)',
+            event["amount"],
+            name=who,
+            call=takes_call(card, tr),
         )
     if kind == "forgot":
         return tr._("{name} forgot to announce {card}: the box stays", name=who, card=pretty(card))
@@ -197,30 +200,40 @@ def event_text(
         rank = int(event["rank"])
         return tr._(
             "nobody has {a_rank}: {name} goes on with {rank}",
-            a_rank=a_rank(rank, tr), name=who, rank=rank_name(rank + 1, tr),
+            a_rank=a_rank(rank, tr),
+            name=who,
+            rank=rank_name(rank + 1, tr),
         )
     if kind == "new-sequence":
         return tr._(
             "{name} starts a new sequence ({reason})",
-            name=who, reason=sequence_reason(str(event.get("reason", "")), tr),
+            name=who,
+            reason=sequence_reason(str(event.get("reason", "")), tr),
         )
     if kind == "out":
         return tr._("{name} has no card left and wins the round", name=who)
     if kind == "paid":
         payer, payee = name(event["payer"]), name(event["payee"])
         if event["paid"] == event["owed"]:
-            return tr._("{payer} pays {paid} to {payee}", payer=payer, payee=payee,
-                        paid=event["paid"])
+            return tr._(
+                "{payer} pays {paid} to {payee}", payer=payer, payee=payee, paid=event["paid"]
+            )
         return tr._(
             "{payer} pays {paid} of {owed} owed (all they have) to {payee}",
-            payer=payer, payee=payee, paid=event["paid"], owed=event["owed"],
+            payer=payer,
+            payee=payee,
+            paid=event["paid"],
+            owed=event["owed"],
         )
     if kind == "doubled":
         fields_ = {"name": who, "card": pretty(card), "paid": event["paid"], "owed": event["owed"]}
         held = event.get("reason") == "held"
         if event["paid"] == event["owed"]:
-            return tr._("{name} still holds {card}: doubles its box, {paid}", **fields_) if held \
+            return (
+                tr._("{name} still holds {card}: doubles its box, {paid}", **fields_)
+                if held
                 else tr._("{name} forgot to announce {card}: doubles its box, {paid}", **fields_)
+            )
         if held:
             return tr._(
                 "{name} still holds {card}: doubles its box, {paid} of {owed} (all they have)",
@@ -234,7 +247,8 @@ def event_text(
         return tr.ngettext(
             "Grand opéra! {name} sweeps the board: {n} chip",
             "Grand opéra! {name} sweeps the board: {n} chips",
-            event["amount"], name=who,
+            event["amount"],
+            name=who,
         )
     if kind == "stakes" and isinstance(event.get("stakes"), Mapping):
         stakes = {int(k): int(v) for k, v in event["stakes"].items()}
@@ -246,15 +260,20 @@ def event_text(
     if kind == "round" and "dealer" in event:
         return tr._(
             "Round {number}: {dealer} deals, {opener} opens",
-            number=int(event["k"]) + 1, dealer=name(event["dealer"]), opener=name(event["opener"]),
+            number=int(event["k"]) + 1,
+            dealer=name(event["dealer"]),
+            opener=name(event["opener"]),
         )
     if kind == "round-over":
         return tr._("{name} wins the round", name=who)
     if kind == "game-over" and "reason" in event:
         winners = [name(g) for g in event["winners"]]
         return tr.ngettext(
-            "Game over ({reason}): {names} wins", "Game over ({reason}): {names} win",
-            len(winners), reason=game_over_reason(event["reason"], tr), names=tr.join(winners),
+            "Game over ({reason}): {names} wins",
+            "Game over ({reason}): {names} win",
+            len(winners),
+            reason=game_over_reason(event["reason"], tr),
+            names=tr.join(winners),
         )
     if kind == "takeover":
         return tr._("{name} is away: a bot plays for them", name=who)
