@@ -74,3 +74,24 @@ def test_play_spit_through_a_pipe_is_plain_and_saves(tmp_path: Path) -> None:
     assert len(saved) == 1
     record = json.loads(saved[0].read_text(encoding="utf-8"))
     assert record["game"] == "spit" and record["players"][0] == "Ann"
+
+
+def test_spit_replay_account_in_welsh_and_french(tmp_path: Path) -> None:
+    p, _out, clock = _game(tmp_path, "spit")
+    p.after_change()
+    p.command("s")
+    clock.advance(5.0)
+    p.pump()
+    path = p.save()
+    runner = CliRunner()
+    cy = runner.invoke(cli, ["replay", str(path), "--lang", "cy"])
+    assert cy.exit_code == 0, cy.output
+    lines = cy.stdout.splitlines()
+    assert lines[0].startswith("Tafod: Ann (sedd 0) v Easy bot (sedd 1); ")
+    assert any(line.endswith("Ann yn gweiddi “Poeri!”") for line in lines), lines
+    assert any("yn poeri " in line and " ar bentwr " in line for line in lines), lines
+    assert lines[-1].startswith("Mae’r cofnod yn gorffen yma: ni orffennwyd y gêm.")
+    fr = runner.invoke(cli, ["replay", str(path), "--lang", "fr"])
+    assert any(line.endswith("Ann annonce « Spit ! »") for line in fr.stdout.splitlines())
+    en = runner.invoke(cli, ["replay", str(path)])
+    assert any(line.endswith('Ann calls "Spit!"') for line in en.stdout.splitlines())

@@ -19,12 +19,11 @@ import click
 from cardroom.cards import Card
 from cardroom.cli.realtime_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
 from cardroom.games import spit as spit_game
-from cardroom.games.realtime import centre_name
 from cardroom.i18n import Translator
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, pile_name
 from cardroom.i18n.words import N_, tr_of
-from cardroom.realtime import Clock, entry_text
+from cardroom.realtime import Clock
 
-GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
 CALL_WORDS = {"spit": N_('"Spit!"'), "speed": N_("the flip")}
 _CALLS = {"s", "spit", "call", "flip", "space", "poeri", "galw", "crache", "appel"}
 _QUITS = {"q", "quit", "exit", "quitter", "gadael"}
@@ -70,7 +69,7 @@ class PlainRealtime(RealtimeApp):
         """Print the new log entries (with the time since the start) and the end."""
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
-            said = entry_text(entry, self.names, viewer=HUMAN)
+            said = entry_words(entry, self.game, self.names, HUMAN, self.tr)
             self.write_log(f"{entry.t - self.arbiter.start:6.1f}s  {said}")
         if len(log) > self._seen_log and not self.engine.over:
             self.save()
@@ -224,7 +223,7 @@ class PlainRealtime(RealtimeApp):
         tr = self.tr
         view = self.view
         centre = ", ".join(
-            f"{centre_name(p)} {_card(view.centre[p])} ({view.centre_sizes[p]})" for p in (0, 1)
+            f"{pile_name(p, tr)} {_card(view.centre[p])} ({view.centre_sizes[p]})" for p in (0, 1)
         )
         mine = ", ".join(
             f"{i + 1}: "

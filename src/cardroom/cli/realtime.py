@@ -30,6 +30,8 @@ from cardroom.cli.groups import (
 )
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words
+from cardroom.i18n.words import tr_of
 from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
 
@@ -203,11 +205,16 @@ for _game in GAME_NAMES:
 # -- replay -----------------------------------------------------------------------------------
 
 
-def entry_lines(rep: Replay) -> Iterator[str]:
+def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     """One line per log entry: the time, then the events, or the refusal and its reason."""
     names = rep.names
     for entry in rep.arbiter.log:
-        yield f"{entry.t:8.2f}s  " + entry_text(entry, names)
+        said = (
+            entry_text(entry, names)
+            if lang == "en"
+            else entry_words(entry, rep.engine.game, names, None, lang)
+        )
+        yield f"{entry.t:8.2f}s  " + said
 
 
 def result_json(rep: Replay) -> dict[str, Any]:
@@ -247,10 +254,11 @@ def replay_realtime(data: Any, as_json: bool) -> int:
             out["games"] = games
         echo_json(out)
         return 0
+    lang = current_lang()
     for number, rep in enumerate(reps, start=1):
         if number > 1:
             echo_line("")
-        for line in account_lines(rep, number if len(reps) > 1 else None):
+        for line in account_lines(rep, number if len(reps) > 1 else None, lang=lang):
             echo_line(line)
     if match is not None:
         names = reps[-1].names
@@ -272,24 +280,38 @@ def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     return {"scores": list(summary.scores), "winner": summary.winner, "match_games": summary.games}
 
 
-def account_lines(rep: Replay, number: int | None = None) -> Iterator[str]:
-    """A readable account of one replayed game."""
+def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -> Iterator[str]:
+    """A readable account of one replayed game (in ``lang``)."""
+    tr = tr_of(lang)
     names = rep.names
     engine = rep.engine
     rules = ", ".join(f"{k}={v}" for k, v in engine.rules.to_json().items())
-    heading = f"{GAME_NAMES.get(engine.game, engine.game)}" + (f", game {number}" if number else "")
-    yield f"{heading}: {names[0]} (seat 0) v {names[1]} (seat 1); {rules}; seed {engine.seed}"
-    yield from entry_lines(rep)
+    game = tr._(GAME_WORDS.get(engine.game, engine.game))
+    fields_ = {"game": game, "first": names[0], "second": names[1], "rules": rules,
+               "seed": engine.seed, "number": number}
+    if number:
+        yield tr._("{game}, game {number}: {first} (seat 0) v {second} (seat 1); {rules}; "
+                   "seed {seed}", **fields_)
+    else:
+        yield tr._("{game}: {first} (seat 0) v {second} (seat 1); {rules}; seed {seed}",
+                   **fields_)
+    yield from entry_lines(rep, lang=lang)
     res = result_json(rep)
     left = " · ".join(
         f"{n} {c}" for n, c in zip(names, res["cards_left"], strict=True) if c is not None
     )
     if engine.over:
         who = res["winner_name"]
-        outcome = f"{who} wins" if who else "A draw"
-        yield f"{outcome} after {res['seconds']:.1f} s. Cards left: {left}."
+        seconds = f"{res['seconds']:.1f}"
+        if who:
+            yield tr._("{name} wins after {seconds} s. Cards left: {left}.", name=who,
+                       seconds=seconds, left=left)
+        else:
+            yield tr._("A draw after {seconds} s. Cards left: {left}.", seconds=seconds,
+                       left=left)
     else:
-        yield f"The record stops here: the game was not finished. Cards left: {left}."
+        yield tr._("The record stops here: the game was not finished. Cards left: {left}.",
+                   left=left)
 
 
 for _game in GAME_NAMES:

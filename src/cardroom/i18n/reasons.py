@@ -42,3 +42,25 @@ def illegal_reason(reason: str, lang: str | Translator | None = None) -> str:
     if m:
         return tr._("the {card} is not a board card", card=card_name(m.group(1), tr))
     return reason
+
+
+_TABLE_FIXED = {
+    "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
+    "no round is being played": N_("no round is being played"),
+    "the game is over": N_("the game is over"),
+    "the table has not started": N_("the table has not started"),
+}
+_TURN = re.compile(r"it is (.+)'s turn, not yours")
+
+
+def table_error_text(code: str, message: str, lang: str | Translator | None = None) -> str:
+    """A table's refusal (``TableError`` code and English message) in ``lang``."""
+    tr = tr_of(lang)
+    if code == "illegal":
+        return illegal_reason(message, tr)
+    if message in _TABLE_FIXED:
+        return tr._(_TABLE_FIXED[message])
+    m = _TURN.fullmatch(message)
+    if m:
+        return tr._("it is {name}'s turn, not yours", name=m.group(1))
+    return message

@@ -319,9 +319,14 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     frame's seats); other frames are returned as they are (copied)."""
     out = dict(frame)
     events = frame.get("events")
-    if frame.get("type") != "state" or not events:
+    if frame.get("type") != "state":
         return out
     tr = tr_of(lang)
+    result = frame.get("game_result")
+    if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
+        out["game_result"] = {**result, "reason": game_over_reason(result["reason"], tr)}
+    if not events:
+        return out
     names = {s.get("seat"): s.get("name") for s in frame.get("seats") or []}
 
     def name(seat: int) -> str:

@@ -17,6 +17,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize
+from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.web.protocol import (
@@ -148,7 +149,7 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
-        if frame.get("type") == "state" and frame.get("events"):
+        if frame.get("type") == "state" and (frame.get("events") or frame.get("game_result")):
             frame = localize_frame(frame, self.lang)
         async with self.send_lock:
             await self.websocket.send_text(encode(frame))
@@ -190,7 +191,7 @@ class Connection:
     ) -> None:
         if abuse:
             self.abuse += 1
-        await self.send(error_frame(code, message, ref))
+        await self.send(error_frame(code, table_error_text(code, message, self.lang), ref))
 
     async def _receive(self, message: Any) -> None:
         if not self.bucket.take():
