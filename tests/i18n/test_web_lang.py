@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardroom.tables import SeatSpec, TableConfig
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.tables import SeatSpec, TableConfig
 from tests.web.conftest import AutoPlayer, over, service_of, serving, settings_for
 
 
@@ -45,3 +45,24 @@ async def test_two_pages_read_the_same_table_in_french_and_welsh(tmp_path: Path)
     assert fr_kinds[-5:] == cy_kinds[-5:]
     last = [f for f in fr.frames if f["type"] == "state"][-1]
     assert last["game_result"]["reason"] == "1 manche jouée"
+
+
+def test_replay_frames_speak_the_page_language(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from cardroom.web.app import create_app
+    from tests.cli.test_replay_nain_jaune import cascade_record
+
+    with TestClient(create_app(settings_for(tmp_path))) as client:
+        frames = {
+            "en": client.post("/api/replay", json=cascade_record()).json(),
+            "fr": client.post("/api/replay?lang=fr", json=cascade_record()).json(),
+            "cy": client.post(
+                "/api/replay", json=cascade_record(), headers={"Accept-Language": "cy-GB"}
+            ).json(),
+        }
+    texts = {k: [t for s in v["rounds"][0]["steps"] for t in s["text"]] for k, v in frames.items()}
+    assert 'Dee: "Yellow Dwarf who takes" (40 chips)' in texts["en"]
+    assert "Dee : « Nain Jaune qui prend » (40 jetons)" in texts["fr"]
+    assert "Dee: “Corrach Melyn sy’n cymryd” (40 o sglodion)" in texts["cy"]
+    assert texts["fr"][0] == "Mises : 15 jetons chacun sur le plateau"

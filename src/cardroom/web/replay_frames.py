@@ -27,25 +27,26 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
+from cardroom.i18n.words import engine_event_text, stakes_text
 
 __all__ = ["RecordError", "replay_frames"]
 
 
-def replay_frames(data: Any) -> dict[str, Any]:
+def replay_frames(data: Any, lang: str = "en") -> dict[str, Any]:
     """Check and replay a parsed JSON record (a game or one round) and return its frames.
 
     Raises :class:`RecordError` (the engine's message) for a malformed record or illegal move.
     """
     replays = replay_game(parse_game(data))
-    rounds = [_round_frames(rep, number) for number, rep in enumerate(replays, start=1)]
+    rounds = [_round_frames(rep, number, lang) for number, rep in enumerate(replays, start=1)]
     return {"players": list(replays[0].record.players), "rounds": rounds}
 
 
-def _round_frames(rep: Replay, number: int) -> dict[str, Any]:
+def _round_frames(rep: Replay, number: int, lang: str = "en") -> dict[str, Any]:
     record = rep.record
     names = record.players
     rnd = record.new_round()
-    steps = [_step(rnd, _texts(rnd.events, names))]
+    steps = [_step(rnd, _texts(rnd.events, names, lang))]
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}
     # the record was checked by replay_game: every move below is legal, passes included
     for move in record.moves:
@@ -54,16 +55,16 @@ def _round_frames(rep: Replay, number: int) -> dict[str, Any]:
             while not rnd.awaiting_final_claim and rnd.need is not None and not any(
                 c.rank == rnd.need for c in rnd.hands[rnd.to_act]
             ):
-                steps.append(_step(rnd, _texts(rnd.apply(PASS), names)))
-            steps.append(_step(rnd, _texts(rnd.apply(PASS), names)))
+                steps.append(_step(rnd, _texts(rnd.apply(PASS), names, lang)))
+            steps.append(_step(rnd, _texts(rnd.apply(PASS), names, lang)))
             continue
         seat = holder[card]
         while not (rnd.to_act == seat and rnd.why_illegal(Play(card)) is None):
-            steps.append(_step(rnd, _texts(rnd.apply(PASS), names)))
+            steps.append(_step(rnd, _texts(rnd.apply(PASS), names, lang)))
         events = rnd.apply(Play(card, forget=not move.announced))
         if rnd.rules.announce == "manual" and move.announced and rnd.pending_claim is card:
             events += rnd.apply(CLAIM)
-        steps.append(_step(rnd, _texts(events, names)))
+        steps.append(_step(rnd, _texts(events, names, lang)))
     result = result_json(rep)
     settlement: dict[str, Any] | None = None
     res = rep.result
@@ -93,20 +94,16 @@ def _round_frames(rep: Replay, number: int) -> dict[str, Any]:
     }
 
 
-def _texts(events: list[Event], names: list[str]) -> list[str]:
+def _texts(events: list[Event], names: list[str], lang: str = "en") -> list[str]:
     stakes: dict[int, int] = {}
     out: list[str] = []
     for event in events:
         if isinstance(event, Staked):
             stakes[event.seat] = stakes.get(event.seat, 0) + event.amount
         else:
-            out.append(event.describe(names))
+            out.append(engine_event_text(event, names, lang))
     if stakes:
-        if all(v == STAKE_PER_ROUND for v in stakes.values()):
-            out.insert(0, f"Stakes: {STAKE_PER_ROUND} chips each on the board")
-        else:
-            parts = ", ".join(f"{names[s]} {v}" for s, v in sorted(stakes.items()))
-            out.insert(0, f"Stakes: {parts}")
+        out.insert(0, stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, lang))
     return out
 
 

@@ -10,6 +10,7 @@ from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import HTTPConnection
 
+from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize
 from cardroom.tables import TableError, TableService
 from cardroom.web.settings import Settings
 
@@ -121,3 +122,12 @@ async def read_limited(request: Request, limit: int) -> bytes | None:
         if len(body) > limit:
             return None
     return bytes(body)
+
+
+def connection_lang(conn: HTTPConnection) -> str:
+    """The page's language: ``?lang=``, the ``cr_lang`` cookie, else ``Accept-Language``."""
+    for tag in (conn.query_params.get("lang"), conn.cookies.get(LANG_COOKIE)):
+        lang = normalize(tag)
+        if lang is not None:
+            return lang
+    return from_accept_language(conn.headers.get("accept-language"))

@@ -15,6 +15,7 @@ from cardroom.tables import TableError
 from cardroom.web.replay_frames import RecordError, replay_frames
 from cardroom.web.routes.common import (
     check_table_id,
+    connection_lang,
     error_json,
     page,
     read_limited,
@@ -39,9 +40,9 @@ async def replay_table_page(request: Request, table_id: str) -> Response:
     return page(request, "replay.html")
 
 
-async def _frames(data: Any) -> Response:
+async def _frames(data: Any, lang: str = "en") -> Response:
     try:
-        frames = await asyncio.to_thread(replay_frames, data)
+        frames = await asyncio.to_thread(replay_frames, data, lang)
     except RecordError as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
     return JSONResponse(frames)
@@ -63,7 +64,7 @@ async def replay_upload(request: Request) -> Response:
         data = loads(body, limit)
     except BaseRecordError as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", f"not a game record: {exc}")
-    return await _frames(data)
+    return await _frames(data, connection_lang(request))
 
 
 @router.get("/api/replay/{table_id}")
@@ -74,4 +75,4 @@ async def replay_table(request: Request, table_id: str) -> Response:
         record = await service_of(request).record(table_id)
     except TableError as exc:
         return table_error_json(exc)
-    return await _frames(record)
+    return await _frames(record, connection_lang(request))

@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize
 from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
@@ -32,7 +31,13 @@ from cardroom.web.protocol import (
     encode,
     error_frame,
 )
-from cardroom.web.routes.common import TABLE_ID, cookie_name, service_of, settings_of
+from cardroom.web.routes.common import (
+    TABLE_ID,
+    connection_lang,
+    cookie_name,
+    service_of,
+    settings_of,
+)
 from cardroom.web.settings import Settings
 
 router = APIRouter()
@@ -106,15 +111,6 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse(websocket, exc.code, exc.message, CLOSE_FORBIDDEN)
         return
     await connection.run(sub)
-
-
-def connection_lang(websocket: WebSocket) -> str:
-    """The page's language: ``?lang=``, the ``cr_lang`` cookie, else ``Accept-Language``."""
-    for tag in (websocket.query_params.get("lang"), websocket.cookies.get(LANG_COOKIE)):
-        lang = normalize(tag)
-        if lang is not None:
-            return lang
-    return from_accept_language(websocket.headers.get("accept-language"))
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
