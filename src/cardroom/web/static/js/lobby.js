@@ -1,5 +1,5 @@
 // The lobby: create a table (every option), list my tables and the open ones.
-import { clear, el, readJson, startI18n } from "./common.js";
+import { _, clear, el, readJson, startI18n } from "./common.js";
 import {
   BOARD_SETS, CHOICES, END_KINDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_WORDS,
 } from "./options.js";
@@ -7,6 +7,11 @@ import {
 await startI18n();
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
+const STATUS_WORDS = { waiting: N_("waiting"), playing: N_("playing"), "round-over": N_("round over"), over: N_("over") };
+
+function N_(message) {
+  return message;
+}
 
 function presetValues() {
   return PRESETS[$("f-preset").value] || PRESETS.classic;
@@ -17,21 +22,21 @@ function fillStatic() {
     $("f-players").append(el("option", { value: n, selected: n === 4 }, String(n)));
   }
   for (const name of Object.keys(PRESETS)) {
-    $("f-preset").append(el("option", { value: name }, PRESET_WORDS[name] || name));
+    $("f-preset").append(el("option", { value: name }, PRESET_WORDS[name] ? _(PRESET_WORDS[name]) : name));
   }
-  for (const [value, words] of END_KINDS) $("f-end-kind").append(el("option", { value }, words));
+  for (const [value, words] of END_KINDS) $("f-end-kind").append(el("option", { value }, _(words)));
   const box = $("f-options");
   for (const [name, spec] of Object.entries(CHOICES)) {
     const select = el("select", { id: `opt-${name}`, "data-option": name });
-    select.append(el("option", { value: "" }, "(preset)"));
-    for (const [value, words] of spec.values) select.append(el("option", { value }, words));
-    box.append(el("label", {}, spec.label, " ", el("code", { class: "opt-name" }, name), select));
+    select.append(el("option", { value: "" }, _("(preset)")));
+    for (const [value, words] of spec.values) select.append(el("option", { value }, _(words)));
+    box.append(el("label", {}, _(spec.label), " ", el("code", { class: "opt-name" }, name), select));
   }
   const stop = el("select", { id: "opt-may_stop", "data-option": "may_stop" },
-    el("option", { value: "" }, "(preset)"),
-    el("option", { value: "false" }, "false: you must go on while you can"),
-    el("option", { value: "true" }, "true: you may say \u201cwithout X\u201d holding an X"));
-  box.append(el("label", {}, "May stop", " ", el("code", { class: "opt-name" }, "may_stop"), stop));
+    el("option", { value: "" }, _("(preset)")),
+    el("option", { value: "false" }, _("false: you must go on while you can")),
+    el("option", { value: "true" }, _("true: you may say “without X” holding an X")));
+  box.append(el("label", {}, _("May stop"), " ", el("code", { class: "opt-name" }, "may_stop"), stop));
   const saved = localStorage.getItem(NAME_KEY);
   if (saved) $("f-name").value = saved;
 }
@@ -41,7 +46,7 @@ function applyPreset() {
   const p = presetValues();
   for (const select of document.querySelectorAll("[data-option]")) {
     const name = select.dataset.option;
-    select.options[0].textContent = `(preset: ${String(p[name])})`;
+    select.options[0].textContent = _("(preset: {value})", { value: String(p[name]) });
   }
   $("f-chips").value = p.starting_chips;
   const [kind, n] = String(p.end).split(":");
@@ -65,14 +70,14 @@ function buildSeats() {
     level: li.querySelector(".seat-level")?.value,
   }));
   clear(list);
-  list.append(el("li", {}, el("span", { class: "seat-no" }, "1"), el("span", {}, "You")));
+  list.append(el("li", {}, el("span", { class: "seat-no" }, "1"), el("span", {}, _("You"))));
   for (let g = 1; g < n; g++) {
     const prev = old[g] || {};
-    const kind = el("select", { class: "seat-kind", "aria-label": `Seat ${g + 1}` },
-      el("option", { value: "person" }, "a person"),
-      el("option", { value: "bot" }, "a bot"));
+    const kind = el("select", { class: "seat-kind", "aria-label": _("Seat {number}", { number: g + 1 }) },
+      el("option", { value: "person" }, _("a person")),
+      el("option", { value: "bot" }, _("a bot")));
     kind.value = prev.kind || (g === 1 ? "person" : "bot");
-    const level = el("select", { class: "seat-level", "aria-label": `Seat ${g + 1} bot level` },
+    const level = el("select", { class: "seat-level", "aria-label": _("Seat {number} bot level", { number: g + 1 }) },
       LEVELS.map((lv) => el("option", { value: lv }, lv)));
     level.value = prev.level || "medium";
     const sync = () => { level.hidden = kind.value !== "bot"; };
@@ -118,15 +123,15 @@ function absolute(url) {
 function linkLine(url, label) {
   const href = absolute(url);
   const input = el("input", { class: "link-text", value: href, readonly: true, "aria-label": label });
-  const copy = el("button", { type: "button", class: "small" }, "Copy");
+  const copy = el("button", { type: "button", class: "small" }, _("Copy"));
   copy.addEventListener("click", async () => {
     input.select();
     try {
       await navigator.clipboard.writeText(href);
-      copy.textContent = "Copied";
+      copy.textContent = _("Copied");
     } catch {
       document.execCommand?.("copy");
-      copy.textContent = "Selected";
+      copy.textContent = _("Selected");
     }
   });
   return el("span", { class: "link-line" }, input, copy);
@@ -138,7 +143,7 @@ async function create(event) {
   errorBox.textContent = "";
   const body = formBody();
   if (!body.name) {
-    errorBox.textContent = "Write your name (1 to 24 characters) so the others know who you are.";
+    errorBox.textContent = _("Write your name (1 to 24 characters) so the others know who you are.");
     $("f-name").focus();
     return;
   }
@@ -170,29 +175,29 @@ function showCreated(data) {
   } catch {
     // private mode: the links are still shown here
   }
-  if (!invites.length) list.append(el("li", { class: "muted" }, "No other person seats: the bots are waiting."));
+  if (!invites.length) list.append(el("li", { class: "muted" }, _("No other person seats: the bots are waiting.")));
   for (const inv of invites) {
-    list.append(el("li", {}, el("span", { class: "seat-no" }, `Seat ${Number(inv.seat) + 1}`),
-      linkLine(inv.url, `Invite link for seat ${Number(inv.seat) + 1}`)));
+    list.append(el("li", {}, el("span", { class: "seat-no" }, _("Seat {number}", { number: Number(inv.seat) + 1 })),
+      linkLine(inv.url, _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }))));
   }
-  clear($("created-watch")).append(linkLine(data.watch, "Spectator link"));
+  clear($("created-watch")).append(linkLine(data.watch, _("Spectator link")));
   $("created").scrollIntoView({ block: "nearest" });
   $("created-go").focus();
 }
 
 function tableRow(row, mine) {
   const id = row.table ?? row.id;
-  const title = row.title || `Table ${id}`;
+  const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s) => s.name || (s.kind === "bot" ? "bot" : "free seat")).join(", ");
-  const links = [el("a", { href: url }, mine ? "Open" : "Watch or join")];
-  if (!mine) links[0] = el("a", { href: `${url}/watch` }, "Watch");
+  const who = (row.seats || []).map((s) => s.name || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
+  const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
+  if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over") {
-    links.push(el("a", { href: `/replay/${encodeURIComponent(id)}` }, "Replay"));
+    links.push(el("a", { href: `/replay/${encodeURIComponent(id)}` }, _("Replay")));
   }
   return el("li", {},
     el("span", { class: "t-title" }, title),
-    el("span", { class: `badge status-${row.status}` }, row.status || ""),
+    el("span", { class: `badge status-${row.status}` }, row.status ? _(STATUS_WORDS[row.status] || row.status) : ""),
     who ? el("span", { class: "muted t-who" }, who) : null,
     el("span", { class: "t-links" }, links));
 }
@@ -203,7 +208,7 @@ async function loadTables() {
     for (const [key, mine] of [["mine", true], ["open", false]]) {
       const list = clear($(key));
       const rows = (data && data[key]) || [];
-      if (!rows.length) list.append(el("li", { class: "muted" }, mine ? "None yet." : "No open table right now."));
+      if (!rows.length) list.append(el("li", { class: "muted" }, mine ? _("None yet.") : _("No open table right now.")));
       for (const row of rows) list.append(tableRow(row, mine));
     }
   } catch (err) {

@@ -1,4 +1,7 @@
 // The options of Nain Jaune as the lobby offers them. Kept equal to
+
+/** Marks a message for the catalogs (the lobby translates it where it shows it). */
+const N_ = (message) => message;
 // cardroom/games/nain_jaune/rules.py (Rules, PRESETS, _CHOICES) by tests/e2e/test_options_js.py.
 
 export const PLAYERS_MIN = 2;
@@ -8,54 +11,54 @@ export const LEVELS = ["easy", "medium", "hard", "expert"];
 /** Choice options: name -> {label, values: [[value, words]...]}; first value = classic. */
 export const CHOICES = {
   when_blocked: {
-    label: "When everybody is blocked",
+    label: N_("When everybody is blocked"),
     values: [
-      ["next-rank", "next-rank: the last player goes on with the next rank"],
-      ["free-restart", "free-restart: he starts a new sequence"],
+      ["next-rank", N_("next-rank: the last player goes on with the next rank")],
+      ["free-restart", N_("free-restart: the last player starts a new sequence")],
     ],
   },
   payment: {
-    label: "Payment for cards left",
+    label: N_("Payment for cards left"),
     values: [
-      ["points-ace-low", "points-ace-low: A=1, 2-10 face, J Q K = 10"],
-      ["card-count", "card-count: 1 a card"],
-      ["points-ace-high", "points-ace-high: A J Q K = 10"],
+      ["points-ace-low", N_("points-ace-low: A=1, 2-10 face, J Q K = 10")],
+      ["card-count", N_("card-count: 1 a card")],
+      ["points-ace-high", N_("points-ace-high: A J Q K = 10")],
     ],
   },
   forgotten_announcement: {
-    label: "Forgotten announcement",
+    label: N_("Forgotten announcement"),
     values: [
-      ["chips-stay", "chips-stay: the box keeps its chips"],
-      ["double-box", "double-box: the forgetter doubles the box"],
+      ["chips-stay", N_("chips-stay: the box keeps its chips")],
+      ["double-box", N_("double-box: the forgetter doubles the box")],
     ],
   },
   announce: {
-    label: "Announcements",
+    label: N_("Announcements"),
     values: [
-      ["auto", "auto: announced for you"],
-      ["manual", "manual: claim the box yourself"],
+      ["auto", N_("auto: announced for you")],
+      ["manual", N_("manual: claim the box yourself")],
     ],
   },
   grand_opera: {
-    label: "Grand opéra",
+    label: N_("Grand opéra"),
     values: [
-      ["one-turn", "one-turn: all cards in one turn"],
-      ["no-one-else-played", "no-one-else-played: and nobody else played"],
-      ["off", "off"],
+      ["one-turn", N_("one-turn: all cards in one turn")],
+      ["no-one-else-played", N_("no-one-else-played: and nobody else played")],
+      ["off", N_("off")],
     ],
   },
   direction: {
-    label: "Seat order on screen",
+    label: N_("Seat order on screen"),
     values: [
-      ["clockwise", "clockwise"],
-      ["anticlockwise", "anticlockwise"],
+      ["clockwise", N_("clockwise")],
+      ["anticlockwise", N_("anticlockwise")],
     ],
   },
   board_cards: {
-    label: "Board cards",
+    label: N_("Board cards"),
     values: [
-      ["standard", "standard: 10♦ J♣ Q♠ K♥ 7♦"],
-      ["regional", "regional: 10♦ J♣ Q♥ K♠ 7♦"],
+      ["standard", N_("standard: 10♦ J♣ Q♠ K♥ 7♦")],
+      ["regional", N_("regional: 10♦ J♣ Q♥ K♠ 7♦")],
     ],
   },
 };
@@ -66,10 +69,10 @@ export const BOARD_SETS = {
 };
 
 export const END_KINDS = [
-  ["broke", "broke: ends after a round someone could not pay"],
-  ["last-standing", "last-standing: the last player with chips wins"],
-  ["rounds", "after N rounds"],
-  ["target", "first to hold N chips"],
+  ["broke", N_("broke: ends after a round someone could not pay")],
+  ["last-standing", N_("last-standing: the last player with chips wins")],
+  ["rounds", N_("after N rounds")],
+  ["target", N_("first to hold N chips")],
 ];
 
 const CLASSIC = {
@@ -105,7 +108,7 @@ export const PRESETS = {
 };
 
 export const PRESET_WORDS = {
-  classic: "classic (the French rulebook)",
-  count: "count (1 chip a card, forgetters double)",
-  "ace-high": "ace-high (free restart, to 120 chips)",
+  classic: N_("classic (the French rulebook)"),
+  count: N_("count (1 chip a card, forgetters double)"),
+  "ace-high": N_("ace-high (free restart, to 120 chips)"),
 };

@@ -1,6 +1,6 @@
 // The replay viewer: the server turns a record into steps (POST /api/replay); this page steps.
 import {
-  cardFace, cardLabel, cardText, clear, el, rankName, rankSymbol, readJson, sortHand, startI18n,
+  _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, sortHand, startI18n,
 } from "./common.js";
 
 await startI18n();
@@ -19,7 +19,7 @@ function showError(text) {
 
 async function load(record, label) {
   showError("");
-  const data = await readJson(await fetch("/api/replay", {
+  const data = await readJson(await fetch(`/api/replay?lang=${LANG}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: typeof record === "string" ? record : JSON.stringify(record),
@@ -29,7 +29,7 @@ async function load(record, label) {
 }
 
 function show(data, label) {
-  if (!data || !Array.isArray(data.rounds) || !data.rounds.length) throw new Error("This record has no round to show.");
+  if (!data || !Array.isArray(data.rounds) || !data.rounds.length) throw new Error(_("This record has no round to show."));
   replay = data;
   ri = 0;
   si = 0;
@@ -49,7 +49,7 @@ function players() {
 
 function name(p) {
   const n = (replay.rounds[ri]?.players || players())[p];
-  return typeof n === "string" ? n : n?.name || `Player ${Number(p) + 1}`;
+  return typeof n === "string" ? n : n?.name || _("Player {number}", { number: Number(p) + 1 });
 }
 
 function go(r, s) {
@@ -72,7 +72,7 @@ function draw() {
   const rd = round();
   const step = rd.steps[si] || {};
   const last = si === rd.steps.length - 1;
-  $("r-pos").textContent = `Round ${ri + 1} of ${replay.rounds.length} · step ${si + 1} of ${rd.steps.length}`;
+  $("r-pos").textContent = _("Round {round} of {rounds} · step {step} of {steps}", { round: ri + 1, rounds: replay.rounds.length, step: si + 1, steps: rd.steps.length });
   const slider = $("r-slider");
   slider.max = String(rd.steps.length - 1);
   slider.value = String(si);
@@ -91,25 +91,25 @@ function draw() {
     board.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(card)} box` },
       cardFace(card, "small"),
       el("span", { class: "chips" }, String(chips ?? "–"), el("span", { class: "sr-only" }, " chips")),
-      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? "Yellow Dwarf" : cardText(card))));
+      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? _("Yellow Dwarf") : cardText(card))));
   });
 
   const text = clear($("r-text"));
   for (const line of step.text || []) text.append(el("li", {}, String(line)));
 
-  $("r-need").textContent = step.to_act === null || step.to_act === undefined ? "The round is over." : step.need ? `Next card: ${rankName(rankSymbol(step.need))}` : "Next card: any (a new sequence)";
+  $("r-need").textContent = step.to_act === null || step.to_act === undefined ? _("The round is over.") : step.need ? _("Next card: {rank}", { rank: rankName(rankSymbol(step.need)) }) : _("Next card: any (a new sequence)");
   const seq = clear($("r-sequence"));
   const cards = step.sequence || [];
-  if (!cards.length) seq.append(el("span", { class: "muted" }, "No card on the table."));
+  if (!cards.length) seq.append(el("span", { class: "muted" }, _("No card on the table yet.")));
   cards.forEach((c, i) => seq.append(cardFace(c, i === cards.length - 1 ? "last" : "")));
 
   const list = clear($("r-players"));
   (step.hands || []).forEach((hand, p) => {
     const toAct = step.to_act === p;
     list.append(el("li", { class: `r-player${toAct ? " to-act" : ""}` },
-      el("span", { class: "seat-head" }, toAct ? el("span", { class: "turn-mark", "aria-label": "to play" }, "▶") : null,
+      el("span", { class: "seat-head" }, toAct ? el("span", { class: "turn-mark", role: "img", "aria-label": _("to play") }, "▶") : null,
         el("span", { class: "seat-name" }, name(p)),
-        el("span", { class: "muted" }, ` ${step.chips?.[p] ?? ""} chips · ${hand.length} card${hand.length === 1 ? "" : "s"}`)),
+        el("span", { class: "muted" }, " " + ngettext("{n} chip", "{n} chips", Number(step.chips?.[p] ?? 0)) + " · " + ngettext("{n} card", "{n} cards", hand.length))),
       el("span", { class: "r-hand" }, sortHand(hand).map((c) => cardFace(c, "small")))));
   });
 
@@ -117,17 +117,17 @@ function draw() {
   clear(box);
   box.hidden = !last;
   if (last && rd.settlement) drawSettlement(box, rd.settlement);
-  else if (last) box.append(el("p", {}, "The record stops here: this round was not finished."));
+  else if (last) box.append(el("p", {}, _("The record stops here: this round was not finished.")));
 }
 
 function drawSettlement(box, s) {
-  box.append(el("h2", {}, `Settlement of round ${ri + 1}`));
+  box.append(el("h2", {}, _("Settlement of round {number}", { number: ri + 1 })));
   if (s.winner !== undefined && s.winner !== null) {
-    box.append(el("p", {}, `${name(s.winner)} went out${s.grand_opera ? " with a Grand Opéra!" : "."}`));
+    box.append(el("p", {}, s.grand_opera ? _("{name} went out with a Grand Opéra!", { name: name(s.winner) }) : _("{name} went out.", { name: name(s.winner) })));
   }
   if (Array.isArray(s.rows)) {
     box.append(el("table", { class: "settlement" },
-      el("thead", {}, el("tr", {}, ["Player", "Cards left", "Won or lost", "Chips"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, [_("Player"), _("Cards left"), _("Won or lost"), _("Chips")].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, s.rows.map((row) => el("tr", { class: row.seat === s.winner ? "winner" : null },
         el("th", { scope: "row" }, row.name || name(row.seat)),
         el("td", {}, String(row.cards_left ?? "")),
@@ -135,7 +135,7 @@ function drawSettlement(box, s) {
         el("td", {}, String(row.chips ?? "")))))));
   }
   if (s.board && typeof s.board === "object") {
-    box.append(el("p", { class: "muted" }, "Boxes after the round: ",
+    box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
       Object.entries(s.board).map(([card, chips]) => `${cardText(card)} ${chips}`).join(", ")));
   }
   const lines = Array.isArray(s.text) ? s.text : [];
@@ -175,7 +175,7 @@ document.addEventListener("keydown", onKey);
 $("upload-file").addEventListener("change", async (e) => {
   const file = e.target.files?.[0];
   if (!file) return;
-  if (file.size > 2 * 1024 * 1024) { showError("That file is larger than 2 MB: choose a cardroom record."); return; }
+  if (file.size > 2 * 1024 * 1024) { showError(_("That file is larger than 2 MB: choose a cardroom record.")); return; }
   try {
     await load(await file.text(), file.name);
   } catch (err) {
@@ -189,8 +189,8 @@ async function loadTable() {
   $("record-link").href = url;
   $("record-link").setAttribute("download", `nain-jaune-${TABLE}.json`);
   try {
-    const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}`, { credentials: "same-origin" }));
-    show(data, `Replay of table ${TABLE}`);
+    const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}?lang=${LANG}`, { credentials: "same-origin" }));
+    show(data, _("Replay of table {id}", { id: TABLE }));
   } catch (err) {
     showError(err.message);
     $("finished").hidden = true;
