@@ -1,7 +1,7 @@
 // The lobby: create a table (every option), list my tables and the open ones.
 import { _, clear, el, readJson, startI18n } from "./common.js";
 import {
-  BOARD_SETS, CHOICES, END_KINDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_WORDS,
+  BOARD_SETS, CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_WORDS,
 } from "./options.js";
 
 await startI18n();
@@ -78,7 +78,7 @@ function buildSeats() {
       el("option", { value: "bot" }, _("a bot")));
     kind.value = prev.kind || (g === 1 ? "person" : "bot");
     const level = el("select", { class: "seat-level", "aria-label": _("Seat {number} bot level", { number: g + 1 }) },
-      LEVELS.map((lv) => el("option", { value: lv }, lv)));
+      LEVELS.map((lv) => el("option", { value: lv }, _(LEVEL_WORDS[lv] || lv))));
     level.value = prev.level || "medium";
     const sync = () => { level.hidden = kind.value !== "bot"; };
     kind.addEventListener("change", sync);

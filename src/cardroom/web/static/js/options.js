@@ -7,6 +7,7 @@ const N_ = (message) => message;
 export const PLAYERS_MIN = 2;
 export const PLAYERS_MAX = 8;
 export const LEVELS = ["easy", "medium", "hard", "expert"];
+export const LEVEL_WORDS = { easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
 
 /** Choice options: name -> {label, values: [[value, words]...]}; first value = classic. */
 export const CHOICES = {

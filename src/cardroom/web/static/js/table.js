@@ -3,6 +3,7 @@ import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   secondsUntil, sortHand, speak, splitCard, startI18n,
 } from "./common.js";
+import { LEVEL_WORDS } from "./options.js";
 
 await startI18n();
 const SPEECH_KEY = "cardroom.speech";
@@ -256,7 +257,7 @@ function renderSeats() {
     if (r && r.winner === g) classes.push("winner");
     const tags = [];
     if (g === state.you) tags.push(_("you"));
-    if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: s.level }) : _("bot"));
+    if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
     else if (s.bot_playing) tags.push(_("bot playing"));
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
     else if (s.kind === "person" && s.present === false && !(g === state.you && connected())) tags.push(_("away"));
