@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from textual.widgets import Static
 
@@ -78,3 +81,38 @@ def test_unreadable_input_is_refused_in_french(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Refusé : impossible de lire 'frobnicate' : ni une carte ni une commande" in res.stdout
     assert "Commandes : une carte" in res.stdout
+
+
+def test_speak_says_the_calls_with_espeak_ng(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in espeak-ng on PATH writes what it was asked to say."""
+    said = tmp_path / "said.txt"
+    fake = tmp_path / "bin" / "espeak-ng"
+    fake.parent.mkdir()
+    fake.write_text(f'#!/bin/sh\nprintf "%s|%s\\n" "$2" "$4" >> {said}\n', encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
+    expected = table_for("end=rounds:1")
+    lines = scripted_commands(expected)
+    args = [*ARGS, "-o", "end=rounds:1", "--records", str(tmp_path / "r"), "--lang", "fr",
+            "--speak"]
+    res = CliRunner().invoke(cli, args, input="\n".join(lines) + "\n")
+    assert res.exit_code == 0, res.output
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (not said.exists() or "sans" not in said.read_text()):
+        time.sleep(0.05)
+    spoken = said.read_text(encoding="utf-8").splitlines()
+    assert spoken and all(line.startswith("fr-fr|") for line in spoken), spoken
+    assert any("« sans " in line for line in spoken)
+    assert not any(" pose " in line for line in spoken)  # plain plays are not said
+
+
+def test_speak_without_espeak_ng_says_so_and_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    args = [*ARGS, "--records", str(tmp_path / "r"), "--speak"]
+    res = CliRunner().invoke(cli, args, input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert "espeak-ng is not installed" in res.stderr

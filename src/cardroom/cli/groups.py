@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from cardroom.i18n import LANGS, from_environment
+from cardroom.i18n.speech import Speaker
 
 F = TypeVar("F", bound=Callable[..., Any])
 _META_KEY = "cardroom.lang"
@@ -144,3 +145,19 @@ def tournament() -> None:
       cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000 --players 3
       cardroom tournament nain-jaune --bots search:ms=30,heuristic --games 150 --players 4
     """
+
+
+def speaker(speak: bool) -> Speaker | None:
+    """The ``--speak`` voice in the command's language (None without ``--speak``); says on
+    stderr when espeak-ng is missing, and the game goes on silently."""
+    if not speak:
+        return None
+    voice = Speaker(current_lang())
+    if not voice.available:
+        click.echo(
+            "espeak-ng is not installed: the calls are only written "
+            "(install it with `sudo apt-get install espeak-ng`).",
+            err=True,
+        )
+        return None
+    return voice

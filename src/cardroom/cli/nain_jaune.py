@@ -23,6 +23,7 @@ from cardroom.cli.groups import (
     echo_line,
     lang_option,
     play,
+    speaker,
 )
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
@@ -188,6 +189,8 @@ def seat_names(human: str, players: int) -> list[str]:
     metavar="RECORD",
     help="Go on with an unfinished game saved in RECORD (bots from --level/--bots).",
 )
+@click.option("--speak", is_flag=True,
+              help="Say the calls aloud with espeak-ng (when it is installed).")
 @lang_option
 def play_nain_jaune(
     players: int | None,
@@ -201,6 +204,7 @@ def play_nain_jaune(
     records_dir: Path,
     delay: float | None,
     resume_path: Path | None,
+    speak: bool,
 ) -> None:
     """Play Nain Jaune in the terminal against bots.
 
@@ -236,6 +240,7 @@ def play_nain_jaune(
     with _signals_as_interrupt() as caught:
         if plain:
             game = PlainGame(table, sys.stdin, delay or 0.0, lang=current_lang())
+            game.speaker = speaker(speak)
             game.run()
             _saved(table, plain=True)
             if game.interrupted:
@@ -246,6 +251,7 @@ def play_nain_jaune(
         app = NainJauneApp(
             table, delay=0.6 if delay is None else delay, lang=current_lang()
         )
+        app.speaker = speaker(speak)
         try:
             app.run()
         except KeyboardInterrupt:  # SIGTERM or SIGHUP: saved below like a quit

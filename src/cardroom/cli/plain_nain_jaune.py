@@ -33,6 +33,7 @@ from cardroom.cli.nain_jaune_text import (
 from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, Play
 from cardroom.i18n import Translator
 from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import takes_call, tr_of, without_call
 
 
@@ -45,6 +46,8 @@ class PlainGame:
     ) -> None:
         self.table = table
         self.tr = tr_of(lang)
+        self.speaker: Speaker | None = None
+        """Says the calls aloud (``--speak``)."""
         self.stdin = stdin
         self.delay = delay
         self.interrupted = False
@@ -205,7 +208,10 @@ class PlainGame:
     def _show(self, events: Iterable[Event]) -> None:
         table = self.table
         tr = self.tr
+        events = list(events)
         self.say(*event_lines(events, table.round_names, tr))
+        if self.speaker is not None:
+            self.speaker.say_events(events, table.round_names)
         self.say(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             self.say(*result_lines(table.last_result, table.game.rules, table.round_names, tr))

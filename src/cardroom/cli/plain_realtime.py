@@ -20,7 +20,8 @@ from cardroom.cards import Card
 from cardroom.cli.realtime_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
 from cardroom.games import spit as spit_game
 from cardroom.i18n import Translator
-from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, pile_name
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, event_words, pile_name
+from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import N_, tr_of
 from cardroom.realtime import Clock
 
@@ -51,6 +52,8 @@ class PlainRealtime(RealtimeApp):
     ) -> None:
         self.tr = tr_of(lang)
         self.out = out
+        self.speaker: Speaker | None = None
+        """Says the calls aloud (``--speak``)."""
         super().__init__(game, options, seed, bot, name, records, clock)
 
     # the Textual side of the app is not used: lines are printed, timers are the loop's
@@ -71,6 +74,10 @@ class PlainRealtime(RealtimeApp):
         for entry in log[self._seen_log :]:
             said = entry_words(entry, self.game, self.names, HUMAN, self.tr)
             self.write_log(f"{entry.t - self.arbiter.start:6.1f}s  {said}")
+            if self.speaker is not None and entry.accepted:
+                for event in entry.events:
+                    if type(event).__name__ in ("Called", "Won", "GameWon"):
+                        self.speaker.say(event_words(event, self.game, self.names, self.tr))
         if len(log) > self._seen_log and not self.engine.over:
             self.save()
         self._seen_log = len(log)

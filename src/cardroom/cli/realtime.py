@@ -27,6 +27,7 @@ from cardroom.cli.groups import (
     lang_option,
     play,
     simulate,
+    speaker,
 )
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
@@ -367,6 +368,8 @@ def _play_command(game: str) -> None:
                   help="Where the record of the game is saved.")
     @click.option("--plain", is_flag=True,
                   help="Line by line (one action per line), for screen readers and pipes.")
+    @click.option("--speak", is_flag=True,
+                  help="Say the calls aloud with espeak-ng (with --plain; when it is installed).")
     @lang_option
     def command(
         bot: str,
@@ -375,6 +378,7 @@ def _play_command(game: str) -> None:
         name: str,
         records: Path,
         plain: bool,
+        speak: bool,
     ) -> None:
         try:
             check_spec(bot, game)
@@ -400,9 +404,9 @@ def _play_command(game: str) -> None:
         if plain:
             from cardroom.cli.plain_realtime import PlainRealtime
 
-            PlainRealtime(game, options, seed, bot, name, records, lang=current_lang()).run_lines(
-                sys.stdin
-            )
+            lines = PlainRealtime(game, options, seed, bot, name, records, lang=current_lang())
+            lines.speaker = speaker(speak)
+            lines.run_lines(sys.stdin)
             return
         from cardroom.cli.realtime_tui import RealtimeApp
 

@@ -43,6 +43,7 @@ from cardroom.games.nain_jaune.engine import (
 )
 from cardroom.i18n import Translator
 from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import takes_call, tr_of, without_call
 
 MAX_HAND = 22
@@ -123,6 +124,8 @@ class NainJauneApp(App[None]):
         super().__init__()
         self.table = table
         self.tr = tr_of(lang)
+        self.speaker: Speaker | None = None
+        """Says the calls aloud (``--speak``)."""
         self.delay = delay
         self.selected = 0
         self.message = ""
@@ -216,7 +219,10 @@ class NainJauneApp(App[None]):
     def _log_events(self, evs: Iterable[Event]) -> None:
         table = self.table
         tr = self.tr
+        evs = list(evs)
         self._write_log(*event_lines(evs, table.round_names, tr))
+        if self.speaker is not None:
+            self.speaker.say_events(evs, table.round_names)
         self._write_log(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             rules = table.game.rules
