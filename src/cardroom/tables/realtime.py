@@ -43,8 +43,13 @@ from cardroom.games.realtime import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.realtime import Arbiter, Entry, VirtualClock, entry_text
+from cardroom.tables.config import SeatSpec, TableError
 
-ErrorCode = Literal["forbidden", "illegal", "bad-request", "over", "not-started"]
+RealtimeTableError = TableError
+"""The error of the real-time table is the service's :class:`TableError` (one type for both)."""
+RealtimeSeat = SeatSpec
+"""A seat as created: a person (named when he joins) or a bot of a level."""
+
 Status = Literal["waiting", "playing", "over"]
 KINDS = ("created", "joined", "started", "action", "timeout", "over")
 GAMES = ("spit", "speed")
@@ -60,15 +65,6 @@ def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
 MAX_NAME = 24
 
 
-class RealtimeTableError(ValueError):
-    """An entry or request the table refuses; nothing changed. ``code`` says why in one word."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        self.message = message
-
-
 class LogEntryLike(Protocol):
     """What the table reads of a stored entry (``cardroom.store.LogEntry`` fits)."""
 
@@ -80,19 +76,6 @@ class LogEntryLike(Protocol):
 
     @property
     def data(self) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RealtimeSeat:
-    """A seat as created: a person (named when he joins) or a bot of a level."""
-
-    kind: Literal["person", "bot"]
-    level: str | None = None
-    name: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form (part of the ``created`` entry)."""
-        return {"kind": self.kind, "level": self.level, "name": self.name}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -335,8 +318,9 @@ class RealtimeTable:
 
     # -- what a connection sees -----------------------------------------------------------------
 
-    def frame(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` frame for ``seat`` (None: a spectator), as JSON-ready data."""
+    def frame(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """The ``state`` frame for ``seat`` (None: a spectator), as JSON-ready data. With
+        ``since``, ``log`` holds only the lines from that index on (``log_from`` says where)."""
         config = self._require_config()
         out: dict[str, Any] = {
             "type": "state",
@@ -360,7 +344,9 @@ class RealtimeTable:
         deadline = self.deadline
         if deadline is not None:
             out["deadline"] = {"kind": "countdown", "at": deadline}
-        out["log"] = [self._log_json(e, seat) for e in self.arbiter.log]
+        start = 0 if since is None else max(0, min(since, len(self.arbiter.log)))
+        out["log_from"] = start
+        out["log"] = [self._log_json(e, seat) for e in self.arbiter.log[start:]]
         return out
 
     def _view_json(self, view: Any, seat: int | None) -> dict[str, Any]:
