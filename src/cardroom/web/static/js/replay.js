@@ -86,9 +86,10 @@ function draw() {
   (step.board || []).forEach((b, i) => {
     const card = typeof b === "string" ? b : b.card;
     const chips = typeof b === "object" ? b.chips : undefined;
-    board.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}` }, cardFace(card, "small"),
-      el("span", { class: "chips", "aria-label": `${cardLabel(card)} box: ${chips ?? 0} chips` }, String(chips ?? "–")),
-      el("span", { class: "box-name" }, i === 4 ? "Yellow Dwarf" : cardText(card))));
+    board.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(card)} box` },
+      cardFace(card, "small"),
+      el("span", { class: "chips" }, String(chips ?? "–"), el("span", { class: "sr-only" }, " chips")),
+      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? "Yellow Dwarf" : cardText(card))));
   });
 
   const text = clear($("r-text"));

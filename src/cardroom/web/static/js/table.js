@@ -78,8 +78,9 @@ function act(action) {
 
 function onFrame(frame) {
   if (frame.type === "state") {
-    pending = null;
     const prev = state;
+    // a frame that only says who is present does not answer the move in flight
+    if (!prev || frame.seq !== prev.seq) pending = null;
     state = frame;
     if (fresh || frame.resync) {
       // a connection's first frame (and a resync) repeats the round's events: start the log again
@@ -215,11 +216,11 @@ function renderBoard() {
   const cards = state.round?.board || (state.rules?.board_cards || []).map((card) => ({ card }));
   cards.forEach((b, i) => {
     const chips = b.chips ?? null;
-    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}` },
+    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(b.card)} box` },
       cardFace(b.card, "small"),
-      el("span", { class: "chips", "aria-label": `${cardLabel(b.card)} box: ${chips ?? "no"} chips` },
-        chips === null ? "–" : String(chips)),
-      el("span", { class: "box-name" }, i === 4 ? "Yellow Dwarf" : cardText(b.card))));
+      el("span", { class: "chips" }, chips === null ? "–" : String(chips),
+        el("span", { class: "sr-only" }, " chips")),
+      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? "Yellow Dwarf" : cardText(b.card))));
   });
 }
 
@@ -253,7 +254,10 @@ function renderSeats() {
       el("span", { class: "seat-tags muted" }, tags.join(" · ")),
       el("span", { class: "seat-stats" },
         el("span", { class: "chip-count", title: "chips" }, `${chips ?? "–"} chips`),
-        count !== undefined ? el("span", { class: "card-count", title: "cards in hand" }, cardBack("tiny"), ` ${count}`) : null),
+        count !== undefined
+          ? el("span", { class: "card-count", title: "cards in hand" }, cardBack("tiny"), ` ${count}`,
+            el("span", { class: "sr-only" }, count === 1 ? " card" : " cards"))
+          : null),
       note && state.status === "playing" ? el("span", { class: "seat-note" }, note) : null));
   }
 }
@@ -287,13 +291,15 @@ function legal() {
 }
 
 function renderActions() {
-  const box = clear($("actions"));
   if (!state) return;
   const you = state.you;
   const me = state.seats.find((s) => s.seat === you);
+  const mustJoin = you !== null && you !== undefined && me && me.kind === "person" && !me.joined;
+  if (mustJoin && $("join-name")) return; // keep what is being typed
+  const box = clear($("actions"));
   if (you === null || you === undefined) {
     box.append(el("p", { class: "muted" }, "You are watching: you see what every player sees, no hand."));
-  } else if (me && me.kind === "person" && !me.joined) {
+  } else if (mustJoin) {
     const input = el("input", { id: "join-name", maxlength: 24, required: true, value: localStorage.getItem(NAME_KEY) || "", "aria-label": "Your name" });
     const form = el("form", { class: "join-form" }, el("label", { for: "join-name" }, "Your name "), input,
       el("button", { type: "submit", class: "primary" }, `Take seat ${you + 1}`));
