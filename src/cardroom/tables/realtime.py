@@ -37,7 +37,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from cardroom.bots.reaction import LEVELS
+from cardroom.bots.base import BotError
+from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.realtime import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedRules
@@ -62,6 +63,8 @@ def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
     if game == "speed":
         return SpeedGame.new(SpeedRules.from_options(options), seed)
     raise RealtimeTableError("bad-request", f"game must be spit or speed, not {game!r}")
+
+
 MAX_NAME = 24
 
 
@@ -118,15 +121,14 @@ class RealtimeConfig:
             if not isinstance(raw, Mapping) or raw.get("kind") not in ("person", "bot"):
                 raise RealtimeTableError("bad-request", "a seat is {kind: person|bot, level, name}")
             level = raw.get("level")
-            if raw["kind"] == "bot" and level not in LEVELS:
-                raise RealtimeTableError("bad-request", f"a bot's level is one of {list(LEVELS)}")
+            if raw["kind"] == "bot":
+                _check_bot(level, game)
             seats.append(RealtimeSeat(raw["kind"], level, raw.get("name")))
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RealtimeTableError("bad-request", f"seed must be a whole number, not {seed!r}")
         level = data.get("level", "medium")
-        if level not in LEVELS:
-            raise RealtimeTableError("bad-request", f"level must be one of {list(LEVELS)}")
+        _check_bot(level, game)
         rules = data.get("rules", {})
         if not isinstance(rules, Mapping):
             raise RealtimeTableError("bad-request", "rules must be an object")
@@ -144,6 +146,20 @@ class RealtimeConfig:
         except ValueError as exc:
             raise RealtimeTableError("bad-request", f"rules: {exc}") from None
         return int(getattr(rules, "target", 0))
+
+
+def _check_bot(level: Any, game: str) -> None:
+    """A bot is a level (``easy`` … ``expert``) or a reaction-bot spec (``reaction:min=…``)."""
+    if level in LEVELS:
+        return
+    try:
+        if not isinstance(level, str):
+            raise BotError(f"{level!r}")
+        check_spec(level, game)
+    except BotError:
+        raise RealtimeTableError(
+            "bad-request", f"a bot's level is one of {list(LEVELS)}, not {level!r}"
+        ) from None
 
 
 def _time(data: Mapping[str, Any]) -> float:

@@ -226,9 +226,7 @@ class RealtimeTables:
         table = live.table
         config = table.config
         assert config is not None
-        filled = [
-            g for g in SEATS if config.seats[g].kind == "person" and table.names[g] is None
-        ]
+        filled = [g for g in SEATS if config.seats[g].kind == "person" and table.names[g] is None]
         await self._commit(live, "started", {"t": self.clock(), "filled": filled})
 
     async def _follow_up(self, live: _RealtimeLive) -> None:
@@ -241,9 +239,7 @@ class RealtimeTables:
 
     # -- playing ------------------------------------------------------------------------------
 
-    async def act(
-        self, table_id: str, seat: int, action: Any, ref: object = None
-    ) -> None:
+    async def act(self, table_id: str, seat: int, action: Any, ref: object = None) -> None:
         """A person's action in record form (a play names the card, the pile and the top card
         its sender ``seen``); refused as ``stale``/``illegal`` with the reason in words, or
         ``bad-request`` when it is not an action at all. Refused actions are logged too."""
@@ -339,9 +335,7 @@ class RealtimeTables:
             summary["winner"] = table.engine.winner
         if live.rematch is not None:
             summary["rematch"] = live.rematch
-        await self.store.update_table(
-            table.table_id, {"status": table.status, "summary": summary}
-        )
+        await self.store.update_table(table.table_id, {"status": table.status, "summary": summary})
 
     # -- bots and the clock ---------------------------------------------------------------------
 

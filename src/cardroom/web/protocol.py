@@ -33,11 +33,33 @@ class ProtocolError(ValueError):
         self.ref = ref
 
 
-class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True):
-    """Play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen state ``seq``."""
+class RealtimeAction(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A Spit or Speed action in record form: ``{"type": "play", "card": "7D", "pile": 0,
+    "seen": "8C"}``, ``{"type": "turn-up", "stock": 2}``, ``{"type": "move", "card": "5H",
+    "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``, ``{"type":
+    "choose", "pile": 0}``, ``{"type": "flip"}``. The engine reads it (a play without
+    ``seen`` is refused)."""
 
-    action: Annotated[str, Meta(min_length=1, max_length=8)]
-    seq: Seq
+    type: Annotated[str, Meta(min_length=1, max_length=16)]
+    card: Annotated[str, Meta(max_length=4)] | None = None
+    pile: Annotated[int, Meta(ge=0, le=16)] | None = None
+    seen: Annotated[str, Meta(max_length=4)] | None = None
+    stock: Annotated[int, Meta(ge=0, le=16)] | None = None
+    to_stock: Annotated[int, Meta(ge=0, le=16)] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record form (fields not given are left out)."""
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
+
+
+class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True):
+    """Nain Jaune: play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen state
+    ``seq``. Spit and Speed: ``action`` is a :class:`RealtimeAction` (``seq`` is not needed:
+    the play's ``seen`` card says what its sender saw)."""
+
+    action: Annotated[str, Meta(min_length=1, max_length=8)] | RealtimeAction
+    seq: Seq | None = None
     id: ClientId | None = None
 
 
@@ -156,6 +178,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Annotated[str, Meta(max_length=4 * NAME_MAX)]
     """The creator's name (seat 0)."""
+    game: Literal["nain-jaune", "spit", "speed"] = "nain-jaune"
+    """Spit and Speed tables have two seats (``players`` is then 2) and no preset."""
     players: Annotated[int, Meta(ge=2, le=8)] = 4
     preset: Annotated[str, Meta(max_length=32)] | None = None
     options: Annotated[

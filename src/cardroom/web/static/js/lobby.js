@@ -186,7 +186,7 @@ function tableRow(row, mine) {
   const who = (row.seats || []).map((s) => s.name || (s.kind === "bot" ? "bot" : "free seat")).join(", ");
   const links = [el("a", { href: url }, mine ? "Open" : "Watch or join")];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, "Watch");
-  if (row.status === "over") {
+  if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {
     links.push(el("a", { href: `/replay/${encodeURIComponent(id)}` }, "Replay"));
   }
   return el("li", {},
