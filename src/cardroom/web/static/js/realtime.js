@@ -299,6 +299,7 @@ function renderMiddle() {
       type: "button",
       class: `rt-target${open ? "" : " closed"}${selected ? " ready" : ""}`,
       "data-pile": pile,
+      "data-top": top || "",
       "aria-label": label,
       onclick: () => pilePressed(pile),
       ondragover: (ev) => { ev.preventDefault(); },
