@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.helpers import click_move, create_table, hand, seq, status, take_seat, wait_until
@@ -107,6 +107,10 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     )
     assert len(table.invites) == 1 and "/j/" in table.invites[0]
     ann.screenshot(path=str(shots / "lobby-created-desktop.png"), full_page=True)
+    expect(ann.locator("#mine")).to_contain_text("E2E table")
+    bob.goto(server + "/")  # Bob's lobby lists the public table, and no table of his
+    expect(bob.locator("#open")).to_contain_text("E2E table")
+    expect(bob.locator("#mine")).to_contain_text("None yet.")
 
     ann.goto(table.url)
     ann.wait_for_selector("#start-button")  # the creator may start before everybody came
@@ -132,6 +136,13 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     assert eve.locator(".hand-box").is_hidden()
     assert eve.locator(".seat.you").count() == 0
     assert "watching" in eve.locator("#table-title").inner_text()
+    # the watch link shows the public view even in Ann's browser, which holds her seat cookie
+    ann_watch = ann_ctx.new_page()
+    ann_watch.goto(table.watch)
+    wait_until(lambda: status(ann_watch) == "playing", what="Ann's watch page")
+    assert ann_watch.locator("#hand button").count() == 0
+    assert ann_watch.locator(".seat.you").count() == 0
+    ann_watch.close()
 
     keyboard_moves = 0
     refreshed = False
@@ -157,6 +168,11 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
                 )
                 assert sorted(hand(bob)) == before
                 assert bob.locator(".seat.you .seat-name").inner_text() == "Bob"
+                for page in (ann, bob):
+                    expect(
+                        page.locator("#seats .seat[data-seat='1'] .seat-tags")
+                    ).not_to_contain_text("away")
+                    expect(page.locator("#status-line")).not_to_contain_text("A bot plays")
                 refreshed = True
             elif click_move(bob, touch=True):
                 bob_moves += 1

@@ -107,7 +107,7 @@ function draw() {
     list.append(el("li", { class: `r-player${toAct ? " to-act" : ""}` },
       el("span", { class: "seat-head" }, toAct ? el("span", { class: "turn-mark", "aria-label": "to play" }, "▶") : null,
         el("span", { class: "seat-name" }, name(p)),
-        el("span", { class: "muted" }, ` ${step.chips?.[p] ?? ""} chips · ${hand.length} cards`)),
+        el("span", { class: "muted" }, ` ${step.chips?.[p] ?? ""} chips · ${hand.length} card${hand.length === 1 ? "" : "s"}`)),
       el("span", { class: "r-hand" }, sortHand(hand).map((c) => cardFace(c, "small")))));
   });
 
