@@ -7,9 +7,9 @@ clients are websockets on 127.0.0.1 in this process. Each measurement is bounded
 * ``bot table``: one Spit table of two expert bots (0.3-0.6 s a card) and two spectators: from
   the time the server stamped a bot's action (the frame's ``at``) until *both* clients have its
   frame.
-* ``two clients``: one Speed table of two scripted people (websockets playing as fast as they
-  can see, one action in flight each): from a client sending an ``act`` until *both* clients
-  have the frame of that action.
+* ``two clients``: a Speed table of two scripted people (websockets playing as fast as they
+  can see, one action in flight each; one game after another): from a client sending an
+  ``act`` until *both* clients have the frame of that action.
 * ``capacity``: N Spit tables of two expert bots, two spectators each, N doubling until the p99
   of ``bot table`` passes 50 ms.
 
@@ -140,8 +140,7 @@ async def two_clients(port: int, row: list[str], seconds: float) -> tuple[list[f
     rng = random.Random(7)
     done = asyncio.Event()
     sockets = [
-        await websockets.connect(f"ws://127.0.0.1:{port}/ws/{table_id}?token={t}")
-        for t in tokens
+        await websockets.connect(f"ws://127.0.0.1:{port}/ws/{table_id}?token={t}") for t in tokens
     ]
     busy = [False, False]
     last: list[dict[str, Any] | None] = [None, None]
@@ -209,7 +208,15 @@ def run(mode: str, kind: str, tables: int, seconds: float, folder: Path) -> dict
         if kind == "bots":
             latency = asyncio.run(watch_bots(port, rows, seconds))
             return {"latency": latency, "actions": len(latency)}
-        latency, acts = asyncio.run(two_clients(port, rows[0], seconds))
+        latency, acts = [], 0
+        end = time.monotonic() + seconds
+        for row in rows:  # one game after another until the time is up
+            left = end - time.monotonic()
+            if left <= 0:
+                break
+            more, sent = asyncio.run(two_clients(port, row, left))
+            latency += more
+            acts += sent
         return {"latency": latency, "actions": acts}
     finally:
         server.terminate()
@@ -235,7 +242,11 @@ def main() -> None:
         serve(mode, int(port), db, kind, int(tables), out)
         return
     seconds = args.seconds
-    print(f"{os.cpu_count()} CPUs; each row {seconds:.0f} s; latency = action -> both screens")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(
+        f"{os.cpu_count()} CPUs, load average {load}; each row {seconds:.0f} s; "
+        "latency = action -> both screens"
+    )
     head = f"{'scenario':<24} {'server':<22} {'tables':>6} {'actions':>8} {'per s':>8} "
     print(head + f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -245,7 +256,7 @@ def main() -> None:
                        seconds), flush=True)  # fmt: skip
         for mode, label in (("full", "cardroom (SQLite log)"), ("nostore", "peer: no store")):
             print(line("two clients (people)", label, 1,
-                       run(mode, "people", 1, seconds, folder), seconds), flush=True)  # fmt: skip
+                       run(mode, "people", 8, seconds, folder), seconds), flush=True)  # fmt: skip
         held = 0
         tables = 2
         while tables <= args.max_tables:
@@ -258,10 +269,11 @@ def main() -> None:
                 break
             held = tables
             tables *= 2
-        print(f"one process holds {held} expert bot tables (p99 <= {LIMIT_MS:.0f} ms); "
-              f"{tables} passed it" if tables <= args.max_tables else
-              f"one process holds at least {held} expert bot tables (p99 <= {LIMIT_MS:.0f} ms)")  # fmt: skip
-
+        bound = f"p99 <= {LIMIT_MS:.0f} ms"
+        if tables <= args.max_tables:
+            print(f"one process holds {held} expert bot tables ({bound}); {tables} passed it")
+        else:
+            print(f"one process holds at least {held} expert bot tables ({bound})")
 
 if __name__ == "__main__":
     main()

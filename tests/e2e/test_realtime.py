@@ -31,6 +31,7 @@ def race_seed() -> tuple[int, int, str, str]:
         game.apply(0, CallFlip())
         game.apply(1, CallFlip())
         top = game.view(0).centre[0]
+        assert top is not None
         for a in game.view(0).hand:
             for b in game.view(1).hand:
                 if adjacent(a, top) and adjacent(b, top) and not adjacent(a, b) and a != b:
@@ -99,16 +100,17 @@ def test_two_people_race_for_the_same_pile(browser: Browser, running: RunningSer
     ann, bob = pages
     for page in pages:
         page.keyboard.press(" ")  # both call for the flip: the middle cards turn
-    for page in pages:
-        wait_until(lambda p=page: top(p, 1) != "", what="the middle cards")  # type: ignore[misc]
+    wait_until(lambda: all(top(p, 1) != "" for p in pages), what="the middle cards")
     seen = top(ann, pile)
     assert seen == top(bob, pile) != ""
     ann.click(f'#me button[data-card="{ann_card}"]')
     bob.click(f'#me button[data-card="{bob_card}"]')
     # both hands reach the pile at the same moment (one shared clock, one planned instant)
     at = time.time() * 1000 + 400
-    script = "([at, pile]) => setTimeout(() => document.querySelector(" \
-        "`#middle [data-pile=\"${pile}\"]`).click(), at - Date.now())"
+    script = (
+        "([at, pile]) => setTimeout(() => document.querySelector("
+        '`#middle [data-pile="${pile}"]`).click(), at - Date.now())'
+    )
     for page in pages:
         page.evaluate(script, [at, pile])
     wait_until(lambda: top(ann, pile) != seen and top(bob, pile) != seen, what="the pile")
@@ -190,7 +192,9 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
     page.click("#rematch")
-    wait_until(lambda: re.search(r"/t/[^/]+$", page.url) and table_id not in page.url, 30, "rematch")
+    wait_until(
+        lambda: re.search(r"/t/[^/]+$", page.url) and table_id not in page.url, 30, "rematch"
+    )
     page.wait_for_selector("#call-button")
     assert page.locator("#me h2").inner_text().startswith("Ann")
     assert not errors, errors

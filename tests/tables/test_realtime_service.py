@@ -75,7 +75,7 @@ async def test_a_restart_rebuilds_the_table_from_its_log_and_goes_on(store: Even
     await until(lambda: first.realtime.frame_for(table_id, None)["seq"] >= 25, 20000)
     await first.stop()
     before = await store.entries(table_id)
-    assert 25 <= len(before)
+    assert len(before) >= 25
     second = TableService(store)
     await second.start()
     assert await second.game_of(table_id) == "speed"

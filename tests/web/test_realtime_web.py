@@ -79,7 +79,7 @@ def test_acting_over_the_websocket(client: TestClient) -> None:
         for ws in (ann, bob):
             ws.send_json({"type": "act", "action": {"type": "call"}, "id": 1})
         frame: dict[str, Any] = {}
-        while not frame.get("table_view", {}).get("phase") == "play":
+        while frame.get("table_view", {}).get("phase") != "play":
             frame = ann.receive_json()
         hand = frame["table_view"]["hand"]
         assert len(hand) == 5 and "hand" in frame["table_view"]
@@ -215,10 +215,12 @@ async def test_no_frame_shows_a_card_its_seat_could_not_see(tmp_path: Path) -> N
         for table_id, players in games:
             try:
                 await players[-1].wait_for(over, timeout=90)
-            except TimeoutError:
+            except TimeoutError as exc:
                 last = players[-1].state or {}
-                raise AssertionError(f"{table_id} did not finish: {last.get('table_view')}, "
-                                     f"{[p.state and p.state.get('table_view') for p in players]}")
+                raise AssertionError(
+                    f"{table_id} did not finish: {last.get('table_view')}, "
+                    f"{[p.state and p.state.get('table_view') for p in players]}"
+                ) from exc
             finally:
                 for player in players:
                     await player.close()
@@ -234,7 +236,12 @@ async def test_no_frame_shows_a_card_its_seat_could_not_see(tmp_path: Path) -> N
                     if frame["type"] != "state":
                         continue
                     leaked = named(frame) - allowed[frame["seq"]]
-                    assert not leaked, (table_id, seat, frame["seq"], sorted(c.code for c in leaked))
+                    assert not leaked, (
+                        table_id,
+                        seat,
+                        frame["seq"],
+                        sorted(c.code for c in leaked),
+                    )
                     if frame["game"] == "speed" and seat is not None and "table_view" in frame:
                         assert "hand" in frame["table_view"]
                     checked += 1

@@ -17,8 +17,8 @@ _SUITS = {
 }  # fmt: skip
 _CODE = re.compile(r"(?<![\w])(10|[2-9AJQKT])([CDHS♣♦♥♠])(?![\w])")
 _PHRASES = (
-    (re.compile(r"^stale: (the other player slapped first.*)$"), r"too late: \1"),
-    (re.compile(r"^stale: (.*)$"), r"too late: the pile changed (\1)"),
+    (re.compile(r"\bstale: (the other player slapped first.*)$"), r"too late: \1"),
+    (re.compile(r"\bstale: (.*)$"), r"too late: the pile changed (\1)"),
     (re.compile(r" is not one rank above or below "), " is not next to "),
     (
         re.compile(r" cannot go on (.*?): it must be one rank above or below \(K-A-2 wraps\)"),
