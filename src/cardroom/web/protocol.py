@@ -21,6 +21,8 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 ClientId = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
 Seq = Annotated[int, Meta(ge=0, le=2**53)]
+NO_SEQ = -1
+"""``seq`` left out (a real-time action needs none; a Nain Jaune one is then refused)."""
 
 
 class ProtocolError(ValueError):
@@ -59,7 +61,7 @@ class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=Tru
     the play's ``seen`` card says what its sender saw)."""
 
     action: Annotated[str, Meta(min_length=1, max_length=8)] | RealtimeAction
-    seq: Seq | None = None
+    seq: Seq = NO_SEQ
     id: ClientId | None = None
 
 
@@ -130,6 +132,12 @@ def decode_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad-request", f"bad {kind} message: {exc}", ref) from None
     if isinstance(message, Join):
         message.name = clean_name(message.name, message.id)
+    if isinstance(message, Act) and isinstance(message.action, str) and message.seq == NO_SEQ:
+        raise ProtocolError(
+            "bad-request",
+            "bad act message: Object missing required field `seq` (the state you saw)",
+            message.id,
+        )
     return message
 
 

@@ -213,11 +213,6 @@ class Connection:
             if isinstance(message, Act) and isinstance(message.action, RealtimeAction):
                 await self.service.act_realtime(self.table_id, seat, message.action.to_json(), ref)
             elif isinstance(message, Act):
-                if message.seq is None:
-                    await self._error(
-                        "bad-request", "an act message carries seq, the state you saw", ref
-                    )
-                    return
                 await self.service.act(self.table_id, seat, str(message.action), message.seq)
             elif isinstance(message, Join):
                 await self.service.join(self.table_id, seat, message.name)
