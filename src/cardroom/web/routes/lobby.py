@@ -16,6 +16,7 @@ from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name
 from cardroom.web.routes.common import (
     error_json,
     page,
+    read_limited,
     seat_cookies,
     service_of,
     set_seat_cookie,
@@ -119,9 +120,13 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
 @router.post("/api/tables")
 async def create_table(request: Request) -> Response:
     """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
-    body_bytes = await request.body()
-    if len(body_bytes) > MAX_CREATE_BYTES:
-        return error_json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too-large", "request too large")
+    body_bytes = await read_limited(request, MAX_CREATE_BYTES)
+    if body_bytes is None:
+        return error_json(
+            HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+            "too-large",
+            f"a table request is at most {MAX_CREATE_BYTES // 1024} KB",
+        )
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)

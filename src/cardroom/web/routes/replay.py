@@ -16,6 +16,7 @@ from cardroom.web.routes.common import (
     check_table_id,
     error_json,
     page,
+    read_limited,
     service_of,
     settings_of,
     table_error_json,
@@ -54,16 +55,11 @@ async def replay_upload(request: Request) -> Response:
         "too-large",
         f"a record may be at most {limit // (1024 * 1024)} MB",
     )
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    body = await read_limited(request, limit)
+    if body is None:
         return too_large
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return too_large
     try:
-        data = msgspec.json.decode(bytes(body))
+        data = msgspec.json.decode(body)
     except (msgspec.DecodeError, RecursionError):
         return error_json(
             HTTPStatus.BAD_REQUEST, "bad-record", "this file is not JSON: choose a game record"
