@@ -50,6 +50,11 @@ def is_realtime(created: LogEntry) -> bool:
     return isinstance(config, dict) and config.get("game") in GAMES
 
 
+def _one_writer(store: EventStore) -> bool:
+    engine = getattr(store, "engine", None)
+    return engine is not None and engine.dialect.name == "sqlite"
+
+
 @dataclass
 class _RealtimeLive:
     """A real-time table in memory: its lock, subscribers, bots and the task of its clock."""
@@ -85,6 +90,9 @@ class RealtimeTables:
         self._subscription = make_subscription
         self._live: dict[str, _RealtimeLive] = {}
         self._stopping = False
+        self._writes = asyncio.Lock() if _one_writer(store) else None
+        """SQLite has one writer: appends wait their turn here, in arrival order, instead of
+        in SQLite's busy handler (whose sleeps of up to 100 ms made the latency's tail)."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -108,7 +116,9 @@ class RealtimeTables:
         )
         self._live[table_id] = live
         async with live.lock:
-            if table.status == "playing":
+            if table.status == "waiting":
+                await self._follow_up(live)  # the process stopped between created and started
+            elif table.status == "playing":
                 self._new_bots(live)
                 await self._catch_up(live)
             await self._store_status(live)
@@ -302,9 +312,10 @@ class RealtimeTables:
                 for g in data["filled"]
             ]  # fmt: skip
         try:
-            await self.store.append(
-                table.table_id, entry, table_update=table_update, seats_update=seats_update
-            )
+            async with self._writes or contextlib.nullcontext():
+                await self.store.append(
+                    table.table_id, entry, table_update=table_update, seats_update=seats_update
+                )
         except SeqConflict:
             raise TableError(
                 "stale", "this table was changed by another server: reload the page"
