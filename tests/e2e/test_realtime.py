@@ -205,3 +205,27 @@ def _next(a: str, b: str) -> bool:
     order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     d = abs(order.index(a[:-1]) - order.index(b[:-1]))
     return d in (1, 12)
+
+
+def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server: str) -> None:
+    page = browser.new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    page.select_option("#rt-game", "speed")
+    assert page.locator('.rt-opts[data-game="spit"]').is_hidden()
+    page.fill("#rt-name", "Cleo")
+    page.select_option("#rt-level", "expert")
+    page.select_option("#rt-side", "5")
+    page.click("#rt-create")
+    page.wait_for_selector("#rt-created:not([hidden])")
+    assert page.locator("#rt-invite-box").is_hidden()  # a bot: nobody to invite
+    page.click("#rt-go")
+    page.wait_for_selector("#call-button")
+    assert page.evaluate("document.body.dataset.game") == "speed"
+    assert page.locator("#me h2").inner_text() == "Cleo (you)"
+    assert "Expert bot" in page.locator("#them h2").inner_text()
+    # side piles of 5: 20 cards each, 5 in hand and 15 to draw
+    assert page.locator("#me .rt-extra").inner_text() == "draw pile: 15 cards"
+    assert not errors, errors
+    page.context.close()
