@@ -24,7 +24,7 @@ CODES = {c.code for c in DECK}
 PRETTY = {c.pretty: c.code for c in DECK}
 BOARD = {c.code for c in STANDARD_BOARD}
 LEVELS = ("easy", "medium", "hard")
-AT_ONCE = 4
+AT_ONCE = 32
 """Tables played at the same time (32 at once with bots at delay 0 starve SQLite's writers)."""
 
 

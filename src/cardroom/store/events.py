@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,6 +132,11 @@ class EventStore:
     def __init__(self, engine: AsyncEngine, url: str) -> None:
         self.engine = engine
         self.url = url
+        # SQLite has one writer at a time: writers of this process queue here, in order, instead
+        # of meeting in SQLite's busy handler (which gives up under load: "database is locked").
+        self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
+            asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -175,7 +182,7 @@ class EventStore:
         seats: list[dict[str, Any]],
     ) -> None:
         """Insert the table, its seats and its first entry (seq 1, ``created``) at once."""
-        async with self.engine.begin() as conn:
+        async with self._write_lock, self.engine.begin() as conn:
             try:
                 await conn.execute(
                     tables_t.insert().values(
@@ -214,7 +221,7 @@ class EventStore:
 
         Raises :class:`SeqConflict` if ``(table_id, entry.seq)`` is already there.
         """
-        async with self.engine.begin() as conn:
+        async with self._write_lock, self.engine.begin() as conn:
             await self._insert_event(conn, table_id, entry)
             if table_update:
                 values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
@@ -235,7 +242,7 @@ class EventStore:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
         values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
         if values:
-            async with self.engine.begin() as conn:
+            async with self._write_lock, self.engine.begin() as conn:
                 await conn.execute(
                     tables_t.update().where(tables_t.c.id == table_id).values(**values)
                 )
