@@ -20,11 +20,13 @@ from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from tests.web.conftest import Player, over, service_of, serving, settings_for
 
 FAST = "reaction:min=0.01,max=0.03"
+GAMES = 10
+"""Tables played at once: four of two people, two of a person and a bot, four of two bots."""
 CODES = {c.code: c for c in DECK}
 PRETTY = {c.pretty: c for c in DECK}
 WORDS = re.compile(r"\b(ace|king|queen|jack|10|[2-9]) of (clubs|diamonds|hearts|spades)\b")
 RANK_OF = {"ace": "A", "king": "K", "queen": "Q", "jack": "J"}
-TOKEN = re.compile(r"[0-9AJQKT]{1,2}[CDHS♣♦♥♠]")
+TOKEN = re.compile(r"(?<![\w])(?:10|[2-9AJQKT])[CDHS♣♦♥♠](?![\w])")
 
 
 def test_create_a_spit_table_from_the_lobby(client: TestClient) -> None:
@@ -192,23 +194,22 @@ async def test_no_frame_shows_a_card_its_seat_could_not_see(tmp_path: Path) -> N
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         games: list[tuple[str, list[Player]]] = []
-        for n in range(6):
+        for n in range(GAMES):
             game = ("spit", "speed")[n % 2]
-            versus_bot = n % 3 == 2
-            seats = (
-                SeatSpec("person", name="Ann"),
-                SeatSpec("bot", FAST) if versus_bot else SeatSpec("person", name="Bob"),
-            )
+            kind = n % 5  # 0, 1: two people; 2: a person and a bot; 3, 4: two bots
+            ann = SeatSpec("bot", FAST) if kind >= 3 else SeatSpec("person", name="Ann")
+            bob = SeatSpec("bot", FAST) if kind >= 2 else SeatSpec("person", name="Bob")
+            seats = (ann, bob)
             config = RealtimeConfig(
                 game=game, options={"countdown": "0.3"}, seats=seats, seed=100 + n
             )
             created = await service.create_realtime(config)
-            tokens = [created.creator_token, *created.invites.values()]
+            tokens = [t for t in (created.creator_token, *created.invites.values()) if t]
             players: list[Player] = [
                 RacePlayer(address, created.table_id, token, seed=n * 2 + i)
                 for i, token in enumerate(tokens)
             ]
-            players.append(Player(address, created.table_id, None))
+            players += [Player(address, created.table_id, None) for _ in range(3 - len(tokens))]
             for player in players:
                 await player.connect()
             games.append((created.table_id, players))
@@ -230,7 +231,7 @@ async def test_no_frame_shows_a_card_its_seat_could_not_see(tmp_path: Path) -> N
             entries = await service.store.entries(table_id)
             finished += service.frame_for(table_id, None)["status"] == "over"
             for player in players:
-                seat = None if player is players[-1] else players.index(player)
+                seat = players.index(player) if isinstance(player, RacePlayer) else None
                 allowed = seen_by_seq(entries, seat)
                 for frame in player.frames:
                     if frame["type"] != "state":
