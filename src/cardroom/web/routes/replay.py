@@ -6,10 +6,11 @@ import asyncio
 from http import HTTPStatus
 from typing import Any
 
-import msgspec
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from cardroom.games.records import RecordError as BaseRecordError
+from cardroom.games.records import loads
 from cardroom.tables import TableError
 from cardroom.web.replay_frames import RecordError, replay_frames
 from cardroom.web.routes.common import (
@@ -58,12 +59,10 @@ async def replay_upload(request: Request) -> Response:
     body = await read_limited(request, limit)
     if body is None:
         return too_large
-    try:
-        data = msgspec.json.decode(body)
-    except (msgspec.DecodeError, RecursionError):
-        return error_json(
-            HTTPStatus.BAD_REQUEST, "bad-record", "this file is not JSON: choose a game record"
-        )
+    try:  # the one bounded record reader: depth, number sizes, no NaN or Infinity
+        data = loads(body, limit)
+    except BaseRecordError as exc:
+        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", f"not a game record: {exc}")
     return await _frames(data)
 
 
