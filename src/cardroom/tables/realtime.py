@@ -37,14 +37,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from cardroom.bots.reaction import LEVELS
+from cardroom.bots.base import BotError
+from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.realtime import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.realtime import Arbiter, Entry, VirtualClock, entry_text
+from cardroom.tables.config import SeatSpec, TableError
 
-ErrorCode = Literal["forbidden", "illegal", "bad-request", "over", "not-started"]
+RealtimeTableError = TableError
+"""The error of the real-time table is the service's :class:`TableError` (one type for both)."""
+RealtimeSeat = SeatSpec
+"""A seat as created: a person (named when he joins) or a bot of a level."""
+
 Status = Literal["waiting", "playing", "over"]
 KINDS = ("created", "joined", "started", "action", "timeout", "over")
 GAMES = ("spit", "speed")
@@ -57,16 +63,9 @@ def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
     if game == "speed":
         return SpeedGame.new(SpeedRules.from_options(options), seed)
     raise RealtimeTableError("bad-request", f"game must be spit or speed, not {game!r}")
+
+
 MAX_NAME = 24
-
-
-class RealtimeTableError(ValueError):
-    """An entry or request the table refuses; nothing changed. ``code`` says why in one word."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        self.message = message
 
 
 class LogEntryLike(Protocol):
@@ -80,19 +79,6 @@ class LogEntryLike(Protocol):
 
     @property
     def data(self) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class RealtimeSeat:
-    """A seat as created: a person (named when he joins) or a bot of a level."""
-
-    kind: Literal["person", "bot"]
-    level: str | None = None
-    name: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON form (part of the ``created`` entry)."""
-        return {"kind": self.kind, "level": self.level, "name": self.name}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,15 +121,14 @@ class RealtimeConfig:
             if not isinstance(raw, Mapping) or raw.get("kind") not in ("person", "bot"):
                 raise RealtimeTableError("bad-request", "a seat is {kind: person|bot, level, name}")
             level = raw.get("level")
-            if raw["kind"] == "bot" and level not in LEVELS:
-                raise RealtimeTableError("bad-request", f"a bot's level is one of {list(LEVELS)}")
+            if raw["kind"] == "bot":
+                _check_bot(level, game)
             seats.append(RealtimeSeat(raw["kind"], level, raw.get("name")))
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RealtimeTableError("bad-request", f"seed must be a whole number, not {seed!r}")
         level = data.get("level", "medium")
-        if level not in LEVELS:
-            raise RealtimeTableError("bad-request", f"level must be one of {list(LEVELS)}")
+        _check_bot(level, game)
         rules = data.get("rules", {})
         if not isinstance(rules, Mapping):
             raise RealtimeTableError("bad-request", "rules must be an object")
@@ -161,6 +146,20 @@ class RealtimeConfig:
         except ValueError as exc:
             raise RealtimeTableError("bad-request", f"rules: {exc}") from None
         return int(getattr(rules, "target", 0))
+
+
+def _check_bot(level: Any, game: str) -> None:
+    """A bot is a level (``easy`` … ``expert``) or a reaction-bot spec (``reaction:min=…``)."""
+    if level in LEVELS:
+        return
+    try:
+        if not isinstance(level, str):
+            raise BotError(f"{level!r}")
+        check_spec(level, game)
+    except BotError:
+        raise RealtimeTableError(
+            "bad-request", f"a bot's level is one of {list(LEVELS)}, not {level!r}"
+        ) from None
 
 
 def _time(data: Mapping[str, Any]) -> float:
@@ -335,8 +334,9 @@ class RealtimeTable:
 
     # -- what a connection sees -----------------------------------------------------------------
 
-    def frame(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` frame for ``seat`` (None: a spectator), as JSON-ready data."""
+    def frame(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """The ``state`` frame for ``seat`` (None: a spectator), as JSON-ready data. With
+        ``since``, ``log`` holds only the lines from that index on (``log_from`` says where)."""
         config = self._require_config()
         out: dict[str, Any] = {
             "type": "state",
@@ -360,7 +360,9 @@ class RealtimeTable:
         deadline = self.deadline
         if deadline is not None:
             out["deadline"] = {"kind": "countdown", "at": deadline}
-        out["log"] = [self._log_json(e, seat) for e in self.arbiter.log]
+        start = 0 if since is None else max(0, min(since, len(self.arbiter.log)))
+        out["log_from"] = start
+        out["log"] = [self._log_json(e, seat) for e in self.arbiter.log[start:]]
         return out
 
     def _view_json(self, view: Any, seat: int | None) -> dict[str, Any]:

@@ -25,6 +25,8 @@ from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict
 from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
+from cardroom.tables.realtime import RealtimeConfig
+from cardroom.tables.realtime_service import RealtimeTables, is_realtime
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -98,6 +100,8 @@ class TableService:
         self._bots: dict[str, Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
+        self.realtime = RealtimeTables(store, clock, Subscription)
+        """The Spit and Speed tables (the real-time path; every public method hands them on)."""
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -105,6 +109,8 @@ class TableService:
         """Rebuild every unfinished table from the log and resume its bots and timers."""
         for table_id in await self.store.table_ids({"waiting", "playing"}):
             try:
+                if await self._is_realtime(table_id):
+                    continue
                 live = await self._load(table_id)
             except TableError as exc:  # a damaged log must not keep the other tables down
                 logger.error("table %s cannot be rebuilt from its log: %s", table_id, exc)
@@ -118,6 +124,7 @@ class TableService:
         Each table's lock is taken first, so no change is cut between its append and its apply.
         """
         self._stopping = True
+        await self.realtime.stop()
         tasks: list[asyncio.Task[None]] = list(self._tasks)
         for live in list(self._live.values()):
             async with live.lock:
@@ -140,6 +147,8 @@ class TableService:
         live = self._live.get(table_id)
         if live is not None:
             return live
+        if await self._is_realtime(table_id):
+            raise TableError("bad-request", "this is a Spit or Speed table")
         entries = await self.store.entries(table_id)
         if not entries:
             raise TableError("not-found", f"there is no table {table_id!r}")
@@ -148,6 +157,53 @@ class TableService:
             live = _Live(NainJauneTable.replay(table_id, entries))
             self._live[table_id] = live
         return live
+
+    async def _is_realtime(self, table_id: str) -> bool:
+        """True for a Spit or Speed table (loaded from the log into ``realtime`` if needed)."""
+        if table_id in self._live:
+            return False
+        if self.realtime.holds(table_id):
+            return True
+        entries = await self.store.entries(table_id)
+        if not entries:
+            raise TableError("not-found", f"there is no table {table_id!r}")
+        if not is_realtime(entries[0]):
+            return False
+        try:
+            await self.realtime.load(table_id, entries)
+        except (TableError, ValueError) as exc:
+            raise TableError("not-found", f"table {table_id} cannot be rebuilt: {exc}") from None
+        return True
+
+    async def game_of(self, table_id: str) -> str:
+        """The game of a table: ``nain-jaune``, ``spit`` or ``speed`` (loads it if needed)."""
+        if await self._is_realtime(table_id):
+            return self.realtime.game_of(table_id)
+        return (await self._load(table_id)).table.cfg.game
+
+    async def create_realtime(
+        self, config: RealtimeConfig, title: str = "", public: bool = True
+    ) -> Created:
+        """Create a Spit or Speed table (see :class:`RealtimeTables`)."""
+        return await self.realtime.create(config, title, public)
+
+    async def act_realtime(
+        self, table_id: str, seat: int, action: Any, ref: object = None
+    ) -> None:
+        """A person's action at a Spit or Speed table, in record form with ``seen``."""
+        await self.realtime.act(table_id, seat, action, ref)
+
+    async def realtime_record(self, table_id: str) -> dict[str, Any]:
+        """The record of a finished Spit or Speed table."""
+        if not await self._is_realtime(table_id):
+            raise TableError("bad-request", "this is not a Spit or Speed table")
+        return await self.realtime.record(table_id)
+
+    async def rematch(self, table_id: str, seat: int) -> str:
+        """The id of the rematch of a finished Spit or Speed table (made by the first to ask)."""
+        if not await self._is_realtime(table_id):
+            raise TableError("bad-request", "a rematch is offered at Spit and Speed tables")
+        return await self.realtime.rematch(table_id, seat)
 
     def _get(self, table_id: str) -> _Live:
         live = self._live.get(table_id)
@@ -224,6 +280,8 @@ class TableService:
 
         Loads the table from the log if this process does not hold it yet.
         """
+        if await self._is_realtime(table_id):
+            return self.realtime.seat_of(table_id, token)
         live = await self._load(table_id)
         if token is None or token == "":
             return None
@@ -238,6 +296,8 @@ class TableService:
 
     async def join(self, table_id: str, seat: int, name: str) -> None:
         """A person takes their seat under ``name`` (1..24 characters)."""
+        if self.realtime.holds(table_id):
+            return await self.realtime.join(table_id, seat, name)
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
@@ -245,6 +305,8 @@ class TableService:
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the table; empty person seats get bots of the table's level."""
+        if self.realtime.holds(table_id):
+            return await self.realtime.start_now(table_id, seat)
         live = self._get(table_id)
         if seat != 0:
             raise TableError("forbidden", "only the table's creator can start it")
@@ -271,6 +333,8 @@ class TableService:
 
     async def act(self, table_id: str, seat: int, action: str, seen_seq: int) -> None:
         """Play ``"7D"``, ``"pass"`` or ``"claim"`` for ``seat``; refuses a stale ``seen_seq``."""
+        if self.realtime.holds(table_id):
+            raise TableError("bad-request", "at a Spit or Speed table an action is an object")
         live = self._get(table_id)
         async with live.lock:
             table = live.table
@@ -288,6 +352,8 @@ class TableService:
 
     async def ready(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` asks for the next round."""
+        if self.realtime.holds(table_id):
+            raise TableError("bad-request", "a Spit or Speed table has no rounds")
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "ready", {"seat": seat})
@@ -491,6 +557,8 @@ class TableService:
 
         A person coming back to a seat a bot plays for takes it back (logged ``returned``).
         """
+        if self.realtime.holds(table_id):
+            return self.realtime.subscribe(table_id, seat)
         live = self._get(table_id)
         table = live.table
         if seat is not None and not (0 <= seat < table.n and table.is_person(seat)):
@@ -509,6 +577,8 @@ class TableService:
 
     def unsubscribe(self, sub: Subscription) -> None:
         """End a subscription; a person seat's last one gone starts its takeover timer."""
+        if self.realtime.holds(sub.table_id):
+            return self.realtime.unsubscribe(sub)
         live = self._live.get(sub.table_id)
         sub.closed = True
         sub._put(None)
@@ -523,6 +593,8 @@ class TableService:
 
     def frame_for(self, table_id: str, seat: int | None) -> Frame:
         """The full ``state`` frame for ``seat`` (or a spectator); events of the current round."""
+        if self.realtime.holds(table_id):
+            return self.realtime.frame_for(table_id, seat)
         return self._frame(self._get(table_id), seat, None)
 
     def _frame(self, live: _Live, seat: int | None, since: int | None) -> Frame:

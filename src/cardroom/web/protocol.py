@@ -21,6 +21,8 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 ClientId = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
 Seq = Annotated[int, Meta(ge=0, le=2**53)]
+NO_SEQ = -1
+"""``seq`` left out (a real-time action needs none; a Nain Jaune one is then refused)."""
 
 
 class ProtocolError(ValueError):
@@ -33,11 +35,33 @@ class ProtocolError(ValueError):
         self.ref = ref
 
 
-class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True):
-    """Play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen state ``seq``."""
+class RealtimeAction(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A Spit or Speed action in record form: ``{"type": "play", "card": "7D", "pile": 0,
+    "seen": "8C"}``, ``{"type": "turn-up", "stock": 2}``, ``{"type": "move", "card": "5H",
+    "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``, ``{"type":
+    "choose", "pile": 0}``, ``{"type": "flip"}``. The engine reads it (a play without
+    ``seen`` is refused)."""
 
-    action: Annotated[str, Meta(min_length=1, max_length=8)]
-    seq: Seq
+    type: Annotated[str, Meta(min_length=1, max_length=16)]
+    card: Annotated[str, Meta(max_length=4)] | None = None
+    pile: Annotated[int, Meta(ge=0, le=16)] | None = None
+    seen: Annotated[str, Meta(max_length=4)] | None = None
+    stock: Annotated[int, Meta(ge=0, le=16)] | None = None
+    to_stock: Annotated[int, Meta(ge=0, le=16)] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record form (fields not given are left out)."""
+        out: dict[str, Any] = msgspec.to_builtins(self)
+        return out
+
+
+class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True):
+    """Nain Jaune: play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen state
+    ``seq``. Spit and Speed: ``action`` is a :class:`RealtimeAction` (``seq`` is not needed:
+    the play's ``seen`` card says what its sender saw)."""
+
+    action: Annotated[str, Meta(min_length=1, max_length=8)] | RealtimeAction
+    seq: Seq = NO_SEQ
     id: ClientId | None = None
 
 
@@ -108,6 +132,12 @@ def decode_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad-request", f"bad {kind} message: {exc}", ref) from None
     if isinstance(message, Join):
         message.name = clean_name(message.name, message.id)
+    if isinstance(message, Act) and isinstance(message.action, str) and message.seq == NO_SEQ:
+        raise ProtocolError(
+            "bad-request",
+            "bad act message: Object missing required field `seq` (the state you saw)",
+            message.id,
+        )
     return message
 
 
@@ -156,6 +186,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Annotated[str, Meta(max_length=4 * NAME_MAX)]
     """The creator's name (seat 0)."""
+    game: Literal["nain-jaune", "spit", "speed"] = "nain-jaune"
+    """Spit and Speed tables have two seats (``players`` is then 2) and no preset."""
     players: Annotated[int, Meta(ge=2, le=8)] = 4
     preset: Annotated[str, Meta(max_length=32)] | None = None
     options: Annotated[

@@ -11,7 +11,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.games.nain_jaune.rules import Rules, RulesError
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.web.protocol import CreateTable, ProtocolError, clean_name, decode_create
+from cardroom.tables.realtime import RealtimeConfig
+from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
 from cardroom.web.routes.common import (
     error_json,
     page,
@@ -83,6 +84,39 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
         raise ProtocolError("bad-request", exc.message) from None
 
 
+def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, str]:
+    """The Spit or Speed table a create request asks for, and its title."""
+    if body.preset is not None:
+        raise ProtocolError("bad-request", f"{body.game.capitalize()} has no presets")
+    seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
+    if len(seats_in) != 2:
+        raise ProtocolError(
+            "bad-request", f"{body.game.capitalize()} is played by 2, not {len(seats_in)}"
+        )
+    if seats_in[0].kind != "person":
+        raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
+    other = seats_in[1]
+    second = (
+        SeatSpec("bot", other.level or body.level) if other.kind == "bot" else SeatSpec("person")
+    )
+    options = {
+        k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in body.options.items()
+    }
+    config = RealtimeConfig(
+        game=body.game,
+        options=options,
+        seats=(SeatSpec("person", name=name), second),
+        seed=secrets.randbits(63),
+        level=body.level,
+    )
+    try:
+        if config.rules_target() > 0:
+            raise ProtocolError("bad-request", "a Speed match to a target is not offered here")
+    except TableError as exc:
+        raise ProtocolError("bad-request", exc.message) from None
+    return config, " ".join(body.title.split())[:60]
+
+
 @router.post("/api/tables")
 async def create_table(request: Request) -> Response:
     """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
@@ -96,12 +130,18 @@ async def create_table(request: Request) -> Response:
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)
-        config = config_from(body, name, settings_of(request).bot_delay)
+        if body.game == "nain-jaune":
+            config = config_from(body, name, settings_of(request).bot_delay)
+        else:
+            rt_config, rt_title = realtime_config_from(body, name)
     except ProtocolError as exc:
         return error_json(HTTPStatus.BAD_REQUEST, exc.code, exc.message)
     service = service_of(request)
     try:
-        created = await service.create(config)
+        if body.game == "nain-jaune":
+            created = await service.create(config)
+        else:
+            created = await service.create_realtime(rt_config, rt_title, body.public)
     except TableError as exc:
         return table_error_json(exc)
     table_id = created.table_id

@@ -11,6 +11,7 @@ from cardroom.tables import TableError
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
+    cookie_name,
     message_page,
     page,
     service_of,
@@ -80,7 +81,35 @@ async def table_page(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     if not await _exists(request, table_id):
         return _no_table(request)
-    return page(request, "table.html")
+    return page(request, await _template(request, table_id))
+
+
+async def _template(request: Request, table_id: str) -> str:
+    """``realtime.html`` for Spit and Speed, ``table.html`` for Nain Jaune."""
+    game = await service_of(request).game_of(table_id)
+    return "realtime.html" if game in ("spit", "speed") else "table.html"
+
+
+@router.get("/t/{table_id}/rematch")
+async def rematch(request: Request, table_id: str) -> Response:
+    """A finished Spit or Speed table's rematch (made by the first to ask): the same seats and
+    options, a new deal; each player keeps their seat (cookie) and lands on the new table."""
+    check_table_id(table_id)
+    service = service_of(request)
+    token = request.cookies.get(cookie_name(table_id))
+    try:
+        seat = await service.seat_of(table_id, token)
+        if seat is None:
+            raise TableError("forbidden", "only the players can ask for a rematch")
+        new_id = await service.rematch(table_id, seat)
+    except TableError as exc:
+        if exc.code == "not-found":
+            return _no_table(request)
+        return message_page(request, HTTPStatus.FORBIDDEN, "No rematch", exc.message)
+    response = RedirectResponse(f"/t/{new_id}", status_code=HTTPStatus.SEE_OTHER)
+    assert token is not None
+    set_seat_cookie(response, request, new_id, token)
+    return response
 
 
 @router.get("/t/{table_id}/watch")
@@ -89,7 +118,7 @@ async def watch_page(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     if not await _exists(request, table_id):
         return _no_table(request)
-    return page(request, "table.html")
+    return page(request, await _template(request, table_id))
 
 
 @router.get("/t/{table_id}/record")
@@ -97,7 +126,12 @@ async def table_record(request: Request, table_id: str) -> Response:
     """The game record (JSON, the replay format) once the game is over; 403 before."""
     check_table_id(table_id)
     try:
-        record = await service_of(request).record(table_id)
+        game = await service_of(request).game_of(table_id)
+        record: object
+        if game in ("spit", "speed"):
+            record = await service_of(request).realtime_record(table_id)
+        else:
+            record = await service_of(request).record(table_id)
     except TableError as exc:
         if exc.code == "forbidden":
             return JSONResponse(
@@ -111,5 +145,5 @@ async def table_record(request: Request, table_id: str) -> Response:
         return table_error_json(exc)
     return JSONResponse(
         record,
-        headers={"Content-Disposition": f'attachment; filename="nain-jaune-{table_id}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="{game}-{table_id}.json"'},
     )

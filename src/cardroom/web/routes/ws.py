@@ -26,6 +26,7 @@ from cardroom.web.protocol import (
     Ping,
     ProtocolError,
     Ready,
+    RealtimeAction,
     Start,
     decode_message,
     encode,
@@ -226,8 +227,10 @@ class Connection:
             )
             return
         try:
-            if isinstance(message, Act):
-                await self.service.act(self.table_id, seat, message.action, message.seq)
+            if isinstance(message, Act) and isinstance(message.action, RealtimeAction):
+                await self.service.act_realtime(self.table_id, seat, message.action.to_json(), ref)
+            elif isinstance(message, Act):
+                await self.service.act(self.table_id, seat, str(message.action), message.seq)
             elif isinstance(message, Join):
                 await self.service.join(self.table_id, seat, message.name)
             elif isinstance(message, Start):
@@ -236,7 +239,7 @@ class Connection:
                 await self.service.ready(self.table_id, seat)
         except TableError as exc:
             text = exc.message
-            if exc.code == "stale" and "since you looked" not in text:
+            if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
                 text = f"{STALE_PREFIX}: {text}"
             await self._error(exc.code, text, ref)
         except Exception:

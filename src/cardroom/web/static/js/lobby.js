@@ -192,7 +192,7 @@ function tableRow(row, mine) {
   const who = (row.seats || []).map((s) => s.name || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
-  if (row.status === "over") {
+  if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {
     links.push(el("a", { href: `/replay/${encodeURIComponent(id)}` }, _("Replay")));
   }
   return el("li", {},

@@ -1,0 +1,555 @@
+"""The real-time path of the table service: Spit and Speed tables on the server's clock.
+
+:class:`RealtimeTables` holds every live Spit or Speed table of a process (a
+:class:`~cardroom.tables.realtime.RealtimeTable` each) and is driven by
+:class:`~cardroom.tables.service.TableService`, which hands it every request about such a table.
+Every change takes the same path as at a Nain Jaune table, inside the table's lock: stamp it with
+the server's time -> check (nothing mutated) -> ``await store.append`` -> apply -> a frame for
+each subscriber's seat. Nothing is told before it is stored.
+
+One task per table sleeps until the next thing due on the server's clock: a bot's planned action
+(bots from :mod:`cardroom.bots.reaction`, each with its own ``random.Random`` seeded by table
+seed, seat and the log position it was made at) or the end of a countdown, which is logged as
+``timeout`` at its exact deadline before anything stamped later. After a restart
+(:meth:`RealtimeTables.load`) a table is rebuilt from its time-stamped entries and the clock goes
+on from there: a countdown that ran out while the server was down is logged first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from cardroom.bots.base import BotError
+from cardroom.bots.reaction import ReactionBot, make_reaction_bot
+from cardroom.games.realtime import SEATS
+from cardroom.store import EventStore, LogEntry, SeqConflict
+from cardroom.tables.config import Created, TableError
+from cardroom.tables.nain_jaune import clean_name, hash_token
+from cardroom.tables.realtime import GAMES, RealtimeConfig, RealtimeTable
+from cardroom.tables.words import in_words
+
+if TYPE_CHECKING:
+    from cardroom.tables.service import Subscription
+
+Frame = dict[str, Any]
+logger = logging.getLogger(__name__)
+
+
+def is_realtime(created: LogEntry) -> bool:
+    """True when a table's ``created`` entry is a Spit or Speed table's."""
+    config = created.data.get("config")
+    return isinstance(config, dict) and config.get("game") in GAMES
+
+
+def _one_writer(store: EventStore) -> bool:
+    engine = getattr(store, "engine", None)
+    return engine is not None and engine.dialect.name == "sqlite"
+
+
+@dataclass
+class _RealtimeLive:
+    """A real-time table in memory: its lock, subscribers, bots and the task of its clock."""
+
+    table: RealtimeTable
+    token_hashes: dict[int, str]
+    title: str
+    public: bool
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    subs: list[Subscription] = field(default_factory=list)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    bots: dict[int, ReactionBot] = field(default_factory=dict)
+    rematch: str | None = None
+    """The id of the rematch table, once someone asked for it."""
+    rematch_of: str | None = None
+
+    def present(self) -> set[int]:
+        return {s.seat for s in self.subs if s.seat is not None}
+
+
+class RealtimeTables:
+    """The live Spit and Speed tables of a process (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        clock: Callable[[], float],
+        make_subscription: Callable[[str, int | None], Subscription],
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self._subscription = make_subscription
+        self._live: dict[str, _RealtimeLive] = {}
+        self._stopping = False
+        self._writes = asyncio.Lock() if _one_writer(store) else None
+        """SQLite has one writer: appends wait their turn here, in arrival order, instead of
+        in SQLite's busy handler (whose sleeps of up to 100 ms made the latency's tail)."""
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def holds(self, table_id: str) -> bool:
+        """True when this process holds that real-time table in memory."""
+        return table_id in self._live
+
+    async def load(self, table_id: str, entries: Sequence[LogEntry]) -> None:
+        """Rebuild a table from its entries and start its clock (after a restart, or when
+        another process created it)."""
+        if table_id in self._live:
+            return
+        table = RealtimeTable.replay(table_id, entries)
+        created = entries[0].data
+        live = _RealtimeLive(
+            table,
+            {int(g): str(h) for g, h in dict(created.get("tokens") or {}).items()},
+            str(created.get("title", "")),
+            bool(created.get("public", True)),
+            rematch_of=created.get("rematch_of"),
+        )
+        self._live[table_id] = live
+        async with live.lock:
+            if table.status == "waiting":
+                await self._follow_up(live)  # the process stopped between created and started
+            elif table.status == "playing":
+                self._new_bots(live)
+                await self._catch_up(live)
+            await self._store_status(live)
+        self._ensure_task(live)
+
+    async def stop(self) -> None:
+        """Stop every table's clock (the log is complete); end the subscriptions."""
+        self._stopping = True
+        tasks: list[asyncio.Task[None]] = []
+        for live in list(self._live.values()):
+            async with live.lock:
+                if live.task is not None:
+                    live.task.cancel()
+                    tasks.append(live.task)
+            for sub in live.subs:
+                sub._put(None)
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._live.clear()
+
+    def _get(self, table_id: str) -> _RealtimeLive:
+        live = self._live.get(table_id)
+        if live is None:
+            raise TableError("not-found", f"there is no table {table_id!r}")
+        return live
+
+    # -- creating, joining, starting ------------------------------------------------------------
+
+    async def create(
+        self,
+        config: RealtimeConfig,
+        title: str = "",
+        public: bool = True,
+        *,
+        tokens: dict[int, str] | None = None,
+        rematch_of: str | None = None,
+    ) -> Created:
+        """Create a Spit or Speed table (``created``, seq 1); it starts at once when every
+        person seat is named. ``tokens`` (seat -> token hash) reuses the seats of a rematch."""
+        config.rules_target()  # the options are checked before anything is stored
+        for spec in config.seats:
+            if spec.name is not None:
+                clean_name(spec.name)
+        fresh = {
+            g: secrets.token_urlsafe(24)
+            for g, s in enumerate(config.seats)
+            if s.kind == "person" and not (tokens and g in tokens)
+        }
+        hashes = {g: hash_token(t) for g, t in fresh.items()} | dict(tokens or {})
+        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        data: dict[str, Any] = {
+            "config": config.to_json(),
+            "tokens": {str(g): h for g, h in sorted(hashes.items())},
+            "title": title,
+            "public": public,
+        }
+        if rematch_of is not None:
+            data["rematch_of"] = rematch_of
+        table = RealtimeTable(table_id)
+        table.check("created", data)
+        entry = LogEntry(1, "created", data, self.clock())
+        seats = [
+            {
+                "seat": g,
+                "kind": spec.kind,
+                "name": spec.name or "",
+                "level": spec.level if spec.kind == "bot" else None,
+                "token_hash": hashes.get(g),
+                "joined": spec.kind == "bot" or spec.name is not None,
+            }
+            for g, spec in enumerate(config.seats)
+        ]
+        await self.store.create_table(table_id, config.game, entry, title, public, seats)
+        table.apply(entry)
+        live = _RealtimeLive(table, hashes, title, public, rematch_of=rematch_of)
+        self._live[table_id] = live
+        async with live.lock:
+            await self._follow_up(live)
+        self._ensure_task(live)
+        return Created(table_id, fresh.get(0, ""), {g: t for g, t in fresh.items() if g != 0})
+
+    def seat_of(self, table_id: str, token: str | None) -> int | None:
+        """The seat a token opens (None: a spectator); ``TableError('forbidden')`` if wrong."""
+        live = self._get(table_id)
+        if not token:
+            return None
+        given = hash_token(token)
+        found: int | None = None
+        for g, stored in sorted(live.token_hashes.items()):
+            if hmac.compare_digest(given, stored):
+                found = g
+        if found is None:
+            raise TableError("forbidden", "this seat link is not valid for this table")
+        return found
+
+    async def join(self, table_id: str, seat: int, name: str) -> None:
+        """A person takes their seat under ``name``; the game starts once every seat is taken."""
+        live = self._get(table_id)
+        async with live.lock:
+            if live.table.names[seat] is not None and live.table.status == "waiting":
+                return  # already seated (a second tab): nothing to log
+            await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
+            await self._follow_up(live)
+
+    async def start_now(self, table_id: str, seat: int) -> None:
+        """The creator starts the game now: an empty person seat gets a bot of the table's level."""
+        live = self._get(table_id)
+        if seat != 0:
+            raise TableError("forbidden", "only the table's creator can start it")
+        async with live.lock:
+            await self._start(live)
+
+    async def _start(self, live: _RealtimeLive) -> None:
+        table = live.table
+        config = table.config
+        assert config is not None
+        filled = [g for g in SEATS if config.seats[g].kind == "person" and table.names[g] is None]
+        await self._commit(live, "started", {"t": self.clock(), "filled": filled})
+
+    async def _follow_up(self, live: _RealtimeLive) -> None:
+        table = live.table
+        config = table.config
+        assert config is not None
+        waiting = [g for g in SEATS if config.seats[g].kind == "person" and table.names[g] is None]
+        if table.status == "waiting" and not waiting:
+            await self._start(live)
+
+    # -- playing ------------------------------------------------------------------------------
+
+    async def act(self, table_id: str, seat: int, action: Any, ref: object = None) -> None:
+        """A person's action in record form (a play names the card, the pile and the top card
+        its sender ``seen``); refused as ``stale``/``illegal`` with the reason in words, or
+        ``bad-request`` when it is not an action at all. Refused actions are logged too."""
+        live = self._get(table_id)
+        async with live.lock:
+            table = live.table
+            if table.bots[seat] is not None:
+                raise TableError("forbidden", "a bot plays this seat")
+            if table.status == "waiting":
+                raise TableError("not-started", "the game has not started yet: wait for it")
+            if table.status == "over":
+                raise TableError("over", "the game is over")
+            now = await self._catch_up(live)
+            data: dict[str, Any] = {"seat": seat, "action": action, "t": now, "by": "person"}
+            parsed = table.check("action", data)
+            data["action"] = table.engine.action_to_json(parsed)
+            assert table.arbiter is not None
+            before = len(table.arbiter.log)
+            await self._commit(live, "action", data, ref=ref)
+            if len(table.arbiter.log) == before:
+                raise TableError("over", "the game is over")
+            entry = table.arbiter.log[-1]
+            if not entry.accepted:
+                reason = entry.reason or "not now"
+                if reason.startswith("stale: "):
+                    raise TableError("stale", in_words(reason))
+                raise TableError("illegal", in_words(reason))
+
+    async def _catch_up(self, live: _RealtimeLive) -> float:
+        """Log every countdown that ran out by now; return the time stamp for what comes next
+        (never before the last entry's)."""
+        table = live.table
+        assert table.arbiter is not None
+        now = max(self.clock(), table.arbiter.time)
+        deadline = table.deadline
+        while deadline is not None and deadline <= now and table.status == "playing":
+            await self._commit(live, "timeout", {"t": deadline})
+            deadline = table.deadline
+        return now
+
+    async def _commit(
+        self, live: _RealtimeLive, kind: str, data: dict[str, Any], ref: object = None
+    ) -> None:
+        """Check, store, apply, tell: the one path of every change (the lock is held)."""
+        table = live.table
+        table.check(kind, data, person=data.get("by") == "person")
+        at = float(data.get("t", self.clock()))
+        entry = LogEntry(table.seq + 1, kind, data, at)
+        table_update: dict[str, Any] | None = None
+        seats_update: list[dict[str, Any]] | None = None
+        if kind == "joined":
+            seats_update = [{"seat": data["seat"], "name": data["name"], "joined": True}]
+        elif kind == "started":
+            table_update = {"status": "playing"}
+            config = table.config
+            assert config is not None
+            seats_update = [
+                {"seat": g, "kind": "bot", "name": f"{config.level.capitalize()} bot",
+                 "level": config.level, "joined": True}
+                for g in data["filled"]
+            ]  # fmt: skip
+        try:
+            async with self._writes or contextlib.nullcontext():
+                await self.store.append(
+                    table.table_id, entry, table_update=table_update, seats_update=seats_update
+                )
+        except SeqConflict:
+            raise TableError(
+                "stale", "this table was changed by another server: reload the page"
+            ) from None
+        was = table.status
+        arbiter_log = len(table.arbiter.log) if table.arbiter is not None else 0
+        table.apply(entry)
+        if kind == "started":
+            self._new_bots(live)
+        if table.status == "over" and was != "over":
+            await self._store_status(live)
+        accepted = True
+        if kind == "action" and table.arbiter is not None:
+            log = table.arbiter.log
+            accepted = len(log) > arbiter_log and log[-1].accepted
+        if accepted:
+            self._show_bots(live)
+            self._fan_out(live, at, ref, data.get("seat") if kind == "action" else None)
+        live.wake.set()
+
+    async def _store_status(self, live: _RealtimeLive) -> None:
+        table = live.table
+        summary: dict[str, Any] = {
+            "game": table.config.game if table.config else None,
+            "names": list(table.names),
+        }
+        if table.engine is not None and table.engine.over:
+            summary["winner"] = table.engine.winner
+        if live.rematch is not None:
+            summary["rematch"] = live.rematch
+        await self.store.update_table(table.table_id, {"status": table.status, "summary": summary})
+
+    # -- bots and the clock ---------------------------------------------------------------------
+
+    def _new_bots(self, live: _RealtimeLive) -> None:
+        table = live.table
+        config = table.config
+        assert config is not None
+        now = table.arbiter.time if table.arbiter is not None else self.clock()
+        live.bots = {}
+        for g in SEATS:
+            level = table.bots[g]
+            if level is None:
+                continue
+            rng = random.Random(f"{config.seed}/rt-seat/{g}/{table.seq}")
+            try:
+                live.bots[g] = make_reaction_bot(level, config.game, g, rng)
+            except BotError as exc:
+                raise TableError("bad-request", str(exc)) from None
+        self._show_bots(live, now)
+
+    def _show_bots(self, live: _RealtimeLive, now: float | None = None) -> None:
+        table = live.table
+        if not live.bots or table.arbiter is None or table.status != "playing":
+            return
+        when = table.arbiter.time if now is None else now
+        key = (table.engine.phase, table.arbiter.stalemate)
+        for bot in live.bots.values():
+            bot.notice(key, partial(table.engine.view, bot.seat), when)
+
+    def _next_due(self, live: _RealtimeLive) -> float | None:
+        table = live.table
+        if table.status != "playing":
+            return None
+        times = [b.due for b in live.bots.values() if b.due is not None]
+        if table.deadline is not None:
+            times.append(table.deadline)
+        return min(times) if times else None
+
+    def _ensure_task(self, live: _RealtimeLive) -> None:
+        if live.task is None or live.task.done():
+            live.task = asyncio.get_running_loop().create_task(self._run(live))
+
+    async def _run(self, live: _RealtimeLive) -> None:
+        """The table's clock: sleep until the next bot action or countdown end, do it, repeat."""
+        while not self._stopping and live.table.status != "over":
+            live.wake.clear()
+            due = self._next_due(live)
+            if due is None:
+                await live.wake.wait()
+                continue
+            delay = due - self.clock()
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(live.wake.wait(), delay)
+                continue
+            try:
+                async with live.lock:
+                    await self._due(live)
+            except Exception:  # e.g. the database is briefly unavailable: try again soon
+                logger.exception("real-time table %s", live.table.table_id)
+                await asyncio.sleep(1.0)
+            await asyncio.sleep(0)
+
+    async def _due(self, live: _RealtimeLive) -> None:
+        """Whatever is due now: countdowns first, then the bot whose hand gets there first."""
+        table = live.table
+        if table.status != "playing":
+            return
+        now = await self._catch_up(live)
+        ready = [(b.due, g) for g, b in live.bots.items() if b.due is not None and b.due <= now]
+        if not ready or table.status != "playing":
+            return
+        _, g = min(ready)
+        bot = live.bots[g]
+        action = bot.act(now)
+        assert table.arbiter is not None
+        before = len(table.arbiter.log)
+        data = {"seat": g, "action": table.engine.action_to_json(action), "t": now, "by": "bot"}
+        await self._commit(live, "action", data)
+        log = table.arbiter.log
+        if len(log) > before and not log[-1].accepted and table.status == "playing":
+            bot.rejected(log[-1].reason is not None and log[-1].reason.startswith("stale: "),
+                         table.engine.view(g), now)  # fmt: skip
+
+    # -- subscribers ----------------------------------------------------------------------------
+
+    def subscribe(self, table_id: str, seat: int | None) -> Subscription:
+        """A stream of frames for ``seat`` (None: a spectator); the first is the full state."""
+        live = self._get(table_id)
+        config = live.table.config
+        assert config is not None
+        if seat is not None and config.seats[seat].kind != "person":
+            raise TableError("forbidden", "this is not a person's seat")
+        sub = self._subscription(table_id, seat)
+        live.subs.append(sub)
+        sub._put(self._frame(live, seat, None))
+        sub.cursor = self._log_length(live)
+        if seat is not None:
+            self._fan_out(live, skip=sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """End a subscription (the others see the seat away)."""
+        live = self._live.get(sub.table_id)
+        sub.closed = True
+        sub._put(None)
+        if live is None or sub not in live.subs:
+            return
+        live.subs.remove(sub)
+        if sub.seat is not None and sub.seat not in live.present():
+            self._fan_out(live)
+
+    def frame_for(self, table_id: str, seat: int | None) -> Frame:
+        """The full ``state`` frame for ``seat`` (or a spectator)."""
+        return self._frame(self._get(table_id), seat, None)
+
+    def _log_length(self, live: _RealtimeLive) -> int:
+        arbiter = live.table.arbiter
+        return len(arbiter.log) if arbiter is not None else 0
+
+    def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
+        frame = live.table.frame(seat, since)
+        present = live.present()
+        for row in frame["seats"]:
+            row["present"] = row["seat"] in present or row["bot"] is not None
+        frame["title"] = live.title
+        frame["creator"] = 0
+        frame["now"] = self.clock()
+        frame["rematch"] = f"/t/{live.rematch}" if live.rematch else None
+        for line in frame.get("log", []):
+            line["text"] = in_words(line["text"])
+            if "reason" in line:
+                line["reason"] = in_words(line["reason"])
+        return frame
+
+    def _fan_out(
+        self,
+        live: _RealtimeLive,
+        at: float | None = None,
+        ref: object = None,
+        by: int | None = None,
+        skip: Subscription | None = None,
+    ) -> None:
+        end = self._log_length(live)
+        frames: dict[tuple[int | None, int], Frame] = {}
+        for sub in live.subs:
+            if sub is skip or sub.closed:
+                continue
+            key = (sub.seat, sub.cursor)
+            frame = frames.get(key)
+            if frame is None:
+                frame = self._frame(live, sub.seat, sub.cursor)
+                frame["at"] = at
+                frame["by"] = by
+                frames[key] = frame
+            out = {**frame, "ref": ref} if ref is not None and sub.seat == by else frame
+            if not sub._put(out):
+                sub._put({**self._frame(live, sub.seat, None), "resync": True})
+            sub.cursor = end
+
+    # -- after the game -------------------------------------------------------------------------
+
+    async def record(self, table_id: str) -> dict[str, Any]:
+        """The game's record (``cardroom replay`` reads it); ``forbidden`` until it is over."""
+        live = self._get(table_id)
+        if live.table.status != "over" or live.table.arbiter is None:
+            raise TableError("forbidden", "the record is published when the game is over")
+        return live.table.record()
+
+    async def rematch(self, table_id: str, seat: int) -> str:
+        """The id of the rematch of a finished table (created by the first to ask): the same
+        seats, options and level, a new deal; each person keeps their seat token."""
+        live = self._get(table_id)
+        async with live.lock:
+            table = live.table
+            if table.status != "over":
+                raise TableError("forbidden", "a rematch is offered once the game is over")
+            if live.rematch is not None:
+                return live.rematch
+            config = table.config
+            assert config is not None
+            seats = tuple(
+                type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
+                for g, spec in enumerate(config.seats)
+            )
+            again = RealtimeConfig(
+                game=config.game,
+                options=dict(config.options),
+                seats=(seats[0], seats[1]),
+                seed=secrets.randbits(63),
+                level=config.level,
+            )
+            created = await self.create(
+                again, live.title, live.public, tokens=dict(live.token_hashes),
+                rematch_of=table_id,
+            )  # fmt: skip
+            live.rematch = created.table_id
+            await self._store_status(live)
+            self._fan_out(live)
+            return created.table_id
+
+    def game_of(self, table_id: str) -> str:
+        """``spit`` or ``speed``."""
+        config = self._get(table_id).table.config
+        assert config is not None
+        return config.game

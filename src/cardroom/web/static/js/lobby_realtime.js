@@ -1,0 +1,81 @@
+// The lobby's Spit / Speed form: a table for two (you and a bot or a friend) with its options.
+import { clear, el, readJson } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const NAME_KEY = "cardroom.name";
+
+function gameChanged() {
+  const game = $("rt-game").value;
+  for (const box of document.querySelectorAll(".rt-opts")) box.hidden = box.dataset.game !== game;
+}
+
+function opponentChanged() {
+  $("rt-level").disabled = $("rt-opponent").value !== "bot";
+}
+
+function body() {
+  const game = $("rt-game").value;
+  const options = { countdown: $("rt-countdown").value || "3" };
+  if (game === "spit") {
+    options.piles = $("rt-piles").value;
+    options.slap = $("rt-slap").value;
+    options.alternate_colours = $("rt-alternate").checked;
+  } else {
+    options.side_piles = $("rt-side").value;
+    options.score_hand = $("rt-score-hand").checked;
+  }
+  const level = $("rt-level").value;
+  const other = $("rt-opponent").value === "bot" ? { kind: "bot", level } : { kind: "person" };
+  return {
+    game,
+    name: $("rt-name").value.trim(),
+    players: 2,
+    seats: [{ kind: "person" }, other],
+    level,
+    options,
+    public: $("rt-public").checked,
+  };
+}
+
+async function create(event) {
+  event.preventDefault();
+  const error = $("rt-error");
+  error.textContent = "";
+  const data = body();
+  if (!data.name) {
+    error.textContent = "Write your name (1 to 24 characters).";
+    $("rt-name").focus();
+    return;
+  }
+  localStorage.setItem(NAME_KEY, data.name);
+  $("rt-create").disabled = true;
+  try {
+    const made = await readJson(await fetch("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(data),
+      credentials: "same-origin",
+    }));
+    $("rt-created").hidden = false;
+    $("rt-go").href = made.url;
+    const invites = made.invites || [];
+    $("rt-invite-box").hidden = !invites.length;
+    const box = clear($("rt-invite"));
+    for (const inv of invites) {
+      const href = new URL(inv.url, location.origin).href;
+      box.append(el("input", { class: "link-text", value: href, readonly: true, "aria-label": "Invite link" }));
+    }
+    $("rt-go").focus();
+  } catch (err) {
+    error.textContent = err.message;
+  } finally {
+    $("rt-create").disabled = false;
+  }
+}
+
+$("rt-name").value = localStorage.getItem(NAME_KEY) || "";
+$("rt-game").addEventListener("change", gameChanged);
+$("rt-opponent").addEventListener("change", opponentChanged);
+$("rt-form").addEventListener("submit", create);
+gameChanged();
+opponentChanged();

@@ -1,0 +1,466 @@
+// The Spit / Speed table page: one websocket; the server's arbiter decides everything, this page
+// only draws the frames it is sent and sends actions that name the card, the pile and the top
+// card it showed ("seen").
+import { cardBack, cardFace, cardImg, cardLabel, clear, el } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const NAME_KEY = "cardroom.name";
+const parts = location.pathname.split("/").filter(Boolean); // ["t", id] or ["t", id, "watch"]
+const TABLE = decodeURIComponent(parts[1] || "");
+const WATCH = parts[2] === "watch";
+
+let state = null;
+let ws = null;
+let retry = 0;
+let nextId = 1;
+let fresh = true;
+let offset = 0;            // server time - this computer's time (seconds)
+let selected = null;       // {card, stock} (Spit) or {card} (Speed) chosen for the next pile
+let moving = false;        // Spit: "m" pressed, the next digit is the empty space
+let errorTimer = null;
+let announceTimer = null;
+const logLines = [];
+
+// ---- connection -------------------------------------------------------------------------
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${proto}//${location.host}/ws/${encodeURIComponent(TABLE)}${WATCH ? "?watch=1" : ""}`;
+  ws = new WebSocket(url);
+  fresh = true;
+  setConn("connecting…", "wait");
+  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? "watching" : "connected", "ok"); });
+  ws.addEventListener("message", (ev) => {
+    let frame;
+    try { frame = JSON.parse(ev.data); } catch { return; }
+    onFrame(frame);
+  });
+  ws.addEventListener("close", (ev) => {
+    if (ev.code === 4404 || ev.code === 4403) {
+      setConn("this table cannot be opened", "bad");
+      return;
+    }
+    setConn("reconnecting…", "wait");
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 300 * 2 ** retry);
+  });
+}
+
+function setConn(text, kind) {
+  const c = $("conn");
+  c.textContent = text;
+  c.dataset.kind = kind;
+}
+
+function send(msg) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) {
+    showError("Not connected: wait a moment, the page reconnects by itself.");
+    return false;
+  }
+  ws.send(JSON.stringify(msg));
+  return true;
+}
+
+function act(action) {
+  if (!state || state.you === null || state.status !== "playing") return;
+  send({ type: "act", action, id: `a${nextId++}` });
+}
+
+function onFrame(frame) {
+  if (frame.type === "state") {
+    const prev = state;
+    state = frame;
+    offset = Number(frame.now || Date.now() / 1000) - Date.now() / 1000;
+    if (fresh || frame.resync) {
+      fresh = false;
+      logLines.length = 0;
+      clear($("log"));
+    }
+    const from = Number(frame.log_from || 0);
+    (frame.log || []).forEach((line, i) => {
+      if (from + i >= logLines.length) addLog(line);
+    });
+    if (prev && prev.table_view && frame.table_view && prev.table_view.phase !== frame.table_view.phase) {
+      announcePhase(frame.table_view.phase);
+    }
+    keepSelection();
+    render();
+  } else if (frame.type === "error") {
+    showError(frame.message || "The server refused that.");
+  }
+}
+
+function showError(text) {
+  const box = $("error");
+  box.textContent = text || "";
+  clearTimeout(errorTimer);
+  if (text) errorTimer = setTimeout(() => { box.textContent = ""; }, 3500);
+}
+
+function announce(text) {
+  const box = $("announce");
+  box.textContent = text;
+  box.classList.add("show");
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
+}
+
+function announcePhase(phase) {
+  const words = {
+    slap: "New layout: slap a middle pile!",
+    choose: "A pile is being chosen…",
+    stalemate: state.game === "speed" ? "Flip called" : "Stalemate: call “Spit!”",
+    play: "Play!",
+    over: "Game over",
+  };
+  if (words[phase]) announce(words[phase]);
+}
+
+function addLog(line) {
+  logLines.push(line);
+  const log = $("log");
+  log.append(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""));
+  while (log.children.length > 200) log.removeChild(log.firstChild);
+  log.scrollTop = log.scrollHeight;
+}
+
+// ---- reading the frame --------------------------------------------------------------------
+const isSpit = () => state && state.game === "spit";
+const view = () => (state && state.table_view) || null;
+const mySeat = () => (state && state.you !== null && state.you !== undefined ? state.you : null);
+const viewSeat = () => (mySeat() === null ? 0 : mySeat());
+
+function seatName(g) {
+  const s = state.seats.find((x) => x.seat === g);
+  return (s && s.name) || `Seat ${g + 1}`;
+}
+
+function legal(type) {
+  const v = view();
+  return Boolean(v && (v.legal || []).some((a) => a.type === type));
+}
+
+/** The cards this seat can aim at a pile: Spit face-up stock tops, Speed hand cards. */
+function myCards() {
+  const v = view();
+  if (!v || mySeat() === null) return [];
+  if (isSpit()) {
+    return (v.stocks[mySeat()] || []).map(([top, n], i) => ({ card: top, stock: i, n }));
+  }
+  return (v.hand || []).map((card, i) => ({ card, stock: i, n: 1 }));
+}
+
+function keepSelection() {
+  if (!selected) return;
+  const still = myCards().some((c) => c.card === selected.card);
+  if (!still) selected = null;
+}
+
+// ---- actions ------------------------------------------------------------------------------
+function play(card, pile) {
+  const v = view();
+  const seen = v.centre[pile];
+  if (!seen) {
+    showError(`Middle pile ${pile + 1} is empty.`);
+    return;
+  }
+  act({ type: "play", card, pile, seen });
+  selected = null;
+  render();
+}
+
+function pilePressed(pile) {
+  const v = view();
+  if (!v || mySeat() === null) return;
+  if (selected && selected.card) {
+    play(selected.card, pile);
+  } else if (isSpit() && v.phase === "slap") {
+    act({ type: "slap", pile });
+  } else if (isSpit() && v.phase === "choose") {
+    act({ type: "choose", pile });
+  } else {
+    showError("Choose one of your cards first, then the pile.");
+  }
+}
+
+function cardPressed(item) {
+  if (mySeat() === null || !state || state.status !== "playing") return;
+  if (isSpit() && moving) {
+    moving = false;
+    if (selected && selected.card && item.n === 0) {
+      act({ type: "move", card: selected.card, to_stock: item.stock });
+      selected = null;
+      render();
+      return;
+    }
+  }
+  if (isSpit() && item.n > 0 && !item.card) {
+    act({ type: "turn-up", stock: item.stock });
+    return;
+  }
+  if (isSpit() && item.n === 0) {
+    if (selected && selected.card) {
+      act({ type: "move", card: selected.card, to_stock: item.stock });
+      selected = null;
+      render();
+    }
+    return;
+  }
+  selected = selected && selected.card === item.card ? null : { card: item.card, stock: item.stock };
+  render();
+}
+
+function call() {
+  act({ type: isSpit() ? "spit" : "call" });
+}
+
+// ---- drawing ------------------------------------------------------------------------------
+function render() {
+  document.body.dataset.seq = String(state.seq);
+  document.body.dataset.status = state.status;
+  document.body.dataset.game = state.game;
+  const title = state.title || (isSpit() ? "Spit" : "Speed");
+  $("table-title").textContent = mySeat() === null ? `${title} (watching)` : title;
+  document.title = `cardroom: ${title}`;
+  renderStatus();
+  renderCountdown();
+  renderThem();
+  renderMiddle();
+  renderActions();
+  renderMe();
+  renderResult();
+}
+
+function renderStatus() {
+  const v = view();
+  let text = "";
+  if (state.status === "waiting") {
+    const missing = state.seats.filter((s) => s.kind === "person" && !s.name).length;
+    text = missing ? `Waiting for ${missing} player${missing > 1 ? "s" : ""} to take their seat.` : "Starting…";
+  } else if (state.status === "over") {
+    text = v && v.winner !== null && v.winner !== undefined ? `${seatName(v.winner)} wins!` : "The game is over.";
+  } else if (v) {
+    const phase = v.phase;
+    if (phase === "start") text = isSpit() ? "Call “Spit!” to start (Space)." : "Call for the flip to start (Space).";
+    else if (phase === "slap") text = "New layout: slap the smaller middle pile (j / k)!";
+    else if (phase === "choose") text = v.chooser === mySeat() ? "Choose your middle pile (j / k)." : `${seatName(v.chooser)} chooses a pile.`;
+    else if (v.stalemate) text = isSpit() ? "Nobody can move: call “Spit!” (Space)." : "Flip called: the side piles turn.";
+    else text = "Play! Drag a card onto a middle pile, or click it then the pile.";
+  }
+  $("status-line").textContent = text;
+}
+
+function renderCountdown() {
+  const box = $("countdown");
+  const d = state.deadline;
+  if (!d || state.status !== "playing") {
+    box.textContent = "";
+    return;
+  }
+  const left = Math.max(0, d.at - (Date.now() / 1000 + offset));
+  box.textContent = `Countdown: ${left.toFixed(1)} s`;
+}
+setInterval(() => { if (state) renderCountdown(); }, 100);
+
+function pileBox(label, top, n, attrs = {}) {
+  const face = top ? cardFace(top, "rt-card") : n > 0 ? cardBack("rt-card") : el("span", { class: "card rt-card rt-empty", "aria-hidden": "true" });
+  return el("div", { class: "rt-pile", ...attrs }, face, el("span", { class: "rt-count" }, label));
+}
+
+function renderThem() {
+  const box = clear($("them"));
+  const v = view();
+  if (!v) return;
+  const them = 1 - viewSeat();
+  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : `${seatName(them)} (opponent)`));
+  const row = el("div", { class: "rt-row" });
+  if (isSpit()) {
+    (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
+    row.append(pileBox(`spit pile ${v.spit_left[them]}`, null, v.spit_left[them]));
+  } else {
+    const n = v.hand_sizes[them];
+    const hand = el("div", { class: "rt-hand-back", "aria-label": `${n} cards in hand` });
+    for (let i = 0; i < n; i++) hand.append(cardBack("rt-card"));
+    row.append(hand, pileBox(`draw pile ${v.draw_sizes[them]}`, null, v.draw_sizes[them]));
+  }
+  box.append(row);
+  if (v.called && v.called[them]) box.append(el("p", { class: "rt-called" }, isSpit() ? "called “Spit!”" : "called for the flip"));
+}
+
+function renderMiddle() {
+  const box = clear($("middle"));
+  const v = view();
+  if (!v) return;
+  if (!isSpit()) box.append(pileBox(`side ${v.side_sizes[0]}`, null, v.side_sizes[0]));
+  [0, 1].forEach((pile) => {
+    const top = v.centre[pile];
+    const open = !isSpit() || !v.open_piles || v.open_piles[pile];
+    const label = `Middle pile ${pile + 1}${top ? `: ${cardLabel(top)}` : ""}, ${v.centre_sizes[pile]} cards`;
+    const target = el("button", {
+      type: "button",
+      class: `rt-target${open ? "" : " closed"}${selected ? " ready" : ""}`,
+      "data-pile": pile,
+      "data-top": top || "",
+      "aria-label": label,
+      onclick: () => pilePressed(pile),
+      ondragover: (ev) => { ev.preventDefault(); },
+      ondrop: (ev) => {
+        ev.preventDefault();
+        const card = ev.dataTransfer.getData("text/plain");
+        if (card) play(card, pile);
+      },
+    },
+    top ? cardImg(top) : el("span", { class: "rt-empty-img" }),
+    el("span", { class: "rt-count" }, `pile ${pile + 1} · ${v.centre_sizes[pile]}`));
+    box.append(target);
+  });
+  if (!isSpit()) box.append(pileBox(`side ${v.side_sizes[1]}`, null, v.side_sizes[1]));
+}
+
+function renderActions() {
+  const box = clear($("actions"));
+  if (state.status === "waiting") {
+    renderWaiting(box);
+    return;
+  }
+  if (mySeat() === null || state.status !== "playing") return;
+  const v = view();
+  const label = isSpit() ? "“Spit!” (Space)" : "Flip (Space)";
+  const canCall = legal(isSpit() ? "spit" : "call");
+  box.append(el("button", { type: "button", id: "call-button", class: canCall ? "primary" : "", onclick: call }, label));
+  if (isSpit() && (v.phase === "slap" || v.phase === "choose")) {
+    const kind = v.phase === "slap" ? "Slap" : "Choose";
+    [0, 1].forEach((pile) => box.append(el("button", {
+      type: "button", class: "claim", "data-slap": pile,
+      onclick: () => act({ type: v.phase === "slap" ? "slap" : "choose", pile }),
+    }, `${kind} pile ${pile + 1} (${pile === 0 ? "j" : "k"})`)));
+  }
+  if (v.called && v.called[viewSeat()]) box.append(el("span", { class: "muted" }, "You called: waiting for the other player or the countdown."));
+}
+
+function renderWaiting(box) {
+  const me = mySeat();
+  if (me === null) return;
+  const seat = state.seats.find((s) => s.seat === me);
+  if (seat && !seat.name) {
+    const input = el("input", { id: "join-name", maxlength: "24", value: localStorage.getItem(NAME_KEY) || "", "aria-label": "Your name" });
+    const form = el("form", { class: "join-form", onsubmit: (ev) => {
+      ev.preventDefault();
+      const name = input.value.trim();
+      if (!name) { showError("Give your name (1 to 24 characters)."); return; }
+      localStorage.setItem(NAME_KEY, name);
+      send({ type: "join", name });
+    } }, el("label", { for: "join-name" }, "Your name "), input, el("button", { type: "submit", class: "primary" }, "Take my seat"));
+    box.append(form);
+  } else if (me === 0) {
+    box.append(el("span", { class: "muted" }, "Waiting for your friend (send them the invitation link). "),
+      el("button", { type: "button", id: "start-button", onclick: () => send({ type: "start" }) }, "Start now against a bot"));
+  }
+}
+
+function renderMe() {
+  const box = clear($("me"));
+  const v = view();
+  const me = mySeat();
+  if (!v) return;
+  if (me === null) {
+    // a spectator sees seat 1's public side too (face-up tops only)
+    const row = el("div", { class: "rt-row" });
+    if (isSpit()) (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
+    else row.append(el("span", { class: "muted" }, `${seatName(0)}: ${v.hand_sizes[0]} cards in hand, ${v.draw_sizes[0]} to draw`));
+    box.append(el("h2", { class: "rt-name" }, seatName(0)), row);
+    return;
+  }
+  box.append(el("h2", { class: "rt-name" }, `${seatName(me)} (you)`));
+  const row = el("div", { class: "rt-row rt-mine" });
+  myCards().forEach((item, i) => {
+    const key = String(i + 1);
+    let face;
+    let label;
+    if (item.card) {
+      face = cardImg(item.card);
+      label = `${cardLabel(item.card)} (key ${key})`;
+    } else if (item.n > 0) {
+      face = el("img", { src: "/static/cards/back.svg", class: "card-img", alt: "" });
+      label = `stock pile ${i + 1}: face down, turn it up (key ${key})`;
+    } else {
+      face = el("span", { class: "rt-empty-img" });
+      label = `empty space ${i + 1} (key ${key})`;
+    }
+    const isSel = selected && item.card && selected.card === item.card;
+    row.append(el("button", {
+      type: "button",
+      class: `card rt-mine-card${isSel ? " selected" : ""}${item.card ? " up" : ""}`,
+      "data-card": item.card || null,
+      "data-stock": item.stock,
+      "aria-label": label,
+      "aria-pressed": isSel ? "true" : "false",
+      draggable: item.card ? "true" : "false",
+      ondragstart: (ev) => { if (item.card) ev.dataTransfer.setData("text/plain", item.card); },
+      onclick: () => cardPressed(item),
+    }, face, el("span", { class: "rt-key" }, isSpit() && item.n > 1 ? `${key} · ${item.n}` : key)));
+  });
+  box.append(row);
+  const extra = isSpit() ? `spit pile: ${v.spit_left[me]} cards` : `draw pile: ${v.draw_sizes[me]} cards`;
+  box.append(el("p", { class: "rt-extra muted" }, extra));
+}
+
+function cardsLeft(v, g) {
+  if (isSpit()) return (v.stocks[g] || []).reduce((a, [, n]) => a + n, 0) + v.spit_left[g];
+  return v.hand_sizes[g] + v.draw_sizes[g];
+}
+
+function renderResult() {
+  const box = $("result");
+  const v = view();
+  if (state.status !== "over" || !v) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  clear(box);
+  const winner = v.winner;
+  box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? "No winner" : `${seatName(winner)} wins`));
+  const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
+    el("th", { scope: "row" }, seatName(g)),
+    el("td", {}, String(cardsLeft(v, g))),
+    isSpit() ? null : el("td", {}, String(g === winner ? v.points || 0 : 0))));
+  box.append(el("table", { class: "settlement" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cards left"), isSpit() ? null : el("th", {}, "Points"))),
+    el("tbody", {}, rows)));
+  const links = el("p", {});
+  if (mySeat() !== null) {
+    const text = state.rematch ? "Join the rematch" : "Rematch";
+    links.append(el("a", { class: "button primary", id: "rematch", href: `/t/${encodeURIComponent(TABLE)}/rematch` }, text), " ");
+  } else if (state.rematch) {
+    links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, "Watch the rematch"), " ");
+  }
+  links.append(el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: "" }, "Download the record"), " ",
+    el("a", { class: "button", href: "/" }, "Lobby"));
+  box.append(links);
+}
+
+// ---- keys ---------------------------------------------------------------------------------
+document.addEventListener("keydown", (ev) => {
+  if (ev.target && (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA")) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const key = ev.key;
+  if (key === "?") { toggleHelp(); return; }
+  if (!state || state.status !== "playing" || mySeat() === null) return;
+  if (key === " " || key === "Spacebar") { ev.preventDefault(); call(); return; }
+  if (key === "Escape") { selected = null; moving = false; render(); return; }
+  if (key === "m" && isSpit()) { moving = Boolean(selected); if (!moving) showError("Choose a card first (1…5), then m and the empty space."); return; }
+  if (key === "j" || key === "k") { ev.preventDefault(); pilePressed(key === "j" ? 0 : 1); return; }
+  if (/^[1-9]$/.test(key)) {
+    const item = myCards()[Number(key) - 1];
+    if (item) cardPressed(item);
+  }
+});
+
+function toggleHelp() {
+  const help = $("help");
+  help.hidden = !help.hidden;
+  $("help-button").setAttribute("aria-expanded", String(!help.hidden));
+}
+$("help-button").addEventListener("click", toggleHelp);
+
+connect();

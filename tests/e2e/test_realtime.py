@@ -1,0 +1,231 @@
+"""Spit and Speed in the browser: two people race for the same pile (exactly one gets it, the
+other is told why in words), a game against a bot played with the mouse and keys to its result
+and a rematch, and every frame the browsers received checked for cards they could not see."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from cardroom.games.realtime import adjacent
+from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
+from cardroom.tables import SeatSpec
+from cardroom.tables.realtime import RealtimeConfig
+from tests.e2e.conftest import RunningServer
+from tests.e2e.helpers import wait_until
+from tests.web.test_realtime_web import named, seen_by_seq
+
+CODE = re.compile(r"(?<![\w])(10|[2-9AJQK])[CDHS](?![\w])")
+OPTIONS = {"countdown": "0"}
+
+
+def race_seed() -> tuple[int, int, str, str]:
+    """A Speed deal where, once the middle cards are turned, Ann and Bob each hold a card for
+    middle pile 1 and the two are not next to each other: (seed, pile, Ann's, Bob's)."""
+    for seed in range(1, 500):
+        game = SpeedGame.new(SpeedRules.from_options(OPTIONS), seed)
+        game.apply(0, CallFlip())
+        game.apply(1, CallFlip())
+        top = game.view(0).centre[0]
+        assert top is not None
+        for a in game.view(0).hand:
+            for b in game.view(1).hand:
+                if adjacent(a, top) and adjacent(b, top) and not adjacent(a, b) and a != b:
+                    return seed, 0, a.code, b.code
+    raise AssertionError("no deal found")
+
+
+def record_frames(page: Page, frames: list[dict[str, Any]]) -> None:
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+
+
+def seat_link(running: RunningServer, table_id: str, token: str) -> str:
+    return f"{running.base}/j/{table_id}.{token}"
+
+
+def top(page: Page, pile: int) -> str:
+    return str(page.get_attribute(f'#middle [data-pile="{pile}"]', "data-top") or "")
+
+
+def my_cards(page: Page) -> list[str]:
+    return [
+        str(c) for c in page.locator("#me button[data-card]").evaluate_all(
+            "bs => bs.map(b => b.dataset.card)")
+    ]  # fmt: skip
+
+
+def phase(page: Page) -> str:
+    return str(page.evaluate("document.body.dataset.status || ''"))
+
+
+def check_frames(running: RunningServer, table_id: str, seat: int, frames: list[Any]) -> int:
+    entries = running.call(running.app.state.service.store.entries(table_id))
+    allowed = seen_by_seq(entries, seat)
+    count = 0
+    for frame in frames:
+        if frame.get("type") != "state":
+            continue
+        leaked = named(frame) - allowed[frame["seq"]]
+        assert not leaked, (seat, frame["seq"], sorted(c.code for c in leaked))
+        count += 1
+    return count
+
+
+def test_two_people_race_for_the_same_pile(browser: Browser, running: RunningServer) -> None:
+    seed, pile, ann_card, bob_card = race_seed()
+    config = RealtimeConfig(
+        game="speed",
+        options=OPTIONS,
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("person", name="Bob")),
+        seed=seed,
+    )
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Race"))
+    table_id = created.table_id
+    pages: list[Page] = []
+    frames: list[list[dict[str, Any]]] = [[], []]
+    for seat, token in enumerate((created.creator_token, created.invites[1])):
+        page = browser.new_context().new_page()
+        record_frames(page, frames[seat])
+        page.goto(seat_link(running, table_id, token))
+        page.wait_for_selector("#call-button")
+        pages.append(page)
+    ann, bob = pages
+    for page in pages:
+        page.keyboard.press(" ")  # both call for the flip: the middle cards turn
+    wait_until(lambda: all(top(p, 1) != "" for p in pages), what="the middle cards")
+    seen = top(ann, pile)
+    assert seen == top(bob, pile) != ""
+    ann.click(f'#me button[data-card="{ann_card}"]')
+    bob.click(f'#me button[data-card="{bob_card}"]')
+    # both hands reach the pile at the same moment (one shared clock, one planned instant)
+    at = time.time() * 1000 + 400
+    script = (
+        "([at, pile]) => setTimeout(() => document.querySelector("
+        '`#middle [data-pile="${pile}"]`).click(), at - Date.now())'
+    )
+    for page in pages:
+        page.evaluate(script, [at, pile])
+    wait_until(lambda: top(ann, pile) != seen and top(bob, pile) != seen, what="the pile")
+    winner_card = top(ann, pile)
+    assert winner_card == top(bob, pile) and winner_card in (ann_card, bob_card)
+    loser = bob if winner_card == ann_card else ann
+    lost_card = bob_card if winner_card == ann_card else ann_card
+    wait_until(lambda: loser.locator("#error").inner_text() != "", what="the refusal")
+    words = loser.locator("#error").inner_text()
+    assert words.startswith("too late: the pile changed") or "is not next to" in words, words
+    assert not CODE.search(words), words
+    assert lost_card in my_cards(loser)
+    assert winner_card not in my_cards(ann if loser is bob else bob)
+    for seat in (0, 1):
+        assert check_frames(running, table_id, seat, frames[seat]) >= 3
+    for page in pages:
+        page.context.close()
+
+
+def test_a_game_against_a_bot_to_the_result_and_a_rematch(
+    browser: Browser, running: RunningServer
+) -> None:
+    config = RealtimeConfig(
+        game="speed",
+        options={"countdown": "0.5"},
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", "reaction:min=0.15,max=0.3")),
+        seed=21,
+    )
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Ann v bot"))
+    table_id = created.table_id
+    page = browser.new_context().new_page()
+    frames: list[dict[str, Any]] = []
+    record_frames(page, frames)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(seat_link(running, table_id, created.creator_token))
+    page.wait_for_selector("#call-button")
+    page.keyboard.press("?")
+    assert "Keys" in page.locator("#help").inner_text()
+    page.keyboard.press(" ")
+    wait_until(lambda: top(page, 0) != "", what="the middle cards")
+    refused = False
+    dragged = False
+    end = time.monotonic() + 90
+    while phase(page) != "over" and time.monotonic() < end:
+        cards = my_cards(page)
+        tops = [top(page, 0), top(page, 1)]
+        try:
+            fit = [(c, p) for c in cards for p in (0, 1) if tops[p] and _next(c, tops[p])]
+            if not refused and cards and tops[0]:
+                misfit = next((c for c in cards if not _next(c, tops[0])), None)
+                if misfit is not None:
+                    page.click(f'#me button[data-card="{misfit}"]', timeout=500)
+                    page.click('#middle [data-pile="0"]', timeout=500)
+                    wait_until(lambda: page.locator("#error").inner_text() != "", 5, "refusal")
+                    text = page.locator("#error").inner_text()
+                    assert "is not next to" in text or text.startswith("too late"), text
+                    assert not CODE.search(text), text
+                    refused = True
+                    continue
+            if fit and not dragged:
+                card, pile = fit[0]
+                page.drag_and_drop(f'#me button[data-card="{card}"]',
+                                   f'#middle [data-pile="{pile}"]', timeout=500)  # fmt: skip
+                dragged = True
+            elif fit:
+                card, pile = fit[0]
+                page.keyboard.press(str(cards.index(card) + 1))
+                page.keyboard.press("jk"[pile])
+            else:
+                page.keyboard.press(" ")
+        except Exception:  # the view changed under the move: look again
+            pass
+        time.sleep(0.15)
+    assert phase(page) == "over"
+    result = page.locator("#result")
+    result.wait_for(state="visible")
+    assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
+    assert check_frames(running, table_id, 0, frames) > 10
+    page.click("#rematch")
+    wait_until(
+        lambda: re.search(r"/t/[^/]+$", page.url) and table_id not in page.url, 30, "rematch"
+    )
+    page.wait_for_selector("#call-button")
+    assert page.locator("#me h2").inner_text().startswith("Ann")
+    assert not errors, errors
+    page.context.close()
+
+
+def _next(a: str, b: str) -> bool:
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    d = abs(order.index(a[:-1]) - order.index(b[:-1]))
+    return d in (1, 12)
+
+
+def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server: str) -> None:
+    page = browser.new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    page.select_option("#rt-game", "speed")
+    assert page.locator('.rt-opts[data-game="spit"]').is_hidden()
+    page.fill("#rt-name", "Cleo")
+    page.select_option("#rt-level", "expert")
+    page.select_option("#rt-side", "5")
+    page.click("#rt-create")
+    page.wait_for_selector("#rt-created:not([hidden])")
+    assert page.locator("#rt-invite-box").is_hidden()  # a bot: nobody to invite
+    page.click("#rt-go")
+    page.wait_for_selector("#call-button")
+    assert page.evaluate("document.body.dataset.game") == "speed"
+    assert page.locator("#me h2").inner_text() == "Cleo (you)"
+    assert "Expert bot" in page.locator("#them h2").inner_text()
+    # side piles of 5: 20 cards each, 5 in hand and 15 to draw
+    assert page.locator("#me .rt-extra").inner_text() == "draw pile: 15 cards"
+    assert not errors, errors
+    page.context.close()
