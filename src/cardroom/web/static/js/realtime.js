@@ -1,7 +1,9 @@
 // The Spit / Speed table page: one websocket; the server's arbiter decides everything, this page
 // only draws the frames it is sent and sends actions that name the card, the pile and the top
 // card it showed ("seen").
-import { cardBack, cardFace, cardImg, cardLabel, clear, el } from "./common.js";
+import { cardBack, cardFace, cardImg, cardLabel, clear, el, startI18n } from "./common.js";
+
+await startI18n();
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
