@@ -376,14 +376,16 @@ function renderMe() {
   const row = el("div", { class: "rt-row rt-mine" });
   myCards().forEach((item, i) => {
     const key = String(i + 1);
+    // the accessible name also says how many cards the pile holds (shown as "1 · 3")
+    const count = isSpit() && item.n > 1 ? `, ${item.n} cards` : "";
     let face;
     let label;
     if (item.card) {
       face = cardImg(item.card);
-      label = `${cardLabel(item.card)} (key ${key})`;
+      label = `${cardLabel(item.card)} (key ${key}${count})`;
     } else if (item.n > 0) {
       face = el("img", { src: "/static/cards/back.svg", class: "card-img", alt: "" });
-      label = `stock pile ${i + 1}: face down, turn it up (key ${key})`;
+      label = `stock pile ${i + 1}: face down, turn it up (key ${key}${count})`;
     } else {
       face = el("span", { class: "rt-empty-img" });
       label = `empty space ${i + 1} (key ${key})`;
