@@ -460,6 +460,11 @@ def _play_out(
             state, i = _randbelow(rng[gseat], m)
             rng[gseat] = state
             a = legal[i]
+        elif policy >= 64:
+            # a scripted first move (search tries a candidate): the action, then the policy
+            # ``(code >> 6) - 1`` for the rest of the round
+            a = policy & 63
+            policies[gseat] = (policy >> 6) - 1
         else:
             # greedy and heuristic: claim; following, the preferred card of the rank asked;
             # leading, their own choice; pass only when forced
