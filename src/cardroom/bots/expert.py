@@ -12,7 +12,9 @@ never enter.
 
 Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:iterations=N``
 (exactly N worlds: the same seed gives the same decision); ``policy=heuristic|greedy|random``
-(the rollout policy of every seat); ``model=off`` weighs every world the same.
+(the rollout policy of every seat); ``model=on|leads|off`` (weigh worlds by how well the
+heuristic explains the opponents' free leads and follows, the leads only, or not at all) and
+``mismatch=X`` (the factor per unexplained choice, default 0.2).
 """
 
 from __future__ import annotations
@@ -35,11 +37,20 @@ from cardroom.bots.search import (
     sample_hidden,
     unseen_cards,
 )
-from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
+from cardroom.games.nain_jaune.engine import (
+    Action,
+    CardPlayed,
+    Claim,
+    FreeSequence,
+    Pass,
+    Play,
+)
 from cardroom.games.nain_jaune.view import RoundView
 
 DEFAULT_MS = 100
 ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+LOOKAHEAD = 3
+"""``cardroom.sim.fast.PAUSE``: the searcher's own later choices by lookahead in each world."""
 _CLAIM_CODE, _PASS_CODE = 52, 53
 
 
@@ -75,7 +86,28 @@ class Prepared:
     codes: Any
 
 
-def prepare(view: RoundView, first: Hidden, model: bool = True) -> Prepared:
+def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
+    """Every card another seat played when a rank was asked: ``(seat, index in played)``.
+
+    The heuristic follows with its board card of the rank if it holds one, else with its
+    lowest card of the rank: a world where that seat then held another preferred card
+    explains the choice less well."""
+    out: list[tuple[int, int]] = []
+    free, played = True, 0
+    for event in view.events:
+        if isinstance(event, FreeSequence):
+            free = True
+        elif isinstance(event, CardPlayed):
+            if not free and event.seat != view.seat:
+                out.append((event.seat, played))
+            free = False
+            played += 1
+    return out
+
+
+def prepare(
+    view: RoundView, first: Hidden, model: bool = True, follow: bool = True
+) -> Prepared:
     """The arrays of :func:`cardroom.sim.search_kernel.search_worlds` for ``view``, with
     ``first`` (a consistent deal of the hidden cards) as the starting deal."""
     from cardroom.sim import fast
@@ -97,7 +129,8 @@ def prepare(view: RoundView, first: Hidden, model: bool = True) -> Prepared:
         where[c.index] = len(others)
     assign = np.array([where[c.index] for c in unseen], np.int64)
     leads = opponent_leads(view) if model else []
-    lead_rows = np.zeros((len(leads), 4), np.int64)
+    follows = opponent_follows(view) if model and follow else []
+    lead_rows = np.zeros((len(leads) + len(follows), 5), np.int64)
     lead_lacks = np.zeros((len(leads), view.players), np.int64)
     lead_boards = np.zeros((len(leads), 5), np.int64)
     for i, lead in enumerate(leads):
@@ -111,6 +144,11 @@ def prepare(view: RoundView, first: Hidden, model: bool = True) -> Prepared:
             for p, rank in view.passes[: lead.passes]:
                 lead_lacks[i, p] |= 1 << rank
         lead_boards[i, :] = lead.board
+    for i, (who, at) in enumerate(follows, start=len(leads)):
+        lead_rows[i, 0] = who
+        lead_rows[i, 1] = _fast(view.played[at][1].index)
+        lead_rows[i, 3] = sum(1 << _fast(c.index) for s, c in view.played[at:] if s == who)
+        lead_rows[i, 4] = 1
     cands = candidates(view)
     return Prepared(
         base,
@@ -131,6 +169,7 @@ def prepare(view: RoundView, first: Hidden, model: bool = True) -> Prepared:
 def run_worlds(
     prep: Prepared,
     policies: Any,
+    mismatch: float,
     n_worlds: int,
     state: Any,
     totals: Any,
@@ -152,7 +191,7 @@ def run_worlds(
             prep.leads,
             prep.lead_lacks,
             prep.lead_boards,
-            MISMATCH,
+            mismatch,
             prep.codes,
             policies,
             n_worlds,
@@ -169,7 +208,13 @@ class ExpertBot:
     ms: int | None = DEFAULT_MS
     iterations: int | None = None
     policy: str = "heuristic"
-    model: bool = True
+    model: str = "on"
+    """``on``: weigh worlds by the opponents' leads and follows; ``leads``: leads only;
+    ``off``: every world the same."""
+    mismatch: float = MISMATCH
+    lookahead: bool = False
+    """Make the searcher's own later choices in a rollout by trying each one in that world."""
+    """A world's weight is multiplied by this for each choice the heuristic would not make."""
     name: str = "expert"
     last_iterations: int = 0
     """Worlds sampled for the last decision (for benchmarks)."""
@@ -184,21 +229,23 @@ class ExpertBot:
             self.last_scores = [(cands[0], 0.0)]
             return cands[0]
         start = time.perf_counter()
-        prep = prepare(view, sample_hidden(view, rng), self.model)
+        prep = prepare(view, sample_hidden(view, rng), self.model != "off", self.model == "on")
         policies = np.full(view.players, ROLLOUT_POLICIES[self.policy], np.int64)
+        if self.lookahead:
+            policies[view.seat] = LOOKAHEAD
         state = np.array([rng.getrandbits(63), 0], np.int64)
         totals = np.zeros(len(cands), np.float64)
         weight = 0.0
         worlds = 0
         if self.iterations is not None:
-            weight = run_worlds(prep, policies, self.iterations, state, totals)
+            weight = run_worlds(prep, policies, self.mismatch, self.iterations, state, totals)
             worlds = self.iterations
         else:
             assert self.ms is not None
             deadline = start + self.ms / 1000
             batch = 4
             while True:
-                weight += run_worlds(prep, policies, batch, state, totals)
+                weight += run_worlds(prep, policies, self.mismatch, batch, state, totals)
                 worlds += batch
                 now = time.perf_counter()
                 if now >= deadline:
@@ -213,11 +260,12 @@ class ExpertBot:
 
 
 def _expert(options: dict[str, str]) -> ExpertBot:
-    unknown = set(options) - {"ms", "iterations", "policy", "model"}
+    unknown = set(options) - {"ms", "iterations", "policy", "model", "mismatch", "lookahead"}
     if unknown:
         raise BotError(
             f"bot 'expert' has no option {', '.join(sorted(unknown))}: "
-            "use ms=N, iterations=N, policy=heuristic|greedy|random or model=on|off"
+            "use ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off "
+            "or mismatch=X (0 < X ≤ 1)"
         )
     if "ms" in options and "iterations" in options:
         raise BotError("bot 'expert': give ms=N or iterations=N, not both")
@@ -238,9 +286,22 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         )
     bot.policy = policy
     model = options.get("model", "on")
-    if model not in ("on", "off"):
-        raise BotError(f"bot 'expert': model={model!r} is not valid: use on or off")
-    bot.model = model == "on"
+    if model not in ("on", "leads", "off"):
+        raise BotError(f"bot 'expert': model={model!r} is not valid: use on, leads or off")
+    bot.model = model
+    lookahead = options.get("lookahead", "off")
+    if lookahead not in ("on", "off"):
+        raise BotError(f"bot 'expert': lookahead={lookahead!r} is not valid: use on or off")
+    bot.lookahead = lookahead == "on"
+    if "mismatch" in options:
+        try:
+            bot.mismatch = float(options["mismatch"])
+        except ValueError:
+            bot.mismatch = -1.0
+        if not 0 < bot.mismatch <= 1:
+            raise BotError(
+                f"bot 'expert': mismatch={options['mismatch']!r} must be a number in (0, 1]"
+            )
     return bot
 
 

@@ -53,6 +53,10 @@ def _inline(func: F) -> F:
 
 POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2}
 """Bot name -> the fast path's policy code (the bots it can play)."""
+PAUSE = 3
+"""Policy code for search: :func:`_play_out` stops at this seat's next real choice (more than
+one legal action), saves the state and returns; ``(p + 1) << 6 | action`` plays ``action``
+once, then policy ``p``."""
 
 # --- the round state: one int64 array -------------------------------------------------------
 S_N, S_DEALER, S_TO_ACT, S_NEED, S_LEADER, S_PASSES_IN_ROW = 0, 1, 2, 3, 4, 5
@@ -460,6 +464,8 @@ def _play_out(
             state, i = _randbelow(rng[gseat], m)
             rng[gseat] = state
             a = legal[i]
+        elif policy == PAUSE:
+            break  # hand this decision back to the caller (search); the state is saved below
         elif policy >= 64:
             # a scripted first move (search tries a candidate): the action, then the policy
             # ``(code >> 6) - 1`` for the rest of the round
@@ -556,6 +562,9 @@ def _play_out(
     s[S_RUN_LEN] = run_len
     s[S_NPASSES] = npasses
     s[S_PLAYED_MASK] = played_mask
+    if winner < 0:  # paused
+        s[S_AWAIT] = 1 if waiting else 0
+        return actions
     _finish(s, r, winner)
     return actions
 

@@ -22,7 +22,17 @@ from typing import Any
 
 import numpy as np
 
+from cardroom.sim.streams import CLAIM_CODE, PASS_CODE
+
 from cardroom.sim.fast import (
+    PAUSE,
+    R_MAY_STOP,
+    S_AWAIT,
+    S_NEED,
+    S_PENDING,
+    S_TO_ACT,
+    S_WINNER,
+    _ctz,
     R_BOARD_MASK,
     S_BOARD,
     S_CHIPS,
@@ -33,6 +43,7 @@ from cardroom.sim.fast import (
     _heuristic_lead,
     _jit,
     _play_out,
+    _preferred,
     _randbelow,
 )
 
@@ -84,6 +95,72 @@ def _sample(cards: Any, forbid: Any, assign: Any, slots: Any, state: Any) -> Non
 
 
 @_jit
+def _distinct(s: Any, r: Any, out: Any) -> int:
+    """The distinct choices of the seat to act in ``s`` (as ``bots.search.candidates``: two
+    plays of the same rank that are not board cards are one choice); returns how many."""
+    if s[S_AWAIT] != 0:
+        out[0] = CLAIM_CODE
+        out[1] = PASS_CODE
+        return 2
+    seat = s[S_TO_ACT]
+    hand = s[S_HANDS + seat]
+    need = s[S_NEED]
+    bits = hand if need == 0 else hand & (np.int64(15) << (4 * need - 4))
+    m = 0
+    ranks = 0
+    while bits != 0:
+        c = _ctz(bits)
+        bits &= bits - 1
+        if (r[R_BOARD_MASK] >> c) & 1:
+            out[m] = c
+            m += 1
+        elif not (ranks >> (c >> 2)) & 1:
+            ranks |= np.int64(1) << (c >> 2)
+            out[m] = c
+            m += 1
+    plays = m
+    if s[S_PENDING] >= 0:
+        out[m] = CLAIM_CODE
+        m += 1
+    if need != 0 and (plays == 0 or r[R_MAY_STOP] != 0):
+        out[m] = PASS_CODE
+        m += 1
+    return m
+
+
+@_jit
+def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) -> None:
+    """Play ``s`` out; at each real choice of ``seat`` (``pol[seat]`` must pause there), try
+    every distinct choice by a rollout with ``policy`` for everyone in this world and play
+    the best one for ``seat``."""
+    n = s[S_N]
+    seats = np.arange(n)
+    legal = np.empty(64, np.int64)
+    trace = np.empty(0, np.int64)
+    tpos = np.zeros(2, np.int64)
+    s2 = np.empty(S_SIZE, np.int64)
+    pol2 = np.empty(n, np.int64)
+    sub = np.empty(64, np.int64)
+    while True:
+        _play_out(s, r, pol, rng, seats, trace, tpos, legal)
+        if s[S_WINNER] >= 0:
+            return
+        m = _distinct(s, r, sub)
+        best = sub[0]
+        best_value = np.int64(-1) << 40
+        for i in range(m):
+            s2[:] = s
+            for p in range(n):
+                pol2[p] = policy
+            pol2[seat] = ((policy + 1) << 6) | sub[i]
+            _play_out(s2, r, pol2, rng, seats, trace, tpos, legal)
+            if s2[S_CHIPS + seat] > best_value:
+                best_value = s2[S_CHIPS + seat]
+                best = sub[i]
+        pol[seat] = ((PAUSE + 1) << 6) | best
+
+
+@_jit
 def search_worlds(
     base: Any,
     r: Any,
@@ -108,9 +185,12 @@ def search_worlds(
     ``cards``: the unseen cards (fast indices); ``holders[h]``: the seat of holder ``h`` (the
     last holder, -1, is the talon); ``forbid[h]``: bit ``rank`` set if holder ``h`` holds no
     card of that rank; ``assign``: a consistent holder per card (updated; used as is when
-    ``sample`` is false); ``leads[l]``: seat, card, played mask and later cards of that seat
-    for each opponent lead, ``lead_lacks[l]`` and ``lead_boards[l]`` what was known then;
-    ``cands``: the candidates' action codes; ``policies``: the rollout policy per seat.
+    ``sample`` is false); ``leads[l]``: seat, card, played mask, that seat's cards played
+    from then on, and 0 for a free lead (1 for a follow) for each opponent choice to explain,
+    ``lead_lacks[l]`` and ``lead_boards[l]`` what was known then;
+    ``cands``: the candidates' action codes; ``policies``: the rollout policy per seat
+    (``PAUSE`` for the searcher: its later choices are made by one rollout per choice in
+    the same world, with the next seat's policy for everyone).
     """
     n = base[S_N]
     k = cards.shape[0]
@@ -143,11 +223,17 @@ def search_worlds(
         for li in range(leads.shape[0]):
             who = leads[li, 0]
             card = leads[li, 1]
+            then = hands[who] | leads[li, 3]
+            if leads[li, 4] == 1:
+                # a follow: the heuristic plays its board card of the rank, else its lowest
+                if _preferred(then & (np.int64(15) << (card & ~3)), r) != card:
+                    weight *= mismatch
+                continue
             for p in range(n):
                 t[S_LACKS + p] = lead_lacks[li, p]
             for b in range(5):
                 t[S_BOARD + b] = lead_boards[li, b]
-            choice = _heuristic_lead(t, r, who, hands[who] | leads[li, 3], leads[li, 2])
+            choice = _heuristic_lead(t, r, who, then, leads[li, 2])
             board_mask = r[R_BOARD_MASK]
             if (choice >> 2) != (card >> 2) or ((board_mask >> choice) & 1) != (
                 (board_mask >> card) & 1
@@ -161,7 +247,10 @@ def search_worlds(
                 pol[p] = policies[p]
                 rng[p] = np.uint64(state[K_RNG]) + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
             pol[seat] = ((policies[seat] + 1) << 6) | cands[ci]
-            _play_out(s, r, pol, rng, seats, trace, tpos, legal)
+            if policies[seat] == PAUSE:
+                _nested_rollout(s, r, seat, pol, policies[(seat + 1) % n], rng)
+            else:
+                _play_out(s, r, pol, rng, seats, trace, tpos, legal)
             totals[ci] += weight * s[S_CHIPS + seat]
         state[K_RNG] = np.int64(np.uint64(state[K_RNG]) + np.uint64(0x9E3779B97F4A7C15))
     return weights
