@@ -126,6 +126,11 @@ def seat_names(human: str, players: int) -> list[str]:
 )
 @click.option("--plain", is_flag=True, help="Line by line, for screen readers and pipes.")
 @click.option(
+    "--hints",
+    is_flag=True,
+    help="Let the expert suggest your move (key i, or hint in plain mode), from your view only.",
+)
+@click.option(
     "--records",
     "records_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -148,6 +153,7 @@ def play_nain_jaune(
     level: str,
     bot_specs: tuple[str, ...],
     plain: bool,
+    hints: bool,
     records_dir: Path,
     delay: float | None,
 ) -> None:
@@ -162,7 +168,8 @@ def play_nain_jaune(
     Enter, Space or a click plays it; p pass ("without X"); c claim
     ("… who takes", with announce=manual); n next round; ? help;
     Esc, Ctrl-C or Ctrl-Q quit (the game is saved).
-    Plain mode reads commands: 7D, 10♦, pass, claim, next, state, help, quit.
+    Plain mode reads commands: 7D, 10♦, pass, claim, next, state, help, quit
+    (and hint, with --hints; i in full screen).
 
     \b
     Examples:
@@ -179,13 +186,13 @@ def play_nain_jaune(
         plain = True
     if plain:
         stdin = sys.stdin
-        game = PlainGame(table, stdin, delay or 0.0)
+        game = PlainGame(table, stdin, delay or 0.0, hints=hints)
         game.run()
         _saved(table, plain=True)
         return
     from cardroom.cli.tui_nain_jaune import NainJauneApp
 
-    app = NainJauneApp(table, delay=0.6 if delay is None else delay)
+    app = NainJauneApp(table, delay=0.6 if delay is None else delay, hints=hints)
     try:
         app.run()
     finally:
