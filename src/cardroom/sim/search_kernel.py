@@ -135,14 +135,13 @@ def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) 
     the best one for ``seat``."""
     n = s[S_N]
     seats = np.arange(n)
-    legal = np.empty(64, np.int64)
     trace = np.empty(0, np.int64)
     tpos = np.zeros(2, np.int64)
     s2 = np.empty(S_SIZE, np.int64)
     pol2 = np.empty(n, np.int64)
     sub = np.empty(64, np.int64)
     while True:
-        _play_out(s, r, pol, rng, seats, trace, tpos, legal)
+        _play_out(s, r, pol, rng, seats, trace, tpos)
         if s[S_WINNER] >= 0:
             return
         m = _distinct(s, r, sub)
@@ -153,7 +152,7 @@ def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) 
             for p in range(n):
                 pol2[p] = policy
             pol2[seat] = ((policy + 1) << 6) | sub[i]
-            _play_out(s2, r, pol2, rng, seats, trace, tpos, legal)
+            _play_out(s2, r, pol2, rng, seats, trace, tpos)
             if s2[S_CHIPS + seat] > best_value:
                 best_value = s2[S_CHIPS + seat]
                 best = sub[i]
@@ -200,7 +199,6 @@ def search_worlds(
     pol = np.empty(n, np.int64)
     rng = np.empty(n, np.uint64)
     seats = np.arange(n)
-    legal = np.empty(64, np.int64)
     trace = np.empty(0, np.int64)
     tpos = np.zeros(2, np.int64)
     hands = np.empty(n, np.int64)
@@ -250,7 +248,7 @@ def search_worlds(
             if policies[seat] == PAUSE:
                 _nested_rollout(s, r, seat, pol, policies[(seat + 1) % n], rng)
             else:
-                _play_out(s, r, pol, rng, seats, trace, tpos, legal)
+                _play_out(s, r, pol, rng, seats, trace, tpos)
             totals[ci] += weight * s[S_CHIPS + seat]
         state[K_RNG] = np.int64(np.uint64(state[K_RNG]) + np.uint64(0x9E3779B97F4A7C15))
     return weights
