@@ -3,11 +3,11 @@ beside a plain C loop of random rounds, measured in the same run.
 
     python benchmarks/bulk_limit.py [--rounds N] [--tries K]
 
-The C loop (compiled here with ``cc -O3 -march=native``) plays random 4-player rounds of the classic rules
-the way the fast path does (52-bit hands, SplitMix64, ``random.shuffle``'s order, a forced
-pass taken without a draw, a uniform draw among the legal actions otherwise) but keeps no
-statistics and does not settle: it only counts rounds, cards and actions, so the true limit
-of a simulation that settles and reports is lower. The simulation is
+The C loop (compiled here with ``cc -O3 -march=native``) plays random 4-player rounds of the
+classic rules the way the fast path does (52-bit hands, SplitMix64, ``random.shuffle``'s
+order, a forced pass taken without a draw, a uniform draw among the legal actions otherwise)
+but keeps no statistics and does not settle: it only counts rounds, cards and actions, so
+the true limit of a simulation that settles and reports is lower. The simulation is
 ``cardroom.sim.simulate.run`` on one worker (what the command runs once compiled), random bots
 at 4 seats, classic rules. Both are timed with CPU time (the C loop by ``clock()``, ours by
 ``time.thread_time``), alternately ``--tries`` times; the best of each is kept (other work on
@@ -150,7 +150,8 @@ def main() -> None:
             rate, ours_cards = simulation(args.rounds)
             ours_best = max(ours_best, rate)
     print(f"{'':52} {'rounds/s':>11} {'cards/round':>12}")
-    print(f"{'plain C loop, random 4p (no settlement, no stats)':52} {c_best:11,.0f} {c_cards:12.2f}")
+    c_name = "plain C loop, random 4p (no settlement, no stats)"
+    print(f"{c_name:52} {c_best:11,.0f} {c_cards:12.2f}")
     print(f"{'cardroom simulate nain-jaune, random 4p, 1 worker':52} {ours_best:11,.0f} "
           f"{ours_cards:12.2f}")
     print(f"ratio: {ours_best / c_best:.2f} of the C loop")

@@ -130,7 +130,8 @@ def many_withouts() -> RoundView:
         bot = make_bot("heuristic")
         while rnd.result is None:
             view = view_of(rnd, rnd.to_act)
-            lacked = sum(bin(x).count("1") for p, x in enumerate(known_lacks(view)) if p != view.seat)
+            lacks = known_lacks(view)
+            lacked = sum(bin(x).count("1") for p, x in enumerate(lacks) if p != view.seat)
             if lacked >= 6 and len(candidates(view)) > 1:
                 return view
             rnd.apply(bot.act(view, random.Random(0)))
@@ -283,14 +284,19 @@ def test_plain_mode_gives_hints_only_with_hints_on() -> None:
     from cardroom.cli.nain_jaune import build_table
     from cardroom.cli.plain_nain_jaune import PlainGame
 
+    class Recorder(PlainGame):
+        lines: list[str]
+
+        def say(self, *lines: str) -> None:
+            self.lines.extend(lines)
+
     outputs = []
     for hints in (False, True):
         table = build_table(4, "classic", (), 5, "Ann", "hard", ("heuristic",), None)
-        game = PlainGame(table, io.StringIO("hint\nquit\n"), hints=hints)
-        lines: list[str] = []
-        game.say = lambda *ls: lines.extend(ls)  # type: ignore[method-assign]
+        game = Recorder(table, io.StringIO("hint\nquit\n"), hints=hints)
+        game.lines = []
         game.run()
-        outputs.append(lines)
+        outputs.append(game.lines)
     assert any("hints are off" in line for line in outputs[0])
     assert not any(line.startswith("Hint:") for line in outputs[0])
     assert any(line.startswith("Hint: ") for line in outputs[1])

@@ -442,7 +442,8 @@ class NainJauneApp(App[None]):
             "  Enter, Space, or a click on the chosen card: play it",
             '  p: pass ("without X")',
             '  c: claim ("… who takes", with announce=manual)',
-            "  n: next round · ?: this help" + (" · i: a hint from the expert" if self.hints else ""),
+            "  n: next round · ?: this help"
+            + (" · i: a hint from the expert" if self.hints else ""),
             "  Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)",
         )
 

@@ -106,14 +106,17 @@ _MIX2 = np.uint64(MIX2)
 _FAST_OF_DECK = np.array([(d % 13) * 4 + d // 13 for d in range(52)], np.int64)
 
 
-@intrinsic
-def _ctpop(typingctx: Any, src: Any) -> Any:
-    """The number of set bits of an integer (LLVM ``ctpop``: one instruction)."""
-
+def _ctpop_typing(typingctx: Any, src: Any) -> Any:
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         return builder.ctpop(args[0])
 
     return src(src), codegen
+
+
+_ctpop = cast(Callable[[Any], Any], intrinsic(_ctpop_typing))
+"""The number of set bits of an integer (LLVM ``ctpop``: one instruction)."""
+_cttz = cast(Callable[[Any], Any], trailing_zeros)
+_ctlz = cast(Callable[[Any], Any], leading_zeros)
 
 
 @_inline
@@ -126,7 +129,7 @@ def _u(i: Any) -> Any:
 @_inline
 def _ctz(x: Any) -> Any:
     """The index of the lowest set bit of ``x`` (non-zero): one instruction (LLVM ``cttz``)."""
-    return trailing_zeros(np.int64(x))
+    return _cttz(np.int64(x))
 
 
 # --- SplitMix64 ------------------------------------------------------------------------------
@@ -148,7 +151,7 @@ def _derive(key: Any, tag: int) -> Any:
 def _randbelow(state: Any, n: int) -> Any:
     """``random.Random._randbelow_with_getrandbits(n)`` on the counter ``state``: returns
     ``(new counter, draw)``. Scalars only, so the hot loop does no reference counting."""
-    shift = np.uint64(leading_zeros(np.int64(n)))
+    shift = np.uint64(_ctlz(np.int64(n)))
     while True:
         state = state + _GOLDEN
         x = np.int64(_mix64(state) >> shift)

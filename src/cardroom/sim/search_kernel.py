@@ -22,30 +22,29 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.sim.streams import CLAIM_CODE, PASS_CODE
-
 from cardroom.sim.fast import (
     PAUSE,
+    R_BOARD_MASK,
     R_MAY_STOP,
     S_AWAIT,
-    S_NEED,
-    S_PENDING,
-    S_TO_ACT,
-    S_WINNER,
-    _ctz,
-    R_BOARD_MASK,
     S_BOARD,
     S_CHIPS,
     S_HANDS,
     S_LACKS,
     S_N,
+    S_NEED,
+    S_PENDING,
     S_SIZE,
+    S_TO_ACT,
+    S_WINNER,
+    _ctz,
     _heuristic_lead,
     _jit,
     _play_out,
     _preferred,
     _randbelow,
 )
+from cardroom.sim.streams import CLAIM_CODE, PASS_CODE
 
 # the sampler's state: rng counter, how many rejection rounds failed in a row
 K_RNG, K_FAILS = 0, 1
