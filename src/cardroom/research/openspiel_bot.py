@@ -7,8 +7,9 @@ re-deals the hidden cards itself at every simulation (``resample_from_infostate`
 first deal only gives it a state with the right information set. Random rollouts
 (``RandomRolloutEvaluator``), ``uct_c=30`` (returns are in chips), the most visited move.
 
-Options: ``ismcts:ms=N`` (simulate until N ms have passed, at least one simulation; default
-150) or ``ismcts:simulations=N`` (exactly N: deterministic for a seed), ``uct=C``.
+Options: ``ismcts:ms=N`` (simulate until N ms have passed, default 150; at least two
+simulations, since the first only expands the root) or ``ismcts:simulations=N`` (exactly
+N ≥ 2: deterministic for a seed), ``uct=C``.
 
 The OpenSpiel game is one round from ``starting_chips`` each and an empty board, which is what
 a tournament deal is; the bot refuses other positions (a game's later rounds) with
@@ -55,7 +56,8 @@ class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
         while True:
             self.run_simulation(self.sample_root_state(state))
             self.simulations += 1
-            if time.perf_counter() >= self.deadline:
+            # the first simulation only expands the root: at least two give it a visit
+            if self.simulations >= 2 and time.perf_counter() >= self.deadline:
                 break
         return self.get_final_policy(state, self._root_node)
 
@@ -113,7 +115,7 @@ class ISMCTSPeer:
             game,
             mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng),
             uct_c=self.uct,
-            max_simulations=self.simulations or 1,
+            max_simulations=self.simulations or 2,
             random_state=np_rng,
         )
         if self.ms is not None:
@@ -139,8 +141,11 @@ def _ismcts(options: dict[str, str]) -> ISMCTSPeer:
                 value = int(options[key])
             except ValueError:
                 value = 0
-            if value < 1:
-                raise BotError(f"bot 'ismcts': {key}={options[key]!r} must be a whole number ≥ 1")
+            least = 1 if key == "ms" else 2
+            if value < least:
+                raise BotError(
+                    f"bot 'ismcts': {key}={options[key]!r} must be a whole number ≥ {least}"
+                )
             bot.ms, bot.simulations = (value, None) if key == "ms" else (None, value)
     if "uct" in options:
         try:
