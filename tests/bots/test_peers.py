@@ -8,12 +8,12 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from cardroom.bots import BotError, make_bot  # noqa: E402
-from cardroom.games.nain_jaune import Round, Rules, view_of  # noqa: E402
-from cardroom.research.encoding import action_id  # noqa: E402
-from cardroom.research.openspiel_bot import ISMCTSPeer  # noqa: E402
-from cardroom.research.openspiel_game import NainJauneGame  # noqa: E402
-from cardroom.sim.tournament import Setup, play_deal  # noqa: E402
+from cardroom.bots import BotError, make_bot
+from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.research.encoding import action_id
+from cardroom.research.openspiel_bot import ISMCTSPeer
+from cardroom.research.openspiel_game import NainJauneGame
+from cardroom.sim.tournament import Setup, play_deal
 
 
 def test_the_state_built_from_a_view_is_in_the_true_information_set() -> None:
