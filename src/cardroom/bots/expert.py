@@ -251,7 +251,8 @@ class ExpertBot:
                 if now >= deadline:
                     break
                 per_world = (now - start) / worlds
-                batch = max(1, min(4 * batch, int((deadline - now) / per_world)))
+                # at most half the time left per call: a busy machine may stretch a batch
+                batch = max(1, min(4 * batch, int((deadline - now) / per_world / 2)))
         self.last_iterations = worlds
         means = [t / weight for t in totals]
         self.last_scores = list(zip(cands, means, strict=True))
