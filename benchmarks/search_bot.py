@@ -3,7 +3,8 @@
 Plays a few 4-player classic rounds (heuristic at every seat) and times every decision of seats
 0 and 2 that had more than one distinct choice: the compiled ``expert`` at its default budget,
 at 30 ms and at a fixed number of worlds, and the readable ``search`` at its default budget
-and at a fixed number of worlds; on the same positions it times the heuristic bot's decision
+and at a fixed number of worlds, and OpenSpiel's ISMCTS (the ``ismcts`` peer, when the
+research extra is installed) at 150 ms; on the same positions it times the heuristic bot's decision
 and random rollouts through the readable engine. A rollout is one candidate played out in one
 world (a world costs one rollout per candidate). Prints one table.
 
@@ -51,19 +52,27 @@ def main() -> None:
     views = positions(args.rounds)
     rows: list[tuple[str, float, float, str]] = []
     make_bot("expert:iterations=1").act(views[0], random.Random(0))  # compile or load the cache
-    specs = ("expert", "expert:ms=30", "expert:iterations=2000", "search", "search:iterations=50")
+    specs = ["expert", "expert:ms=30", "expert:iterations=2000", "search", "search:iterations=50"]
+    try:  # OpenSpiel's ISMCTS, the tournament peer (research extra)
+        import cardroom.research.openspiel_bot  # noqa: F401
+
+        specs.append("ismcts:ms=150")
+    except ImportError:
+        pass
     for spec in specs:
         bot = make_bot(spec)
-        assert isinstance(bot, SearchBot | ExpertBot)
         times, worlds, rollouts = [], 0, 0
         for i, view in enumerate(views):
             t = time.perf_counter()
             bot.act(view, random.Random(i))
             times.append(time.perf_counter() - t)
-            worlds += bot.last_iterations
-            rollouts += bot.last_iterations * len(candidates(view))
+            worlds += getattr(bot, "last_iterations", 0)
+            rollouts += getattr(bot, "last_iterations", 0) * len(candidates(view))
         per_s = worlds / sum(times)
-        rates = f"{per_s:,.0f} worlds/s, {rollouts / sum(times):,.0f} rollouts/s"
+        if isinstance(bot, SearchBot | ExpertBot):
+            rates = f"{per_s:,.0f} worlds/s, {rollouts / sum(times):,.0f} rollouts/s"
+        else:
+            rates = f"{per_s:,.0f} simulations/s ({worlds / len(views):.0f} a move)"
         rows.append((spec, statistics.median(times), pct(times, 0.95), rates))
     heuristic = make_bot("heuristic")
     times = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -300,3 +301,27 @@ def test_plain_mode_gives_hints_only_with_hints_on() -> None:
     assert any("hints are off" in line for line in outputs[0])
     assert not any(line.startswith("Hint:") for line in outputs[0])
     assert any(line.startswith("Hint: ") for line in outputs[1])
+
+
+async def test_the_hint_key_works_only_at_a_table_with_hints(tmp_path: Path) -> None:
+    from textual.widgets import RichLog, Static
+
+    from cardroom.cli.nain_jaune import build_table
+    from cardroom.cli.tui_nain_jaune import NainJauneApp
+
+    for hints in (False, True):
+        table = build_table(4, "classic", (), 3, "Ann", "medium", ("greedy",), tmp_path)
+        app = NainJauneApp(table, delay=0, hints=hints)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            assert table.phase == "human"
+            before = len(table.round.events) if table.round else 0
+            await pilot.press("i")
+            await pilot.pause()
+            log = "\n".join(strip.text for strip in app.query_one("#log", RichLog).lines)
+            assert ("Hint: " in log) == hints
+            assert table.round is not None and len(table.round.events) == before  # only advice
+            if hints:
+                hinted = log.split("Hint: ")[1].split(":")[0]
+                assert hinted.startswith(("play ", "pass", "claim"))
+            assert str(app.query_one("#message", Static).content) == ""
