@@ -34,8 +34,8 @@ from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune import Round, Rules, view_of
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.sim import fast
+from cardroom.sim.fast import GIVE_UP_AFTER, K_FAILS, _sample
 from cardroom.sim.play import play_round
-from cardroom.sim.search_kernel import GIVE_UP_AFTER, K_FAILS, _sample
 from cardroom.sim.streams import SplitMixRandom, derive
 from tests.nain_jaune.test_properties import rules_strategy
 

@@ -3,7 +3,7 @@
 For a decision with more than one distinct choice it prepares, once, the position as the
 fast path's state (the view's public actions replayed on one consistent deal), the unseen
 cards and who may hold them (hand sizes, talon size, every "without X" unless ``may_stop``),
-and what was public at each opponent's free lead. Then :mod:`cardroom.sim.search_kernel`
+and what was public at each opponent's free lead. Then :func:`cardroom.sim.fast.search_worlds`
 samples worlds, weighs each by how well the heuristic explains the opponents' leads in it,
 and plays every candidate out in every world with compiled rollouts, thousands of worlds per
 decision where the readable ``search`` manages dozens. It plays the candidate with the
@@ -108,7 +108,7 @@ def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
 def prepare(
     view: RoundView, first: Hidden, model: bool = True, follow: bool = True
 ) -> Prepared:
-    """The arrays of :func:`cardroom.sim.search_kernel.search_worlds` for ``view``, with
+    """The arrays of :func:`cardroom.sim.fast.search_worlds` for ``view``, with
     ``first`` (a consistent deal of the hidden cards) as the starting deal."""
     from cardroom.sim import fast
 
@@ -176,7 +176,7 @@ def run_worlds(
     sample: bool = True,
 ) -> float:
     """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight."""
-    from cardroom.sim.search_kernel import search_worlds
+    from cardroom.sim.fast import search_worlds
 
     return float(
         search_worlds(
