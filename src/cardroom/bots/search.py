@@ -1,5 +1,9 @@
 """The ``search`` bot: determinized Monte Carlo over deals that agree with what the seat knows.
 
+The first expert, kept for comparison: :mod:`cardroom.bots.expert` runs the same search on the
+compiled fast path, a few hundred times as many worlds per decision. This module also holds
+the view-only helpers both share (sampling, rebuilding, the opponents' leads, candidates).
+
 For each decision with more than one distinct choice, the bot repeatedly samples a *world*: the
 hidden cards (the other hands and the talon) dealt at random among the cards it has not seen,
 respecting every hand size, the talon size and, unless ``may_stop`` is on, every "without X"
