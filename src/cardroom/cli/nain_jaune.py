@@ -154,6 +154,11 @@ def seat_names(human: str, players: int) -> list[str]:
 )
 @click.option("--plain", is_flag=True, help="Line by line, for screen readers and pipes.")
 @click.option(
+    "--hints",
+    is_flag=True,
+    help="Let the expert suggest your move (key i, or hint in plain mode), from your view only.",
+)
+@click.option(
     "--records",
     "records_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -184,6 +189,7 @@ def play_nain_jaune(
     level: str,
     bot_specs: tuple[str, ...],
     plain: bool,
+    hints: bool,
     records_dir: Path,
     delay: float | None,
     resume_path: Path | None,
@@ -200,7 +206,8 @@ def play_nain_jaune(
     ("… who takes", with announce=manual); n next round; ? help;
     Esc, Ctrl-C or Ctrl-Q quit (the game is saved).
     Plain mode reads commands: 7D, 10♦, q (the queen), pass, claim, next, state, help,
-    quit. Every move is saved as it is played; --resume RECORD goes on with a saved game.
+    quit (and hint, with --hints; i in full screen). Every move is saved as it is
+    played; --resume RECORD goes on with a saved game.
 
     \b
     Examples:
@@ -221,7 +228,7 @@ def play_nain_jaune(
         plain = True
     with _signals_as_interrupt() as caught:
         if plain:
-            game = PlainGame(table, sys.stdin, delay or 0.0)
+            game = PlainGame(table, sys.stdin, delay or 0.0, hints=hints)
             game.run()
             _saved(table, plain=True)
             if game.interrupted:
@@ -229,7 +236,7 @@ def play_nain_jaune(
             return
         from cardroom.cli.tui_nain_jaune import NainJauneApp
 
-        app = NainJauneApp(table, delay=0.6 if delay is None else delay)
+        app = NainJauneApp(table, delay=0.6 if delay is None else delay, hints=hints)
         try:
             app.run()
         except KeyboardInterrupt:  # SIGTERM or SIGHUP: saved below like a quit

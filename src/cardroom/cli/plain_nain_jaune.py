@@ -36,12 +36,16 @@ from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, 
 class PlainGame:
     """The line-by-line loop over a :class:`Table`."""
 
-    def __init__(self, table: Table, stdin: TextIO, delay: float = 0.0) -> None:
+    def __init__(
+        self, table: Table, stdin: TextIO, delay: float = 0.0, hints: bool = False
+    ) -> None:
         self.table = table
         self.stdin = stdin
         self.delay = delay
         self.interrupted = False
         """True once Ctrl-C (or SIGTERM/SIGHUP) stopped the game."""
+        self.hints = hints
+        """Whether ``hint`` may ask the expert for a suggestion."""
 
     def say(self, *lines: str) -> None:
         """Print lines."""
@@ -127,6 +131,9 @@ class PlainGame:
         line = self.read("> ")
         if line is None:
             return False
+        if line.strip().lower() == "hint":
+            self._hint()
+            return True
         try:
             command = parse_input(line, view.hand, view.need)
         except InputError as exc:
@@ -148,6 +155,21 @@ class PlainGame:
             return True
         self._show(events)
         return True
+
+    def _hint(self) -> None:
+        if not self.hints:
+            self.say("Refused: hints are off at this table: start it with --hints")
+            return
+        from cardroom.bots.hint import HintError, suggest
+
+        view = self.table.view()
+        assert view is not None
+        try:
+            _, reason = suggest(view, seed=len(view.events))
+        except HintError as exc:
+            self.say(f"Refused: {exc}")
+            return
+        self.say(f"Hint: {reason}")
 
     def _command(self, command: Command) -> None:
         if command.name == "help":

@@ -109,15 +109,18 @@ class NainJauneApp(App[None]):
         Binding("p", "pass_turn", "Pass"),
         Binding("c", "claim", "Claim"),
         Binding("n", "next_round", "Next round"),
+        Binding("i", "hint", "Hint"),
         Binding("question_mark", "help", "Help"),
         Binding("escape,ctrl+c,ctrl+q", "quit", "Quit", priority=True),
         *(Binding(key, f"select_rank('{rank}')", show=False) for key, rank in RANK_KEYS.items()),
     ]
 
-    def __init__(self, table: Table, delay: float = 0.6) -> None:
+    def __init__(self, table: Table, delay: float = 0.6, hints: bool = False) -> None:
         super().__init__()
         self.table = table
         self.delay = delay
+        self.hints = hints
+        """Whether the person may ask the expert for a suggestion (key i)."""
         self.selected = 0
         self.message = ""
         self._timer: Timer | None = None
@@ -412,6 +415,25 @@ class NainJauneApp(App[None]):
         self._deal()
         self._advance()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The hint key is shown and works only at a table with hints on."""
+        return self.hints or action != "hint"
+
+    def action_hint(self) -> None:
+        """Show the expert's suggestion for the person's move, from the person's view only."""
+        from cardroom.bots.hint import HintError, suggest
+
+        view = self.table.view()
+        if view is None or self.table.phase != "human":
+            self._refuse("no hint: it is not your turn")
+            return
+        try:
+            _, reason = suggest(view, seed=len(view.events))
+        except HintError as exc:
+            self._refuse(str(exc))
+            return
+        self._write_log(f"Hint: {reason}")
+
     def action_help(self) -> None:
         """Show the keys and commands in the log."""
         self._write_log(
@@ -421,7 +443,8 @@ class NainJauneApp(App[None]):
             "  Enter, Space, or a click on the chosen card: play it",
             '  p: pass ("without X")',
             '  c: claim ("… who takes", with announce=manual)',
-            "  n: next round · ?: this help",
+            "  n: next round · ?: this help"
+            + (" · i: a hint from the expert" if self.hints else ""),
             "  Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)",
         )
 
