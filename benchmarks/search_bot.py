@@ -1,9 +1,12 @@
-"""How fast the search bot decides, beside the heuristic bot and the readable engine's rollouts.
+"""How fast the search bots decide, beside the heuristic bot and the readable engine's rollouts.
 
-Plays a few 4-player classic rounds (search at seats 0 and 2, heuristic at 1 and 3) and times
-every decision of the search bot that had more than one distinct choice, at its default budget
-and at a fixed number of worlds; on the same positions it times the heuristic bot's decision
-and random rollouts through the readable engine. Prints one table.
+Plays a few 4-player classic rounds (heuristic at every seat) and times every decision of seats
+0 and 2 that had more than one distinct choice: the compiled ``expert`` at its default budget,
+at 30 ms and at a fixed number of worlds, and the readable ``search`` at its default budget
+and at a fixed number of worlds, and OpenSpiel's ISMCTS (the ``ismcts`` peer, when the
+research extra is installed) at 150 ms; on the same positions it times the heuristic bot's decision
+and random rollouts through the readable engine. A rollout is one candidate played out in one
+world (a world costs one rollout per candidate). Prints one table.
 
     PYTHONPATH=src python benchmarks/search_bot.py [--rounds 6]
 """
@@ -16,6 +19,7 @@ import statistics
 import time
 
 from cardroom.bots import make_bot
+from cardroom.bots.expert import ExpertBot
 from cardroom.bots.search import SearchBot, candidates
 from cardroom.games.nain_jaune import Round, Rules, view_of
 from cardroom.games.nain_jaune.view import RoundView
@@ -47,17 +51,29 @@ def main() -> None:
     args = parser.parse_args()
     views = positions(args.rounds)
     rows: list[tuple[str, float, float, str]] = []
-    for spec in ("search", "search:iterations=50"):
+    make_bot("expert:iterations=1").act(views[0], random.Random(0))  # compile or load the cache
+    specs = ["expert", "expert:ms=30", "expert:iterations=2000", "search", "search:iterations=50"]
+    try:  # OpenSpiel's ISMCTS, the tournament peer (research extra)
+        import cardroom.research.openspiel_bot  # noqa: F401
+
+        specs.append("ismcts:ms=150")
+    except ImportError:
+        pass
+    for spec in specs:
         bot = make_bot(spec)
-        assert isinstance(bot, SearchBot)
-        times, worlds = [], 0
+        times, worlds, rollouts = [], 0, 0
         for i, view in enumerate(views):
             t = time.perf_counter()
             bot.act(view, random.Random(i))
             times.append(time.perf_counter() - t)
-            worlds += bot.last_iterations
+            worlds += getattr(bot, "last_iterations", 0)
+            rollouts += getattr(bot, "last_iterations", 0) * len(candidates(view))
         per_s = worlds / sum(times)
-        rows.append((spec, statistics.median(times), pct(times, 0.95), f"{per_s:,.0f} worlds/s"))
+        if isinstance(bot, SearchBot | ExpertBot):
+            rates = f"{per_s:,.0f} worlds/s, {rollouts / sum(times):,.0f} rollouts/s"
+        else:
+            rates = f"{per_s:,.0f} simulations/s ({worlds / len(views):.0f} a move)"
+        rows.append((spec, statistics.median(times), pct(times, 0.95), rates))
     heuristic = make_bot("heuristic")
     times = []
     for i, view in enumerate(views):

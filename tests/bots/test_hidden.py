@@ -14,7 +14,15 @@ from cardroom.cards import parse_card
 from cardroom.games.nain_jaune import Round, Rules, view_of
 from tests.nain_jaune.test_properties import cards_in_view, rules_strategy
 
-BOTS = ["random", "greedy", "heuristic", "search:iterations=3", "search:iterations=2,policy=greedy"]
+BOTS = [
+    "random",
+    "greedy",
+    "heuristic",
+    "search:iterations=3",
+    "search:iterations=2,policy=greedy",
+    "expert:iterations=20",
+    "expert:iterations=5,lookahead=on",
+]
 
 
 def advance(rnd: Round, steps: int, seed: int) -> None:

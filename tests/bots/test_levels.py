@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.bots import LEVELS, BotError, make_bot
+from cardroom.bots.expert import ExpertBot
 from cardroom.bots.search import SearchBot
 
 
@@ -13,14 +14,24 @@ def test_levels_map_onto_the_four_bots() -> None:
         "easy": "random",
         "medium": "greedy",
         "hard": "heuristic",
-        "expert": "search",
+        "expert": "expert",
     }
     assert [make_bot(level).name for level in ("easy", "medium", "hard", "expert")] == [
         "random",
         "greedy",
         "heuristic",
-        "search",
+        "expert",
     ]
+
+
+def test_expert_options() -> None:
+    default = make_bot("expert")
+    assert isinstance(default, ExpertBot) and (default.ms, default.iterations) == (100, None)
+    assert (default.policy, default.model, default.lookahead) == ("heuristic", "on", False)
+    fixed = make_bot("expert:iterations=12,policy=random,model=leads,mismatch=0.5")
+    assert isinstance(fixed, ExpertBot)
+    assert (fixed.ms, fixed.iterations, fixed.policy) == (None, 12, "random")
+    assert (fixed.model, fixed.mismatch) == ("leads", 0.5)
 
 
 def test_search_options() -> None:

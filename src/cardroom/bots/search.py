@@ -1,5 +1,9 @@
 """The ``search`` bot: determinized Monte Carlo over deals that agree with what the seat knows.
 
+The first expert, kept for comparison: :mod:`cardroom.bots.expert` runs the same search on the
+compiled fast path, a few hundred times as many worlds per decision. This module also holds
+the view-only helpers both share (sampling, rebuilding, the opponents' leads, candidates).
+
 For each decision with more than one distinct choice, the bot repeatedly samples a *world*: the
 hidden cards (the other hands and the talon) dealt at random among the cards it has not seen,
 respecting every hand size, the talon size and, unless ``may_stop`` is on, every "without X"
@@ -143,6 +147,24 @@ def _matching(
     return assignment
 
 
+def public_actions(view: RoundView) -> list[Action]:
+    """Every action taken this round, in order, as the view shows them (plays, passes,
+    claims and unannounced plays)."""
+    actions: list[Action] = []
+    events = view.events
+    for i, event in enumerate(events):
+        if isinstance(event, Takes):
+            if view.rules.announce == "manual":
+                actions.append(CLAIM)
+        elif isinstance(event, CardPlayed):
+            follow = events[i + 1] if i + 1 < len(events) else None
+            forget = isinstance(follow, Forgot) and follow.card is event.card
+            actions.append(Play(event.card, forget=forget))
+        elif isinstance(event, Without):
+            actions.append(PASS)
+    return actions
+
+
 def rebuild(view: RoundView, hidden: Hidden) -> Round:
     """A round whose public state equals the view's, with ``hidden`` as the unknown cards.
 
@@ -156,25 +178,15 @@ def rebuild(view: RoundView, hidden: Hidden) -> Round:
     chips = list(view.chips)
     board = list(view.board)
     box_of = {c: i for i, c in enumerate(view.rules.board_cards)}
-    actions: list[Action] = []
-    events = view.events
-    for i, event in enumerate(events):
+    for event in view.events:
         if isinstance(event, Staked):
             chips[event.seat] += event.amount
             board[event.box] -= event.amount
         elif isinstance(event, Takes):
             chips[event.seat] -= event.amount
             board[box_of[event.card]] += event.amount
-            if view.rules.announce == "manual":
-                actions.append(CLAIM)
-        elif isinstance(event, CardPlayed):
-            follow = events[i + 1] if i + 1 < len(events) else None
-            forget = isinstance(follow, Forgot) and follow.card is event.card
-            actions.append(Play(event.card, forget=forget))
-        elif isinstance(event, Without):
-            actions.append(PASS)
     rnd = Round(view.rules, chips, board, view.dealer, initial, talon)
-    for action in actions:
+    for action in public_actions(view):
         rnd.apply(action)
     return rnd
 

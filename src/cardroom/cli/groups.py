@@ -114,7 +114,7 @@ def play() -> None:
     Examples:
       cardroom play nain-jaune                    you against three bots, full screen
       cardroom play nain-jaune --plain            line by line, for screen readers and pipes
-      cardroom play nain-jaune --level expert     against the search bot
+      cardroom play nain-jaune --level expert     against the expert (search) bot
       cardroom play spit --bot hard               Spit in real time (keys in its --help)
       cardroom play speed --option side_piles=5   Speed with side piles of five
       cardroom play nain-jaune --help             every option of the game
@@ -143,7 +143,7 @@ def tournament() -> None:
     \b
     Examples:
       cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000 --players 3
-      cardroom tournament nain-jaune --bots search:ms=30,heuristic --games 150 --players 4
+      cardroom tournament nain-jaune --bots expert:ms=30,heuristic --games 150 --players 4
     """
 
 

@@ -168,6 +168,11 @@ def seat_names(human: str, players: int) -> list[str]:
 )
 @click.option("--plain", is_flag=True, help="Line by line, for screen readers and pipes.")
 @click.option(
+    "--hints",
+    is_flag=True,
+    help="Let the expert suggest your move (key i, or hint in plain mode), from your view only.",
+)
+@click.option(
     "--records",
     "records_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -201,6 +206,7 @@ def play_nain_jaune(
     level: str,
     bot_specs: tuple[str, ...],
     plain: bool,
+    hints: bool,
     records_dir: Path,
     delay: float | None,
     resume_path: Path | None,
@@ -218,7 +224,8 @@ def play_nain_jaune(
     ("… who takes", with announce=manual); n next round; ? help;
     Esc, Ctrl-C or Ctrl-Q quit (the game is saved).
     Plain mode reads commands: 7D, 10♦, q (the queen), pass, claim, next, state, help,
-    quit. Every move is saved as it is played; --resume RECORD goes on with a saved game.
+    quit (and hint, with --hints; i in full screen). Every move is saved as it is
+    played; --resume RECORD goes on with a saved game.
 
     \b
     Examples:
@@ -239,7 +246,7 @@ def play_nain_jaune(
         plain = True
     with _signals_as_interrupt() as caught:
         if plain:
-            game = PlainGame(table, sys.stdin, delay or 0.0, lang=current_lang())
+            game = PlainGame(table, sys.stdin, delay or 0.0, hints=hints, lang=current_lang())
             game.speaker = speaker(speak)
             game.run()
             _saved(table, plain=True)
@@ -249,7 +256,7 @@ def play_nain_jaune(
         from cardroom.cli.tui_nain_jaune import NainJauneApp
 
         app = NainJauneApp(
-            table, delay=0.6 if delay is None else delay, lang=current_lang()
+            table, delay=0.6 if delay is None else delay, hints=hints, lang=current_lang()
         )
         app.speaker = speaker(speak)
         try:

@@ -41,7 +41,7 @@ class PlainGame:
     """The line-by-line loop over a :class:`Table`."""
 
     def __init__(
-        self, table: Table, stdin: TextIO, delay: float = 0.0,
+        self, table: Table, stdin: TextIO, delay: float = 0.0, hints: bool = False,
         lang: str | Translator | None = None,
     ) -> None:
         self.table = table
@@ -52,6 +52,8 @@ class PlainGame:
         self.delay = delay
         self.interrupted = False
         """True once Ctrl-C (or SIGTERM/SIGHUP) stopped the game."""
+        self.hints = hints
+        """Whether ``hint`` may ask the expert for a suggestion."""
 
     def say(self, *lines: str) -> None:
         """Print lines."""
@@ -145,6 +147,9 @@ class PlainGame:
         line = self.read("> ")
         if line is None:
             return False
+        if line.strip().lower() == "hint":
+            self._hint()
+            return True
         try:
             command = parse_input(line, view.hand, view.need, self.tr)
         except InputError as exc:
@@ -168,6 +173,21 @@ class PlainGame:
             return True
         self._show(events)
         return True
+
+    def _hint(self) -> None:
+        if not self.hints:
+            self.say(self.tr._("Refused: hints are off at this table: start it with --hints"))
+            return
+        from cardroom.bots.hint import HintError, suggest
+
+        view = self.table.view()
+        assert view is not None
+        try:
+            _, reason = suggest(view, seed=len(view.events))
+        except HintError as exc:
+            self.say(self.tr._("Refused: {reason}", reason=exc))
+            return
+        self.say(self.tr._("Hint: {reason}", reason=reason))
 
     def _command(self, command: Command) -> None:
         if command.name == "help":

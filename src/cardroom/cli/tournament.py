@@ -61,13 +61,16 @@ def nain_jaune(
 
     The bots are cycled to fill the seats (A,B at 4 seats: A B A B). Each deal is one round from
     starting_chips with an empty board. A bot named twice becomes NAME and NAME#2. Bots:
-    random, greedy, heuristic, search[:ms=N|iterations=N], or a level easy/medium/hard/expert;
-    after a comma, a key=value with no ':' of its own is one more option of the bot before it.
+    random, greedy, heuristic, expert[:ms=N|iterations=N], search[:ms=N|iterations=N] (the
+    readable search expert replaced), ismcts[:ms=N|simulations=N] (OpenSpiel's ISMCTS, with the
+    research extra), or a level easy/medium/hard/expert; after a comma, a key=value with no ':'
+    of its own is one more option of the bot before it.
 
     \b
     Examples:
       cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000
-      cardroom tournament nain-jaune --bots search:ms=30,heuristic --players 4 --games 150
+      cardroom tournament nain-jaune --bots expert:ms=30,search:ms=30,heuristic --players 4
+      cardroom tournament nain-jaune --bots expert:ms=150,ismcts:ms=150 --players 4 --games 100
       cardroom tournament nain-jaune --bots random,random --players 3 --games 50 --json
       cardroom tournament nain-jaune --bots greedy,random --games 200 --preset count \\
           -o may_stop=true --plot chips.png --workers 2

@@ -113,13 +113,18 @@ class NainJauneApp(App[None]):
         Binding("p", "pass_turn", "Pass"),
         Binding("c", "claim", "Claim"),
         Binding("n", "next_round", "Next round"),
+        Binding("i", "hint", "Hint"),
         Binding("question_mark", "help", "Help"),
         Binding("escape,ctrl+c,ctrl+q", "quit", "Quit", priority=True),
         *(Binding(key, f"select_rank('{rank}')", show=False) for key, rank in RANK_KEYS.items()),
     ]
 
     def __init__(
-        self, table: Table, delay: float = 0.6, lang: str | Translator | None = None
+        self,
+        table: Table,
+        delay: float = 0.6,
+        hints: bool = False,
+        lang: str | Translator | None = None,
     ) -> None:
         super().__init__()
         self.table = table
@@ -127,6 +132,8 @@ class NainJauneApp(App[None]):
         self.speaker: Speaker | None = None
         """Says the calls aloud (``--speak``)."""
         self.delay = delay
+        self.hints = hints
+        """Whether the person may ask the expert for a suggestion (key i)."""
         self.selected = 0
         self.message = ""
         self._timer: Timer | None = None
@@ -449,6 +456,25 @@ class NainJauneApp(App[None]):
         self._deal()
         self._advance()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The hint key is shown and works only at a table with hints on."""
+        return self.hints or action != "hint"
+
+    def action_hint(self) -> None:
+        """Show the expert's suggestion for the person's move, from the person's view only."""
+        from cardroom.bots.hint import HintError, suggest
+
+        view = self.table.view()
+        if view is None or self.table.phase != "human":
+            self._refuse(self.tr._("no hint: it is not your turn"))
+            return
+        try:
+            _, reason = suggest(view, seed=len(view.events))
+        except HintError as exc:
+            self._refuse(str(exc))
+            return
+        self._write_log(self.tr._("Hint: {reason}", reason=reason))
+
     def action_help(self) -> None:
         """Show the keys and commands in the log."""
         tr = self.tr
@@ -459,7 +485,8 @@ class NainJauneApp(App[None]):
             "  " + tr._("Enter, Space, or a click on the chosen card: play it"),
             "  " + tr._('p: pass ("without X")'),
             "  " + tr._('c: claim ("… who takes", with announce=manual)'),
-            "  " + tr._("n: next round · ?: this help"),
+            "  " + tr._("n: next round · ?: this help")
+            + (" · " + tr._("i: a hint from the expert") if self.hints else ""),
             "  " + tr._("Esc, Ctrl-C or Ctrl-Q: quit (the game is saved)"),
         )
 

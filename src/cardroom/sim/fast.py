@@ -11,8 +11,9 @@ It plays exactly the rules of :mod:`cardroom.games.nain_jaune.engine` (every opt
 
 The differential tests (``tests/sim/test_differential.py``) play the same games through the
 readable engine and bots and require identical traces. Python entry points:
-:func:`encode_rules`, :func:`encode_round` / :func:`rollout` (finish a round from any state,
-e.g. for search), :func:`trace_game` and :func:`run_chunk` (bulk statistics).
+:func:`encode_rules`, :func:`encode_round` / :func:`rollout` (finish a round from any state),
+:func:`search_worlds` (the ``expert`` bot's compiled search, see its section below),
+:func:`trace_game` and :func:`run_chunk` (bulk statistics).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import HAND_SIZES, STAKES, Rules, card_value
@@ -53,6 +56,10 @@ def _inline(func: F) -> F:
 
 POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2}
 """Bot name -> the fast path's policy code (the bots it can play)."""
+PAUSE = 3
+"""Policy code for search: :func:`_play_out` stops at this seat's next real choice (more than
+one legal action), saves the state and returns; ``(p + 1) << 6 | action`` plays ``action``
+once, then policy ``p``."""
 
 # --- the round state: one int64 array -------------------------------------------------------
 S_N, S_DEALER, S_TO_ACT, S_NEED, S_LEADER, S_PASSES_IN_ROW = 0, 1, 2, 3, 4, 5
@@ -98,18 +105,32 @@ _GOLDEN = np.uint64(GOLDEN)
 _MIX1 = np.uint64(MIX1)
 _MIX2 = np.uint64(MIX2)
 _FAST_OF_DECK = np.array([(d % 13) * 4 + d // 13 for d in range(52)], np.int64)
-_BIT_LENGTH = np.array([int(i).bit_length() for i in range(64)], np.int64)
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_CTZ = np.zeros(64, np.int64)
-for _i in range(64):
-    _CTZ[(((1 << _i) * 0x03F79D71B4CB0A89) & ((1 << 64) - 1)) >> 58] = _i
+
+
+def _ctpop_typing(typingctx: Any, src: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+
+    return src(src), codegen
+
+
+_ctpop = cast(Callable[[Any], Any], intrinsic(_ctpop_typing))
+"""The number of set bits of an integer (LLVM ``ctpop``: one instruction)."""
+_cttz = cast(Callable[[Any], Any], trailing_zeros)
+_ctlz = cast(Callable[[Any], Any], leading_zeros)
+
+
+@_inline
+def _u(i: Any) -> Any:
+    """An array index as unsigned: numba then skips the negative-index test on every access
+    (a compare and a select each, which the hot loop felt)."""
+    return np.uint64(i)
 
 
 @_inline
 def _ctz(x: Any) -> Any:
-    """The index of the lowest set bit of ``x`` (non-zero)."""
-    low = np.uint64(x & -x)
-    return _CTZ[np.int64((low * _DEBRUIJN) >> np.uint64(58))]
+    """The index of the lowest set bit of ``x`` (non-zero): one instruction (LLVM ``cttz``)."""
+    return _cttz(np.int64(x))
 
 
 # --- SplitMix64 ------------------------------------------------------------------------------
@@ -131,7 +152,7 @@ def _derive(key: Any, tag: int) -> Any:
 def _randbelow(state: Any, n: int) -> Any:
     """``random.Random._randbelow_with_getrandbits(n)`` on the counter ``state``: returns
     ``(new counter, draw)``. Scalars only, so the hot loop does no reference counting."""
-    shift = np.uint64(64 - _BIT_LENGTH[n])
+    shift = np.uint64(_ctlz(np.int64(n)))
     while True:
         state = state + _GOLDEN
         x = np.int64(_mix64(state) >> shift)
@@ -148,13 +169,13 @@ def _deal(
 ) -> None:
     """Shuffle (``random.shuffle`` order), deal three at a time, stake: a fresh round in ``s``."""
     for i in range(52):
-        deck[i] = _FAST_OF_DECK[i]  # the pack in deck order, as fast indices
+        deck[_u(i)] = _FAST_OF_DECK[_u(i)]  # the pack in deck order, as fast indices
     state = rng[0]
     for i in range(51, 0, -1):
         state, j = _randbelow(state, i + 1)
-        d = deck[i]
-        deck[i] = deck[j]
-        deck[j] = d
+        d = deck[_u(i)]
+        deck[_u(i)] = deck[_u(j)]
+        deck[_u(j)] = d
     rng[0] = state
     s[:] = 0
     size = 22
@@ -179,11 +200,11 @@ def _deal(
             seat += 1
             if seat == n:
                 seat = 0
-            hand = s[S_HANDS + seat]
+            hand = s[_u(S_HANDS + seat)]
             for _ in range(take):
-                hand |= np.int64(1) << deck[pos]
+                hand |= np.int64(1) << deck[_u(pos)]
                 pos += 1
-            s[S_HANDS + seat] = hand
+            s[_u(S_HANDS + seat)] = hand
         got += take
     s[S_N] = n
     s[S_DEALER] = dealer
@@ -195,14 +216,14 @@ def _deal(
     s[S_WINNER] = -1
     s[S_HAND_SIZE] = size
     for box in range(5):
-        s[S_BOARD + box] = board[box]
+        s[_u(S_BOARD + box)] = board[_u(box)]
     for seat in range(n):
-        c = chips[seat]
+        c = chips[_u(seat)]
         for box in range(5):
             amount = min(box + 1, c)
             c -= amount
-            s[S_BOARD + box] += amount
-        s[S_CHIPS + seat] = c
+            s[_u(S_BOARD + box)] += amount
+        s[_u(S_CHIPS + seat)] = c
 
 
 @_inline
@@ -213,36 +234,36 @@ def _finish(s: Any, r: Any, winner: int) -> None:
     short = 0
     for off in range(1, n):
         seat = (winner + off) % n
-        hand = s[S_HANDS + seat]
+        hand = s[_u(S_HANDS + seat)]
         owed = 0
         while hand != 0:
-            owed += r[R_VALUE + _ctz(hand)]
+            owed += r[_u(R_VALUE + _ctz(hand))]
             hand &= hand - 1
-        paid = min(owed, s[S_CHIPS + seat])
-        s[S_CHIPS + seat] -= paid
+        paid = min(owed, s[_u(S_CHIPS + seat)])
+        s[_u(S_CHIPS + seat)] -= paid
         if paid < owed:
             short |= 1 << seat
-        s[S_CHIPS + winner] += paid
+        s[_u(S_CHIPS + winner)] += paid
     for seat in range(n):
-        hand = s[S_HANDS + seat]
+        hand = s[_u(S_HANDS + seat)]
         for box in range(5):
-            if (hand >> r[R_BOARD_CARD + box]) & 1:
-                owed = s[S_BOARD + box]
-                paid = min(owed, s[S_CHIPS + seat])
-                s[S_CHIPS + seat] -= paid
+            if (hand >> r[_u(R_BOARD_CARD + box)]) & 1:
+                owed = s[_u(S_BOARD + box)]
+                paid = min(owed, s[_u(S_CHIPS + seat)])
+                s[_u(S_CHIPS + seat)] -= paid
                 if paid < owed:
                     short |= 1 << seat
-                s[S_BOARD + box] += paid
+                s[_u(S_BOARD + box)] += paid
     if r[R_FORGOT] == 1:
         for i in range(s[S_NFORGOT]):
-            seat = s[S_FORGOT_SEAT + i]
-            box = s[S_FORGOT_BOX + i]
-            owed = s[S_BOARD + box]
-            paid = min(owed, s[S_CHIPS + seat])
-            s[S_CHIPS + seat] -= paid
+            seat = s[_u(S_FORGOT_SEAT + i)]
+            box = s[_u(S_FORGOT_BOX + i)]
+            owed = s[_u(S_BOARD + box)]
+            paid = min(owed, s[_u(S_CHIPS + seat)])
+            s[_u(S_CHIPS + seat)] -= paid
             if paid < owed:
                 short |= 1 << seat
-            s[S_BOARD + box] += paid
+            s[_u(S_BOARD + box)] += paid
     opera = False
     if r[R_OPERA] == 0:
         opera = s[S_RUN_SEAT] == winner and s[S_RUN_LEN] == s[S_HAND_SIZE]
@@ -251,9 +272,9 @@ def _finish(s: Any, r: Any, winner: int) -> None:
     if opera:
         swept = 0
         for box in range(5):
-            swept += s[S_BOARD + box]
-            s[S_BOARD + box] = 0
-        s[S_CHIPS + winner] += swept
+            swept += s[_u(S_BOARD + box)]
+            s[_u(S_BOARD + box)] = 0
+        s[_u(S_CHIPS + winner)] += swept
         s[S_OPERA] = 1
         s[S_SWEPT] = swept
     s[S_SHORT] = short
@@ -374,7 +395,7 @@ def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> i
 
 @_inline
 def _play_out(
-    s: Any, r: Any, policies: Any, rng: Any, seats: Any, trace: Any, tpos: Any, legal: Any
+    s: Any, r: Any, policies: Any, rng: Any, seats: Any, trace: Any, tpos: Any
 ) -> int:
     """Play the round in ``s`` to its end and settle it; ``seats[p]`` is the game seat (its
     policy and random stream) of round position ``p``. Returns the number of actions.
@@ -405,7 +426,7 @@ def _play_out(
     actions = 0
     while winner < 0:
         seat = to_act
-        hand = s[S_HANDS + seat]
+        hand = s[_u(S_HANDS + seat)]
         if need != 0 and pending < 0 and not waiting and (hand >> (4 * need - 4)) & 15 == 0:
             # a forced pass ("without"): the only legal action, which no policy draws for; the
             # next seats pass too while they hold no card of the rank
@@ -414,13 +435,13 @@ def _play_out(
             while True:
                 if tracing:
                     if tpos[0] < trace.shape[0] - 64:
-                        trace[tpos[0]] = (seat * 16 + need) * 64 + PASS_CODE
+                        trace[_u(tpos[0])] = (seat * 16 + need) * 64 + PASS_CODE
                         tpos[0] += 1
                     else:
                         tpos[1] = 1
                 actions += 1
                 npasses += 1
-                s[S_LACKS + seat] |= lack
+                s[_u(S_LACKS + seat)] |= lack
                 in_row += 1
                 if in_row == n:
                     to_act = leader
@@ -428,73 +449,75 @@ def _play_out(
                     need = 0 if free_restart or need == 13 else need + 1
                     break
                 seat = seat + 1 if seat + 1 < n else 0
-                if (s[S_HANDS + seat] >> shift) & 15 != 0:
+                if (s[_u(S_HANDS + seat)] >> shift) & 15 != 0:
                     to_act = seat
                     break
             continue
-        gseat = seats[seat]
-        # the legal actions, in Round.legal_actions order
+        gseat = seats[_u(seat)]
+        # the legal actions, in Round.legal_actions order: the plays (the set bits of
+        # ``bits``, low to high), then claim, then pass; counted, not listed
         if waiting:
-            legal[0] = CLAIM_CODE
-            legal[1] = PASS_CODE
-            m = 2
+            bits = np.int64(0)
+            plays = 0
+            has_claim = True
+            has_pass = True
         else:
             bits = hand if need == 0 else hand & (np.int64(15) << (4 * need - 4))
-            m = 0
-            while bits != 0:
-                legal[m] = _ctz(bits)
-                bits &= bits - 1
-                m += 1
-            plays = m
-            if pending >= 0:
-                legal[m] = CLAIM_CODE
-                m += 1
-            if need != 0 and (plays == 0 or may_stop):
-                legal[m] = PASS_CODE
-                m += 1
+            plays = _ctpop(bits)
+            has_claim = pending >= 0
+            has_pass = need != 0 and (plays == 0 or may_stop)
+        m = plays + (1 if has_claim else 0) + (1 if has_pass else 0)
         # the policy
-        policy = policies[gseat]
+        policy = policies[_u(gseat)]
         if m == 1:
-            a = legal[0]
+            a = _ctz(bits) if plays == 1 else (CLAIM_CODE if has_claim else PASS_CODE)
         elif policy == 0:
-            state, i = _randbelow(rng[gseat], m)
-            rng[gseat] = state
-            a = legal[i]
-        else:
-            # greedy and heuristic: claim; following, the preferred card of the rank asked;
-            # leading, their own choice; pass only when forced
-            a = legal[m - 1]
-            if a != CLAIM_CODE and (m < 2 or legal[m - 2] != CLAIM_CODE):
-                if need != 0:
-                    of_rank = hand & (np.int64(15) << (4 * need - 4))
-                    if of_rank != 0:
-                        a = _preferred(of_rank, r)
-                elif policy == 1:
-                    a = _greedy_lead(s, r, hand)
-                else:
-                    a = _heuristic_lead(s, r, seat, hand, played_mask)
-            elif a != CLAIM_CODE:
+            state, i = _randbelow(rng[_u(gseat)], m)
+            rng[_u(gseat)] = state
+            if i < plays:
+                for _ in range(i):
+                    bits &= bits - 1
+                a = _ctz(bits)
+            elif i == plays and has_claim:
                 a = CLAIM_CODE
+            else:
+                a = PASS_CODE
+        elif policy == PAUSE:
+            break  # hand this decision back to the caller (search); the state is saved below
+        elif policy >= 64:
+            # a scripted first move (search tries a candidate): the action, then the policy
+            # ``(code >> 6) - 1`` for the rest of the round
+            a = policy & 63
+            policies[_u(gseat)] = (policy >> 6) - 1
+        elif has_claim:
+            a = CLAIM_CODE  # greedy and heuristic claim every box
+        elif need != 0:
+            # following: the preferred card of the rank asked (pass only when forced)
+            a = _preferred(bits, r) if plays > 0 else PASS_CODE
+        elif policy == 1:
+            a = _greedy_lead(s, r, hand)
+        else:
+            a = _heuristic_lead(s, r, seat, hand, played_mask)
         if tracing:
             if tpos[0] < trace.shape[0] - 64:
-                trace[tpos[0]] = (seat * 16 + need) * 64 + a
+                trace[_u(tpos[0])] = (seat * 16 + need) * 64 + a
                 tpos[0] += 1
             else:
                 tpos[1] = 1  # overflow: the caller retries with a larger buffer
         actions += 1
         # Round.apply
         if a == CLAIM_CODE:
-            box = r[R_BOX_OF + pending]
-            s[S_CHIPS + seat] += s[S_BOARD + box]
-            s[S_BOARD + box] = 0
+            box = r[_u(R_BOX_OF + pending)]
+            s[_u(S_CHIPS + seat)] += s[_u(S_BOARD + box)]
+            s[_u(S_BOARD + box)] = 0
             pending = -1
             if waiting:
                 winner = seat
             continue
         if pending >= 0:  # the claim lapses: a forgotten announcement
             k = s[S_NFORGOT]
-            s[S_FORGOT_SEAT + k] = seat
-            s[S_FORGOT_BOX + k] = r[R_BOX_OF + pending]
+            s[_u(S_FORGOT_SEAT + k)] = seat
+            s[_u(S_FORGOT_BOX + k)] = r[_u(R_BOX_OF + pending)]
             s[S_NFORGOT] = k + 1
             pending = -1
         if a == PASS_CODE:
@@ -502,7 +525,7 @@ def _play_out(
                 winner = seat
                 continue
             npasses += 1
-            s[S_LACKS + seat] |= np.int64(1) << need
+            s[_u(S_LACKS + seat)] |= np.int64(1) << need
             in_row += 1
             if in_row < n:
                 to_act = seat + 1 if seat + 1 < n else 0
@@ -513,7 +536,7 @@ def _play_out(
             continue
         bit = np.int64(1) << a
         hand &= ~bit
-        s[S_HANDS + seat] = hand
+        s[_u(S_HANDS + seat)] = hand
         played_mask |= bit
         played += 1
         if first < 0:
@@ -523,11 +546,11 @@ def _play_out(
         else:
             run_seat = seat
             run_len = 1
-        if r[R_BOX_OF + a] >= 0:
+        if r[_u(R_BOX_OF + a)] >= 0:
             if auto:
-                box = r[R_BOX_OF + a]
-                s[S_CHIPS + seat] += s[S_BOARD + box]
-                s[S_BOARD + box] = 0
+                box = r[_u(R_BOX_OF + a)]
+                s[_u(S_CHIPS + seat)] += s[_u(S_BOARD + box)]
+                s[_u(S_BOARD + box)] = 0
             else:
                 pending = a
         leader = seat
@@ -551,6 +574,9 @@ def _play_out(
     s[S_RUN_LEN] = run_len
     s[S_NPASSES] = npasses
     s[S_PLAYED_MASK] = played_mask
+    if winner < 0:  # paused
+        s[S_AWAIT] = 1 if waiting else 0
+        return actions
     _finish(s, r, winner)
     return actions
 
@@ -559,6 +585,24 @@ def _play_out(
 
 
 @_jit
+def _buffers(nseats: int) -> Any:
+    """The work arrays of :func:`_play_game`, allocated once per chunk (allocating them per
+    game cost about a tenth of a random round)."""
+    return (
+        np.empty(nseats, np.int64),
+        np.empty(5, np.int64),
+        np.empty(nseats, np.bool_),
+        np.empty(nseats, np.uint64),
+        np.empty(1, np.uint64),
+        np.zeros(S_SIZE, np.int64),
+        np.empty(52, np.int64),
+        np.empty(nseats, np.int64),
+        np.empty(nseats, np.int64),
+        np.empty(nseats, np.bool_),
+    )
+
+
+@_inline
 def _play_game(
     key: Any,
     r: Any,
@@ -568,38 +612,32 @@ def _play_game(
     stats: Any,
     trace: Any,
     tpos: Any,
+    buffers: Any,
 ) -> Any:
     """Play one game (key ``key``) for at most ``max_rounds`` rounds; returns
     ``(rounds played, reason code, winners mask)``, reason 0 if it did not end."""
     tracing = trace.shape[0] > 0
-    chips = np.full(nseats, r[R_START], np.int64)
-    board = np.zeros(5, np.int64)
-    active = np.ones(nseats, np.bool_)
-    rng = np.empty(nseats, np.uint64)
+    chips, board, active, rng, deal_rng, s, deck, seats, round_chips, among = buffers
+    chips[:] = r[R_START]
+    board[:] = 0
+    active[:] = True
     for i in range(nseats):
-        rng[i] = _derive(key, i)
-    deal_rng = np.empty(1, np.uint64)
-    s = np.zeros(S_SIZE, np.int64)
-    legal = np.empty(64, np.int64)
-    deck = np.empty(52, np.int64)
-    seats = np.empty(nseats, np.int64)
-    round_chips = np.empty(nseats, np.int64)
-    among = np.empty(nseats, np.bool_)
+        rng[_u(i)] = _derive(key, i)
     dealer = 0
     rounds = 0
     while rounds < max_rounds:
         n = 0
         dpos = 0
         for seat in range(nseats):
-            if active[seat]:
+            if active[_u(seat)]:
                 if seat == dealer:
                     dpos = n
-                seats[n] = seat
-                round_chips[n] = chips[seat]
+                seats[_u(n)] = seat
+                round_chips[_u(n)] = chips[_u(seat)]
                 n += 1
         deal_rng[0] = _derive(key, DEAL_TAG + rounds)
         _deal(s, n, dpos, deal_rng, round_chips, board, deck)
-        actions = _play_out(s, r, policies, rng, seats, trace, tpos, legal)
+        actions = _play_out(s, r, policies, rng, seats, trace, tpos)
         rounds += 1
         winner = s[S_WINNER]
         # statistics of the round
@@ -613,38 +651,38 @@ def _play_game(
             stats[ST_OPERA_CHIPS] += s[S_SWEPT]
         if s[S_SHORT] != 0:
             stats[ST_SHORT_ROUNDS] += 1
-        stats[ST_ROUND_WINS + seats[winner]] += 1
+        stats[ST_ROUND_WINS + seats[_u(winner)]] += 1
         total = 0
         for box in range(5):
-            b = s[S_BOARD + box]
-            board[box] = b
+            b = s[_u(S_BOARD + box)]
+            board[_u(box)] = b
             total += b
-            stats[ST_BOX_SUM + box] += b
-            if b > stats[ST_BOX_MAX + box]:
-                stats[ST_BOX_MAX + box] = b
-        stats[ST_BOARD_HIST + min(total // 10, BOARD_BINS - 1)] += 1
+            stats[_u(ST_BOX_SUM + box)] += b
+            if b > stats[_u(ST_BOX_MAX + box)]:
+                stats[_u(ST_BOX_MAX + box)] = b
+        stats[_u(ST_BOARD_HIST + min(total // 10, BOARD_BINS - 1))] += 1
         for p in range(n):
-            seat = seats[p]
-            stats[ST_NET + seat] += s[S_CHIPS + p] - chips[seat]
-            stats[ST_SEAT_ROUNDS + seat] += 1
-            chips[seat] = s[S_CHIPS + p]
+            seat = seats[_u(p)]
+            stats[_u(ST_NET + seat)] += s[_u(S_CHIPS + p)] - chips[_u(seat)]
+            stats[_u(ST_SEAT_ROUNDS + seat)] += 1
+            chips[_u(seat)] = s[_u(S_CHIPS + p)]
         first = seats[s[S_FIRST]]
         if tracing and tpos[1] == 0:
             t = tpos[0]
-            trace[t] = -1
-            trace[t + 1] = dealer
-            trace[t + 2] = n
-            trace[t + 3] = winner
-            trace[t + 4] = s[S_FIRST]
-            trace[t + 5] = s[S_OPERA]
+            trace[_u(t)] = -1
+            trace[_u(t + 1)] = dealer
+            trace[_u(t + 2)] = n
+            trace[_u(t + 3)] = winner
+            trace[_u(t + 4)] = s[S_FIRST]
+            trace[_u(t + 5)] = s[S_OPERA]
             t += 6
             for box in range(5):
-                trace[t] = board[box]
+                trace[_u(t)] = board[_u(box)]
                 t += 1
             for seat in range(nseats):
-                trace[t] = chips[seat]
+                trace[_u(t)] = chips[_u(seat)]
                 t += 1
-            trace[t] = s[S_SHORT]
+            trace[_u(t)] = s[S_SHORT]
             tpos[0] = t + 1
         # the end condition (Game._check_end)
         reason = 0
@@ -655,19 +693,19 @@ def _play_game(
                 reason = 1
             else:
                 for seat in range(nseats):
-                    if active[seat] and chips[seat] < 15:
+                    if active[_u(seat)] and chips[_u(seat)] < 15:
                         reason = 2
         elif kind == 1:
             left = 0
             for seat in range(nseats):
-                if active[seat] and chips[seat] >= 15:
+                if active[_u(seat)] and chips[_u(seat)] >= 15:
                     left += 1
             if left <= 1:
                 reason = 3 if left == 1 else 4
             if left >= 1:
                 for seat in range(nseats):
-                    if active[seat] and chips[seat] < 15:
-                        active[seat] = False
+                    if active[_u(seat)] and chips[_u(seat)] < 15:
+                        active[_u(seat)] = False
                 among[:] = active
         elif kind == 2:
             if rounds >= r[R_END_N]:
@@ -675,26 +713,26 @@ def _play_game(
         else:
             reached = 0
             for seat in range(nseats):
-                among[seat] = active[seat] and chips[seat] >= r[R_END_N]
-                if among[seat]:
+                among[_u(seat)] = active[_u(seat)] and chips[_u(seat)] >= r[R_END_N]
+                if among[_u(seat)]:
                     reached += 1
             if reached > 0:
                 reason = 6
         if reason != 0:
             best = -1
             for seat in range(nseats):
-                if among[seat] and chips[seat] > best:
-                    best = chips[seat]
+                if among[_u(seat)] and chips[_u(seat)] > best:
+                    best = chips[_u(seat)]
             mask = 0
             for seat in range(nseats):
-                if among[seat] and chips[seat] == best:
+                if among[_u(seat)] and chips[_u(seat)] == best:
                     mask |= 1 << seat
             return rounds, reason, mask
-        if active[first]:
+        if active[_u(first)]:
             dealer = first
         else:
             for step in range(1, nseats + 1):
-                if active[(first + step) % nseats]:
+                if active[_u((first + step) % nseats)]:
                     dealer = (first + step) % nseats
                     break
     return rounds, 0, 0
@@ -709,12 +747,13 @@ def _run_chunk(
     chunk_key = _derive(root, chunk)
     trace = np.empty(0, np.int64)
     tpos = np.zeros(2, np.int64)
+    buffers = _buffers(nseats)
     done = 0
     g = 0
     while done < n_rounds:
         cap = min(MAX_GAME_ROUNDS, n_rounds - done)
         rounds, reason, mask = _play_game(
-            _derive(chunk_key, g), r, nseats, policies, cap, stats, trace, tpos
+            _derive(chunk_key, g), r, nseats, policies, cap, stats, trace, tpos, buffers
         )
         done += rounds
         g += 1
@@ -739,7 +778,9 @@ def _trace_game(
 ) -> int:
     stats = np.zeros(ST_SIZE, np.int64)
     tpos = np.zeros(2, np.int64)
-    rounds, reason, mask = _play_game(key, r, nseats, policies, max_rounds, stats, trace, tpos)
+    rounds, reason, mask = _play_game(
+        key, r, nseats, policies, max_rounds, stats, trace, tpos, _buffers(nseats)
+    )
     if tpos[1] != 0:
         return -1
     t = tpos[0]
@@ -754,9 +795,230 @@ def _trace_game(
 def _rollout(s: Any, r: Any, policies: Any, rng: Any) -> int:
     n = s[S_N]
     seats = np.arange(n)
-    legal = np.empty(64, np.int64)
     trace = np.empty(0, np.int64)
-    return _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64), legal)
+    return _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64))
+
+
+# --- the expert's search --------------------------------------------------------------------
+# One call of search_worlds does, for each of n worlds and with no Python in between:
+# 1. deal the unseen cards to the other hands and the talon, respecting every hand size, the
+#    talon size and every known "without X" (rejection sampling of a shuffled deal, exact and
+#    uniform; when that keeps failing under many constraints, a random walk of card swaps that
+#    keep the deal consistent, started from the last consistent deal);
+# 2. weigh the world by `mismatch` to the power of the opponents' free leads and follows that
+#    the compiled heuristic, holding that world's cards at the time, would not have made;
+# 3. for every candidate action, copy the position, give it the world's hands, play the
+#    candidate and play the round out (_play_out, the differentially tested fast path) with
+#    the rollout policy of every seat, and add the weight times the searcher's final chips to
+#    that candidate's total.
+# The arrays are prepared once per decision by cardroom.bots.expert. (These functions live
+# in this file because numba's cache notices changes to a file only in its own functions.)
+
+# the sampler's state: rng counter, how many rejection rounds failed in a row
+K_RNG, K_FAILS = 0, 1
+REJECTION_TRIES = 30
+GIVE_UP_AFTER = 3
+"""After this many worlds whose rejection sampling failed, only the random walk is used."""
+SWAPS_PER_CARD = 4
+
+
+@_jit
+def _sample(cards: Any, forbid: Any, assign: Any, slots: Any, state: Any) -> None:
+    """A consistent deal of ``cards`` into ``assign`` (holder index per card)."""
+    k = cards.shape[0]
+    rng = np.uint64(state[K_RNG])
+    if state[K_FAILS] < GIVE_UP_AFTER:
+        for _ in range(REJECTION_TRIES):
+            for i in range(k - 1, 0, -1):
+                rng, j = _randbelow(rng, i + 1)
+                t = slots[i]
+                slots[i] = slots[j]
+                slots[j] = t
+            ok = True
+            for i in range(k):
+                if (forbid[slots[i]] >> ((cards[i] >> 2) + 1)) & 1:
+                    ok = False
+                    break
+            if ok:
+                assign[:] = slots
+                state[K_RNG] = np.int64(rng)
+                state[K_FAILS] = 0
+                return
+        state[K_FAILS] += 1
+    if k > 1:
+        for _ in range(SWAPS_PER_CARD * k):
+            rng, i = _randbelow(rng, k)
+            rng, j = _randbelow(rng, k)
+            hi = assign[i]
+            hj = assign[j]
+            if (
+                hi != hj
+                and not (forbid[hj] >> ((cards[i] >> 2) + 1)) & 1
+                and not (forbid[hi] >> ((cards[j] >> 2) + 1)) & 1
+            ):
+                assign[i] = hj
+                assign[j] = hi
+    state[K_RNG] = np.int64(rng)
+
+
+@_jit
+def _distinct(s: Any, r: Any, out: Any) -> int:
+    """The distinct choices of the seat to act in ``s`` (as ``bots.search.candidates``: two
+    plays of the same rank that are not board cards are one choice); returns how many."""
+    if s[S_AWAIT] != 0:
+        out[0] = CLAIM_CODE
+        out[1] = PASS_CODE
+        return 2
+    seat = s[S_TO_ACT]
+    hand = s[S_HANDS + seat]
+    need = s[S_NEED]
+    bits = hand if need == 0 else hand & (np.int64(15) << (4 * need - 4))
+    m = 0
+    ranks = 0
+    while bits != 0:
+        c = _ctz(bits)
+        bits &= bits - 1
+        if (r[R_BOARD_MASK] >> c) & 1:
+            out[m] = c
+            m += 1
+        elif not (ranks >> (c >> 2)) & 1:
+            ranks |= np.int64(1) << (c >> 2)
+            out[m] = c
+            m += 1
+    plays = m
+    if s[S_PENDING] >= 0:
+        out[m] = CLAIM_CODE
+        m += 1
+    if need != 0 and (plays == 0 or r[R_MAY_STOP] != 0):
+        out[m] = PASS_CODE
+        m += 1
+    return m
+
+
+@_jit
+def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) -> None:
+    """Play ``s`` out; at each real choice of ``seat`` (``pol[seat]`` must pause there), try
+    every distinct choice by a rollout with ``policy`` for everyone in this world and play
+    the best one for ``seat``."""
+    n = s[S_N]
+    seats = np.arange(n)
+    trace = np.empty(0, np.int64)
+    tpos = np.zeros(2, np.int64)
+    s2 = np.empty(S_SIZE, np.int64)
+    pol2 = np.empty(n, np.int64)
+    sub = np.empty(64, np.int64)
+    while True:
+        _play_out(s, r, pol, rng, seats, trace, tpos)
+        if s[S_WINNER] >= 0:
+            return
+        m = _distinct(s, r, sub)
+        best = sub[0]
+        best_value = np.int64(-1) << 40
+        for i in range(m):
+            s2[:] = s
+            for p in range(n):
+                pol2[p] = policy
+            pol2[seat] = ((policy + 1) << 6) | sub[i]
+            _play_out(s2, r, pol2, rng, seats, trace, tpos)
+            if s2[S_CHIPS + seat] > best_value:
+                best_value = s2[S_CHIPS + seat]
+                best = sub[i]
+        pol[seat] = ((PAUSE + 1) << 6) | best
+
+
+@_jit
+def search_worlds(
+    base: Any,
+    r: Any,
+    seat: int,
+    cards: Any,
+    holders: Any,
+    forbid: Any,
+    assign: Any,
+    sample: bool,
+    leads: Any,
+    lead_lacks: Any,
+    lead_boards: Any,
+    mismatch: float,
+    cands: Any,
+    policies: Any,
+    n_worlds: int,
+    state: Any,
+    totals: Any,
+) -> float:
+    """Play ``n_worlds`` worlds (see the module docstring); returns the sum of their weights.
+
+    ``cards``: the unseen cards (fast indices); ``holders[h]``: the seat of holder ``h`` (the
+    last holder, -1, is the talon); ``forbid[h]``: bit ``rank`` set if holder ``h`` holds no
+    card of that rank; ``assign``: a consistent holder per card (updated; used as is when
+    ``sample`` is false); ``leads[l]``: seat, card, played mask, that seat's cards played
+    from then on, and 0 for a free lead (1 for a follow) for each opponent choice to explain,
+    ``lead_lacks[l]`` and ``lead_boards[l]`` what was known then;
+    ``cands``: the candidates' action codes; ``policies``: the rollout policy per seat
+    (``PAUSE`` for the searcher: its later choices are made by one rollout per choice in
+    the same world, with the next seat's policy for everyone).
+    """
+    n = base[S_N]
+    k = cards.shape[0]
+    slots = assign.copy()
+    s = np.empty(S_SIZE, np.int64)
+    t = np.zeros(S_SIZE, np.int64)
+    pol = np.empty(n, np.int64)
+    rng = np.empty(n, np.uint64)
+    seats = np.arange(n)
+    trace = np.empty(0, np.int64)
+    tpos = np.zeros(2, np.int64)
+    hands = np.empty(n, np.int64)
+    weights = 0.0
+    for _ in range(n_worlds):
+        if sample:
+            _sample(cards, forbid, assign, slots, state)
+        for p in range(n):
+            hands[p] = base[S_HANDS + p]
+        for p in range(holders.shape[0] - 1):
+            hands[holders[p]] = 0
+        for i in range(k):
+            h = holders[assign[i]]
+            if h >= 0:
+                hands[h] |= np.int64(1) << cards[i]
+        weight = 1.0
+        t[S_N] = n
+        for p in range(n):
+            t[S_HANDS + p] = 1
+        for li in range(leads.shape[0]):
+            who = leads[li, 0]
+            card = leads[li, 1]
+            then = hands[who] | leads[li, 3]
+            if leads[li, 4] == 1:
+                # a follow: the heuristic plays its board card of the rank, else its lowest
+                if _preferred(then & (np.int64(15) << (card & ~3)), r) != card:
+                    weight *= mismatch
+                continue
+            for p in range(n):
+                t[S_LACKS + p] = lead_lacks[li, p]
+            for b in range(5):
+                t[S_BOARD + b] = lead_boards[li, b]
+            choice = _heuristic_lead(t, r, who, then, leads[li, 2])
+            board_mask = r[R_BOARD_MASK]
+            if (choice >> 2) != (card >> 2) or ((board_mask >> choice) & 1) != (
+                (board_mask >> card) & 1
+            ):
+                weight *= mismatch
+        weights += weight
+        for ci in range(cands.shape[0]):
+            s[:] = base
+            for p in range(n):
+                s[S_HANDS + p] = hands[p]
+                pol[p] = policies[p]
+                rng[p] = np.uint64(state[K_RNG]) + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
+            pol[seat] = ((policies[seat] + 1) << 6) | cands[ci]
+            if policies[seat] == PAUSE:
+                _nested_rollout(s, r, seat, pol, policies[(seat + 1) % n], rng)
+            else:
+                _play_out(s, r, pol, rng, seats, trace, tpos)
+            totals[ci] += weight * s[S_CHIPS + seat]
+        state[K_RNG] = np.int64(np.uint64(state[K_RNG]) + np.uint64(0x9E3779B97F4A7C15))
+    return weights
 
 
 # --- Python entry points ---------------------------------------------------------------------

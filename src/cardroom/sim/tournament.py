@@ -31,10 +31,19 @@ from statistics import fmean, stdev
 from typing import Any
 
 from cardroom.bots import make_bot
-from cardroom.bots.base import Bot
+from cardroom.bots.base import REGISTRY, Bot, BotError
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from cardroom.sim.play import play_round
+
+try:  # OpenSpiel's ISMCTS as the optional peer ``ismcts`` (the research extra)
+    import cardroom.research.openspiel_bot  # noqa: F401  (registers ismcts)
+except ImportError:
+
+    def _no_ismcts(options: dict[str, str]) -> Bot:
+        raise BotError("bot 'ismcts' needs OpenSpiel: pip install 'cardroom[research]'")
+
+    REGISTRY.setdefault("ismcts", _no_ismcts)
 
 
 class TournamentError(ValueError):

@@ -32,6 +32,8 @@ __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "
 
 Frame = dict[str, Any]
 QUEUE_SIZE = 64
+_THINKING_BOTS = frozenset({"search", "expert", "ismcts"})
+"""Bot families that search for a while: they choose in a worker thread."""
 logger = logging.getLogger(__name__)
 
 
@@ -535,7 +537,7 @@ class TableService:
             bot = self._bot(turn.bot)
             rng = random.Random(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
             name = parse_spec(LEVELS.get(turn.bot, turn.bot))[0]
-            if name == "search":
+            if name in _THINKING_BOTS:  # they think for ~100 ms (and compile once): not on the loop
                 action = await asyncio.to_thread(bot.act, view, rng)
             else:
                 action = bot.act(view, rng)

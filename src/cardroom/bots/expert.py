@@ -1,0 +1,309 @@
+"""The ``expert`` bot: the ``search`` bot's determinized Monte Carlo, compiled.
+
+For a decision with more than one distinct choice it prepares, once, the position as the
+fast path's state (the view's public actions replayed on one consistent deal), the unseen
+cards and who may hold them (hand sizes, talon size, every "without X" unless ``may_stop``),
+and what was public at each opponent's free lead. Then :func:`cardroom.sim.fast.search_worlds`
+samples worlds, weighs each by how well the heuristic explains the opponents' leads in it,
+and plays every candidate out in every world with compiled rollouts, thousands of worlds per
+decision where the readable ``search`` manages dozens. It plays the candidate with the
+highest weighted mean of its own final chips. It sees only the view: the true hidden cards
+never enter.
+
+Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:iterations=N``
+(exactly N worlds: the same seed gives the same decision); ``policy=heuristic|greedy|random``
+(the rollout policy of every seat); ``model=on|leads|off`` (weigh worlds by how well the
+heuristic explains the opponents' free leads and follows, the leads only, or not at all) and
+``mismatch=X`` (the factor per unexplained choice, default 0.2).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardroom.bots.base import REGISTRY, BotError
+from cardroom.bots.search import (
+    MISMATCH,
+    Hidden,
+    candidates,
+    known_lacks,
+    opponent_leads,
+    rebuild,
+    sample_hidden,
+    unseen_cards,
+)
+from cardroom.games.nain_jaune.engine import (
+    Action,
+    CardPlayed,
+    Claim,
+    FreeSequence,
+    Pass,
+    Play,
+)
+from cardroom.games.nain_jaune.view import RoundView
+
+DEFAULT_MS = 100
+ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+LOOKAHEAD = 3
+"""``cardroom.sim.fast.PAUSE``: the searcher's own later choices by lookahead in each world."""
+_CLAIM_CODE, _PASS_CODE = 52, 53
+
+
+def _fast(card_index: int) -> int:
+    return (card_index % 13) * 4 + card_index // 13
+
+
+def action_code(action: Action) -> int:
+    """The fast path's code of an action: a card's fast index, 52 claim, 53 pass."""
+    if isinstance(action, Play):
+        return _fast(action.card.index)
+    if isinstance(action, Claim):
+        return _CLAIM_CODE
+    assert isinstance(action, Pass)
+    return _PASS_CODE
+
+
+@dataclass
+class Prepared:
+    """Everything the compiled search needs about one decision (built from the view only)."""
+
+    base: Any
+    rules: Any
+    seat: int
+    cards: Any
+    holders: Any
+    forbid: Any
+    assign: Any
+    leads: Any
+    lead_lacks: Any
+    lead_boards: Any
+    cands: list[Action]
+    codes: Any
+
+
+def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
+    """Every card another seat played when a rank was asked: ``(seat, index in played)``.
+
+    The heuristic follows with its board card of the rank if it holds one, else with its
+    lowest card of the rank: a world where that seat then held another preferred card
+    explains the choice less well."""
+    out: list[tuple[int, int]] = []
+    free, played = True, 0
+    for event in view.events:
+        if isinstance(event, FreeSequence):
+            free = True
+        elif isinstance(event, CardPlayed):
+            if not free and event.seat != view.seat:
+                out.append((event.seat, played))
+            free = False
+            played += 1
+    return out
+
+
+def prepare(
+    view: RoundView, first: Hidden, model: bool = True, follow: bool = True
+) -> Prepared:
+    """The arrays of :func:`cardroom.sim.fast.search_worlds` for ``view``, with
+    ``first`` (a consistent deal of the hidden cards) as the starting deal."""
+    from cardroom.sim import fast
+
+    rnd = rebuild(view, first)
+    base = fast.encode_round(rnd)
+    seat = view.seat
+    unseen = unseen_cards(view)
+    others = [p for p in range(view.players) if p != seat]
+    holders = np.array([*others, -1], np.int64)
+    lacks = known_lacks(view)
+    forbid = np.array([lacks[p] for p in others] + [0], np.int64)
+    where: dict[int, int] = {}
+    hands, talon = first
+    for h, p in enumerate(others):
+        for c in hands[p]:
+            where[c.index] = h
+    for c in talon:
+        where[c.index] = len(others)
+    assign = np.array([where[c.index] for c in unseen], np.int64)
+    leads = opponent_leads(view) if model else []
+    follows = opponent_follows(view) if model and follow else []
+    lead_rows = np.zeros((len(leads) + len(follows), 5), np.int64)
+    lead_lacks = np.zeros((len(leads), view.players), np.int64)
+    lead_boards = np.zeros((len(leads), 5), np.int64)
+    for i, lead in enumerate(leads):
+        before = view.played[: lead.played]
+        later = view.played[lead.played :]
+        lead_rows[i, 0] = lead.seat
+        lead_rows[i, 1] = _fast(lead.card.index)
+        lead_rows[i, 2] = sum(1 << _fast(c.index) for _, c in before)
+        lead_rows[i, 3] = sum(1 << _fast(c.index) for s, c in later if s == lead.seat)
+        if not view.rules.may_stop:
+            for p, rank in view.passes[: lead.passes]:
+                lead_lacks[i, p] |= 1 << rank
+        lead_boards[i, :] = lead.board
+    for i, (who, at) in enumerate(follows, start=len(leads)):
+        lead_rows[i, 0] = who
+        lead_rows[i, 1] = _fast(view.played[at][1].index)
+        lead_rows[i, 3] = sum(1 << _fast(c.index) for s, c in view.played[at:] if s == who)
+        lead_rows[i, 4] = 1
+    cands = candidates(view)
+    return Prepared(
+        base,
+        fast.encode_rules(view.rules),
+        seat,
+        np.array([_fast(c.index) for c in unseen], np.int64),
+        holders,
+        forbid,
+        assign,
+        lead_rows,
+        lead_lacks,
+        lead_boards,
+        cands,
+        np.array([action_code(a) for a in cands], np.int64),
+    )
+
+
+def run_worlds(
+    prep: Prepared,
+    policies: Any,
+    mismatch: float,
+    n_worlds: int,
+    state: Any,
+    totals: Any,
+    sample: bool = True,
+) -> float:
+    """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight."""
+    from cardroom.sim.fast import search_worlds
+
+    return float(
+        search_worlds(
+            prep.base,
+            prep.rules,
+            prep.seat,
+            prep.cards,
+            prep.holders,
+            prep.forbid,
+            prep.assign,
+            sample,
+            prep.leads,
+            prep.lead_lacks,
+            prep.lead_boards,
+            mismatch,
+            prep.codes,
+            policies,
+            n_worlds,
+            state,
+            totals,
+        )
+    )
+
+
+@dataclass
+class ExpertBot:
+    """Compiled determinized Monte Carlo with the lead model (see the module docstring)."""
+
+    ms: int | None = DEFAULT_MS
+    iterations: int | None = None
+    policy: str = "heuristic"
+    model: str = "on"
+    """``on``: weigh worlds by the opponents' leads and follows; ``leads``: leads only;
+    ``off``: every world the same."""
+    mismatch: float = MISMATCH
+    lookahead: bool = False
+    """Make the searcher's own later choices in a rollout by trying each one in that world."""
+    """A world's weight is multiplied by this for each choice the heuristic would not make."""
+    name: str = "expert"
+    last_iterations: int = 0
+    """Worlds sampled for the last decision (for benchmarks)."""
+    last_scores: list[tuple[Action, float]] = field(default_factory=list)
+    """Each candidate of the last decision with its weighted mean final chips."""
+
+    def act(self, view: RoundView, rng: random.Random) -> Action:
+        """The candidate with the best weighted mean chips over the sampled worlds."""
+        cands = candidates(view)
+        if len(cands) == 1:
+            self.last_iterations = 0
+            self.last_scores = [(cands[0], 0.0)]
+            return cands[0]
+        start = time.perf_counter()
+        prep = prepare(view, sample_hidden(view, rng), self.model != "off", self.model == "on")
+        policies = np.full(view.players, ROLLOUT_POLICIES[self.policy], np.int64)
+        if self.lookahead:
+            policies[view.seat] = LOOKAHEAD
+        state = np.array([rng.getrandbits(63), 0], np.int64)
+        totals = np.zeros(len(cands), np.float64)
+        weight = 0.0
+        worlds = 0
+        if self.iterations is not None:
+            weight = run_worlds(prep, policies, self.mismatch, self.iterations, state, totals)
+            worlds = self.iterations
+        else:
+            assert self.ms is not None
+            deadline = start + self.ms / 1000
+            batch = 4
+            while True:
+                weight += run_worlds(prep, policies, self.mismatch, batch, state, totals)
+                worlds += batch
+                now = time.perf_counter()
+                if now >= deadline:
+                    break
+                per_world = (now - start) / worlds
+                # at most half the time left per call: a busy machine may stretch a batch
+                batch = max(1, min(4 * batch, int((deadline - now) / per_world / 2)))
+        self.last_iterations = worlds
+        means = [t / weight for t in totals]
+        self.last_scores = list(zip(cands, means, strict=True))
+        best = max(range(len(cands)), key=lambda i: (means[i], -i))
+        return cands[best]
+
+
+def _expert(options: dict[str, str]) -> ExpertBot:
+    unknown = set(options) - {"ms", "iterations", "policy", "model", "mismatch", "lookahead"}
+    if unknown:
+        raise BotError(
+            f"bot 'expert' has no option {', '.join(sorted(unknown))}: "
+            "use ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off "
+            "or mismatch=X (0 < X ≤ 1)"
+        )
+    if "ms" in options and "iterations" in options:
+        raise BotError("bot 'expert': give ms=N or iterations=N, not both")
+    bot = ExpertBot()
+    for key in ("ms", "iterations"):
+        if key in options:
+            try:
+                value = int(options[key])
+            except ValueError:
+                value = 0
+            if value < 1:
+                raise BotError(f"bot 'expert': {key}={options[key]!r} must be a whole number ≥ 1")
+            bot.ms, bot.iterations = (value, None) if key == "ms" else (None, value)
+    policy = options.get("policy", "heuristic")
+    if policy not in ROLLOUT_POLICIES:
+        raise BotError(
+            f"bot 'expert': policy={policy!r} is not valid: use heuristic, greedy or random"
+        )
+    bot.policy = policy
+    model = options.get("model", "on")
+    if model not in ("on", "leads", "off"):
+        raise BotError(f"bot 'expert': model={model!r} is not valid: use on, leads or off")
+    bot.model = model
+    lookahead = options.get("lookahead", "off")
+    if lookahead not in ("on", "off"):
+        raise BotError(f"bot 'expert': lookahead={lookahead!r} is not valid: use on or off")
+    bot.lookahead = lookahead == "on"
+    if "mismatch" in options:
+        try:
+            bot.mismatch = float(options["mismatch"])
+        except ValueError:
+            bot.mismatch = -1.0
+        if not 0 < bot.mismatch <= 1:
+            raise BotError(
+                f"bot 'expert': mismatch={options['mismatch']!r} must be a number in (0, 1]"
+            )
+    return bot
+
+
+REGISTRY["expert"] = _expert

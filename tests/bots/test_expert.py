@@ -1,0 +1,327 @@
+"""The compiled expert: its rollouts settle as the readable engine does, its worlds agree with
+the view, its lead and follow model weighs the true hands 1, hints come from the view."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardroom.bots import BotError, make_bot
+from cardroom.bots.expert import (
+    ROLLOUT_POLICIES,
+    ExpertBot,
+    action_code,
+    prepare,
+    run_worlds,
+)
+from cardroom.bots.hint import HintError, suggest
+from cardroom.bots.search import (
+    candidates,
+    heuristic_policy,
+    known_lacks,
+    rebuild,
+    rollout,
+    sample_hidden,
+    unseen_cards,
+)
+from cardroom.cards import parse_cards
+from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune.view import RoundView
+from cardroom.sim import fast
+from cardroom.sim.fast import GIVE_UP_AFTER, K_FAILS, _sample
+from cardroom.sim.play import play_round
+from cardroom.sim.streams import SplitMixRandom, derive
+from tests.nain_jaune.test_properties import rules_strategy
+
+
+def decision(rules: Rules, players: int, seed: int, steps: int) -> tuple[Round, RoundView] | None:
+    """A round played by heuristic bots until, after ``steps`` actions, a seat has more than
+    one distinct choice; None if the round ends first."""
+    rnd = Round.deal(rules, [60] * players, [0] * 5, seed % players, random.Random(seed))
+    bot = make_bot("heuristic")
+    done = 0
+    while True:
+        if rnd.result is not None:
+            return None
+        view = view_of(rnd, rnd.to_act)
+        if done >= steps and len(candidates(view)) > 1:
+            return rnd, view
+        rnd.apply(bot.act(view, random.Random(0)))
+        done += 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rules=rules_strategy,
+    players=st.integers(2, 8),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 60),
+    policy_codes=st.lists(st.sampled_from([0, 1, 2]), min_size=8, max_size=8),
+)
+def test_a_compiled_rollout_from_a_position_settles_as_the_readable_engine(
+    rules: Rules, players: int, seed: int, steps: int, policy_codes: list[int]
+) -> None:
+    """From a searcher's decision in a sampled world: each candidate played, then the round
+    played out by random, greedy and heuristic players drawing from the same streams, ends
+    with the same winner, chips, boxes and grand opéra on both paths."""
+    found = decision(rules, players, seed, steps)
+    if found is None:
+        return
+    _, view = found
+    hidden = sample_hidden(view, random.Random(seed))
+    names = {0: "random", 1: "greedy", 2: "heuristic"}
+    r = fast.encode_rules(rules)
+    for cand in candidates(view):
+        rnd = rebuild(view, hidden)
+        state = fast.encode_round(rnd)
+        policies = np.array(policy_codes[:players], np.int64)
+        seat = view.seat
+        policies[seat] = ((policies[seat] + 1) << 6) | action_code(cand)
+        final = fast.rollout(state, r, policies, seed)
+        rnd.apply(cand)
+        bots = [make_bot(names[c]) for c in policy_codes[:players]]
+        play_round(rnd, bots, [SplitMixRandom(derive(seed, i)) for i in range(players)])
+        assert rnd.result is not None
+        assert final[fast.S_WINNER] == rnd.result.winner
+        assert list(final[fast.S_CHIPS : fast.S_CHIPS + players]) == list(rnd.result.chips)
+        assert list(final[fast.S_BOARD : fast.S_BOARD + 5]) == list(rnd.result.board)
+        assert bool(final[fast.S_OPERA]) == rnd.result.grand_opera
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rules=rules_strategy,
+    players=st.integers(2, 6),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 60),
+)
+def test_the_kernel_scores_a_given_world_as_readable_heuristic_rollouts(
+    rules: Rules, players: int, seed: int, steps: int
+) -> None:
+    """One world, no sampling, no model: each candidate's total is the chips the readable
+    search's own rollout (``Round.clone`` + heuristic policy) ends with."""
+    found = decision(rules, players, seed, steps)
+    if found is None:
+        return
+    _, view = found
+    hidden = sample_hidden(view, random.Random(seed))
+    prep = prepare(view, hidden, model=False)
+    policies = np.full(players, ROLLOUT_POLICIES["heuristic"], np.int64)
+    totals = np.zeros(len(prep.cands), np.float64)
+    state = np.array([seed, 0], np.int64)
+    weight = run_worlds(prep, policies, 0.2, 1, state, totals, sample=False)
+    assert weight == 1.0
+    for cand, total in zip(prep.cands, totals, strict=True):
+        rnd = rebuild(view, hidden)
+        rnd.apply(cand)
+        assert total == rollout(rnd, heuristic_policy).chips[view.seat]
+
+
+def many_withouts() -> RoundView:
+    """A view of a 4-player heuristic round where the other seats have said at least six
+    "without X" between them (the first such decision over seeds 0, 1, …)."""
+    for seed in range(100):
+        rnd = Round.deal(Rules(), [60] * 4, [0] * 5, 0, random.Random(seed))
+        bot = make_bot("heuristic")
+        while rnd.result is None:
+            view = view_of(rnd, rnd.to_act)
+            lacks = known_lacks(view)
+            lacked = sum(bin(x).count("1") for p, x in enumerate(lacks) if p != view.seat)
+            if lacked >= 6 and len(candidates(view)) > 1:
+                return view
+            rnd.apply(bot.act(view, random.Random(0)))
+    raise AssertionError("no constrained position found")
+
+
+def test_sampled_worlds_keep_every_size_and_every_without() -> None:
+    """Rejection sampling and, once it keeps failing, the swap walk: every world deals the
+    unseen cards with the right counts and no card of a rank its holder lacks."""
+    view = many_withouts()
+    lacks = known_lacks(view)
+    assert sum(bin(x).count("1") for x in lacks) >= 6  # the position is constrained
+    hidden = sample_hidden(view, random.Random(1))
+    prep = prepare(view, hidden)
+    sizes = [view.hand_sizes[int(p)] for p in prep.holders[:-1]] + [view.talon_size]
+    state = np.array([5, 0], np.int64)
+    slots = prep.assign.copy()
+    seen: set[tuple[int, ...]] = set()
+    for world in range(300):
+        if world == 150:
+            state[K_FAILS] = GIVE_UP_AFTER  # from now on, only the swap walk
+        _sample(prep.cards, prep.forbid, prep.assign, slots, state)
+        counts = np.bincount(prep.assign, minlength=len(sizes))
+        assert list(counts) == sizes
+        for card, h in zip(prep.cards, prep.assign, strict=True):
+            rank = int(card) // 4 + 1
+            assert not (int(prep.forbid[h]) >> rank) & 1
+        seen.add(tuple(int(h) for h in prep.assign))
+    assert len(seen) > 250  # the worlds vary, on both paths
+    assert sorted(int(c) for c in prep.cards) == sorted(
+        (c.index % 13) * 4 + c.index // 13 for c in unseen_cards(view)
+    )
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_the_true_hands_explain_every_lead_and_follow_of_heuristic_players(
+    players: int, seed: int, steps: int
+) -> None:
+    """When every seat plays the heuristic, the compiled lead and follow model gives the true
+    deal weight 1 (a wrong port or wrong bookkeeping of the public history would not)."""
+    rnd = Round.deal(Rules(), [60] * players, [0] * 5, 0, random.Random(seed))
+    bot = make_bot("heuristic")
+    for _ in range(steps * players):
+        if rnd.result is not None:
+            return
+        rnd.apply(bot.act(view_of(rnd, rnd.to_act), random.Random(0)))
+    if rnd.result is not None:
+        return
+    for seat in range(players):
+        view = view_of(rnd, seat)
+        truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+        prep = prepare(view, truth, model=True, follow=True)
+        policies = np.full(players, 2, np.int64)
+        totals = np.zeros(len(prep.cands), np.float64)
+        state = np.array([seed, 0], np.int64)
+        assert run_worlds(prep, policies, 0.2, 1, state, totals, sample=False) == 1.0
+
+
+def test_a_follow_the_heuristic_would_not_make_weighs_less() -> None:
+    """Seat 1 follows seat 0's 3♣ holding 4♣ and 4♦: the heuristic plays 4♣ (the lower
+    index). Seen from seat 2 in the true world, following with 4♦ costs one ``mismatch``
+    more than the leads alone; following with 4♣ costs nothing."""
+    from cardroom.cards import DECK
+    from cardroom.games.nain_jaune.engine import PASS, Play
+
+    hands = [
+        parse_cards("3C 9C 9D 9H 10C 10D 10H JC JD JH QC QD"),
+        parse_cards("4D 4C 5S 6S 7S 8S 2C 2D 2H 2S 8C 8D"),
+        parse_cards("AC AD AH AS 3D 3H 3S 5C 5D 5H 6C 6D"),
+        parse_cards("KC KD KH KS QH QS JS 10S 9S 7C 7D 7H"),
+    ]
+    used = {c for h in hands for c in h}
+    talon = [c for c in DECK if c not in used]
+    weights = {}
+    for follow in ("4D", "4C"):
+        rnd = Round(Rules(), [60] * 4, [0] * 5, 3, [list(h) for h in hands], talon)
+        rnd.apply(Play(parse_cards("3C")[0]))
+        rnd.apply(PASS)  # seat 0 is asked first for a 4: "without 4"
+        rnd.apply(Play(parse_cards(follow)[0]))
+        view = view_of(rnd, 2)
+        truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+        for with_follows in (False, True):
+            prep = prepare(view, truth, model=True, follow=with_follows)
+            policies = np.full(4, 2, np.int64)
+            state = np.array([0, 0], np.int64)
+            totals = np.zeros(len(prep.cands), np.float64)
+            weights[follow, with_follows] = run_worlds(
+                prep, policies, 0.25, 1, state, totals, sample=False
+            )
+    assert weights["4D", True] == weights["4D", False] * 0.25
+    assert weights["4C", True] == weights["4C", False]
+
+
+def test_the_same_seed_gives_the_same_decision_and_a_legal_one() -> None:
+    found = decision(Rules(), 4, 11, 5)
+    assert found is not None
+    _, view = found
+    bot = make_bot("expert:iterations=50")
+    assert isinstance(bot, ExpertBot)
+    first = bot.act(view, random.Random(3))
+    assert first in view.legal_actions and bot.last_iterations == 50
+    assert bot.act(view, random.Random(3)) == first
+    timed = make_bot("expert:ms=5")
+    assert isinstance(timed, ExpertBot)
+    assert timed.act(view, random.Random(0)) in view.legal_actions
+    assert timed.last_iterations >= 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("expert:ms=10,iterations=3", "not both"),
+        ("expert:iterations=0", "iterations='0'"),
+        ("expert:policy=smart", "policy='smart'"),
+        ("expert:model=maybe", "model='maybe'"),
+        ("expert:mismatch=2", "mismatch='2'"),
+        ("expert:lookahead=yes", "lookahead='yes'"),
+        ("expert:depth=2", "has no option depth"),
+    ],
+)
+def test_bad_expert_specs(spec: str, message: str) -> None:
+    with pytest.raises(BotError, match=message):
+        make_bot(spec)
+
+
+def test_lookahead_plays_legal_moves_to_the_end() -> None:
+    bot = make_bot("expert:iterations=20,lookahead=on")
+    rnd = Round.deal(Rules(), [60] * 3, [0] * 5, 0, random.Random(4))
+    while rnd.result is None:
+        view = view_of(rnd, rnd.to_act)
+        action = bot.act(view, random.Random(0))
+        assert action in view.legal_actions
+        rnd.apply(action)
+
+
+def test_a_hint_is_a_legal_move_with_a_reason_and_only_on_ones_turn() -> None:
+    found = decision(Rules(), 4, 2, 3)
+    assert found is not None
+    rnd, view = found
+    action, reason = suggest(view, ms=20, seed=1)
+    assert action in view.legal_actions
+    assert reason.startswith(("play ", "pass", "claim")) and "next best" in reason
+    other = view_of(rnd, (view.seat + 1) % 4)
+    with pytest.raises(HintError, match="not your turn"):
+        suggest(other)
+
+
+def test_plain_mode_gives_hints_only_with_hints_on() -> None:
+    from cardroom.cli.nain_jaune import build_table
+    from cardroom.cli.plain_nain_jaune import PlainGame
+
+    class Recorder(PlainGame):
+        lines: list[str]
+
+        def say(self, *lines: str) -> None:
+            self.lines.extend(lines)
+
+    outputs = []
+    for hints in (False, True):
+        table = build_table(4, "classic", (), 5, "Ann", "hard", ("heuristic",), None)
+        game = Recorder(table, io.StringIO("hint\nquit\n"), hints=hints)
+        game.lines = []
+        game.run()
+        outputs.append(game.lines)
+    assert any("hints are off" in line for line in outputs[0])
+    assert not any(line.startswith("Hint:") for line in outputs[0])
+    assert any(line.startswith("Hint: ") for line in outputs[1])
+
+
+async def test_the_hint_key_works_only_at_a_table_with_hints(tmp_path: Path) -> None:
+    from textual.widgets import RichLog, Static
+
+    from cardroom.cli.nain_jaune import build_table
+    from cardroom.cli.tui_nain_jaune import NainJauneApp
+
+    for hints in (False, True):
+        table = build_table(4, "classic", (), 3, "Ann", "medium", ("greedy",), tmp_path)
+        app = NainJauneApp(table, delay=0, hints=hints)
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause()
+            assert table.phase == "human"
+            before = len(table.round.events) if table.round else 0
+            await pilot.press("i")
+            await pilot.pause()
+            log = "\n".join(strip.text for strip in app.query_one("#log", RichLog).lines)
+            assert ("Hint: " in log) == hints
+            assert table.round is not None and len(table.round.events) == before  # only advice
+            if hints:
+                hinted = log.split("Hint: ")[1].split(":")[0]
+                assert hinted.startswith(("play ", "pass", "claim"))
+            assert str(app.query_one("#message", Static).content) == ""
