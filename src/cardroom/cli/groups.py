@@ -32,6 +32,7 @@ def cli() -> None:
       cardroom simulate nain-jaune --rounds 1000000 --workers 2
       cardroom simulate spit --games 1000 --bots easy,expert
       cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000
+      cardroom serve --host 0.0.0.0                Nain Jaune in the browser with friends
 
     Each command has its own --help.
     """

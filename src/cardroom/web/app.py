@@ -1,0 +1,82 @@
+"""``create_app(settings)``: the FastAPI application of ``cardroom serve``.
+
+No module-level state: the store and the table service are opened in the app's lifespan and
+kept on ``app.state`` (``settings``, ``store``, ``service``), so several apps (tests, a
+restart on the same database) never share anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request, Response
+from fastapi.staticfiles import StaticFiles
+
+from cardroom.store import EventStore
+from cardroom.tables import TableService
+from cardroom.web.routes import lobby, replay, tables, ws
+from cardroom.web.settings import Settings
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'{sockets}; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def content_security_policy(host: str | None) -> str:
+    """Only this origin; its websockets named too (older browsers' 'self' omits ws:)."""
+    sockets = f" ws://{host} wss://{host}" if host and HOST.fullmatch(host) else ""
+    return CSP.format(sockets=sockets)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web app for ``settings``; its lifespan opens the store and starts the tables."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await EventStore.open(settings.db_url)
+        service = TableService(store)
+        try:
+            await service.start()
+            app.state.store = store
+            app.state.service = service
+            yield
+        finally:
+            await service.stop()
+            await store.close()
+
+    app = FastAPI(
+        title="cardroom",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.settings = settings
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        csp = content_security_policy(request.headers.get("host"))
+        response.headers.setdefault("Content-Security-Policy", csp)
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    for module in (lobby, tables, replay, ws):
+        app.include_router(module.router)
+    static = StaticFiles(directory=settings.static_dir, check_dir=False)
+    app.mount("/static", static, name="static")
+    return app

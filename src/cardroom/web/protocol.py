@@ -1,0 +1,184 @@
+"""The websocket and HTTP messages of the web tables, checked by msgspec.
+
+Client messages are JSON text frames tagged by ``type`` (``act``, ``join``, ``start``,
+``ready``, ``ping``); :func:`decode_message` reads one or raises :class:`ProtocolError` with
+words a person understands. :class:`CreateTable` is the body of ``POST /api/tables``.
+Server frames are plain dicts (``state`` frames come from the table service); :func:`error_frame`
+and :func:`encode` build and serialise them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
+
+MESSAGE_TYPES = ("act", "join", "start", "ready", "ping")
+NAME_MAX = 24
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+ClientId = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
+Seq = Annotated[int, Meta(ge=0, le=2**53)]
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be accepted; ``code`` is the error frame's code."""
+
+    def __init__(self, code: str, message: str, ref: object = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True):
+    """Play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen state ``seq``."""
+
+    action: Annotated[str, Meta(min_length=1, max_length=8)]
+    seq: Seq
+    id: ClientId | None = None
+
+
+class Join(msgspec.Struct, tag_field="type", tag="join", forbid_unknown_fields=True):
+    """Take one's seat under a name (1 to 24 characters once stripped)."""
+
+    name: Annotated[str, Meta(max_length=4 * NAME_MAX)]
+    id: ClientId | None = None
+
+
+class Start(msgspec.Struct, tag_field="type", tag="start", forbid_unknown_fields=True):
+    """The creator starts the table now; empty person seats become bots."""
+
+    id: ClientId | None = None
+
+
+class Ready(msgspec.Struct, tag_field="type", tag="ready", forbid_unknown_fields=True):
+    """Ready for the next round."""
+
+    id: ClientId | None = None
+
+
+class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
+    """Are you there? Answered by a ``pong`` frame."""
+
+    id: ClientId | None = None
+
+
+ClientMessage = Act | Join | Start | Ready | Ping
+
+_decoder = msgspec.json.Decoder(ClientMessage, strict=True)
+_raw_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def _ref_of(raw: Any) -> object:
+    if isinstance(raw, dict):
+        ref = raw.get("id")
+        if isinstance(ref, str) and len(ref) <= 64:
+            return ref
+        if isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= 2**53:
+            return ref
+    return None
+
+
+def decode_message(text: str | bytes) -> ClientMessage:
+    """Read one client message; raise :class:`ProtocolError` (``bad-request``) if it is not one."""
+    try:
+        message: ClientMessage = _decoder.decode(text)
+    except msgspec.DecodeError as exc:
+        try:
+            raw = _raw_decoder.decode(text)
+        except msgspec.DecodeError:
+            raise ProtocolError("bad-request", "this message is not valid JSON") from None
+        ref = _ref_of(raw)
+        if not isinstance(raw, dict):
+            raise ProtocolError(
+                "bad-request", 'a message is a JSON object like {"type": "ping"}', ref
+            ) from None
+        kind = raw.get("type")
+        if kind not in MESSAGE_TYPES:
+            raise ProtocolError(
+                "bad-request",
+                f"unknown message type {str(kind)[:20]!r}: send one of {', '.join(MESSAGE_TYPES)}",
+                ref,
+            ) from None
+        raise ProtocolError("bad-request", f"bad {kind} message: {exc}", ref) from None
+    if isinstance(message, Join):
+        message.name = clean_name(message.name, message.id)
+    return message
+
+
+def clean_name(name: str, ref: object = None) -> str:
+    """A player's name stripped of blanks and control characters, 1 to 24 characters."""
+    cleaned = " ".join(_CONTROL.sub("", name).split())
+    if not 1 <= len(cleaned) <= NAME_MAX:
+        raise ProtocolError(
+            "bad-request", f"a name has 1 to {NAME_MAX} characters, not {len(cleaned)}", ref
+        )
+    return cleaned
+
+
+def error_frame(code: str, message: str, ref: object = None) -> dict[str, Any]:
+    """An ``error`` frame; an error changes nothing at the table."""
+    return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+PONG: dict[str, Any] = {"type": "pong"}
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as JSON text."""
+    return _encoder.encode(frame).decode()
+
+
+# ----------------------------------------------------------------------------- HTTP bodies
+
+OptionValue = (
+    Annotated[str, Meta(max_length=64)]
+    | Annotated[int, Meta(ge=-(10**9), le=10**9)]
+    | bool
+    | Annotated[list[Annotated[str, Meta(max_length=8)]], Meta(max_length=5)]
+)
+
+
+class SeatIn(msgspec.Struct, forbid_unknown_fields=True):
+    """One seat of a new table: a person (friend) or a bot of a level."""
+
+    kind: Literal["person", "bot"]
+    level: Literal["easy", "medium", "hard", "expert"] | None = None
+
+
+class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of ``POST /api/tables``."""
+
+    name: Annotated[str, Meta(max_length=4 * NAME_MAX)]
+    """The creator's name (seat 0)."""
+    players: Annotated[int, Meta(ge=2, le=8)] = 4
+    preset: Annotated[str, Meta(max_length=32)] | None = None
+    options: Annotated[
+        dict[Annotated[str, Meta(max_length=40)], OptionValue], Meta(max_length=16)
+    ] = msgspec.field(default_factory=dict)
+    seats: Annotated[list[SeatIn], Meta(max_length=8)] | None = None
+    """One per seat, seat 0 first (the creator's, a person); default: bots of ``level``."""
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    """The level of bots whose seat names none, and of bots filling empty seats."""
+    starting_chips: Annotated[int, Meta(ge=0, le=10**6)] | None = None
+    end: Annotated[str, Meta(max_length=32)] | None = None
+    takeover_after: Annotated[float, Meta(ge=0, le=3600)] = 60.0
+    title: Annotated[str, Meta(max_length=80)] = ""
+    public: bool = True
+
+
+_create_decoder = msgspec.json.Decoder(CreateTable, strict=True)
+
+
+def decode_create(body: bytes) -> CreateTable:
+    """Read a ``POST /api/tables`` body; raise :class:`ProtocolError` naming what is wrong."""
+    try:
+        body_struct: CreateTable = _create_decoder.decode(body)
+        return body_struct
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("bad-request", f"bad table request: {exc}") from None

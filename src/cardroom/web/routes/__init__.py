@@ -1,0 +1,1 @@
+"""One router per resource: the lobby, the tables, the replays, the websocket."""

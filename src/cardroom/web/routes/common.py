@@ -1,0 +1,115 @@
+"""What every router shares: the service on ``app.state``, pages, JSON errors, seat cookies."""
+
+from __future__ import annotations
+
+import re
+from http import HTTPStatus
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.requests import HTTPConnection
+
+from cardroom.tables import TableError, TableService
+from cardroom.web.settings import Settings
+
+COOKIE_PREFIX = "cr_seat_"
+COOKIE_MAX_AGE = 60 * 60 * 24 * 90
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+STATUS_OF_CODE = {
+    "not-found": HTTPStatus.NOT_FOUND,
+    "forbidden": HTTPStatus.FORBIDDEN,
+    "over": HTTPStatus.CONFLICT,
+    "stale": HTTPStatus.CONFLICT,
+}
+
+
+def service_of(conn: HTTPConnection) -> TableService:
+    """The app's table service."""
+    service: TableService = conn.app.state.service
+    return service
+
+
+def settings_of(conn: HTTPConnection) -> Settings:
+    """The app's settings."""
+    settings: Settings = conn.app.state.settings
+    return settings
+
+
+def cookie_name(table_id: str) -> str:
+    """``cr_seat_<table id>``: the seat token of that table."""
+    return COOKIE_PREFIX + table_id
+
+
+def set_seat_cookie(response: Response, request: Request, table_id: str, token: str) -> None:
+    """Give the browser its seat at ``table_id`` (HttpOnly, SameSite=Lax, Path=/)."""
+    response.set_cookie(
+        cookie_name(table_id),
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=settings_of(request).secure_cookies,
+    )
+
+
+def check_table_id(table_id: str) -> str:
+    """``table_id`` if it has the form of one; 404 otherwise (nothing is looked up)."""
+    if not TABLE_ID.fullmatch(table_id):
+        raise HTTPException(HTTPStatus.NOT_FOUND, "there is no such table")
+    return table_id
+
+
+def error_json(status: int, code: str, message: str) -> JSONResponse:
+    """``{"error": code, "message": message}`` with an HTTP status."""
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def table_error_json(exc: TableError) -> JSONResponse:
+    """A refused request as JSON, with the HTTP status its code calls for."""
+    return error_json(STATUS_OF_CODE.get(exc.code, HTTPStatus.BAD_REQUEST), exc.code, exc.message)
+
+
+def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
+    """A page of ``templates/`` as it is (the page's script reads the table from its URL)."""
+    path = settings_of(request).templates_dir / name
+    try:
+        html = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        html = _placeholder(name)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+    """A short page that says what went wrong and what to do."""
+    from html import escape
+
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1>"
+        f'<p>{escape(message)}</p><p><a href="/">Back to the lobby</a></p></body></html>'
+    )
+    return HTMLResponse(body, status_code=status)
+
+
+def _placeholder(name: str) -> str:
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cardroom</title>'
+        f"</head><body><p>cardroom: the page {name} is not installed.</p></body></html>"
+    )
+
+
+def seat_cookies(request: Request) -> dict[str, str]:
+    """Table id -> token for every seat cookie the browser sent (at most 50)."""
+    out: dict[str, str] = {}
+    for key, value in request.cookies.items():
+        if key.startswith(COOKIE_PREFIX) and TABLE_ID.fullmatch(key[len(COOKIE_PREFIX) :]):
+            out[key[len(COOKIE_PREFIX) :]] = value
+            if len(out) >= 50:
+                break
+    return out
+
+
+JsonDict = dict[str, Any]

@@ -1,0 +1,82 @@
+"""Replays: the viewer pages and the frames the engine computes from a record."""
+
+from __future__ import annotations
+
+import asyncio
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from cardroom.tables import TableError
+from cardroom.web.replay_frames import RecordError, replay_frames
+from cardroom.web.routes.common import (
+    check_table_id,
+    error_json,
+    page,
+    service_of,
+    settings_of,
+    table_error_json,
+)
+
+router = APIRouter()
+
+
+@router.get("/replay")
+async def replay_upload_page(request: Request) -> Response:
+    """The replay viewer with a file upload."""
+    return page(request, "replay.html")
+
+
+@router.get("/replay/{table_id}")
+async def replay_table_page(request: Request, table_id: str) -> Response:
+    """The replay viewer of a finished table (its script fetches ``/api/replay/<id>``)."""
+    check_table_id(table_id)
+    return page(request, "replay.html")
+
+
+async def _frames(data: Any) -> Response:
+    try:
+        frames = await asyncio.to_thread(replay_frames, data)
+    except RecordError as exc:
+        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
+    return JSONResponse(frames)
+
+
+@router.post("/api/replay")
+async def replay_upload(request: Request) -> Response:
+    """A record uploaded by the page (at most 2 MB) -> the engine's step-by-step frames."""
+    limit = settings_of(request).max_replay_bytes
+    too_large = error_json(
+        HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+        "too-large",
+        f"a record may be at most {limit // (1024 * 1024)} MB",
+    )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return too_large
+    try:
+        data = msgspec.json.decode(bytes(body))
+    except (msgspec.DecodeError, RecursionError):
+        return error_json(
+            HTTPStatus.BAD_REQUEST, "bad-record", "this file is not JSON: choose a game record"
+        )
+    return await _frames(data)
+
+
+@router.get("/api/replay/{table_id}")
+async def replay_table(request: Request, table_id: str) -> Response:
+    """The frames of a finished table's game (403 until it is over)."""
+    check_table_id(table_id)
+    try:
+        record = await service_of(request).record(table_id)
+    except TableError as exc:
+        return table_error_json(exc)
+    return await _frames(record)

@@ -1,0 +1,229 @@
+"""The websocket of a table: who you are (seat cookie), frames out, messages in.
+
+Every message is checked here before the service sees it: binary, oversized, rate-limited,
+malformed, unknown or unauthorised messages get an ``error`` frame and change nothing; a
+connection that keeps sending binary, oversized or too many messages is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from cardroom.tables import Subscription, TableError, TableService
+from cardroom.web.protocol import (
+    Act,
+    ClientMessage,
+    Join,
+    Ping,
+    ProtocolError,
+    Ready,
+    Start,
+    decode_message,
+    encode,
+    error_frame,
+)
+from cardroom.web.routes.common import TABLE_ID, cookie_name, service_of, settings_of
+from cardroom.web.settings import Settings
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+
+CLOSE_POLICY = 1008
+CLOSE_GOING_AWAY = 1001
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+STALE_PREFIX = "the table changed since you looked"
+
+
+class TokenBucket:
+    """``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token; False if none is left."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """A browser's handshake must come from a page of this server (scripts send no Origin)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+@router.websocket("/ws/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """One connection to one table, as a seat (cookie or ``?token=``) or as a spectator
+    (no token, or ``?watch=1``)."""
+    await websocket.accept()
+    if not TABLE_ID.fullmatch(table_id):
+        await _refuse(websocket, "not-found", "there is no such table", CLOSE_NOT_FOUND)
+        return
+    if not same_origin(websocket):
+        await _refuse(websocket, "forbidden", "this page is not from this server", CLOSE_FORBIDDEN)
+        return
+    service = service_of(websocket)
+    token = websocket.query_params.get("token") or websocket.cookies.get(cookie_name(table_id))
+    if websocket.query_params.get("watch") not in (None, "", "0"):
+        token = None  # the watch page: a spectator, whatever seat the cookie holds
+    try:
+        seat = await service.seat_of(table_id, token)
+    except TableError as exc:
+        message = exc.message
+        if exc.code == "forbidden":
+            message = "this seat link is not valid for this table: open your invitation link again"
+        close = CLOSE_NOT_FOUND if exc.code == "not-found" else CLOSE_FORBIDDEN
+        await _refuse(websocket, exc.code, message, close)
+        return
+    connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
+    await connection.run()
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    try:
+        await websocket.send_text(encode(error_frame(code, message)))
+        await websocket.close(close)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+
+
+class Connection:
+    """A connected websocket: forwards the seat's frames and hands its messages to the service."""
+
+    def __init__(
+        self,
+        websocket: WebSocket,
+        service: TableService,
+        settings: Settings,
+        table_id: str,
+        seat: int | None,
+    ) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.settings = settings
+        self.table_id = table_id
+        self.seat = seat
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.abuse = 0
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send one frame (frames and errors never interleave mid-write)."""
+        async with self.send_lock:
+            await self.websocket.send_text(encode(frame))
+
+    async def run(self) -> None:
+        """Until the client leaves: frames out, messages in."""
+        sub = self.service.subscribe(self.table_id, self.seat)
+        pump = asyncio.create_task(self._pump(sub))
+        try:
+            while not pump.done():
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await self._receive(message)
+                if self.abuse >= self.settings.abuse_limit:
+                    await self.send(
+                        error_frame("rate-limited", "too many bad messages: closing the connection")
+                    )
+                    await self.websocket.close(CLOSE_POLICY)
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            pump.cancel()
+            self.service.unsubscribe(sub)
+            await asyncio.gather(pump, return_exceptions=True)
+
+    async def _pump(self, sub: Subscription) -> None:
+        try:
+            async for frame in sub:
+                await self.send(frame)
+            # the service ended the subscription (it is stopping)
+            if self.websocket.application_state == WebSocketState.CONNECTED:
+                await self.websocket.close(CLOSE_GOING_AWAY)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+
+    async def _error(
+        self, code: str, message: str, ref: object = None, abuse: bool = False
+    ) -> None:
+        if abuse:
+            self.abuse += 1
+        await self.send(error_frame(code, message, ref))
+
+    async def _receive(self, message: Any) -> None:
+        if not self.bucket.take():
+            await self._error(
+                "rate-limited", "you are sending messages too fast: wait a moment", abuse=True
+            )
+            return
+        text = message.get("text")
+        if text is None:
+            await self._error(
+                "bad-request", "binary messages are not accepted: send JSON text", abuse=True
+            )
+            return
+        limit = self.settings.max_message_bytes
+        if len(text) > limit or len(text.encode("utf-8", "replace")) > limit:
+            await self._error("too-large", f"a message is at most {limit} bytes", abuse=True)
+            return
+        try:
+            decoded = decode_message(text)
+        except ProtocolError as exc:
+            await self._error(exc.code, exc.message, exc.ref, abuse=True)
+            return
+        await self._dispatch(decoded)
+
+    async def _dispatch(self, message: ClientMessage) -> None:
+        ref = message.id
+        if isinstance(message, Ping):
+            await self.send({"type": "pong", "ref": ref})
+            return
+        seat = self.seat
+        if seat is None:
+            await self._error(
+                "forbidden",
+                "you are watching this table: open an invitation link to take a seat",
+                ref,
+            )
+            return
+        try:
+            if isinstance(message, Act):
+                await self.service.act(self.table_id, seat, message.action, message.seq)
+            elif isinstance(message, Join):
+                await self.service.join(self.table_id, seat, message.name)
+            elif isinstance(message, Start):
+                await self.service.start_now(self.table_id, seat)
+            elif isinstance(message, Ready):
+                await self.service.ready(self.table_id, seat)
+        except TableError as exc:
+            text = exc.message
+            if exc.code == "stale" and "since you looked" not in text:
+                text = f"{STALE_PREFIX}: {text}"
+            await self._error(exc.code, text, ref)
+        except Exception:
+            log.exception("table %s seat %s: %r failed", self.table_id, seat, message)
+            await self._error(
+                "bad-request", "the server could not do that (the error was logged)", ref
+            )

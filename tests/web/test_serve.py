@@ -1,0 +1,77 @@
+"""``cardroom serve``: what it prints, and the errors a user can cause."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cardroom.cli.main import cli
+
+SRC = str(Path(__file__).parents[2] / "src")
+
+
+def test_help_has_examples() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "cardroom serve --host 0.0.0.0" in result.output
+    assert "--bot-delay" in result.output and "--db" in result.output
+
+
+def test_a_port_in_use_says_to_choose_another(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(
+            cli, ["serve", "--port", str(port), "--db", str(tmp_path / "x.db")]
+        )
+    assert result.exit_code == 1
+    assert f"port {port} is already in use" in result.output
+    assert f"--port {port + 1}" in result.output
+
+
+def test_a_bad_database_says_what_to_do(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = CliRunner().invoke(cli, ["serve", "--db", str(blocker / "sub" / "x.db")])
+    assert result.exit_code == 1
+    assert "cannot open the database" in result.output and "--db ./cardroom.db" in result.output
+    bad_url = CliRunner().invoke(cli, ["serve", "--db", "nosuchdriver://x"])
+    assert bad_url.exit_code == 1 and "cannot open the database" in bad_url.output
+
+
+def test_serve_prints_where_it_is_and_answers(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "club.db"
+    env = {**os.environ, "PYTHONPATH": SRC}
+    command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port), "--db", str(db)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert first == (
+            f"cardroom is serving at http://127.0.0.1:{port}/ — open it in your browser\n"
+        )
+        assert str(db) in server.stdout.readline()
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz") as response:
+                    assert response.status == 200
+                    break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server never answered")
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert db.exists()
