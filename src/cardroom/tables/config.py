@@ -10,7 +10,14 @@ from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Rul
 SeatKind = Literal["person", "bot"]
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 ErrorCode = Literal[
-    "not-found", "forbidden", "illegal", "stale", "bad-request", "not-your-turn", "over"
+    "not-found",
+    "forbidden",
+    "illegal",
+    "stale",
+    "bad-request",
+    "not-your-turn",
+    "over",
+    "unavailable",
 ]
 
 

@@ -22,14 +22,21 @@ from typing import Any
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.store import EventStore, LogEntry, SeqConflict
+from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
+from cardroom.tables.cluster import Coordinator
 from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
+
+_UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
 Frame = dict[str, Any]
 QUEUE_SIZE = 64
+LEASE_INTERVAL = 1.0
+"""Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
+PRESENCE_TTL = 6.0
+"""Seconds another process's presence report holds unless repeated."""
 logger = logging.getLogger(__name__)
 
 
@@ -83,6 +90,10 @@ class _Live:
     bot_task: asyncio.Task[None] | None = None
     timers: dict[tuple[str, int | None], asyncio.Task[None]] = field(default_factory=dict)
     deadlines: dict[tuple[str, int | None], float] = field(default_factory=dict)
+    writing: int = 0
+    """The seq this process is writing (its own change notice is not news)."""
+    behind: bool = False
+    catch_task: asyncio.Task[None] | None = None
 
     def present(self) -> set[int]:
         return {s.seat for s in self.subs if s.seat is not None}
@@ -91,18 +102,48 @@ class _Live:
 class TableService:
     """Owns the live tables of a process; the web server and the terminal drive it."""
 
-    def __init__(self, store: EventStore, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        clock: Callable[[], float] = time.time,
+        coordinate: bool | None = None,
+        lease_interval: float = LEASE_INTERVAL,
+    ) -> None:
+        """``coordinate`` (default: when the store is PostgreSQL): share the database with
+        other processes through table leases and notices (see ``tables/cluster.py``)."""
         self.store = store
         self.clock = clock
         self._live: dict[str, _Live] = {}
         self._bots: dict[str, Bot] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
+        self.lease_interval = lease_interval
+        self._coord: Coordinator | None = None
+        if coordinate if coordinate is not None else store.notifies:
+            self._coord = Coordinator(store.url, self._on_change, self._on_presence)
+        self.owned: set[str] = set()
+        """Tables whose lease this process holds (with a coordinator)."""
+        self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
+        self._lease_task: asyncio.Task[None] | None = None
 
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from the log and resume its bots and timers."""
+        """Rebuild every unfinished table from the log and resume its bots and timers.
+
+        With a coordinator: only the tables whose lease this process gets (the others are
+        loaded when a client asks for them), then a scan every ``lease_interval`` seconds.
+        """
+        if self._coord is not None:
+            try:
+                await self._coord.connect()
+                await self._scan()
+            except Exception as exc:  # the lease loop tries again
+                logger.warning("cannot take table leases yet: %s", exc)
+                await self._coord.close()
+            self._lease_task = asyncio.get_running_loop().create_task(self._lease_loop())
+            return
         for table_id in await self.store.table_ids({"waiting", "playing"}):
             try:
                 live = await self._load(table_id)
@@ -119,6 +160,8 @@ class TableService:
         """
         self._stopping = True
         tasks: list[asyncio.Task[None]] = list(self._tasks)
+        if self._lease_task is not None:
+            tasks.append(self._lease_task)
         for live in list(self._live.values()):
             async with live.lock:
                 mine = list(live.timers.values())
@@ -135,6 +178,9 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._live.clear()
+        if self._coord is not None:
+            await self._coord.close()
+            self.owned.clear()
 
     async def _load(self, table_id: str) -> _Live:
         live = self._live.get(table_id)
@@ -163,7 +209,7 @@ class TableService:
             return
         if table.status != "waiting":
             for g in table.person_seats():
-                if g not in table.taken_over and g not in live.present():
+                if g not in table.taken_over and g not in self._present(live):
                     self._arm_takeover(live, g)
         await self._follow_up(live)
         self._ensure_bot_task(live)
@@ -195,6 +241,7 @@ class TableService:
         }
         table = NainJauneTable(table_id)
         entry = table.entry("created", data, self.clock())
+        self._check_store()
         seats = [
             {
                 "seat": g,
@@ -212,6 +259,10 @@ class TableService:
         table.apply(entry)
         live = _Live(table)
         self._live[table_id] = live
+        if self._coord is not None:
+            with contextlib.suppress(Exception):
+                if self._coord.connected and await self._coord.acquire(table_id):
+                    self.owned.add(table_id)
         async with live.lock:
             await self._store_summary(live)
             await self._follow_up(live)
@@ -261,7 +312,7 @@ class TableService:
         await self._commit(live, "started", {"filled": filled, "dealer": dealer})
         armed = False
         for g in table.person_seats():
-            if g not in live.present():
+            if g not in self._present(live):
                 self._arm_takeover(live, g)
                 armed = True
         if armed:
@@ -307,17 +358,26 @@ class TableService:
                 {"seat": g, "kind": "bot", "name": f"Bot {g + 1}", "level": table.cfg.level}
                 for g in data["filled"]
             ]
+        self._check_store()
+        live.writing = entry.seq
         try:
             await self.store.append(
                 table.table_id, entry, table_update=table_update, seats_update=seats_update
             )
-        except SeqConflict:  # another process wrote this table: this one must not go on
+        except SeqConflict:  # another process wrote this seq first: its entry is the one
+            with contextlib.suppress(StoreError):
+                await self._catch_up_locked(live)
             raise TableError(
-                "stale", "this table was changed by another server: reload the page"
+                "stale", "the table moved on since you looked: look again and choose once more"
             ) from None
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
+        finally:
+            live.writing = 0
         table.apply(entry)
         if kind == "action" and table.status in ("round-over", "over"):
-            await self._store_summary(live)
+            with contextlib.suppress(StoreError):  # the projection is redone at the next start
+                await self._store_summary(live)
         self._fan_out(live)
         self._ensure_bot_task(live)
         live.wake.set()
@@ -332,8 +392,13 @@ class TableService:
         )
 
     async def _follow_up(self, live: _Live) -> None:
-        """Entries that follow by themselves: the start, the next round, timers (lock held)."""
+        """Entries that follow by themselves: the start, the next round, timers (lock held).
+
+        Only the table's authority (the lease holder) writes them.
+        """
         table = live.table
+        if not self._owns(table.table_id):
+            return
         if table.status == "waiting":
             if all(table.joined[g] for g in range(table.n)):
                 await self._start(live)
@@ -385,7 +450,7 @@ class TableService:
             table = live.table
             if (
                 table.status in ("playing", "round-over")
-                and seat not in live.present()
+                and seat not in self._present(live)
                 and seat not in table.taken_over
             ):
                 await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
@@ -405,6 +470,8 @@ class TableService:
         work: Callable[[], Coroutine[Any, Any, None]],
     ) -> None:
         self._cancel(live, key)
+        if not self._owns(live.table.table_id):
+            return
 
         async def later() -> None:
             await asyncio.sleep(max(0.0, at - self.clock()))
@@ -436,6 +503,8 @@ class TableService:
         return bot
 
     def _ensure_bot_task(self, live: _Live) -> None:
+        if not self._owns(live.table.table_id) or self._stopping:
+            return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
 
@@ -446,6 +515,12 @@ class TableService:
             live.wake.clear()
             try:
                 await self._bots_play(live)
+            except asyncio.CancelledError:
+                raise
+            except TableError as exc:  # stale (another process wrote first), unavailable
+                logger.info("bots of table %s: %s", table.table_id, exc.message)
+                await asyncio.sleep(1.0 if exc.code == "unavailable" else 0.0)
+                live.wake.set()
             except Exception:  # e.g. the database is briefly unavailable: try again soon
                 logger.exception("bots of table %s", table.table_id)
                 await asyncio.sleep(1.0)
@@ -505,6 +580,7 @@ class TableService:
         sub.cursor = len(table.events)
         if seat is not None:
             self._fan_out(live, skip=sub)  # the others see them present
+            self._tell_presence(live, seat)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -516,17 +592,19 @@ class TableService:
             return
         live.subs.remove(sub)
         seat = sub.seat
-        if seat is not None and seat not in live.present():
+        if seat is not None and seat not in self._present(live):
             if live.table.status in ("playing", "round-over"):
                 self._arm_takeover(live, seat)
             self._fan_out(live)
+        if seat is not None:
+            self._tell_presence(live, seat)
 
     def frame_for(self, table_id: str, seat: int | None) -> Frame:
         """The full ``state`` frame for ``seat`` (or a spectator); events of the current round."""
         return self._frame(self._get(table_id), seat, None)
 
     def _frame(self, live: _Live, seat: int | None, since: int | None) -> Frame:
-        return live.table.frame(seat, since, live.present(), self._deadline(live))
+        return live.table.frame(seat, since, self._present(live), self._deadline(live))
 
     def _deadline(self, live: _Live) -> dict[str, Any] | None:
         if not live.deadlines:
@@ -586,3 +664,183 @@ class TableService:
             }
             for r in rows
         ]
+
+    # -- several processes (a coordinator) ------------------------------------------------------
+
+    def _owns(self, table_id: str) -> bool:
+        return self._coord is None or table_id in self.owned
+
+    def _check_store(self) -> None:
+        if self._coord is not None and not self._coord.connected and self.owned:
+            self._lose_all()
+
+    def _present(self, live: _Live) -> set[int]:
+        here = live.present()
+        remote = self._remote.get(live.table.table_id)
+        if remote:
+            now = time.monotonic()
+            here |= {
+                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL
+            }
+        return here
+
+    def _on_change(self, table_id: str, seq: int) -> None:
+        live = self._live.get(table_id)
+        if live is None or seq <= max(live.table.seq, live.writing):
+            return
+        self._behind(live)
+
+    def _behind(self, live: _Live) -> None:
+        live.behind = True
+        if live.catch_task is None or live.catch_task.done():
+            live.catch_task = asyncio.get_running_loop().create_task(self._catch_up(live))
+
+    async def _catch_up(self, live: _Live) -> None:
+        while live.behind and not self._stopping:
+            live.behind = False
+            try:
+                async with live.lock:
+                    if await self._catch_up_locked(live):
+                        await self._follow_up(live)
+            except (StoreError, TableError) as exc:
+                logger.warning("table %s cannot catch up: %s", live.table.table_id, exc)
+                return
+
+    async def _catch_up_locked(self, live: _Live) -> bool:
+        """Apply the entries other processes wrote (lock held); True if there were any."""
+        table = live.table
+        news = await self.store.entries(table.table_id, after=table.seq)
+        applied = 0
+        for entry in news:
+            if entry.seq != table.seq + 1:
+                break
+            table.apply(entry)
+            applied += 1
+        if not applied:
+            return False
+        if table.status == "over":
+            self._cancel_timers(live)
+        else:
+            for g in table.person_seats():
+                if g in table.taken_over:
+                    self._cancel(live, ("takeover", g))
+        self._fan_out(live)
+        self._ensure_bot_task(live)
+        live.wake.set()
+        return True
+
+    def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
+        seen = self._remote.setdefault(table_id, {})
+        if n > 0:
+            seen[(pid, seat)] = (n, time.monotonic())
+        else:
+            seen.pop((pid, seat), None)
+        live = self._live.get(table_id)
+        if live is None or not (0 <= seat < live.table.n):
+            return
+        if seat in self._present(live):
+            self._cancel(live, ("takeover", seat))
+        elif live.table.status in ("playing", "round-over"):
+            self._arm_takeover(live, seat)
+        self._fan_out(live)
+
+    def _tell_presence(self, live: _Live, seat: int) -> None:
+        if self._coord is None:
+            return
+        n = sum(1 for s in live.subs if s.seat == seat and not s.closed)
+        self._spawn(self._send_presence([f"{live.table.table_id} {seat} {n}"]))
+
+    async def _send_presence(self, lines: list[str]) -> None:
+        coord = self._coord
+        if coord is None or not coord.connected or not lines:
+            return
+        try:
+            await coord.tell_presence(lines)
+        except Exception as exc:  # the lease loop reconnects
+            logger.info("presence not told: %s", exc)
+
+    async def _lease_loop(self) -> None:
+        coord = self._coord
+        assert coord is not None
+        beat = 0
+        while not self._stopping:
+            await asyncio.sleep(self.lease_interval)
+            try:
+                if not coord.connected:
+                    self._lose_all()
+                    await coord.connect()
+                    logger.warning("table leases: connected to the database again")
+                    for live in list(self._live.values()):
+                        self._behind(live)  # notices may have been missed meanwhile
+                await self._scan()
+                self._sweep()
+                beat += 1
+                if beat % 2 == 0:
+                    await self._send_presence(
+                        [
+                            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
+                            for tid, live in self._live.items()
+                            for seat in live.present()
+                        ]
+                    )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.warning("table leases lost (%s): trying again", exc)
+                await coord.close()
+                self._lose_all()
+
+    async def _scan(self) -> None:
+        """Take the leases of tables nobody holds; give back those of finished tables."""
+        coord = self._coord
+        assert coord is not None
+        for table_id in list(self.owned):
+            live = self._live.get(table_id)
+            if live is None or live.table.status == "over":
+                self.owned.discard(table_id)
+                await coord.release(table_id)
+        for table_id in await coord.scan(self.owned):
+            self.owned.add(table_id)
+            try:
+                live = await self._load(table_id)
+                async with live.lock:
+                    await self._catch_up_locked(live)
+                    await self._resume(live)
+            except (TableError, StoreError) as exc:
+                logger.error("table %s cannot be taken over: %s", table_id, exc)
+                self.owned.discard(table_id)
+                await coord.release(table_id)
+            else:
+                logger.info("table %s: this process is its authority now", table_id)
+
+    def _sweep(self) -> None:
+        """Forget stale presence reports; arm takeovers of persons gone with their process."""
+        now = time.monotonic()
+        for table_id, seen in list(self._remote.items()):
+            for key, (_, at) in list(seen.items()):
+                if now - at >= PRESENCE_TTL:
+                    del seen[key]
+            if not seen:
+                del self._remote[table_id]
+        for table_id in self.owned:
+            live = self._live.get(table_id)
+            if live is None or live.table.status not in ("playing", "round-over"):
+                continue
+            present = self._present(live)
+            for g in live.table.person_seats():
+                if g not in present and g not in live.table.taken_over:
+                    self._arm_takeover(live, g)
+
+    def _lose_all(self) -> None:
+        """The lease connection is gone: this process is no table's authority any more."""
+        for table_id in self.owned:
+            live = self._live.get(table_id)
+            if live is None:
+                continue
+            self._cancel_timers(live)
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+                live.bot_task = None
+        if self.owned:
+            logger.warning("lost the leases of %d tables", len(self.owned))
+        self.owned.clear()
