@@ -104,6 +104,15 @@ class PgCluster:
             "start",
         )
 
+    def running(self) -> bool:
+        """True while the server's pid file is there."""
+        return (self.data / "postmaster.pid").exists()
+
+    def start_if_stopped(self) -> None:
+        """Start the server unless it runs (a test that stopped it may have failed)."""
+        if not self.running():
+            self.start()
+
     def stop(self, mode: str = "fast") -> None:
         """Stop the server (``fast``: disconnect clients, ``immediate``: like a crash)."""
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
