@@ -186,7 +186,10 @@ class TableService:
         live = self._live.get(table_id)
         if live is not None:
             return live
-        entries = await self.store.entries(table_id)
+        try:
+            entries = await self.store.entries(table_id)
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
         if not entries:
             raise TableError("not-found", f"there is no table {table_id!r}")
         live = self._live.get(table_id)  # loaded meanwhile by another caller
