@@ -145,6 +145,7 @@ class SeatClient:
     done: asyncio.Event = field(default_factory=asyncio.Event)
     ws: Any = None
     _which: int = 0
+    _retries: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
     def url(self) -> str:
@@ -176,9 +177,7 @@ class SeatClient:
             if frame["type"] == "error":
                 self.errors.append(frame)
                 if frame["code"] == "unavailable" and self.last is not None:
-                    await asyncio.sleep(0.5)  # the database is back soon: ask again
-                    acted.discard(self.last["seq"])
-                    await self._respond(ws, self.last, acted)
+                    self._retries.add(asyncio.create_task(self._retry(ws, self.last, acted)))
                 continue
             if frame["type"] != "state":
                 continue
@@ -191,6 +190,14 @@ class SeatClient:
                 self.done.set()
                 return
             await self._respond(ws, frame, acted)
+
+    async def _retry(self, ws: Any, frame: dict[str, Any], acted: set[int]) -> None:
+        await asyncio.sleep(0.5)  # the database is back soon: ask again, unless news came
+        if self.last is frame:
+            acted.discard(frame["seq"])
+            acted.discard(-1 - int((frame.get("round") or {}).get("k", 0)))
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._respond(ws, frame, acted)
 
     async def _respond(self, ws: Any, frame: dict[str, Any], acted: set[int]) -> None:
         seq = frame["seq"]
@@ -208,7 +215,10 @@ class SeatClient:
             self.actions += 1
             await ws.send(json.dumps({"type": "act", "action": legal[0], "seq": seq}))
         elif frame["status"] == "round-over" and you not in frame.get("ready", []):
-            acted.add(seq)
+            once = -1 - int((frame.get("round") or {}).get("k", 0))  # one ready per round
+            if once in acted:
+                return
+            acted.update((seq, once))
             await ws.send(json.dumps({"type": "ready"}))
 
 

@@ -268,7 +268,7 @@ class TableService:
                     self.owned.add(table_id)
         async with live.lock:
             await self._store_summary(live)
-            await self._follow_up(live)
+            await self._after(live)
         self._ensure_bot_task(live)
         live.wake.set()
         return Created(table_id, tokens[0], {g: t for g, t in tokens.items() if g != 0})
@@ -295,7 +295,7 @@ class TableService:
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
-            await self._follow_up(live)
+            await self._after(live)
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the table; empty person seats get bots of the table's level."""
@@ -304,7 +304,7 @@ class TableService:
             raise TableError("forbidden", "only the table's creator can start it")
         async with live.lock:
             await self._start(live)
-            await self._follow_up(live)
+            await self._after(live)
 
     async def _start(self, live: _Live) -> None:
         table = live.table
@@ -338,14 +338,14 @@ class TableService:
             await self._commit(
                 live, "action", {"seat": seat, "action": str(action), "by": "person"}
             )
-            await self._follow_up(live)
+            await self._after(live)
 
     async def ready(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` asks for the next round."""
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "ready", {"seat": seat})
-            await self._follow_up(live)
+            await self._after(live)
 
     async def _commit(self, live: _Live, kind: str, data: dict[str, Any]) -> LogEntry:
         """Check, store, apply, tell: the one path of every change (the lock is held)."""
@@ -428,13 +428,37 @@ class TableService:
         if table.status == "playing":
             self._cancel(live, ("next-round", None))
 
+    async def _after(self, live: _Live) -> None:
+        """``_follow_up`` after an accepted change (lock held): if the database fails now,
+        the change stands (it is stored) and the follow-up is tried again until it is done."""
+        try:
+            await self._follow_up(live)
+        except TableError as exc:
+            if exc.code != "unavailable":
+                raise
+            self._spawn(self._follow_up_later(live))
+
+    async def _follow_up_later(self, live: _Live) -> None:
+        while not self._stopping:
+            await asyncio.sleep(1.0)
+            try:
+                async with live.lock:
+                    await self._follow_up(live)
+                    self._ensure_bot_task(live)
+                    live.wake.set()
+                return
+            except TableError as exc:
+                if exc.code != "unavailable":
+                    logger.warning("table %s: %s", live.table.table_id, exc.message)
+                    return
+
     async def _next_round_due(self, live: _Live) -> None:
         async with live.lock:
             live.timers.pop(("next-round", None), None)
             live.deadlines.pop(("next-round", None), None)
             if live.table.status == "round-over":
                 await self._commit(live, "round", live.table.deal())
-                await self._follow_up(live)
+                await self._after(live)
 
     # -- presence and takeover -----------------------------------------------------------------
 
@@ -457,13 +481,13 @@ class TableService:
                 and seat not in table.taken_over
             ):
                 await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
-                await self._follow_up(live)
+                await self._after(live)
 
     async def _returned(self, live: _Live, seat: int) -> None:
         async with live.lock:
             if seat in live.table.taken_over and live.table.status != "over":
                 await self._commit(live, "returned", {"seat": seat})
-                await self._follow_up(live)
+                await self._after(live)
 
     def _arm(
         self,
@@ -559,7 +583,7 @@ class TableService:
                     "action",
                     {"seat": turn.seat, "action": action_text(action), "by": "bot"},
                 )
-                await self._follow_up(live)
+                await self._after(live)
             await asyncio.sleep(0)  # let readers in between two bot moves
 
     # -- subscribers ----------------------------------------------------------------------------
@@ -704,7 +728,7 @@ class TableService:
             try:
                 async with live.lock:
                     if await self._catch_up_locked(live):
-                        await self._follow_up(live)
+                        await self._after(live)
             except (StoreError, TableError) as exc:
                 logger.warning("table %s cannot catch up: %s", live.table.table_id, exc)
                 return
