@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal
+from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
 
 A = TypeVar("A")
 V = TypeVar("V")
@@ -37,6 +37,8 @@ RECORD_MODULES: dict[str, str] = {
 
 TIMEOUT = "timeout"
 """The record's action type for a countdown that ran out (its seat is null)."""
+GAME_OVER = "the game is over"
+"""The reason given for an action sent after the end (such actions are not logged)."""
 
 
 class Clock(Protocol):
@@ -226,7 +228,10 @@ class Arbiter(Generic[A, V]):
         return now
 
     def tick(self, t: float | None = None) -> list[Entry]:
-        """Resolve every stalemate whose countdown ran out by time ``t``; return those entries."""
+        """Resolve every stalemate whose countdown ran out by time ``t``; return those entries.
+        After the end of the game the clock of the table stops: nothing happens any more."""
+        if self.engine.over:
+            return []
         now = self._time(t)
         out: list[Entry] = []
         deadline = self.deadline
@@ -246,11 +251,19 @@ class Arbiter(Generic[A, V]):
     # -- actions --------------------------------------------------------------------------
 
     def submit(self, seat: int, action: A, t: float | None = None) -> Outcome:
-        """Apply ``action`` of ``seat`` at time ``t`` (after any countdown due by then)."""
+        """Apply ``action`` of ``seat`` at time ``t`` (after any countdown due by then).
+
+        Once the game is over an action is refused and not logged: the record (and its length in
+        time) ends with the move that finished the game.
+        """
         if seat not in SEATS:
             raise ArbiterError(f"seat must be 0 or 1, not {seat!r}")
+        if self.engine.over:
+            return Outcome(False, GAME_OVER)
         now = self._time(t)
         self.tick(now)
+        if self.engine.over:  # the countdown's flip ended the game
+            return Outcome(False, GAME_OVER)
         return self._apply(seat, action, now)
 
     def _apply(self, seat: int, action: A, now: float) -> Outcome:
@@ -317,6 +330,35 @@ def entry_to_json(engine: RealtimeEngine[A, V], entry: Entry) -> dict[str, Any]:
     if entry.reason is not None:
         out["reason"] = entry.reason
     return out
+
+
+def entry_text(entry: Entry, names: Sequence[str], viewer: int | None = None) -> str:
+    """What one log entry means, in words. With ``viewer`` (a seat, for the live log) the other
+    seat's refused actions are told without their cards, which may be hidden from the viewer
+    (a card still in his Speed hand); ``None`` (a replay, after the game) tells everything."""
+    if entry.timeout:
+        said = "; ".join(e.describe(names) for e in entry.events)
+        return f"countdown over: {said}"
+    who = names[entry.seat] if entry.seat is not None else "?"
+    if not entry.accepted:
+        if viewer is not None and entry.seat != viewer:
+            return f"{who}: {_public_refusal(entry)}"
+        return f"{who}: {entry.action} refused: {entry.reason}"
+    said = "; ".join(e.describe(names) for e in entry.events)
+    return said or f"{who}: {entry.action}"
+
+
+def _public_refusal(entry: Entry) -> str:
+    """A refused action of the other seat, naming no card: its kind and pile, and whether it
+    was stale."""
+    action = entry.action
+    kind = type(action).__name__.lower()
+    what = {"play": "a play", "move": "a move", "turnup": "a turn-up", "callflip": "a call",
+            "callspit": 'a "Spit!"', "slap": "a slap", "choose": "a choice"}.get(kind, "an action")
+    pile = getattr(action, "pile", None)
+    where = f" on {centre_name(pile)}" if kind == "play" and isinstance(pile, int) else ""
+    why = " (stale: the pile had changed)" if (entry.reason or "").startswith("stale: ") else ""
+    return f"{what}{where} refused{why}"
 
 
 def _record_module(game: str) -> Any:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from cardroom.cards import Card
 from cardroom.cli.main import cli
@@ -29,7 +29,7 @@ def status(app: RealtimeApp) -> str:
 
 
 def log_text(app: RealtimeApp) -> str:
-    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+    return "\n".join(app.log_lines)
 
 
 def slot_of(app: RealtimeApp, card: Card) -> str:
@@ -50,7 +50,7 @@ async def test_play_a_card_by_keys_and_see_a_refusal(tmp_path: Path) -> None:
         play = next(a for a in app.view.legal_actions if isinstance(a, Play))
         await pilot.press(slot_of(app, play.card), "a" if play.pile == 0 else "d")
         assert app.engine.top(play.pile) is play.card
-        assert f"Ann plays {play.card.pretty} on pile {play.pile}" in log_text(app)
+        assert f"Ann plays {play.card.pretty} on pile {play.pile + 1}" in log_text(app)
         # A card that fits neither pile is refused, with the engine's reason on screen.
         tops = app.view.centre
         bad = next(

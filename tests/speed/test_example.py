@@ -32,4 +32,5 @@ def test_the_documented_example_replays() -> None:
         else:
             assert entry["accepted"], number
     out = result_json(game)
-    assert out["winner"] == 1 and out["cards_left"] == [9, 0] and out["points"] == 9
+    # Bob wins; Ann keeps 6 cards, 5 in hand and 1 in her draw pile: Bob scores 1.
+    assert out["winner"] == 1 and out["cards_left"] == [6, 0] and out["points"] == 1

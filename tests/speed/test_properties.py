@@ -6,6 +6,7 @@ import copy
 import dataclasses
 import json
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,9 +27,12 @@ from cardroom.games.speed import (
     view_of,
 )
 
-rules_st = st.builds(SpeedRules, side_piles=st.sampled_from([10, 5]))
-MAX_FLIPS_BETWEEN_PLAYS = 50
-"""Drain the side piles (at most 24 cards each) and one rebuilt pair (24 each): see docs."""
+rules_st = st.builds(
+    SpeedRules, side_piles=st.sampled_from([10, 5]), score_hand=st.booleans()
+)
+MAX_STUCK_FLIPS = 50
+"""While nobody can play: drain the side piles (at most 24 cards each) and one rebuilt pair
+(24 each) before a card that fits comes up (see docs)."""
 
 
 def cards_in(view: object) -> set[Card]:
@@ -82,8 +86,9 @@ def play_out(game: SpeedGame, rng: random.Random, on_step: object = None) -> int
     """Random legal and illegal actions until the game ends; returns the accepted steps."""
     accepted = 0
     # Each accepted action is a play, a call or a flip: at most 40 plays, and between two plays
-    # two calls per flip and the flips themselves.
-    bound = 40 * (3 * MAX_FLIPS_BETWEEN_PLAYS + 1) + 3
+    # two calls per flip and the flips themselves (flips while someone could play come only from
+    # the countdown, which this driver runs 1 step in 10: a loose bound).
+    bound = 40 * (3 * 4 * MAX_STUCK_FLIPS + 1) + 3
     while not game.over:
         assert accepted <= bound, "the game does not end"
         r = rng.random()
@@ -123,63 +128,78 @@ def play_out(game: SpeedGame, rng: random.Random, on_step: object = None) -> int
 def test_random_streams_keep_every_invariant(rules: SpeedRules, seed: int, driver: int) -> None:
     game = SpeedGame.new(rules, seed)
     check_cards(game)
-    flips_at_play = [0]
-    plays = [0]
+    stuck_since = [0]
 
     def no_endless_flipping(g: SpeedGame) -> None:
-        if g.plays != plays[0]:
-            plays[0], flips_at_play[0] = g.plays, g.flips
-        assert g.flips - flips_at_play[0] <= MAX_FLIPS_BETWEEN_PLAYS
+        if not g.stuck:
+            stuck_since[0] = g.flips
+        assert g.flips - stuck_since[0] <= MAX_STUCK_FLIPS
 
     play_out(game, random.Random(driver), no_endless_flipping)
     res = game.result
     assert res is not None and game.phase == "over"
     left = (game.cards_left(0), game.cards_left(1))
     assert res.cards_left == left
+
+    def points(loser: int) -> int:
+        draw = game.draw_sizes()[loser]
+        return draw + game.hand_sizes()[loser] if rules.score_hand else draw
+
     if not res.blocked:
         assert res.winner is not None and left[res.winner] == 0
-        assert res.points == left[1 - res.winner] > 0
+        assert res.points == points(1 - res.winner)
     elif res.winner is None:
         assert left[0] == left[1] and res.points == 0
     else:
-        assert left[res.winner] < left[1 - res.winner] == res.points
+        assert left[res.winner] < left[1 - res.winner]
+        assert res.points == points(1 - res.winner)
     assert game.legal_actions(0) == [] == game.legal_actions(1)
 
 
 def hidden_shuffle(game: SpeedGame, seat: int, rng: random.Random) -> SpeedGame:
-    """A copy where everything ``seat`` cannot see is rearranged: the order of every face-down
-    pile and of the other hand, and cards of the other hand swapped with face-down cards of the
-    same rank (ranks decide every public fact, such as whether a stalemate is on)."""
+    """A copy where every card ``seat`` cannot see is shuffled among the places it cannot see:
+    the other hand, both draw piles, the side piles, the face-down middle cards and the cards
+    under the centre tops (each place keeps its size). Any rank may land anywhere, so whether
+    the other player can play changes freely."""
     other = copy.deepcopy(game)
-    opp = 1 - seat
-    face_down = [*other._side, *other._draw]
-    for pile in face_down:
-        rng.shuffle(pile)
-    rng.shuffle(other._hand[opp])
-    hand = other._hand[opp]
-    for i, card in enumerate(hand):
-        spots = [(pile, j) for pile in face_down for j, c in enumerate(pile) if c.rank == card.rank]
-        if spots:
-            pile, j = rng.choice(spots)
-            hand[i], pile[j] = pile[j], hand[i]
+    places: list[tuple[list[Any], int]] = []
+    for pile in [*other._side, *other._draw, other._hand[1 - seat], other._middle]:
+        places.extend((pile, j) for j, c in enumerate(pile) if c is not None)
+    for pile in other._centre:
+        places.extend((pile, j) for j in range(len(pile) - 1))
+    cards = [pile[j] for pile, j in places]
+    rng.shuffle(cards)
+    for (pile, j), card in zip(places, cards, strict=True):
+        pile[j] = card
     return other
 
 
 @settings(max_examples=30, deadline=None)
 @given(rules=rules_st, seed=st.integers(0, 2**32), driver=st.integers(0, 2**32))
-def test_views_hold_nothing_hidden(rules: SpeedRules, seed: int, driver: int) -> None:
+def test_views_and_legal_actions_depend_only_on_what_the_seat_sees(
+    rules: SpeedRules, seed: int, driver: int
+) -> None:
     game = SpeedGame.new(rules, seed)
     rng = random.Random(driver)
+    changed = [0, 0]
+    """Swaps that changed the state / whether the other seat can play."""
 
     def check(g: SpeedGame) -> None:
         for seat in (0, 1):
             view = view_of(g, seat)
             visible = set(g.hand(seat)) | {c for c in (g.top(0), g.top(1)) if c is not None}
             assert cards_in(view) <= visible
-            assert view_of(hidden_shuffle(g, seat, rng), seat) == view
+            swapped = hidden_shuffle(g, seat, rng)
+            assert view_of(swapped, seat) == view
+            assert swapped.legal_actions(seat) == g.legal_actions(seat)
+            assert swapped.why_illegal(seat, CALL) == g.why_illegal(seat, CALL)
+            assert (swapped.phase, swapped.stalemate) == (g.phase, g.stalemate)
+            changed[0] += swapped.snapshot() != g.snapshot()
+            changed[1] += swapped.can_play(1 - seat) != g.can_play(1 - seat)
 
     check(game)
     play_out(game, rng, check)
+    assert changed[0] > 0, "the swaps never changed a hidden card"
 
 
 @settings(max_examples=25, deadline=None)

@@ -11,6 +11,7 @@ import pytest
 from cardroom.cards import parse_card
 from cardroom.games.speed import (
     CALL,
+    Action,
     Play,
     RecordError,
     RulesError,
@@ -27,22 +28,28 @@ from cardroom.games.speed import (
 )
 
 
-def finish(game: SpeedGame, rng: random.Random) -> list[tuple[int, Play] | None]:
-    """Random legal play, stalemates resolved by the countdown; returns the log (None: flip)."""
-    log: list[tuple[int, Play] | None] = []
+def finish(game: SpeedGame, rng: random.Random) -> list[tuple[int, Action] | None]:
+    """Random legal play; when nobody can play, one seat calls and the countdown flips;
+    returns the log (None: the countdown's flip)."""
+    log: list[tuple[int, Action] | None] = []
     while not game.over:
         acts = [(s, a) for s in (0, 1) for a in game.legal_actions(s) if isinstance(a, Play)]
         if acts:
             seat, play = rng.choice(acts)
             game.apply(seat, play)
             log.append((seat, play))
-        else:
+            continue
+        if not game.stalemate:
+            seat = rng.randrange(2)
+            game.apply(seat, CALL)
+            log.append((seat, CALL))
+        if not game.over:
             game.resolve_stalemate()
             log.append(None)
     return log
 
 
-def replay(game: SpeedGame, log: list[tuple[int, Play] | None]) -> SpeedGame:
+def replay(game: SpeedGame, log: list[tuple[int, Action] | None]) -> SpeedGame:
     for step in log:
         if step is None:
             game.resolve_stalemate()
@@ -55,8 +62,10 @@ def replay(game: SpeedGame, log: list[tuple[int, Play] | None]) -> SpeedGame:
 
 
 def test_options_from_strings_and_json() -> None:
-    rules = SpeedRules.from_options({"side-piles": "5", "countdown": "1.5", "target": "50"})
-    assert rules == SpeedRules(side_piles=5, countdown=1.5, target=50)
+    rules = SpeedRules.from_options(
+        {"side-piles": "5", "countdown": "1.5", "target": "50", "score_hand": "yes"}
+    )
+    assert rules == SpeedRules(side_piles=5, countdown=1.5, target=50, score_hand=True)
     assert rules.draw_pile == 20 and rules.is_match
     assert SpeedRules().draw_pile == 15 and not SpeedRules().is_match
     assert SpeedRules.from_json(json.loads(json.dumps(rules.to_json()))) == rules
@@ -74,6 +83,7 @@ def test_options_from_strings_and_json() -> None:
         ({"countdown": "inf"}, "countdown"),
         ({"target": "-5"}, "target"),
         ({"target": True}, "target"),
+        ({"score_hand": "maybe"}, "score_hand='maybe' is not valid: use true or false"),
         ({"colour": "red"}, "unknown option 'colour'"),
     ],
 )
@@ -126,7 +136,7 @@ def test_header_shape() -> None:
     h = header()
     assert set(h) == {"game", "rules", "players", "seed", "deal"}
     assert h["game"] == "speed" and h["seed"] == 5
-    assert h["rules"] == {"side_piles": 10, "countdown": 3.0, "target": 0}
+    assert h["rules"] == {"side_piles": 10, "countdown": 3.0, "target": 0, "score_hand": False}
     game = game_from_header(h)
     assert [c.code for c in game.deal] == h["deal"]
 
@@ -201,7 +211,7 @@ def test_a_match_is_played_to_the_target() -> None:
             break
         assert not match.over and match.winner is None
         match.next_game()
-    assert match.over and match.number >= 2  # one game scores at most 20
+    assert match.over and match.number >= 2  # one game scores at most 10: a draw pile
     assert match.winner == (0 if totals[0] >= 40 else 1)
     with pytest.raises(ValueError, match="match is over"):
         match.next_game()
@@ -219,9 +229,9 @@ def test_a_match_is_played_to_the_target() -> None:
 
 
 def test_match_record_with_a_game_after_the_win_is_refused() -> None:
-    match = SpeedMatch(SpeedRules(target=1), seed=2)
+    match = SpeedMatch(SpeedRules(target=1, score_hand=True), seed=2)
     finish(match.game, random.Random(0))
-    assert match.over and match.winner == match.game.winner  # any win scores at least 1
+    assert match.over and match.winner == match.game.winner  # the hand counts: at least 1
     extra = SpeedGame.new(match.rules, derive_seed(2, 2))
     finish(extra, random.Random(1))
     h1 = record_header(match.game, ["A", "B"], match)

@@ -66,7 +66,8 @@ def test_start_needs_both_calls() -> None:
     assert (game.top(0), game.top(1)) == (C("5H"), C("9C"))
     assert game.called == (False, False)
     assert game.legal_actions(0) == [Play(C("6D"), 0, C("5H"))]
-    assert game.legal_actions(1) == []
+    # Seat 1 cannot play: he may call for the flip (seat 0 sees only that call, not why).
+    assert game.legal_actions(1) == [CALL]
 
 
 def test_start_by_countdown() -> None:
@@ -75,9 +76,30 @@ def test_start_by_countdown() -> None:
     assert events == [Flipped((C("5H"), C("9C")), start=True, timeout=True)]
     assert game.phase == "play"
     with pytest.raises(NoStalemate):
+        game.resolve_stalemate()  # nobody has called: no countdown runs
+    with pytest.raises(RealtimeIllegal, match="no stalemate: you can still play 6D on pile 1"):
+        game.apply(0, CALL)
+
+
+def test_a_call_is_legal_only_for_a_player_who_cannot_play_and_a_play_clears_it() -> None:
+    game = new_game(**OPENING)
+    start(game)
+    assert game.apply(1, CALL) == [Called(1)]  # seat 1 holds nothing for 5H or 9C
+    assert game.phase == "stalemate" and game.stalemate and game.called == (False, True)
+    assert not game.stuck  # seat 0 can still play: the truth, which no view shows
+    assert game.legal_actions(0) == [Play(C("6D"), 0, C("5H"))]  # no call for him
+    events = game.apply(0, Play(C("6D"), 0, C("5H")))
+    assert events == [CardPlayed(0, C("6D"), 0), Drew(0, 1)]
+    assert game.called == (False, False) and game.phase == "play" and not game.stalemate
+    with pytest.raises(NoStalemate):
         game.resolve_stalemate()
-    with pytest.raises(RealtimeIllegal, match="no stalemate"):
-        game.apply(1, CALL)
+    # 6D / 9C: still nothing for seat 1, who calls again; the countdown flips even though seat 0
+    # could play 7S (he had the countdown's seconds to do it).
+    game.apply(1, CALL)
+    events = game.resolve_stalemate()
+    # The unnamed cards fill the side piles in pack order: AC and AD come up first.
+    assert events == [Flipped((C("AC"), C("AD")), start=False, timeout=True)]
+    assert game.flips == 1 and game.called == (False, False)
 
 
 def test_play_and_refill() -> None:
@@ -99,11 +121,11 @@ def test_stale_and_illegal_plays_change_nothing() -> None:
     game.apply(0, Play(C("6D"), 0, C("5H")))
     before = game.snapshot()
     cases = [
-        (0, Play(C("7S"), 0, C("5H")), "stale: centre pile 0 now shows 6D, not 5H"),
+        (0, Play(C("7S"), 0, C("5H")), "stale: pile 1 now shows 6D, not 5H"),
         (1, Play(C("7S"), 0), "7S is not in your hand"),
         (0, Play(C("KS"), 0, C("6D")), "KS cannot go on 6D"),
         (0, Play(C("KS"), 1, C("9C")), "KS cannot go on 9C"),
-        (1, CALL, "no stalemate"),
+        (0, CALL, "no stalemate: you can still play 7S on pile 1"),
         (2, CALL, "not at this table"),
     ]
     for seat, action, reason in cases:
@@ -146,34 +168,45 @@ STUCK = {
 def test_stalemate_by_both_calls_and_repeated_flips() -> None:
     game = new_game(**STUCK)
     start(game)
-    assert game.phase == "stalemate" and game.stalemate
+    # Nobody can play, but until someone calls, that is nobody's business: no countdown runs.
+    assert game.stuck and game.phase == "play" and not game.stalemate
     assert game.legal_actions(0) == [CALL] and game.legal_actions(1) == [CALL]
     game.apply(1, CALL)
-    assert game.phase == "stalemate" and game.called == (False, True)
+    assert game.phase == "stalemate" and game.stalemate and game.called == (False, True)
+    assert game.legal_actions(1) == []
     events = game.apply(0, CALL)
     assert events == [Called(0), Flipped((C("7C"), C("7H")), start=False, timeout=False)]
-    # 7C / 7H fit nothing either: a second flip is due.
-    assert game.stalemate and game.flips == 1 and game.called == (False, False)
-    assert game.side_sizes() == (9, 9)
+    # 7C / 7H fit nothing either: both may call again.
+    assert game.stuck and not game.stalemate and game.flips == 1
+    assert game.called == (False, False) and game.side_sizes() == (9, 9)
     game.apply(0, CALL)
     events = game.apply(1, CALL)
     assert events[-1] == Flipped((C("7D"), C("3D")), start=False, timeout=False)
-    assert not game.stalemate and game.phase == "play" and game.flips == 2
-    assert game.legal_actions(0) == []
+    assert not game.stuck and game.phase == "play" and game.flips == 2
+    assert game.legal_actions(0) == [CALL]
     assert set(game.legal_actions(1)) == {Play(c, 1, C("3D")) for c in H("2S 2H 2D 2C")}
     assert game.centre_sizes() == (3, 3)
 
 
-def test_stalemate_by_countdown_even_after_one_call() -> None:
+def test_stalemate_by_countdown_after_one_call() -> None:
     game = new_game(**STUCK)
     game.resolve_stalemate()
+    with pytest.raises(NoStalemate):
+        game.resolve_stalemate()
     game.apply(0, CALL)
     events = game.resolve_stalemate()
     assert events == [Flipped((C("7C"), C("7H")), start=False, timeout=True)]
     assert game.called == (False, False)
+    game.apply(1, CALL)
     game.resolve_stalemate()
     assert (game.top(0), game.top(1)) == (C("7D"), C("3D"))
-    assert not game.stalemate
+    assert not game.stuck
+
+
+def flip(game: SpeedGame) -> list[object]:
+    """Seat 0 (who holds nothing playable in these deals) calls; the countdown flips."""
+    game.apply(0, CALL)
+    return list(game.resolve_stalemate())
 
 
 # Rebuilding. Start tops 9C / 5D; seat 0 plays 10H on 9C and draws 8S. Then the hands hold
@@ -192,18 +225,18 @@ def test_side_piles_are_rebuilt_from_the_centre() -> None:
     game = new_game(seed=11, **REBUILD)
     start(game)
     assert game.legal_actions(0) == [Play(C("10H"), 0, C("9C"))]
-    assert game.legal_actions(1) == []
+    assert game.legal_actions(1) == [CALL]
     game.apply(0, Play(C("10H"), 0, C("9C")))
     assert game.hand(0) == H("KS KH KD KC 8S")
-    assert game.stalemate
+    assert game.stuck
     for _ in range(10):
-        game.resolve_stalemate()
-        assert game.stalemate and not game.over
+        flip(game)
+        assert game.stuck and not game.over
     assert game.side_sizes() == (0, 0) and game.centre_sizes() == (12, 11)
     tops = (game.top(0), game.top(1))
     assert tops == (C("5S"), C("10S"))
     circulating = set(game.centre_pile(0)) | set(game.centre_pile(1))
-    events = game.resolve_stalemate()
+    events = flip(game)
     # Under the tops: 9C, 10H and 9 slid cards (11) and 5D and 9 slid cards (10).
     assert events[0] == Rebuilt((11, 10))
     assert game.rebuilds == 1 and game.flips == 11
@@ -216,14 +249,14 @@ def test_side_piles_are_rebuilt_from_the_centre() -> None:
     assert now == circulating
     # 9C surfaces within the 21 rebuilt cards; then seat 0 (and only he) can play 8S on it.
     for _ in range(21):
-        if not game.stalemate:
+        if not game.stuck:
             break
-        game.resolve_stalemate()
-    assert not game.stalemate and not game.over
+        flip(game)
+    assert not game.stuck and not game.over
     pile = 0 if game.top(0) == C("9C") else 1
     assert game.top(pile) == C("9C")
     assert game.legal_actions(0) == [Play(C("8S"), pile, C("9C"))]
-    assert game.legal_actions(1) == []
+    assert game.legal_actions(1) == [CALL]
 
 
 def test_rebuilt_odd_pile_slides_alone() -> None:
@@ -233,13 +266,13 @@ def test_rebuilt_odd_pile_slides_alone() -> None:
     start(game)
     game.apply(0, Play(C("10H"), 0, C("9C")))
     for _ in range(11):
-        game.resolve_stalemate()
+        flip(game)
     assert game.side_pile(0)[-1] == C("9C")
     for _ in range(9):
-        game.resolve_stalemate()
-    assert game.side_sizes() == (1, 0) and game.stalemate
+        flip(game)
+    assert game.side_sizes() == (1, 0) and game.stuck
     top1 = game.top(1)
-    events = game.resolve_stalemate()
+    events = flip(game)
     assert events == [Flipped((C("9C"), None), start=False, timeout=True)]
     assert game.top(1) is top1 and game.top(0) == C("9C")
     assert game.legal_actions(0) == [Play(C("8S"), 0, C("9C"))]
@@ -267,9 +300,10 @@ def test_refill_stops_when_the_draw_pile_is_empty_and_winning_scores() -> None:
             assert len(events) == 1 and len(game.hand(0)) == 15 - n
             assert game.draw_sizes()[0] == 0
     assert game.hand(0) == ()
-    assert events[-1] == GameWon(0, 15)
+    # Seat 1 keeps his 15 cards: 5 in hand, 10 in his draw pile; the draw pile scores.
+    assert events[-1] == GameWon(0, 10)
     assert game.over and game.phase == "over" and game.winner == 0
-    assert game.result is not None and game.result.points == 15
+    assert game.result is not None and game.result.points == 10
     assert game.result.cards_left == (0, 15) and not game.result.blocked
     assert game.legal_actions(0) == [] and game.legal_actions(1) == []
     with pytest.raises(RealtimeIllegal, match="over"):
@@ -305,9 +339,11 @@ def test_blocked_game_with_equal_cards_is_a_draw() -> None:
         draw0="KS KH KD KC QS",
         draw1="QH QD QC JS JH",
     )
+    start(game)
+    assert game.stuck and not game.over  # the end comes at the next flip
     game.apply(0, CALL)
     events = game.apply(1, CALL)
-    assert events[-1] == Blocked(None, (15, 15), 0)
+    assert events == [Called(1), Blocked(None, (15, 15), 0)]
     assert game.over and game.phase == "over" and not game.stalemate
     assert game.result == SpeedResult(None, 0, (15, 15), blocked=True)
     assert game.winner is None
@@ -326,16 +362,21 @@ def test_blocked_game_goes_to_the_player_with_fewer_cards() -> None:
     start(game)
     assert not game.stalemate
     events = game.apply(0, Play(C("10H"), 0, C("9C")))
-    assert events == [CardPlayed(0, C("10H"), 0), Drew(0, 1), Blocked(0, (14, 15), 15)]
-    assert game.result == SpeedResult(0, 15, (14, 15), blocked=True)
-    assert game.winner == 0
+    assert events == [CardPlayed(0, C("10H"), 0), Drew(0, 1)]
+    assert game.stuck and not game.over
+    game.apply(1, CALL)
+    assert game.resolve_stalemate() == [Blocked(0, (14, 15), 10)]  # seat 1's draw pile: 10
+    assert game.result == SpeedResult(0, 10, (14, 15), blocked=True)
+    assert game.winner == 0 and game.phase == "over" and not game.stalemate
 
 
 def test_a_stalemate_that_can_still_move_is_not_blocked() -> None:
     # STUCK: nobody can play now, but 3D in side pile 1 fits seat 1's twos.
     game = new_game(**STUCK)
     start(game)
-    assert game.stalemate and not game.over
+    assert game.stuck and not game.over
+    flip(game)
+    assert not game.over
 
 
 def test_side_piles_of_five_win_scores_twenty() -> None:
@@ -347,4 +388,37 @@ def test_side_piles_of_five_win_scores_twenty() -> None:
     for card in H(run):
         game.apply(0, Play(card, 0, seen))
         seen = card
-    assert game.result == SpeedResult(0, 20, (0, 20), blocked=False)
+    assert game.result == SpeedResult(0, 15, (0, 20), blocked=False)  # 20 - 5 in hand
+
+
+def test_score_hand_counts_the_losers_hand_too() -> None:
+    rules = SpeedRules(score_hand=True)
+    game = SpeedGame(rules, make_deal(**RUN), 0)
+    start(game)
+    seen = C("AC")
+    for card in H(RUN["draw0"]):
+        game.apply(0, Play(card, 0, seen))
+        seen = card
+    assert game.result == SpeedResult(0, 15, (0, 15), blocked=False)
+
+
+def test_a_seat_sees_the_same_whether_or_not_the_other_can_play() -> None:
+    # The same table for seat 0 (tops 5H / 9C, his hand 6D and kings); seat 1 holds either
+    # nothing playable (twos and JS) or a four that fits 5H. Seat 0's view, legal actions and
+    # the answer to his call must not tell the two apart.
+    stuck = new_game(**OPENING)
+    able = new_game(middle="5H 9C", draw0="6D KS KH KD KC 7S", draw1="2S 2H 4D 2C JS")
+    for g in (stuck, able):
+        start(g)
+    assert not stuck.can_play(1) and able.can_play(1)
+
+    def seen_by_0(g: SpeedGame) -> tuple[object, ...]:
+        return (g.view(0), g.legal_actions(0), g.why_illegal(0, CALL), g.phase, g.stalemate)
+
+    assert seen_by_0(stuck) == seen_by_0(able)
+    # Seat 0 plays 6D: now he holds nothing for 6D / 9C and may call, in both worlds alike.
+    for g in (stuck, able):
+        g.apply(0, Play(C("6D"), 0, C("5H")))
+        g.apply(0, Play(C("7S"), 0, C("6D")))
+    assert seen_by_0(stuck) == seen_by_0(able)
+    assert stuck.legal_actions(0) == [CALL] and stuck.why_illegal(0, CALL) is None

@@ -110,7 +110,7 @@ def test_move_into_an_empty_space_never_a_sixth_pile() -> None:
     assert g.stock(0)[0] == ()
     with pytest.raises(RealtimeIllegal, match="only 5 stock spaces"):
         g.apply(0, Move(C("KC"), 5))
-    with pytest.raises(RealtimeIllegal, match="not empty"):
+    with pytest.raises(RealtimeIllegal, match="stock pile 4 is not an empty space"):
         g.apply(0, Move(C("KC"), 3))
     assert Move(C("KC"), 0) in g.legal_actions(0)
     g.apply(0, Move(C("KC"), 0))

@@ -20,6 +20,6 @@ def test_the_documented_example_replays() -> None:
     assert [g.cards_left(0), g.cards_left(1)] == [0, 12]
     reasons = [a.get("reason", "") for a in data["actions"] if not a["accepted"]]
     assert reasons == [
-        "stale: pile 1 now shows 7H, not 6H",
+        "stale: pile 2 now shows 7H, not 6H",
         "stale: the other player slapped first and the piles are shared",
     ]

@@ -68,7 +68,7 @@ def test_the_first_slap_takes_its_pile_and_the_other_player_the_other_pile() -> 
     assert top is not None
     fit = next((c for c, _ in g.view(1).stock if c is not None), None)
     assert fit is not None
-    with pytest.raises(RealtimeIllegal, match="only one spit pile now: play on pile 0"):
+    with pytest.raises(RealtimeIllegal, match="only one spit pile now: play on pile 1"):
         g.apply(1, Play(fit, 1))
 
 

@@ -96,8 +96,15 @@ def test_a_turn_up_or_an_uncovering_move_is_not_a_stalemate() -> None:
     # Seat 0's pile 0 holds AD under 2C and pile 1 is an empty space: moving 2C uncovers AD.
     g = position(["AD 2C", "", "4C", "5C", "6C"], LOW1, centre0="10H", centre1="10S")
     assert g.phase == "play"
-    with pytest.raises(RealtimeIllegal, match="you can still play"):
-        g.apply(1, CALL_SPIT)
+    # Nobody can play a card, but a move uncovers one: "Spit!" is refused, saying which move.
+    move_left = "move 2C from stock pile 1 into the empty stock pile 2, uncovering a card"
+    for seat, who in ((1, "the other player"), (0, "you")):
+        with pytest.raises(RealtimeIllegal) as info:
+            g.apply(seat, CALL_SPIT)
+        assert info.value.reason == (
+            f'not a stalemate: {who} can still {move_left} ("Spit!" is only called when '
+            "nobody can move)"
+        )
     g.apply(0, Move(C("2C"), 1))
     assert g.phase == "play" and g.legal_actions(0) == [TurnUp(0)]
     g.apply(0, TurnUp(0))
@@ -113,3 +120,5 @@ def test_a_turn_up_or_an_uncovering_move_is_not_a_stalemate() -> None:
     # A face-down top card can still be turned up: not a stalemate.
     k = position(LOW0, LOW1, centre0="10H", centre1="10S", down=[(1, 4)])
     assert k.phase == "play" and k.legal_actions(1) == [TurnUp(4)]
+    assert k.move_left(0) == "the other player can still turn up stock pile 5"
+    assert k.move_left(1) == "you can still turn up stock pile 5"

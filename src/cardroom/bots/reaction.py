@@ -22,14 +22,16 @@ A bot is committed to a planned play once its hand is moving: it is not told whe
 at changes. It sends the top card it saw as ``seen``, so the arbiter rejects the play as stale if
 the pile changed; the bot then **looks again after a re-aim time**, a fresh draw from its range
 times ``reaim`` (0.5 by default: it only has to read one pile again, not scan its whole layout).
-A plan is dropped, and the bot looks again after a full reaction time, when the table changes
-phase (a stalemate resolved, a slap race, the game over), which any player notices at once.
+When the table changes phase (a stalemate resolved, a call, a slap race, the game over), which
+any player notices at once, the bot keeps a plan that is still legal (a call does not stop a hand
+already moving) and otherwise drops it and looks again after a full reaction time.
 
 What it does, in order of preference (from its view's ``legal_actions`` only):
 Spit: slap the smaller centre pile in a slap race (choose it in the chooser variant); call
 "Spit!" at a stalemate (or the start); play a stock card (preferring piles with cards still face
 down beneath, to uncover them); turn up a face-down stock card; move a top card into an empty
-space when that uncovers a face-down card. Speed: call the flip at a stalemate; play a card.
+space when that uncovers a face-down card. Speed: play a card; call for the flip when it has
+none to play (and at the start).
 Name bots ``easy``, ``medium``, ``hard``, ``expert``, ``reaction:min=0.4,max=0.9[,reaim=0.5]`` or
 ``random[:min=…,max=…]`` (uniformly random legal actions: a baseline, not a person).
 """
@@ -141,8 +143,12 @@ class ReactionBot:
         seat's view, which is only built when the bot has to look (the simulation's fast path)."""
         if self.plan is not None and self.plan.key == key:
             return
+        view = look()
+        if self.plan is not None and self.plan.action in view.legal_actions:
+            self.plan.key = (view.phase, view.stalemate)
+            return
         self.plan = None
-        self._decide(look(), now, self.timing.draw(self.rng))
+        self._decide(view, now, self.timing.draw(self.rng))
 
     def act(self, now: float) -> Any:
         """The planned action, now due (the plan is used up)."""
@@ -212,15 +218,14 @@ def _followers(card: Any, hand: Sequence[Any]) -> int:
 
 
 def speed_strategy(view: SpeedView, rng: random.Random) -> Any | None:
-    """Speed: call the flip when stuck; otherwise play, preferring a card that starts a run."""
+    """Speed: play, preferring a card that starts a run; call for the flip when it has no card
+    to play (its legal actions offer the call only then)."""
     actions = view.legal_actions
     if view.phase == "over" or not actions:
         return None
-    if view.stalemate:
-        return next((a for a in actions if isinstance(a, CallFlip)), None)
     plays = [a for a in actions if isinstance(a, SpeedPlay)]
     if not plays:
-        return None
+        return next((a for a in actions if isinstance(a, CallFlip)), None)
     best = max(_followers(a.card, view.hand) for a in plays)
     return rng.choice([a for a in plays if _followers(a.card, view.hand) == best])
 

@@ -19,7 +19,7 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
-from cardroom.realtime import Entry, RecordError, Replay, cards_left, replay_any
+from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
 
 GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
@@ -200,18 +200,6 @@ def entry_lines(rep: Replay) -> Iterator[str]:
         yield f"{entry.t:8.2f}s  " + entry_text(entry, names)
 
 
-def entry_text(entry: Entry, names: Sequence[str]) -> str:
-    """What one log entry means, in words."""
-    if entry.timeout:
-        said = "; ".join(e.describe(names) for e in entry.events)
-        return f"countdown over: {said}"
-    who = names[entry.seat] if entry.seat is not None else "?"
-    if not entry.accepted:
-        return f"{who}: {entry.action} refused: {entry.reason}"
-    said = "; ".join(e.describe(names) for e in entry.events)
-    return said or f"{who}: {entry.action}"
-
-
 def result_json(rep: Replay) -> dict[str, Any]:
     """``winner``, ``winner_name``, ``cards_left``, ``finished`` and the log's figures."""
     engine, arb = rep.engine, rep.arbiter
@@ -303,17 +291,22 @@ for _game in GAME_NAMES:
 def _play_command(game: str) -> None:
     spit_keys = (
         "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
-        "m moves the picked card into an empty space, z / x slap the left / right pile when a "
+        "m moves the picked card into an empty space, z / x slap pile 1 / 2 when a "
         "new layout is due (or choose it, in the chooser variant); "
         if game == "spit"
         else "n deals the next game of a match (--option target=N); "
     )
+    call_when = (
+        '"Spit!" at the start and at a stalemate'
+        if game == "spit"
+        else "for the flip at the start and when you cannot play"
+    )
     doc = f"""Play {GAME_NAMES[game]} in real time against a bot, in the terminal.
 
-    Pick a card with 1-5 and play it with a / ← (left centre pile) or d / → (right pile); space
-    calls {'"Spit!"' if game == "spit" else "for the flip"} at the start and at a stalemate;
-    {spit_keys}q saves and quits. The footer shows the keys. The game is saved as a record
-    (replay it with `cardroom replay`) after every move, so nothing is lost if the terminal
+    Pick a card with 1-5 and play it with a / ← (centre pile 1, on the left) or d / → (pile 2);
+    space calls {call_when};
+    {spit_keys}q or Ctrl-C saves and quits. The bottom lines show the keys. The game is saved as
+    a record (replay it with `cardroom replay`) after every move, so nothing is lost if the terminal
     closes.
 
     \b

@@ -25,14 +25,15 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.timer import Timer
-from textual.widgets import Footer, Header, RichLog, Static
+from textual.widgets import Header, RichLog, Static
 
 from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
-from cardroom.cli.realtime import GAME_NAMES, entry_text
+from cardroom.cli.realtime import GAME_NAMES
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
-from cardroom.realtime import Arbiter, Clock, Outcome, WallClock
+from cardroom.games.realtime import centre_name
+from cardroom.realtime import GAME_OVER, Arbiter, Clock, Outcome, WallClock, entry_text
 from cardroom.sim.realtime import make_engine
 
 HUMAN, BOT = 0, 1
@@ -62,6 +63,10 @@ class SpeedSeat:
     """Speed: your hand, sorted by rank; plays and the flip."""
 
     call_name = "call for the flip"
+    keys = (
+        "1-5 pick a card · a/← play on pile 1 · d/→ play on pile 2 · "
+        "space call for the flip (when you cannot play) · n next game · q/Ctrl-C quit (saves)"
+    )
 
     def slots(self, view: Any) -> list[Slot]:
         hand = sorted(view.hand, key=lambda c: c.sort_key)
@@ -106,6 +111,10 @@ class SpitSeat:
     """Spit: your stock piles; plays, turning up, moving to a space, slapping, "Spit!"."""
 
     call_name = 'call "Spit!"'
+    keys = (
+        "1-5 pick a stock pile · a/← play on pile 1 · d/→ play on pile 2 · t turn up · "
+        'm move to a space · space "Spit!" · z/x slap pile 1/2 · q/Ctrl-C quit (saves)'
+    )
 
     def slots(self, view: Any) -> list[Slot]:
         return [Slot(top, count, i) for i, (top, count) in enumerate(view.stock)]
@@ -163,6 +172,7 @@ class RealtimeApp(App[None]):
     #centre { border: round $accent; padding: 0 1; }
     #mine { border: round $success; padding: 0 1; }
     #log { height: 1fr; border: round $panel; }
+    #keys { dock: bottom; height: auto; background: $panel; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "pick(0)", "pick 1-5", show=True),
@@ -179,6 +189,7 @@ class RealtimeApp(App[None]):
         Binding("x", "slap(1)", "slap right"),
         Binding("n", "next_game", "next game"),
         Binding("q", "quit_game", "quit (saves)"),
+        Binding("ctrl+c", "quit_game", "quit (saves)", show=False, priority=True),
     ]
     SPIT_ONLY: ClassVar[set[str]] = {"turn_up", "move", "slap"}
 
@@ -209,6 +220,8 @@ class RealtimeApp(App[None]):
         self.finished_records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
         self.farewell: list[str] = []
+        self.log_lines: list[str] = []
+        """Every line written to the log, unwrapped."""
         self.selected: int | None = None
         self.aim: tuple[Card | None, Card | None] = (None, None)
         self.message = ""
@@ -239,8 +252,13 @@ class RealtimeApp(App[None]):
             yield Static(id="centre")
             yield Static(id="status")
             yield Static(id="mine")
-        yield RichLog(id="log", wrap=True, markup=False)
-        yield Footer()
+        # min_width: RichLog never wraps narrower than its min_width (78 by default), so at 80
+        # columns the end of a long line would hide under the border and scroll bar.
+        yield RichLog(id="log", wrap=True, markup=False, min_width=10)
+        keys = self.seat_ui.keys
+        if self.match is None:
+            keys = keys.replace(" · n next game", "")
+        yield Static(keys, id="keys")
 
     def on_mount(self) -> None:
         self.sub_title = f"{GAME_NAMES[self.game]} against {self.names[BOT]} (seed {self.seed})"
@@ -257,11 +275,10 @@ class RealtimeApp(App[None]):
     # -- time: the bot and the countdown ----------------------------------------------------
 
     def pump(self) -> None:
-        """Do everything due by now: the countdown and the bot's planned actions, in time order."""
-        if self.engine.over:
-            return
+        """Do everything due by now: the countdown and the bot's planned actions, in time order;
+        then show the result (also when the game is over: the winning move must be drawn)."""
         now = self.clock.now()
-        for _ in range(1000):
+        for _ in range(0 if self.engine.over else 1000):
             deadline, due = self.arbiter.deadline, self.bot.due
             if deadline is not None and deadline <= now and (due is None or deadline <= due):
                 self.arbiter.tick(now)
@@ -299,7 +316,10 @@ class RealtimeApp(App[None]):
     # -- your actions -----------------------------------------------------------------------
 
     def submit(self, action: Any) -> Outcome:
-        """Send one of your actions to the arbiter now; show a refusal and its reason."""
+        """Send one of your actions to the arbiter now; show a refusal and its reason.
+        After the end nothing is sent (the record ends with the winning move)."""
+        if self._over():
+            return Outcome(False, GAME_OVER)
         now = self.clock.now()
         outcome = self.arbiter.submit(HUMAN, action, now)
         if outcome.accepted:
@@ -314,8 +334,23 @@ class RealtimeApp(App[None]):
         """Your cards / piles, as numbered on screen."""
         return list(self.seat_ui.slots(self.view))
 
+    def _after_end(self) -> str:
+        if self.match is not None and not self.match.over:
+            return "the game is over: press n for the next game, q to quit"
+        return "the game is over: press q to quit"
+
+    def _over(self) -> bool:
+        """True (and say so) when the game is over and a key would do nothing."""
+        if not self.engine.over:
+            return False
+        self.message = ""  # the status line already says what to press
+        self._redraw()
+        return True
+
     def action_pick(self, index: int) -> None:
         """Pick card / pile ``index`` (0-based); aim at what the centre shows now."""
+        if self._over():
+            return
         slots = self.current_slots()
         if index >= len(slots):
             self.message = f"there is no card {index + 1}"
@@ -335,6 +370,8 @@ class RealtimeApp(App[None]):
 
     def action_play(self, pile: int) -> None:
         """Play the picked card onto centre pile ``pile``."""
+        if self._over():
+            return
         slots = self.current_slots()
         if self.selected is None or self.selected >= len(slots):
             self.message = "pick a card first (1-5)"
@@ -363,6 +400,8 @@ class RealtimeApp(App[None]):
 
     def action_turn_up(self) -> None:
         """Turn up the face-down top card of the picked stock pile."""
+        if self._over():
+            return
         slots = self.current_slots()
         if self.selected is None or self.selected >= len(slots):
             self.message = "pick a stock pile first (1-5)"
@@ -372,6 +411,8 @@ class RealtimeApp(App[None]):
 
     def action_move(self) -> None:
         """Move the picked face-up card into an empty stock space."""
+        if self._over():
+            return
         slots = self.current_slots()
         if self.selected is None or self.selected >= len(slots):
             self.message = "pick a stock pile first (1-5)"
@@ -412,7 +453,8 @@ class RealtimeApp(App[None]):
         """Log what happened, show the new view to the bot and you, and reschedule the timers."""
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
-            line = f"{entry.t - self.arbiter.start:7.2f}s  {entry_text(entry, self.names)}"
+            said = entry_text(entry, self.names, viewer=HUMAN)
+            line = f"{entry.t - self.arbiter.start:7.2f}s  {said}"
             self.write_log(line, bad=not entry.accepted)
         if len(log) > self._seen_log and not self.engine.over:
             self.save()  # after every change, so a crash or a closed terminal loses nothing
@@ -442,6 +484,8 @@ class RealtimeApp(App[None]):
         return line
 
     def write_log(self, line: str, bad: bool = False) -> None:
+        """Add a line to the log on screen (kept whole in ``log_lines``; the screen wraps it)."""
+        self.log_lines.append(line)
         try:
             log = self.query_one("#log", RichLog)
         except Exception:  # not mounted yet
@@ -490,7 +534,7 @@ class RealtimeApp(App[None]):
         opponent.update(self.seat_ui.opponent_text(view, self.names[BOT]))
         centre = Text("Centre:  ")
         for pile in (0, 1):
-            centre.append(f"{'left' if pile == 0 else 'right'} ")
+            centre.append(f"{centre_name(pile)} ")
             centre.append_text(card_text(view.centre[pile]))
             centre.append(f" ({view.centre_sizes[pile]})     ")
         centre.append(self.seat_ui.centre_extra(view), style="dim")
@@ -518,24 +562,33 @@ class RealtimeApp(App[None]):
         except Exception:  # not mounted yet
             return
         view = self.view
-        text = Text(f"Phase: {view.phase}", style="bold")
+        phase = view.phase
+        if self.game == "speed" and phase == "stalemate":
+            phase = "flip called"  # a call stands; whether the caller's opponent can play is his
+        text = Text(f"Phase: {phase}", style="bold")
         if self.engine.over:
             text.append("   " + self._result_line(), style="bold green")
+            text.append("   " + self._after_end().split(": ", 1)[1], style="bold yellow")
         elif view.stalemate:
             who = [self.names[s] for s in (0, 1) if view.called[s]]
-            text.append(f"   {self.seat_ui.call_name} (space)", style="yellow")
+            if self.seat_ui.call() in view.legal_actions:
+                text.append(f"   {self.seat_ui.call_name} (space)", style="yellow")
+            elif not view.called[view.seat]:
+                text.append("   you can still play: play before the countdown", style="yellow")
             if who:
                 text.append(f"   called: {', '.join(who)}")
             deadline = self.arbiter.deadline
             if deadline is not None:
                 left = max(0.0, deadline - self.clock.now())
                 text.append(f"   countdown {left:.1f} s", style="bold yellow")
+        elif self.seat_ui.call() in view.legal_actions:
+            text.append(f"   you cannot play: {self.seat_ui.call_name} (space)", style="yellow")
         elif view.phase == "slap":
-            text.append("   slap a pile for your new layout: z (left) or x (right)",
+            text.append("   slap a pile for your new layout: z (pile 1) or x (pile 2)",
                         style="bold yellow")
         elif view.phase == "choose":
             chooser = self.names[view.chooser] if view.chooser is not None else "?"
-            text.append(f"   {chooser} chooses a pile (z left, x right)", style="bold yellow")
+            text.append(f"   {chooser} chooses a pile (z pile 1, x pile 2)", style="bold yellow")
         if self.message:
             text.append(f"   {self.message}", style="bold red")
         status.update(text)

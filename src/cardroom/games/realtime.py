@@ -12,15 +12,18 @@ An engine exposes:
   one seat. ``apply`` raises :class:`RealtimeIllegal` and changes nothing when the action is not
   legal *now*; an action aimed at a pile whose top card is no longer the one the player saw is
   illegal with a reason starting ``"stale: "``.
-- ``stalemate``: True when neither seat can make progress and a "Spit!" / side-pile flip is
-  due. Seats may then send the game's call action; when both have called, the engine resolves
-  the stalemate itself. ``resolve_stalemate()`` resolves it at once: the arbiter calls it when
-  the table's countdown runs out.
+- ``stalemate``: True while a "Spit!" / side-pile flip is due and the table's countdown runs
+  (a public fact: in Spit, nobody can make progress; in Speed, a player who cannot play has
+  called for the flip). Seats may then send the game's call action; when both have called, the
+  engine resolves the stalemate itself. ``resolve_stalemate()`` resolves it at once: the arbiter
+  calls it when the table's countdown runs out.
+- Text for players numbers piles from 1 (``centre_name``); records and actions count from 0.
 - ``phase``: a short string a UI can show (``"start"``, ``"play"``, ``"stalemate"``,
   ``"slap"``, ``"choose"``, ``"over"``).
 - ``winner`` (a seat or None) and ``over``.
 - ``view(seat)``: everything the seat may see and nothing else (never a face-down card, the
-  other hand in Speed, or the order of any face-down pile).
+  other hand in Speed, or the order of any face-down pile). A view, and the seat's legal
+  actions, depend only on what the seat may see: swapping hidden cards changes neither.
 - ``locations()``: where each of the 52 cards is, for invariant tests.
 - ``legal_actions(seat)``: every action the seat could take now (for bots and tests).
 - ``action_to_json`` / ``action_from_json``: the record form of an action.
@@ -57,6 +60,13 @@ def adjacent(a: Card, b: Card) -> bool:
     """True when the ranks differ by one, turning the corner (K-A-2): suits are ignored."""
     d = abs(int(a.rank) - int(b.rank))
     return d in (1, 12)
+
+
+def centre_name(pile: object) -> str:
+    """A centre pile as players read it: numbered from 1, left to right (records count from 0)."""
+    if isinstance(pile, int) and not isinstance(pile, bool) and pile in (0, 1):
+        return f"pile {pile + 1}"
+    return f"pile {pile!r}"
 
 
 A = TypeVar("A")
@@ -100,6 +110,18 @@ class RealtimeEngine(Protocol[A, V]):
     def action_to_json(self, action: A) -> dict[str, Any]: ...
 
     def action_from_json(self, data: Any) -> A: ...
+
+
+def client_action(engine: RealtimeEngine[A, Any], data: Any) -> A:
+    """Read an action sent by a player's client (the web, later): the record form, except that a
+    play must carry ``seen``, the top card its sender saw, so that a play aimed at a pile that
+    changed is refused as stale rather than landing on another card. Raise RecordError."""
+    if isinstance(data, Mapping) and data.get("type") == "play" and data.get("seen") is None:
+        raise RecordError(
+            'a play must carry "seen", the top card of the pile as you saw it, like '
+            '{"type": "play", "card": "7D", "pile": 0, "seen": "8C"}'
+        )
+    return engine.action_from_json(data)
 
 
 R = TypeVar("R")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent
+from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.speed.rules import HAND_SIZE, SpeedRules
 
 if TYPE_CHECKING:
@@ -67,12 +67,16 @@ class Play:
 
     def __str__(self) -> str:
         seen = f" (on {self.seen.code})" if self.seen is not None else ""
-        return f"play {self.card.code} to pile {self.pile}{seen}"
+        return f"play {self.card.code} on {centre_name(self.pile)}{seen}"
 
 
 @dataclass(frozen=True, slots=True)
 class CallFlip:
-    """Call for the flip: at the start (turn the middle cards) or at a stalemate."""
+    """Call for the flip: at the start (turn the middle cards), or when the caller cannot play.
+
+    The flip comes when both have called (or the table's countdown, running from the first
+    call, runs out); a card played clears the calls.
+    """
 
     def __str__(self) -> str:
         return "call flip"
@@ -186,7 +190,7 @@ class CardPlayed:
     pile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} plays {self.card.pretty} on pile {self.pile}"
+        return f"{names[self.seat]} plays {self.card.pretty} on {centre_name(self.pile)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +206,8 @@ class Drew:
 
 @dataclass(frozen=True, slots=True)
 class GameWon:
-    """``seat`` played his last card; he scores ``points`` (the loser's cards left)."""
+    """``seat`` played his last card; he scores ``points`` (the loser's draw pile; with
+    ``score_hand`` his hand too)."""
 
     seat: int
     points: int
@@ -240,7 +245,8 @@ class SpeedResult:
     winner: int | None
     """The winning seat, or None for a blocked game with equal cards left."""
     points: int
-    """What the winner scores: one point per card the loser has left (hand and draw pile)."""
+    """What the winner scores: one point per card in the loser's draw pile (with the rules'
+    ``score_hand``, his hand too)."""
     cards_left: tuple[int, int]
     """Cards each seat has left in hand and draw pile."""
     blocked: bool
@@ -293,7 +299,6 @@ class SpeedGame:
         self._centre: list[list[Card]] = [[], []]
         self._called = [False, False]
         self._started = False
-        self._stalemate = True
         self._result: SpeedResult | None = None
         self.flips = 0
         """Stalemate flips so far (the start does not count)."""
@@ -313,17 +318,25 @@ class SpeedGame:
 
     @property
     def phase(self) -> str:
-        """``start``, ``play``, ``stalemate`` or ``over``."""
+        """``start``, ``play``, ``stalemate`` (a player has called for the flip) or ``over``."""
         if self._result is not None:
             return "over"
         if not self._started:
             return "start"
-        return "stalemate" if self._stalemate else "play"
+        return "stalemate" if self._called[0] or self._called[1] else "play"
 
     @property
     def stalemate(self) -> bool:
-        """True while a flip is due: before the start, or when neither seat can play."""
-        return self._result is None and self._stalemate
+        """True while a flip is due and the countdown runs: before the start, or once a player
+        who cannot play has called for it. Public: it never depends on a hidden card."""
+        if self._result is not None:
+            return False
+        return not self._started or self._called[0] or self._called[1]
+
+    @property
+    def stuck(self) -> bool:
+        """True when neither seat can play (the full-information fact; not shown to seats)."""
+        return self._started and self._result is None and not (self.can_play(0) or self.can_play(1))
 
     @property
     def started(self) -> bool:
@@ -400,7 +413,6 @@ class SpeedGame:
             tuple(tuple(p) for p in self._centre),
             tuple(self._called),
             self._started,
-            self._stalemate,
             self._result,
             self.flips,
             self.rebuilds,
@@ -451,7 +463,8 @@ class SpeedGame:
             top = self._centre[action.pile][-1]
             if action.seen is not None and action.seen is not top:
                 return (
-                    f"stale: centre pile {action.pile} now shows {top.code}, not {action.seen.code}"
+                    f"stale: {centre_name(action.pile)} now shows {top.code}, "
+                    f"not {action.seen.code}"
                 )
             if not adjacent(action.card, top):
                 return (
@@ -460,25 +473,44 @@ class SpeedGame:
                 )
             return None
         if isinstance(action, CallFlip):
-            if not self._stalemate:
-                return "no stalemate: a card can still be played, so there is nothing to flip"
             if self._called[seat]:
                 return "you have already called: waiting for the other player or the countdown"
+            playable = self._playable(seat)
+            if playable is not None:
+                card, pile = playable
+                return (
+                    f"no stalemate: you can still play {card.code} on {centre_name(pile)}, "
+                    "so there is nothing to flip"
+                )
             return None
         return f"{action!r} is not a Speed action: send Play or CallFlip"
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Every action ``seat`` may take now, each Play with ``seen`` filled in."""
-        if self._result is not None or seat not in SEATS:
-            return []
-        if self._stalemate:
-            return [] if self._called[seat] else [CALL]
-        out: list[Action] = []
+    def _playable(self, seat: int) -> tuple[Card, int] | None:
+        """A card of ``seat``'s hand that fits a centre pile now, and the pile; or None."""
+        if not self._started:
+            return None
         for pile in (0, 1):
             top = self._centre[pile][-1]
             for card in self._hand[seat]:
                 if adjacent(card, top):
-                    out.append(Play(card, pile, top))
+                    return card, pile
+        return None
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, each Play with ``seen`` filled in: its plays, or
+        the call for the flip when it has none (and has not called yet). They depend only on the
+        seat's hand and the public table."""
+        if self._result is not None or seat not in SEATS:
+            return []
+        out: list[Action] = []
+        if self._started:
+            for pile in (0, 1):
+                top = self._centre[pile][-1]
+                for card in self._hand[seat]:
+                    if adjacent(card, top):
+                        out.append(Play(card, pile, top))
+        if not out and not self._called[seat]:
+            out.append(CALL)
         return out
 
     # --------------------------------------------------------------------- applying
@@ -499,8 +531,16 @@ class SpeedGame:
     def resolve_stalemate(self) -> list[Event]:
         """Do the flip now (the countdown ran out); raise :class:`NoStalemate` if none is due."""
         if not self.stalemate:
-            raise NoStalemate("there is no stalemate to resolve: a card can still be played")
+            raise NoStalemate("there is no flip to do: nobody has called for one")
         return self._flip(timeout=True)
+
+    def points(self, loser: int) -> int:
+        """What the winner scores from ``loser``: his draw pile (with ``score_hand``, his hand
+        too)."""
+        points = len(self._draw[loser])
+        if self.rules.score_hand:
+            points += len(self._hand[loser])
+        return points
 
     def _refill(self, seat: int) -> int:
         hand, draw = self._hand[seat], self._draw[seat]
@@ -514,17 +554,16 @@ class SpeedGame:
         self._hand[seat].remove(action.card)
         self._centre[action.pile].append(action.card)
         self.plays += 1
+        self._called = [False, False]  # the table changed: a call made before it lapses
         events: list[Event] = [CardPlayed(seat, action.card, action.pile)]
         drawn = self._refill(seat)
         if drawn:
             events.append(Drew(seat, drawn))
         if not self._hand[seat]:
-            points = self.cards_left(1 - seat)
+            points = self.points(1 - seat)
             left = (self.cards_left(0), self.cards_left(1))
             self._result = SpeedResult(seat, points, left, blocked=False)
             events.append(GameWon(seat, points))
-            return events
-        events.extend(self._after_change())
         return events
 
     def _flip(self, timeout: bool) -> list[Event]:
@@ -539,6 +578,10 @@ class SpeedGame:
             self._started = True
             events.append(Flipped(cards, start=True, timeout=timeout))
         else:
+            blocked = self._blocked()
+            if blocked is not None:
+                self._called = [False, False]
+                return [blocked]
             if not self._side[0] and not self._side[1]:
                 events.append(self._rebuild())
             slid: list[Card | None] = [None, None]
@@ -550,7 +593,6 @@ class SpeedGame:
             self.flips += 1
             events.append(Flipped((slid[0], slid[1]), start=False, timeout=timeout))
         self._called = [False, False]
-        events.extend(self._after_change())
         return events
 
     def _rebuild(self) -> Rebuilt:
@@ -564,20 +606,19 @@ class SpeedGame:
         self.rebuilds += 1
         return Rebuilt((len(self._side[0]), len(self._side[1])))
 
-    def _after_change(self) -> list[Event]:
-        """Recompute the stalemate; end a game that can never move again."""
-        self._stalemate = not (self.can_play(0) or self.can_play(1))
-        if not self._stalemate or self._can_ever_play():
-            return []
+    def _blocked(self) -> Blocked | None:
+        """At a flip: end the game if nobody can play now nor after any flip (see the docs)."""
+        if not self.stuck or self._can_ever_play():
+            return None
         left = (self.cards_left(0), self.cards_left(1))
         if left[0] == left[1]:
             winner: int | None = None
             points = 0
         else:
             winner = 0 if left[0] < left[1] else 1
-            points = left[1 - winner]
+            points = self.points(1 - winner)
         self._result = SpeedResult(winner, points, left, blocked=True)
-        return [Blocked(winner, left, points)]
+        return Blocked(winner, left, points)
 
     def _can_ever_play(self) -> bool:
         """True when some card that flips can bring up fits a hand (see docs: blocked games).

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from cardroom.games.nain_jaune.rules import RulesError
+from cardroom.games.nain_jaune.rules import RulesError, parse_flag
 
 __all__ = ["HAND_SIZE", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
 
@@ -31,8 +31,11 @@ class SpeedRules:
     """Seconds before the arbiter turns the middle cards / flips the side piles without both
     calls (a table option); 0 = only when both players call."""
     target: int = 0
-    """Score that wins a match (the winner of a game scores one point per card the loser has
-    left in hand and draw pile); 0 = a single game."""
+    """Score that wins a match (the winner of a game scores one point per card left in the
+    loser's draw pile); 0 = a single game."""
+    score_hand: bool = False
+    """True: the winner also scores the cards in the loser's hand (a house rule; the seed counts
+    the stock, i.e. draw pile, only)."""
 
     def __post_init__(self) -> None:
         if (
@@ -59,6 +62,8 @@ class SpeedRules:
                 f"target={self.target!r} is not valid: give a whole number of points "
                 "(0 = a single game)"
             )
+        if not isinstance(self.score_hand, bool):
+            raise RulesError(f"score_hand={self.score_hand!r} is not valid: use true or false")
 
     @property
     def draw_pile(self) -> int:
@@ -112,6 +117,8 @@ def _convert(name: str, value: Any) -> Any:
             return int(str(value).strip())
         except ValueError:
             raise RulesError(f"{name}={value!r} must be a whole number") from None
+    if name == "score_hand":
+        return parse_flag(name, value)
     if name == "countdown":
         if isinstance(value, bool):
             return value

@@ -2,7 +2,9 @@
 
 Public: the top card and size of each centre pile, the sizes of the side piles, draw piles and
 hands, how many middle cards are still face down, who has called, the result. The seat's own
-hand. Nothing else: never the other hand, a face-down card, or the order of any pile.
+hand. Nothing else: never the other hand, a face-down card, or the order of any pile. Nothing
+in a view depends on a card the seat cannot see: whether the other player can play shows only
+through his calls (a call is legal only for a player who cannot play).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ class SpeedView:
     seat: int
     rules: SpeedRules
     phase: str
-    """``start``, ``play``, ``stalemate`` or ``over``."""
+    """``start``, ``play``, ``stalemate`` (a player has called for the flip) or ``over``."""
     centre: tuple[Card | None, Card | None]
     """The top card of each centre pile (None before the start)."""
     centre_sizes: tuple[int, int]
@@ -35,6 +37,7 @@ class SpeedView:
     hand_sizes: tuple[int, int]
     draw_sizes: tuple[int, int]
     stalemate: bool
+    """A flip is due: before the start, or since a player called (the countdown runs)."""
     called: tuple[bool, bool]
     winner: int | None
     blocked: bool

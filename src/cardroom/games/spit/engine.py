@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent
+from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.spit.rules import SpitRules
 
 if TYPE_CHECKING:
@@ -32,6 +32,15 @@ PACKET = 26
 _ADJACENT = tuple(adjacent(a, b) for a in DECK for b in DECK)
 _ALTERNATING = tuple(adjacent(a, b) and a.red != b.red for a in DECK for b in DECK)
 """Whether card ``a`` may go on top card ``b``, indexed ``a.index * 52 + b.index``."""
+
+
+
+def stock_name(stock: object) -> str:
+    """A stock pile as players read it: numbered from 1 (records count from 0)."""
+    if isinstance(stock, int) and not isinstance(stock, bool):
+        return f"stock pile {stock + 1}"
+    return f"stock pile {stock!r}"
+
 
 # ----------------------------------------------------------------------------- actions
 
@@ -50,7 +59,7 @@ class Play:
 
     def __str__(self) -> str:
         seen = f" (on {self.seen.code})" if self.seen is not None else ""
-        return f"play {self.card.code} to pile {self.pile}{seen}"
+        return f"play {self.card.code} on {centre_name(self.pile)}{seen}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +69,7 @@ class TurnUp:
     stock: int
 
     def __str__(self) -> str:
-        return f"turn up stock {self.stock}"
+        return f"turn up {stock_name(self.stock)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +80,7 @@ class Move:
     to_stock: int
 
     def __str__(self) -> str:
-        return f"move {self.card.code} to stock {self.to_stock}"
+        return f"move {self.card.code} to {stock_name(self.to_stock)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +98,7 @@ class Slap:
     pile: int
 
     def __str__(self) -> str:
-        return f"slap pile {self.pile}"
+        return f"slap {centre_name(self.pile)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +108,7 @@ class Choose:
     pile: int
 
     def __str__(self) -> str:
-        return f"choose pile {self.pile}"
+        return f"choose {centre_name(self.pile)}"
 
 
 Action = Play | TurnUp | Move | CallSpit | Slap | Choose
@@ -148,7 +157,7 @@ class Spat:
     pile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} spits {self.card.pretty} onto pile {self.pile}"
+        return f"{names[self.seat]} spits {self.card.pretty} onto {centre_name(self.pile)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +170,7 @@ class Played:
     pile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} plays {self.card.pretty} onto pile {self.pile}"
+        return f"{names[self.seat]} plays {self.card.pretty} onto {centre_name(self.pile)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +182,7 @@ class TurnedUp:
     card: Card
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} turns up {self.card.pretty} on stock {self.stock}"
+        return f"{names[self.seat]} turns up {self.card.pretty} on {stock_name(self.stock)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +196,8 @@ class Moved:
 
     def describe(self, names: Sequence[str]) -> str:
         return (
-            f"{names[self.seat]} moves {self.card.pretty} from stock {self.from_stock} "
-            f"to the empty stock {self.to_stock}"
+            f"{names[self.seat]} moves {self.card.pretty} from {stock_name(self.from_stock)} "
+            f"to the empty {stock_name(self.to_stock)}"
         )
 
 
@@ -220,7 +229,7 @@ class Slapped:
     pile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} slaps pile {self.pile} first"
+        return f"{names[self.seat]} slaps {centre_name(self.pile)} first"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +240,7 @@ class Chose:
     pile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} chooses pile {self.pile}"
+        return f"{names[self.seat]} chooses {centre_name(self.pile)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +254,7 @@ class Took:
     def describe(self, names: Sequence[str]) -> str:
         if self.pile is None:
             return f"{names[self.seat]} takes nothing from the middle"
-        return f"{names[self.seat]} takes pile {self.pile} ({self.cards} cards)"
+        return f"{names[self.seat]} takes {centre_name(self.pile)} ({self.cards} cards)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +277,7 @@ class OnePile:
     pile: int
 
     def describe(self, names: Sequence[str]) -> str:
-        return f"only one spit pile from now on: pile {self.pile}"
+        return f"only one spit pile from now on: {centre_name(self.pile)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,6 +516,38 @@ class SpitGame:
                 return True
         return False
 
+    def _progress(self, seat: int) -> str | None:
+        """One move by which ``seat`` makes progress, in words (``_can_progress``'s witness)."""
+        stock, up = self._stock[seat], self._up[seat]
+        tops = [(p, self._centre[p][-1]) for p in (0, 1) if self._open[p] and self._centre[p]]
+        empties = [i for i, p in enumerate(stock) if not p]
+        for i, pile in enumerate(stock):
+            if pile and not up[i]:
+                return f"turn up {stock_name(i)}"
+        for pile in stock:  # every top is face up now
+            if pile:
+                for p, top in tops:
+                    if self._fits(pile[-1], top):
+                        return f"play {pile[-1].code} on {centre_name(p)}"
+        for i, pile in enumerate(stock):
+            if empties and len(pile) > 1:
+                return (
+                    f"move {pile[-1].code} from {stock_name(i)} into the empty "
+                    f"{stock_name(empties[0])}, uncovering a card"
+                )
+        return None
+
+    def move_left(self, seat: int) -> str:
+        """Why there is no stalemate, told to ``seat``: a move he or the other player can still
+        make (every card it names is face up)."""
+        mine = self._progress(seat)
+        if mine is not None:
+            return f"you can still {mine}"
+        theirs = self._progress(1 - seat)
+        if theirs is not None:
+            return f"the other player can still {theirs}"
+        return "nobody is stuck yet"
+
     def _stuck(self) -> bool:
         """Neither seat can make progress (memoised until the next change of state)."""
         if self._stuck_memo is None:
@@ -527,9 +568,9 @@ class SpitGame:
             if not _index_ok(action.stock, self.rules.piles):
                 return f"there is no stock pile {action.stock!r}: use 0 to {self.rules.piles - 1}"
             if not self._stock[seat][action.stock]:
-                return f"stock pile {action.stock} is empty"
+                return f"{stock_name(action.stock)} is empty"
             if self._up[seat][action.stock]:
-                return f"the top card of stock pile {action.stock} is already face up"
+                return f"the top card of {stock_name(action.stock)} is already face up"
             return None
         if isinstance(action, Move):
             if self._kind != "play":
@@ -542,13 +583,16 @@ class SpitGame:
             if self._stock_top(seat, action.card) is None:
                 return f"{_code(action.card)} is not a face-up top card of your stock"
             if self._stock[seat][action.to_stock]:
-                return f"stock space {action.to_stock} is not empty"
+                return f"{stock_name(action.to_stock)} is not an empty space"
             return None
         if isinstance(action, CallSpit):
             if not self.stalemate:
                 if self._kind in ("slap", "choose"):
                     return self._not_now('call "Spit!"')
-                return 'you can still play: "Spit!" is only called when nobody can'
+                return (
+                    f"not a stalemate: {self.move_left(seat)} "
+                    '("Spit!" is only called when nobody can move)'
+                )
             if self._called[seat]:
                 return 'you have already called "Spit!"'
             return None
@@ -588,12 +632,12 @@ class SpitGame:
         if self._stock_top(seat, action.card) is None:
             return f"{_code(action.card)} is not a face-up top card of your stock"
         if not self._open[pile]:
-            return f"there is only one spit pile now: play on pile {1 - pile}"
+            return f"there is only one spit pile now: play on {centre_name(1 - pile)}"
         top = self.top(pile)
         if top is None:
-            return f"centre pile {pile} is empty"
+            return f"{centre_name(pile)} is empty"
         if action.seen is not None and action.seen is not top:
-            return f"stale: pile {pile} now shows {top.code}, not {_code(action.seen)}"
+            return f"stale: {centre_name(pile)} now shows {top.code}, not {_code(action.seen)}"
         if not adjacent(action.card, top):
             return f"{action.card.code} is not one rank above or below {top.code}"
         if self.rules.alternate_colours and action.card.red == top.red:

@@ -1,0 +1,198 @@
+// The replay viewer: the server turns a record into steps (POST /api/replay); this page steps.
+import {
+  cardFace, cardLabel, cardText, clear, el, rankName, rankSymbol, readJson, sortHand,
+} from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/").filter(Boolean); // ["replay"] or ["replay", id]
+const TABLE = parts[1] ? decodeURIComponent(parts[1]) : null;
+
+let replay = null;
+let ri = 0; // round index
+let si = 0; // step index
+
+function showError(text) {
+  $("replay-error").textContent = text || "";
+}
+
+async function load(record, label) {
+  showError("");
+  const data = await readJson(await fetch("/api/replay", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: typeof record === "string" ? record : JSON.stringify(record),
+    credentials: "same-origin",
+  }));
+  show(data, label);
+}
+
+function show(data, label) {
+  if (!data || !Array.isArray(data.rounds) || !data.rounds.length) throw new Error("This record has no round to show.");
+  replay = data;
+  ri = 0;
+  si = 0;
+  $("replay-title").textContent = label;
+  document.title = `cardroom: ${label}`;
+  $("viewer").hidden = false;
+  draw();
+}
+
+function round() {
+  return replay.rounds[ri];
+}
+
+function players() {
+  return replay.players || [];
+}
+
+function name(p) {
+  const n = (replay.rounds[ri]?.players || players())[p];
+  return typeof n === "string" ? n : n?.name || `Player ${Number(p) + 1}`;
+}
+
+function go(r, s) {
+  if (!replay) return;
+  const nr = replay.rounds.length;
+  if (r < 0) { r = 0; s = 0; }
+  if (r >= nr) { r = nr - 1; s = replay.rounds[r].steps.length - 1; }
+  const steps = replay.rounds[r].steps.length;
+  if (s < 0) {
+    if (r > 0) { r -= 1; s = replay.rounds[r].steps.length - 1; } else s = 0;
+  } else if (s >= steps) {
+    if (r < nr - 1) { r += 1; s = 0; } else s = steps - 1;
+  }
+  ri = r;
+  si = s;
+  draw();
+}
+
+function draw() {
+  const rd = round();
+  const step = rd.steps[si] || {};
+  const last = si === rd.steps.length - 1;
+  $("r-pos").textContent = `Round ${ri + 1} of ${replay.rounds.length} · step ${si + 1} of ${rd.steps.length}`;
+  const slider = $("r-slider");
+  slider.max = String(rd.steps.length - 1);
+  slider.value = String(si);
+  $("r-first").disabled = ri === 0 && si === 0;
+  $("r-prev").disabled = ri === 0 && si === 0;
+  $("r-prev-round").disabled = ri === 0;
+  const end = ri === replay.rounds.length - 1 && last;
+  $("r-next").disabled = end;
+  $("r-last").disabled = end;
+  $("r-next-round").disabled = ri === replay.rounds.length - 1;
+
+  const board = clear($("r-board"));
+  (step.board || []).forEach((b, i) => {
+    const card = typeof b === "string" ? b : b.card;
+    const chips = typeof b === "object" ? b.chips : undefined;
+    board.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(card)} box` },
+      cardFace(card, "small"),
+      el("span", { class: "chips" }, String(chips ?? "–"), el("span", { class: "sr-only" }, " chips")),
+      el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? "Yellow Dwarf" : cardText(card))));
+  });
+
+  const text = clear($("r-text"));
+  for (const line of step.text || []) text.append(el("li", {}, String(line)));
+
+  $("r-need").textContent = step.to_act === null || step.to_act === undefined ? "The round is over." : step.need ? `Next card: ${rankName(rankSymbol(step.need))}` : "Next card: any (a new sequence)";
+  const seq = clear($("r-sequence"));
+  const cards = step.sequence || [];
+  if (!cards.length) seq.append(el("span", { class: "muted" }, "No card on the table."));
+  cards.forEach((c, i) => seq.append(cardFace(c, i === cards.length - 1 ? "last" : "")));
+
+  const list = clear($("r-players"));
+  (step.hands || []).forEach((hand, p) => {
+    const toAct = step.to_act === p;
+    list.append(el("li", { class: `r-player${toAct ? " to-act" : ""}` },
+      el("span", { class: "seat-head" }, toAct ? el("span", { class: "turn-mark", "aria-label": "to play" }, "▶") : null,
+        el("span", { class: "seat-name" }, name(p)),
+        el("span", { class: "muted" }, ` ${step.chips?.[p] ?? ""} chips · ${hand.length} card${hand.length === 1 ? "" : "s"}`)),
+      el("span", { class: "r-hand" }, sortHand(hand).map((c) => cardFace(c, "small")))));
+  });
+
+  const box = $("r-settlement");
+  clear(box);
+  box.hidden = !last;
+  if (last && rd.settlement) drawSettlement(box, rd.settlement);
+  else if (last) box.append(el("p", {}, "The record stops here: this round was not finished."));
+}
+
+function drawSettlement(box, s) {
+  box.append(el("h2", {}, `Settlement of round ${ri + 1}`));
+  if (s.winner !== undefined && s.winner !== null) {
+    box.append(el("p", {}, `${name(s.winner)} went out${s.grand_opera ? " with a Grand Opéra!" : "."}`));
+  }
+  if (Array.isArray(s.rows)) {
+    box.append(el("table", { class: "settlement" },
+      el("thead", {}, el("tr", {}, ["Player", "Cards left", "Won or lost", "Chips"].map((h) => el("th", { scope: "col" }, h)))),
+      el("tbody", {}, s.rows.map((row) => el("tr", { class: row.seat === s.winner ? "winner" : null },
+        el("th", { scope: "row" }, row.name || name(row.seat)),
+        el("td", {}, String(row.cards_left ?? "")),
+        el("td", {}, row.paid > 0 ? `+${row.paid}` : String(row.paid ?? "")),
+        el("td", {}, String(row.chips ?? "")))))));
+  }
+  if (s.board && typeof s.board === "object") {
+    box.append(el("p", { class: "muted" }, "Boxes after the round: ",
+      Object.entries(s.board).map(([card, chips]) => `${cardText(card)} ${chips}`).join(", ")));
+  }
+  const lines = Array.isArray(s.text) ? s.text : [];
+  if (lines.length) box.append(el("ul", {}, lines.map((t) => el("li", {}, String(t)))));
+  if (!Array.isArray(s.rows) && !lines.length && !s.board) {
+    box.append(el("dl", {}, Object.entries(s).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, typeof v === "object" ? JSON.stringify(v) : String(v))])));
+  }
+}
+
+function onKey(e) {
+  if (!replay || e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = document.activeElement?.tagName;
+  if (tag === "INPUT" && document.activeElement.type !== "range") return;
+  const moves = {
+    ArrowRight: () => go(ri, si + 1),
+    ArrowLeft: () => go(ri, si - 1),
+    ArrowDown: () => go(ri + 1, 0),
+    PageDown: () => go(ri + 1, 0),
+    ArrowUp: () => go(ri - 1, 0),
+    PageUp: () => go(ri - 1, 0),
+    Home: () => go(0, 0),
+    End: () => go(replay.rounds.length, 0),
+  };
+  const f = moves[e.key];
+  if (f) { f(); e.preventDefault(); }
+}
+
+$("r-first").addEventListener("click", () => go(0, 0));
+$("r-prev-round").addEventListener("click", () => go(ri - 1, 0));
+$("r-prev").addEventListener("click", () => go(ri, si - 1));
+$("r-next").addEventListener("click", () => go(ri, si + 1));
+$("r-next-round").addEventListener("click", () => go(ri + 1, 0));
+$("r-last").addEventListener("click", () => go(replay.rounds.length, 0));
+$("r-slider").addEventListener("input", (e) => go(ri, Number(e.target.value)));
+document.addEventListener("keydown", onKey);
+
+$("upload-file").addEventListener("change", async (e) => {
+  const file = e.target.files?.[0];
+  if (!file) return;
+  if (file.size > 2 * 1024 * 1024) { showError("That file is larger than 2 MB: choose a cardroom record."); return; }
+  try {
+    await load(await file.text(), file.name);
+  } catch (err) {
+    showError(err.message);
+  }
+});
+
+async function loadTable() {
+  const url = `/t/${encodeURIComponent(TABLE)}/record`;
+  $("finished").hidden = false;
+  $("record-link").href = url;
+  $("record-link").setAttribute("download", `nain-jaune-${TABLE}.json`);
+  try {
+    const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}`, { credentials: "same-origin" }));
+    show(data, `Replay of table ${TABLE}`);
+  } catch (err) {
+    showError(err.message);
+    $("finished").hidden = true;
+  }
+}
+
+if (TABLE) loadTable();

@@ -1,0 +1,122 @@
+"""What the browser tests do on the pages: create a table, take a seat, play a move."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """What the lobby shows after creating a table."""
+
+    url: str
+    invites: list[str]
+    watch: str
+
+
+def create_table(
+    page: Page,
+    base: str,
+    *,
+    name: str,
+    seats: list[tuple[str, str | None]],
+    end: tuple[str, int | None] = ("rounds", 1),
+    title: str = "",
+    options: dict[str, str] | None = None,
+    shots: Path | None = None,
+) -> NewTable:
+    """Fill the lobby's form (seats after the creator's: ("person"|"bot", level)) and submit."""
+    page.goto(base + "/")
+    page.fill("#f-name", name)
+    if title:
+        page.fill("#f-title", title)
+    page.select_option("#f-players", str(len(seats) + 1))
+    for i, (kind, level) in enumerate(seats, start=1):
+        row = page.locator("#f-seats li").nth(i)
+        row.locator(".seat-kind").select_option(kind)
+        if level:
+            row.locator(".seat-level").select_option(level)
+    page.select_option("#f-end-kind", end[0])
+    if end[1] is not None:
+        page.fill("#f-end-n", str(end[1]))
+    if options:
+        page.click("#f-options-box summary")
+        for key, value in options.items():
+            page.select_option(f"#opt-{key}", value)
+    if shots is not None:
+        page.screenshot(path=str(shots / "lobby-desktop.png"), full_page=True)
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    invites = [
+        page.locator("#created-invites input.link-text").nth(i).input_value()
+        for i in range(page.locator("#created-invites input.link-text").count())
+    ]
+    watch = page.locator("#created-watch input.link-text").input_value()
+    url = page.locator("#created-go").get_attribute("href") or ""
+    return NewTable(url=base + url, invites=invites, watch=watch)
+
+
+def take_seat(page: Page, invite: str, name: str) -> None:
+    """Open an invitation link and join under ``name``."""
+    page.goto(invite)
+    page.wait_for_selector("#join-name")
+    page.fill("#join-name", name)
+    page.click(".join-form button[type=submit]")
+    page.locator("#join-name").wait_for(state="detached")
+
+
+def hand(page: Page) -> list[str]:
+    """The codes of the cards in the page's hand."""
+    return [
+        str(b.get_attribute("data-card"))
+        for b in page.locator("#hand button.card").element_handles()
+    ]
+
+
+def seq(page: Page) -> int:
+    """The seq of the last state the page drew."""
+    return int(page.evaluate("Number(document.body.dataset.seq || -1)"))
+
+
+def status(page: Page) -> str:
+    """The table status the page shows."""
+    return str(page.evaluate("document.body.dataset.status || ''"))
+
+
+def click_move(page: Page, touch: bool = False) -> str | None:
+    """Click (or tap) a highlighted card, or the "without X" button when that is the move;
+    None if there is no move."""
+    try:
+        legal = page.locator("#hand button.card.legal")
+        if legal.count():
+            code = legal.first.get_attribute("data-card", timeout=1000)
+            if touch:
+                legal.first.tap(timeout=1000)
+            else:
+                legal.first.click(timeout=1000)
+            return code
+        button = page.locator("#pass-button")
+        if button.count():
+            if touch:
+                button.tap(timeout=1000)
+            else:
+                button.click(timeout=1000)
+            return "pass"
+    except PlaywrightError:
+        return None  # the view changed under the click: look again
+    return None
+
+
+def wait_until(condition: object, timeout: float = 30.0, what: str = "condition") -> None:
+    """Poll ``condition()`` until it is true."""
+    assert callable(condition)
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)

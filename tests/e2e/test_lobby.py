@@ -1,0 +1,89 @@
+"""The lobby shows the server's refusal next to the form and changes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from cardroom.bots import LEVELS
+from cardroom.cards import parse_cards
+from cardroom.games.nain_jaune.rules import (
+    _CHOICES,
+    BOARD_SETS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PRESETS,
+)
+from tests.e2e.conftest import DESKTOP
+
+
+def test_lobby_shows_the_servers_error_next_to_the_form(server: str, browser: Browser) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.fill("#f-name", "Ann")
+    page.fill("#f-chips", "5")
+    page.click("#create-button")
+    error = page.locator("#create-error")
+    expect(error).not_to_be_empty()
+    assert "starting_chips" in error.inner_text()
+    assert page.locator("#created").is_hidden()
+    ctx.close()
+
+
+def test_lobby_offers_every_option_and_sends_the_changed_ones(
+    server: str, browser: Browser, shots: Path
+) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.fill("#f-name", "Cid")
+    page.select_option("#f-preset", "count")
+    # the count preset's own values are shown as the default of each option
+    assert page.locator("#opt-payment option").first.text_content() == "(preset: card-count)"
+    page.click("#f-options-box summary")
+    page.select_option("#opt-announce", "manual")
+    page.select_option("#opt-may_stop", "true")
+    page.select_option("#opt-board_cards", "regional")
+    page.screenshot(path=str(shots / "lobby-options-desktop.png"), full_page=True)
+    with page.expect_response("**/api/tables") as info:
+        page.click("#create-button")
+    assert info.value.status == 201
+    page.click("#created-go")
+    page.wait_for_selector("#board .box")
+    boxes = [c.get_attribute("aria-label") for c in page.locator("#board .card").all()]
+    assert boxes == [
+        "10 of diamonds",
+        "jack of clubs",
+        "queen of hearts",
+        "king of spades",
+        "7 of diamonds",
+    ]
+    ctx.close()
+
+
+def test_lobby_options_are_the_rules_options(server: str, browser: Browser) -> None:
+    """options.js (what the lobby offers) lists exactly the options, values and presets of
+    rules.py and the bot levels of cardroom.bots."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    js = page.evaluate(
+        "import('/static/js/options.js').then(m => ({choices: m.CHOICES, presets: m.PRESETS,"
+        " levels: m.LEVELS, boards: m.BOARD_SETS, min: m.PLAYERS_MIN, max: m.PLAYERS_MAX}))"
+    )
+    ctx.close()
+    choices = {name: [v[0] for v in spec["values"]] for name, spec in js["choices"].items()}
+    assert choices.pop("board_cards") == list(BOARD_SETS)
+    assert choices == {name: list(values) for name, values in _CHOICES.items()}
+    assert {k: tuple(parse_cards(" ".join(v))) for k, v in js["boards"].items()} == BOARD_SETS
+    board_names = {cards: name for name, cards in BOARD_SETS.items()}
+    expected = {}
+    for name, rules in PRESETS.items():
+        data = rules.to_json()
+        data["board_cards"] = board_names[rules.board_cards]
+        expected[name] = data
+    assert js["presets"] == expected
+    assert set(js["levels"]) == set(LEVELS)
+    assert (js["min"], js["max"]) == (MIN_PLAYERS, MAX_PLAYERS)

@@ -1,0 +1,80 @@
+"""The replay viewer opens a record file the user uploads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "games" / "nain-jaune-example.json"
+
+
+def test_replay_viewer_steps_through_an_uploaded_record(
+    server: str, browser: Browser, shots: Path
+) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/replay")
+    assert page.locator("#viewer").is_hidden()
+    page.set_input_files("#upload-file", str(EXAMPLE))
+    page.wait_for_selector("#viewer:not([hidden])")
+    # by hand: Bob (after the dealer Ann) plays 2C 3C 4C, says "without 5", Cid plays 5C..10C
+    # and is out (a grand opéra): the deal, 3 cards, 1 pass, 6 cards = 11 steps
+    assert page.locator("#r-pos").inner_text() == "Round 1 of 1 · step 1 of 11"
+    hands = page.locator("#r-players li")
+    assert hands.count() == 8
+    assert hands.nth(0).locator(".card").count() == 6
+    assert hands.nth(1).locator(".seat-name").inner_text() == "Bob"
+    assert hands.nth(1).locator(".card[aria-label='2 of clubs']").count() == 1
+    page.click("#r-next")
+    assert page.locator("#r-sequence .card").all() and [
+        c.get_attribute("aria-label") for c in page.locator("#r-sequence .card").all()
+    ] == ["2 of clubs"]
+    assert page.locator("#r-players li").nth(1).locator(".card").count() == 5
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#r-pos").inner_text() == "Round 1 of 1 · step 5 of 11"
+    assert page.locator("#r-text").inner_text().strip() == 'Bob: "without 5"'
+    page.screenshot(path=str(shots / "replay-upload-desktop.png"), full_page=True)
+    page.keyboard.press("End")
+    assert page.locator("#r-pos").inner_text() == "Round 1 of 1 · step 11 of 11"
+    assert page.locator("#r-players li").nth(2).locator(".card").count() == 0
+    assert "Grand opéra!" in page.locator("#r-text").inner_text()
+    settlement = page.locator("#r-settlement")
+    assert "Cid went out with a Grand Opéra!" in settlement.inner_text()
+    rows = {
+        r.locator("th").inner_text(): r.locator("td").all_inner_texts()
+        for r in settlement.locator("tbody tr").all()
+    }
+    assert len(rows) == 8
+    assert rows["Cid"][0] == "0"
+    # Hal and Gus staked 15 of their 60 and paid Cid all the 45 they had left
+    assert rows["Hal"][1:] == ["-60", "0"] and rows["Gus"][1:] == ["-60", "0"]
+    page.screenshot(path=str(shots / "replay-settlement-desktop.png"), full_page=True)
+    page.keyboard.press("Home")
+    assert page.locator("#r-pos").inner_text() == "Round 1 of 1 · step 1 of 11"
+    page.set_viewport_size(PHONE)
+    page.keyboard.press("ArrowRight")
+    page.screenshot(path=str(shots / "replay-upload-phone.png"), full_page=True)
+    assert errors == []
+    ctx.close()
+
+
+def test_replay_viewer_says_what_is_wrong_with_a_bad_file(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"game": "nain-jaune", "players": ["Ann"]}', encoding="utf-8")
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/replay")
+    page.set_input_files("#upload-file", str(bad))
+    error = page.locator("#replay-error")
+    expect(error).not_to_be_empty()
+    assert "round" in error.inner_text() or "record" in error.inner_text()
+    assert page.locator("#viewer").is_hidden()
+    ctx.close()

@@ -1,0 +1,235 @@
+"""Two friends, a bot and a spectator play a whole game of one round in the browser."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.helpers import click_move, create_table, hand, seq, status, take_seat, wait_until
+
+KEYS = {"10": "t", "A": "a", "J": "j", "Q": "q", "K": "k"}
+
+
+def _track_errors(page: Page, errors: list[str], origin: str) -> None:
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    page.on(
+        "request",
+        lambda req: (
+            None
+            if req.url.startswith((origin + "/", origin.replace("http", "ws", 1) + "/"))
+            else errors.append(f"a request left the origin: {req.url}")
+        ),
+    )
+    page.on(
+        "console",
+        lambda msg: errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None,
+    )
+
+
+def _settled(page: Page) -> bool:
+    return page.locator("#result table.settlement").count() == 1
+
+
+def _keyboard_move(page: Page, arrows: bool = False) -> str | None:
+    """Play the first highlighted card with its rank key (and Enter) or by moving to it with
+    the arrow keys and Enter; or say "without X" with "p"."""
+    legal = [
+        str(c)
+        for c in page.locator("#hand button.card.legal").evaluate_all(
+            "bs => bs.map(b => b.dataset.card)"
+        )
+    ]
+    before = seq(page)
+    if legal and arrows:
+        cards = hand(page)
+        code = legal[0]
+        for _ in range(cards.index(code) + 1):
+            page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.dataset.card") == code
+        page.keyboard.press("Enter")
+        wait_until(lambda: code not in hand(page), what=f"{code} to leave the hand")
+        # the focus stays in the hand for the next move
+        assert page.evaluate("Boolean(document.activeElement.closest('#hand'))")
+        return code
+    if legal:
+        code = legal[0]
+        rank = code[:-1]
+        page.keyboard.press(KEYS.get(rank, rank))
+        if sum(1 for c in legal if c[:-1] == rank) > 1:
+            # two cards of that rank could go: the first key press picks one, Enter plays it
+            # (a second press would pick the next one)
+            code = page.evaluate("document.activeElement.dataset.card")
+            assert code in legal and code[:-1] == rank
+            page.keyboard.press("Enter")
+        wait_until(lambda: code not in hand(page), what=f"{code} to leave the hand")
+        return code
+    if page.locator("#pass-button").count():
+        page.keyboard.press("p")
+        wait_until(lambda: seq(page) > before, what="the pass to be taken")
+        return "pass"
+    return None
+
+
+def _your_turn(page: Page) -> bool:
+    return bool(
+        page.locator("#hand button.card.legal").count() or page.locator("#pass-button").count()
+    )
+
+
+def test_friends_and_a_bot_play_a_round_with_a_spectator(
+    server: str, browser: Browser, shots: Path
+) -> None:
+    errors: list[str] = []
+    ann_ctx = browser.new_context(viewport=DESKTOP)
+    bob_ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    eve_ctx = browser.new_context(viewport=DESKTOP)
+    ann, bob, eve = ann_ctx.new_page(), bob_ctx.new_page(), eve_ctx.new_page()
+    for page in (ann, bob, eve):
+        _track_errors(page, errors, server)
+
+    lobby_phone = bob_ctx.new_page()
+    lobby_phone.goto(server + "/")
+    lobby_phone.wait_for_selector("#f-seats li")
+    lobby_phone.screenshot(path=str(shots / "lobby-phone.png"), full_page=True)
+    lobby_phone.close()
+
+    table = create_table(
+        ann,
+        server,
+        name="Ann",
+        title="E2E table",
+        seats=[("person", None), ("bot", "easy")],
+        end=("rounds", 1),
+        shots=shots,
+    )
+    assert len(table.invites) == 1 and "/j/" in table.invites[0]
+    ann.screenshot(path=str(shots / "lobby-created-desktop.png"), full_page=True)
+    expect(ann.locator("#mine")).to_contain_text("E2E table")
+    bob.goto(server + "/")  # Bob's lobby lists the public table, and no table of his
+    expect(bob.locator("#open")).to_contain_text("E2E table")
+    expect(bob.locator("#mine")).to_contain_text("None yet.")
+
+    ann.goto(table.url)
+    ann.wait_for_selector("#start-button")  # the creator may start before everybody came
+    assert status(ann) == "waiting"
+    # the creator's page keeps the invitation links while the table waits
+    assert ann.locator("#actions input.link-text").input_value() == table.invites[0]
+    ann.screenshot(path=str(shots / "table-waiting-desktop.png"), full_page=True)
+    eve.goto(table.watch)
+    take_seat(bob, table.invites[0], "Bob")
+
+    # everybody is seated: the table starts by itself and deals 15 cards each to 3 players
+    for page in (ann, bob, eve):
+        wait_until(lambda p=page: status(p) == "playing", what="the table to start")
+    wait_until(lambda: len(hand(ann)) == 15 and len(hand(bob)) == 15, what="the deal")
+    assert not set(hand(ann)) & set(hand(bob))
+    assert ann.locator(".seat.you .seat-name").inner_text() == "Ann"
+    assert bob.locator(".seat.you .seat-name").inner_text() == "Bob"
+    names = eve.locator("#seats .seat-name").all_inner_texts()
+    assert names == ["Ann", "Bob", "Bot 3"]
+
+    # the spectator sees the public view only: no hand, no seat of his own, no moves
+    assert eve.locator("#hand button").count() == 0
+    assert eve.locator(".hand-box").is_hidden()
+    assert eve.locator(".seat.you").count() == 0
+    assert "watching" in eve.locator("#table-title").inner_text()
+    # the watch link shows the public view even in Ann's browser, which holds her seat cookie
+    ann_watch = ann_ctx.new_page()
+    ann_watch.goto(table.watch)
+    wait_until(lambda: status(ann_watch) == "playing", what="Ann's watch page")
+    assert ann_watch.locator("#hand button").count() == 0
+    assert ann_watch.locator(".seat.you").count() == 0
+    ann_watch.close()
+
+    keyboard_moves = 0
+    refreshed = False
+    bob_moves = 0
+    shot_mid = False
+    end = time.monotonic() + 120
+    while not (_settled(ann) and _settled(bob)):
+        assert time.monotonic() < end, "the round did not end in 2 minutes"
+        if status(ann) == "playing" and _your_turn(ann):
+            if keyboard_moves < 3:
+                if _keyboard_move(ann, arrows=keyboard_moves == 0):
+                    keyboard_moves += 1
+            else:
+                click_move(ann)
+        if status(bob) == "playing" and _your_turn(bob):
+            if bob_moves == 2 and not refreshed:
+                # Bob reloads the page in the middle of the round: same seat, same hand
+                before = sorted(hand(bob))
+                bob.reload()
+                wait_until(
+                    lambda: status(bob) == "playing" and len(hand(bob)) > 0,
+                    what="Bob's page to come back",
+                )
+                assert sorted(hand(bob)) == before
+                assert bob.locator(".seat.you .seat-name").inner_text() == "Bob"
+                for page in (ann, bob):
+                    expect(
+                        page.locator("#seats .seat[data-seat='1'] .seat-tags")
+                    ).not_to_contain_text("away")
+                    expect(page.locator("#status-line")).not_to_contain_text("A bot plays")
+                refreshed = True
+            elif click_move(bob, touch=True):
+                bob_moves += 1
+        if not shot_mid and keyboard_moves >= 2 and status(ann) == "playing":
+            ann.screenshot(path=str(shots / "table-desktop.png"), full_page=True)
+            bob.screenshot(path=str(shots / "table-phone.png"), full_page=True)
+            eve.screenshot(path=str(shots / "table-spectator-desktop.png"), full_page=True)
+            shot_mid = True
+        time.sleep(0.03)
+
+    assert keyboard_moves >= 1 and refreshed
+    # the settlement: one row per player, the winner has no card left, chips add up
+    for page in (ann, bob, eve):
+        wait_until(lambda p=page: _settled(p), what="the settlement on every page")
+        rows = page.locator("#result table.settlement tbody tr")
+        assert rows.count() == 3
+    cells = [
+        ann.locator("#result tbody tr").nth(i).locator("td").all_inner_texts() for i in range(3)
+    ]
+    assert sorted(int(c[0]) for c in cells)[0] == 0
+    assert (
+        sum(int(c[2]) for c in cells)
+        + sum(int(x.split()[0]) for x in ann.locator("#board .chips").all_inner_texts())
+        == 3 * 60
+    )
+    # one round was the whole game: it is over, with the record and the replay offered
+    wait_until(lambda: status(ann) == "over", what="the game to end")
+    ann.wait_for_selector("text=The game is over")
+    record_link = ann.locator("a[href$='/record']")
+    assert record_link.count() == 1 and record_link.get_attribute("download")
+    ann.screenshot(path=str(shots / "table-over-desktop.png"), full_page=True)
+    bob.screenshot(path=str(shots / "table-over-phone.png"), full_page=True)
+
+    # the replay of the finished game, every hand face up, step by step
+    ann.click("text=Watch the replay")
+    ann.wait_for_selector("#viewer:not([hidden])")
+    pos = ann.locator("#r-pos").inner_text()
+    assert pos.startswith("Round 1 of 1 · step 1 of ")
+    assert [len(h) for h in _replay_hands(ann)] == [15, 15, 15]
+    ann.keyboard.press("ArrowRight")
+    wait_until(lambda: "step 2 of" in ann.locator("#r-pos").inner_text(), what="step 2")
+    assert sum(len(h) for h in _replay_hands(ann)) == 44
+    ann.keyboard.press("End")
+    ann.wait_for_selector("#r-settlement table.settlement")
+    assert ann.locator("#r-settlement tbody tr").count() == 3
+    ann.screenshot(path=str(shots / "replay-game-desktop.png"), full_page=True)
+    bob.goto(ann.url)
+    bob.wait_for_selector("#viewer:not([hidden])")
+    bob.screenshot(path=str(shots / "replay-game-phone.png"), full_page=True)
+
+    assert errors == []
+    for ctx in (ann_ctx, bob_ctx, eve_ctx):
+        ctx.close()
+
+
+def _replay_hands(page: Page) -> list[list[str]]:
+    return [
+        [str(x) for x in li.locator(".card").evaluate_all("cs => cs.map(c => c.ariaLabel)")]
+        for li in page.locator("#r-players li").all()
+    ]
