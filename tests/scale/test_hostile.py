@@ -324,7 +324,7 @@ async def test_flooding_is_rate_limited_then_closed_and_others_are_served(tmp_pa
 async def test_names_with_markup_are_text_and_control_characters_are_removed(
     tmp_path: Path,
 ) -> None:
-    markup = '<img src=x onerror=a>&lt'  # 24 characters
+    markup = "<img src=x onerror=a>&lt"  # 24 characters
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = [SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("person")]
