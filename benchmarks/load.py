@@ -244,6 +244,9 @@ async def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.8)
     parser.add_argument("--level", default="easy")
     parser.add_argument("--budget", type=float, default=900.0, help="seconds for the whole run")
+    parser.add_argument(
+        "--pg-options", default="", help='more PostgreSQL options, e.g. "-c synchronous_commit=off"'
+    )
     parser.add_argument("--give-up-ms", type=float, default=2000.0)
     args = parser.parse_args()
     steps = [int(x) for x in args.tables.split(",")]
@@ -269,7 +272,7 @@ async def main() -> None:
                 print(f"| {mode} | skipped: {reason} |")
                 continue
             workers = int(mode[2:] or 1)
-            pg = PgCluster(fsync=True, max_connections=300)
+            pg = PgCluster(fsync=True, max_connections=300, options=args.pg_options)
             pg.start()
             try:
                 await run_mode(f"PostgreSQL, {workers} process{'es' if workers > 1 else ''}",

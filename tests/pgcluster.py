@@ -62,7 +62,9 @@ def free_port() -> int:
 class PgCluster:
     """A cluster in a temporary folder; :meth:`start`, :meth:`stop`, :meth:`restart`."""
 
-    def __init__(self, *, fsync: bool = False, max_connections: int = 200) -> None:
+    def __init__(
+        self, *, fsync: bool = False, max_connections: int = 200, options: str = ""
+    ) -> None:
         bindir = _bindir()
         assert bindir is not None, why_not()
         self.bindir = bindir
@@ -71,6 +73,8 @@ class PgCluster:
         self.data = self.root / "data"
         self.fsync = fsync
         self.max_connections = max_connections
+        self.options = options
+        """More ``-c name=value`` server options."""
         if os.geteuid() == 0:
             shutil.chown(self.root, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "cardroom", "-E", "UTF8")
@@ -90,7 +94,8 @@ class PgCluster:
         """Start the server (returns once it accepts connections)."""
         options = (
             f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
-            f"-c max_connections={self.max_connections} -c fsync={'on' if self.fsync else 'off'}"
+            f"-c max_connections={self.max_connections} -c fsync={'on' if self.fsync else 'off'} "
+            f"{self.options}"
         )
         self._run(
             "pg_ctl",

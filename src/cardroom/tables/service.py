@@ -757,19 +757,22 @@ class TableService:
         return True
 
     def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
+        live = self._live.get(table_id)
+        before = self._present(live) if live is not None else set()
         seen = self._remote.setdefault(table_id, {})
         if n > 0:
             seen[(pid, seat)] = (n, time.monotonic())
         else:
             seen.pop((pid, seat), None)
-        live = self._live.get(table_id)
         if live is None or not (0 <= seat < live.table.n):
             return
-        if seat in self._present(live):
+        now = self._present(live)
+        if seat in now:
             self._cancel(live, ("takeover", seat))
         elif live.table.status in ("playing", "round-over"):
             self._arm_takeover(live, seat)
-        self._fan_out(live)
+        if now != before:  # a heartbeat that changes nothing sends nothing
+            self._fan_out(live)
 
     def _tell_presence(self, live: _Live, seat: int) -> None:
         if self._coord is None:
