@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,6 +157,9 @@ class EventStore:
         self.url = url
         self.notifies = engine.dialect.name == "postgresql"
         """Tell other processes of every entry (PostgreSQL NOTIFY, in the same transaction)."""
+        self.announce: Callable[[str, int], None] | None = None
+        """If set, called after each committed entry instead of a NOTIFY in its transaction
+        (PostgreSQL commits NOTIFYing transactions one at a time, fsync included)."""
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -234,6 +237,8 @@ class EventStore:
                     ],
                 )
             await self._insert_event(conn, table_id, entry)
+        if self.announce is not None:
+            self.announce(table_id, entry.seq)
 
     async def append(
         self,
@@ -264,6 +269,8 @@ class EventStore:
                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat["seat"])
                         .values(**values)
                     )
+        if self.announce is not None:
+            self.announce(table_id, entry.seq)
 
     async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
@@ -283,7 +290,7 @@ class EventStore:
             )
         except IntegrityError:
             raise SeqConflict(f"table {table_id} already has entry {entry.seq}") from None
-        if self.notifies:
+        if self.notifies and self.announce is None:
             await conn.execute(
                 sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{table_id} {entry.seq}"))
             )

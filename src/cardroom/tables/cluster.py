@@ -63,6 +63,8 @@ class Coordinator:
         self.on_presence = on_presence
         self.conn: Any = None
         self.lock = asyncio.Lock()
+        self._outbox: list[str] = []
+        self._flush: asyncio.Task[None] | None = None
 
     @property
     def connected(self) -> bool:
@@ -96,6 +98,28 @@ class Coordinator:
             if len(parts) == 4 and parts[0] != self.pid:
                 with contextlib.suppress(ValueError):
                     self.on_presence(parts[0], parts[1], int(parts[2]), int(parts[3]))
+
+    def announce(self, table_id: str, seq: int) -> None:
+        """Tell the other processes that ``table_id`` has entry ``seq`` (batched, after commit)."""
+        self._outbox.append(f"{table_id} {seq}")
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.get_running_loop().create_task(self._send_outbox())
+
+    async def _send_outbox(self) -> None:
+        while self._outbox:
+            await asyncio.sleep(0)  # gather what the other tasks commit meanwhile
+            batch, self._outbox = self._outbox[:500], self._outbox[500:]
+            if not self.connected:
+                continue  # they catch up from the log once connected again
+            try:
+                async with self.lock:
+                    await self.conn.execute(
+                        "SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x",
+                        NOTIFY_CHANNEL,
+                        batch,
+                    )
+            except Exception as exc:  # the lease loop sees the connection and reconnects
+                logger.info("change notices not sent: %s", exc)
 
     async def scan(self, held: set[str], limit: int = 200) -> list[str]:
         """Take the lease of unfinished tables nobody holds (at most ``limit``); their ids."""

@@ -122,6 +122,7 @@ class TableService:
         self._coord: Coordinator | None = None
         if coordinate if coordinate is not None else store.notifies:
             self._coord = Coordinator(store.url, self._on_change, self._on_presence)
+            store.announce = self._coord.announce
         self.owned: set[str] = set()
         """Tables whose lease this process holds (with a coordinator)."""
         self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
