@@ -88,9 +88,13 @@ async def fill(url: str, tables: int, moves: int) -> int:
                 played += 1
             elif frame["status"] == "round-over":
                 await service.ready(table, 0)
+            elif frame["status"] == "over":
+                break
             else:
                 await asyncio.sleep(0.001)
         entries += service.frame_for(table, 0)["seq"]
+        if (i + 1) % 10 == 0:
+            print(f"  {i + 1} tables created", file=sys.stderr, flush=True)
     await service.stop()
     await store.close()
     return entries

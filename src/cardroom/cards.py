@@ -50,7 +50,7 @@ class Rank(IntEnum):
         key = text.strip().upper()
         if key in _RANK_BY_SYMBOL:
             return cls(_RANK_BY_SYMBOL[key])
-        raise CardError(f"unknown rank {text!r}: use A, 2-10 (or T), J, Q or K")
+        raise CardError(f"unknown rank {_shown(text)}: use A, 2-10 (or T), J, Q or K")
 
 
 _RANK_SYMBOLS = {1: "A", 11: "J", 12: "Q", 13: "K"} | {v: str(v) for v in range(2, 11)}
@@ -87,7 +87,7 @@ class Suit(Enum):
         key = text.strip()
         suit = _SUIT_BY_TEXT.get(key.upper()) or _SUIT_BY_TEXT.get(key)
         if suit is None:
-            raise CardError(f"unknown suit {text!r}: use C, D, H, S or ♣ ♦ ♥ ♠")
+            raise CardError(f"unknown suit {_shown(text)}: use C, D, H, S or ♣ ♦ ♥ ♠")
         return suit
 
 
@@ -173,13 +173,19 @@ class Card:
         return self.index
 
 
+def _shown(value: object) -> str:
+    """``repr(value)``, cut short: an error never echoes input of any size."""
+    text = repr(value) if not isinstance(value, (list, dict)) or len(value) < 8 else "a long list"
+    return text if len(text) <= 24 else text[:24] + "…"
+
+
 def parse_card(text: str) -> Card:
     """Read one card written rank + suit: ``10D``, ``TD``, ``10♦``, ``qs``."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as text like '10D', not {text!r}")
+        raise CardError(f"a card must be written as text like '10D', not {_shown(text)}")
     raw = text.strip()
     if len(raw) < 2:
-        raise CardError(f"cannot read card {text!r}: write rank then suit, like 10D or QS")
+        raise CardError(f"cannot read card {_shown(text)}: write rank then suit, like 10D or QS")
     return Card(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
 
 

@@ -24,6 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
+from cardroom.games.records import MAX_SECONDS, brief, get_bool, get_list, get_names, get_number
+from cardroom.games.records import RecordError as BaseRecordError
+
+MAX_ACTIONS = 200_000
+"""More log entries than any real game holds."""
 
 A = TypeVar("A")
 V = TypeVar("V")
@@ -87,7 +92,7 @@ class ArbiterError(ValueError):
     """A submission the arbiter cannot take at all (bad seat, time running backwards)."""
 
 
-class RecordError(ValueError):
+class RecordError(BaseRecordError):
     """A real-time record is malformed or does not replay as recorded.
 
     ``action`` is the 1-based number of the entry in ``actions`` at fault, or None when the
@@ -391,9 +396,10 @@ class Replay:
 
 
 def _number(value: Any, where: str, action: int | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise RecordError(f"{where} must be a number of seconds, not {value!r}", action)
-    return float(value)
+    try:
+        return get_number(value, where, 0.0, MAX_SECONDS, "a number of seconds")
+    except BaseRecordError as exc:
+        raise RecordError(str(exc), action) from None
 
 
 def replay(data: Any) -> Replay:
@@ -411,24 +417,44 @@ def replay(data: Any) -> Replay:
     module = _record_module(game)
     try:
         engine = module.game_from_header(data)
+        players = get_names(data.get("players"), 2)
+        actions = get_list(data.get("actions"), "actions", MAX_ACTIONS)
     except RecordError:
         raise
     except ValueError as exc:
         raise RecordError(str(exc)) from None
-    players = data.get("players")
-    if not isinstance(players, list) or len(players) != 2 or not all(
-        isinstance(p, str) for p in players
-    ):
-        raise RecordError("players must be a list of two names")
-    actions = data.get("actions")
-    if not isinstance(actions, list):
-        raise RecordError("the record has no 'actions' list")
     start = _number(data.get("start", 0.0), "start")
     clock = VirtualClock(start)
     arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, players)
     for number, item in enumerate(actions, start=1):
-        _replay_entry(arbiter, clock, engine, number, item)
+        try:
+            _replay_entry(arbiter, clock, engine, number, item)
+        except RecordError:
+            raise
+        except (BaseRecordError, ArbiterError) as exc:
+            raise RecordError(str(exc), number) from None
     return Replay(arbiter, data)
+
+
+def _check_action(raw: Any) -> dict[str, Any]:
+    """An action object's shape, before the engine reads it: a ``type`` string, and fields that
+    are card codes, small whole numbers (seats, piles) or null."""
+    if not isinstance(raw, dict):
+        raise RecordError(f'action must be an object like {{"type": ...}}, not {brief(raw)}')
+    kind = raw.get("type")
+    if not isinstance(kind, str) or len(kind) > 20:
+        raise RecordError(f"an action's type must be a name like \"play\", not {brief(kind)}")
+    for key, value in raw.items():
+        if key == "type" or value is None:
+            continue
+        if isinstance(value, str) and len(value) <= 20:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100:
+            continue
+        raise RecordError(
+            f"{kind} action, {brief(key)}: {brief(value)} is neither a card nor a pile number"
+        )
+    return raw
 
 
 def _replay_entry(
@@ -440,12 +466,8 @@ def _replay_entry(
     if t < arbiter.time:
         raise RecordError(f"time {t} is earlier than the action before ({arbiter.time})", number)
     seat = item.get("seat", "missing")
-    accepted = item.get("accepted")
-    if not isinstance(accepted, bool):
-        raise RecordError("accepted must be true or false", number)
-    raw = item.get("action")
-    if not isinstance(raw, dict):
-        raise RecordError('action must be an object like {"type": ...}', number)
+    accepted = get_bool(item.get("accepted"), "accepted")
+    raw = _check_action(item.get("action"))
     clock.advance_to(t)
     before = len(arbiter.log)
     if seat is None:
@@ -465,8 +487,8 @@ def _replay_entry(
                 number + 1,
             )
         return
-    if isinstance(seat, bool) or seat not in SEATS:
-        raise RecordError(f"seat must be 0, 1 or null (a countdown), not {seat!r}", number)
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+        raise RecordError(f"seat must be 0, 1 or null (a countdown), not {brief(seat)}", number)
     try:
         action = engine.action_from_json(raw)
     except ValueError as exc:
@@ -482,11 +504,13 @@ def _replay_entry(
     if outcome.accepted != accepted:
         if accepted:
             raise RecordError(
-                f"seat {seat}'s {raw} was recorded as accepted but is illegal: {outcome.reason}",
+                f"seat {seat}'s {brief(raw, 80)} was recorded as accepted but is illegal: "
+                f"{outcome.reason}",
                 number,
             )
         raise RecordError(
-            f"seat {seat}'s {raw} was recorded as rejected ({item.get('reason')}) but is legal",
+            f"seat {seat}'s {brief(raw, 80)} was recorded as rejected "
+            f"({brief(item.get('reason'))}) but is legal",
             number,
         )
 

@@ -118,8 +118,19 @@ def test_whole_game_prints_the_last_round_and_every_round(tmp_path: Path) -> Non
     assert len(out["rounds"]) == 3
     assert out["chips"] == list(game.chips) == out["rounds"][-1]["chips"]
     assert out["board"] == dict(zip(["10D", "JC", "QS", "KH", "7D"], game.board, strict=True))
-    last = {k: v for k, v in out.items() if k != "rounds"}
+    last = {k: v for k, v in out.items() if k not in ("rounds", "end")}
     assert last == out["rounds"][-1]
+    assert game.chips == [168, 0, 12]  # rounds:3 is over: A has the most chips and wins
+    assert out["end"] == {
+        "over": True,
+        "reason": "3 rounds played",
+        "winners": [0],
+        "winner_names": ["A"],
+        "players": ["A", "B", "C"],
+        "chips": [168, 0, 12],
+        "rounds_played": 3,
+        "still_in": [0, 1, 2],
+    }
     # every round starts where the one before ended
     for before, rec in zip(out["rounds"], game.records[1:], strict=False):
         assert before["chips"] == rec["chips"]
@@ -178,6 +189,7 @@ def test_readable_account_of_the_docs_example_shows_doubling_and_opera() -> None
 
 def test_forgotten_announcement_is_told(tmp_path: Path) -> None:
     data = cascade_record()
+    data["rules"] = {"preset": "classic", "announce": "manual"}
     data["moves"][9] = {"card": "10D", "announced": False}
     res = run(tmp_path, data)
     assert "Dee forgot to announce 10♦: the box stays" in res.stdout
@@ -227,6 +239,7 @@ def test_malformed_records_exit_1_naming_the_problem(
 
 def test_error_in_a_later_round_names_the_round(tmp_path: Path) -> None:
     first = cascade_record()
+    first["rules"] = {"preset": "classic", "end": "rounds:3"}  # Hal's short payment ends broke
     second = copy.deepcopy(first)
     second["chips"] = [18, 238, 17, 90, 29, 3, 29, 1]
     res = run(tmp_path, [first, second], "--json")

@@ -38,7 +38,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 
 NO_CHROMIUM = (
     "browser tests need Debian's chromium at /usr/bin/chromium: "
-    "install it with `sudo apt-get install chromium` (or `sudo sh scripts/install-browser.sh`)"
+    "install it with `sudo apt-get install chromium` (or `sudo sh scripts/test-setup.sh`)"
 )
 
 

@@ -51,7 +51,7 @@ def test_replay_of_a_hand_made_record() -> None:
 
 def test_forgotten_move_object() -> None:
     data = eight_record()
-    data["rules"] = {"preset": "classic", "grand_opera": "off"}
+    data["rules"] = {"preset": "classic", "grand_opera": "off", "announce": "manual"}
     hands = data["hands"]
     hands[2], hands[6] = (
         ["5C", "6C", "7C", "8C", "9C", "10D"],

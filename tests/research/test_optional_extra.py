@@ -48,4 +48,4 @@ def test_an_adapter_without_its_library_names_the_extra() -> None:
     for module in ("pettingzoo_env", "gym_env", "openspiel_game"):
         result = _run(f"import cardroom.research.{module}")
         assert result.returncode != 0
-        assert "pip install 'cardroom[research]'" in result.stderr, result.stderr
+        assert "folder: pip install '.[research]'" in result.stderr, result.stderr

@@ -126,12 +126,11 @@ def test_memory_stays_flat_as_rounds_grow() -> None:
 
 
 def test_plot_writes_png_charts(tmp_path: Path) -> None:
-    result = invoke("--rounds", "2000", "--plot", str(tmp_path / "charts"), "--json")
+    path = tmp_path / "charts.png"
+    result = invoke("--rounds", "2000", "--plot", str(path), "--json")
     assert result.exit_code == 0, result.output
-    written = json.loads(result.output)["plots"]
-    assert len(written) == 5
-    for path in written:
-        assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads(result.output)["plots"] == [str(path)]
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_table_output_names_every_figure() -> None:
@@ -154,14 +153,20 @@ def test_options_and_presets_reach_the_fast_path() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--rounds", "0"], "at least 1"),
+        (["--rounds", "0"], "not in the range 1 to 10,000,000,000"),
+        (["--rounds", "1e23"], "not in the range 1 to"),
         (["--players", "9"], "2 to 8"),
         (["--bots", "search"], "cannot be simulated"),
         (["--bots", "random,greedy,random", "--players", "2"], "at most 2"),
         (["--option", "payment=gold"], "payment"),
         (["--option", "nonsense"], "key=value"),
         (["--option", "end=target:10000"], "never be reached"),
-        (["--workers", "0"], "at least 1"),
+        (["--workers", "0"], "not in the range 1 to 256"),
+        (["--workers", "1e23"], "not in the range 1 to 256"),
+        (["--players", "1000000000"], "2 to 8"),
+        (["--seed", "-1"], "--seed"),
+        (["--plot", "charts"], ".png"),
+        (["--plot", "/nonexistent-folder/charts.png"], "does not exist"),
         (["--address", "127.0.0.1:1"], "--backend ray"),
     ],
 )

@@ -105,6 +105,8 @@ def test_bad_create_requests_say_what_is_wrong_and_create_nothing(client: TestCl
         assert words in response.json()["message"], (change, response.json())
         assert "set-cookie" not in response.headers
     assert client.post("/api/tables", content=b"{not json").status_code == 400
+    huge = client.post("/api/tables", content=b'{"name": "' + b"x" * 20000 + b'"}')
+    assert huge.status_code == 413 and "at most 16 KB" in huge.json()["message"]
     assert client.get("/api/tables").json() == {"open": [], "mine": []}
 
 

@@ -286,3 +286,17 @@ async def test_a_restarted_server_gives_identical_state_frames(tmp_path: Path) -
             await ann.connect()
             assert (await ann.wait_for(over))["status"] == "over"  # and the game goes on
             await ann.close()
+
+
+async def test_a_seat_given_to_a_bot_at_the_start_is_refused(tmp_path: Path) -> None:
+    async with serving(settings_for(tmp_path)) as (app, address):
+        service = service_of(app)
+        created = await service.create(
+            config([SeatSpec("person", name="Ann"), SeatSpec("person")], 12)
+        )
+        await service.start_now(created.table_id, 0)  # Bob never came: a bot has his seat
+        late = await Player(address, created.table_id, created.invites[1]).connect()
+        assert late.reader is not None
+        await asyncio.wait_for(late.reader, 30)
+        assert [f["code"] for f in late.frames] == ["forbidden"]
+        assert late.ws.close_code == 4403

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +16,41 @@ Replayer = Callable[[Any, bool], int]
 
 REPLAYERS: dict[str, Replayer] = {}
 """Record kind (the record's ``game`` field) -> the function that replays it."""
+
+MAX_MESSAGE = 300
+"""Characters of an error message shown (input is never echoed at any size)."""
+
+# control characters, and the invisible ones that reorder or hide text on a terminal
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with control and invisible characters escaped (``\\x1b``): safe on a terminal."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def echo_line(text: str) -> None:
+    """Print one line of a replay's account (names in records may hold anything)."""
+    click.echo(printable(text))
+
+
+def echo_json(data: Any) -> None:
+    """Print ``data`` as one line of JSON with no raw control character in it."""
+    text = json.dumps(data, ensure_ascii=False)
+    click.echo(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def echo_error(message: object) -> None:
+    """Print ``Error: message`` on stderr, on one line and at most :data:`MAX_MESSAGE` long."""
+    text = printable(str(message))
+    if len(text) > MAX_MESSAGE:
+        text = text[: MAX_MESSAGE - 1] + "…"
+    click.echo(f"Error: {text}", err=True)
 
 
 @click.group(context_settings=CONTEXT)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import errno
+import os
+import select
+import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +18,11 @@ from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed co
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
 from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulate nain-jaune)
 from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
-from cardroom.cli.groups import CONTEXT, REPLAYERS, cli
+from cardroom.cli.groups import CONTEXT, REPLAYERS, cli, printable
+from cardroom.games.records import MAX_RECORD_BYTES, RecordError, brief, loads
+
+READ_TIMEOUT = 10.0
+"""Seconds a record that is not a regular file (a pipe, a device) may take to arrive."""
 
 
 def record_kind(data: Any) -> str:
@@ -49,20 +57,87 @@ def replay(record: Path, as_json: bool) -> None:
       cardroom replay game.json --json            winner, chips, board, next dealer…
       cardroom replay game.json --json | jq .chips
     """
+    where = printable(str(record))
     try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise click.ClickException(f"{record}: not valid JSON: {exc}") from exc
+        data = loads(read_record_bytes(record))
+    except RecordError as exc:
+        raise click.ClickException(f"{where}: {exc}") from None
     kind = record_kind(data)
     replayer = REPLAYERS.get(kind)
     if replayer is None:
         known = ", ".join(sorted(REPLAYERS))
-        raise click.ClickException(f"{record}: unknown game {kind!r} (known: {known})")
+        raise click.ClickException(f"{where}: unknown game {brief(kind)} (known: {known})")
     code = replayer(data, as_json)
     if code:
         sys.exit(code)
 
 
+def read_record_bytes(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
+    """The bytes of a record file, at most ``limit``: a larger file is refused before it is read,
+    and a pipe or device (a FIFO, ``/dev/zero``) is read only up to ``limit`` bytes and for at most
+    :data:`READ_TIMEOUT` seconds. Raise :class:`RecordError` saying what is wrong."""
+    too_large = RecordError(f"the file is larger than {limit // (1024 * 1024)} MiB: not a record")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise RecordError(f"cannot open it: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise RecordError("this is a folder, not a record file")
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > limit:
+                raise too_large
+            os.set_blocking(fd, True)
+            data = _read_all(fd, limit, None)
+        else:
+            data = _read_all(fd, limit, time.monotonic() + READ_TIMEOUT)
+    except OSError as exc:
+        raise RecordError(f"cannot read it: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise too_large
+    if not data.strip():
+        raise RecordError("the file is empty")
+    return data
+
+
+def _read_all(fd: int, limit: int, deadline: float | None) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            ready = select.select([fd], [], [], max(left, 0.0))[0] if left > 0 else []
+            if not ready:
+                raise RecordError(
+                    f"nothing more arrived in {READ_TIMEOUT:g} s: give a record file, not a pipe "
+                    "or device that never ends"
+                )
+        try:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def main() -> None:
     """Run the ``cardroom`` command line."""
-    cli()
+    try:
+        cli()
+    except OSError as exc:
+        # output that cannot be written (``> /dev/full``, a closed pipe): one line, no traceback
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        reason = exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
+        what = printable(str(exc.filename)) if exc.filename else "cannot write the output"
+        sys.stderr.write(f"Error: {what}: {reason}\n")
+        sys.exit(1)

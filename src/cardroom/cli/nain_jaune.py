@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import random
 import signal
 import sys
@@ -15,41 +14,65 @@ from typing import Any
 import click
 
 from cardroom.bots import LEVELS, BotError, make_bot
-from cardroom.cli.groups import CONTEXT, REPLAYERS, play
+from cardroom.cli.groups import CONTEXT, REPLAYERS, echo_error, echo_json, echo_line, play
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
+from cardroom.cli.options import MAX_DELAY, BoundedInt, FiniteFloat, seed_option
 from cardroom.cli.plain_nain_jaune import PlainGame
 from cardroom.games.nain_jaune.record import (
+    GameReplay,
     RecordError,
     Replay,
+    game_json,
     parse_game,
-    replay_game,
+    replay_round,
+    replay_whole_game,
     result_json,
 )
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
 from cardroom.tables.terminal import RecordsError, ResumeError, resume
 
 
-def replay_result(replays: list[Replay], whole_game: bool) -> dict[str, Any]:
-    """The ``--json`` result: one round's fields; for a whole game the last round's + ``rounds``."""
+def replay_result(
+    replays: list[Replay], whole_game: bool, game: GameReplay | None = None
+) -> dict[str, Any]:
+    """The ``--json`` result: one round's fields; for a whole game the last round's, ``rounds``
+    and ``end`` (whether and how the game ended, and its winners)."""
     rounds = [{**result_json(rep), "players": list(rep.record.players)} for rep in replays]
     if not whole_game:
         return rounds[0]
-    return {**rounds[-1], "rounds": rounds}
+    out = {**rounds[-1], "rounds": rounds}
+    if game is not None:
+        out["end"] = game_json(game)
+    return out
 
 
 def replay_nain_jaune(data: Any, as_json: bool) -> int:
     """Replay a Nain Jaune round (an object) or whole game (a list); return the exit code."""
+    whole = isinstance(data, list)
+    game: GameReplay | None = None
     try:
-        replays = replay_game(parse_game(data))
+        records = parse_game(data)
+        if whole:
+            game = replay_whole_game(records)
+            replays = game.replays
+        else:
+            replays = [replay_round(records[0])]
     except RecordError as exc:
-        click.echo(f"Error: {exc}", err=True)
+        echo_error(exc)
         return 1
     if as_json:
-        click.echo(json.dumps(replay_result(replays, isinstance(data, list)), ensure_ascii=False))
-    else:
-        for line in replay_lines(replays):
-            click.echo(line)
+        echo_json(replay_result(replays, whole, game))
+        return 0
+    for line in replay_lines(replays):
+        echo_line(line)
+    if game is not None:
+        echo_line("")
+        if game.result is not None:
+            for line in game_over_lines(game.result, game.game.names):
+                echo_line(line)
+        else:
+            echo_line(f"The game is not over (end={game.game.rules.end}).")
     return 0
 
 
@@ -94,7 +117,7 @@ def seat_names(human: str, players: int) -> list[str]:
 @click.option(
     "--players",
     "-n",
-    type=click.IntRange(2, 8),
+    type=BoundedInt(2, 8),
     default=None,
     help="Players at the table, you included (2-8; default 4, or one more than --bots).",
 )
@@ -113,7 +136,7 @@ def seat_names(human: str, players: int) -> list[str]:
     metavar="KEY=VALUE",
     help="Change one rule, e.g. payment=card-count, announce=manual, end=rounds:3 (repeatable).",
 )
-@click.option("--seed", type=int, default=None, help="Seed of the deals and bots (default random).")
+@seed_option(None, "Seed of the deals and bots (default random).")
 @click.option("--name", default="Player", show_default=True, help="Your name at the table.")
 @click.option(
     "--level",
@@ -140,7 +163,7 @@ def seat_names(human: str, players: int) -> list[str]:
 )
 @click.option(
     "--delay",
-    type=click.FloatRange(min=0),
+    type=FiniteFloat(0.0, MAX_DELAY),
     default=None,
     help="Seconds each bot waits before it plays (default 0.6; 0 with --plain).",
 )
@@ -182,7 +205,7 @@ def play_nain_jaune(
     \b
     Examples:
       cardroom play nain-jaune                          you and three medium bots
-      cardroom play nain-jaune -n 5 --preset count      five players, the rules of text 001
+      cardroom play nain-jaune -n 5 --preset count      five players, card-count payments
       cardroom play nain-jaune -o announce=manual -o end=rounds:3
       cardroom play nain-jaune --bots random,greedy     two bots of your choice
       cardroom play nain-jaune --level easy --seed 7    the same deals every time with seed 7

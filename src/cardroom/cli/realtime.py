@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -17,7 +16,16 @@ from rich.table import Table
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
-from cardroom.cli.groups import CONTEXT, REPLAYERS, play, simulate
+from cardroom.cli.groups import (
+    CONTEXT,
+    REPLAYERS,
+    echo_error,
+    echo_json,
+    echo_line,
+    play,
+    simulate,
+)
+from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -134,15 +142,14 @@ def _simulate_command(game: str) -> None:
 
 
     @simulate.command(game, context_settings=CONTEXT, help=doc)
-    @click.option("--games", "-n", type=click.IntRange(1), default=100, show_default=True,
+    @click.option("--games", type=BoundedInt(1, MAX_GAMES), default=100, show_default=True,
                   help="How many games to play.")
     @click.option("--bots", "bots_arg", default="medium,medium", show_default=True,
                   help=f"Two bots, comma separated: {levels}, reaction:min=…,max=… or random.")
-    @click.option("--seed", type=int, default=None, help="Seed of the whole run (default: random).")
+    @seed_option(None, "Seed of the whole run (default: random).")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
                   help=f"A {GAME_NAMES[game]} rule option (repeatable).")
-    @click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
-                  help="Processes to spread the games over (same results for any number).")
+    @workers_option("Processes to spread the games over (same results for any number).")
     @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
     def command(
         games: int,
@@ -164,7 +171,7 @@ def _simulate_command(game: str) -> None:
         check_options(game, options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        workers = min(workers, games, os.cpu_count() or 1)
+        workers = local_workers(workers, games)
         summary = run_simulation(game, bots, options, seed, games, workers, not as_json)
         if as_json:
             click.echo(json.dumps({**summary.to_json(), "seed": seed}))
@@ -227,7 +234,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        click.echo(f"Error: {exc}", err=True)
+        echo_error(exc)
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]
@@ -235,19 +242,20 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         if match is not None:
             out.update(match)
             out["games"] = games
-        click.echo(json.dumps(out, ensure_ascii=False))
+        echo_json(out)
         return 0
     for number, rep in enumerate(reps, start=1):
         if number > 1:
-            click.echo("")
+            echo_line("")
         for line in account_lines(rep, number if len(reps) > 1 else None):
-            click.echo(line)
+            echo_line(line)
     if match is not None:
         names = reps[-1].names
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
         end = f"{names[who]} wins the match" if who is not None else "the match is not over"
-        click.echo(f"\nMatch: {scores}: {end}.")
+        echo_line("")
+        echo_line(f"Match: {scores}: {end}.")
     return 0
 
 
@@ -321,7 +329,7 @@ def _play_command(game: str) -> None:
                   help=f"Your opponent: {'|'.join(LEVELS)} or reaction:min=…,max=….")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
                   help=f"A {GAME_NAMES[game]} rule option (repeatable).")
-    @click.option("--seed", type=int, default=None, help="Seed of the deal and the bot.")
+    @seed_option(None, "Seed of the deal and the bot.")
     @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
                   default=Path("cardroom-records"), show_default=True,

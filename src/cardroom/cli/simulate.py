@@ -11,29 +11,35 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardroom.cli.groups import CONTEXT, simulate
+from cardroom.cli.groups import CONTEXT, echo_error, simulate
+from cardroom.cli.options import (
+    MAX_ROUNDS,
+    BoundedInt,
+    check_plot_path,
+    local_workers,
+    option_option,
+    players_option,
+    plot_option,
+    seed_option,
+    workers_option,
+)
 from cardroom.games.nain_jaune.rules import PRESETS, RulesError, parse_option_pairs
-from cardroom.sim.simulate import Simulation, SimulationError, plot, run, summarize
 
 
 @simulate.command("nain-jaune", context_settings=CONTEXT)
-@click.option("--rounds", "-n", type=int, default=100_000, show_default=True,
+@click.option("--rounds", type=BoundedInt(1, MAX_ROUNDS), default=100_000, show_default=True,
               help="Rounds to play in all (as games back to back).")
-@click.option("--players", type=int, default=None,
-              help="Seats at the table, 2-8 (default 4, or the number of --bots).")
+@players_option("Seats at the table, 2-8 (default 4, or the number of --bots).")
 @click.option("--preset", type=click.Choice(sorted(PRESETS)), default=None,
               help="A rules preset (default classic).")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
-              help="Override one rules option; repeat for more (e.g. --option end=rounds:10).")
+@option_option("Override one rules option; repeat for more (e.g. -o end=rounds:10).")
 @click.option("--bots", default="random", show_default=True,
               help="Comma-separated bots, repeated in turn to fill the seats: "
               "random, greedy, heuristic (or easy, medium, hard).")
-@click.option("--workers", type=int, default=1, show_default=True,
-              help="Processes (or Ray CPUs) to use; the results do not depend on it.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every deal and bot.")
+@workers_option("Processes (or Ray CPUs) to use; the results do not depend on it.")
+@seed_option(0, "Seed of every deal and bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-@click.option("--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Write PNG charts into this directory.")
+@plot_option("Save the charts (one PNG with five panels) to this file.")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
               show_default=True, help="Where to run: local processes or Ray tasks.")
 @click.option("--address", default=None,
@@ -48,7 +54,7 @@ def simulate_nain_jaune(
     workers: int,
     seed: int,
     as_json: bool,
-    plot_dir: Path | None,
+    plot_path: Path | None,
     backend: str,
     address: str | None,
 ) -> None:
@@ -61,11 +67,15 @@ def simulate_nain_jaune(
     \b
     Examples:
       cardroom simulate nain-jaune --rounds 1000000
-      cardroom simulate nain-jaune --players 5 --bots heuristic,random --workers 2
-      cardroom simulate nain-jaune --preset count --option may_stop=true --json
-      cardroom simulate nain-jaune --rounds 200000 --plot charts/
+      cardroom simulate nain-jaune -n 5 --bots heuristic,random --workers 2
+      cardroom simulate nain-jaune --preset count -o may_stop=true --json
+      cardroom simulate nain-jaune --rounds 200000 --plot charts.png
       cardroom simulate nain-jaune --backend ray --address 127.0.0.1:6379
     """
+    # imported here: the fast path needs numba, which no other command loads
+    from cardroom.sim.simulate import Simulation, SimulationError, plot, run, summarize
+
+    check_plot_path(plot_path)
     try:
         sim = Simulation.build(
             rounds,
@@ -75,14 +85,12 @@ def simulate_nain_jaune(
             bots=bots.split(","),
             seed=seed,
         )
-        if workers < 1:
-            raise SimulationError(f"--workers must be at least 1, not {workers}")
         if address is not None and backend != "ray":
             raise SimulationError("--address is for --backend ray")
-        if plot_dir is not None and plot_dir.exists() and not plot_dir.is_dir():
-            raise SimulationError(f"--plot {plot_dir}: not a directory")
     except (SimulationError, RulesError) as exc:
         raise click.UsageError(str(exc)) from None
+    if backend == "local":
+        workers = local_workers(workers, sum(1 for _ in sim.chunks()))
     err = Console(stderr=True)
     try:
         if as_json:
@@ -104,12 +112,19 @@ def simulate_nain_jaune(
     except SimulationError as exc:
         raise click.ClickException(str(exc)) from None
     summary = summarize(sim, stats, seconds)
-    if plot_dir is not None:
-        summary["plots"] = [str(p) for p in plot(sim, stats, plot_dir)]
+    failed: str | None = None
+    if plot_path is not None:
+        try:
+            summary["plots"] = [str(plot(sim, stats, plot_path))]
+        except OSError as exc:  # the results are printed all the same
+            failed = f"could not save the charts to {plot_path}: {exc.strerror or exc}"
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
         show(summary, Console())
+    if failed is not None:
+        echo_error(failed)
+        raise SystemExit(1)
 
 
 def show(summary: dict[str, Any], console: Console) -> None:
@@ -125,10 +140,20 @@ def show(summary: dict[str, Any], console: Console) -> None:
     games = summary["games"]
     head.add_row("finished games", f"{games['finished']:,}")
     head.add_row("rounds per game", f"{games['rounds_per_game']:.2f}")
-    head.add_row("games cut at a chunk end", f"{games['cut_at_chunk_end']:,}")
+    head.add_row("games cut short (see below)", f"{games['cut_at_chunk_end']:,}")
+    head.caption = (
+        f"Rounds are played in chunks of {games['chunk_rounds']:,}, game after game; the "
+        "game still going when a chunk runs out is cut: its rounds count in every figure, "
+        "but it is not a finished game."
+    )
     console.print(head)
 
-    seats = Table(title="Seats")
+    seats = Table(
+        title="Seats",
+        caption="chips won = a seat's chips after its rounds minus before them, stakes "
+        "included. The seats' total is below zero by the chips left on the board when games "
+        "end (nobody wins them), so every seat can be below zero.",
+    )
     for col in ("seat", "bot", "rounds won", "chips won", "chips / round", "games won"):
         seats.add_column(col, justify="right")
     for s in summary["seats"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -11,7 +12,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardroom.bots.base import BotError
-from cardroom.cli.groups import CONTEXT, tournament
+from cardroom.cli.groups import CONTEXT, echo_error, tournament
+from cardroom.cli.options import (
+    MAX_DEALS,
+    BoundedInt,
+    check_plot_path,
+    local_workers,
+    option_option,
+    players_option,
+    plot_option,
+    seed_option,
+    workers_option,
+)
 from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
 from cardroom.sim.tournament import (
     Setup,
@@ -25,14 +37,15 @@ from cardroom.sim.tournament import (
 
 @tournament.command("nain-jaune", context_settings=CONTEXT)
 @click.option("--bots", "bots_text", required=True, help="Comma-separated bots: NAME[:k=v,…].")
-@click.option("--games", type=int, required=True, help="Number of deals (each played K times).")
-@click.option("--players", type=int, default=None, help="Seats K (default: number of bots).")
+@click.option("--games", type=BoundedInt(1, MAX_DEALS), required=True,
+              help="Number of deals (each played K times).")
+@players_option("Seats K, 2-8 (default: number of bots).")
 @click.option("--preset", default=None, help="Rules preset: classic, count or ace-high.")
-@click.option("--option", "options", multiple=True, help="A rules option key=value (repeatable).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed.")
-@click.option("--workers", type=int, default=1, show_default=True, help="Processes to use.")
+@option_option("A rules option key=value (repeatable), e.g. -o may_stop=true.")
+@seed_option(0, "Tournament seed.")
+@workers_option("Processes to use; the results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
-@click.option("--plot", "plot_path", default=None, help="Save a chart to this PNG file.")
+@plot_option("Save a chart to this PNG file.")
 def nain_jaune(
     bots_text: str,
     games: int,
@@ -42,7 +55,7 @@ def nain_jaune(
     seed: int,
     workers: int,
     as_json: bool,
-    plot_path: str | None,
+    plot_path: Path | None,
 ) -> None:
     """Rank Nain Jaune bots: every deal is played once per rotation of the bots over the seats.
 
@@ -57,19 +70,17 @@ def nain_jaune(
       cardroom tournament nain-jaune --bots search:ms=30,heuristic --players 4 --games 150
       cardroom tournament nain-jaune --bots random,random --players 3 --games 50 --json
       cardroom tournament nain-jaune --bots greedy,random --games 200 --preset count \\
-          --option may_stop=true --plot chips.png --workers 2
+          -o may_stop=true --plot chips.png --workers 2
     """
+    check_plot_path(plot_path)
     specs = split_bots(bots_text)
     try:
         rules = Rules.from_options(preset, parse_option_pairs(list(options)))
         setup = Setup(specs, games, players if players is not None else len(specs), rules, seed)
         check_setup(setup)
-        if workers < 1:
-            raise TournamentError(f"--workers must be at least 1, not {workers}")
-        if plot_path is not None and not plot_path.lower().endswith(".png"):
-            raise TournamentError(f"--plot {plot_path!r}: give a file name ending in .png")
     except (RulesError, BotError, TournamentError) as exc:
         raise click.ClickException(str(exc)) from exc
+    workers = local_workers(workers, games)
     err = Console(stderr=True)
     if as_json:
         result = run_tournament(setup, workers)
@@ -93,9 +104,10 @@ def nain_jaune(
         show(result, out)
     if plot_path is not None:
         try:
-            plot(result, plot_path)
-        except OSError as exc:
-            raise click.ClickException(f"could not save the chart to {plot_path}: {exc}") from exc
+            plot(result, str(plot_path))
+        except OSError as exc:  # the results are printed above all the same
+            echo_error(f"could not save the chart to {plot_path}: {exc.strerror or exc}")
+            raise SystemExit(1) from None
         if not as_json:
             err.print(f"chart saved to {plot_path}")
 

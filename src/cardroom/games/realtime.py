@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeVar
 from cardroom.cards import Card, CardError, parse_card
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.nain_jaune.rules import RulesError
+from cardroom.games.records import MAX_SECONDS, brief, get_int, get_list, get_names
 
 SEATS = (0, 1)
 
@@ -129,15 +130,19 @@ R = TypeVar("R")
 
 def parse_deal(raw: Any) -> list[Card]:
     """Read a record's ``deal``: the 52 different cards; raise :class:`RecordError` otherwise."""
-    if not isinstance(raw, list):
+    if not isinstance(raw, list) or len(raw) > 52:
         raise RecordError('deal must be a list of the 52 cards, like ["4H", "QS", ...]')
     cards: list[Card] = []
     seen: set[Card] = set()
     for i, code in enumerate(raw, start=1):
+        if not isinstance(code, str) or len(code) > 8:
+            raise RecordError(f"deal card {i}: {brief(code)} is not a card (write it like 10D)")
         try:
             card = parse_card(code)
         except CardError as exc:
             raise RecordError(f"deal card {i}: {exc}") from None
+        except (TypeError, ValueError):
+            raise RecordError(f"deal card {i}: {brief(code)} is not a card") from None
         if card in seen:
             raise RecordError(f"deal card {i}: {card.code} is already in the deal")
         seen.add(card)
@@ -156,7 +161,7 @@ def read_header(
     if not isinstance(data, Mapping):
         raise RecordError(f"a {title} record must be a JSON object")
     if data.get("game") != game:
-        raise RecordError(f"game is {data.get('game')!r}, not {game!r}")
+        raise RecordError(f"game is {brief(data.get('game'))}, not {game!r}")
     for key in ("players", "seed", "deal"):
         if key not in data:
             raise RecordError(f"the record has no {key!r}")
@@ -164,14 +169,13 @@ def read_header(
         rules = read_rules(data.get("rules"))
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
-    players = data["players"]
-    if (
-        not isinstance(players, list)
-        or len(players) != 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("players must be a list of two names")
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"seed must be a whole number, not {seed!r}")
-    return rules, list(players), seed, parse_deal(data["deal"])
+    countdown = getattr(rules, "countdown", 0.0)
+    if isinstance(countdown, (int, float)) and countdown > MAX_SECONDS:
+        raise RecordError(f"rules: countdown={countdown:g} is too long: at most {MAX_SECONDS} s")
+    try:
+        players = get_names(data["players"], 2)
+        seed = get_int(data["seed"], "seed", 0, 2**63 - 1)
+        get_list(data["deal"], "deal", 52)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    return rules, players, seed, parse_deal(data["deal"])

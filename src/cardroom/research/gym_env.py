@@ -28,7 +28,8 @@ try:
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+        f"{exc.name} is missing: install the research extra, in the cardroom project "
+        "folder: pip install '.[research]'"
     ) from exc
 
 from cardroom.bots.base import Bot, make_bot

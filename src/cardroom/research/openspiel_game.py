@@ -4,7 +4,8 @@
     import pyspiel
 except ImportError as exc:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+        f"{exc.name} is missing: install the research extra, in the cardroom project "
+        "folder: pip install '.[research]'"
     ) from exc
 >>> import cardroom.research.openspiel_game  # registers the game
 >>> game = pyspiel.load_game("python_nain_jaune(players=3,payment=card-count)")
@@ -35,7 +36,8 @@ try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+        f"{exc.name} is missing: install the research extra, in the cardroom project "
+        "folder: pip install '.[research]'"
     ) from exc
 
 from cardroom.cards import DECK

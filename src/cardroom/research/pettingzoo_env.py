@@ -29,7 +29,8 @@ try:
     from pettingzoo.utils import wrappers
 except ImportError as exc:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        f"{exc.name} is missing: install the research extra, pip install 'cardroom[research]'"
+        f"{exc.name} is missing: install the research extra, in the cardroom project "
+        "folder: pip install '.[research]'"
     ) from exc
 
 from cardroom.games.nain_jaune.engine import IllegalAction, Round

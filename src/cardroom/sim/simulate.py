@@ -178,7 +178,7 @@ def _run_ray(
         import ray
     except ImportError:
         raise SimulationError(
-            "--backend ray needs Ray: pip install 'cardroom[distributed]'"
+            "--backend ray needs Ray: pip install '.[distributed]' in the cardroom project folder"
         ) from None
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report over the network
     started_here = not ray.is_initialized()
@@ -289,68 +289,64 @@ def summarize(sim: Simulation, stats: np.ndarray[Any, Any], seconds: float) -> d
             "rounds_per_game": st[fast.ST_GAME_ROUNDS] / games if games else 0.0,
             "end_reasons": reasons,
             "cut_at_chunk_end": st[fast.ST_CUT],
+            "chunk_rounds": CHUNK_ROUNDS,
             "rounds_in_cut_games": st[fast.ST_CUT_ROUNDS],
             "round_limit": MAX_GAME_ROUNDS,
         },
     }
 
 
-def plot(sim: Simulation, stats: np.ndarray[Any, Any], directory: Path) -> list[Path]:
-    """Write PNG charts of a simulation into ``directory``; returns their paths."""
+def plot(sim: Simulation, stats: np.ndarray[Any, Any], path: Path) -> Path:
+    """Save the charts of a simulation as one PNG (five panels) at ``path``; return it."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    directory.mkdir(parents=True, exist_ok=True)
     summary = summarize(sim, stats, 0.0)
-    written: list[Path] = []
+    fig, axes = plt.subplots(3, 2, figsize=(12, 12))
+    (chips, cards), (length, ends), (board, blank) = axes
+    blank.axis("off")
 
-    def save(fig: Any, name: str) -> None:
-        path = directory / name
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        written.append(path)
-
-    fig, ax = plt.subplots(figsize=(6, 4))
     labels = [f"{s['seat']}: {s['bot']}" for s in summary["seats"]]
-    ax.bar(labels, [s["chips_won_per_round"] for s in summary["seats"]], color="#c9a227")
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_ylabel("chips won per round")
-    ax.set_title("Chips won per round, by seat")
-    save(fig, "chips_per_seat.png")
+    chips.bar(labels, [s["chips_won_per_round"] for s in summary["seats"]], color="#c9a227")
+    chips.axhline(0, color="black", linewidth=0.8)
+    chips.set_ylabel("chips won per round (stakes included)")
+    chips.set_title("Chips won per round, by seat")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
     hist = stats[fast.ST_CARDS_HIST : fast.ST_CARDS_HIST + 53]
-    ax.bar(range(53), hist, color="#4c72b0")
-    ax.set_xlabel("cards played in the round")
-    ax.set_ylabel("rounds")
-    ax.set_title("Cards per round")
-    save(fig, "cards_per_round.png")
+    cards.bar(range(53), hist, color="#4c72b0")
+    cards.set_xlabel("cards played in the round")
+    cards.set_ylabel("rounds")
+    cards.set_title("Cards per round")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
     hist = stats[fast.ST_GAME_LEN_HIST : fast.ST_GAME_LEN_HIST + MAX_GAME_ROUNDS + 1]
     last = int(np.nonzero(hist)[0].max()) + 1 if hist.any() else 2
-    ax.bar(range(last), hist[:last], color="#55a868")
-    ax.set_xlabel("rounds in a finished game")
-    ax.set_ylabel("games")
-    ax.set_title("Game length")
-    save(fig, "rounds_per_game.png")
+    length.bar(range(last), hist[:last], color="#55a868")
+    length.set_xlabel("rounds in a finished game")
+    length.set_ylabel("games")
+    length.set_title("Game length")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
     reasons = summary["games"]["end_reasons"]
-    ax.barh(list(reasons), list(reasons.values()), color="#8172b2")
-    ax.set_xlabel("games")
-    ax.set_title("How games end")
-    save(fig, "end_reasons.png")
+    ends.barh(list(reasons), list(reasons.values()), color="#8172b2")
+    ends.set_xlabel("games")
+    ends.set_title("How games end")
 
-    fig, ax = plt.subplots(figsize=(6, 4))
     hist = stats[fast.ST_BOARD_HIST : fast.ST_BOARD_HIST + fast.BOARD_BINS]
-    ax.bar([10 * i for i in range(fast.BOARD_BINS)], hist, width=9, color="#dd8452")
+    board.bar([10 * i for i in range(fast.BOARD_BINS)], hist, width=9, color="#dd8452")
     top = 10 * (fast.BOARD_BINS - 1)
-    ax.set_xlabel(f"chips on the board after a round (bins of 10, the last ≥ {top})")
-    ax.set_ylabel("rounds")
-    ax.set_title("Board size")
-    save(fig, "board_size.png")
-    return written
+    board.set_xlabel(f"chips on the board after a round (bins of 10, the last ≥ {top})")
+    board.set_ylabel("rounds")
+    board.set_title("Board size")
+
+    preset = sim.rules.preset_name or "custom rules"
+    fig.suptitle(
+        f"Nain Jaune simulation: {summary['rounds']:,} rounds, {len(sim.bots)} seats "
+        f"({', '.join(sim.bots)}), {preset}, end={sim.rules.end}, seed {sim.seed}"
+    )
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100, format="png")
+    finally:
+        plt.close(fig)
+    return path

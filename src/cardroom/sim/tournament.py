@@ -281,8 +281,18 @@ def plot(result: TournamentResult, path: str) -> None:
             ys.append(total)
         top.plot(xs, ys, label=name)
         bottom.plot(xs, result.rating_history[e], label=name)
-    top.set_ylabel("cumulative chips won per round")
-    top.set_title("Nain Jaune tournament")
+    s = result.setup
+    lineup = " ".join(s.entries[e] for e in s.lineup)
+    classic = Rules().to_json()
+    rules = s.rules.preset_name or "classic with " + ", ".join(
+        f"{k}={v}" for k, v in s.rules.to_json().items() if v != classic[k]
+    )
+    top.set_ylabel("chips won so far (sum of each deal's mean per round)")
+    top.set_title(
+        f"Nain Jaune tournament: {s.games} deals × {s.players} rotations, seats {lineup}, "
+        f"seed {s.seed}\nrules: {rules}",
+        fontsize=9,
+    )
     top.legend()
     bottom.set_ylabel("openskill rating (μ − 3σ)")
     bottom.set_xlabel("deal")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator, Callable
@@ -160,6 +161,11 @@ class EventStore:
         self.announce: Callable[[str, int], None] | None = None
         """If set, called after each committed entry instead of a NOTIFY in its transaction
         (PostgreSQL commits NOTIFYing transactions one at a time, fsync included)."""
+        # SQLite has one writer at a time: writers of this process queue here, in order, instead
+        # of meeting in SQLite's busy handler (which gives up under load: "database is locked").
+        self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
+            asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -211,7 +217,7 @@ class EventStore:
         seats: list[dict[str, Any]],
     ) -> None:
         """Insert the table, its seats and its first entry (seq 1, ``created``) at once."""
-        async with _guard(), self.engine.begin() as conn:
+        async with _guard(), self._write_lock, self.engine.begin() as conn:
             try:
                 await conn.execute(
                     tables_t.insert().values(
@@ -253,7 +259,7 @@ class EventStore:
         Raises :class:`SeqConflict` if ``(table_id, entry.seq)`` is already there and
         :class:`StoreUnavailable` if the database does not answer (nothing is written then).
         """
-        async with _guard(), self.engine.begin() as conn:
+        async with _guard(), self._write_lock, self.engine.begin() as conn:
             await self._insert_event(conn, table_id, entry)
             if table_update:
                 values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
@@ -276,7 +282,7 @@ class EventStore:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
         values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
         if values:
-            async with _guard(), self.engine.begin() as conn:
+            async with _guard(), self._write_lock, self.engine.begin() as conn:
                 await conn.execute(
                     tables_t.update().where(tables_t.c.id == table_id).values(**values)
                 )

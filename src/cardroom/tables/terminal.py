@@ -36,6 +36,8 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.record import RecordError, RoundRecord, parse_game, replay_game
 from cardroom.games.nain_jaune.rules import Rules, RulesError
 from cardroom.games.nain_jaune.view import RoundView, view_of
+from cardroom.games.records import MAX_RECORD_BYTES, loads
+from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.tables.config import SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text
 
@@ -335,10 +337,12 @@ SEED_IN_NAME = re.compile(r"seed(\d+)")
 def read_record(path: Path) -> list[RoundRecord]:
     """The rounds of a saved game, checked by replaying them; raises :class:`ResumeError`."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            raise ResumeError(f"{path} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+        data = loads(path.read_bytes())
     except OSError as exc:
         raise ResumeError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except BaseRecordError as exc:
         raise ResumeError(f"{path} is not a JSON game record: {exc}") from None
     try:
         rounds = parse_game(data)
@@ -372,19 +376,27 @@ def round_log(record: RoundRecord, in_progress: bool = False) -> list[tuple[str,
 
     last = len(record.moves) - 1
     for number, move in enumerate(record.moves):
-        seat = holder[move.card]
-        while not (rnd.to_act == seat and rnd.why_illegal(Play(move.card)) is None):
+        card = move.card
+        if card is None:  # a voluntary "without" (may_stop): the forced passes, then it
+            while not rnd.awaiting_final_claim and rnd.need is not None and not any(
+                c.rank == rnd.need for c in rnd.hands[rnd.to_act]
+            ):
+                act(PASS)
+            act(PASS)
+            continue
+        seat = holder[card]
+        while not (rnd.to_act == seat and rnd.why_illegal(Play(card)) is None):
             act(PASS)
         if rnd.rules.announce == "manual":
-            act(Play(move.card))
-            if rnd.pending_claim is move.card:
+            act(Play(card))
+            if rnd.pending_claim is card:
                 if move.announced:
                     if not (in_progress and number == last and not rnd.awaiting_final_claim):
                         act(CLAIM)
                 elif rnd.awaiting_final_claim:
                     act(PASS)
         else:
-            act(Play(move.card), forget=not move.announced)
+            act(Play(card), forget=not move.announced)
     return entries
 
 

@@ -49,11 +49,19 @@ def _round_frames(rep: Replay, number: int) -> dict[str, Any]:
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}
     # the record was checked by replay_game: every move below is legal, passes included
     for move in record.moves:
-        seat = holder[move.card]
-        while not (rnd.to_act == seat and rnd.why_illegal(Play(move.card)) is None):
+        card = move.card
+        if card is None:  # a voluntary "without" (may_stop): the forced passes, then it
+            while not rnd.awaiting_final_claim and rnd.need is not None and not any(
+                c.rank == rnd.need for c in rnd.hands[rnd.to_act]
+            ):
+                steps.append(_step(rnd, _texts(rnd.apply(PASS), names)))
             steps.append(_step(rnd, _texts(rnd.apply(PASS), names)))
-        events = rnd.apply(Play(move.card, forget=not move.announced))
-        if rnd.rules.announce == "manual" and move.announced and rnd.pending_claim is move.card:
+            continue
+        seat = holder[card]
+        while not (rnd.to_act == seat and rnd.why_illegal(Play(card)) is None):
+            steps.append(_step(rnd, _texts(rnd.apply(PASS), names)))
+        events = rnd.apply(Play(card, forget=not move.announced))
+        if rnd.rules.announce == "manual" and move.announced and rnd.pending_claim is card:
             events += rnd.apply(CLAIM)
         steps.append(_step(rnd, _texts(events, names)))
     result = result_json(rep)

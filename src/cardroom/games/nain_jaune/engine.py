@@ -306,6 +306,7 @@ class Round:
         "rules",
         "talon",
         "to_act",
+        "voluntary",
     )
 
     def __init__(
@@ -367,6 +368,8 @@ class Round:
         self.played: list[tuple[int, Card]] = []
         self.passes: list[tuple[int, int]] = []
         self.forgotten: list[tuple[int, Card]] = []
+        # each voluntary "without" (may_stop), as the number of cards played before it
+        self.voluntary: list[int] = []
         self.pending_claim: Card | None = None
         self.awaiting_final_claim = False
         self.result: RoundResult | None = None
@@ -583,6 +586,8 @@ class Round:
         assert need is not None and self.leader is not None
         events.append(_WITHOUT[seat][need])
         self.passes.append((seat, need))
+        if self.rules.may_stop and any(c.rank == need for c in self.hands[seat]):
+            self.voluntary.append(len(self.played))
         self.passes_in_row += 1
         if self.passes_in_row < self.n:
             self.to_act = (seat + 1) % self.n
@@ -682,16 +687,26 @@ class Round:
         other.played = list(self.played)
         other.passes = list(self.passes)
         other.forgotten = list(self.forgotten)
+        other.voluntary = list(self.voluntary)
         other.events = list(self.events)
         return other
 
     def moves(self) -> list[str | dict[str, object]]:
-        """The round's ``moves`` in record form: card codes, a forgotten one as an object."""
+        """The round's ``moves`` in record form: card codes, a forgotten one as an object, and
+        ``"pass"`` for a voluntary "without" (``may_stop``: the player held the rank)."""
         forgot = {card for _, card in self.forgotten}
-        return [
-            {"card": card.code, "announced": False} if card in forgot else card.code
-            for _, card in self.played
-        ]
+        out: list[str | dict[str, object]] = []
+        passes = iter(self.voluntary)
+        at = next(passes, None)
+        for number, (_, card) in enumerate(self.played):
+            while at == number:
+                out.append("pass")
+                at = next(passes, None)
+            out.append({"card": card.code, "announced": False} if card in forgot else card.code)
+        while at is not None:
+            out.append("pass")
+            at = next(passes, None)
+        return out
 
 
 def deal_hands(

@@ -2,9 +2,15 @@
 
 A round record holds the rules, the players, the chips and board before the stakes, the dealer,
 the deal and every card played in order (a forgotten announcement as
-``{"card": "QS", "announced": false}``). A whole game is a JSON list of round records. Who played
-each card follows from the deal (every card has one holder) and the passes between two cards
-follow from the rules, so the moves list is all a replay needs.
+``{"card": "QS", "announced": false}``, a voluntary "without" under ``may_stop`` as ``"pass"``).
+A whole game is a JSON list of round records. Who played each card follows from the deal (every
+card has one holder) and the forced passes between two cards follow from the rules, so the moves
+list is all a replay needs. Records written before ``"pass"`` existed still read: a player to
+act who holds the rank but is not the next card's holder is then taken to have stopped.
+
+A whole game is replayed through :class:`~cardroom.games.nain_jaune.engine.Game`, the code that
+runs play, so its end condition, who drops out, who deals and the chips carried over are checked
+by the same rules as in play.
 """
 
 from __future__ import annotations
@@ -18,29 +24,48 @@ from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
     Event,
+    Game,
+    GameOver,
+    GameResult,
     IllegalAction,
     Play,
     Round,
     RoundResult,
 )
-from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from cardroom.games.nain_jaune.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STAKE_PER_ROUND,
+    Rules,
+    RulesError,
+)
+from cardroom.games.records import MAX_COUNT, brief, get_bool, get_int, get_list, get_names
+from cardroom.games.records import RecordError as BaseRecordError
 
 
-class RecordError(ValueError):
+class RecordError(BaseRecordError):
     """A record is malformed or holds an illegal move; the message says which and why."""
 
     def __init__(self, message: str, move: int | None = None, round_no: int | None = None):
         prefix = f"round {round_no}: " if round_no is not None else ""
         super().__init__(prefix + message)
+        self.detail = message
         self.move = move
         self.round_no = round_no
 
 
+PASS_MOVE = "pass"
+"""A voluntary "without" in ``moves`` (``may_stop``: the player to act holds the rank)."""
+MAX_MOVES = 2000
+"""More entries than any round can hold (52 cards and the voluntary passes between them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One recorded card and whether its "who takes" was announced."""
+    """One recorded card and whether its "who takes" was announced; ``card=None`` is a
+    voluntary "without" (``"pass"``)."""
 
-    card: Card
+    card: Card | None
     announced: bool = True
 
 
@@ -76,26 +101,50 @@ class Replay:
         return self.round.result
 
 
+@dataclass(slots=True)
+class GameReplay:
+    """A replayed whole game: its rounds and the game as they leave it."""
+
+    replays: list[Replay]
+    game: Game
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the game ended, or None if the record stops before it did."""
+        return self.game.result
+
+
 def _card(value: Any, where: str) -> Card:
+    if not isinstance(value, str) or len(value) > 8:
+        raise RecordError(f"{where}: {brief(value)} is not a card (write it like 10D or QS)")
     try:
         return parse_card(value)
     except CardError as exc:
         raise RecordError(f"{where}: {exc}") from None
+    except (TypeError, ValueError):
+        raise RecordError(f"{where}: {brief(value)} is not a card") from None
 
 
-def _int(value: Any, where: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise RecordError(f"{where} must be a whole number of at least {minimum}, not {value!r}")
-    return value
+def _cards(value: Any, where: str) -> list[Card]:
+    return [_card(c, where) for c in get_list(value, where, 52)]
 
 
 def parse_round(data: Any) -> RoundRecord:
     """Check and read one round record; raise :class:`RecordError` naming the problem."""
+    try:
+        return _parse_round(data)
+    except RecordError:
+        raise
+    except BaseRecordError as exc:  # from a shared field reader
+        raise RecordError(str(exc)) from None
+
+
+def _parse_round(data: Any) -> RoundRecord:
     if not isinstance(data, dict):
         raise RecordError("a round record must be a JSON object")
     game = data.get("game", "nain-jaune")
     if game != "nain-jaune":
-        raise RecordError(f"game is {game!r}, not 'nain-jaune'")
+        raise RecordError(f"game is {brief(game)}, not 'nain-jaune'")
     for key in ("players", "hands", "talon", "moves"):
         if key not in data:
             raise RecordError(f"the record has no {key!r}")
@@ -103,62 +152,42 @@ def parse_round(data: Any) -> RoundRecord:
         rules = Rules.from_json(data.get("rules"))
     except RulesError as exc:
         raise RecordError(f"rules: {exc}") from None
-    players = data["players"]
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("players must be a list of names")
+    raw_players = data["players"]
+    if isinstance(raw_players, list) and not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
+        raise RecordError(
+            f"Nain Jaune is played by 2 to 8 players, the record names {len(raw_players)}"
+        )
+    players = get_names(raw_players, (MIN_PLAYERS, MAX_PLAYERS))
     n = len(players)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise RecordError(f"Nain Jaune is played by 2 to 8 players, the record names {n}")
-    chips_raw = data.get("chips", [rules.starting_chips] * n)
-    if not isinstance(chips_raw, list) or len(chips_raw) != n:
+    chips_raw = get_list(data.get("chips", [rules.starting_chips] * n), "chips", n)
+    if len(chips_raw) != n:
         raise RecordError(f"chips must be a list of {n} numbers, one per player")
-    chips = [_int(c, f"chips[{i}]") for i, c in enumerate(chips_raw)]
+    chips = [get_int(c, f"chips[{i}]", 0, MAX_COUNT) for i, c in enumerate(chips_raw)]
     board_raw = data.get("board", {c.code: 0 for c in rules.board_cards})
-    if not isinstance(board_raw, dict):
+    if not isinstance(board_raw, dict) or len(board_raw) > 5:
         raise RecordError('board must be an object from board card to chips, like {"10D": 0}')
     board_by_card: dict[Card, int] = {}
     for key, value in board_raw.items():
-        card = _card(key, f"board key {key!r}")
+        card = _card(key, f"board key {brief(key)}")
         if card not in rules.board_cards:
             raise RecordError(f"board: {card.code} is not a board card under these rules")
         if card in board_by_card:
             raise RecordError(f"board: {card.code} is given twice")
-        board_by_card[card] = _int(value, f"board[{key}]")
+        board_by_card[card] = get_int(value, f"board[{card.code}]", 0, MAX_COUNT)
     missing = [c.code for c in rules.board_cards if c not in board_by_card]
     if missing:
         raise RecordError(f"board: no amount for {', '.join(missing)}")
     board = [board_by_card[c] for c in rules.board_cards]
     dealer = data.get("dealer", 0)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise RecordError(f"dealer must be a seat number from 0 to {n - 1}, not {dealer!r}")
-    hands_raw = data["hands"]
-    if not isinstance(hands_raw, list) or len(hands_raw) != n:
+        raise RecordError(f"dealer must be a seat number from 0 to {n - 1}, not {brief(dealer)}")
+    hands_raw = get_list(data["hands"], "hands", n)
+    if len(hands_raw) != n:
         raise RecordError(f"hands must be a list of {n} hands, one per player")
-    hands: list[list[Card]] = []
-    for seat, hand in enumerate(hands_raw):
-        if not isinstance(hand, list):
-            raise RecordError(f"hands[{seat}] must be a list of cards")
-        hands.append([_card(c, f"hands[{seat}]") for c in hand])
-    if not isinstance(data["talon"], list):
-        raise RecordError("talon must be a list of cards")
-    talon = [_card(c, "talon") for c in data["talon"]]
-    moves_raw = data["moves"]
-    if not isinstance(moves_raw, list):
-        raise RecordError("moves must be a list of cards")
-    moves: list[Move] = []
-    for i, move in enumerate(moves_raw, start=1):
-        if isinstance(move, dict):
-            unknown = set(move) - {"card", "announced"}
-            if unknown or "card" not in move:
-                raise RecordError(
-                    f'move {i}: write a card, or {{"card": ..., "announced": false}}', i
-                )
-            announced = move.get("announced", True)
-            if not isinstance(announced, bool):
-                raise RecordError(f"move {i}: announced must be true or false", i)
-            moves.append(Move(_card(move["card"], f"move {i}"), announced))
-        else:
-            moves.append(Move(_card(move, f"move {i}")))
+    hands = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(hands_raw)]
+    talon = _cards(data["talon"], "talon")
+    moves_raw = get_list(data["moves"], "moves", MAX_MOVES)
+    moves = [_move(move, i) for i, move in enumerate(moves_raw, start=1)]
     record = RoundRecord(rules, list(players), chips, board, dealer, hands, talon, moves)
     try:
         record.new_round()
@@ -167,14 +196,34 @@ def parse_round(data: Any) -> RoundRecord:
     return record
 
 
-def replay_round(record: RoundRecord) -> Replay:
-    """Play a record's moves; raise :class:`RecordError` naming the first illegal move."""
-    rnd = record.new_round()
+def _move(move: Any, i: int) -> Move:
+    if move == PASS_MOVE:
+        return Move(None)
+    if isinstance(move, dict):
+        unknown = set(move) - {"card", "announced"}
+        if unknown or "card" not in move:
+            raise RecordError(f'move {i}: write a card, or {{"card": ..., "announced": false}}', i)
+        try:
+            announced = get_bool(move.get("announced", True), "announced")
+        except BaseRecordError as exc:
+            raise RecordError(f"move {i}: {exc}", i) from None
+        return Move(_card(move["card"], f"move {i}"), announced)
+    return Move(_card(move, f"move {i}"))
+
+
+def replay_round(record: RoundRecord, rnd: Round | None = None) -> Replay:
+    """Play a record's moves (on ``rnd``, the round as dealt, if given); raise
+    :class:`RecordError` naming the first illegal move."""
+    if rnd is None:
+        rnd = record.new_round()
     events: list[Event] = list(rnd.events)
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}
     talon = set(record.talon)
     played: set[Card] = set()
     for number, move in enumerate(record.moves, start=1):
+        if move.card is None:
+            events.extend(_voluntary_pass(rnd, record, number))
+            continue
         card = move.card
         where = f"move {number} ({card.code})"
         if rnd.over:
@@ -186,6 +235,11 @@ def replay_round(record: RoundRecord) -> Replay:
         seat = holder[card]
         if not move.announced and rnd.board_box(card) is None:
             raise RecordError(f"{where}: only a board card can go unannounced", number)
+        if not move.announced and rnd.rules.announce == "auto":
+            raise RecordError(
+                f"{where}: with announce=auto every board card is announced, none is forgotten",
+                number,
+            )
         for _ in range(14 * rnd.n + 1):
             if rnd.to_act == seat and rnd.why_illegal(Play(card)) is None:
                 break
@@ -200,16 +254,42 @@ def replay_round(record: RoundRecord) -> Replay:
         else:
             raise RecordError(f"{where}: this card can never be played here", number)
         try:
-            if rnd.rules.announce == "manual" and move.announced:
+            if rnd.rules.announce == "manual":
+                # as in play: an unclaimed box lapses with the next action (the last card's
+                # with a pass that ends the round)
                 events.extend(rnd.apply(Play(card)))
-                if rnd.pending_claim is card:
+                if rnd.pending_claim is card and move.announced:
                     events.extend(rnd.apply(CLAIM))
+                elif rnd.pending_claim is card and rnd.awaiting_final_claim:
+                    events.extend(rnd.apply(PASS))
             else:
                 events.extend(rnd.apply(Play(card, forget=not move.announced)))
         except IllegalAction as exc:
             raise RecordError(f"{where}: {exc.reason}", number) from None
         played.add(card)
     return Replay(record, rnd, events)
+
+
+def _voluntary_pass(rnd: Round, record: RoundRecord, number: int) -> list[Event]:
+    """A recorded "pass": the forced passes before it, then the first player holding the rank
+    declines to play it (only ``may_stop`` allows that)."""
+    where = f"move {number} (pass)"
+    if rnd.over:
+        raise RecordError(f"{where}: the round is already over", number)
+    if not rnd.rules.may_stop:
+        raise RecordError(f"{where}: only with may_stop=true may a player stop", number)
+    events: list[Event] = []
+    for _ in range(14 * rnd.n + 1):  # forced passes, through "nobody has …" cascades
+        if rnd.need is None or rnd.awaiting_final_claim:
+            break
+        if any(c.rank == rnd.need for c in rnd.hands[rnd.to_act]):
+            break
+        events.extend(rnd.apply(PASS))
+    if rnd.need is None or rnd.awaiting_final_claim:
+        who = f"{record.players[rnd.to_act]} (seat {rnd.to_act})"
+        raise RecordError(f"{where}: {who} must play a card now, there is no rank to pass", number)
+    events.extend(rnd.apply(PASS))
+    return events
 
 
 def _rank(rank: int | None) -> str:
@@ -234,6 +314,23 @@ def result_json(rep: Replay) -> dict[str, Any]:
     }
 
 
+def game_json(rep: GameReplay) -> dict[str, Any]:
+    """How the whole game ended: ``over``, ``reason``, ``winners`` (seats of the game, which
+    are the first round's), ``winner_names``, ``players``, ``chips`` and ``rounds_played``."""
+    game = rep.game
+    res = game.result
+    return {
+        "over": res is not None,
+        "reason": res.reason if res else None,
+        "winners": list(res.winners) if res else [],
+        "winner_names": [game.names[s] for s in res.winners] if res else [],
+        "players": list(game.names),
+        "chips": list(game.chips),
+        "rounds_played": game.rounds_played,
+        "still_in": list(game.active),
+    }
+
+
 def parse_game(data: Any) -> list[RoundRecord]:
     """Read a whole-game record (a list of rounds) or a single round (a list of one)."""
     if isinstance(data, dict):
@@ -245,44 +342,92 @@ def parse_game(data: Any) -> list[RoundRecord]:
         try:
             out.append(parse_round(item))
         except RecordError as exc:
-            raise RecordError(str(exc), exc.move, i) from None
+            raise RecordError(exc.detail, exc.move, i) from None
     return out
 
 
 def replay_game(rounds: Sequence[RoundRecord]) -> list[Replay]:
-    """Replay each round and check that each one starts where the one before ended."""
+    """Replay each round and check that each one starts where the game left it."""
+    return replay_whole_game(rounds).replays
+
+
+def replay_whole_game(rounds: Sequence[RoundRecord]) -> GameReplay:
+    """Replay a game's rounds through :class:`Game`: each round must start where the game
+    left it (the same rules, the players still in, their chips, the board, the next dealer)
+    and none may follow the game's end; raise :class:`RecordError` naming the round."""
+    if not rounds:
+        raise RecordError("a game record is a non-empty list of round records")
+    first = rounds[0]
+    several = len(rounds) > 1
+    try:
+        game = Game(first.rules, list(first.players), list(first.chips), list(first.board))
+        game.dealer = first.dealer
+    except RulesError as exc:
+        raise RecordError(str(exc), round_no=1 if several else None) from None
     replays: list[Replay] = []
-    for i, record in enumerate(rounds, start=1):
-        if replays:
-            _check_continuity(replays[-1], record, i)
+    for number, record in enumerate(rounds, start=1):
+        label = number if several else None
+        if number > 1:
+            _check_continuity(game, record, number)
+        _check_stakes(record, label)
         try:
-            replays.append(replay_round(record))
+            rnd = game.start_round(deal=(record.hands, record.talon))
+            replays.append(replay_round(record, rnd))
         except RecordError as exc:
-            raise RecordError(str(exc), exc.move, i if len(rounds) > 1 else None) from None
-    return replays
+            raise RecordError(exc.detail, exc.move, label) from None
+        except (RulesError, GameOver) as exc:
+            raise RecordError(str(exc), round_no=label) from None
+        if rnd.result is not None:
+            game.finish_round()
+        elif number < len(rounds):
+            raise RecordError("this round never ended, yet another follows", round_no=number)
+    return GameReplay(replays, game)
 
 
-def _check_continuity(prev: Replay, record: RoundRecord, number: int) -> None:
-    res = prev.result
-    if res is None:
-        raise RecordError("the round before this one never ended", round_no=number)
-    before = dict(zip(prev.record.players, res.chips, strict=True))
+def _check_stakes(record: RoundRecord, number: int | None) -> None:
+    end = record.rules.end
+    if end.kind not in ("broke", "last-standing"):
+        return
     for name, chips in zip(record.players, record.chips, strict=True):
-        if name not in before:
-            raise RecordError(f"{name!r} did not play the round before", round_no=number)
-        if before[name] != chips:
+        if chips < STAKE_PER_ROUND:
+            rule = "the game ends" if end.kind == "broke" else "he drops out"
             raise RecordError(
-                f"{name} starts with {chips} chips but ended the round before with {before[name]}",
+                f"{name} has {chips} chips and cannot stake {STAKE_PER_ROUND}: under "
+                f"end={end}, {rule} before this round",
                 round_no=number,
             )
-    if list(res.board) != record.board:
-        raise RecordError(
-            f"the board {record.board} is not what the round before left: {list(res.board)}",
-            round_no=number,
+
+
+def _check_continuity(game: Game, record: RoundRecord, number: int) -> None:
+    def fail(message: str) -> RecordError:
+        return RecordError(message, round_no=number)
+
+    if game.result is not None:
+        raise fail(
+            f"the game ended after round {number - 1} ({game.result.reason}, end={game.rules.end})"
+            ": no round may follow"
         )
-    dealer_name = prev.record.players[res.next_dealer]
-    if dealer_name in record.players and record.players[record.dealer] != dealer_name:
-        raise RecordError(
-            f"the dealer should be {dealer_name}, who placed the first card of the round before",
-            round_no=number,
+    if record.rules != game.rules:
+        raise fail("the rules differ from the first round's: they cannot change during a game")
+    seats = game.active
+    expected = [game.names[s] for s in seats]
+    if record.players != expected:
+        gone = [game.names[s] for s in range(len(game.names)) if s not in seats]
+        out = f" ({', '.join(gone)} dropped out)" if gone else ""
+        raise fail(
+            f"the players should be {', '.join(expected)}{out}, not {', '.join(record.players)}"
+        )
+    for seat, chips in zip(seats, record.chips, strict=True):
+        if game.chips[seat] != chips:
+            raise fail(
+                f"{game.names[seat]} starts with {chips} chips but ended the round before "
+                f"with {game.chips[seat]}"
+            )
+    if list(game.board) != record.board:
+        raise fail(f"the board {record.board} is not what the round before left: {game.board}")
+    dealer = seats.index(game.dealer)
+    if record.dealer != dealer:
+        raise fail(
+            f"the dealer should be {game.names[game.dealer]} (seat {dealer}), the next player "
+            "still in after the one who placed the first card of the round before"
         )

@@ -1,4 +1,5 @@
-"""The options of Nain Jaune, where the four source texts disagree, and the three presets.
+"""The options of Nain Jaune, where the four source texts disagree, and the three presets
+(``docs/games/nain-jaune.md`` names the texts).
 
 Every option is one named field of :class:`Rules`. ``Rules.from_options`` reads the
 ``key=value`` strings of the command line and the ``rules`` object of a record.
@@ -11,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
 from cardroom.cards import Card, CardError, parse_card, parse_cards
+from cardroom.games.records import brief
 
 
 class RulesError(ValueError):
@@ -34,6 +36,10 @@ BOARD_SETS: dict[str, tuple[Card, ...]] = {"standard": STANDARD_BOARD, "regional
 STAKES: tuple[int, ...] = (1, 2, 3, 4, 5)
 """Chips each player stakes on the five boxes, in board order (the Yellow Dwarf takes 5)."""
 STAKE_PER_ROUND = sum(STAKES)
+MAX_STARTING_CHIPS = 1_000_000
+"""The most chips a player may start with (chips stay exact 64-bit counts in the fast path)."""
+MAX_END_NUMBER = 1_000_000_000
+"""The largest N of ``rounds:N`` and ``target:N``."""
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "when_blocked": ("next-rank", "free-restart"),
@@ -61,14 +67,14 @@ class EndCondition:
         kind, sep, num = raw.partition(":")
         if sep and kind in ("rounds", "target"):
             try:
-                n = int(num)
+                n = int(num) if len(num) <= 12 else 0
             except ValueError:
                 n = 0
-            if n >= 1:
+            if 1 <= n <= MAX_END_NUMBER:
                 return cls(cast(Literal["rounds", "target"], kind), n)
         raise RulesError(
-            f"end={text!r} is not valid: use broke, last-standing, rounds:N or target:N "
-            "with N a whole number of at least 1"
+            f"end={brief(text)} is not valid: use broke, last-standing, rounds:N or target:N "
+            f"with N a whole number from 1 to {MAX_END_NUMBER:,}"
         )
 
     def __str__(self) -> str:
@@ -77,7 +83,7 @@ class EndCondition:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of Nain Jaune. The defaults are the ``classic`` preset (texts 000/003).
+    """Every option of Nain Jaune. The defaults are the ``classic`` preset (the French rulebook).
 
     The number of players (2 to 8) is not an option here: it is the number of seats at the
     table, given by the list of players.
@@ -95,19 +101,24 @@ class Rules:
     board_cards: tuple[Card, ...] = STANDARD_BOARD
 
     def __post_init__(self) -> None:
-        if not isinstance(self.starting_chips, int) or self.starting_chips < STAKE_PER_ROUND:
+        chips = self.starting_chips
+        if (
+            isinstance(chips, bool)
+            or not isinstance(chips, int)
+            or not STAKE_PER_ROUND <= chips <= MAX_STARTING_CHIPS
+        ):
             raise RulesError(
-                f"starting_chips={self.starting_chips!r}: each player needs at least "
-                f"{STAKE_PER_ROUND} chips (one round's stakes)"
+                f"starting_chips={brief(chips)}: each player needs at least {STAKE_PER_ROUND} "
+                f"chips (one round's stakes) and at most {MAX_STARTING_CHIPS:,}"
             )
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(
-                    f"{name}={value!r} is not valid: choose one of {', '.join(allowed)}"
+                    f"{name}={brief(value)} is not valid: choose one of {', '.join(allowed)}"
                 )
         if not isinstance(self.may_stop, bool):
-            raise RulesError(f"may_stop={self.may_stop!r} is not valid: use true or false")
+            raise RulesError(f"may_stop={brief(self.may_stop)} is not valid: use true or false")
         if len(self.board_cards) != 5 or len(set(self.board_cards)) != 5:
             raise RulesError("board_cards must be five different cards")
         if self.board_cards[4] != parse_card("7D"):
@@ -129,7 +140,7 @@ class Rules:
             name = key.replace("-", "_")
             if name not in known:
                 raise RulesError(
-                    f"unknown option {key!r}: the options are {', '.join(sorted(known))}"
+                    f"unknown option {brief(key)}: the options are {', '.join(sorted(known))}"
                 )
             changes[name] = _convert(name, value)
         return replace(self, **changes)
@@ -141,7 +152,7 @@ class Rules:
         """Rules from a preset name (default ``classic``) with options overriding it."""
         name = preset or "classic"
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+            raise RulesError(f"unknown preset {brief(name)}: choose one of {', '.join(PRESETS)}")
         return PRESETS[name].with_options(options or {})
 
     @classmethod
@@ -176,7 +187,7 @@ def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise RulesError(f"option {pair!r} must be written key=value (see --help)")
+            raise RulesError(f"option {brief(pair)} must be written key=value (see --help)")
         out[key.strip()] = value.strip()
     return out
 
@@ -190,15 +201,20 @@ def parse_flag(name: str, value: Any) -> bool:
         return True
     if text in ("false", "no", "0", "off"):
         return False
-    raise RulesError(f"{name}={value!r} is not valid: use true or false")
+    raise RulesError(f"{name}={brief(value)} is not valid: use true or false")
 
 
 def _convert(name: str, value: Any) -> Any:
     if name == "starting_chips":
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise RulesError(f"starting_chips={value!r} must be a whole number") from None
+        if isinstance(value, int):
+            return value
+        text = str(value).strip() if isinstance(value, str) else ""
+        if text.isdigit() and len(text) <= 12:
+            return int(text)
+        raise RulesError(
+            f"starting_chips={brief(value)} must be a whole number from {STAKE_PER_ROUND} "
+            f"to {MAX_STARTING_CHIPS:,}"
+        )
     if name == "may_stop":
         return parse_flag(name, value)
     if name == "end":
@@ -231,7 +247,8 @@ PRESETS: dict[str, Rules] = {
         end=EndCondition("target", 120),
     ),
 }
-"""One preset per source text: ``classic`` (000/003), ``count`` (001), ``ace-high`` (002)."""
+"""One preset per source text: ``classic`` (the French rulebook), ``count`` ("How to deal the
+Yellow Dwarf"), ``ace-high`` ("Yellow Dwarf Rules")."""
 
 
 def card_value(card: Card, payment: Payment) -> int:

@@ -22,6 +22,7 @@ from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime import parse_deal, read_header
+from cardroom.games.records import get_int
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
 from cardroom.games.speed.rules import SpeedRules
 
@@ -61,12 +62,11 @@ def record_header(
     return header
 
 
-def _int(value: Any, where: str, minimum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where} must be a whole number, not {value!r}")
-    if minimum is not None and value < minimum:
-        raise RecordError(f"{where} must be at least {minimum}, not {value}")
-    return value
+def _int(value: Any, where: str, minimum: int = 0) -> int:
+    try:
+        return get_int(value, where, minimum, 2**63 - 1)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def game_from_header(data: Any) -> SpeedGame:

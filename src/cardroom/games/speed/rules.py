@@ -12,12 +12,17 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from cardroom.games.nain_jaune.rules import RulesError, parse_flag
+from cardroom.games.records import brief
 
 __all__ = ["HAND_SIZE", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
 
 HAND_SIZE = 5
 """Cards a player holds while his draw pile lasts."""
 SIDE_PILE_SIZES = (10, 5)
+MAX_COUNTDOWN = 600
+"""The longest countdown, in seconds."""
+MAX_TARGET = 10_000
+"""The highest match target (a game scores at most 40 points)."""
 """The seed's deal (side piles of 10, 15 cards each) and its variant (piles of 5, 20 each)."""
 
 
@@ -44,26 +49,30 @@ class SpeedRules:
             or self.side_piles not in SIDE_PILE_SIZES
         ):
             raise RulesError(
-                f"side_piles={self.side_piles!r} is not valid: use 10 (15 cards each) "
+                f"side_piles={brief(self.side_piles)} is not valid: use 10 (15 cards each) "
                 "or 5 (20 cards each)"
             )
         if (
             isinstance(self.countdown, bool)
             or not isinstance(self.countdown, (int, float))
             or not math.isfinite(self.countdown)
-            or self.countdown < 0
+            or not 0 <= self.countdown <= MAX_COUNTDOWN
         ):
             raise RulesError(
-                f"countdown={self.countdown!r} is not valid: give seconds (0 or more; "
-                "0 = flip only when both players call)"
+                f"countdown={brief(self.countdown)} is not valid: give seconds (0 to "
+                f"{MAX_COUNTDOWN}; 0 = flip only when both players call)"
             )
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 0:
+        if (
+            isinstance(self.target, bool)
+            or not isinstance(self.target, int)
+            or not 0 <= self.target <= MAX_TARGET
+        ):
             raise RulesError(
-                f"target={self.target!r} is not valid: give a whole number of points "
-                "(0 = a single game)"
+                f"target={brief(self.target)} is not valid: give a whole number of points from "
+                f"0 to {MAX_TARGET:,} (0 = a single game)"
             )
         if not isinstance(self.score_hand, bool):
-            raise RulesError(f"score_hand={self.score_hand!r} is not valid: use true or false")
+            raise RulesError(f"score_hand={brief(self.score_hand)} is not valid: use true or false")
 
     @property
     def draw_pile(self) -> int:
@@ -83,7 +92,7 @@ class SpeedRules:
             name = str(key).replace("-", "_")
             if name not in known:
                 raise RulesError(
-                    f"unknown option {key!r}: the Speed options are {', '.join(sorted(known))}"
+                    f"unknown option {brief(key)}: the Speed options are {', '.join(sorted(known))}"
                 )
             changes[name] = _convert(name, value)
         return replace(self, **changes)
@@ -116,7 +125,7 @@ def _convert(name: str, value: Any) -> Any:
         try:
             return int(str(value).strip())
         except ValueError:
-            raise RulesError(f"{name}={value!r} must be a whole number") from None
+            raise RulesError(f"{name}={brief(value)} must be a whole number") from None
     if name == "score_hand":
         return parse_flag(name, value)
     if name == "countdown":
@@ -127,5 +136,5 @@ def _convert(name: str, value: Any) -> Any:
         try:
             return float(str(value).strip())
         except ValueError:
-            raise RulesError(f"countdown={value!r} must be a number of seconds") from None
+            raise RulesError(f"countdown={brief(value)} must be a number of seconds") from None
     return value

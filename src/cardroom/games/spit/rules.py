@@ -1,4 +1,4 @@
-"""The options of Spit (rules page /work/shared/rules/spit-speed.md, seed text 004).
+"""The options of Spit (the rules: ``docs/games/spit.md``).
 
 Every option is one named field of :class:`SpitRules`. ``SpitRules.from_options`` reads the
 ``key=value`` strings of the command line; ``to_json`` / ``from_json`` are a record's ``rules``.
@@ -12,6 +12,10 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
 from cardroom.games.nain_jaune.rules import RulesError, parse_flag
+from cardroom.games.records import brief
+
+MAX_COUNTDOWN = 600
+"""The longest countdown, in seconds."""
 
 SlapRule = Literal["race", "chooser"]
 
@@ -39,18 +43,23 @@ class SpitRules:
 
     def __post_init__(self) -> None:
         if isinstance(self.piles, bool) or self.piles not in (4, 5):
-            raise RulesError(f"piles={self.piles!r} is not valid: use 5 or 4 (stock piles)")
+            raise RulesError(f"piles={brief(self.piles)} is not valid: use 5 or 4 (stock piles)")
         if self.slap not in ("race", "chooser"):
-            raise RulesError(f"slap={self.slap!r} is not valid: choose race or chooser")
+            raise RulesError(f"slap={brief(self.slap)} is not valid: choose race or chooser")
         if not isinstance(self.alternate_colours, bool):
             raise RulesError(
-                f"alternate_colours={self.alternate_colours!r} is not valid: use true or false"
+                f"alternate_colours={brief(self.alternate_colours)} is not valid: use true or false"
             )
         c = self.countdown
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not math.isfinite(c) or c < 0:
+        if (
+            isinstance(c, bool)
+            or not isinstance(c, (int, float))
+            or not math.isfinite(c)
+            or not 0 <= c <= MAX_COUNTDOWN
+        ):
             raise RulesError(
-                f"countdown={c!r} is not valid: use a number of seconds, 0 or more "
-                "(0 = only when both call)"
+                f"countdown={brief(c)} is not valid: use a number of seconds from 0 to "
+                f"{MAX_COUNTDOWN} (0 = only when both call)"
             )
 
     @property
@@ -67,7 +76,7 @@ class SpitRules:
             name = str(key).strip().replace("-", "_")
             if name not in known:
                 raise RulesError(
-                    f"unknown Spit option {key!r}: the options are {', '.join(sorted(known))}"
+                    f"unknown Spit option {brief(key)}: the options are {', '.join(sorted(known))}"
                 )
             values[name] = _convert(name, value)
         return cls(**values)
@@ -92,8 +101,9 @@ def _convert(name: str, value: Any) -> Any:
             return value
         try:
             return int(value)
-        except (TypeError, ValueError):
-            raise RulesError(f"piles={value!r} is not valid: use 5 or 4 (stock piles)") from None
+        except (TypeError, ValueError, OverflowError):
+            message = f"piles={brief(value)} is not valid: use 5 or 4 (stock piles)"
+            raise RulesError(message) from None
     if name == "alternate_colours":
         return parse_flag(name, value)
     if name == "countdown":
@@ -103,7 +113,7 @@ def _convert(name: str, value: Any) -> Any:
             return float(value)
         except (TypeError, ValueError):
             raise RulesError(
-                f"countdown={value!r} is not valid: use a number of seconds, 0 or more"
+                f"countdown={brief(value)} is not valid: use a number of seconds, 0 or more"
             ) from None
     if name == "slap":
         return str(value).strip().lower()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from html import escape
 from http import HTTPStatus
-from typing import Any
 
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -85,8 +85,6 @@ def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
 
 def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
     """A short page that says what went wrong and what to do."""
-    from html import escape
-
     body = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1>"
@@ -113,4 +111,14 @@ def seat_cookies(request: Request) -> dict[str, str]:
     return out
 
 
-JsonDict = dict[str, Any]
+async def read_limited(request: Request, limit: int) -> bytes | None:
+    """The request body, or None as soon as it is longer than ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)

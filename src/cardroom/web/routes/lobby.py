@@ -15,6 +15,7 @@ from cardroom.web.protocol import CreateTable, ProtocolError, clean_name, decode
 from cardroom.web.routes.common import (
     error_json,
     page,
+    read_limited,
     seat_cookies,
     service_of,
     set_seat_cookie,
@@ -85,9 +86,13 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
 @router.post("/api/tables")
 async def create_table(request: Request) -> Response:
     """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
-    body_bytes = await request.body()
-    if len(body_bytes) > MAX_CREATE_BYTES:
-        return error_json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too-large", "request too large")
+    body_bytes = await read_limited(request, MAX_CREATE_BYTES)
+    if body_bytes is None:
+        return error_json(
+            HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+            "too-large",
+            f"a table request is at most {MAX_CREATE_BYTES // 1024} KB",
+        )
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)

@@ -6,16 +6,18 @@ import asyncio
 from http import HTTPStatus
 from typing import Any
 
-import msgspec
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from cardroom.games.records import RecordError as BaseRecordError
+from cardroom.games.records import loads
 from cardroom.tables import TableError
 from cardroom.web.replay_frames import RecordError, replay_frames
 from cardroom.web.routes.common import (
     check_table_id,
     error_json,
     page,
+    read_limited,
     service_of,
     settings_of,
     table_error_json,
@@ -54,20 +56,13 @@ async def replay_upload(request: Request) -> Response:
         "too-large",
         f"a record may be at most {limit // (1024 * 1024)} MB",
     )
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    body = await read_limited(request, limit)
+    if body is None:
         return too_large
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return too_large
-    try:
-        data = msgspec.json.decode(bytes(body))
-    except (msgspec.DecodeError, RecursionError):
-        return error_json(
-            HTTPStatus.BAD_REQUEST, "bad-record", "this file is not JSON: choose a game record"
-        )
+    try:  # the one bounded record reader: depth, number sizes, no NaN or Infinity
+        data = loads(body, limit)
+    except BaseRecordError as exc:
+        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", f"not a game record: {exc}")
     return await _frames(data)
 
 

@@ -99,7 +99,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse(websocket, exc.code, message, close)
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
-    await connection.run()
+    try:
+        sub = service.subscribe(table_id, seat)
+    except TableError as exc:  # e.g. a seat a bot took when the table started without them
+        await _refuse(websocket, exc.code, exc.message, CLOSE_FORBIDDEN)
+        return
+    await connection.run(sub)
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
@@ -135,9 +140,8 @@ class Connection:
         async with self.send_lock:
             await self.websocket.send_text(encode(frame))
 
-    async def run(self) -> None:
-        """Until the client leaves: frames out, messages in."""
-        sub = self.service.subscribe(self.table_id, self.seat)
+    async def run(self, sub: Subscription) -> None:
+        """Until the client leaves: ``sub``'s frames out, messages in."""
         pump = asyncio.create_task(self._pump(sub))
         try:
             while not pump.done():

@@ -1,0 +1,197 @@
+"""The one reader of record JSON for every game, and the typed field readers its parsers share.
+
+A record comes from outside (a file a person saved, edited or damaged), so nothing in it is
+trusted: :func:`loads` refuses a text over :data:`MAX_RECORD_BYTES` before parsing it, nesting
+deeper than :data:`MAX_DEPTH`, whole numbers of more than :data:`MAX_INT_DIGITS` digits, and
+``NaN``, ``Infinity`` or a float too large to be finite. The field readers (:func:`get_int`,
+:func:`get_number`, :func:`get_str`, :func:`get_list`, :func:`get_bool`, :func:`get_object`)
+check one field's type and range and raise :class:`RecordError` naming the field; the Nain
+Jaune, Spit and Speed record parsers read every field through them. :func:`brief` shows a
+value in a message without echoing input of any size.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+"""The largest record read (8 MiB: thousands of Nain Jaune rounds, hundreds of Spit games)."""
+MAX_DEPTH = 12
+"""The deepest nesting of lists and objects in a record (the formats need 4)."""
+MAX_INT_DIGITS = 20
+"""Whole numbers in a record have at most this many digits (enough for any 64-bit seed)."""
+MAX_COUNT = 10**12
+"""The largest count a record may hold (chips, seeds' cousins: anything not an index)."""
+MAX_SECONDS = 10**10
+"""The largest time in seconds a record may hold (server tables stamp Unix times, so a time
+may be about 1.7e9; 1e10 is the year 2286)."""
+
+
+class RecordError(ValueError):
+    """A record is malformed or does not replay; the message says where and why.
+
+    Every game's record error is a subclass, so a caller can catch this one class.
+    """
+
+
+def brief(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (control characters escaped)."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + f"… ({len(value)} characters)"
+    if isinstance(value, (list, dict)):
+        kind = "list" if isinstance(value, list) else "object"
+        text = _short_repr(value, limit)
+        return text if len(text) <= limit else f"a {kind} of {len(value)} items"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _short_repr(value: Any, limit: int) -> str:
+    # repr of a huge container costs its whole size: only small ones are shown
+    if len(value) > 8:
+        return "x" * (limit + 1)
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError):
+        return "x" * (limit + 1)
+    return text
+
+
+def _refuse_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not a number a record may hold")
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        raise RecordError(
+            f"a whole number of {digits} digits is too large (at most {MAX_INT_DIGITS})"
+        )
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 64:
+        raise RecordError(f"the number {text[:20]}… is written with too many characters")
+    value = float(text)
+    if not math.isfinite(value):
+        raise RecordError(f"the number {text} is too large")
+    return value
+
+
+def loads(text: str | bytes, limit: int = MAX_RECORD_BYTES) -> Any:
+    """Parse a record's JSON within the limits; raise :class:`RecordError` saying what is wrong."""
+    if len(text) > limit:
+        raise RecordError(
+            f"the record is larger than {limit // (1024 * 1024)} MiB: this is not a record"
+        )
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_refuse_constant,
+        )
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise RecordError(f"not valid JSON: {exc.msg} ({where})") from None
+    except RecursionError:
+        raise RecordError(f"lists or objects nested more than {MAX_DEPTH} deep") from None
+    check_depth(data)
+    return data
+
+
+def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
+    """Raise :class:`RecordError` if lists and objects nest deeper than ``limit``."""
+    level = [data] if isinstance(data, (list, dict)) else []
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            raise RecordError(f"lists or objects nested more than {limit} deep")
+        below: list[Any] = []
+        for value in level:
+            items = value.values() if value.__class__ is dict else value
+            below += [x for x in items if x.__class__ is list or x.__class__ is dict]
+        level = below
+
+
+# -- typed fields ------------------------------------------------------------------------------
+
+
+def get_int(value: Any, where: str, low: int = 0, high: int = MAX_COUNT) -> int:
+    """``value`` as a whole number from ``low`` to ``high`` (a bool or a float is refused)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"{where} must be a whole number, not {brief(value)}")
+    if not low <= value <= high:
+        raise RecordError(f"{where} must be from {low} to {high}, not {brief(value)}")
+    return value
+
+
+def get_number(
+    value: Any, where: str, low: float = 0.0, high: float = MAX_SECONDS, what: str = "a number"
+) -> float:
+    """``value`` as a finite number from ``low`` to ``high`` (a whole number or a decimal)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RecordError(f"{where} must be {what}, not {brief(value)}")
+    if not (math.isfinite(value) and low <= value <= high):
+        raise RecordError(f"{where} must be {what} from {low:g} to {high:g}, not {brief(value)}")
+    return float(value)
+
+
+def get_str(value: Any, where: str, max_length: int = 200) -> str:
+    """``value`` as a string of at most ``max_length`` characters."""
+    if not isinstance(value, str):
+        raise RecordError(f"{where} must be a string, not {brief(value)}")
+    if len(value) > max_length:
+        raise RecordError(f"{where} is longer than {max_length} characters")
+    return value
+
+
+def get_bool(value: Any, where: str) -> bool:
+    """``value`` as true or false."""
+    if not isinstance(value, bool):
+        raise RecordError(f"{where} must be true or false, not {brief(value)}")
+    return value
+
+
+def get_list(value: Any, where: str, max_length: int | None = None) -> list[Any]:
+    """``value`` as a list of at most ``max_length`` items."""
+    if not isinstance(value, list):
+        raise RecordError(f"{where} must be a list, not {brief(value)}")
+    if max_length is not None and len(value) > max_length:
+        raise RecordError(f"{where} has {len(value)} items: at most {max_length}")
+    return value
+
+
+def get_object(value: Any, where: str) -> dict[str, Any]:
+    """``value`` as a JSON object."""
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{where} must be a JSON object, not {brief(value)}")
+    return dict(value)
+
+
+def get_names(value: Any, count: int | tuple[int, int], where: str = "players") -> list[str]:
+    """A list of ``count`` player names (or ``(low, high)`` names), each at most 100 characters
+    and not blank."""
+    low, high = (count, count) if isinstance(count, int) else count
+    what = {2: "two"}.get(low, str(low)) if low == high else f"{low} to {high}"
+    if not isinstance(value, list) or not low <= len(value) <= high:
+        got = f"{len(value)} items" if isinstance(value, list) else brief(value)
+        raise RecordError(f"{where} must be a list of {what} names, not {got}")
+    names = value
+    out = []
+    for i, name in enumerate(names):
+        text = get_str(name, f"{where}[{i}]", 100)
+        if not text.strip():
+            raise RecordError(f"{where}[{i}] is an empty name")
+        out.append(text)
+    return out
