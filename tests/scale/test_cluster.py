@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import asyncpg
 import pytest
 
 from cardroom.games.nain_jaune import Rules
@@ -21,6 +20,8 @@ from cardroom.tables.cluster import asyncpg_dsn
 from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster
 from tests.tables.helpers import bot_config, until
+
+asyncpg = pytest.importorskip("asyncpg", reason="asyncpg is not installed")
 
 SEATS = [{"seat": 0, "kind": "person", "name": "Ann", "token_hash": "aa", "joined": True}]
 
