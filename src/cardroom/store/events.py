@@ -158,7 +158,7 @@ class EventStore:
         self.url = url
         self.notifies = engine.dialect.name == "postgresql"
         """Tell other processes of every entry (PostgreSQL NOTIFY, in the same transaction)."""
-        self.announce: Callable[[str, int], None] | None = None
+        self.announce: Callable[[str, LogEntry], None] | None = None
         """If set, called after each committed entry instead of a NOTIFY in its transaction
         (PostgreSQL commits NOTIFYing transactions one at a time, fsync included)."""
         # SQLite has one writer at a time: writers of this process queue here, in order, instead
@@ -244,7 +244,7 @@ class EventStore:
                 )
             await self._insert_event(conn, table_id, entry)
         if self.announce is not None:
-            self.announce(table_id, entry.seq)
+            self.announce(table_id, entry)
 
     async def append(
         self,
@@ -276,7 +276,7 @@ class EventStore:
                         .values(**values)
                     )
         if self.announce is not None:
-            self.announce(table_id, entry.seq)
+            self.announce(table_id, entry)
 
     async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Update the ``tables`` projection alone (status, title, public, summary)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from typing import Any
 
 from sqlalchemy.engine import make_url
 
-from cardroom.store import NOTIFY_CHANNEL
+from cardroom.store import NOTIFY_CHANNEL, LogEntry
 
 PRESENCE_CHANNEL = "cardroom_presence"
 logger = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ class Coordinator:
     def __init__(
         self,
         url: str,
-        on_change: Callable[[str, int], None],
+        on_change: Callable[[str, int, LogEntry | None], None],
         on_presence: Callable[[str, str, int, int], None],
     ) -> None:
         self.dsn = asyncpg_dsn(url)
@@ -88,9 +89,14 @@ class Coordinator:
             self.conn = None
 
     def _changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload.startswith("["):  # the entry itself: no need to read the log
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                table_id, seq, kind, data, at = json.loads(payload)
+                self.on_change(str(table_id), int(seq), LogEntry(int(seq), kind, data, at))
+            return
         table_id, _, seq = payload.partition(" ")
         with contextlib.suppress(ValueError):
-            self.on_change(table_id, int(seq))
+            self.on_change(table_id, int(seq), None)
 
     def _presence(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         for line in payload.splitlines():
@@ -99,16 +105,20 @@ class Coordinator:
                 with contextlib.suppress(ValueError):
                     self.on_presence(parts[0], parts[1], int(parts[2]), int(parts[3]))
 
-    def announce(self, table_id: str, seq: int) -> None:
-        """Tell the other processes that ``table_id`` has entry ``seq`` (batched, after commit)."""
-        self._outbox.append(f"{table_id} {seq}")
+    def announce(self, table_id: str, entry: LogEntry) -> None:
+        """Tell the other processes that ``table_id`` has ``entry`` (batched, after commit):
+        the entry itself if it fits in a notice, else its seq (they read the log then)."""
+        payload = json.dumps([table_id, entry.seq, entry.kind, entry.data, entry.at])
+        if len(payload.encode()) > 7000:
+            payload = f"{table_id} {entry.seq}"
+        self._outbox.append(payload)
         if self._flush is None or self._flush.done():
             self._flush = asyncio.get_running_loop().create_task(self._send_outbox())
 
     async def _send_outbox(self) -> None:
         while self._outbox:
             await asyncio.sleep(0)  # gather what the other tasks commit meanwhile
-            batch, self._outbox = self._outbox[:500], self._outbox[500:]
+            batch, self._outbox = self._outbox[:100], self._outbox[100:]
             if not self.connected:
                 continue  # they catch up from the log once connected again
             try:

@@ -94,6 +94,10 @@ class _Live:
     """The seq this process is writing (its own change notice is not news)."""
     behind: bool = False
     catch_task: asyncio.Task[None] | None = None
+    inbox: dict[int, LogEntry] = field(default_factory=dict)
+    """Entries other processes told (seq -> entry), not applied yet."""
+    must_read: bool = False
+    """A change was told without its entry (or notices may have been missed): read the log."""
 
     def present(self) -> set[int]:
         return {s.seat for s in self.subs if s.seat is not None}
@@ -370,7 +374,7 @@ class TableService:
             )
         except SeqConflict:  # another process wrote this seq first: its entry is the one
             with contextlib.suppress(StoreError):
-                await self._catch_up_locked(live)
+                await self._catch_up_locked(live, read=True)
             raise TableError(
                 "stale", "the table moved on since you looked: look again and choose once more"
             ) from None
@@ -712,13 +716,16 @@ class TableService:
             }
         return here
 
-    def _on_change(self, table_id: str, seq: int) -> None:
+    def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
         live = self._live.get(table_id)
         if live is None or seq <= max(live.table.seq, live.writing):
             return
-        self._behind(live)
+        if entry is not None:
+            live.inbox[seq] = entry
+        self._behind(live, read=entry is None)
 
-    def _behind(self, live: _Live) -> None:
+    def _behind(self, live: _Live, read: bool = True) -> None:
+        live.must_read = live.must_read or read
         live.behind = True
         if live.catch_task is None or live.catch_task.done():
             live.catch_task = asyncio.get_running_loop().create_task(self._catch_up(live))
@@ -734,16 +741,26 @@ class TableService:
                 logger.warning("table %s cannot catch up: %s", live.table.table_id, exc)
                 return
 
-    async def _catch_up_locked(self, live: _Live) -> bool:
-        """Apply the entries other processes wrote (lock held); True if there were any."""
+    async def _catch_up_locked(self, live: _Live, read: bool = False) -> bool:
+        """Apply the entries other processes wrote (lock held); True if there were any.
+
+        Entries told in notices are applied as they are, in seq order; a gap among them, a
+        notice without its entry or ``read`` make it read the log."""
         table = live.table
-        news = await self.store.entries(table.table_id, after=table.seq)
         applied = 0
-        for entry in news:
-            if entry.seq != table.seq + 1:
-                break
-            table.apply(entry)
+        while (told := live.inbox.pop(table.seq + 1, None)) is not None:
+            table.apply(told)
             applied += 1
+        for seq in [s for s in live.inbox if s <= table.seq]:
+            del live.inbox[seq]
+        if read or live.must_read or live.inbox:
+            live.must_read = False
+            live.inbox.clear()
+            for entry in await self.store.entries(table.table_id, after=table.seq):
+                if entry.seq != table.seq + 1:
+                    break
+                table.apply(entry)
+                applied += 1
         if not applied:
             return False
         if table.status == "over":
@@ -835,7 +852,7 @@ class TableService:
             try:
                 live = await self._load(table_id)
                 async with live.lock:
-                    await self._catch_up_locked(live)
+                    await self._catch_up_locked(live, read=True)
                     await self._resume(live)
             except (TableError, StoreError) as exc:
                 logger.error("table %s cannot be taken over: %s", table_id, exc)
