@@ -18,6 +18,7 @@ ErrorCode = Literal[
     "not-your-turn",
     "over",
     "not-started",
+    "unavailable",
 ]
 
 

@@ -117,6 +117,8 @@ def decode_message(text: str | bytes) -> ClientMessage:
             raw = _raw_decoder.decode(text)
         except msgspec.DecodeError:
             raise ProtocolError("bad-request", "this message is not valid JSON") from None
+        except RecursionError:  # e.g. [[[[…]]]] thousands deep
+            raise ProtocolError("bad-request", "this message is nested too deeply") from None
         ref = _ref_of(raw)
         if not isinstance(raw, dict):
             raise ProtocolError(

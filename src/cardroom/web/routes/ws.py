@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
+CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
@@ -93,7 +94,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         message = exc.message
         if exc.code == "forbidden":
             message = "this seat link is not valid for this table: open your invitation link again"
-        close = CLOSE_NOT_FOUND if exc.code == "not-found" else CLOSE_FORBIDDEN
+        close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
+            exc.code, CLOSE_FORBIDDEN
+        )
         await _refuse(websocket, exc.code, message, close)
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
