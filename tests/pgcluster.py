@@ -34,7 +34,7 @@ def _as_owner() -> list[str]:
 def why_not() -> str | None:
     """None if a cluster can be started here, else the reason it cannot."""
     if _bindir() is None:
-        return "PostgreSQL is not installed (run scripts/install-test-services.sh as root)"
+        return "PostgreSQL is not installed (run `sudo sh scripts/test-setup.sh`)"
     if os.geteuid() == 0:
         if not shutil.which("runuser"):
             return "running as root without runuser: cannot start postgres as another user"
