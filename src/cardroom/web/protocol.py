@@ -1,8 +1,9 @@
 """The websocket and HTTP messages of the web tables, checked by msgspec.
 
 Client messages are JSON text frames tagged by ``type`` (``act``, ``join``, ``start``,
-``ready``, ``hint``, ``ping``); :func:`decode_message` reads one or raises :class:`ProtocolError` with
-words a person understands. :class:`CreateTable` is the body of ``POST /api/tables``.
+``ready``, ``hint``, ``ping``); :func:`decode_message` reads one or raises
+:class:`ProtocolError` with words a person understands. :class:`CreateTable` is the body of
+``POST /api/tables``.
 Server frames are plain dicts (``state`` frames come from the table service); :func:`error_frame`
 and :func:`encode` build and serialise them.
 """
