@@ -21,6 +21,7 @@ from typing import Any
 
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS
+from cardroom.bots.hint import HintError, suggest
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.cluster import Coordinator
@@ -410,6 +411,30 @@ class TableService:
                 live, "action", {"seat": seat, "action": str(action), "by": "person"}
             )
             await self._after(live)
+
+    async def hint(self, table_id: str, seat: int, seq: int) -> tuple[str, str]:
+        """The expert's suggestion for ``seat``'s own move at state ``seq``: ``("7D", reason)``.
+
+        Worked out in a worker thread from that seat's view alone; nothing is logged. Refused
+        unless the table has hints on, ``seq`` is current and it is that person's turn.
+        """
+        if self.realtime.holds(table_id):
+            raise TableError("bad-request", "hints are offered at Nain Jaune tables only")
+        table = self._get(table_id).table
+        if not table.cfg.hints:
+            raise TableError("forbidden", "hints are off at this table")
+        if seq != table.seq:
+            raise TableError("stale", "the table moved on since you looked: ask again")
+        turn, rnd = table.turn(), table.round
+        if turn is None or rnd is None or turn.seat != seat or turn.bot is not None:
+            raise TableError("not-your-turn", "no hint: it is not your turn")
+        view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
+        sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
+        try:
+            action, reason = await asyncio.to_thread(suggest, view, ms=100, seed=sample_seed)
+        except HintError as exc:
+            raise TableError("not-your-turn", str(exc)) from None
+        return action_text(action), reason
 
     async def ready(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` asks for the next round."""

@@ -20,6 +20,7 @@ from cardroom.tables import Subscription, TableError, TableService
 from cardroom.web.protocol import (
     Act,
     ClientMessage,
+    Hint,
     Join,
     Ping,
     ProtocolError,
@@ -227,6 +228,8 @@ class Connection:
                 await self.service.start_now(self.table_id, seat)
             elif isinstance(message, Ready):
                 await self.service.ready(self.table_id, seat)
+            elif isinstance(message, Hint):
+                await self._hint(seat, message)
         except TableError as exc:
             text = exc.message
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
@@ -237,3 +240,10 @@ class Connection:
             await self._error(
                 "bad-request", "the server could not do that (the error was logged)", ref
             )
+
+    async def _hint(self, seat: int, message: Hint) -> None:
+        """The expert's suggestion, to this connection only (it changes nothing)."""
+        action, text = await self.service.hint(self.table_id, seat, message.seq)
+        await self.send(
+            {"type": "hint", "seq": message.seq, "action": action, "text": text, "ref": message.id}
+        )
