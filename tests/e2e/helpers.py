@@ -29,6 +29,7 @@ def create_table(
     title: str = "",
     options: dict[str, str] | None = None,
     shots: Path | None = None,
+    hints: bool = False,
 ) -> NewTable:
     """Fill the lobby's form (seats after the creator's: ("person"|"bot", level)) and submit."""
     page.goto(base + "/")
@@ -48,6 +49,8 @@ def create_table(
         page.click("#f-options-box summary")
         for key, value in options.items():
             page.select_option(f"#opt-{key}", value)
+    if hints:
+        page.check("#f-hints")
     if shots is not None:
         page.screenshot(path=str(shots / "lobby-desktop.png"), full_page=True)
     page.click("#create-button")

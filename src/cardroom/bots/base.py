@@ -62,3 +62,27 @@ def no_options(name: str, options: dict[str, str]) -> None:
     """Refuse options for a bot that takes none."""
     if options:
         raise BotError(f"bot {name!r} takes no options (got {', '.join(options)})")
+
+
+def parse_budget(
+    name: str, options: dict[str, str], count: str = "iterations", least: int = 1
+) -> tuple[int | None, int | None]:
+    """A search bot's budget, ``ms=N`` or ``<count>=N`` (not both), as ``(ms, count)``.
+
+    Both are None when neither is given; the count must be at least ``least``.
+    """
+    if "ms" in options and count in options:
+        raise BotError(f"bot {name!r}: give ms=N or {count}=N, not both")
+    for key in ("ms", count):
+        if key in options:
+            try:
+                value = int(options[key])
+            except ValueError:
+                value = 0
+            floor = 1 if key == "ms" else least
+            if value < floor:
+                raise BotError(
+                    f"bot {name!r}: {key}={options[key]!r} must be a whole number ≥ {floor}"
+                )
+            return (value, None) if key == "ms" else (None, value)
+    return None, None

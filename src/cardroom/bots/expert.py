@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.bots.base import REGISTRY, BotError
+from cardroom.bots.base import REGISTRY, BotError, parse_budget
 from cardroom.bots.search import (
     MISMATCH,
     Hidden,
@@ -268,18 +268,10 @@ def _expert(options: dict[str, str]) -> ExpertBot:
             "use ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off "
             "or mismatch=X (0 < X ≤ 1)"
         )
-    if "ms" in options and "iterations" in options:
-        raise BotError("bot 'expert': give ms=N or iterations=N, not both")
     bot = ExpertBot()
-    for key in ("ms", "iterations"):
-        if key in options:
-            try:
-                value = int(options[key])
-            except ValueError:
-                value = 0
-            if value < 1:
-                raise BotError(f"bot 'expert': {key}={options[key]!r} must be a whole number ≥ 1")
-            bot.ms, bot.iterations = (value, None) if key == "ms" else (None, value)
+    ms, iterations = parse_budget("expert", options)
+    if ms is not None or iterations is not None:
+        bot.ms, bot.iterations = ms, iterations
     policy = options.get("policy", "heuristic")
     if policy not in ROLLOUT_POLICIES:
         raise BotError(

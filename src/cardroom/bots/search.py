@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cardroom.bots.base import REGISTRY, BotError
+from cardroom.bots.base import REGISTRY, BotError, parse_budget
 from cardroom.bots.heuristic import decide
 from cardroom.bots.simple import GreedyBot
 from cardroom.cards import DECK, Card
@@ -383,18 +383,10 @@ def _search(options: dict[str, str]) -> SearchBot:
             f"bot 'search' has no option {', '.join(sorted(unknown))}: "
             "use ms=N, iterations=N, policy=heuristic|greedy or model=on|off"
         )
-    if "ms" in options and "iterations" in options:
-        raise BotError("bot 'search': give ms=N or iterations=N, not both")
     bot = SearchBot()
-    for key in ("ms", "iterations"):
-        if key in options:
-            try:
-                value = int(options[key])
-            except ValueError:
-                value = 0
-            if value < 1:
-                raise BotError(f"bot 'search': {key}={options[key]!r} must be a whole number ≥ 1")
-            bot.ms, bot.iterations = (value, None) if key == "ms" else (None, value)
+    ms, iterations = parse_budget("search", options)
+    if ms is not None or iterations is not None:
+        bot.ms, bot.iterations = ms, iterations
     policy = options.get("policy", "heuristic")
     if policy not in POLICIES:
         raise BotError(f"bot 'search': policy={policy!r} is not valid: use heuristic or greedy")

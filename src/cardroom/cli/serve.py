@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
+import os
+import signal
 import socket
+import sys
+import time
+from collections.abc import Callable
 
 import click
 
@@ -94,7 +100,14 @@ async def check_database(url: str) -> None:
     type=click.FloatRange(0, 30),
     help="Seconds a bot waits before it plays (so people can follow).",
 )
-def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
+)
+def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
 
     Open the address it prints, create a table, and send each friend their invitation link.
@@ -107,6 +120,8 @@ def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
       cardroom serve --host 0.0.0.0               friends on your network can join
       cardroom serve --port 8080 --db ./club.db   another port, the tables in ./club.db
       cardroom serve --bot-delay 0                bots play at once
+      cardroom serve --db postgresql://cardroom@127.0.0.1/cardroom --workers 2
+                                                  a club: two processes on PostgreSQL
     """
     import uvicorn
 
@@ -122,6 +137,11 @@ def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
             f"cannot open the database {db or url!r}: {exc}. Give a file in a folder you may "
             "write to, e.g. --db ./cardroom.db"
         ) from None
+    if workers > 1 and not url.startswith("postgresql"):
+        raise click.ClickException(
+            "--workers above 1 needs a PostgreSQL database (--db postgresql://user@host/db): "
+            "a SQLite file belongs to one process"
+        )
     sock = open_socket(host, port)
     shown = "127.0.0.1" if host in LAN_ADDRESSES else host
     if ":" in shown:
@@ -133,6 +153,8 @@ def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
             click.echo(f"friends on your network open http://{lan}:{port}/")
     path = sqlite_path(url)
     click.echo(f"tables are kept in {path if path else url} (copy that file to back them up)")
+    if workers > 1:
+        click.echo(f"{workers} server processes share the port (a dead one is replaced)")
     click.echo("stop with Ctrl-C")
     settings = Settings(host=host, port=port, db_url=url, bot_delay=bot_delay)
     config = uvicorn.Config(
@@ -142,10 +164,77 @@ def serve(host: str, port: int, db: str | None, bot_delay: float) -> None:
         proxy_headers=False,
         server_header=False,
     )
-    server = uvicorn.Server(config)
+
+    def run_one() -> None:
+        server = uvicorn.Server(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(server.serve(sockets=[sock]))
+
     try:
-        asyncio.run(server.serve(sockets=[sock]))
-    except KeyboardInterrupt:
-        pass
+        if workers == 1:
+            run_one()
+        else:
+            supervise(run_one, workers)
     finally:
         sock.close()
+
+
+def supervise(run_one: Callable[[], None], workers: int) -> None:
+    """Fork ``workers`` processes running ``run_one`` on the shared socket; replace any that
+    dies (its tables move to the others meanwhile); stop them all on Ctrl-C or SIGTERM."""
+    children: dict[int, int] = {}
+    stopping = False
+
+    def spawn(slot: int) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the worker
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            code = 0
+            try:
+                run_one()
+            except BaseException:
+                code = 1
+            finally:
+                os._exit(code)
+        children[pid] = slot
+
+    def stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    for first in range(workers):
+        spawn(first)
+    while children:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            continue
+        if pid not in children:
+            continue
+        slot = children.pop(pid)
+        if stopping:
+            continue
+        click.echo(
+            f"worker {pid} ended ({describe(status)}): its tables move to the other workers; "
+            "starting a new one",
+            err=True,
+        )
+        time.sleep(0.5)
+        spawn(slot)
+
+
+def describe(status: int) -> str:
+    """A wait status in words."""
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit code {os.waitstatus_to_exitcode(status)}"

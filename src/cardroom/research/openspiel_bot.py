@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from cardroom.bots.base import REGISTRY, BotError
+from cardroom.bots.base import REGISTRY, BotError, parse_budget
 from cardroom.bots.search import public_actions, sample_hidden
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.view import RoundView
@@ -132,21 +132,10 @@ def _ismcts(options: dict[str, str]) -> ISMCTSPeer:
             f"bot 'ismcts' has no option {', '.join(sorted(unknown))}: "
             "use ms=N, simulations=N or uct=C"
         )
-    if "ms" in options and "simulations" in options:
-        raise BotError("bot 'ismcts': give ms=N or simulations=N, not both")
     bot = ISMCTSPeer()
-    for key in ("ms", "simulations"):
-        if key in options:
-            try:
-                value = int(options[key])
-            except ValueError:
-                value = 0
-            least = 1 if key == "ms" else 2
-            if value < least:
-                raise BotError(
-                    f"bot 'ismcts': {key}={options[key]!r} must be a whole number ≥ {least}"
-                )
-            bot.ms, bot.simulations = (value, None) if key == "ms" else (None, value)
+    ms, simulations = parse_budget("ismcts", options, "simulations", 2)
+    if ms is not None or simulations is not None:
+        bot.ms, bot.simulations = ms, simulations
     if "uct" in options:
         try:
             bot.uct = float(options["uct"])

@@ -5,20 +5,24 @@ and ``seats`` are projections written in the same transaction as the event that 
 """
 
 from cardroom.store.events import (
+    NOTIFY_CHANNEL,
     EventStore,
     LogEntry,
     SeqConflict,
     StoreError,
+    StoreUnavailable,
     TableRow,
     default_url,
     resolve_url,
 )
 
 __all__ = [
+    "NOTIFY_CHANNEL",
     "EventStore",
     "LogEntry",
     "SeqConflict",
     "StoreError",
+    "StoreUnavailable",
     "TableRow",
     "default_url",
     "resolve_url",

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 
@@ -21,6 +22,29 @@ class StoreError(RuntimeError):
 
 class SeqConflict(StoreError):
     """An entry with this ``(table_id, seq)`` is already in the log."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer (restarting, unreachable): nothing was written."""
+
+
+NOTIFY_CHANNEL = "cardroom_tables"
+"""PostgreSQL channel told ``"<table_id> <seq>"`` in the transaction of every entry."""
+
+
+@contextlib.asynccontextmanager
+async def _guard() -> AsyncIterator[None]:
+    try:
+        yield
+    except SeqConflict:
+        raise
+    except IntegrityError:
+        raise
+    except (DBAPIError, OSError, ConnectionError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise StoreUnavailable(
+            f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +156,11 @@ class EventStore:
     def __init__(self, engine: AsyncEngine, url: str) -> None:
         self.engine = engine
         self.url = url
+        self.notifies = engine.dialect.name == "postgresql"
+        """Tell other processes of every entry (PostgreSQL NOTIFY, in the same transaction)."""
+        self.announce: Callable[[str, LogEntry], None] | None = None
+        """If set, called after each committed entry instead of a NOTIFY in its transaction
+        (PostgreSQL commits NOTIFYing transactions one at a time, fsync included)."""
         # SQLite has one writer at a time: writers of this process queue here, in order, instead
         # of meeting in SQLite's busy handler (which gives up under load: "database is locked").
         self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
@@ -154,7 +183,11 @@ class EventStore:
             if not os.access(path.parent, os.W_OK):
                 raise StoreError(f"cannot write the database folder {path.parent}")
         try:
-            engine = create_async_engine(full)
+            options: dict[str, Any] = {}
+            if full.startswith("postgresql"):
+                # a restarted database leaves dead pooled connections: test each before use
+                options = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 10}
+            engine = create_async_engine(full, **options)
         except (ArgumentError, ImportError) as exc:
             raise StoreError(f"cannot use the database {full!r}: {exc}") from None
         if engine.dialect.name == "sqlite":
@@ -162,8 +195,10 @@ class EventStore:
         store = cls(engine, full)
         try:
             async with engine.begin() as conn:
+                if engine.dialect.name == "postgresql":  # several servers starting at once
+                    await conn.execute(sa.text("SELECT pg_advisory_xact_lock(7254)"))
                 await conn.run_sync(metadata.create_all)
-        except (OperationalError, OSError) as exc:
+        except (OperationalError, OSError, DBAPIError) as exc:
             await engine.dispose()
             raise StoreError(f"cannot open the database {full}: {exc}") from None
         return store
@@ -182,7 +217,7 @@ class EventStore:
         seats: list[dict[str, Any]],
     ) -> None:
         """Insert the table, its seats and its first entry (seq 1, ``created``) at once."""
-        async with self._write_lock, self.engine.begin() as conn:
+        async with _guard(), self._write_lock, self.engine.begin() as conn:
             try:
                 await conn.execute(
                     tables_t.insert().values(
@@ -208,6 +243,8 @@ class EventStore:
                     ],
                 )
             await self._insert_event(conn, table_id, entry)
+        if self.announce is not None:
+            self.announce(table_id, entry)
 
     async def append(
         self,
@@ -219,9 +256,10 @@ class EventStore:
     ) -> None:
         """Append one entry (and update the projections) in one transaction.
 
-        Raises :class:`SeqConflict` if ``(table_id, entry.seq)`` is already there.
+        Raises :class:`SeqConflict` if ``(table_id, entry.seq)`` is already there and
+        :class:`StoreUnavailable` if the database does not answer (nothing is written then).
         """
-        async with self._write_lock, self.engine.begin() as conn:
+        async with _guard(), self._write_lock, self.engine.begin() as conn:
             await self._insert_event(conn, table_id, entry)
             if table_update:
                 values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
@@ -237,12 +275,14 @@ class EventStore:
                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat["seat"])
                         .values(**values)
                     )
+        if self.announce is not None:
+            self.announce(table_id, entry)
 
     async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
         values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
         if values:
-            async with self._write_lock, self.engine.begin() as conn:
+            async with _guard(), self._write_lock, self.engine.begin() as conn:
                 await conn.execute(
                     tables_t.update().where(tables_t.c.id == table_id).values(**values)
                 )
@@ -256,15 +296,19 @@ class EventStore:
             )
         except IntegrityError:
             raise SeqConflict(f"table {table_id} already has entry {entry.seq}") from None
+        if self.notifies and self.announce is None:
+            await conn.execute(
+                sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{table_id} {entry.seq}"))
+            )
 
-    async def entries(self, table_id: str) -> list[LogEntry]:
-        """Every entry of a table, in seq order."""
+    async def entries(self, table_id: str, after: int = 0) -> list[LogEntry]:
+        """The entries of a table after seq ``after`` (0: all of them), in seq order."""
         query = (
             sa.select(events_t.c.seq, events_t.c.kind, events_t.c.data, events_t.c.at)
-            .where(events_t.c.table_id == table_id)
+            .where(events_t.c.table_id == table_id, events_t.c.seq > after)
             .order_by(events_t.c.seq)
         )
-        async with self.engine.connect() as conn:
+        async with _guard(), self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [LogEntry(r.seq, r.kind, dict(r.data), r.at) for r in rows]
 
@@ -273,7 +317,7 @@ class EventStore:
         query = sa.select(tables_t.c.id).order_by(tables_t.c.created_at, tables_t.c.id)
         if status is not None:
             query = query.where(tables_t.c.status.in_(sorted(status)))
-        async with self.engine.connect() as conn:
+        async with _guard(), self.engine.connect() as conn:
             return [r.id for r in (await conn.execute(query)).all()]
 
     async def list_tables(
@@ -285,7 +329,7 @@ class EventStore:
             query = query.where(tables_t.c.status.in_(sorted(status)))
         if public is not None:
             query = query.where(tables_t.c.public == public)
-        async with self.engine.connect() as conn:
+        async with _guard(), self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
             ids = [r.id for r in rows]
             seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}

@@ -18,6 +18,7 @@ ErrorCode = Literal[
     "not-your-turn",
     "over",
     "not-started",
+    "unavailable",
 ]
 
 
@@ -70,6 +71,8 @@ class TableConfig:
     """Seconds a bot waits before it acts (0 in tests)."""
     next_round_after: float = 20.0
     """Seconds after a round before the next one starts anyway."""
+    hints: bool = False
+    """Players may ask the expert bot for a suggestion for their own move (off in rated games)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Free-form data kept with the table (e.g. the terminal's bot specs)."""
 
@@ -99,6 +102,7 @@ class TableConfig:
             "takeover_after": self.takeover_after,
             "bot_delay": self.bot_delay,
             "next_round_after": self.next_round_after,
+            "hints": self.hints,
             "extra": dict(self.extra),
         }
 
@@ -119,6 +123,7 @@ class TableConfig:
                 takeover_after=float(data.get("takeover_after", 60.0)),
                 bot_delay=float(data.get("bot_delay", 0.8)),
                 next_round_after=float(data.get("next_round_after", 20.0)),
+                hints=data.get("hints", False) is True,
                 extra=dict(data.get("extra") or {}),
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -554,6 +554,7 @@ class NainJauneTable:
             "rules": cfg.rules.to_json(),
             "preset": cfg.rules.preset_name,
             "creator": 0,
+            "hints": cfg.hints,
             "round": self._round_json(seat) if rnd is not None else None,
             "last_result": self.last_result,
             "game_result": None

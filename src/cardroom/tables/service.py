@@ -21,12 +21,16 @@ from typing import Any
 
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS
+from cardroom.bots.hint import HintError, suggest
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.store import EventStore, LogEntry, SeqConflict
+from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
+from cardroom.tables.cluster import Coordinator
 from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
+
+_UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -34,6 +38,10 @@ Frame = dict[str, Any]
 QUEUE_SIZE = 64
 _THINKING_BOTS = frozenset({"search", "expert", "ismcts"})
 """Bot families that search for a while: they choose in a worker thread."""
+LEASE_INTERVAL = 1.0
+"""Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
+PRESENCE_TTL = 6.0
+"""Seconds another process's presence report holds unless repeated."""
 logger = logging.getLogger(__name__)
 
 
@@ -87,6 +95,14 @@ class _Live:
     bot_task: asyncio.Task[None] | None = None
     timers: dict[tuple[str, int | None], asyncio.Task[None]] = field(default_factory=dict)
     deadlines: dict[tuple[str, int | None], float] = field(default_factory=dict)
+    writing: int = 0
+    """The seq this process is writing (its own change notice is not news)."""
+    behind: bool = False
+    catch_task: asyncio.Task[None] | None = None
+    inbox: dict[int, LogEntry] = field(default_factory=dict)
+    """Entries other processes told (seq -> entry), not applied yet."""
+    must_read: bool = False
+    """A change was told without its entry (or notices may have been missed): read the log."""
 
     def present(self) -> set[int]:
         return {s.seat for s in self.subs if s.seat is not None}
@@ -95,7 +111,16 @@ class _Live:
 class TableService:
     """Owns the live tables of a process; the web server and the terminal drive it."""
 
-    def __init__(self, store: EventStore, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        clock: Callable[[], float] = time.time,
+        coordinate: bool | None = None,
+        lease_interval: float = LEASE_INTERVAL,
+    ) -> None:
+        """``coordinate`` (default: when the store is PostgreSQL): share the database with
+        other processes through table leases and notices (see ``tables/cluster.py``)."""
         self.store = store
         self.clock = clock
         self._live: dict[str, _Live] = {}
@@ -104,11 +129,33 @@ class TableService:
         self._stopping = False
         self.realtime = RealtimeTables(store, clock, Subscription)
         """The Spit and Speed tables (the real-time path; every public method hands them on)."""
+        self.lease_interval = lease_interval
+        self._coord: Coordinator | None = None
+        if coordinate if coordinate is not None else store.notifies:
+            self._coord = Coordinator(store.url, self._on_change, self._on_presence)
+            store.announce = self._coord.announce
+        self.owned: set[str] = set()
+        """Tables whose lease this process holds (with a coordinator)."""
+        self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
+        self._lease_task: asyncio.Task[None] | None = None
 
     # -- life cycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from the log and resume its bots and timers."""
+        """Rebuild every unfinished table from the log and resume its bots and timers.
+
+        With a coordinator: only the tables whose lease this process gets (the others are
+        loaded when a client asks for them), then a scan every ``lease_interval`` seconds.
+        """
+        if self._coord is not None:
+            try:
+                await self._coord.connect()
+                await self._scan()
+            except Exception as exc:  # the lease loop tries again
+                logger.warning("cannot take table leases yet: %s", exc)
+                await self._coord.close()
+            self._lease_task = asyncio.get_running_loop().create_task(self._lease_loop())
+            return
         for table_id in await self.store.table_ids({"waiting", "playing"}):
             try:
                 if await self._is_realtime(table_id):
@@ -128,6 +175,8 @@ class TableService:
         self._stopping = True
         await self.realtime.stop()
         tasks: list[asyncio.Task[None]] = list(self._tasks)
+        if self._lease_task is not None:
+            tasks.append(self._lease_task)
         for live in list(self._live.values()):
             async with live.lock:
                 mine = list(live.timers.values())
@@ -144,6 +193,9 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._live.clear()
+        if self._coord is not None:
+            await self._coord.close()
+            self.owned.clear()
 
     async def _load(self, table_id: str) -> _Live:
         live = self._live.get(table_id)
@@ -151,7 +203,10 @@ class TableService:
             return live
         if await self._is_realtime(table_id):
             raise TableError("bad-request", "this is a Spit or Speed table")
-        entries = await self.store.entries(table_id)
+        try:
+            entries = await self.store.entries(table_id)
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
         if not entries:
             raise TableError("not-found", f"there is no table {table_id!r}")
         live = self._live.get(table_id)  # loaded meanwhile by another caller
@@ -221,7 +276,7 @@ class TableService:
             return
         if table.status != "waiting":
             for g in table.person_seats():
-                if g not in table.taken_over and g not in live.present():
+                if g not in table.taken_over and g not in self._present(live):
                     self._arm_takeover(live, g)
         await self._follow_up(live)
         self._ensure_bot_task(live)
@@ -253,6 +308,7 @@ class TableService:
         }
         table = NainJauneTable(table_id)
         entry = table.entry("created", data, self.clock())
+        self._check_store()
         seats = [
             {
                 "seat": g,
@@ -270,9 +326,13 @@ class TableService:
         table.apply(entry)
         live = _Live(table)
         self._live[table_id] = live
+        if self._coord is not None:
+            with contextlib.suppress(Exception):
+                if self._coord.connected and await self._coord.acquire(table_id):
+                    self.owned.add(table_id)
         async with live.lock:
             await self._store_summary(live)
-            await self._follow_up(live)
+            await self._after(live)
         self._ensure_bot_task(live)
         live.wake.set()
         return Created(table_id, tokens[0], {g: t for g, t in tokens.items() if g != 0})
@@ -303,7 +363,7 @@ class TableService:
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
-            await self._follow_up(live)
+            await self._after(live)
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the table; empty person seats get bots of the table's level."""
@@ -314,7 +374,7 @@ class TableService:
             raise TableError("forbidden", "only the table's creator can start it")
         async with live.lock:
             await self._start(live)
-            await self._follow_up(live)
+            await self._after(live)
 
     async def _start(self, live: _Live) -> None:
         table = live.table
@@ -325,7 +385,7 @@ class TableService:
         await self._commit(live, "started", {"filled": filled, "dealer": dealer})
         armed = False
         for g in table.person_seats():
-            if g not in live.present():
+            if g not in self._present(live):
                 self._arm_takeover(live, g)
                 armed = True
         if armed:
@@ -350,7 +410,31 @@ class TableService:
             await self._commit(
                 live, "action", {"seat": seat, "action": str(action), "by": "person"}
             )
-            await self._follow_up(live)
+            await self._after(live)
+
+    async def hint(self, table_id: str, seat: int, seq: int) -> tuple[str, str]:
+        """The expert's suggestion for ``seat``'s own move at state ``seq``: ``("7D", reason)``.
+
+        Worked out in a worker thread from that seat's view alone; nothing is logged. Refused
+        unless the table has hints on, ``seq`` is current and it is that person's turn.
+        """
+        if self.realtime.holds(table_id):
+            raise TableError("bad-request", "hints are offered at Nain Jaune tables only")
+        table = self._get(table_id).table
+        if not table.cfg.hints:
+            raise TableError("forbidden", "hints are off at this table")
+        if seq != table.seq:
+            raise TableError("stale", "the table moved on since you looked: ask again")
+        turn, rnd = table.turn(), table.round
+        if turn is None or rnd is None or turn.seat != seat or turn.bot is not None:
+            raise TableError("not-your-turn", "no hint: it is not your turn")
+        view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
+        sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
+        try:
+            action, reason = await asyncio.to_thread(suggest, view, ms=100, seed=sample_seed)
+        except HintError as exc:
+            raise TableError("not-your-turn", str(exc)) from None
+        return action_text(action), reason
 
     async def ready(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` asks for the next round."""
@@ -359,7 +443,7 @@ class TableService:
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "ready", {"seat": seat})
-            await self._follow_up(live)
+            await self._after(live)
 
     async def _commit(self, live: _Live, kind: str, data: dict[str, Any]) -> LogEntry:
         """Check, store, apply, tell: the one path of every change (the lock is held)."""
@@ -375,17 +459,26 @@ class TableService:
                 {"seat": g, "kind": "bot", "name": f"Bot {g + 1}", "level": table.cfg.level}
                 for g in data["filled"]
             ]
+        self._check_store()
+        live.writing = entry.seq
         try:
             await self.store.append(
                 table.table_id, entry, table_update=table_update, seats_update=seats_update
             )
-        except SeqConflict:  # another process wrote this table: this one must not go on
+        except SeqConflict:  # another process wrote this seq first: its entry is the one
+            with contextlib.suppress(StoreError):
+                await self._catch_up_locked(live, read=True)
             raise TableError(
-                "stale", "this table was changed by another server: reload the page"
+                "stale", "the table moved on since you looked: look again and choose once more"
             ) from None
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
+        finally:
+            live.writing = 0
         table.apply(entry)
         if kind == "action" and table.status in ("round-over", "over"):
-            await self._store_summary(live)
+            with contextlib.suppress(StoreError):  # the projection is redone at the next start
+                await self._store_summary(live)
         self._fan_out(live)
         self._ensure_bot_task(live)
         live.wake.set()
@@ -400,8 +493,13 @@ class TableService:
         )
 
     async def _follow_up(self, live: _Live) -> None:
-        """Entries that follow by themselves: the start, the next round, timers (lock held)."""
+        """Entries that follow by themselves: the start, the next round, timers (lock held).
+
+        Only the table's authority (the lease holder) writes them.
+        """
         table = live.table
+        if not self._owns(table.table_id):
+            return
         if table.status == "waiting":
             if all(table.joined[g] for g in range(table.n)):
                 await self._start(live)
@@ -428,13 +526,37 @@ class TableService:
         if table.status == "playing":
             self._cancel(live, ("next-round", None))
 
+    async def _after(self, live: _Live) -> None:
+        """``_follow_up`` after an accepted change (lock held): if the database fails now,
+        the change stands (it is stored) and the follow-up is tried again until it is done."""
+        try:
+            await self._follow_up(live)
+        except TableError as exc:
+            if exc.code != "unavailable":
+                raise
+            self._spawn(self._follow_up_later(live))
+
+    async def _follow_up_later(self, live: _Live) -> None:
+        while not self._stopping:
+            await asyncio.sleep(1.0)
+            try:
+                async with live.lock:
+                    await self._follow_up(live)
+                    self._ensure_bot_task(live)
+                    live.wake.set()
+                return
+            except TableError as exc:
+                if exc.code != "unavailable":
+                    logger.warning("table %s: %s", live.table.table_id, exc.message)
+                    return
+
     async def _next_round_due(self, live: _Live) -> None:
         async with live.lock:
             live.timers.pop(("next-round", None), None)
             live.deadlines.pop(("next-round", None), None)
             if live.table.status == "round-over":
                 await self._commit(live, "round", live.table.deal())
-                await self._follow_up(live)
+                await self._after(live)
 
     # -- presence and takeover -----------------------------------------------------------------
 
@@ -453,17 +575,17 @@ class TableService:
             table = live.table
             if (
                 table.status in ("playing", "round-over")
-                and seat not in live.present()
+                and seat not in self._present(live)
                 and seat not in table.taken_over
             ):
                 await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
-                await self._follow_up(live)
+                await self._after(live)
 
     async def _returned(self, live: _Live, seat: int) -> None:
         async with live.lock:
             if seat in live.table.taken_over and live.table.status != "over":
                 await self._commit(live, "returned", {"seat": seat})
-                await self._follow_up(live)
+                await self._after(live)
 
     def _arm(
         self,
@@ -473,6 +595,8 @@ class TableService:
         work: Callable[[], Coroutine[Any, Any, None]],
     ) -> None:
         self._cancel(live, key)
+        if not self._owns(live.table.table_id):
+            return
 
         async def later() -> None:
             await asyncio.sleep(max(0.0, at - self.clock()))
@@ -504,6 +628,8 @@ class TableService:
         return bot
 
     def _ensure_bot_task(self, live: _Live) -> None:
+        if not self._owns(live.table.table_id) or self._stopping:
+            return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
 
@@ -514,6 +640,12 @@ class TableService:
             live.wake.clear()
             try:
                 await self._bots_play(live)
+            except asyncio.CancelledError:
+                raise
+            except TableError as exc:  # stale (another process wrote first), unavailable
+                logger.info("bots of table %s: %s", table.table_id, exc.message)
+                await asyncio.sleep(1.0 if exc.code == "unavailable" else 0.0)
+                live.wake.set()
             except Exception:  # e.g. the database is briefly unavailable: try again soon
                 logger.exception("bots of table %s", table.table_id)
                 await asyncio.sleep(1.0)
@@ -549,7 +681,7 @@ class TableService:
                     "action",
                     {"seat": turn.seat, "action": action_text(action), "by": "bot"},
                 )
-                await self._follow_up(live)
+                await self._after(live)
             await asyncio.sleep(0)  # let readers in between two bot moves
 
     # -- subscribers ----------------------------------------------------------------------------
@@ -575,6 +707,7 @@ class TableService:
         sub.cursor = len(table.events)
         if seat is not None:
             self._fan_out(live, skip=sub)  # the others see them present
+            self._tell_presence(live, seat)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -588,10 +721,12 @@ class TableService:
             return
         live.subs.remove(sub)
         seat = sub.seat
-        if seat is not None and seat not in live.present():
+        if seat is not None and seat not in self._present(live):
             if live.table.status in ("playing", "round-over"):
                 self._arm_takeover(live, seat)
             self._fan_out(live)
+        if seat is not None:
+            self._tell_presence(live, seat)
 
     def frame_for(self, table_id: str, seat: int | None) -> Frame:
         """The full ``state`` frame for ``seat`` (or a spectator); events of the current round."""
@@ -600,7 +735,7 @@ class TableService:
         return self._frame(self._get(table_id), seat, None)
 
     def _frame(self, live: _Live, seat: int | None, since: int | None) -> Frame:
-        return live.table.frame(seat, since, live.present(), self._deadline(live))
+        return live.table.frame(seat, since, self._present(live), self._deadline(live))
 
     def _deadline(self, live: _Live) -> dict[str, Any] | None:
         if not live.deadlines:
@@ -660,3 +795,199 @@ class TableService:
             }
             for r in rows
         ]
+
+    # -- several processes (a coordinator) ------------------------------------------------------
+
+    def _owns(self, table_id: str) -> bool:
+        return self._coord is None or table_id in self.owned
+
+    def _check_store(self) -> None:
+        if self._coord is not None and not self._coord.connected and self.owned:
+            self._lose_all()
+
+    def _present(self, live: _Live) -> set[int]:
+        here = live.present()
+        remote = self._remote.get(live.table.table_id)
+        if remote:
+            now = time.monotonic()
+            here |= {
+                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL
+            }
+        return here
+
+    def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
+        live = self._live.get(table_id)
+        if live is None or seq <= max(live.table.seq, live.writing):
+            return
+        if entry is not None:
+            live.inbox[seq] = entry
+        self._behind(live, read=entry is None)
+
+    def _behind(self, live: _Live, read: bool = True) -> None:
+        live.must_read = live.must_read or read
+        live.behind = True
+        if live.catch_task is None or live.catch_task.done():
+            live.catch_task = asyncio.get_running_loop().create_task(self._catch_up(live))
+
+    async def _catch_up(self, live: _Live) -> None:
+        while live.behind and not self._stopping:
+            live.behind = False
+            try:
+                async with live.lock:
+                    if await self._catch_up_locked(live):
+                        await self._after(live)
+            except (StoreError, TableError) as exc:
+                logger.warning("table %s cannot catch up: %s", live.table.table_id, exc)
+                return
+
+    async def _catch_up_locked(self, live: _Live, read: bool = False) -> bool:
+        """Apply the entries other processes wrote (lock held); True if there were any.
+
+        Entries told in notices are applied as they are, in seq order; a gap among them, a
+        notice without its entry or ``read`` make it read the log."""
+        table = live.table
+        applied = 0
+        while (told := live.inbox.pop(table.seq + 1, None)) is not None:
+            table.apply(told)
+            applied += 1
+        for seq in [s for s in live.inbox if s <= table.seq]:
+            del live.inbox[seq]
+        if read or live.must_read or live.inbox:
+            live.must_read = False
+            live.inbox.clear()
+            for entry in await self.store.entries(table.table_id, after=table.seq):
+                if entry.seq != table.seq + 1:
+                    break
+                table.apply(entry)
+                applied += 1
+        if not applied:
+            return False
+        if table.status == "over":
+            self._cancel_timers(live)
+        else:
+            for g in table.person_seats():
+                if g in table.taken_over:
+                    self._cancel(live, ("takeover", g))
+        self._fan_out(live)
+        self._ensure_bot_task(live)
+        live.wake.set()
+        return True
+
+    def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
+        live = self._live.get(table_id)
+        before = self._present(live) if live is not None else set()
+        seen = self._remote.setdefault(table_id, {})
+        if n > 0:
+            seen[(pid, seat)] = (n, time.monotonic())
+        else:
+            seen.pop((pid, seat), None)
+        if live is None or not (0 <= seat < live.table.n):
+            return
+        now = self._present(live)
+        if seat in now:
+            self._cancel(live, ("takeover", seat))
+        elif live.table.status in ("playing", "round-over"):
+            self._arm_takeover(live, seat)
+        if now != before:  # a heartbeat that changes nothing sends nothing
+            self._fan_out(live)
+
+    def _tell_presence(self, live: _Live, seat: int) -> None:
+        if self._coord is None:
+            return
+        n = sum(1 for s in live.subs if s.seat == seat and not s.closed)
+        self._spawn(self._send_presence([f"{live.table.table_id} {seat} {n}"]))
+
+    async def _send_presence(self, lines: list[str]) -> None:
+        coord = self._coord
+        if coord is None or not coord.connected or not lines:
+            return
+        try:
+            await coord.tell_presence(lines)
+        except Exception as exc:  # the lease loop reconnects
+            logger.info("presence not told: %s", exc)
+
+    async def _lease_loop(self) -> None:
+        coord = self._coord
+        assert coord is not None
+        beat = 0
+        while not self._stopping:
+            await asyncio.sleep(self.lease_interval)
+            try:
+                if not coord.connected:
+                    self._lose_all()
+                    await coord.connect()
+                    logger.warning("table leases: connected to the database again")
+                    for live in list(self._live.values()):
+                        self._behind(live)  # notices may have been missed meanwhile
+                await self._scan()
+                self._sweep()
+                beat += 1
+                if beat % 2 == 0:
+                    await self._send_presence(
+                        [
+                            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
+                            for tid, live in self._live.items()
+                            for seat in live.present()
+                        ]
+                    )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                logger.warning("table leases lost (%s): trying again", exc)
+                await coord.close()
+                self._lose_all()
+
+    async def _scan(self) -> None:
+        """Take the leases of tables nobody holds; give back those of finished tables."""
+        coord = self._coord
+        assert coord is not None
+        for table_id in list(self.owned):
+            live = self._live.get(table_id)
+            if live is None or live.table.status == "over":
+                self.owned.discard(table_id)
+                await coord.release(table_id)
+        for table_id in await coord.scan(self.owned):
+            self.owned.add(table_id)
+            try:
+                live = await self._load(table_id)
+                async with live.lock:
+                    await self._catch_up_locked(live, read=True)
+                    await self._resume(live)
+            except (TableError, StoreError) as exc:
+                logger.error("table %s cannot be taken over: %s", table_id, exc)
+                self.owned.discard(table_id)
+                await coord.release(table_id)
+            else:
+                logger.info("table %s: this process is its authority now", table_id)
+
+    def _sweep(self) -> None:
+        """Forget stale presence reports; arm takeovers of persons gone with their process."""
+        now = time.monotonic()
+        for table_id, seen in list(self._remote.items()):
+            for key, (_, at) in list(seen.items()):
+                if now - at >= PRESENCE_TTL:
+                    del seen[key]
+            if not seen:
+                del self._remote[table_id]
+        for table_id in self.owned:
+            live = self._live.get(table_id)
+            if live is None or live.table.status not in ("playing", "round-over"):
+                continue
+            present = self._present(live)
+            for g in live.table.person_seats():
+                if g not in present and g not in live.table.taken_over:
+                    self._arm_takeover(live, g)
+
+    def _lose_all(self) -> None:
+        """The lease connection is gone: this process is no table's authority any more."""
+        for table_id in self.owned:
+            live = self._live.get(table_id)
+            if live is None:
+                continue
+            self._cancel_timers(live)
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+                live.bot_task = None
+        if self.owned:
+            logger.warning("lost the leases of %d tables", len(self.owned))
+        self.owned.clear()

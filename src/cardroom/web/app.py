@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from cardroom.store import EventStore
+from cardroom.store import EventStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.web.routes import lobby, replay, tables, ws
 from cardroom.web.settings import Settings
@@ -74,6 +75,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response
+
+    @app.exception_handler(StoreUnavailable)
+    async def database_down(_request: Request, exc: StoreUnavailable) -> Response:
+        return JSONResponse(
+            {"error": "unavailable", "message": f"{exc}: try again in a moment"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
 
     for module in (lobby, tables, replay, ws):
         app.include_router(module.router)

@@ -1,8 +1,9 @@
 """The websocket and HTTP messages of the web tables, checked by msgspec.
 
 Client messages are JSON text frames tagged by ``type`` (``act``, ``join``, ``start``,
-``ready``, ``ping``); :func:`decode_message` reads one or raises :class:`ProtocolError` with
-words a person understands. :class:`CreateTable` is the body of ``POST /api/tables``.
+``ready``, ``hint``, ``ping``); :func:`decode_message` reads one or raises
+:class:`ProtocolError` with words a person understands. :class:`CreateTable` is the body of
+``POST /api/tables``.
 Server frames are plain dicts (``state`` frames come from the table service); :func:`error_frame`
 and :func:`encode` build and serialise them.
 """
@@ -15,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-MESSAGE_TYPES = ("act", "join", "start", "ready", "ping")
+MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "ping")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -84,13 +85,21 @@ class Ready(msgspec.Struct, tag_field="type", tag="ready", forbid_unknown_fields
     id: ClientId | None = None
 
 
+class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=True):
+    """Ask the expert for a suggestion for one's own move at state ``seq`` (tables with hints
+    on); answered by a ``hint`` frame to this connection only."""
+
+    seq: Seq
+    id: ClientId | None = None
+
+
 class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Are you there? Answered by a ``pong`` frame."""
 
     id: ClientId | None = None
 
 
-ClientMessage = Act | Join | Start | Ready | Ping
+ClientMessage = Act | Join | Start | Ready | Hint | Ping
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()
@@ -117,6 +126,8 @@ def decode_message(text: str | bytes) -> ClientMessage:
             raw = _raw_decoder.decode(text)
         except msgspec.DecodeError:
             raise ProtocolError("bad-request", "this message is not valid JSON") from None
+        except RecursionError:  # e.g. [[[[…]]]] thousands deep
+            raise ProtocolError("bad-request", "this message is nested too deeply") from None
         ref = _ref_of(raw)
         if not isinstance(raw, dict):
             raise ProtocolError(
@@ -202,6 +213,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     takeover_after: Annotated[float, Meta(ge=0, le=3600)] = 60.0
     title: Annotated[str, Meta(max_length=80)] = ""
     public: bool = True
+    hints: bool = False
+    """Players may ask the expert for a suggestion for their own move (off for a rated game)."""
 
 
 _create_decoder = msgspec.json.Decoder(CreateTable, strict=True)

@@ -23,6 +23,7 @@ STATUS_OF_CODE = {
     "forbidden": HTTPStatus.FORBIDDEN,
     "over": HTTPStatus.CONFLICT,
     "stale": HTTPStatus.CONFLICT,
+    "unavailable": HTTPStatus.SERVICE_UNAVAILABLE,
 }
 
 

@@ -79,6 +79,7 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             level=body.level,
             takeover_after=body.takeover_after,
             bot_delay=bot_delay,
+            hints=body.hints,
         )
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
@@ -88,6 +89,8 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     """The Spit or Speed table a create request asks for, and its title."""
     if body.preset is not None:
         raise ProtocolError("bad-request", f"{body.game.capitalize()} has no presets")
+    if body.hints:
+        raise ProtocolError("bad-request", "hints are offered at Nain Jaune tables only")
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:
         raise ProtocolError(

@@ -22,6 +22,7 @@ from cardroom.tables import Subscription, TableError, TableService
 from cardroom.web.protocol import (
     Act,
     ClientMessage,
+    Hint,
     Join,
     Ping,
     ProtocolError,
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
+CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
@@ -101,7 +103,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         message = exc.message
         if exc.code == "forbidden":
             message = "this seat link is not valid for this table: open your invitation link again"
-        close = CLOSE_NOT_FOUND if exc.code == "not-found" else CLOSE_FORBIDDEN
+        close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
+            exc.code, CLOSE_FORBIDDEN
+        )
         await _refuse(websocket, exc.code, message, close)
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
@@ -237,6 +241,8 @@ class Connection:
                 await self.service.start_now(self.table_id, seat)
             elif isinstance(message, Ready):
                 await self.service.ready(self.table_id, seat)
+            elif isinstance(message, Hint):
+                await self._hint(seat, message)
         except TableError as exc:
             text = exc.message
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
@@ -247,3 +253,10 @@ class Connection:
             await self._error(
                 "bad-request", "the server could not do that (the error was logged)", ref
             )
+
+    async def _hint(self, seat: int, message: Hint) -> None:
+        """The expert's suggestion, to this connection only (it changes nothing)."""
+        action, text = await self.service.hint(self.table_id, seat, message.seq)
+        await self.send(
+            {"type": "hint", "seq": message.seq, "action": action, "text": text, "ref": message.id}
+        )

@@ -112,6 +112,7 @@ function formBody() {
     takeover_after: Number($("f-takeover").value || 0),
     title: $("f-title").value.trim(),
     public: $("f-public").checked,
+    hints: $("f-hints").checked,
     name: $("f-name").value.trim(),
   };
 }

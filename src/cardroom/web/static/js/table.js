@@ -97,7 +97,10 @@ function onFrame(frame) {
     }
     for (const ev of frame.events || []) addEvent(ev, !replaying);
     render();
+  } else if (frame.type === "hint") {
+    onHint(frame);
   } else if (frame.type === "error") {
+    if (frame.ref && frame.ref === hintRef) hintRef = null;
     if (frame.ref && frame.ref === pending) pending = null;
     if (!frame.ref) pending = null;
     showError(frame.message || _("The server refused that."));
@@ -173,6 +176,7 @@ function render() {
   renderActions();
   renderHand();
   renderResult();
+  renderHint();
   restoreFocus(focusCard, focusId, inHand);
 }
 
@@ -183,6 +187,7 @@ function redrawMoves() {
   const id = active?.id;
   renderHand();
   renderActions();
+  renderHint();
   restoreFocus(active?.dataset?.card, id, inHand);
 }
 
@@ -463,6 +468,51 @@ function signed(n) {
   return v > 0 ? `+${v}` : String(v);
 }
 
+// ---- hints (at tables whose settings allow them) ------------------------------------------
+let hint = null;     // the server's hint frame for the state on screen
+let hintRef = null;  // the id of the hint asked and not answered yet
+
+function canHint() {
+  return Boolean(state && state.hints && state.status === "playing" && legal().length);
+}
+
+function askHint() {
+  if (!canHint()) { showError("A hint is for your own move: wait for your turn."); return; }
+  if (hintRef || (hint && hint.seq === state.seq)) return;
+  const id = `h${nextId++}`;
+  if (send({ type: "hint", seq: state.seq, id })) {
+    hintRef = id;
+    showError("");
+    renderHint();
+  }
+}
+
+function onHint(frame) {
+  if (frame.ref === hintRef) hintRef = null;
+  if (state && frame.seq === state.seq) hint = frame;
+  renderHint();
+}
+
+/** The "Hint (i)" button, the suggestion next to the hand, the suggested move highlighted. */
+function renderHint() {
+  const line = $("hint-line");
+  // a state frame that moves the table on takes the suggestion away
+  if (hint && hint.seq !== state?.seq) hint = null;
+  $("hint-button")?.remove();
+  if (canHint()) {
+    $("actions").append(el("button", { type: "button", id: "hint-button", class: "hint-button", disabled: Boolean(hintRef || hint), onclick: askHint },
+      hintRef ? "Thinking…" : "Hint (i)"));
+  }
+  line.textContent = hint ? `Hint: ${hint.text}` : "";
+  line.hidden = !hint;
+  for (const b of document.querySelectorAll(".hinted")) b.classList.remove("hinted");
+  if (!hint) return;
+  const target = hint.action === "pass" ? $("pass-button")
+    : hint.action === "claim" ? $("claim-button")
+      : document.querySelector(`#hand button[data-card="${CSS.escape(String(hint.action))}"]`);
+  target?.classList.add("hinted");
+}
+
 // ---- keyboard ---------------------------------------------------------------------------
 function handButtons() {
   return [...document.querySelectorAll("#hand button.card")];
@@ -486,6 +536,7 @@ function onKey(e) {
     return;
   }
   const moves = legal();
+  if (key === "i" && state.hints) { askHint(); e.preventDefault(); return; }
   if (key === "p" && moves.includes("pass")) { act("pass"); e.preventDefault(); return; }
   if (key === "c" && moves.includes("claim")) { act("claim"); e.preventDefault(); return; }
   if (key === "n" && state.status === "round-over") { ready(); e.preventDefault(); return; }

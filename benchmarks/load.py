@@ -1,0 +1,285 @@
+"""Load: many Nain Jaune tables over real websockets, SQLite (1 process) v PostgreSQL (1, 2).
+
+Each table has 4 seats: 2 people, simulated by scripted websocket clients in this process,
+and 2 bots on the server. People think ``--think`` seconds before they act, bots wait
+``--bot-delay``; nobody stops (a game lasts 100 rounds). For each database/process count the
+number of tables is ramped (e.g. 50, 100, 200, 500), each step measured for ``--seconds``:
+
+* ``held``: tables that went on during the step (at least one new state);
+* ``actions/s``: table changes (person and bot actions, deals) reaching the clients per second;
+* ``act->all p50/p99/max``: from a person sending ``act`` until both people at that table have
+  the state with that action (real websockets, JSON both ways, the log written first);
+* CPU: seconds of CPU per second of the servers, PostgreSQL and this client process.
+
+Only 127.0.0.1; bounded: every step is ``--seconds`` long and the whole run stops after
+``--budget`` seconds. Spit/Speed tables have no web version yet: the benchmark has none (M=0).
+
+    PYTHONPATH=src:. python benchmarks/load.py [--tables 50,100,200,500] [--seconds 10]
+        [--modes sqlite,pg1,pg2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.pgcluster import PgCluster, why_not
+from tests.scale.clients import ServerProcess, create_table
+
+
+@dataclass
+class Stats:
+    """What the clients saw in one measured window."""
+
+    latencies: list[float] = field(default_factory=list)
+    changes: int = 0
+    moved: set[str] = field(default_factory=set)
+    errors: dict[str, int] = field(default_factory=dict)
+    measuring: bool = False
+
+
+@dataclass
+class Table:
+    table_id: str
+    tokens: dict[int, str]
+    seq: int = 0
+    pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
+    """Expected seq -> (time the act was sent, seats that have seen it)."""
+
+
+class Person:
+    """One person's websocket: acts after ``think`` seconds, readies, records latencies."""
+
+    def __init__(self, address: str, table: Table, seat: int, think: float, stats: Stats) -> None:
+        self.url = f"ws://{address}/ws/{table.table_id}?token={table.tokens[seat]}"
+        self.table = table
+        self.seat = seat
+        self.think = think
+        self.stats = stats
+        self.stop = False
+
+    async def run(self) -> None:
+        while not self.stop:
+            try:
+                async with websockets.connect(self.url, max_size=2**22, open_timeout=20) as ws:
+                    await self._session(ws)
+            except (TimeoutError, OSError, websockets.WebSocketException):
+                await asyncio.sleep(0.5)
+
+    async def _session(self, ws: Any) -> None:
+        acted: set[int] = set()
+        act_task: asyncio.Task[None] | None = None
+        async for text in ws:
+            if self.stop:
+                return
+            frame = json.loads(text)
+            if frame["type"] == "error":
+                key = frame["code"]
+                self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
+                continue
+            if frame["type"] != "state":
+                continue
+            self._seen(frame["seq"])
+            seq = frame["seq"]
+            rnd = frame.get("round") or {}
+            if frame["status"] == "waiting" and not frame["seats"][self.seat]["joined"]:
+                if seq not in acted:
+                    acted.add(seq)
+                    await ws.send('{"type": "join", "name": "Bob"}')
+            elif frame["status"] == "playing" and rnd.get("legal") and seq not in acted:
+                acted.add(seq)
+                if act_task is not None:
+                    act_task.cancel()
+                act_task = asyncio.create_task(self._act(ws, rnd["legal"][0], seq))
+            elif frame["status"] == "round-over" and self.seat not in frame.get("ready", []):
+                once = -1 - int(rnd.get("k", 0))
+                if once not in acted:
+                    acted.update((seq, once))
+                    await ws.send('{"type": "ready"}')
+
+    async def _act(self, ws: Any, action: str, seq: int) -> None:
+        await asyncio.sleep(self.think)
+        if self.table.seq != seq:
+            return
+        self.table.pending[seq + 1] = (time.perf_counter(), set())
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send(json.dumps({"type": "act", "action": action, "seq": seq}))
+
+    def _seen(self, seq: int) -> None:
+        table = self.table
+        if seq > table.seq:
+            if self.stats.measuring:
+                self.stats.changes += seq - table.seq
+                self.stats.moved.add(table.table_id)
+            table.seq = seq
+        now = time.perf_counter()
+        for expected in [s for s in table.pending if s <= seq]:
+            sent, seats = table.pending[expected]
+            seats.add(self.seat)
+            if len(seats) == 2:
+                del table.pending[expected]
+                if self.stats.measuring:
+                    self.stats.latencies.append(now - sent)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by these processes and their children."""
+    tick = os.sysconf("SC_CLK_TCK")
+    wanted = set(pids)
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        pid = int(entry.name)
+        stats[pid] = fields
+        children.setdefault(int(fields[1]), []).append(pid)
+    todo = list(wanted)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in wanted:
+                wanted.add(child)
+                todo.append(child)
+    return sum((int(stats[p][11]) + int(stats[p][12])) / tick for p in wanted if p in stats)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def run_mode(
+    label: str, db: str, workers: int, steps: list[int], args: argparse.Namespace,
+    pg: PgCluster | None, deadline: float,
+) -> list[str]:  # fmt: skip
+    server = ServerProcess(db, workers=workers, bot_delay=args.bot_delay)
+    server.start()
+    assert server.proc is not None
+    stats = Stats()
+    tables: list[Table] = []
+    people: list[Person] = []
+    tasks: list[asyncio.Task[None]] = []
+    rows = []
+    pg_pid = [int((pg.data / "postmaster.pid").read_text().split()[0])] if pg else []
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{server.address}", timeout=60) as http:
+            for target in steps:
+                if time.monotonic() > deadline:
+                    rows.append(f"| {label} | {target} | (not run: time budget spent) |")
+                    break
+                while len(tables) < target:
+                    batch = min(10, target - len(tables))
+                    made = await asyncio.gather(
+                        *(create_table(http, rounds=100, level=args.level) for _ in range(batch))
+                    )
+                    for m in made:
+                        table = Table(m.table_id, m.tokens)
+                        tables.append(table)
+                        for seat in (0, 1):
+                            person = Person(server.address, table, seat, args.think, stats)
+                            people.append(person)
+                            tasks.append(asyncio.create_task(person.run()))
+                await asyncio.sleep(args.settle)
+                stats.latencies.clear()
+                stats.errors.clear()
+                stats.moved.clear()
+                stats.changes = 0
+                cpu0 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
+                t0 = time.perf_counter()
+                stats.measuring = True
+                await asyncio.sleep(args.seconds)
+                stats.measuring = False
+                wall = time.perf_counter() - t0
+                cpu1 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
+                lat = [x * 1000 for x in stats.latencies]
+                cpu = [(b - a) / wall for a, b in zip(cpu0, cpu1, strict=True)]
+                row = (
+                    f"| {label} | {target} | {len(stats.moved)} | {stats.changes / wall:.0f} | "
+                    f"{len(lat)} | {percentile(lat, 0.5):.1f} | {percentile(lat, 0.99):.1f} | "
+                    f"{max(lat) if lat else float('nan'):.1f} | {cpu[0]:.2f} | "
+                    f"{cpu[1]:.2f} | {cpu[2]:.2f} | {sum(stats.errors.values())} |"
+                )
+                print(row, flush=True)
+                rows.append(row)
+                if lat and statistics.median(lat) > args.give_up_ms:
+                    print(f"| {label} | stop: median above {args.give_up_ms} ms |", flush=True)
+                    break
+    finally:
+        for person in people:
+            person.stop = True
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        server.stop()
+    return rows
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", default="50,100,200,500")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument("--modes", default="sqlite,pg1,pg2")
+    parser.add_argument("--think", type=float, default=1.0, help="a person's thinking time")
+    parser.add_argument("--bot-delay", type=float, default=0.8)
+    parser.add_argument("--level", default="easy")
+    parser.add_argument("--budget", type=float, default=900.0, help="seconds for the whole run")
+    parser.add_argument(
+        "--pg-options", default="", help='more PostgreSQL options, e.g. "-c synchronous_commit=off"'
+    )
+    parser.add_argument("--give-up-ms", type=float, default=2000.0)
+    args = parser.parse_args()
+    steps = [int(x) for x in args.tables.split(",")]
+    deadline = time.monotonic() + args.budget
+    print(
+        f"load: tables {steps}, {args.seconds:.0f} s each, think {args.think} s, bot delay "
+        f"{args.bot_delay} s, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "| database | tables | held | actions/s | acts timed | act->all p50 ms | p99 ms | "
+        "max ms | server CPU | PG CPU | client CPU | errors |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in args.modes.split(","):
+            if mode == "sqlite":
+                await run_mode(
+                    "SQLite, 1 process", str(Path(tmp) / "load.db"), 1, steps, args, None, deadline
+                )
+                continue
+            reason = why_not()
+            if reason is not None:
+                print(f"| {mode} | skipped: {reason} |")
+                continue
+            workers = int(mode[2:] or 1)
+            pg = PgCluster(fsync=True, max_connections=300, options=args.pg_options)
+            pg.start()
+            try:
+                await run_mode(f"PostgreSQL, {workers} process{'es' if workers > 1 else ''}",
+                               pg.url, workers, steps, args, pg, deadline)  # fmt: skip
+            finally:
+                pg.destroy()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

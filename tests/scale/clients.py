@@ -1,0 +1,241 @@
+"""Real ``cardroom serve`` processes and scripted websocket players (fault tests, load benchmark).
+
+A :class:`SeatClient` plays one person seat over a real websocket: it plays its first legal
+action when the newest state says it is its turn, asks for the next round, and when the
+connection drops it connects again by itself (to the next server address, as a client behind
+a load balancer would be sent to another process). It keeps every state frame it was sent, so a
+test can check each one against the final log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from cardroom.store import EventStore
+from cardroom.tables.nain_jaune import NainJauneTable
+from tests.pgcluster import free_port
+
+ROOT = Path(__file__).parents[2]
+
+
+class ServerProcess:
+    """``python -m cardroom serve`` on 127.0.0.1 and a free port, in its own process group."""
+
+    def __init__(self, db: str, *, workers: int = 1, bot_delay: float = 0.0) -> None:
+        self.db = db
+        self.workers = workers
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = open(os.devnull, "wb")  # noqa: SIM115
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start and wait until ``/healthz`` answers (at most 60 s)."""
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+        command = [
+            sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
+            "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay),
+            "--workers", str(self.workers),
+        ]  # fmt: skip
+        self.proc = subprocess.Popen(
+            command, env=env, stdout=self.log, stderr=subprocess.PIPE, start_new_session=True
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"cardroom serve ended: {err.strip()[-500:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://{self.address}/healthz", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("cardroom serve did not answer within 60 s")
+
+    def children(self) -> list[int]:
+        """The worker processes (``--workers`` above 1)."""
+        assert self.proc is not None
+        out = subprocess.run(
+            ["ps", "-o", "pid=", "--ppid", str(self.proc.pid)], capture_output=True, text=True
+        )
+        return [int(x) for x in out.stdout.split()]
+
+    def kill(self) -> None:
+        """kill -9 the server process (and with it, its workers' group)."""
+        assert self.proc is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        """Ctrl-C-like stop (SIGTERM), kill if it lingers."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+@dataclass
+class TableInvites:
+    """A table made over HTTP: its id and a token per person seat."""
+
+    table_id: str
+    tokens: dict[int, str]
+
+
+async def create_table(
+    http: httpx.AsyncClient, *, persons: int = 2, players: int = 4, rounds: int = 2,
+    level: str = "easy", takeover_after: float = 0.0,
+) -> TableInvites:  # fmt: skip
+    """``POST /api/tables``: seats 0..persons-1 are persons, the others bots of ``level``."""
+    seats = [{"kind": "person"} for _ in range(persons)]
+    seats += [{"kind": "bot", "level": level} for _ in range(players - persons)]
+    body = {
+        "name": "Ann", "players": players, "seats": seats, "level": level,
+        "end": f"rounds:{rounds}", "takeover_after": takeover_after, "public": False,
+    }  # fmt: skip
+    response = await http.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    table_id = data["table"]
+    tokens = {0: response.cookies[f"cr_seat_{table_id}"]}
+    for invite in data["invites"]:
+        tokens[invite["seat"]] = invite["url"].rsplit(".", 1)[1]
+    return TableInvites(table_id, tokens)
+
+
+@dataclass
+class SeatClient:
+    """One scripted person at one seat, reconnecting by itself."""
+
+    addresses: list[str]
+    table_id: str
+    token: str | None
+    name: str = "Bob"
+    think: float = 0.0
+    """Seconds it waits before it acts."""
+    keep_frames: bool = True
+    on_state: Callable[[SeatClient, dict[str, Any]], None] | None = None
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    connects: int = 0
+    actions: int = 0
+    last: dict[str, Any] | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    ws: Any = None
+    _which: int = 0
+    _retries: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def url(self) -> str:
+        address = self.addresses[self._which % len(self.addresses)]
+        query = f"?token={self.token}" if self.token else ""
+        return f"ws://{address}/ws/{self.table_id}{query}"
+
+    async def run(self, *, deadline: float = 120.0) -> None:
+        """Play until the game is over (reconnecting whenever the connection drops)."""
+        end = time.monotonic() + deadline
+        while not self.done.is_set() and time.monotonic() < end:
+            try:
+                async with websockets.connect(self.url, max_size=2**22, open_timeout=5) as ws:
+                    self.ws = ws
+                    self.connects += 1
+                    await self._session(ws)
+            except (TimeoutError, OSError, websockets.WebSocketException):
+                pass
+            finally:
+                self.ws = None
+            if not self.done.is_set():
+                self._which += 1  # the next server, as a load balancer would do
+                await asyncio.sleep(0.2)
+
+    async def _session(self, ws: Any) -> None:
+        acted: set[int] = set()
+        async for text in ws:
+            frame = json.loads(text)
+            if frame["type"] == "error":
+                self.errors.append(frame)
+                if frame["code"] == "unavailable" and self.last is not None:
+                    self._retries.add(asyncio.create_task(self._retry(ws, self.last, acted)))
+                continue
+            if frame["type"] != "state":
+                continue
+            self.last = frame
+            if self.keep_frames:
+                self.frames.append(frame)
+            if self.on_state is not None:
+                self.on_state(self, frame)
+            if frame["status"] == "over":
+                self.done.set()
+                return
+            await self._respond(ws, frame, acted)
+
+    async def _retry(self, ws: Any, frame: dict[str, Any], acted: set[int]) -> None:
+        await asyncio.sleep(0.5)  # the database is back soon: ask again, unless news came
+        if self.last is frame:
+            acted.discard(frame["seq"])
+            acted.discard(-1 - int((frame.get("round") or {}).get("k", 0)))
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self._respond(ws, frame, acted)
+
+    async def _respond(self, ws: Any, frame: dict[str, Any], acted: set[int]) -> None:
+        seq = frame["seq"]
+        you = frame["you"]
+        if seq in acted or you is None:
+            return
+        legal = (frame.get("round") or {}).get("legal") or []
+        if frame["status"] == "waiting" and not frame["seats"][you]["joined"]:
+            acted.add(seq)
+            await ws.send(json.dumps({"type": "join", "name": self.name}))
+        elif frame["status"] == "playing" and legal:
+            acted.add(seq)
+            if self.think:
+                await asyncio.sleep(self.think)
+            self.actions += 1
+            await ws.send(json.dumps({"type": "act", "action": legal[0], "seq": seq}))
+        elif frame["status"] == "round-over" and you not in frame.get("ready", []):
+            once = -1 - int((frame.get("round") or {}).get("k", 0))  # one ready per round
+            if once in acted:
+                return
+            acted.update((seq, once))
+            await ws.send(json.dumps({"type": "ready"}))
+
+
+async def check_frames_against_log(store: EventStore, clients: list[SeatClient]) -> int:
+    """Every state frame each client was sent agrees with the final log at its seq; the
+    number of frames checked. (A frame told but never stored would disagree.)"""
+    checked = 0
+    logs: dict[str, Any] = {}
+    for client in clients:
+        if client.table_id not in logs:
+            logs[client.table_id] = await store.entries(client.table_id)
+        entries = logs[client.table_id]
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        for frame in client.frames:
+            table = NainJauneTable.replay(client.table_id, entries[: frame["seq"]])
+            expected = table.frame(frame["you"], None, set(), None)
+            assert frame["status"] == expected["status"], (frame["seq"], client.table_id)
+            assert frame["round"] == expected["round"], (frame["seq"], client.table_id)
+            checked += 1
+    return checked

@@ -1,0 +1,188 @@
+"""The event log on PostgreSQL and several table services (as several processes would) on it.
+
+Two ``TableService`` objects on one database each have their own lease connection, exactly
+like two server processes: only the lease holder runs a table's bots and timers, a person's
+action accepted by either is seen by the other's connections, and a service that goes away
+hands its tables to the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cardroom.games.nain_jaune import Rules
+from cardroom.store import NOTIFY_CHANNEL, EventStore, LogEntry, SeqConflict
+from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
+from cardroom.tables.cluster import asyncpg_dsn
+from cardroom.tables.nain_jaune import NainJauneTable
+from tests.pgcluster import PgCluster
+from tests.tables.helpers import bot_config, until
+
+asyncpg = pytest.importorskip("asyncpg", reason="asyncpg is not installed")
+
+SEATS = [{"seat": 0, "kind": "person", "name": "Ann", "token_hash": "aa", "joined": True}]
+
+
+async def test_the_pg_log_keeps_order_refuses_a_taken_seq_and_tells_listeners(
+    pg_store: EventStore,
+) -> None:
+    heard: list[str] = []
+    conn = await asyncpg.connect(asyncpg_dsn(pg_store.url))
+    await conn.add_listener(NOTIFY_CHANNEL, lambda *args: heard.append(args[-1]))
+    try:
+        await pg_store.create_table(
+            "t1", "nain-jaune", LogEntry(1, "created", {}, 1.0), "", True, SEATS
+        )
+        await pg_store.append("t1", LogEntry(2, "joined", {"seat": 0, "name": "Ann"}, 2.0))
+        with pytest.raises(SeqConflict):
+            await pg_store.append("t1", LogEntry(2, "action", {"seat": 0}, 3.0))
+        assert [(e.seq, e.kind) for e in await pg_store.entries("t1")] == [
+            (1, "created"),
+            (2, "joined"),
+        ]
+        assert [e.seq for e in await pg_store.entries("t1", after=1)] == [2]
+        await until(lambda: len(heard) >= 2)
+        assert heard == ["t1 1", "t1 2"]  # the refused entry was never told
+    finally:
+        await conn.close()
+
+
+def two_people(seed: int, rounds: int = 1, takeover_after: float = 0.0) -> TableConfig:
+    rules = Rules.from_options("classic", {"end": f"rounds:{rounds}"})
+    seats = (
+        SeatSpec("person", name="Ann"),
+        SeatSpec("person"),
+        SeatSpec("bot", "easy"),
+        SeatSpec("bot", "easy"),
+    )
+    return TableConfig(
+        rules=rules, seats=seats, seed=seed, bot_delay=0, takeover_after=takeover_after
+    )
+
+
+async def play(service: TableService, sub: Subscription, table_id: str, seat: int) -> list[Any]:
+    """Play the first legal action whenever it is ``seat``'s turn; ready for the next round."""
+    frames = []
+    while True:
+        frame = await asyncio.wait_for(sub.get(), 30)
+        assert frame is not None
+        frames.append(frame)
+        if frame["status"] == "over":
+            return frames
+        if not sub.queue.empty():
+            continue  # act on the newest state only
+        legal = (frame.get("round") or {}).get("legal")
+        try:
+            if frame["status"] == "playing" and legal:
+                await service.act(table_id, seat, legal[0], frame["seq"])
+            elif frame["status"] == "round-over" and seat not in frame.get("ready", []):
+                await service.ready(table_id, seat)
+        except TableError as exc:
+            assert exc.code == "stale", exc  # a newer frame is on its way
+
+
+async def test_two_services_one_table_one_authority(pg_url: str) -> None:
+    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
+    a, b = TableService(store_a), TableService(store_b)
+    await a.start()
+    await b.start()
+    try:
+        created = await a.create(two_people(seed=11, rounds=2, takeover_after=0.4))
+        tid = created.table_id
+        assert tid in a.owned and tid not in b.owned
+        assert await b.seat_of(tid, created.invites[1]) == 1  # Bob is connected to process B
+        ann = a.subscribe(tid, 0)
+        bob = b.subscribe(tid, 1)
+        await b.join(tid, 1, "Bob")  # everyone seated: A (the authority) starts and deals
+        # A's takeover timers (0.4 s) would give absent seats to bots: Bob is present on B
+        await asyncio.sleep(1.5)
+        ann_frames, bob_frames = await asyncio.gather(play(a, ann, tid, 0), play(b, bob, tid, 1))
+        entries = await store_a.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        # B never held the lease: every bot move and every deal was written by A's tasks
+        assert tid not in b.owned and b._live[tid].bot_task is None
+        replayed = NainJauneTable.replay(tid, entries)
+        assert replayed.status == "over"
+        for frames, seat in ((ann_frames, 0), (bob_frames, 1)):
+            assert frames[-1]["seq"] == entries[-1].seq
+            for frame in frames:  # every frame matches the log at its seq
+                at = NainJauneTable.replay(tid, entries[: frame["seq"]])
+                assert frame["round"] == at.frame(seat, None, set(), None)["round"]
+        # Bob's actions went through B; nobody else wrote for seat 1
+        bob_moves = [e for e in entries if e.kind == "action" and e.data["seat"] == 1]
+        assert bob_moves and all(e.data["by"] == "person" for e in bob_moves)
+        # presence crossed processes: no takeover was ever written for either person
+        assert not [e for e in entries if e.kind == "takeover"]
+    finally:
+        await a.stop()
+        await b.stop()
+        await store_a.close()
+        await store_b.close()
+
+
+async def test_a_service_that_goes_away_hands_its_tables_to_the_other(pg_url: str) -> None:
+    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
+    a = TableService(store_a, lease_interval=0.2)
+    b = TableService(store_b, lease_interval=0.2)
+    await a.start()
+    await b.start()
+    try:
+        ids = []
+        for seed in range(3):
+            created = await a.create(bot_config(seed, players=4, end="rounds:3"))
+            ids.append(created.table_id)
+        for tid in ids:
+            await a.start_now(tid, 0)
+        await until(lambda: all(a.table(t).seq > 5 for t in ids))
+        assert set(ids) <= a.owned and not b.owned
+        await a.stop()  # its lease connection closes: as if the process had died
+        await until(lambda: set(ids) <= b.owned, steps=3000)
+        for tid in ids:
+            await b.seat_of(tid, None)
+        await until(lambda: all(b.table(t).status == "over" for t in ids), steps=20000)
+        for tid in ids:
+            entries = await store_b.entries(tid)
+            assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+            assert NainJauneTable.replay(tid, entries).status == "over"
+    finally:
+        await a.stop()
+        await b.stop()
+        await store_a.close()
+        await store_b.close()
+
+
+async def test_the_database_restarting_under_a_service_gives_clear_errors_then_recovers(
+    pg_cluster: PgCluster, pg_url: str
+) -> None:
+    store = await EventStore.open(pg_url)
+    service = TableService(store, lease_interval=0.2)
+    await service.start()
+    try:
+        created = await service.create(two_people(seed=5, rounds=3))
+        tid = created.table_id
+        ann = service.subscribe(tid, 0)
+        first = await ann.get()
+        assert first is not None
+        pg_cluster.stop()
+        seq = service.table(tid).seq
+        with pytest.raises(TableError) as refused:
+            await service.join(tid, 1, "Bob")
+        assert refused.value.code == "unavailable"
+        assert "database is not answering" in refused.value.message
+        assert service.table(tid).seq == seq  # nothing changed
+        await until(lambda: not service.owned, steps=3000)  # the leases went with the database
+        pg_cluster.start()
+        await until(lambda: tid in service.owned, steps=5000)  # no restart of the service
+        bob = service.subscribe(tid, 1)
+        await service.join(tid, 1, "Bob")
+        await asyncio.gather(play(service, ann, tid, 0), play(service, bob, tid, 1))
+        entries = await store.entries(tid)
+        assert NainJauneTable.replay(tid, entries).status == "over"
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+    finally:
+        pg_cluster.start_if_stopped()
+        await service.stop()
+        await store.close()
