@@ -10,6 +10,7 @@ what one seat (or a spectator) may see: only that seat's hand and choices, never
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 from dataclasses import dataclass, fields
 from typing import Any, Literal
@@ -65,6 +66,24 @@ _SEAT_FIELDS = frozenset({"seat", "payer", "payee"})
 def hash_token(token: str) -> str:
     """The sha256 (hex) of a seat token: the only form a token is stored in."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def seat_for_token(token_hashes: dict[int, str], token: str | None) -> int | None:
+    """The seat whose stored hash ``token`` matches (None: no token, a spectator).
+
+    Every stored hash is compared in constant time, with no early exit; a wrong token raises
+    ``TableError('forbidden')``.
+    """
+    if not token:
+        return None
+    given = hash_token(token)
+    found: int | None = None
+    for g, stored in sorted(token_hashes.items()):
+        if hmac.compare_digest(given, stored):
+            found = g
+    if found is None:
+        raise TableError("forbidden", "this seat link is not valid for this table")
+    return found
 
 
 def parse_action(text: str) -> Action:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import random
 import secrets
@@ -33,7 +32,7 @@ from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.realtime import SEATS
 from cardroom.store import EventStore, LogEntry, SeqConflict
 from cardroom.tables.config import Created, TableError
-from cardroom.tables.nain_jaune import clean_name, hash_token
+from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.realtime import GAMES, RealtimeConfig, RealtimeTable
 from cardroom.tables.words import in_words
 
@@ -203,17 +202,7 @@ class RealtimeTables:
 
     def seat_of(self, table_id: str, token: str | None) -> int | None:
         """The seat a token opens (None: a spectator); ``TableError('forbidden')`` if wrong."""
-        live = self._get(table_id)
-        if not token:
-            return None
-        given = hash_token(token)
-        found: int | None = None
-        for g, stored in sorted(live.token_hashes.items()):
-            if hmac.compare_digest(given, stored):
-                found = g
-        if found is None:
-            raise TableError("forbidden", "this seat link is not valid for this table")
-        return found
+        return seat_for_token(self._get(table_id).token_hashes, token)
 
     async def join(self, table_id: str, seat: int, name: str) -> None:
         """A person takes their seat under ``name``; the game starts once every seat is taken."""

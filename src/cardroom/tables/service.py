@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 import random
 import secrets
@@ -26,7 +25,13 @@ from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.cluster import Coordinator
 from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
-from cardroom.tables.nain_jaune import NainJauneTable, action_text, clean_name, hash_token
+from cardroom.tables.nain_jaune import (
+    NainJauneTable,
+    action_text,
+    clean_name,
+    hash_token,
+    seat_for_token,
+)
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
 
@@ -345,16 +350,7 @@ class TableService:
         if await self._is_realtime(table_id):
             return self.realtime.seat_of(table_id, token)
         live = await self._load(table_id)
-        if token is None or token == "":
-            return None
-        given = hash_token(token)
-        found: int | None = None
-        for g, stored in sorted(live.table.token_hashes.items()):
-            if hmac.compare_digest(given, stored):
-                found = g
-        if found is None:
-            raise TableError("forbidden", "this seat link is not valid for this table")
-        return found
+        return seat_for_token(live.table.token_hashes, token)
 
     async def join(self, table_id: str, seat: int, name: str) -> None:
         """A person takes their seat under ``name`` (1..24 characters)."""
