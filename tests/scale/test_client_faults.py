@@ -109,7 +109,9 @@ async def test_a_client_on_a_slow_link_does_not_hold_up_the_table(
         await real_send(self, frame)
 
     monkeypatch.setattr(Connection, "send", slow_send)
-    async with serving(settings_for(tmp_path)) as (app, address):
+    # the bot plays at once, so the two people answer faster than any person could
+    fast = settings_for(tmp_path, rate_per_second=1000.0, rate_burst=1000)
+    async with serving(fast) as (app, address):
         service = service_of(app)
         created = await service.create(config(43, rounds=3))
         tid = created.table_id

@@ -142,6 +142,13 @@ class AutoPlayer(Player):
         """Stop acting after this many actions (None: play on)."""
 
     async def on_frame(self, frame: dict[str, Any]) -> None:
+        if frame["type"] == "error" and frame["code"] == "rate-limited" and self.state is not None:
+            # an honest client waits a moment and says it again
+            await asyncio.sleep(0.2)
+            self.acted.discard(self.state["seq"])
+            self.readied.discard(self.state["seq"])
+            await self.on_frame(self.state)
+            return
         if frame["type"] != "state" or frame["you"] is None:
             return
         seq = frame["seq"]
