@@ -68,7 +68,7 @@ def test_play_spit_through_a_pipe_is_plain_and_saves(tmp_path: Path) -> None:
     ]
     res = CliRunner().invoke(cli, args, input="s\nlook\nq\n")
     assert res.exit_code == 0, res.output
-    assert "Tafod yn erbyn Easy bot" in res.stdout
+    assert "Tafod yn erbyn Bot hawdd" in res.stdout
     assert 'Ann calls "Spit!"' in res.stdout or "Ann" in res.stdout
     saved = list(tmp_path.glob("spit-*.json"))
     assert len(saved) == 1

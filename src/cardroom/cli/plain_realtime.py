@@ -23,7 +23,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, event_words, pile_name
 from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import N_, tr_of
-from cardroom.realtime import Clock
+from cardroom.realtime import Clock, Entry
 
 CALL_WORDS = {"spit": N_('"Spit!"'), "speed": N_("the flip")}
 _CALLS = {"s", "spit", "call", "flip", "space", "poeri", "galw", "crache", "appel"}
@@ -54,7 +54,7 @@ class PlainRealtime(RealtimeApp):
         self.out = out
         self.speaker: Speaker | None = None
         """Says the calls aloud (``--speak``)."""
-        super().__init__(game, options, seed, bot, name, records, clock)
+        super().__init__(game, options, seed, bot, name, records, clock, lang=self.tr)
 
     # the Textual side of the app is not used: lines are printed, timers are the loop's
     def _reschedule(self) -> None:
@@ -68,11 +68,17 @@ class PlainRealtime(RealtimeApp):
         self.log_lines.append(line)
         self.out(line)
 
+    def entry_said(self, entry: Entry) -> str:
+        """A log entry in words (the bot's refusals name no card; yours say why)."""
+        if self.tr.lang != "en" and not entry.accepted and entry.seat == HUMAN:
+            return super().entry_said(entry)
+        return entry_words(entry, self.game, self.names, HUMAN, self.tr)
+
     def after_change(self) -> None:
         """Print the new log entries (with the time since the start) and the end."""
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
-            said = entry_words(entry, self.game, self.names, HUMAN, self.tr)
+            said = self.entry_said(entry)
             self.write_log(f"{entry.t - self.arbiter.start:6.1f}s  {said}")
             if self.speaker is not None and entry.accepted:
                 for event in entry.events:
@@ -240,8 +246,8 @@ class PlainRealtime(RealtimeApp):
         )
         lines = [
             tr._("Centre: {piles}", piles=centre),
-            tr._("Yours: {cards}; {extra}", cards=mine, extra=self.seat_ui.mine_extra(view)),
-            str(self.seat_ui.opponent_text(view, self.names[BOT])),
+            tr._("Yours: {cards}; {extra}", cards=mine, extra=self.seat_ui.mine_extra(view, tr)),
+            str(self.seat_ui.opponent_text(view, self.names[BOT], tr)),
         ]
         if self.seat_ui.call() in view.legal_actions:
             lines.append(tr._("You cannot play: type s."))

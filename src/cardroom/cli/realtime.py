@@ -410,7 +410,7 @@ def _play_command(game: str) -> None:
             return
         from cardroom.cli.realtime_tui import RealtimeApp
 
-        app = RealtimeApp(game, options, seed, bot, name, records)
+        app = RealtimeApp(game, options, seed, bot, name, records, lang=current_lang())
         app.run()
         for line in app.farewell:
             click.echo(line)

@@ -29,15 +29,43 @@ from textual.widgets import Header, RichLog, Static
 
 from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
-from cardroom.cli.realtime import GAME_NAMES
+from cardroom.cli.bindings import translate_bindings
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
-from cardroom.games.realtime import centre_name
-from cardroom.realtime import GAME_OVER, Arbiter, Clock, Outcome, WallClock, entry_text
+from cardroom.i18n import Translator
+from cardroom.i18n.realtime_reasons import action_words, realtime_reason
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, pile_name
+from cardroom.i18n.words import N_, tr_of
+from cardroom.realtime import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock, entry_text
 from cardroom.sim.realtime import make_engine
 
 HUMAN, BOT = 0, 1
 FACE_DOWN = "▒▒"
+PHASE_WORDS = {
+    "start": N_("start"),
+    "play": N_("play"),
+    "stalemate": N_("stalemate"),
+    "flip called": N_("flip called"),
+    "slap": N_("slap"),
+    "choose": N_("choose"),
+    "over": N_("over"),
+}
+"""The phases of a game as the status line names them."""
+
+
+LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard"),
+               "expert": N_("expert")}
+
+
+def bot_name(spec: str, tr: Translator) -> str:
+    """``Medium bot`` for a level (« Robot moyen »), ``Bot`` for any other spec."""
+    if tr.lang == "en":
+        return f"{spec.capitalize()} bot" if spec in LEVELS else "Bot"
+    if spec in LEVELS:
+        level = tr._(LEVEL_WORDS.get(spec, spec))
+        text = tr._("bot {level}", level=level)
+        return text[:1].upper() + text[1:]
+    return tr._("Bot")
 
 
 def card_text(card: Card | None) -> Text:
@@ -62,11 +90,20 @@ class Slot:
 class SpeedSeat:
     """Speed: your hand, sorted by rank; plays and the flip."""
 
-    call_name = "call for the flip"
-    keys = (
-        "1-5 pick a card · a/← play on pile 1 · d/→ play on pile 2 · "
-        "space call for the flip (when you cannot play) · n next game · q/Ctrl-C quit (saves)"
-    )
+    call_name = N_("call for the flip")
+
+    def keys(self, tr: Translator, match: bool) -> str:
+        """The keys line at the bottom (``n`` only in a match)."""
+        keys = [
+            tr._("1-5 pick a card"),
+            tr._("a/← play on pile 1"),
+            tr._("d/→ play on pile 2"),
+            tr._("space call for the flip (when you cannot play)"),
+        ]
+        if match:
+            keys.append(tr._("n next game"))
+        keys.append(tr._("q/Ctrl-C quit (saves)"))
+        return " · ".join(keys)
 
     def slots(self, view: Any) -> list[Slot]:
         hand = sorted(view.hand, key=lambda c: c.sort_key)
@@ -79,18 +116,20 @@ class SpeedSeat:
     def call(self) -> Any:
         return speed_game.CALL
 
-    def opponent_text(self, view: Any, name: str) -> Text:
+    def opponent_text(self, view: Any, name: str, tr: Translator) -> Text:
         o = view.opponent
-        return Text(
-            f"{name}: {view.hand_sizes[o]} in hand, {view.draw_sizes[o]} to draw"
-            + ("  (called)" if view.called[o] else "")
+        text = tr._(
+            "{name}: {hand} in hand, {draw} to draw",
+            name=name, hand=view.hand_sizes[o], draw=view.draw_sizes[o],
         )
+        return Text(text + ("  " + tr._("(called)") if view.called[o] else ""))
 
-    def centre_extra(self, view: Any) -> str:
-        return f"side piles {view.side_sizes[0]} / {view.side_sizes[1]}"
+    def centre_extra(self, view: Any, tr: Translator) -> str:
+        return tr._("side piles {left} / {right}", left=view.side_sizes[0],
+                    right=view.side_sizes[1])
 
-    def mine_extra(self, view: Any) -> str:
-        return f"{view.draw_sizes[view.seat]} to draw"
+    def mine_extra(self, view: Any, tr: Translator) -> str:
+        return tr._("{n} to draw", n=view.draw_sizes[view.seat])
 
 
 def stock_text(stock: Sequence[tuple[Card | None, int]]) -> Text:
@@ -110,11 +149,20 @@ def stock_text(stock: Sequence[tuple[Card | None, int]]) -> Text:
 class SpitSeat:
     """Spit: your stock piles; plays, turning up, moving to a space, slapping, "Spit!"."""
 
-    call_name = 'call "Spit!"'
-    keys = (
-        "1-5 pick a stock pile · a/← play on pile 1 · d/→ play on pile 2 · t turn up · "
-        'm move to a space · space "Spit!" · z/x slap pile 1/2 · q/Ctrl-C quit (saves)'
-    )
+    call_name = N_('call "Spit!"')
+
+    def keys(self, tr: Translator, match: bool) -> str:
+        """The keys line at the bottom."""
+        return " · ".join([
+            tr._("1-5 pick a stock pile"),
+            tr._("a/← play on pile 1"),
+            tr._("d/→ play on pile 2"),
+            tr._("t turn up"),
+            tr._("m move to a space"),
+            tr._('space "Spit!"'),
+            tr._("z/x slap pile 1/2"),
+            tr._("q/Ctrl-C quit (saves)"),
+        ])
 
     def slots(self, view: Any) -> list[Slot]:
         return [Slot(top, count, i) for i, (top, count) in enumerate(view.stock)]
@@ -142,20 +190,20 @@ class SpitSeat:
     def call(self) -> Any:
         return spit_game.CALL_SPIT
 
-    def opponent_text(self, view: Any, name: str) -> Text:
+    def opponent_text(self, view: Any, name: str, tr: Translator) -> Text:
         out = Text(f"{name}:  ")
         out.append_text(stock_text(view.opponent_stock))
-        out.append(f"  spit pile {view.opponent_spit_left}", style="dim")
+        out.append("  " + tr._("spit pile {n}", n=view.opponent_spit_left), style="dim")
         if view.called[view.opponent]:
-            out.append('  (called "Spit!")')
+            out.append("  " + tr._('(called "Spit!")'))
         return out
 
-    def centre_extra(self, view: Any) -> str:
-        extra = "one spit pile" if view.one_pile else ""
-        return extra + (f"  new layouts: {view.redeals}" if view.redeals else "")
+    def centre_extra(self, view: Any, tr: Translator) -> str:
+        extra = tr._("one spit pile") if view.one_pile else ""
+        return extra + ("  " + tr._("new layouts: {n}", n=view.redeals) if view.redeals else "")
 
-    def mine_extra(self, view: Any) -> str:
-        return f"spit pile {view.spit_left}"
+    def mine_extra(self, view: Any, tr: Translator) -> str:
+        return tr._("spit pile {n}", n=view.spit_left)
 
 
 SEATS_UI: dict[str, Any] = {"speed": SpeedSeat(), "spit": SpitSeat()}
@@ -175,21 +223,21 @@ class RealtimeApp(App[None]):
     #keys { dock: bottom; height: auto; background: $panel; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "pick(0)", "pick 1-5", show=True),
+        Binding("1", "pick(0)", N_("pick 1-5"), show=True),
         Binding("2", "pick(1)", show=False),
         Binding("3", "pick(2)", show=False),
         Binding("4", "pick(3)", show=False),
         Binding("5", "pick(4)", show=False),
-        Binding("a,left", "play(0)", "left pile"),
-        Binding("d,right", "play(1)", "right pile"),
-        Binding("space", "call", "call"),
-        Binding("t", "turn_up", "turn up"),
-        Binding("m", "move", "move to space"),
-        Binding("z", "slap(0)", "slap left"),
-        Binding("x", "slap(1)", "slap right"),
-        Binding("n", "next_game", "next game"),
-        Binding("q", "quit_game", "quit (saves)"),
-        Binding("ctrl+c", "quit_game", "quit (saves)", show=False, priority=True),
+        Binding("a,left", "play(0)", N_("left pile")),
+        Binding("d,right", "play(1)", N_("right pile")),
+        Binding("space", "call", N_("call")),
+        Binding("t", "turn_up", N_("turn up")),
+        Binding("m", "move", N_("move to space")),
+        Binding("z", "slap(0)", N_("slap left")),
+        Binding("x", "slap(1)", N_("slap right")),
+        Binding("n", "next_game", N_("next game")),
+        Binding("q", "quit_game", N_("quit (saves)")),
+        Binding("ctrl+c", "quit_game", N_("quit (saves)"), show=False, priority=True),
     ]
     SPIT_ONLY: ClassVar[set[str]] = {"turn_up", "move", "slap"}
 
@@ -202,14 +250,17 @@ class RealtimeApp(App[None]):
         name: str,
         records: Path,
         clock: Clock | None = None,
+        lang: str | Translator | None = None,
     ) -> None:
         super().__init__()
+        self.tr = tr_of(lang)
+        translate_bindings(self, self.tr)
         self.game = game
         self.seat_ui = SEATS_UI[game]
         self.options = options
         self.seed = seed
         self.bot_spec = bot
-        self.names = [name, f"{bot.capitalize()} bot" if bot in LEVELS else "Bot"]
+        self.names = [name, bot_name(bot, self.tr)]
         self.records = records
         self.clock: Clock = clock or WallClock()
         self.match: Any = None
@@ -255,15 +306,15 @@ class RealtimeApp(App[None]):
         # min_width: RichLog never wraps narrower than its min_width (78 by default), so at 80
         # columns the end of a long line would hide under the border and scroll bar.
         yield RichLog(id="log", wrap=True, markup=False, min_width=10)
-        keys = self.seat_ui.keys
-        if self.match is None:
-            keys = keys.replace(" · n next game", "")
-        yield Static(keys, id="keys")
+        yield Static(self.seat_ui.keys(self.tr, self.match is not None), id="keys")
 
     def on_mount(self) -> None:
-        self.sub_title = f"{GAME_NAMES[self.game]} against {self.names[BOT]} (seed {self.seed})"
+        tr = self.tr
+        game = tr._(GAME_WORDS[self.game])
+        self.sub_title = tr._("{game} against {bot} (seed {seed})", game=game,
+                              bot=self.names[BOT], seed=self.seed)
         self.set_interval(0.1, self._redraw_status)
-        self.write_log(f"{GAME_NAMES[self.game]}: call ({'space'}) to turn the first cards.")
+        self.write_log(tr._("{game}: call (space) to turn the first cards.", game=game))
         self.after_change()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -326,7 +377,10 @@ class RealtimeApp(App[None]):
             self.bot.observe(self.engine.view(BOT), now)
             self.message = ""
         else:
-            self.message = f"refused: {outcome.reason}"
+            self.message = self.tr._(
+                "refused: {reason}",
+                reason=realtime_reason(outcome.reason or "", self.tr, self.names),
+            )
         self.pump()
         return outcome
 
@@ -336,8 +390,8 @@ class RealtimeApp(App[None]):
 
     def _after_end(self) -> str:
         if self.match is not None and not self.match.over:
-            return "the game is over: press n for the next game, q to quit"
-        return "the game is over: press q to quit"
+            return self.tr._("press n for the next game, q to quit")
+        return self.tr._("press q to quit")
 
     def _over(self) -> bool:
         """True (and say so) when the game is over and a key would do nothing."""
@@ -353,7 +407,7 @@ class RealtimeApp(App[None]):
             return
         slots = self.current_slots()
         if index >= len(slots):
-            self.message = f"there is no card {index + 1}"
+            self.message = self.tr._("there is no card {number}", number=index + 1)
             self._redraw()
             return
         self.selected = index
@@ -374,12 +428,12 @@ class RealtimeApp(App[None]):
             return
         slots = self.current_slots()
         if self.selected is None or self.selected >= len(slots):
-            self.message = "pick a card first (1-5)"
+            self.message = self.tr._("pick a card first (1-5)")
             self._redraw()
             return
         slot = slots[self.selected]
         if slot.card is None:
-            self.message = "that pile has no face-up card to play"
+            self.message = self.tr._("that pile has no face-up card to play")
             self._redraw()
             return
         outcome = self.submit(self.seat_ui.play(slot, pile, self.aim[pile]))
@@ -404,7 +458,7 @@ class RealtimeApp(App[None]):
             return
         slots = self.current_slots()
         if self.selected is None or self.selected >= len(slots):
-            self.message = "pick a stock pile first (1-5)"
+            self.message = self.tr._("pick a stock pile first (1-5)")
             self._redraw()
             return
         self.submit(self.seat_ui.turn_up(slots[self.selected]))
@@ -415,12 +469,12 @@ class RealtimeApp(App[None]):
             return
         slots = self.current_slots()
         if self.selected is None or self.selected >= len(slots):
-            self.message = "pick a stock pile first (1-5)"
+            self.message = self.tr._("pick a stock pile first (1-5)")
             self._redraw()
             return
         action = self.seat_ui.move(slots[self.selected], slots)
         if action is None:
-            self.message = "no empty space to move it to"
+            self.message = self.tr._("no empty space to move it to")
             self._redraw()
             return
         self.submit(action)
@@ -432,7 +486,7 @@ class RealtimeApp(App[None]):
             return
         self._keep_record()
         self._start(self.match.next_game())
-        self.write_log(f"Game {self.match.number} of the match.")
+        self.write_log(self.tr._("Game {number} of the match.", number=self.match.number))
         self.after_change()
 
     async def action_quit(self) -> None:
@@ -442,7 +496,7 @@ class RealtimeApp(App[None]):
     def action_quit_game(self) -> None:
         """Save the record and leave."""
         path = self.save()
-        self.farewell.append(f"Record saved to {path}")
+        self.farewell.append(self.tr._("Record saved to {path}", path=path))
         if self.engine.over:
             self.farewell.append(self._result_line())
         self.exit()
@@ -453,7 +507,7 @@ class RealtimeApp(App[None]):
         """Log what happened, show the new view to the bot and you, and reschedule the timers."""
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
-            said = entry_text(entry, self.names, viewer=HUMAN)
+            said = self.entry_said(entry)
             line = f"{entry.t - self.arbiter.start:7.2f}s  {said}"
             self.write_log(line, bad=not entry.accepted)
         if len(log) > self._seen_log and not self.engine.over:
@@ -464,23 +518,45 @@ class RealtimeApp(App[None]):
             self.save()
             self.write_log(self._result_line())
             if self.match is not None and not self.match.over:
-                self.write_log("Press n for the next game of the match, q to quit.")
+                self.write_log(self.tr._("Press n for the next game of the match, q to quit."))
             else:
-                self.write_log("Press q to quit.")
+                self.write_log(self.tr._("Press q to quit."))
         self._redraw()
         self._reschedule()
 
+    def entry_said(self, entry: Entry) -> str:
+        """A log entry in words for the live log (the bot's refusals name no card)."""
+        if self.tr.lang == "en":
+            return entry_text(entry, self.names, viewer=HUMAN)
+        if not entry.accepted and entry.seat == HUMAN:
+            return self.tr._(
+                "{name}: {action} refused: {reason}",
+                name=self.names[HUMAN],
+                action=action_words(entry.action, self.tr),
+                reason=realtime_reason(entry.reason or "", self.tr, self.names),
+            )
+        return entry_words(entry, self.game, self.names, HUMAN, self.tr)
+
     def _result_line(self) -> str:
+        tr = self.tr
         w = self.engine.winner
-        who = f"{self.names[w]} wins" if w is not None else "A draw"
         left = getattr(self.engine, "cards_left", None)
-        counts = f" (cards left: {left(0)} / {left(1)})" if left else ""
-        line = who + counts + "."
+        if w is not None and left:
+            line = tr._("{name} wins (cards left: {first} / {second}).", name=self.names[w],
+                        first=left(0), second=left(1))
+        elif w is not None:
+            line = tr._("{name} wins.", name=self.names[w])
+        elif left:
+            line = tr._("A draw (cards left: {first} / {second}).", first=left(0),
+                        second=left(1))
+        else:
+            line = tr._("A draw.")
         if self.match is not None:
             s = self.match.scores
-            line += f" Match scores: {self.names[0]} {s[0]}, {self.names[1]} {s[1]}"
+            line += " " + tr._("Match scores: {first} {a}, {second} {b}", first=self.names[0],
+                               a=s[0], second=self.names[1], b=s[1])
             if self.match.over:
-                line += f"; {self.names[self.match.winner]} wins the match."
+                line += tr._("; {name} wins the match.", name=self.names[self.match.winner])
         return line
 
     def write_log(self, line: str, bad: bool = False) -> None:
@@ -531,13 +607,14 @@ class RealtimeApp(App[None]):
         except Exception:  # not mounted yet
             return
         view = self.view
-        opponent.update(self.seat_ui.opponent_text(view, self.names[BOT]))
-        centre = Text("Centre:  ")
+        tr = self.tr
+        opponent.update(self.seat_ui.opponent_text(view, self.names[BOT], tr))
+        centre = Text(tr._("Centre:") + "  ")
         for pile in (0, 1):
-            centre.append(f"{centre_name(pile)} ")
+            centre.append(f"{pile_name(pile, tr)} ")
             centre.append_text(card_text(view.centre[pile]))
             centre.append(f" ({view.centre_sizes[pile]})     ")
-        centre.append(self.seat_ui.centre_extra(view), style="dim")
+        centre.append(self.seat_ui.centre_extra(view, tr), style="dim")
         self.query_one("#centre", Static).update(centre)
         mine = Text(f"{self.names[HUMAN]}:  ")
         for i, slot in enumerate(self.current_slots()):
@@ -552,7 +629,7 @@ class RealtimeApp(App[None]):
             if slot.count > 1:
                 mine.append(f"({slot.count})", style="dim")
             mine.append("   ")
-        mine.append(self.seat_ui.mine_extra(view), style="dim")
+        mine.append(self.seat_ui.mine_extra(view, tr), style="dim")
         self.query_one("#mine", Static).update(mine)
         self._redraw_status()
 
@@ -561,34 +638,41 @@ class RealtimeApp(App[None]):
             status = self.query_one("#status", Static)
         except Exception:  # not mounted yet
             return
+        tr = self.tr
         view = self.view
         phase = view.phase
         if self.game == "speed" and phase == "stalemate":
-            phase = "flip called"  # a call stands; whether the caller's opponent can play is his
-        text = Text(f"Phase: {phase}", style="bold")
+            phase = "flip called"  # a call stands; whether the caller's opponent can play is theirs
+        text = Text(tr._("Phase: {phase}", phase=tr._(PHASE_WORDS.get(phase, phase))),
+                    style="bold")
+        call_name = tr._(self.seat_ui.call_name)
         if self.engine.over:
             text.append("   " + self._result_line(), style="bold green")
-            text.append("   " + self._after_end().split(": ", 1)[1], style="bold yellow")
+            text.append("   " + self._after_end(), style="bold yellow")
         elif view.stalemate:
             who = [self.names[s] for s in (0, 1) if view.called[s]]
             if self.seat_ui.call() in view.legal_actions:
-                text.append(f"   {self.seat_ui.call_name} (space)", style="yellow")
+                text.append("   " + tr._("{call} (space)", call=call_name), style="yellow")
             elif not view.called[view.seat]:
-                text.append("   you can still play: play before the countdown", style="yellow")
+                text.append("   " + tr._("you can still play: play before the countdown"),
+                            style="yellow")
             if who:
-                text.append(f"   called: {', '.join(who)}")
+                text.append("   " + tr._("called: {names}", names=", ".join(who)))
             deadline = self.arbiter.deadline
             if deadline is not None:
                 left = max(0.0, deadline - self.clock.now())
-                text.append(f"   countdown {left:.1f} s", style="bold yellow")
+                text.append("   " + tr._("countdown {seconds} s", seconds=f"{left:.1f}"),
+                            style="bold yellow")
         elif self.seat_ui.call() in view.legal_actions:
-            text.append(f"   you cannot play: {self.seat_ui.call_name} (space)", style="yellow")
+            text.append("   " + tr._("you cannot play: {call} (space)", call=call_name),
+                        style="yellow")
         elif view.phase == "slap":
-            text.append("   slap a pile for your new layout: z (pile 1) or x (pile 2)",
+            text.append("   " + tr._("slap a pile for your new layout: z (pile 1) or x (pile 2)"),
                         style="bold yellow")
         elif view.phase == "choose":
             chooser = self.names[view.chooser] if view.chooser is not None else "?"
-            text.append(f"   {chooser} chooses a pile (z pile 1, x pile 2)", style="bold yellow")
+            text.append("   " + tr._("{name} chooses a pile (z pile 1, x pile 2)", name=chooser),
+                        style="bold yellow")
         if self.message:
             text.append(f"   {self.message}", style="bold red")
         status.update(text)

@@ -20,6 +20,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
 from cardroom.cards import Card, CardError, Rank
+from cardroom.cli.bindings import translate_bindings
 from cardroom.cli.nain_jaune_table import InputError, Table
 from cardroom.cli.nain_jaune_text import (
     cards_text,
@@ -44,7 +45,7 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.i18n import Translator
 from cardroom.i18n.reasons import illegal_reason
 from cardroom.i18n.speech import Speaker
-from cardroom.i18n.words import takes_call, tr_of, without_call
+from cardroom.i18n.words import N_, takes_call, tr_of, without_call
 
 MAX_HAND = 22
 RANK_KEYS = {"a": "A", "t": "10", "0": "10", "j": "J", "q": "Q", "k": "K"} | {
@@ -109,13 +110,13 @@ class NainJauneApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "◀", show=False),
         Binding("right", "move(1)", "▶", show=False),
-        Binding("enter,space", "play_selected", "Play card"),
-        Binding("p", "pass_turn", "Pass"),
-        Binding("c", "claim", "Claim"),
-        Binding("n", "next_round", "Next round"),
-        Binding("i", "hint", "Hint"),
-        Binding("question_mark", "help", "Help"),
-        Binding("escape,ctrl+c,ctrl+q", "quit", "Quit", priority=True),
+        Binding("enter,space", "play_selected", N_("Play card")),
+        Binding("p", "pass_turn", N_("Pass")),
+        Binding("c", "claim", N_("Claim")),
+        Binding("n", "next_round", N_("Next round")),
+        Binding("i", "hint", N_("Hint")),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("escape,ctrl+c,ctrl+q", "quit", N_("Quit"), priority=True),
         *(Binding(key, f"select_rank('{rank}')", show=False) for key, rank in RANK_KEYS.items()),
     ]
 
@@ -129,6 +130,7 @@ class NainJauneApp(App[None]):
         super().__init__()
         self.table = table
         self.tr = tr_of(lang)
+        translate_bindings(self, self.tr)
         self.speaker: Speaker | None = None
         """Says the calls aloud (``--speak``)."""
         self.delay = delay
