@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
-from cardroom.i18n import LANGS, from_environment
+from cardroom.cli.helptext import TrGroup
+from cardroom.i18n import LANGS, from_environment, translator
 from cardroom.i18n.speech import Speaker
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,7 +57,7 @@ def echo_error(message: object) -> None:
     text = printable(str(message))
     if len(text) > MAX_MESSAGE:
         text = text[: MAX_MESSAGE - 1] + "…"
-    click.echo(f"Error: {text}", err=True)
+    click.echo(translator(current_lang())._("Error: {message}", message=text), err=True)
 
 
 def current_lang() -> str:
@@ -83,7 +84,7 @@ def lang_option(f: F) -> F:
     )(f)
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=TrGroup, context_settings=CONTEXT)
 @click.version_option(package_name="cardroom")
 @lang_option
 def cli() -> None:
@@ -155,8 +156,10 @@ def speaker(speak: bool) -> Speaker | None:
     voice = Speaker(current_lang())
     if not voice.available:
         click.echo(
-            "espeak-ng is not installed: the calls are only written "
-            "(install it with `sudo apt-get install espeak-ng`).",
+            voice.tr._(
+                "espeak-ng is not installed: the calls are only written "
+                "(install it with `sudo apt-get install espeak-ng`)."
+            ),
             err=True,
         )
         return None

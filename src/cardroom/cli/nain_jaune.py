@@ -25,6 +25,7 @@ from cardroom.cli.groups import (
     play,
     speaker,
 )
+from cardroom.cli.helptext import FieldsOption
 from cardroom.cli.nain_jaune_table import Table
 from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
 from cardroom.cli.options import MAX_DELAY, BoundedInt, FiniteFloat, seed_option
@@ -40,6 +41,7 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
+from cardroom.i18n import Translator
 from cardroom.i18n.words import tr_of
 from cardroom.tables.terminal import RecordsError, ResumeError, resume
 
@@ -112,8 +114,8 @@ def split_bot_specs(values: tuple[str, ...]) -> list[str]:
     return specs
 
 
-def _level_help() -> str:
-    return "Strength of the bots: " + ", ".join(f"{k} ({v})" for k, v in LEVELS.items()) + "."
+def _levels(_tr: Translator) -> dict[str, str]:
+    return {"levels": ", ".join(f"{k} ({v})" for k, v in LEVELS.items())}
 
 
 def seat_names(human: str, players: int) -> list[str]:
@@ -157,7 +159,9 @@ def seat_names(human: str, players: int) -> list[str]:
     metavar="LEVEL",
     default="medium",
     show_default=True,
-    help=_level_help(),
+    cls=FieldsOption,
+    help="Strength of the bots: {levels}.",
+    help_fields=_levels,
 )
 @click.option(
     "--bots",
@@ -242,7 +246,8 @@ def play_nain_jaune(
     else:
         table = build_table(players, preset, options, seed, name, level, bot_specs, records_dir)
     if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        click.echo("Not a terminal: playing line by line (--plain).", err=True)
+        click.echo(tr_of(current_lang())._("Not a terminal: playing line by line (--plain)."),
+                   err=True)
         plain = True
     with _signals_as_interrupt() as caught:
         if plain:
@@ -269,7 +274,7 @@ def play_nain_jaune(
     if caught:
         sys.exit(128 + caught[0])
     if table.game.result is not None:
-        for line in game_over_lines(table.game.result, table.names):
+        for line in game_over_lines(table.game.result, table.names, current_lang()):
             click.echo(line)
 
 
@@ -295,15 +300,27 @@ def _signals_as_interrupt() -> Iterator[list[int]]:
             signal.signal(s, handler)
 
 
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise click.BadParameter(
+            tr_of(current_lang())._("unknown level {level}: choose one of {levels}",
+                                    level=repr(level), levels=", ".join(LEVELS)),
+            param_hint="--level",
+        )
+
+
+def _bots_count(bots: int, players: int) -> str:
+    return tr_of(current_lang())._(
+        "{bots} bots for {players} players: give one bot for all or {others} (one per seat "
+        "besides yours)", bots=bots, players=players, others=players - 1,
+    )
+
+
 def _bots(specs: list[str], players: int) -> dict[int, Any]:
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
-        raise click.BadParameter(
-            f"{len(specs)} bots for {players} players: give one bot for all or "
-            f"{players - 1} (one per seat besides yours)",
-            param_hint="--bots",
-        )
+        raise click.BadParameter(_bots_count(len(specs), players), param_hint="--bots")
     try:
         return {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
     except BotError as exc:
@@ -314,17 +331,16 @@ def resume_table(
     path: Path, players: int | None, seed: int | None, level: str, bot_specs: tuple[str, ...]
 ) -> Table:
     """The table of an unfinished game saved in ``path``, with bots from the options."""
-    if level not in LEVELS:
-        raise click.BadParameter(
-            f"unknown level {level!r}: choose one of {', '.join(LEVELS)}", param_hint="--level"
-        )
+    tr = tr_of(current_lang())
+    _check_level(level)
     specs = split_bot_specs(bot_specs) or [level]
     labels: dict[int, str] = {}
 
     def bots_for(n: int) -> dict[int, Any]:
         if players is not None and players != n:
             raise click.BadParameter(
-                f"the saved game has {n} players, not {players}", param_hint="--players"
+                tr._("the saved game has {n} players, not {players}", n=n, players=players),
+                param_hint="--players",
             )
         bots = _bots(specs, n)
         expanded = specs * (n - 1) if len(specs) == 1 else specs
@@ -332,13 +348,13 @@ def resume_table(
         return bots
 
     try:
-        table = resume(path, bots_for, seed)
+        table = resume(path, bots_for, seed, lang=tr)
     except ResumeError as exc:
-        raise click.ClickException(f"cannot resume: {exc}") from None
+        raise click.ClickException(tr._("cannot resume: {reason}", reason=exc)) from None
     table.labels = labels
     rnd = table.round
     number = table.game.rounds_played + (1 if rnd is not None and not rnd.over else 0)
-    click.echo(f"Resuming {path} at round {number}.", err=True)
+    click.echo(tr._("Resuming {path} at round {number}.", path=path, number=number), err=True)
     return table
 
 
@@ -353,10 +369,8 @@ def build_table(
     records_dir: Path | None,
 ) -> Table:
     """The table the ``play nain-jaune`` options describe; bad options raise click errors."""
-    if level not in LEVELS:
-        raise click.BadParameter(
-            f"unknown level {level!r}: choose one of {', '.join(LEVELS)}", param_hint="--level"
-        )
+    tr = tr_of(current_lang())
+    _check_level(level)
     specs = split_bot_specs(bot_specs)
     if players is None:
         players = len(specs) + 1 if len(specs) > 1 else 4
@@ -365,11 +379,7 @@ def build_table(
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
-        raise click.BadParameter(
-            f"{len(specs)} bots for {players} players: give one bot for all or "
-            f"{players - 1} (one per seat besides yours)",
-            param_hint="--bots",
-        )
+        raise click.BadParameter(_bots_count(len(specs), players), param_hint="--bots")
     try:
         bots = {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
     except BotError as exc:
@@ -379,12 +389,12 @@ def build_table(
     except RulesError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
     if not name.strip():
-        raise click.BadParameter("your name cannot be empty", param_hint="--name")
+        raise click.BadParameter(tr._("your name cannot be empty"), param_hint="--name")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     names = seat_names(name.strip(), players)
     try:
-        table = Table(rules, names, 0, bots, seed, records_dir)
+        table = Table(rules, names, 0, bots, seed, records_dir, lang=tr)
     except RulesError as exc:
         raise click.UsageError(str(exc)) from None
     except RecordsError as exc:
@@ -399,6 +409,7 @@ def _saved(table: Table, plain: bool) -> None:
     if table.path.stat().st_size == 0:  # reserved, but no round was ever dealt
         table.path.unlink()
         return
+    tr = tr_of(current_lang())
     if not plain:
-        click.echo(f"Game saved to {table.path}")
-    click.echo(f"Replay it with: cardroom replay {table.path}")
+        click.echo(tr._("Game saved to {path}", path=table.path))
+    click.echo(tr._("Replay it with: cardroom replay {path}", path=table.path))

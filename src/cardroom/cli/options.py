@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import click
 
+from cardroom.cli.helptext import FieldsOption
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 MAX_WORKERS = 256
@@ -97,7 +99,9 @@ def workers_option(help_text: str) -> Callable[[F], F]:
     """``-w/--workers``: processes, 1 to :data:`MAX_WORKERS` (locally, at most the cores)."""
     return click.option(
         "--workers", "-w", type=BoundedInt(1, MAX_WORKERS), default=1, show_default=True,
-        help=help_text + f" At most the machine's cores are used (here {cpu_count()}).",
+        cls=FieldsOption, help=help_text,
+        help_parts=["At most the machine's cores are used (here {cores})."],
+        help_fields=lambda _tr: {"cores": cpu_count()},
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -29,10 +30,12 @@ from cardroom.cli.groups import (
     simulate,
     speaker,
 )
+from cardroom.cli.helptext import FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
+from cardroom.i18n import Translator
 from cardroom.i18n.realtime_words import GAME_WORDS, entry_words
-from cardroom.i18n.words import tr_of
+from cardroom.i18n.words import N_, tr_of
 from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
 
@@ -66,6 +69,7 @@ def run_simulation(
     games: int,
     workers: int,
     progress: bool,
+    lang: str | Translator | None = None,
 ) -> Summary:
     """Play ``games`` games (split among ``workers`` processes); the result is the same for any
     number of workers."""
@@ -74,8 +78,11 @@ def run_simulation(
     chunks = [numbers[i : i + chunk] for i in range(0, games, chunk)]
     results: dict[int, list[GameResult]] = {}
     console = Console(stderr=True)
+    tr = tr_of(lang)
+    label = tr._("{game}: {bots}", game=tr._(GAME_WORDS[game]),
+                 bots=tr._(" v ").join(bots))
     columns = (
-        TextColumn(f"{GAME_NAMES[game]} {' v '.join(bots)}"),
+        TextColumn(escape(label)),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -100,40 +107,58 @@ def run_simulation(
     return Summary(bot_labels(bots), ordered, int(target) if target.isdigit() else 0)
 
 
-def summary_table(game: str, summary: Summary, seed: int) -> Table:
+def summary_table(
+    game: str, summary: Summary, seed: int, lang: str | Translator | None = None
+) -> Table:
     """Win rates and per-game figures as a rich table."""
+    tr = tr_of(lang)
     data = summary.to_json()
     target = int(summary.target or 0)
-    what = f"matches to {target}" if target else "games"
-    table = Table(title=f"{GAME_NAMES[game]}: {summary.games} {what}, seed {seed}")
-    table.add_column("bot")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
+    name = tr._(GAME_WORDS[game])
+    if target:
+        title = tr.ngettext("{game}: {n} match to {target}, seed {seed}",
+                            "{game}: {n} matches to {target}, seed {seed}", summary.games,
+                            game=name, target=target, seed=seed)
+    else:
+        title = tr.ngettext("{game}: {n} game, seed {seed}", "{game}: {n} games, seed {seed}",
+                            summary.games, game=name, seed=seed)
+    table = Table(title=title)
+    table.add_column(tr._("bot"))
+    table.add_column(tr._("wins"), justify="right")
+    table.add_column(tr._("win rate"), justify="right")
     for label, wins in data["wins"].items():
         rate = wins / summary.games if summary.games else 0.0
-        table.add_row(label, str(wins), f"{rate:.1%}")
+        table.add_row(label, str(wins), _percent(rate, tr))
     if data["draws"]:
-        table.add_row("draws", str(data["draws"]), f"{data['draws'] / summary.games:.1%}")
+        table.add_row(tr._("draws"), str(data["draws"]),
+                      _percent(data["draws"] / summary.games, tr))
     if data["unfinished"]:
-        table.add_row("unfinished", str(data["unfinished"]), "")
+        table.add_row(tr._("unfinished"), str(data["unfinished"]), "")
     return table
 
 
-def summary_lines(summary: Summary) -> list[str]:
+def _percent(rate: float, tr: Translator) -> str:
+    return tr._("{percent} %", percent=f"{100 * rate:.1f}") if tr.lang != "en" else f"{rate:.1%}"
+
+
+def summary_lines(summary: Summary, lang: str | Translator | None = None) -> list[str]:
     """The per-game figures under the table."""
+    tr = tr_of(lang)
     data = summary.to_json()
     return [
-        f"Game length: {data['mean_game_seconds']:.1f} s of game time on average",
-        f"Stalemates: {data['stalemates_per_game']:.2f} per game "
-        f"({data['timeouts_per_game']:.2f} resolved by the countdown)",
-        f"Re-deals: {data['redeals_per_game']:.2f} per game",
-        f"Stale plays refused: {data['stale_per_game']:.2f} per game",
+        tr._("Game length: {seconds} s of game time on average",
+             seconds=f"{data['mean_game_seconds']:.1f}"),
+        tr._("Stalemates: {stalemates} per game ({timeouts} resolved by the countdown)",
+             stalemates=f"{data['stalemates_per_game']:.2f}",
+             timeouts=f"{data['timeouts_per_game']:.2f}"),
+        tr._("Re-deals: {redeals} per game", redeals=f"{data['redeals_per_game']:.2f}"),
+        tr._("Stale plays refused: {stale} per game", stale=f"{data['stale_per_game']:.2f}"),
     ]
 
 
 def _simulate_command(game: str) -> None:
     levels = "|".join(LEVELS)
-    doc = f"""Play GAMES games of {GAME_NAMES[game]} between two reaction bots.
+    doc = """Play GAMES games of {game} between two reaction bots.
 
     The games run on a virtual clock: bots wait their reaction times without anyone sleeping, so
     a thousand games take seconds. Bots alternate seats. Prints each bot's wins and win rate, the
@@ -141,22 +166,26 @@ def _simulate_command(game: str) -> None:
 
     \b
     Examples:
-      cardroom simulate {game} --games 1000 --bots easy,expert
-      cardroom simulate {game} --games 200 --bots hard,hard --seed 7 --json
-      cardroom simulate {game} --bots reaction:min=0.4,max=0.8,medium --workers 2
+      cardroom simulate {command} --games 1000 --bots easy,expert
+      cardroom simulate {command} --games 200 --bots hard,hard --seed 7 --json
+      cardroom simulate {command} --bots reaction:min=0.4,max=0.8,medium --workers 2
     """
 
+    def fields(tr: Translator) -> dict[str, str]:
+        return {"game": tr._(GAME_WORDS[game]), "command": game}
 
-    @simulate.command(game, context_settings=CONTEXT, help=doc)
+    @simulate.command(game, context_settings=CONTEXT, help=doc, help_fields=fields)
     @click.option("--games", type=BoundedInt(1, MAX_GAMES), default=100, show_default=True,
                   help="How many games to play.")
     @click.option("--bots", "bots_arg", default="medium,medium", show_default=True,
                   help=f"Two bots, comma separated: {levels}, reaction:min=…,max=… or random.")
     @seed_option(None, "Seed of the whole run (default: random).")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
-                  help=f"A {GAME_NAMES[game]} rule option (repeatable).")
+                  cls=FieldsOption, help="A {game} rule option (repeatable).",
+                  help_fields=fields)
     @workers_option("Processes to spread the games over (same results for any number).")
     @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+    @lang_option
     def command(
         games: int,
         bots_arg: str,
@@ -178,13 +207,14 @@ def _simulate_command(game: str) -> None:
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         workers = local_workers(workers, games)
-        summary = run_simulation(game, bots, options, seed, games, workers, not as_json)
+        lang = current_lang()
+        summary = run_simulation(game, bots, options, seed, games, workers, not as_json, lang)
         if as_json:
             click.echo(json.dumps({**summary.to_json(), "seed": seed}))
         else:
             console = Console()
-            console.print(summary_table(game, summary, seed))
-            for line in summary_lines(summary):
+            console.print(summary_table(game, summary, seed, lang))
+            for line in summary_lines(summary, lang):
                 console.print(line, highlight=False)
 
 
@@ -265,9 +295,14 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         names = reps[-1].names
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
-        end = f"{names[who]} wins the match" if who is not None else "the match is not over"
+        tr = tr_of(lang)
+        end = (
+            tr._("{name} wins the match", name=names[who])
+            if who is not None
+            else tr._("the match is not over")
+        )
         echo_line("")
-        echo_line(f"Match: {scores}: {end}.")
+        echo_line(tr._("Match: {scores}: {end}.", scores=scores, end=end))
     return 0
 
 
@@ -323,23 +358,19 @@ for _game in GAME_NAMES:
 
 
 def _play_command(game: str) -> None:
-    spit_keys = (
+    spit_keys = N_(
         "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
         "m moves the picked card into an empty space, z / x slap pile 1 / 2 when a "
         "new layout is due (or choose it, in the chooser variant); "
-        if game == "spit"
-        else "n deals the next game of a match (--option target=N); "
     )
-    call_when = (
-        '"Spit!" at the start and at a stalemate'
-        if game == "spit"
-        else "for the flip at the start and when you cannot play"
-    )
-    doc = f"""Play {GAME_NAMES[game]} in real time against a bot, in the terminal.
+    speed_keys = N_("n deals the next game of a match (--option target=N); ")
+    spit_call = N_('"Spit!" at the start and at a stalemate')
+    speed_call = N_("for the flip at the start and when you cannot play")
+    doc = """Play {game} in real time against a bot, in the terminal.
 
     Pick a card with 1-5 and play it with a / ← (centre pile 1, on the left) or d / → (pile 2);
     space calls {call_when};
-    {spit_keys}q or Ctrl-C saves and quits. The bottom lines show the keys. The game is saved as
+    {keys}q or Ctrl-C saves and quits. The bottom lines show the keys. The game is saved as
     a record (replay it with `cardroom replay`) after every move, so nothing is lost if the terminal
     closes.
 
@@ -350,17 +381,27 @@ def _play_command(game: str) -> None:
 
     \b
     Examples:
-      cardroom play {game}                      against a medium bot
-      cardroom play {game} --plain --lang cy    line by line, in Welsh
-      cardroom play {game} --bot expert --seed 7
-      cardroom play {game} --option countdown=5 --name Ann
+      cardroom play {command}                      against a medium bot
+      cardroom play {command} --plain --lang cy    line by line, in Welsh
+      cardroom play {command} --bot expert --seed 7
+      cardroom play {command} --option countdown=5 --name Ann
     """
 
-    @play.command(game, context_settings=CONTEXT, help=doc)
+    def fields(tr: Translator) -> dict[str, str]:
+        spit = game == "spit"
+        return {
+            "game": tr._(GAME_WORDS[game]),
+            "command": game,
+            "call_when": tr._(spit_call if spit else speed_call),
+            "keys": tr._(spit_keys if spit else speed_keys),
+        }
+
+    @play.command(game, context_settings=CONTEXT, help=doc, help_fields=fields)
     @click.option("--bot", "bot", default="medium", show_default=True,
                   help=f"Your opponent: {'|'.join(LEVELS)} or reaction:min=…,max=….")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",
-                  help=f"A {GAME_NAMES[game]} rule option (repeatable).")
+                  cls=FieldsOption, help="A {game} rule option (repeatable).",
+                  help_fields=fields)
     @seed_option(None, "Seed of the deal and the bot.")
     @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
@@ -395,11 +436,14 @@ def _play_command(game: str) -> None:
             probe.unlink()
         except OSError as exc:
             raise click.ClickException(
-                f"cannot save records in {records}: {exc.strerror or exc}; "
-                "choose another folder with --records"
+                tr_of(current_lang())._(
+                    "cannot save records in {folder}: {reason}; choose another folder with "
+                    "--records", folder=records, reason=exc.strerror or exc,
+                )
             ) from None
         if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-            click.echo("Not a terminal: playing line by line (--plain).", err=True)
+            click.echo(tr_of(current_lang())._("Not a terminal: playing line by line (--plain)."),
+                       err=True)
             plain = True
         if plain:
             from cardroom.cli.plain_realtime import PlainRealtime

@@ -42,13 +42,13 @@ from cardroom.sim.realtime import make_engine
 HUMAN, BOT = 0, 1
 FACE_DOWN = "▒▒"
 PHASE_WORDS = {
-    "start": N_("start"),
-    "play": N_("play"),
-    "stalemate": N_("stalemate"),
-    "flip called": N_("flip called"),
-    "slap": N_("slap"),
-    "choose": N_("choose"),
-    "over": N_("over"),
+    "start": N_("Phase: start"),
+    "play": N_("Phase: play"),
+    "stalemate": N_("Phase: stalemate"),
+    "flip called": N_("Phase: flip called"),
+    "slap": N_("Phase: slap"),
+    "choose": N_("Phase: choose"),
+    "over": N_("Phase: over"),
 }
 """The phases of a game as the status line names them."""
 
@@ -643,8 +643,7 @@ class RealtimeApp(App[None]):
         phase = view.phase
         if self.game == "speed" and phase == "stalemate":
             phase = "flip called"  # a call stands; whether the caller's opponent can play is theirs
-        text = Text(tr._("Phase: {phase}", phase=tr._(PHASE_WORDS.get(phase, phase))),
-                    style="bold")
+        text = Text(tr._(PHASE_WORDS.get(phase, f"Phase: {phase}")), style="bold")
         call_name = tr._(self.seat_ui.call_name)
         if self.engine.over:
             text.append("   " + self._result_line(), style="bold green")

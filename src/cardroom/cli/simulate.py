@@ -8,10 +8,11 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardroom.cli.groups import CONTEXT, echo_error, simulate
+from cardroom.cli.groups import CONTEXT, current_lang, echo_error, lang_option, simulate
 from cardroom.cli.options import (
     MAX_ROUNDS,
     BoundedInt,
@@ -24,6 +25,8 @@ from cardroom.cli.options import (
     workers_option,
 )
 from cardroom.games.nain_jaune.rules import PRESETS, RulesError, parse_option_pairs
+from cardroom.i18n import Translator
+from cardroom.i18n.words import N_, tr_of
 
 
 @simulate.command("nain-jaune", context_settings=CONTEXT)
@@ -45,6 +48,7 @@ from cardroom.games.nain_jaune.rules import PRESETS, RulesError, parse_option_pa
 @click.option("--address", default=None,
               help="Address of a running Ray cluster (with --backend ray); "
               "default: start one here.")
+@lang_option
 def simulate_nain_jaune(
     rounds: int,
     players: int | None,
@@ -92,15 +96,16 @@ def simulate_nain_jaune(
     if backend == "local":
         workers = local_workers(workers, sum(1 for _ in sim.chunks()))
     err = Console(stderr=True)
+    tr = tr_of(current_lang())
     try:
         if as_json:
             stats, seconds = run(sim, workers, backend, address)
         else:
             with Progress(
-                TextColumn("[bold]simulating"),
+                TextColumn("[bold]" + escape(tr._("simulating"))),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("rounds"),
+                TextColumn(escape(tr._("rounds"))),
                 TimeRemainingColumn(),
                 console=err,
                 transient=True,
@@ -117,76 +122,119 @@ def simulate_nain_jaune(
         try:
             summary["plots"] = [str(plot(sim, stats, plot_path))]
         except OSError as exc:  # the results are printed all the same
-            failed = f"could not save the charts to {plot_path}: {exc.strerror or exc}"
+            failed = tr._("could not save the charts to {path}: {reason}", path=plot_path,
+                          reason=exc.strerror or exc)
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
-        show(summary, Console())
+        show(summary, Console(), tr)
     if failed is not None:
         echo_error(failed)
         raise SystemExit(1)
 
 
-def show(summary: dict[str, Any], console: Console) -> None:
+def show(summary: dict[str, Any], console: Console, lang: str | Translator | None = None) -> None:
     """Print a summary as rich tables."""
-    head = Table(title="Nain Jaune simulation", show_header=False)
-    head.add_row("players / bots", f"{summary['players']}: {', '.join(summary['bots'])}")
-    head.add_row("rounds", f"{summary['rounds']:,}")
-    head.add_row("rounds per second", f"{summary['rounds_per_second']:,.0f}")
-    head.add_row("cards per round", f"{summary['cards_per_round']:.2f}")
-    head.add_row("passes per round", f"{summary['passes_per_round']:.2f}")
+    tr = tr_of(lang)
+
+    def count(n: int) -> str:
+        return _number(n, tr)
+
+    head = Table(title=tr._("Nain Jaune simulation"), show_header=False)
+    head.add_row(tr._("players / bots"), f"{summary['players']}: {', '.join(summary['bots'])}")
+    head.add_row(tr._("rounds"), count(summary["rounds"]))
+    head.add_row(tr._("rounds per second"), count(round(summary["rounds_per_second"])))
+    head.add_row(tr._("cards per round"), _decimal(summary["cards_per_round"], 2, tr))
+    head.add_row(tr._("passes per round"), _decimal(summary["passes_per_round"], 2, tr))
     opera = summary["grand_opera"]
-    head.add_row("grand opéra", f"{opera['rounds']:,} rounds ({100 * opera['frequency']:.3f} %)")
+    head.add_row(
+        tr._("grand opéra"),
+        tr.ngettext("{count} round ({percent} %)", "{count} rounds ({percent} %)",
+                    opera["rounds"], count=count(opera["rounds"]),
+                    percent=_decimal(100 * opera["frequency"], 3, tr)),
+    )
     games = summary["games"]
-    head.add_row("finished games", f"{games['finished']:,}")
-    head.add_row("rounds per game", f"{games['rounds_per_game']:.2f}")
-    head.add_row("games cut short (see below)", f"{games['cut_at_chunk_end']:,}")
-    head.caption = (
-        f"Rounds are played in chunks of {games['chunk_rounds']:,}, game after game; the "
-        "game still going when a chunk runs out is cut: its rounds count in every figure, "
-        "but it is not a finished game."
+    head.add_row(tr._("finished games"), count(games["finished"]))
+    head.add_row(tr._("rounds per game"), _decimal(games["rounds_per_game"], 2, tr))
+    head.add_row(tr._("games cut short (see below)"), count(games["cut_at_chunk_end"]))
+    head.caption = tr._(
+        "Rounds are played in chunks of {chunk}, game after game; the game still going when a "
+        "chunk runs out is cut: its rounds count in every figure, but it is not a finished game.",
+        chunk=count(games["chunk_rounds"]),
     )
     console.print(head)
 
     seats = Table(
-        title="Seats",
-        caption="chips won = a seat's chips after its rounds minus before them, stakes "
-        "included. The seats' total is below zero by the chips left on the board when games "
-        "end (nobody wins them), so every seat can be below zero.",
+        title=tr._("Seats"),
+        caption=tr._(
+            "chips won = a seat's chips after its rounds minus before them, stakes included. "
+            "The seats' total is below zero by the chips left on the board when games end "
+            "(nobody wins them), so every seat can be below zero."
+        ),
     )
-    for col in ("seat", "bot", "rounds won", "chips won", "chips / round", "games won"):
-        seats.add_column(col, justify="right")
+    for col in (N_("seat"), N_("bot"), N_("rounds won"), N_("chips won"), N_("chips / round"),
+                N_("games won")):
+        seats.add_column(tr._(col), justify="right")
     for s in summary["seats"]:
         seats.add_row(
-            str(s["seat"]), s["bot"], f"{s['rounds_won']:,}", f"{s['chips_won']:,}",
-            f"{s['chips_won_per_round']:+.3f}", f"{s['games_won']:,}",
+            str(s["seat"]), s["bot"], count(s["rounds_won"]), count(s["chips_won"]),
+            _decimal(s["chips_won_per_round"], 3, tr, sign=True), count(s["games_won"]),
         )
     console.print(seats)
 
-    bots = Table(title="Bots")
-    for col in ("bot", "seats", "chips / seat-round", "rounds won", "games won"):
-        bots.add_column(col, justify="right")
+    bots = Table(title=tr._("Bots"))
+    for col in (N_("bot"), N_("seats"), N_("chips / seat-round"), N_("rounds won"),
+                N_("games won")):
+        bots.add_column(tr._(col), justify="right")
     for name, b in summary["per_bot"].items():
         bots.add_row(
-            name, str(b["seats"]), f"{b['chips_won_per_round']:+.3f}", f"{b['rounds_won']:,}",
-            f"{b['games_won']:,}",
+            name, str(b["seats"]), _decimal(b["chips_won_per_round"], 3, tr, sign=True),
+            count(b["rounds_won"]), count(b["games_won"]),
         )
     console.print(bots)
 
-    boxes = Table(title="Boxes after a round")
-    for col in ("box", "mean chips", "max chips"):
-        boxes.add_column(col, justify="right")
+    boxes = Table(title=tr._("Boxes after a round"))
+    for col in (N_("box"), N_("mean chips"), N_("max chips")):
+        boxes.add_column(tr._(col), justify="right")
     for b in summary["boxes"]:
-        boxes.add_row(b["card"], f"{b['mean']:.2f}", f"{b['max']:,}")
+        boxes.add_row(b["card"], _decimal(b["mean"], 2, tr), count(b["max"]))
     console.print(boxes)
 
-    ends = Table(title="How finished games ended")
-    ends.add_column("end reason")
-    ends.add_column("games", justify="right")
-    ends.add_column("share", justify="right")
-    for reason, count in games["end_reasons"].items():
-        share = count / games["finished"] if games["finished"] else 0.0
-        ends.add_row(reason, f"{count:,}", f"{100 * share:.1f} %")
+    ends = Table(title=tr._("How finished games ended"))
+    ends.add_column(tr._("end reason"))
+    ends.add_column(tr._("games"), justify="right")
+    ends.add_column(tr._("share"), justify="right")
+    for reason, n in games["end_reasons"].items():
+        share = n / games["finished"] if games["finished"] else 0.0
+        ends.add_row(tr._(END_REASONS.get(reason, reason)), count(n),
+                     f"{_decimal(100 * share, 1, tr)} %")
     console.print(ends)
     for path in summary.get("plots", []):
-        console.print(f"wrote {path}")
+        console.print(tr._("wrote {path}", path=path))
+
+
+END_REASONS = {
+    "unfinished": N_("unfinished"),
+    "a player could not pay in full": N_("a player could not pay in full"),
+    "a player cannot stake for the next round": N_("a player cannot stake for the next round"),
+    "only one player can still stake": N_("only one player can still stake"),
+    "nobody can stake": N_("nobody can stake"),
+    "rounds played": N_("rounds played"),
+    "reached the target": N_("reached the target"),
+    "round limit": N_("round limit"),
+}
+"""The end reasons of a game as the summary names them."""
+
+
+def _number(n: int, tr: Translator) -> str:
+    """``1,234,567`` (French: ``1 234 567``, with narrow no-break spaces)."""
+    text = f"{n:,}"
+    return text.replace(",", "\u202f") if tr.lang == "fr" else text
+
+
+def _decimal(x: float, places: int, tr: Translator, sign: bool = False) -> str:
+    """``x`` with ``places`` decimals (a decimal comma in French)."""
+    text = f"{x:+,.{places}f}" if sign else f"{x:,.{places}f}"
+    if tr.lang == "fr":
+        text = text.replace(",", "\u202f").replace(".", ",")
+    return text

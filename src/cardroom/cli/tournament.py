@@ -8,11 +8,12 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from cardroom.bots.base import BotError
-from cardroom.cli.groups import CONTEXT, echo_error, tournament
+from cardroom.cli.groups import CONTEXT, current_lang, echo_error, lang_option, tournament
 from cardroom.cli.options import (
     MAX_DEALS,
     BoundedInt,
@@ -25,6 +26,8 @@ from cardroom.cli.options import (
     workers_option,
 )
 from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
+from cardroom.i18n import Translator
+from cardroom.i18n.words import N_, tr_of
 from cardroom.sim.tournament import (
     Setup,
     TournamentError,
@@ -46,6 +49,7 @@ from cardroom.sim.tournament import (
 @workers_option("Processes to use; the results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @plot_option("Save a chart to this PNG file.")
+@lang_option
 def nain_jaune(
     bots_text: str,
     games: int,
@@ -85,11 +89,12 @@ def nain_jaune(
         raise click.ClickException(str(exc)) from exc
     workers = local_workers(workers, games)
     err = Console(stderr=True)
+    tr = tr_of(current_lang())
     if as_json:
         result = run_tournament(setup, workers)
     else:
         with Progress(
-            TextColumn("deals"),
+            TextColumn(escape(tr._("deals"))),
             BarColumn(),
             MofNCompleteColumn(),
             TimeRemainingColumn(),
@@ -104,15 +109,16 @@ def nain_jaune(
         out = Console(file=sys.stdout)
         if not out.is_terminal:  # a file or a pipe: no reason to squeeze the table
             out = Console(file=sys.stdout, width=120)
-        show(result, out)
+        show(result, out, tr)
     if plot_path is not None:
         try:
             plot(result, str(plot_path))
         except OSError as exc:  # the results are printed above all the same
-            echo_error(f"could not save the chart to {plot_path}: {exc.strerror or exc}")
+            echo_error(tr._("could not save the chart to {path}: {reason}", path=plot_path,
+                            reason=exc.strerror or exc))
             raise SystemExit(1) from None
         if not as_json:
-            err.print(f"chart saved to {plot_path}")
+            err.print(tr._("chart saved to {path}", path=plot_path), markup=False)
 
 
 def split_bots(text: str) -> tuple[str, ...]:
@@ -132,15 +138,21 @@ def split_bots(text: str) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def show(result: TournamentResult, console: Console) -> None:
+COLUMNS = (N_("bot"), N_("chips/round"), N_("95% CI"), N_("wins"), N_("opéras"), N_("rating"))
+
+
+def show(result: TournamentResult, console: Console, lang: str | Translator | None = None) -> None:
     """The results table, best mean chips first."""
+    tr = tr_of(lang)
     s = result.setup
     lineup = " ".join(s.entries[e] for e in s.lineup)
     table = Table(
-        title=f"Nain Jaune: {s.games} deals × {s.players} rotations, seats {lineup}, seed {s.seed}"
+        title=tr._("Nain Jaune: {deals} deals × {rotations} rotations, seats {lineup}, seed {seed}",
+                   deals=s.games, rotations=s.players, lineup=lineup, seed=s.seed)
     )
-    for column in ("bot", "chips/round", "95% CI", "wins", "opéras", "rating"):
-        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
+    for column in COLUMNS:
+        table.add_column(tr._(column), justify="left" if column == "bot" else "right",
+                         no_wrap=True)
     for st in sorted(result.stats, key=lambda st: -st.mean_chips_per_round):
         lo, hi = st.ci95
         table.add_row(

@@ -1,7 +1,7 @@
 """Keep the catalogs in step with the code: ``python -m cardroom.i18n.build``.
 
 It extracts every message (``_()``, ``N_()``, ``ngettext()`` in Python and the pages' JS,
-``data-i18n`` texts in the HTML templates) into ``locale/cardroom.pot``, adds new messages to
+``data-i18n`` texts in the HTML templates, the commands' ``--help`` texts) into ``locale/cardroom.pot``, adds new messages to
 each ``.po`` (untranslated, for a translator to fill in) and writes the pages' catalogs
 ``web/static/i18n/<lang>.json``. ``--check`` changes nothing and exits 1 if a file is stale.
 """
@@ -47,6 +47,12 @@ def extract() -> tuple[Catalog, set[str]]:
             pot.add(
                 msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
             )
+    # The commands' --help texts (docstrings and help=), found by walking the command tree.
+    from cardroom.cli.helptext import help_messages
+    from cardroom.cli.main import cli
+
+    for msg in dict.fromkeys(help_messages(cli)):
+        pot.add(msg, locations=[("cli/--help", 0)])
     for path in sorted((PACKAGE / "web" / "static" / "js").glob("*.js")):
         for lineno, msg, comments, _ctx in extract_from_file(
             "javascript", path, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)

@@ -38,6 +38,9 @@ from cardroom.games.nain_jaune.rules import Rules, RulesError
 from cardroom.games.nain_jaune.view import RoundView, view_of
 from cardroom.games.records import MAX_RECORD_BYTES, loads
 from cardroom.games.records import RecordError as BaseRecordError
+from cardroom.i18n import Translator
+from cardroom.i18n.reasons import table_error_text
+from cardroom.i18n.words import tr_of
 from cardroom.tables.config import SeatSpec, TableConfig, TableError
 from cardroom.tables.nain_jaune import NainJauneTable, action_text
 
@@ -56,7 +59,9 @@ class ResumeError(ValueError):
     """A record cannot be resumed (unreadable, finished, or not a terminal game)."""
 
 
-def reserve_record(records_dir: Path, seed: int) -> Path:
+def reserve_record(
+    records_dir: Path, seed: int, lang: str | Translator | None = None
+) -> Path:
     """Create (exclusively) a new, empty record file for a game; two games never share one."""
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     try:
@@ -74,8 +79,12 @@ def reserve_record(records_dir: Path, seed: int) -> Path:
             return path
     except OSError as exc:
         raise RecordsError(
-            f"cannot write the game record in {records_dir}: {exc.strerror or exc}; "
-            "choose another folder with --records"
+            tr_of(lang)._(
+                "cannot write the game record in {folder}: {reason}; choose another folder "
+                "with --records",
+                folder=records_dir,
+                reason=exc.strerror or exc,
+            )
         ) from None
 
 
@@ -109,12 +118,15 @@ class Table:
         path: Path | None = None,
         log: Sequence[tuple[str, dict[str, Any]]] = (),
         dealer: int | None = None,
+        lang: str | Translator | None = None,
     ) -> None:
         """A new game (``records_dir``: a new record file in it), or with ``path`` and ``log``
-        a resumed one (the entries rebuilt from that record; see :func:`resume`)."""
+        a resumed one (the entries rebuilt from that record; see :func:`resume`). ``lang`` is
+        the language of the messages for the person (refusals, save notices)."""
         n = len(names)
         if sorted([human, *bots]) != list(range(n)):
             raise ValueError("every seat but the person's needs a bot")
+        self.tr = tr_of(lang)
         self.seed = seed
         self.human = human
         self.bots = bots
@@ -152,7 +164,7 @@ class Table:
             self._apply(kind, data, save=False)
         self.path = path
         if path is None and records_dir is not None:
-            self.path = reserve_record(records_dir, seed)
+            self.path = reserve_record(records_dir, seed, self.tr)
 
     # -- the state, as the person may see it -----------------------------------
 
@@ -229,7 +241,7 @@ class Table:
     def start_round(self) -> list[Event]:
         """Deal the next round (``random.Random(f"{seed}/deal/{k}")``); returns its stake events."""
         if self.core.status == "over":
-            raise InputError("the game is over")
+            raise InputError(self.tr._("the game is over"))
         self._apply("round", self.core.deal())
         rnd = self.round
         assert rnd is not None
@@ -276,7 +288,7 @@ class Table:
         except TableError as exc:
             if exc.code == "illegal":
                 raise IllegalAction(action, exc.message) from None
-            raise InputError(exc.message) from None
+            raise InputError(table_error_text(exc.code, exc.message, self.tr)) from None
         return rnd.events[before:]
 
     def _apply(self, kind: str, data: dict[str, Any], save: bool = True) -> None:
@@ -286,12 +298,12 @@ class Table:
             self.save()
 
     def _not_your_turn(self) -> str:
-        phase = self.phase
+        phase, tr = self.phase, self.tr
         if phase == "bot":
-            return f"it is {self.to_act_name}'s turn, not yours: wait"
+            return tr._("it is {name}'s turn, not yours: wait", name=self.to_act_name)
         if phase == "round-over":
-            return "the round is over: type next (key n) for the next round"
-        return "the game is over"
+            return tr._("the round is over: type next (key n) for the next round")
+        return tr._("the game is over")
 
     # -- records ---------------------------------------------------------------
 
@@ -313,13 +325,17 @@ class Table:
         except OSError as exc:
             if not self._save_failed:
                 self.notices.append(
-                    f"Could not save the game to {self.path}: {exc.strerror or exc}. "
-                    "Playing on; saving again after the next move."
+                    self.tr._(
+                        "Could not save the game to {path}: {reason}. Playing on; saving again "
+                        "after the next move.",
+                        path=self.path,
+                        reason=exc.strerror or exc,
+                    )
                 )
             self._save_failed = True
             return None
         if self._save_failed:
-            self.notices.append(f"The game is saved again to {self.path}.")
+            self.notices.append(self.tr._("The game is saved again to {path}.", path=self.path))
             self._save_failed = False
         return self.path
 
@@ -334,23 +350,31 @@ class Table:
 SEED_IN_NAME = re.compile(r"seed(\d+)")
 
 
-def read_record(path: Path) -> list[RoundRecord]:
+def read_record(path: Path, lang: str | Translator | None = None) -> list[RoundRecord]:
     """The rounds of a saved game, checked by replaying them; raises :class:`ResumeError`."""
+    tr = tr_of(lang)
     try:
         if path.stat().st_size > MAX_RECORD_BYTES:
-            raise ResumeError(f"{path} is larger than {MAX_RECORD_BYTES >> 20} MiB: not a record")
+            raise ResumeError(tr._("{path} is larger than {size} MiB: not a record", path=path,
+                                   size=MAX_RECORD_BYTES >> 20))
         data = loads(path.read_bytes())
     except OSError as exc:
-        raise ResumeError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ResumeError(
+            tr._("cannot read {path}: {reason}", path=path, reason=exc.strerror or exc)
+        ) from None
     except BaseRecordError as exc:
-        raise ResumeError(f"{path} is not a JSON game record: {exc}") from None
+        raise ResumeError(
+            tr._("{path} is not a JSON game record: {reason}", path=path, reason=exc)
+        ) from None
     try:
         rounds = parse_game(data)
         replay_game(rounds)
     except RecordError as exc:
-        raise ResumeError(f"{path} is not a valid game record: {exc}") from None
+        raise ResumeError(
+            tr._("{path} is not a valid game record: {reason}", path=path, reason=exc)
+        ) from None
     if not rounds:
-        raise ResumeError(f"{path} holds no round")
+        raise ResumeError(tr._("{path} holds no round", path=path))
     return rounds
 
 
@@ -404,13 +428,15 @@ def resume(
     path: Path,
     bots_for: Any,
     seed: int | None = None,
+    lang: str | Translator | None = None,
 ) -> Table:
     """Rebuild a terminal game from its saved record; ``bots_for(n)`` gives the bots by seat.
 
     The person is seat 0 of the record's first round. Raises :class:`ResumeError` if the record
     is unreadable or the game is already over.
     """
-    rounds = read_record(path)
+    tr = tr_of(lang)
+    rounds = read_record(path, tr)
     first = rounds[0]
     names = list(first.players)
     n = len(names)
@@ -432,14 +458,20 @@ def resume(
         game = core.game
         assert game is not None
         if core.status == "over":
-            raise ResumeError(f"{path} goes on after the end of the game (round {k + 1})")
+            raise ResumeError(
+                tr._("{path} goes on after the end of the game (round {number})", path=path,
+                     number=k + 1)
+            )
         seats = list(game.active)
         if (
             [names[s] for s in seats] != list(record.players)
             or seats.index(game.dealer) != record.dealer
             or [game.chips[s] for s in seats] != list(record.chips)
         ):
-            raise ResumeError(f"{path}: round {k + 1} does not follow the round before it")
+            raise ResumeError(
+                tr._("{path}: round {number} does not follow the round before it", path=path,
+                     number=k + 1)
+            )
         deal = {
             "k": k,
             "hands": [[c.code for c in h] for h in record.hands],
@@ -455,15 +487,20 @@ def resume(
             try:
                 probe._apply(kind, data, save=False)
             except TableError as exc:
-                raise ResumeError(f"{path}: round {k + 1}: {exc.message}") from None
+                raise ResumeError(
+                    tr._("{path}: round {number}: {reason}", path=path, number=k + 1,
+                         reason=exc.message)
+                ) from None
         log.extend(step)
     result = probe.game.result
     if result is not None:
         raise ResumeError(
-            f"{path} is a finished game ({result.reason}): nothing to resume; "
-            f"watch it with: cardroom replay {path}"
+            tr._("{path} is a finished game ({reason}): nothing to resume; watch it with: "
+                 "cardroom replay {path}", path=path, reason=result.reason)
         )
-    return Table(first.rules, names, 0, bots_for(n), seed, path=path, log=log, dealer=first.dealer)
+    return Table(
+        first.rules, names, 0, bots_for(n), seed, path=path, log=log, dealer=first.dealer, lang=tr
+    )
 
 
 class _Placeholder:
