@@ -73,7 +73,11 @@ class BoundedInt(click.IntRange):
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:
-        return f"{self.min:,} to {self.max:,}"
+        from cardroom.cli.groups import current_lang
+        from cardroom.i18n import translator
+
+        return translator(current_lang())._("{low} to {high}", low=f"{self.min:,}",
+                                            high=f"{self.max:,}")
 
 
 def _short(value: Any) -> str:

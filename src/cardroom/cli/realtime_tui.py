@@ -63,7 +63,7 @@ def bot_name(spec: str, tr: Translator) -> str:
         return f"{spec.capitalize()} bot" if spec in LEVELS else "Bot"
     if spec in LEVELS:
         level = tr._(LEVEL_WORDS.get(spec, spec))
-        text = tr._("bot {level}", level=level)
+        text = tr._("{level} bot", level=level)
         return text[:1].upper() + text[1:]
     return tr._("Bot")
 
@@ -379,7 +379,7 @@ class RealtimeApp(App[None]):
         else:
             self.message = self.tr._(
                 "refused: {reason}",
-                reason=realtime_reason(outcome.reason or "", self.tr, self.names),
+                reason=realtime_reason(outcome.reason or "", self.tr),
             )
         self.pump()
         return outcome
@@ -533,7 +533,7 @@ class RealtimeApp(App[None]):
                 "{name}: {action} refused: {reason}",
                 name=self.names[HUMAN],
                 action=action_words(entry.action, self.tr),
-                reason=realtime_reason(entry.reason or "", self.tr, self.names),
+                reason=realtime_reason(entry.reason or "", self.tr),
             )
         return entry_words(entry, self.game, self.names, HUMAN, self.tr)
 
@@ -553,8 +553,9 @@ class RealtimeApp(App[None]):
             line = tr._("A draw.")
         if self.match is not None:
             s = self.match.scores
-            line += " " + tr._("Match scores: {first} {a}, {second} {b}", first=self.names[0],
-                               a=s[0], second=self.names[1], b=s[1])
+            line += " " + tr._("Match scores: {first} {first_score}, {second} {second_score}",
+                               first=self.names[0], first_score=s[0], second=self.names[1],
+                               second_score=s[1])
             if self.match.over:
                 line += tr._("; {name} wins the match.", name=self.names[self.match.winner])
         return line

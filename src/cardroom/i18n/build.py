@@ -1,8 +1,9 @@
 """Keep the catalogs in step with the code: ``python -m cardroom.i18n.build``.
 
 It extracts every message (``_()``, ``N_()``, ``ngettext()`` in Python and the pages' JS,
-``data-i18n`` texts in the HTML templates, the commands' ``--help`` texts) into ``locale/cardroom.pot``, adds new messages to
-each ``.po`` (untranslated, for a translator to fill in) and writes the pages' catalogs
+``data-i18n`` texts in the HTML templates, the commands' ``--help`` texts) into
+``locale/cardroom.pot``, adds new messages to each ``.po`` (untranslated, for a translator to
+fill in) and writes the pages' catalogs
 ``web/static/i18n/<lang>.json``. ``--check`` changes nothing and exits 1 if a file is stale.
 """
 

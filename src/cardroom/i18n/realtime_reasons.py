@@ -1,173 +1,186 @@
 """The Spit and Speed engines' refusals (English, with card codes) in the person's language.
 
-English keeps the engine's own words; French and Welsh get the reasons a person can meet at the
-table, with cards shown as ``9♦``. A reason not listed here (a malformed action, which no key or
-typed line can send) stays in English.
+English keeps the engine's own words (the terminal shows them as they are); French and Welsh get
+the reasons a person can meet at the table, cards in words. A reason not listed here (a
+malformed action, which no key or typed line can send) stays in English.
+
+The web side (branch h-i18nweb) puts the same reasons into words with the same messages in
+``realtime_words.reason_words``; once both are merged this module can give way to it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardroom.cards import Card
 from cardroom.i18n import Translator
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n.words import N_, card_name, tr_of
 
-_CARD = r"(10|[2-9AJQKT])([CDHS])"
-_NOT_NOW_WHAT = {
-    "play": N_("play"),
+_CODE = r"(?:10|[2-9AJQKT])[CDHS]"
+_WHAT = {
     "turn up a card": N_("turn up a card"),
     "move a card": N_("move a card"),
     'call "Spit!"': N_('call "Spit!"'),
     "slap a pile": N_("slap a pile"),
     "choose a pile": N_("choose a pile"),
+    "play": N_("play"),
 }
 _FIXED = {
     "the game is over": N_("the game is over"),
     'you have already called "Spit!"': N_('you have already called "Spit!"'),
-    "you have already called: waiting for the other player or the countdown": N_(
-        "you have already called: waiting for the other player or the countdown"
+    "stale: the other player slapped first and the piles are shared": N_(
+        "too late: the other player slapped first and the piles are shared"
     ),
     "the middle cards are not turned yet: call for the flip first": N_(
         "the middle cards are not turned yet: call for the flip first"
     ),
-    "stale: the other player slapped first and the piles are shared": N_(
-        "too late: the other player slapped first and the piles are shared"
+    "you have already called: waiting for the other player or the countdown": N_(
+        "you have already called: waiting for the other player or the countdown"
     ),
+    "nobody is stuck yet": N_("nobody is stuck yet"),
 }
-_MOVES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"turn up stock pile (?P<number>\d+)"), N_("turn up stock pile {number}")),
-    (re.compile(rf"play (?P<card>{_CARD}) on pile (?P<number>\d+)"),
-     N_("play {card} on pile {number}")),
-    (
-        re.compile(
-            rf"move (?P<card>{_CARD}) from stock pile (?P<number>\d+) into the empty "
-            r"stock pile (?P<space>\d+), uncovering a card"
-        ),
-        N_("move {card} from stock pile {number} into the empty stock pile {space}, "
-           "uncovering a card"),
-    ),
-]
-_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(rf"stale: pile (?P<number>\d+) now shows (?P<card>{_CARD}), not (?P<seen>\S+)"),
-     N_("too late: pile {number} now shows {card}, not {seen}")),
-    (re.compile(rf"(?P<card>{_CARD}) is not one rank above or below (?P<top>{_CARD})"),
-     N_("{card} is not one rank above or below {top}")),
-    (
-        re.compile(
-            rf"(?P<card>{_CARD}) cannot go on (?P<top>{_CARD}): it must be one rank above or "
-            r"below \(K-A-2 wraps\)"
-        ),
-        N_("{card} cannot go on {top}: it must be one rank above or below (K-A-2 wraps)"),
-    ),
-    (re.compile(rf"(?P<card>{_CARD}) must be the other colour to (?P<top>{_CARD}) "
-                r"\(alternate colours\)"),
-     N_("{card} must be the other colour to {top} (alternate colours)")),
-    (re.compile(rf"(?P<card>{_CARD}|\S+) is not a face-up top card of your stock"),
-     N_("{card} is not a face-up top card of your stock")),
-    (re.compile(rf"(?P<card>{_CARD}) is not in your hand"), N_("{card} is not in your hand")),
-    (re.compile(r"there is only one spit pile now: play on pile (?P<number>\d+)"),
-     N_("there is only one spit pile now: play on pile {number}")),
-    (re.compile(r"pile (?P<number>\d+) is empty"), N_("pile {number} is empty")),
-    (re.compile(r"stock pile (?P<number>\d+) is empty"), N_("stock pile {number} is empty")),
-    (re.compile(r"the top card of stock pile (?P<number>\d+) is already face up"),
-     N_("the top card of stock pile {number} is already face up")),
-    (re.compile(r"stock pile (?P<number>\d+) is not an empty space"),
-     N_("stock pile {number} is not an empty space")),
-    (re.compile(rf"no stalemate: you can still play (?P<card>{_CARD}) on pile (?P<number>\d+), "
-                r"so there is nothing to flip"),
-     N_("no stalemate: you can still play {card} on pile {number}, so there is nothing to flip")),
-    (re.compile(r"seat (?P<seat>\d+) cleared the stock and chooses the pile"),
-     N_("{name} cleared the stock and chooses the pile")),
-]
-_NOT_NOW: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r'cannot (?P<what>.+) before "Spit!": call it to start'),
-     N_('cannot {what} before "Spit!": call it to start')),
-    (re.compile(r"cannot (?P<what>.+) now: slap a centre pile for the new layout"),
-     N_("cannot {what} now: slap a centre pile for the new layout")),
-    (re.compile(r"cannot (?P<what>.+) now: seat (?P<seat>\d+) is choosing a pile"),
-     N_("cannot {what} now: {name} is choosing a pile")),
-    (re.compile(r"cannot (?P<what>.+) now"), N_("cannot {what} now")),
-]
-_NO_STALEMATE = re.compile(r'not a stalemate: (?P<left>.+) \("Spit!" is only called when nobody '
-                           r"can move\)")
+_STALE = re.compile(rf"stale: pile (\d) now shows ({_CODE}), not ({_CODE}|None|\S+)")
+_NOT_NEXT = re.compile(rf"({_CODE}) is not one rank above or below ({_CODE})")
+_CANNOT_GO = re.compile(
+    rf"({_CODE}) cannot go on ({_CODE}): it must be one rank above or below \(K-A-2 wraps\)"
+)
+_COLOUR = re.compile(rf"({_CODE}) must be the other colour to ({_CODE}) \(alternate colours\)")
+_NOT_UP = re.compile(rf"({_CODE}|\S+) is not a face-up top card of your stock")
+_NOT_HAND = re.compile(rf"({_CODE}) is not in your hand")
+_ONE_PILE = re.compile(r"there is only one spit pile now: play on pile (\d)")
+_EMPTY = re.compile(r"pile (\d) is empty")
+_STOCK_EMPTY = re.compile(r"stock pile (\d) is empty")
+_ALREADY_UP = re.compile(r"the top card of stock pile (\d) is already face up")
+_NOT_SPACE = re.compile(r"stock pile (\d) is not an empty space")
+_CHOOSER = re.compile(r"seat (\d) cleared the stock and chooses the pile")
+_NOT_NOW = re.compile(
+    r'cannot (.+?)(?: (before "Spit!": call it to start)'
+    r"| now: (slap a centre pile for the new layout)| now: seat (\d) is choosing a pile| now)"
+)
+_NO_SPEED_STALEMATE = re.compile(
+    rf"no stalemate: you can still play ({_CODE}) on pile (\d), so there is nothing to flip"
+)
+_NO_SPIT_STALEMATE = re.compile(
+    r'not a stalemate: (.+) \("Spit!" is only called when nobody can move\)'
+)
+_MOVE_LEFT = re.compile(r"(you|the other player) can still (.+)")
+_PROGRESS_TURN = re.compile(r"turn up stock pile (\d)")
+_PROGRESS_PLAY = re.compile(rf"play ({_CODE}) on pile (\d)")
+_PROGRESS_MOVE = re.compile(
+    rf"move ({_CODE}) from stock pile (\d) into the empty stock pile (\d), uncovering a card"
+)
 
 
-def _pretty(code: str) -> str:
+def _name(code: str, tr: Translator) -> str:
     try:
-        return Card.parse(code).pretty
+        return card_name(Card.parse(code), tr)
     except ValueError:
         return code
 
 
-def _fields(m: re.Match[str], names: Sequence[str] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in m.groupdict().items():
-        if key in ("card", "top", "seen"):
-            out[key] = _pretty(value)
-        elif key == "seat":
-            seat = int(value)
-            out["name"] = names[seat] if names and seat < len(names) else f"{seat}"
-        elif value is not None:
-            out[key] = value
-    return out
-
-
-def _match(
-    text: str, table: list[tuple[re.Pattern[str], str]], tr: Translator,
-    names: Sequence[str] | None, extra: Callable[[dict[str, Any]], None] | None = None,
-) -> str | None:
-    for pattern, message in table:
-        m = pattern.fullmatch(text)
-        if m:
-            fields = _fields(m, names)
-            if extra is not None:
-                extra(fields)
-            return tr._(message, **fields)
+def _progress(text: str, tr: Translator) -> str | None:
+    m = _PROGRESS_TURN.fullmatch(text)
+    if m:
+        return tr._("turn up stock pile {number}", number=m.group(1))
+    m = _PROGRESS_PLAY.fullmatch(text)
+    if m:
+        return tr._("play {card} on pile {number}", card=_name(m.group(1), tr), number=m.group(2))
+    m = _PROGRESS_MOVE.fullmatch(text)
+    if m:
+        return tr._(
+            "move {card} from stock pile {source} into the empty stock pile {target}, "
+            "uncovering a card",
+            card=_name(m.group(1), tr),
+            source=m.group(2),
+            target=m.group(3),
+        )
     return None
 
 
-def move_words(move: str, lang: str | Translator | None = None) -> str:
-    """A move left (``turn up stock pile 2``, ``play 9D on pile 1``…) in ``lang``."""
-    tr = tr_of(lang)
-    return _match(move, _MOVES, tr, None) or move
+def _move_left(text: str, tr: Translator) -> str | None:
+    if text in _FIXED:
+        return tr._(_FIXED[text])
+    m = _MOVE_LEFT.fullmatch(text)
+    move = _progress(m.group(2), tr) if m else None
+    if m is None or move is None:
+        return None
+    if m.group(1) == "you":
+        return tr._("you can still {move}", move=move)
+    return tr._("the other player can still {move}", move=move)
 
 
-def realtime_reason(
-    reason: str, lang: str | Translator | None = None, names: Sequence[str] | None = None
-) -> str:
-    """A Spit or Speed refusal in ``lang`` (English: the engine's words, unchanged).
+def _translated(reason: str, tr: Translator) -> str | None:
+    if reason in _FIXED:
+        return tr._(_FIXED[reason])
+    m = _STALE.fullmatch(reason)
+    if m:
+        return tr._(
+            "too late: the pile changed (pile {number} now shows {card}, not {seen})",
+            number=m.group(1),
+            card=_name(m.group(2), tr),
+            seen=_name(m.group(3), tr),
+        )
+    m = _NOT_NEXT.fullmatch(reason) or _CANNOT_GO.fullmatch(reason)
+    if m:
+        return tr._("{card} is not next to {top}", card=_name(m.group(1), tr),
+                    top=_name(m.group(2), tr))
+    m = _COLOUR.fullmatch(reason)
+    if m:
+        return tr._("{card} must be the other colour from {top}", card=_name(m.group(1), tr),
+                    top=_name(m.group(2), tr))
+    m = _NOT_UP.fullmatch(reason)
+    if m:
+        return tr._("{card} is not a face-up top card of your stock", card=_name(m.group(1), tr))
+    m = _NOT_HAND.fullmatch(reason)
+    if m:
+        return tr._("{card} is not in your hand", card=_name(m.group(1), tr))
+    numbered = (
+        (_ONE_PILE, N_("there is only one spit pile now: play on pile {number}")),
+        (_STOCK_EMPTY, N_("stock pile {number} is empty")),
+        (_EMPTY, N_("pile {number} is empty")),
+        (_ALREADY_UP, N_("the top card of stock pile {number} is already face up")),
+        (_NOT_SPACE, N_("stock pile {number} is not an empty space")),
+    )
+    for pattern, message in numbered:
+        m = pattern.fullmatch(reason)
+        if m:
+            return tr._(message, number=m.group(1))
+    if _CHOOSER.fullmatch(reason):
+        return tr._("the other player cleared the stock and chooses the pile")
+    m = _NOT_NOW.fullmatch(reason)
+    if m and m.group(1) in _WHAT:
+        what = tr._(_WHAT[m.group(1)])
+        if m.group(2):
+            return tr._('you cannot {what} before "Spit!": call it to start', what=what)
+        if m.group(3):
+            return tr._("you cannot {what} now: slap a centre pile for the new layout", what=what)
+        if m.group(4):
+            return tr._("you cannot {what} now: a pile is being chosen", what=what)
+        return tr._("you cannot {what} now", what=what)
+    m = _NO_SPEED_STALEMATE.fullmatch(reason)
+    if m:
+        return tr._(
+            "no stalemate: you can still play {card} on pile {number}, so there is nothing to flip",
+            card=_name(m.group(1), tr),
+            number=m.group(2),
+        )
+    m = _NO_SPIT_STALEMATE.fullmatch(reason)
+    left = _move_left(m.group(1), tr) if m else None
+    if left is not None:
+        return tr._('not a stalemate: {move} ("Spit!" is only called when nobody can move)',
+                    move=left)
+    return None
 
-    ``names`` (by seat) names the seat a reason mentions ("seat 1 is choosing a pile").
-    """
+
+def realtime_reason(reason: str, lang: str | Translator | None = None) -> str:
+    """A Spit or Speed refusal in ``lang``, cards in words (English: the engine's own words;
+    a reason not listed here stays in English)."""
     tr = tr_of(lang)
     if tr.lang == "en":
         return reason
-    if reason in _FIXED:
-        return tr._(_FIXED[reason])
-    m = _NO_STALEMATE.fullmatch(reason)
-    if m:
-        left = m.group("left")
-        if left == "nobody is stuck yet":
-            return tr._('not a stalemate: nobody is stuck yet ("Spit!" is only called when '
-                        "nobody can move)")
-        if left.startswith("you can still "):
-            return tr._('not a stalemate: you can still {move} ("Spit!" is only called when '
-                        "nobody can move)", move=move_words(left[len("you can still "):], tr))
-        if left.startswith("the other player can still "):
-            move = move_words(left[len("the other player can still "):], tr)
-            return tr._('not a stalemate: the other player can still {move} ("Spit!" is only '
-                        "called when nobody can move)", move=move)
-    said = _match(reason, _PATTERNS, tr, names)
-    if said is not None:
-        return said
-
-    def what(fields: dict[str, Any]) -> None:
-        fields["what"] = tr._(_NOT_NOW_WHAT.get(fields["what"], fields["what"]))
-
-    return _match(reason, _NOT_NOW, tr, names, what) or reason
+    text = _translated(reason, tr)
+    return text if text is not None else reason
 
 
 def action_words(action: Any, lang: str | Translator | None = None) -> str:
@@ -177,7 +190,7 @@ def action_words(action: Any, lang: str | Translator | None = None) -> str:
     pile = getattr(action, "pile", None)
     number = pile + 1 if isinstance(pile, int) else pile
     card = getattr(action, "card", None)
-    pretty = card.pretty if card is not None else "?"
+    pretty = card_name(card, tr) if card is not None else "?"
     if kind == "Play":
         return tr._("play {card} on pile {number}", card=pretty, number=number)
     if kind == "TurnUp":
