@@ -108,6 +108,7 @@ def cli() -> None:
 
 
 @cli.group(context_settings=CONTEXT)
+@lang_option
 def play() -> None:
     """Play a game in the terminal against bots.
 
@@ -125,6 +126,7 @@ def play() -> None:
 
 
 @cli.group(context_settings=CONTEXT)
+@lang_option
 def simulate() -> None:
     """Play many games between bots and summarise them.
 
@@ -138,6 +140,7 @@ def simulate() -> None:
 
 
 @cli.group(context_settings=CONTEXT)
+@lang_option
 def tournament() -> None:
     """Rank bots against each other over many deals.
 

@@ -36,6 +36,7 @@ CLICK_WORDS = (
     N_("default: {default}"),
     N_("required"),
     N_("Error: {message}"),
+    N_("Try '{command} {option}' for help."),
     N_("Invalid value for {param_hint}: {message}"),
     N_("Missing option"),
     N_("Missing argument"),
