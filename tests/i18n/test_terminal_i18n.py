@@ -149,7 +149,8 @@ async def test_nain_jaune_footer_in_french(tmp_path: Path) -> None:
 def test_realtime_key_descriptions_in_french(tmp_path: Path) -> None:
     app = RealtimeApp("spit", {}, 5, SLOW_BOT, "Ann", tmp_path, clock=VirtualClock(), lang="fr")
     described = {b.description for _k, b in app._bindings if b.description}
-    assert {"choisir 1-5", "pile de gauche", "frapper à droite", "quitter (enregistre)"} <= described
+    wanted = {"choisir 1-5", "pile de gauche", "frapper à droite", "quitter (enregistre)"}
+    assert wanted <= described
     assert "left pile" not in described
     other = RealtimeApp("spit", {}, 5, SLOW_BOT, "Ann", tmp_path, clock=VirtualClock())
     assert "left pile" in {b.description for _k, b in other._bindings}  # per app, not per class

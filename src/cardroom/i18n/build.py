@@ -49,8 +49,9 @@ def extract() -> tuple[Catalog, set[str]]:
                 msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
             )
     # The commands' --help texts (docstrings and help=), found by walking the command tree.
+    from cardroom.cli.groups import cli
     from cardroom.cli.helptext import help_messages
-    from cardroom.cli.main import cli
+    from cardroom.cli.main import main as _main  # noqa: F401  (every command registered)
 
     for msg in dict.fromkeys(help_messages(cli)):
         pot.add(msg, locations=[("cli/--help", 0)])
