@@ -38,6 +38,8 @@ CLICK_WORDS = (
     N_("Error: {message}"),
     N_("Try '{command} {option}' for help."),
     N_("Invalid value for {param_hint}: {message}"),
+    N_("No such option {name!r}."),
+    N_("No such command {name!r}."),
     N_("Missing option"),
     N_("Missing argument"),
     N_("Missing command."),

@@ -18,8 +18,9 @@ from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed co
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
 from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulate nain-jaune)
 from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
-from cardroom.cli.groups import CONTEXT, REPLAYERS, cli, lang_option, printable
+from cardroom.cli.groups import CONTEXT, REPLAYERS, cli, current_lang, lang_option, printable
 from cardroom.games.records import MAX_RECORD_BYTES, RecordError, brief, loads
+from cardroom.i18n import translator
 
 READ_TIMEOUT = 10.0
 """Seconds a record that is not a regular file (a pipe, a device) may take to arrive."""
@@ -36,8 +37,10 @@ def record_kind(data: Any) -> str:
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])
     raise click.ClickException(
-        'this is not a cardroom record: expected an object with a "game" field '
-        "or a list of Nain Jaune rounds"
+        translator(current_lang())._(
+            'this is not a cardroom record: expected an object with a "game" field or a list '
+            "of Nain Jaune rounds"
+        )
     )
 
 
@@ -68,7 +71,10 @@ def replay(record: Path, as_json: bool) -> None:
     replayer = REPLAYERS.get(kind)
     if replayer is None:
         known = ", ".join(sorted(REPLAYERS))
-        raise click.ClickException(f"{where}: unknown game {brief(kind)} (known: {known})")
+        raise click.ClickException(
+            translator(current_lang())._("{path}: unknown game {game} (known: {known})",
+                                         path=where, game=brief(kind), known=known)
+        )
     code = replayer(data, as_json)
     if code:
         sys.exit(code)

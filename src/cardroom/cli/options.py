@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import click
 
 from cardroom.cli.helptext import FieldsOption
+from cardroom.i18n import Translator, translator
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,10 +50,13 @@ class FiniteFloat(click.ParamType[float, Any]):
         try:
             number = float(str(value).strip())
         except ValueError:
-            self.fail(f"{_short(value)} is not a number", param, ctx)
+            self.fail(_tr()._("{value} is not a number", value=_short(value)), param, ctx)
         if not (math.isfinite(number) and self.low <= number <= self.high):
-            limits = f"from {self.low:g} to {self.high:g}"
-            self.fail(f"{_short(value)} is not a number {limits}", param, ctx)
+            self.fail(
+                _tr()._("{value} is not a number from {low} to {high}", value=_short(value),
+                        low=f"{self.low:g}", high=f"{self.high:g}"),
+                param, ctx,
+            )
         return number
 
 
@@ -63,7 +67,7 @@ class BoundedInt(click.IntRange):
         if isinstance(value, str):
             text = value.strip().replace("_", "")
             if len(text) > 30:
-                self.fail(f"{_short(value)} is not a whole number", param, ctx)
+                self.fail(_tr()._("{value} is not a whole number", value=_short(value)), param, ctx)
             if "e" in text.lower() and text.replace("e", "").replace("E", "").isdigit():
                 mantissa, _, exponent = text.lower().partition("e")
                 if mantissa and exponent and int(exponent) <= 30:
@@ -73,11 +77,14 @@ class BoundedInt(click.IntRange):
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:
-        from cardroom.cli.groups import current_lang
-        from cardroom.i18n import translator
+        return _tr()._("{low} to {high}", low=f"{self.min:,}", high=f"{self.max:,}")
 
-        return translator(current_lang())._("{low} to {high}", low=f"{self.min:,}",
-                                            high=f"{self.max:,}")
+
+def _tr() -> Translator:
+    """The translator of the command line's language."""
+    from cardroom.cli.groups import current_lang
+
+    return translator(current_lang())
 
 
 def _short(value: Any) -> str:
@@ -143,22 +150,29 @@ def check_plot_path(path: Path | None) -> Path | None:
     if path is None:
         return None
     hint = "--plot"
+    tr = _tr()
     if path.suffix.lower() != ".png":
-        raise click.BadParameter(f"{path}: give a file name ending in .png", param_hint=hint)
+        raise click.BadParameter(
+            tr._("{path}: give a file name ending in .png", path=path), param_hint=hint
+        )
     if path.is_dir():
-        raise click.BadParameter(f"{path} is a folder: give a file name", param_hint=hint)
+        raise click.BadParameter(
+            tr._("{path} is a folder: give a file name", path=path), param_hint=hint
+        )
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise click.BadParameter(
-            f"the folder {folder} does not exist: create it first", param_hint=hint
+            tr._("the folder {folder} does not exist: create it first", folder=folder),
+            param_hint=hint,
         )
     try:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".cardroom-", suffix=".png"):
             pass
     except OSError as exc:
         raise click.BadParameter(
-            f"cannot write in {folder}: {exc.strerror}", param_hint=hint
+            tr._("cannot write in {folder}: {reason}", folder=folder, reason=exc.strerror),
+            param_hint=hint,
         ) from None
     if path.exists() and not os.access(path, os.W_OK):
-        raise click.BadParameter(f"cannot overwrite {path}", param_hint=hint)
+        raise click.BadParameter(tr._("cannot overwrite {path}", path=path), param_hint=hint)
     return path

@@ -196,7 +196,10 @@ def _simulate_command(game: str) -> None:
     ) -> None:
         bots = [b.strip() for b in _split_bots(bots_arg)]
         if len(bots) != 2:
-            raise click.BadParameter("name exactly two bots, like easy,expert", param_hint="--bots")
+            raise click.BadParameter(
+                tr_of(current_lang())._("name exactly two bots, like easy,expert"),
+                param_hint="--bots",
+            )
         for spec in bots:
             try:
                 check_spec(spec, game)
