@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import click
 
-from cardroom.cli.groups import CONTEXT, cli
+from cardroom.cli.groups import CONTEXT, cli, lang_option
 
 LAN_ADDRESSES = ("0.0.0.0", "::")
 
@@ -107,6 +107,7 @@ async def check_database(url: str) -> None:
     type=click.IntRange(1, 64),
     help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
 )
+@lang_option
 def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
 
