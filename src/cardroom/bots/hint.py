@@ -72,7 +72,7 @@ def suggest(
         deals,
         action=describe(action, tr),
         gain=_signed(best - now),
-        count=f"{deals:,}",
+        count=f"{deals:,}".replace(",", "\u202f" if tr.lang == "fr" else ","),
         other=describe(runner_up[0], tr),
         other_gain=_signed(runner_up[1] - now),
     )

@@ -96,10 +96,11 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
     lang = connection_lang(request)
     tr = translator(lang)
     title, message = tr._(title), request_error_text(tr._(message), tr)
+    back = tr._("Back to the lobby")
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1>"
-        f'<p>{escape(message)}</p><p><a href="/">{escape(tr._("Back to the lobby"))}</a></p>'
+        f'<p>{escape(message)}</p><p><a href="/">{escape(back)}</a></p>'
         "</body></html>"
     )
     return HTMLResponse(body, status_code=status)
