@@ -1,7 +1,7 @@
 // The Spit / Speed table page: one websocket; the server's arbiter decides everything, this page
 // only draws the frames it is sent and sends actions that name the card, the pile and the top
 // card it showed ("seen").
-import { _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n } from "./common.js";
+import { LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 
 await startI18n();
@@ -134,7 +134,7 @@ const viewSeat = () => (mySeat() === null ? 0 : mySeat());
 
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
-  if (s && s.bot && LEVEL_WORDS[s.bot] && s.name === `${s.bot[0].toUpperCase()}${s.bot.slice(1)} bot`) {
+  if (LANG !== "en" && s && s.bot && LEVEL_WORDS[s.bot] && s.name === `${s.bot[0].toUpperCase()}${s.bot.slice(1)} bot`) {
     return _("{level} bot", { level: _(LEVEL_WORDS[s.bot]) });
   }
   return (s && s.name) || _("Seat {number}", { number: g + 1 });
