@@ -1,7 +1,7 @@
 """Spit and Speed in French and Welsh in the browser: the page's own words, the log lines and the
 refusals from the server, the lobby's errors; axe-core finds nothing on the tables (the card
 buttons' accessible names include their visible key). Screenshots at desktop and phone width go
-to the test's screenshot folder and to /tmp/shots-i18nweb/ for a person to look at."""
+to the test's tmp folder and to /tmp/shots-i18nweb/ for a person to look at."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def _start(browser: Browser, locale: str, url: str) -> tuple[Page, list[str]]:
     return page, errors
 
 
-def test_a_french_spit_table(browser: Browser, running: RunningServer, shots: Path) -> None:
+def test_a_french_spit_table(browser: Browser, running: RunningServer, tmp_path: Path) -> None:
     _table_id, url = _table(running, "spit", 5)
     page, errors = _start(browser, "fr-FR", url)
     assert page.evaluate("document.documentElement.lang") == "fr"
@@ -119,14 +119,14 @@ def test_a_french_spit_table(browser: Browser, running: RunningServer, shots: Pa
     assert button.get_attribute("aria-label") is None
     name = button.evaluate("b => b.textContent")
     assert name.startswith(f"{card_name(card, 'fr')}, touche ")
-    _shoot(page, shots, "spit-fr")
+    _shoot(page, tmp_path, "spit-fr")
     assert _visible_english(page) == []
     page.context.close()
     assert errors == []
     assert found == [], json.dumps(found, indent=1)
 
 
-def test_a_welsh_speed_table(browser: Browser, running: RunningServer, shots: Path) -> None:
+def test_a_welsh_speed_table(browser: Browser, running: RunningServer, tmp_path: Path) -> None:
     _table_id, url = _table(running, "speed", 7)
     page, errors = _start(browser, "cy-GB", url)
     assert page.evaluate("document.documentElement.lang") == "cy"
@@ -149,7 +149,7 @@ def test_a_welsh_speed_table(browser: Browser, running: RunningServer, shots: Pa
     found = axe_violations(page)
     words, card, top = _refusal(page)
     assert words == f"nid yw {card_name(card, 'cy')} yn dilyn {card_name(top, 'cy')}", words
-    _shoot(page, shots, "speed-cy")
+    _shoot(page, tmp_path, "speed-cy")
     assert _visible_english(page) == []
     page.context.close()
     assert errors == []
