@@ -128,7 +128,7 @@ async def test_spit_by_keys_turn_up_play_refusal_and_quit(tmp_path: Path) -> Non
         )
         assert bad is not None
         await pilot.press(str(bad + 1), "a")
-        assert "refused:" in _status(app) and "one rank above or below" in _status(app)
+        assert "refused:" in _status(app) and "is not next to" in _status(app)  # in words
         await pilot.press("q")
     (path,) = tmp_path.glob("spit-*.json")
     data = json.loads(path.read_text())

@@ -60,7 +60,7 @@ async def test_play_a_card_by_keys_and_see_a_refusal(tmp_path: Path) -> None:
             )
         )
         await pilot.press(slot_of(app, bad), "a")
-        assert "refused:" in status(app) and "cannot go on" in status(app)
+        assert "refused:" in status(app) and "is not next to" in status(app)
         assert app.engine.top(0) is tops[0]
 
 
@@ -81,7 +81,7 @@ async def test_a_play_aimed_at_a_pile_that_changed_is_stale(tmp_path: Path) -> N
         assert app.arbiter.submit(1, theirs, 3.5).accepted
         app.after_change()
         await pilot.press("a" if mine.pile == 0 else "d")
-        assert "refused: stale:" in status(app)
+        assert "refused: too late: the pile changed" in status(app)
         assert "refused: stale:" in log_text(app)
 
 

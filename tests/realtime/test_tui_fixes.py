@@ -216,8 +216,8 @@ async def test_a_refused_spit_call_names_the_move_left(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 30)) as pilot:
         await pilot.press("space")
         assert (
-            "refused: not a stalemate: you can still move 2C from stock pile 1 into the empty "
-            "stock pile 2, uncovering a card" in status(app)
+            "refused: not a stalemate: you can still move the 2 of clubs from stock pile 1 "
+            "into the empty stock pile 2, uncovering a card" in status(app)
         )
         await pilot.press("1", "m")
         moved = "Ann moves 2♣ from stock pile 1 to the empty stock pile 2"

@@ -33,8 +33,13 @@ from cardroom.cli.bindings import translate_bindings
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
 from cardroom.i18n import Translator
-from cardroom.i18n.realtime_reasons import action_words, realtime_reason
-from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, pile_name
+from cardroom.i18n.realtime_words import (
+    GAME_WORDS,
+    action_words,
+    entry_words,
+    pile_name,
+    reason_words,
+)
 from cardroom.i18n.words import N_, tr_of
 from cardroom.realtime import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock, entry_text
 from cardroom.sim.realtime import make_engine
@@ -379,7 +384,7 @@ class RealtimeApp(App[None]):
         else:
             self.message = self.tr._(
                 "refused: {reason}",
-                reason=realtime_reason(outcome.reason or "", self.tr),
+                reason=reason_words(outcome.reason or "", self.tr),
             )
         self.pump()
         return outcome
@@ -532,8 +537,8 @@ class RealtimeApp(App[None]):
             return self.tr._(
                 "{name}: {action} refused: {reason}",
                 name=self.names[HUMAN],
-                action=action_words(entry.action, self.tr),
-                reason=realtime_reason(entry.reason or "", self.tr),
+                action=action_words(self.engine.action_to_json(entry.action), self.tr),
+                reason=reason_words(entry.reason or "", self.tr),
             )
         return entry_words(entry, self.game, self.names, HUMAN, self.tr)
 

@@ -471,7 +471,7 @@ class NainJauneApp(App[None]):
             self._refuse(self.tr._("no hint: it is not your turn"))
             return
         try:
-            _, reason = suggest(view, seed=len(view.events))
+            _, reason = suggest(view, seed=len(view.events), lang=self.tr)
         except HintError as exc:
             self._refuse(str(exc))
             return

@@ -1,19 +1,40 @@
 """The words of Spit and Speed (« Tafod », « Cyflymder »): their log entries in each language.
 
-The frequent events are rendered here from their fields; a rarer one keeps its English
-``describe()`` (listed in docs/architecture.md as the known gap).
+Every engine event is rendered here from its fields (:func:`event_words`); the web tables'
+frames carry the same fields (:func:`event_fields`) so that each connection reads its log in
+its own language (:func:`localize_realtime_frame`), and the engines' reasons for refusing an
+action are put into words by :func:`reason_words`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
+from cardroom.cards import Card
 from cardroom.i18n import Translator
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n.words import N_, card_name, tr_of
 
 GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
 """The games' names: « Tafod » and « Cyflymder » in Welsh."""
+LEVEL_WORDS = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+}
+
+CardText = Callable[[Card, Translator], str]
+
+
+def _pretty(card: Card, tr: Translator) -> str:
+    return card.pretty
+
+
+def _named(card: Card, tr: Translator) -> str:
+    return card_name(card, tr)
 
 
 def pile_name(pile: object, tr: Translator) -> str:
@@ -23,48 +44,167 @@ def pile_name(pile: object, tr: Translator) -> str:
     return str(pile)
 
 
-def event_words(event: Any, game: str, names: Sequence[str], lang: str | Translator | None) -> str:
-    """One Spit or Speed engine event in words."""
-    tr = tr_of(lang)
-    kind = type(event).__name__
-    seat = getattr(event, "seat", None)
+def event_fields(event: Any) -> dict[str, Any]:
+    """An engine event as JSON-ready fields: ``{"kind": "Played", "seat": 0, "card": "7D", …}``
+    (cards as codes, tuples as lists). It holds only what the event tells everyone."""
+    out: dict[str, Any] = {"kind": type(event).__name__}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if isinstance(value, Card):
+            value = value.code
+        elif isinstance(value, tuple):
+            value = [v.code if isinstance(v, Card) else v for v in value]
+        out[f.name] = value
+    return out
+
+
+def _card_of(value: Any) -> Card | None:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        try:
+            return Card.parse(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _event_text(
+    kind: str,
+    f: Mapping[str, Any],
+    game: str,
+    names: Sequence[str],
+    tr: Translator,
+    show: CardText,
+) -> str | None:
+    """One event from its kind and fields; None for an unknown kind."""
+    seat = f.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
-    card: Any = getattr(event, "card", None)
-    pile = getattr(event, "pile", None)
+    raw_card = _card_of(f.get("card"))
+    card = show(raw_card, tr) if raw_card is not None else ""
+    pile = f.get("pile")
     number = pile + 1 if isinstance(pile, int) else pile
     if kind == "Called":
         if game == "spit":
             return tr._('{name} calls "Spit!"', name=who)
         return tr._("{name} calls for the flip", name=who)
     if kind == "Spat":
-        return tr._(
-            "{name} spits {card} onto pile {number}", name=who, card=card.pretty, number=number
-        )
+        return tr._("{name} spits {card} onto pile {number}", name=who, card=card, number=number)
     if kind in ("Played", "CardPlayed"):
-        return tr._(
-            "{name} plays {card} onto pile {number}", name=who, card=card.pretty, number=number
-        )
+        return tr._("{name} plays {card} onto pile {number}", name=who, card=card, number=number)
     if kind == "TurnedUp":
         return tr._(
             "{name} turns up {card} on stock pile {number}",
             name=who,
-            card=card.pretty,
-            number=event.stock + 1,
+            card=card,
+            number=int(f["stock"]) + 1,
+        )
+    if kind == "Moved":
+        return tr._(
+            "{name} moves {card} from stock pile {source} to the empty stock pile {target}",
+            name=who,
+            card=card,
+            source=int(f["from_stock"]) + 1,
+            target=int(f["to_stock"]) + 1,
         )
     if kind == "Stalemate":
         return tr._('stalemate: nobody can play, "Spit!" is due')
+    if kind == "NewLayout":
+        if f.get("seat") is None:
+            return tr._("both players are out of spit cards: a new layout")
+        return tr._("{name} has cleared the stock: a new layout", name=who)
+    if kind == "Slapped":
+        return tr._("{name} slaps pile {number} first", name=who, number=number)
+    if kind == "Chose":
+        return tr._("{name} chooses pile {number}", name=who, number=number)
+    if kind == "Took":
+        if pile is None:
+            return tr._("{name} takes nothing from the middle", name=who)
+        return tr.ngettext(
+            "{name} takes pile {number} ({n} card)",
+            "{name} takes pile {number} ({n} cards)",
+            int(f["cards"]),
+            name=who,
+            number=number,
+        )
+    if kind == "Dealt":
+        layout = "-".join(str(n) for n in f["piles"] if n)
+        return tr.ngettext(
+            "{name} lays out {layout} with {n} spit card",
+            "{name} lays out {layout} with {n} spit cards",
+            int(f["spit"]),
+            name=who,
+            layout=layout,
+        )
+    if kind == "OnePile":
+        return tr._("only one spit pile from now on: pile {number}", number=number)
     if kind == "Won":
         return tr._("{name} has no cards left and wins!", name=who)
+    if kind == "Flipped":
+        shown = tr.join(show(c, tr) for c in (_card_of(x) for x in f["cards"]) if c is not None)
+        if f.get("start"):
+            if f.get("timeout"):
+                return tr._("the middle cards are turned (countdown): {cards}", cards=shown)
+            return tr._("the middle cards are turned: {cards}", cards=shown)
+        if f.get("timeout"):
+            return tr._("stalemate: the side piles flip (countdown): {cards}", cards=shown)
+        return tr._("stalemate: the side piles flip: {cards}", cards=shown)
+    if kind == "Rebuilt":
+        sizes = f["sizes"]
+        return tr._(
+            "the side piles are used up: the centre piles are shuffled into new side piles "
+            "of {first} and {second}",
+            first=sizes[0],
+            second=sizes[1],
+        )
     if kind == "Drew":
-        return tr.ngettext("{name} draws {n} card", "{name} draws {n} cards", event.count, name=who)
+        return tr.ngettext(
+            "{name} draws {n} card", "{name} draws {n} cards", int(f["count"]), name=who
+        )
     if kind == "GameWon":
         return tr.ngettext(
             "{name} has played every card and wins ({n} point)",
             "{name} has played every card and wins ({n} points)",
-            event.points,
+            int(f["points"]),
             name=who,
         )
-    return str(event.describe(names))
+    if kind == "Blocked":
+        left = f["cards_left"]
+        winner = f.get("winner")
+        if winner is None:
+            return tr._(
+                "the game is blocked: nobody can ever play again; {first} cards left to "
+                "{second}, a draw",
+                first=left[0],
+                second=left[1],
+            )
+        return tr.ngettext(
+            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "{name} wins ({n} point)",
+            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "{name} wins ({n} points)",
+            int(f["points"]),
+            first=left[0],
+            second=left[1],
+            name=names[winner] if 0 <= winner < len(names) else "",
+        )
+    return None
+
+
+def event_words(
+    event: Any,
+    game: str,
+    names: Sequence[str],
+    lang: str | Translator | None,
+    *,
+    named: bool = False,
+) -> str:
+    """One Spit or Speed engine event in words (cards as ``7♦``, or with ``named`` as words)."""
+    tr = tr_of(lang)
+    text = _event_text(
+        type(event).__name__, event_fields(event), game, names, tr, _named if named else _pretty
+    )
+    return text if text is not None else str(event.describe(names))
 
 
 def entry_words(
@@ -92,3 +232,331 @@ def entry_words(
             )
         return entry_text(entry, names, viewer)
     return said or f"{who}: {entry.action}"
+
+
+# ----------------------------------------------------------------------------- refusals
+
+_C = r"(10|[2-9AJQKT][CDHS])"
+_CODE = r"(?:10|[2-9AJQKT])[CDHS]"
+_WHAT = {
+    "turn up a card": N_("turn up a card"),
+    "move a card": N_("move a card"),
+    'call "Spit!"': N_('call "Spit!"'),
+    "slap a pile": N_("slap a pile"),
+    "choose a pile": N_("choose a pile"),
+    "play": N_("play"),
+}
+_FIXED = {
+    "the game is over": N_("the game is over"),
+    'you have already called "Spit!"': N_('you have already called "Spit!"'),
+    "stale: the other player slapped first and the piles are shared": N_(
+        "too late: the other player slapped first and the piles are shared"
+    ),
+    "the middle cards are not turned yet: call for the flip first": N_(
+        "the middle cards are not turned yet: call for the flip first"
+    ),
+    "you have already called: waiting for the other player or the countdown": N_(
+        "you have already called: waiting for the other player or the countdown"
+    ),
+    "nobody is stuck yet": N_("nobody is stuck yet"),
+    "not now": N_("not now"),
+}
+_STALE = re.compile(rf"stale: pile (\d) now shows ({_CODE}), not ({_CODE}|None|\S+)")
+_NOT_NEXT = re.compile(rf"({_CODE}) is not one rank above or below ({_CODE})")
+_CANNOT_GO = re.compile(
+    rf"({_CODE}) cannot go on ({_CODE}): it must be one rank above or below \(K-A-2 wraps\)"
+)
+_COLOUR = re.compile(rf"({_CODE}) must be the other colour to ({_CODE}) \(alternate colours\)")
+_NOT_UP = re.compile(rf"({_CODE}|\S+) is not a face-up top card of your stock")
+_NOT_HAND = re.compile(rf"({_CODE}) is not in your hand")
+_ONE_PILE = re.compile(r"there is only one spit pile now: play on pile (\d)")
+_EMPTY = re.compile(r"pile (\d) is empty")
+_STOCK_EMPTY = re.compile(r"stock pile (\d) is empty")
+_ALREADY_UP = re.compile(r"the top card of stock pile (\d) is already face up")
+_NOT_SPACE = re.compile(r"stock pile (\d) is not an empty space")
+_CHOOSER = re.compile(r"seat (\d) cleared the stock and chooses the pile")
+_NOT_NOW = re.compile(
+    r'cannot (.+?)(?: (before "Spit!": call it to start)'
+    r"| now: (slap a centre pile for the new layout)| now: seat (\d) is choosing a pile| now)"
+)
+_NO_SPEED_STALEMATE = re.compile(
+    rf"no stalemate: you can still play ({_CODE}) on pile (\d), so there is nothing to flip"
+)
+_NO_SPIT_STALEMATE = re.compile(
+    r'not a stalemate: (.+) \("Spit!" is only called when nobody can move\)'
+)
+_MOVE_LEFT = re.compile(r"(you|the other player) can still (.+)")
+_PROGRESS_TURN = re.compile(r"turn up stock pile (\d)")
+_PROGRESS_PLAY = re.compile(rf"play ({_CODE}) on pile (\d)")
+_PROGRESS_MOVE = re.compile(
+    rf"move ({_CODE}) from stock pile (\d) into the empty stock pile (\d), uncovering a card"
+)
+
+
+def _progress_words(text: str, tr: Translator) -> str | None:
+    m = _PROGRESS_TURN.fullmatch(text)
+    if m:
+        return tr._("turn up stock pile {number}", number=m.group(1))
+    m = _PROGRESS_PLAY.fullmatch(text)
+    if m:
+        return tr._(
+            "play {card} on pile {number}", card=card_name(m.group(1), tr), number=m.group(2)
+        )
+    m = _PROGRESS_MOVE.fullmatch(text)
+    if m:
+        return tr._(
+            "move {card} from stock pile {source} into the empty stock pile {target}, "
+            "uncovering a card",
+            card=card_name(m.group(1), tr),
+            source=m.group(2),
+            target=m.group(3),
+        )
+    return None
+
+
+def _move_left_words(text: str, tr: Translator) -> str | None:
+    if text in _FIXED:
+        return tr._(_FIXED[text])
+    m = _MOVE_LEFT.fullmatch(text)
+    if not m:
+        return None
+    move = _progress_words(m.group(2), tr)
+    if move is None:
+        return None
+    if m.group(1) == "you":
+        return tr._("you can still {move}", move=move)
+    return tr._("the other player can still {move}", move=move)
+
+
+def _translated_reason(reason: str, tr: Translator) -> str | None:
+    """``reason`` (an engine's English reason, card codes and all) in ``tr``'s language."""
+    if reason in _FIXED:
+        return tr._(_FIXED[reason])
+    m = _STALE.fullmatch(reason)
+    if m:
+        seen = _card_of(m.group(3))
+        return tr._(
+            "too late: the pile changed (pile {number} now shows {card}, not {seen})",
+            number=m.group(1),
+            card=card_name(m.group(2), tr),
+            seen=card_name(seen, tr) if seen is not None else m.group(3),
+        )
+    m = _NOT_NEXT.fullmatch(reason) or _CANNOT_GO.fullmatch(reason)
+    if m:
+        return tr._(
+            "{card} is not next to {top}",
+            card=card_name(m.group(1), tr),
+            top=card_name(m.group(2), tr),
+        )
+    m = _COLOUR.fullmatch(reason)
+    if m:
+        return tr._(
+            "{card} must be the other colour from {top}",
+            card=card_name(m.group(1), tr),
+            top=card_name(m.group(2), tr),
+        )
+    m = _NOT_UP.fullmatch(reason)
+    if m:
+        up = _card_of(m.group(1))
+        return tr._(
+            "{card} is not a face-up top card of your stock",
+            card=card_name(up, tr) if up is not None else m.group(1),
+        )
+    m = _NOT_HAND.fullmatch(reason)
+    if m:
+        return tr._("{card} is not in your hand", card=card_name(m.group(1), tr))
+    m = _ONE_PILE.fullmatch(reason)
+    if m:
+        return tr._("there is only one spit pile now: play on pile {number}", number=m.group(1))
+    m = _STOCK_EMPTY.fullmatch(reason)
+    if m:
+        return tr._("stock pile {number} is empty", number=m.group(1))
+    m = _EMPTY.fullmatch(reason)
+    if m:
+        return tr._("pile {number} is empty", number=m.group(1))
+    m = _ALREADY_UP.fullmatch(reason)
+    if m:
+        return tr._("the top card of stock pile {number} is already face up", number=m.group(1))
+    m = _NOT_SPACE.fullmatch(reason)
+    if m:
+        return tr._("stock pile {number} is not an empty space", number=m.group(1))
+    m = _CHOOSER.fullmatch(reason)
+    if m:
+        return tr._("the other player cleared the stock and chooses the pile")
+    m = _NOT_NOW.fullmatch(reason)
+    if m and m.group(1) in _WHAT:
+        what = tr._(_WHAT[m.group(1)])
+        if m.group(2):
+            return tr._('you cannot {what} before "Spit!": call it to start', what=what)
+        if m.group(3):
+            return tr._("you cannot {what} now: slap a centre pile for the new layout", what=what)
+        if m.group(4):
+            return tr._("you cannot {what} now: a pile is being chosen", what=what)
+        return tr._("you cannot {what} now", what=what)
+    m = _NO_SPEED_STALEMATE.fullmatch(reason)
+    if m:
+        return tr._(
+            "no stalemate: you can still play {card} on pile {number}, so there is nothing to flip",
+            card=card_name(m.group(1), tr),
+            number=m.group(2),
+        )
+    m = _NO_SPIT_STALEMATE.fullmatch(reason)
+    if m:
+        left = _move_left_words(m.group(1), tr)
+        if left is not None:
+            return tr._(
+                'not a stalemate: {move} ("Spit!" is only called when nobody can move)',
+                move=left,
+            )
+    return None
+
+
+def reason_words(reason: str, lang: str | Translator | None = None) -> str:
+    """A Spit or Speed engine's reason for refusing an action, in words in ``lang`` (no card
+    codes: ``"le 9 de carreau ne suit pas le 5 de cœur"``)."""
+    from cardroom.tables.words import in_words
+
+    tr = tr_of(lang)
+    if tr.lang == "en":
+        return in_words(reason)
+    text = _translated_reason(reason, tr)
+    return text if text is not None else in_words(reason)
+
+
+def action_words(action: Mapping[str, Any], lang: str | Translator | None = None) -> str:
+    """An action in record form, in words: ``play the 9 of diamonds on pile 1``."""
+    tr = tr_of(lang)
+    kind = action.get("type")
+    card = _card_of(action.get("card"))
+    named = card_name(card, tr) if card is not None else ""
+    pile = action.get("pile")
+    number = pile + 1 if isinstance(pile, int) else pile
+    if kind == "play":
+        return tr._("play {card} on pile {number}", card=named, number=number)
+    if kind == "turn-up":
+        return tr._("turn up stock pile {number}", number=int(action.get("stock") or 0) + 1)
+    if kind == "move":
+        return tr._(
+            "move {card} to stock pile {number}",
+            card=named,
+            number=int(action.get("to_stock") or 0) + 1,
+        )
+    if kind == "spit":
+        return tr._('call "Spit!"')
+    if kind == "call":
+        return tr._("call for the flip")
+    if kind == "slap":
+        return tr._("slap pile {number}", number=number)
+    if kind == "choose":
+        return tr._("choose pile {number}", number=number)
+    return str(kind)
+
+
+_PUBLIC_WHAT = {
+    "play": N_("a play on pile {number} refused"),
+    "move": N_("a move refused"),
+    "turnup": N_("a turn-up refused"),
+    "callflip": N_("a call refused"),
+    "callspit": N_('a "Spit!" refused'),
+    "slap": N_("a slap refused"),
+    "choose": N_("a choice refused"),
+}
+
+
+def public_refusal(action: Any, reason: str | None) -> dict[str, Any]:
+    """What everyone may know of a refused action: its kind, its pile, whether it was stale."""
+    out: dict[str, Any] = {"what": type(action).__name__.lower()}
+    pile = getattr(action, "pile", None)
+    if isinstance(pile, int) and not isinstance(pile, bool):
+        out["pile"] = pile
+    out["stale"] = (reason or "").startswith("stale: ")
+    return out
+
+
+def _public_words(refused: Mapping[str, Any], who: str, tr: Translator) -> str:
+    what = str(refused.get("what"))
+    pile = refused.get("pile")
+    if what == "play" and isinstance(pile, int):
+        said = tr._(_PUBLIC_WHAT["play"], number=pile + 1)
+    else:
+        said = tr._(_PUBLIC_WHAT.get(what, N_("an action refused")))
+    if refused.get("stale"):
+        said = tr._("{refusal} (stale: the pile had changed)", refusal=said)
+    return tr._("{name}: {refusal}", name=who, refusal=said)
+
+
+def line_words(
+    line: Mapping[str, Any], game: str, names: Sequence[str], lang: str | Translator | None
+) -> str | None:
+    """A web frame's log line in ``lang`` from its fields (None: it lacks them)."""
+    tr = tr_of(lang)
+    events = line.get("events")
+    if not isinstance(events, list):
+        return None
+    said_parts = []
+    for ev in events:
+        text = _event_text(str(ev.get("kind")), ev, game, names, tr, _named)
+        if text is None:
+            return None
+        said_parts.append(text)
+    said = "; ".join(said_parts)
+    if line.get("timeout"):
+        return tr._("countdown over: {events}", events=said)
+    seat = line.get("seat")
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+    if not line.get("accepted"):
+        refused = line.get("refused")
+        if isinstance(refused, Mapping):
+            return _public_words(refused, who, tr)
+        action, reason = line.get("action"), line.get("engine_reason")
+        if isinstance(action, Mapping) and isinstance(reason, str):
+            return tr._(
+                "{name}: {action} refused: {reason}",
+                name=who,
+                action=action_words(action, tr),
+                reason=reason_words(reason, tr),
+            )
+        return None
+    if said:
+        return said
+    action = line.get("action")
+    return f"{who}: {action_words(action, tr)}" if isinstance(action, Mapping) else None
+
+
+def seat_name(row: Mapping[str, Any], lang: str | Translator | None) -> str:
+    """A seat's name as a page shows it: a bot's ``Easy bot`` becomes « Robot facile »."""
+    tr = tr_of(lang)
+    name, level = row.get("name"), row.get("bot")
+    if isinstance(level, str) and level in LEVEL_WORDS and name == f"{level.capitalize()} bot":
+        return tr._("{level} bot", level=tr._(LEVEL_WORDS[level]))
+    if name:
+        return str(name)
+    seat = row.get("seat")
+    return tr._("Seat {number}", number=(seat if isinstance(seat, int) else 0) + 1)
+
+
+def localize_realtime_frame(
+    frame: Mapping[str, Any], lang: str | Translator | None
+) -> dict[str, Any]:
+    """A copy of a Spit or Speed ``state`` frame whose log lines (and bots' names) are in
+    ``lang``; English frames are returned as they are (copied)."""
+    out = dict(frame)
+    tr = tr_of(lang)
+    if tr.lang == "en" or frame.get("type") != "state":
+        return out
+    rows = [dict(r) for r in frame.get("seats") or []]
+    names = ["", ""]
+    for row in rows:
+        seat = row.get("seat")
+        if isinstance(seat, int) and 0 <= seat < 2:
+            names[seat] = seat_name(row, tr)
+            if row.get("name"):
+                row["name"] = names[seat]
+    out["seats"] = rows
+    game = str(frame.get("game"))
+    log = []
+    for line in frame.get("log") or []:
+        text = line_words(line, game, names, tr)
+        log.append({**line, "text": text} if text is not None else line)
+    out["log"] = log
+    return out

@@ -25,10 +25,13 @@ ErrorCode = Literal[
 class TableError(ValueError):
     """A request the table refuses; nothing changed. ``code`` says why in one word."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, *, reason: str | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.reason = reason
+        """A Spit or Speed engine's own reason (``message`` is it in English words), so that
+        it can be told in another language."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ from cardroom.cards import Card
 from cardroom.games.realtime import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
+from cardroom.i18n.realtime_words import event_fields, public_refusal
 from cardroom.realtime import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.tables.config import SeatSpec, TableError
 
@@ -409,10 +410,17 @@ class RealtimeTable:
             "t": entry.t, "seat": entry.seat, "accepted": entry.accepted,
             "text": entry_text(entry, names, viewer=-1 if seat is None else seat),
         }  # fmt: skip
+        # the fields of the text, so that each connection reads it in its own language
+        line["events"] = [event_fields(e) for e in entry.events]
+        if entry.timeout:
+            line["timeout"] = True
         if entry.seat is not None and (entry.accepted or entry.seat == seat):
             line["action"] = self.engine.action_to_json(entry.action)
             if entry.reason is not None:
                 line["reason"] = entry.reason
+                line["engine_reason"] = entry.reason  # `reason` is put into words later
+        elif entry.seat is not None:
+            line["refused"] = public_refusal(entry.action, entry.reason)
         return line
 
     # -- after the game -------------------------------------------------------------------------

@@ -264,8 +264,8 @@ class RealtimeTables:
             if not entry.accepted:
                 reason = entry.reason or "not now"
                 if reason.startswith("stale: "):
-                    raise TableError("stale", in_words(reason))
-                raise TableError("illegal", in_words(reason))
+                    raise TableError("stale", in_words(reason), reason=reason)
+                raise TableError("illegal", in_words(reason), reason=reason)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next

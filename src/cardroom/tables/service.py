@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from cardroom.bots import Bot, make_bot, parse_spec
@@ -408,7 +409,7 @@ class TableService:
             )
             await self._after(live)
 
-    async def hint(self, table_id: str, seat: int, seq: int) -> tuple[str, str]:
+    async def hint(self, table_id: str, seat: int, seq: int, lang: str = "en") -> tuple[str, str]:
         """The expert's suggestion for ``seat``'s own move at state ``seq``: ``("7D", reason)``.
 
         Worked out in a worker thread from that seat's view alone; nothing is logged. Refused
@@ -427,7 +428,9 @@ class TableService:
         view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
         sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
         try:
-            action, reason = await asyncio.to_thread(suggest, view, ms=100, seed=sample_seed)
+            action, reason = await asyncio.to_thread(
+                partial(suggest, view, ms=100, seed=sample_seed, lang=lang)
+            )
         except HintError as exc:
             raise TableError("not-your-turn", str(exc)) from None
         return action_text(action), reason

@@ -10,7 +10,8 @@ from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import HTTPConnection
 
-from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize
+from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize, translator
+from cardroom.i18n.reasons import request_error_text, table_error_text
 from cardroom.tables import TableError, TableService
 from cardroom.web.settings import Settings
 
@@ -69,9 +70,14 @@ def error_json(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-def table_error_json(exc: TableError) -> JSONResponse:
-    """A refused request as JSON, with the HTTP status its code calls for."""
-    return error_json(STATUS_OF_CODE.get(exc.code, HTTPStatus.BAD_REQUEST), exc.code, exc.message)
+def table_error_json(exc: TableError, lang: str = "en") -> JSONResponse:
+    """A refused request as JSON (its message in ``lang``), with the HTTP status its code
+    calls for."""
+    return error_json(
+        STATUS_OF_CODE.get(exc.code, HTTPStatus.BAD_REQUEST),
+        exc.code,
+        table_error_text(exc.code, exc.message, lang),
+    )
 
 
 def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
@@ -85,11 +91,17 @@ def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
 
 
 def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
-    """A short page that says what went wrong and what to do."""
+    """A short page that says what went wrong and what to do, in the request's language
+    (``title`` and ``message`` are English msgids, or the words of a refusal)."""
+    lang = connection_lang(request)
+    tr = translator(lang)
+    title, message = tr._(title), request_error_text(tr._(message), tr)
+    back = tr._("Back to the lobby")
     body = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1>"
-        f'<p>{escape(message)}</p><p><a href="/">Back to the lobby</a></p></body></html>'
+        f'<p>{escape(message)}</p><p><a href="/">{escape(back)}</a></p>'
+        "</body></html>"
     )
     return HTMLResponse(body, status_code=status)
 

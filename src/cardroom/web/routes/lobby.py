@@ -10,10 +10,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.games.nain_jaune.rules import Rules, RulesError
+from cardroom.i18n.reasons import request_error_text
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
 from cardroom.web.routes.common import (
+    connection_lang,
     error_json,
     page,
     read_limited,
@@ -123,12 +125,13 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
 @router.post("/api/tables")
 async def create_table(request: Request) -> Response:
     """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
+    lang = connection_lang(request)
     body_bytes = await read_limited(request, MAX_CREATE_BYTES)
     if body_bytes is None:
         return error_json(
             HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
             "too-large",
-            f"a table request is at most {MAX_CREATE_BYTES // 1024} KB",
+            request_error_text(f"a table request is at most {MAX_CREATE_BYTES // 1024} KB", lang),
         )
     try:
         body = decode_create(body_bytes)
@@ -138,7 +141,7 @@ async def create_table(request: Request) -> Response:
         else:
             rt_config, rt_title = realtime_config_from(body, name)
     except ProtocolError as exc:
-        return error_json(HTTPStatus.BAD_REQUEST, exc.code, exc.message)
+        return error_json(HTTPStatus.BAD_REQUEST, exc.code, request_error_text(exc.message, lang))
     service = service_of(request)
     try:
         if body.game == "nain-jaune":
@@ -146,7 +149,7 @@ async def create_table(request: Request) -> Response:
         else:
             created = await service.create_realtime(rt_config, rt_title, body.public)
     except TableError as exc:
-        return table_error_json(exc)
+        return table_error_json(exc, lang)
     table_id = created.table_id
     response = JSONResponse(
         {

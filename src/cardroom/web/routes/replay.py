@@ -74,5 +74,5 @@ async def replay_table(request: Request, table_id: str) -> Response:
     try:
         record = await service_of(request).record(table_id)
     except TableError as exc:
-        return table_error_json(exc)
+        return table_error_json(exc, connection_lang(request))
     return await _frames(record, connection_lang(request))

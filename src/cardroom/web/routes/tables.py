@@ -7,10 +7,13 @@ from http import HTTPStatus
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from cardroom.i18n import translator
+from cardroom.i18n.words import N_
 from cardroom.tables import TableError
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
+    connection_lang,
     cookie_name,
     message_page,
     page,
@@ -37,8 +40,10 @@ async def accept_invite(request: Request, invite: str) -> Response:
     bad = message_page(
         request,
         HTTPStatus.FORBIDDEN,
-        "This invitation link does not work",
-        "Check that you copied the whole link, or ask the person who invited you for a new one.",
+        N_("This invitation link does not work"),
+        N_(
+            "Check that you copied the whole link, or ask the person who invited you for a new one."
+        ),
     )
     if parts is None:
         return bad
@@ -70,8 +75,8 @@ def _no_table(request: Request) -> Response:
     return message_page(
         request,
         HTTPStatus.NOT_FOUND,
-        "There is no such table",
-        "The link may be mistyped, or the table belongs to another server.",
+        N_("There is no such table"),
+        N_("The link may be mistyped, or the table belongs to another server."),
     )
 
 
@@ -105,7 +110,7 @@ async def rematch(request: Request, table_id: str) -> Response:
     except TableError as exc:
         if exc.code == "not-found":
             return _no_table(request)
-        return message_page(request, HTTPStatus.FORBIDDEN, "No rematch", exc.message)
+        return message_page(request, HTTPStatus.FORBIDDEN, N_("No rematch"), exc.message)
     response = RedirectResponse(f"/t/{new_id}", status_code=HTTPStatus.SEE_OTHER)
     assert token is not None
     set_seat_cookie(response, request, new_id, token)
@@ -137,12 +142,14 @@ async def table_record(request: Request, table_id: str) -> Response:
             return JSONResponse(
                 {
                     "error": "forbidden",
-                    "message": "the record is published when the game is over: "
-                    "come back after the last round",
+                    "message": translator(connection_lang(request))._(
+                        "the record is published when the game is over: "
+                        "come back after the last round"
+                    ),
                 },
                 status_code=HTTPStatus.FORBIDDEN,
             )
-        return table_error_json(exc)
+        return table_error_json(exc, connection_lang(request))
     return JSONResponse(
         record,
         headers={"Content-Disposition": f'attachment; filename="{game}-{table_id}.json"'},

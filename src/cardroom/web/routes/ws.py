@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
@@ -119,8 +120,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    text = table_error_text(code, message, connection_lang(websocket))
     try:
-        await websocket.send_text(encode(error_frame(code, message)))
+        await websocket.send_text(encode(error_frame(code, text)))
         await websocket.close(close)
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -150,7 +152,9 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
-        if frame.get("type") == "state" and (frame.get("events") or frame.get("game_result")):
+        if frame.get("type") == "state" and frame.get("game") in ("spit", "speed"):
+            frame = localize_realtime_frame(frame, self.lang)
+        elif frame.get("type") == "state" and (frame.get("events") or frame.get("game_result")):
             frame = localize_frame(frame, self.lang)
         async with self.send_lock:
             await self.websocket.send_text(encode(frame))
@@ -188,11 +192,21 @@ class Connection:
             pass
 
     async def _error(
-        self, code: str, message: str, ref: object = None, abuse: bool = False
+        self,
+        code: str,
+        message: str,
+        ref: object = None,
+        abuse: bool = False,
+        reason: str | None = None,
     ) -> None:
         if abuse:
             self.abuse += 1
-        await self.send(error_frame(code, table_error_text(code, message, self.lang), ref))
+        text = (
+            reason_words(reason, self.lang)
+            if reason is not None
+            else table_error_text(code, message, self.lang)
+        )
+        await self.send(error_frame(code, text, ref))
 
     async def _receive(self, message: Any) -> None:
         if not self.bucket.take():
@@ -245,6 +259,9 @@ class Connection:
                 await self._hint(seat, message)
         except TableError as exc:
             text = exc.message
+            if exc.reason is not None:  # a Spit or Speed refusal, told in the page's language
+                await self._error(exc.code, text, ref, reason=exc.reason)
+                return
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
                 text = f"{STALE_PREFIX}: {text}"
             await self._error(exc.code, text, ref)
@@ -256,7 +273,7 @@ class Connection:
 
     async def _hint(self, seat: int, message: Hint) -> None:
         """The expert's suggestion, to this connection only (it changes nothing)."""
-        action, text = await self.service.hint(self.table_id, seat, message.seq)
+        action, text = await self.service.hint(self.table_id, seat, message.seq, self.lang)
         await self.send(
             {"type": "hint", "seq": message.seq, "action": action, "text": text, "ref": message.id}
         )

@@ -1,5 +1,5 @@
 // The lobby's Spit / Speed form: a table for two (you and a bot or a friend) with its options.
-import { clear, el, readJson } from "./common.js";
+import { _, clear, el, readJson } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -43,7 +43,7 @@ async function create(event) {
   error.textContent = "";
   const data = body();
   if (!data.name) {
-    error.textContent = "Write your name (1 to 24 characters).";
+    error.textContent = _("Write your name (1 to 24 characters).");
     $("rt-name").focus();
     return;
   }
@@ -63,7 +63,7 @@ async function create(event) {
     const box = clear($("rt-invite"));
     for (const inv of invites) {
       const href = new URL(inv.url, location.origin).href;
-      box.append(el("input", { class: "link-text", value: href, readonly: true, "aria-label": "Invite link" }));
+      box.append(el("input", { class: "link-text", value: href, readonly: true, "aria-label": _("Invite link") }));
     }
     $("rt-go").focus();
   } catch (err) {

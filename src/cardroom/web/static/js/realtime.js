@@ -1,7 +1,8 @@
 // The Spit / Speed table page: one websocket; the server's arbiter decides everything, this page
 // only draws the frames it is sent and sends actions that name the card, the pile and the top
 // card it showed ("seen").
-import { cardBack, cardFace, cardImg, cardLabel, clear, el, startI18n } from "./common.js";
+import { LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n } from "./common.js";
+import { LEVEL_WORDS } from "./options.js";
 
 await startI18n();
 
@@ -29,8 +30,8 @@ function connect() {
   const url = `${proto}//${location.host}/ws/${encodeURIComponent(TABLE)}${WATCH ? "?watch=1" : ""}`;
   ws = new WebSocket(url);
   fresh = true;
-  setConn("connecting…", "wait");
-  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? "watching" : "connected", "ok"); });
+  setConn(_("connecting…"), "wait");
+  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? _("watching") : _("connected"), "ok"); });
   ws.addEventListener("message", (ev) => {
     let frame;
     try { frame = JSON.parse(ev.data); } catch { return; }
@@ -38,10 +39,10 @@ function connect() {
   });
   ws.addEventListener("close", (ev) => {
     if (ev.code === 4404 || ev.code === 4403) {
-      setConn("this table cannot be opened", "bad");
+      setConn(_("this table cannot be opened"), "bad");
       return;
     }
-    setConn("reconnecting…", "wait");
+    setConn(_("reconnecting…"), "wait");
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 300 * 2 ** retry);
   });
@@ -55,7 +56,7 @@ function setConn(text, kind) {
 
 function send(msg) {
   if (!ws || ws.readyState !== WebSocket.OPEN) {
-    showError("Not connected: wait a moment, the page reconnects by itself.");
+    showError(_("Not connected: wait a moment, the page reconnects by itself."));
     return false;
   }
   ws.send(JSON.stringify(msg));
@@ -87,7 +88,7 @@ function onFrame(frame) {
     keepSelection();
     render();
   } else if (frame.type === "error") {
-    showError(frame.message || "The server refused that.");
+    showError(frame.message || _("The server refused that."));
   }
 }
 
@@ -108,11 +109,11 @@ function announce(text) {
 
 function announcePhase(phase) {
   const words = {
-    slap: "New layout: slap a middle pile!",
-    choose: "A pile is being chosen…",
-    stalemate: state.game === "speed" ? "Flip called" : "Stalemate: call “Spit!”",
-    play: "Play!",
-    over: "Game over",
+    slap: _("New layout: slap a middle pile!"),
+    choose: _("A pile is being chosen…"),
+    stalemate: state.game === "speed" ? _("Flip called") : _("Stalemate: call “Spit!”"),
+    play: _("Play!"),
+    over: _("Game over"),
   };
   if (words[phase]) announce(words[phase]);
 }
@@ -133,7 +134,10 @@ const viewSeat = () => (mySeat() === null ? 0 : mySeat());
 
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
-  return (s && s.name) || `Seat ${g + 1}`;
+  if (LANG !== "en" && s && s.bot && LEVEL_WORDS[s.bot] && s.name === `${s.bot[0].toUpperCase()}${s.bot.slice(1)} bot`) {
+    return _("{level} bot", { level: _(LEVEL_WORDS[s.bot]) });
+  }
+  return (s && s.name) || _("Seat {number}", { number: g + 1 });
 }
 
 function legal(type) {
@@ -162,7 +166,7 @@ function play(card, pile) {
   const v = view();
   const seen = v.centre[pile];
   if (!seen) {
-    showError(`Middle pile ${pile + 1} is empty.`);
+    showError(_("Middle pile {number} is empty.", { number: pile + 1 }));
     return;
   }
   act({ type: "play", card, pile, seen });
@@ -180,7 +184,7 @@ function pilePressed(pile) {
   } else if (isSpit() && v.phase === "choose") {
     act({ type: "choose", pile });
   } else {
-    showError("Choose one of your cards first, then the pile.");
+    showError(_("Choose one of your cards first, then the pile."));
   }
 }
 
@@ -220,8 +224,8 @@ function render() {
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.status = state.status;
   document.body.dataset.game = state.game;
-  const title = state.title || (isSpit() ? "Spit" : "Speed");
-  $("table-title").textContent = mySeat() === null ? `${title} (watching)` : title;
+  const title = state.title || (isSpit() ? _("Spit") : _("Speed"));
+  $("table-title").textContent = mySeat() === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
   renderStatus();
   renderCountdown();
@@ -237,16 +241,18 @@ function renderStatus() {
   let text = "";
   if (state.status === "waiting") {
     const missing = state.seats.filter((s) => s.kind === "person" && !s.name).length;
-    text = missing ? `Waiting for ${missing} player${missing > 1 ? "s" : ""} to take their seat.` : "Starting…";
+    text = missing
+      ? ngettext("Waiting for {n} player to take their seat.", "Waiting for {n} players to take their seat.", missing)
+      : _("Starting…");
   } else if (state.status === "over") {
-    text = v && v.winner !== null && v.winner !== undefined ? `${seatName(v.winner)} wins!` : "The game is over.";
+    text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
   } else if (v) {
     const phase = v.phase;
-    if (phase === "start") text = isSpit() ? "Call “Spit!” to start (Space)." : "Call for the flip to start (Space).";
-    else if (phase === "slap") text = "New layout: slap the smaller middle pile (j / k)!";
-    else if (phase === "choose") text = v.chooser === mySeat() ? "Choose your middle pile (j / k)." : `${seatName(v.chooser)} chooses a pile.`;
-    else if (v.stalemate) text = isSpit() ? "Nobody can move: call “Spit!” (Space)." : "Flip called: the side piles turn.";
-    else text = "Play! Drag a card onto a middle pile, or click it then the pile.";
+    if (phase === "start") text = isSpit() ? _("Call “Spit!” to start (Space).") : _("Call for the flip to start (Space).");
+    else if (phase === "slap") text = _("New layout: slap the smaller middle pile (j / k)!");
+    else if (phase === "choose") text = v.chooser === mySeat() ? _("Choose your middle pile (j / k).") : _("{name} chooses a pile.", { name: seatName(v.chooser) });
+    else if (v.stalemate) text = isSpit() ? _("Nobody can move: call “Spit!” (Space).") : _("Flip called: the side piles turn.");
+    else text = _("Play! Drag a card onto a middle pile, or click it then the pile.");
   }
   $("status-line").textContent = text;
 }
@@ -259,7 +265,7 @@ function renderCountdown() {
     return;
   }
   const left = Math.max(0, d.at - (Date.now() / 1000 + offset));
-  box.textContent = `Countdown: ${left.toFixed(1)} s`;
+  box.textContent = _("Countdown: {seconds} s", { seconds: left.toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 }
 setInterval(() => { if (state) renderCountdown(); }, 100);
 
@@ -273,36 +279,39 @@ function renderThem() {
   const v = view();
   if (!v) return;
   const them = 1 - viewSeat();
-  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : `${seatName(them)} (opponent)`));
+  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) })));
   const row = el("div", { class: "rt-row" });
   if (isSpit()) {
     (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
-    row.append(pileBox(`spit pile ${v.spit_left[them]}`, null, v.spit_left[them]));
+    row.append(pileBox(_("spit pile {n}", { n: v.spit_left[them] }), null, v.spit_left[them]));
   } else {
     const n = v.hand_sizes[them];
-    const hand = el("div", { class: "rt-hand-back", "aria-label": `${n} cards in hand` });
+    const hand = el("div", { class: "rt-hand-back", role: "img", "aria-label": ngettext("{n} card in hand", "{n} cards in hand", n) });
     for (let i = 0; i < n; i++) hand.append(cardBack("rt-card"));
-    row.append(hand, pileBox(`draw pile ${v.draw_sizes[them]}`, null, v.draw_sizes[them]));
+    row.append(hand, pileBox(_("draw pile {n}", { n: v.draw_sizes[them] }), null, v.draw_sizes[them]));
   }
   box.append(row);
-  if (v.called && v.called[them]) box.append(el("p", { class: "rt-called" }, isSpit() ? "called “Spit!”" : "called for the flip"));
+  if (v.called && v.called[them]) box.append(el("p", { class: "rt-called" }, isSpit() ? _("called “Spit!”") : _("called for the flip")));
 }
 
 function renderMiddle() {
   const box = clear($("middle"));
   const v = view();
   if (!v) return;
-  if (!isSpit()) box.append(pileBox(`side ${v.side_sizes[0]}`, null, v.side_sizes[0]));
+  if (!isSpit()) box.append(pileBox(_("side {n}", { n: v.side_sizes[0] }), null, v.side_sizes[0]));
   [0, 1].forEach((pile) => {
     const top = v.centre[pile];
     const open = !isSpit() || !v.open_piles || v.open_piles[pile];
-    const label = `Middle pile ${pile + 1}${top ? `: ${cardLabel(top)}` : ""}, ${v.centre_sizes[pile]} cards`;
+    const size = v.centre_sizes[pile];
+    // the accessible name is the visible text ("pile 1 · 5") and then the card and the count
+    const said = top
+      ? ngettext(": {card}, {n} card", ": {card}, {n} cards", size, { card: cardLabel(top) })
+      : ngettext(": empty, {n} card", ": empty, {n} cards", size);
     const target = el("button", {
       type: "button",
       class: `rt-target${open ? "" : " closed"}${selected ? " ready" : ""}`,
       "data-pile": pile,
       "data-top": top || "",
-      "aria-label": label,
       onclick: () => pilePressed(pile),
       ondragover: (ev) => { ev.preventDefault(); },
       ondrop: (ev) => {
@@ -312,10 +321,11 @@ function renderMiddle() {
       },
     },
     top ? cardImg(top) : el("span", { class: "rt-empty-img" }),
-    el("span", { class: "rt-count" }, `pile ${pile + 1} · ${v.centre_sizes[pile]}`));
+    el("span", { class: "rt-count" }, _("pile {number}", { number: pile + 1 }) + ` · ${size}`),
+    el("span", { class: "sr-only" }, said));
     box.append(target);
   });
-  if (!isSpit()) box.append(pileBox(`side ${v.side_sizes[1]}`, null, v.side_sizes[1]));
+  if (!isSpit()) box.append(pileBox(_("side {n}", { n: v.side_sizes[1] }), null, v.side_sizes[1]));
 }
 
 function renderActions() {
@@ -326,17 +336,19 @@ function renderActions() {
   }
   if (mySeat() === null || state.status !== "playing") return;
   const v = view();
-  const label = isSpit() ? "“Spit!” (Space)" : "Flip (Space)";
+  const label = isSpit() ? _("“Spit!” (Space)") : _("Flip (Space)");
   const canCall = legal(isSpit() ? "spit" : "call");
   box.append(el("button", { type: "button", id: "call-button", class: canCall ? "primary" : "", onclick: call }, label));
   if (isSpit() && (v.phase === "slap" || v.phase === "choose")) {
-    const kind = v.phase === "slap" ? "Slap" : "Choose";
-    [0, 1].forEach((pile) => box.append(el("button", {
-      type: "button", class: "claim", "data-slap": pile,
-      onclick: () => act({ type: v.phase === "slap" ? "slap" : "choose", pile }),
-    }, `${kind} pile ${pile + 1} (${pile === 0 ? "j" : "k"})`)));
+    [0, 1].forEach((pile) => {
+      const f = { number: pile + 1, key: pile === 0 ? "j" : "k" };
+      box.append(el("button", {
+        type: "button", class: "claim", "data-slap": pile,
+        onclick: () => act({ type: v.phase === "slap" ? "slap" : "choose", pile }),
+      }, v.phase === "slap" ? _("Slap pile {number} ({key})", f) : _("Choose pile {number} ({key})", f)));
+    });
   }
-  if (v.called && v.called[viewSeat()]) box.append(el("span", { class: "muted" }, "You called: waiting for the other player or the countdown."));
+  if (v.called && v.called[viewSeat()]) box.append(el("span", { class: "muted" }, _("You called: waiting for the other player or the countdown.")));
 }
 
 function renderWaiting(box) {
@@ -344,18 +356,18 @@ function renderWaiting(box) {
   if (me === null) return;
   const seat = state.seats.find((s) => s.seat === me);
   if (seat && !seat.name) {
-    const input = el("input", { id: "join-name", maxlength: "24", value: localStorage.getItem(NAME_KEY) || "", "aria-label": "Your name" });
+    const input = el("input", { id: "join-name", maxlength: "24", value: localStorage.getItem(NAME_KEY) || "", "aria-label": _("Your name") });
     const form = el("form", { class: "join-form", onsubmit: (ev) => {
       ev.preventDefault();
       const name = input.value.trim();
-      if (!name) { showError("Give your name (1 to 24 characters)."); return; }
+      if (!name) { showError(_("Give your name (1 to 24 characters).")); return; }
       localStorage.setItem(NAME_KEY, name);
       send({ type: "join", name });
-    } }, el("label", { for: "join-name" }, "Your name "), input, el("button", { type: "submit", class: "primary" }, "Take my seat"));
+    } }, el("label", { for: "join-name" }, _("Your name"), " "), input, el("button", { type: "submit", class: "primary" }, _("Take my seat")));
     box.append(form);
   } else if (me === 0) {
-    box.append(el("span", { class: "muted" }, "Waiting for your friend (send them the invitation link). "),
-      el("button", { type: "button", id: "start-button", onclick: () => send({ type: "start" }) }, "Start now against a bot"));
+    box.append(el("span", { class: "muted" }, _("Waiting for your friend (send them the invitation link)."), " "),
+      el("button", { type: "button", id: "start-button", onclick: () => send({ type: "start" }) }, _("Start now against a bot")));
   }
 }
 
@@ -368,27 +380,32 @@ function renderMe() {
     // a spectator sees seat 1's public side too (face-up tops only)
     const row = el("div", { class: "rt-row" });
     if (isSpit()) (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
-    else row.append(el("span", { class: "muted" }, `${seatName(0)}: ${v.hand_sizes[0]} cards in hand, ${v.draw_sizes[0]} to draw`));
+    else {
+      const hand = ngettext("{n} card in hand", "{n} cards in hand", v.hand_sizes[0]);
+      const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
+      row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
+    }
     box.append(el("h2", { class: "rt-name" }, seatName(0)), row);
     return;
   }
-  box.append(el("h2", { class: "rt-name" }, `${seatName(me)} (you)`));
+  box.append(el("h2", { class: "rt-name" }, _("{name} (you)", { name: seatName(me) })));
   const row = el("div", { class: "rt-row rt-mine" });
   myCards().forEach((item, i) => {
     const key = String(i + 1);
-    // the accessible name also says how many cards the pile holds (shown as "1 · 3")
-    const count = isSpit() && item.n > 1 ? `, ${item.n} cards` : "";
+    // The accessible name is the button's text: what the card is (for screen readers only),
+    // then the visible key ("1", or "1 · 3" for a pile of 3), then how many cards the pile holds.
+    const count = isSpit() && item.n > 1 ? ngettext(" ({n} card)", " ({n} cards)", item.n) : "";
     let face;
     let label;
     if (item.card) {
       face = cardImg(item.card);
-      label = `${cardLabel(item.card)} (key ${key}${count})`;
+      label = _("{card}, key", { card: cardLabel(item.card) });
     } else if (item.n > 0) {
       face = el("img", { src: "/static/cards/back.svg", class: "card-img", alt: "" });
-      label = `stock pile ${i + 1}: face down, turn it up (key ${key}${count})`;
+      label = _("stock pile {number}: face down, turn it up; key", { number: i + 1 });
     } else {
       face = el("span", { class: "rt-empty-img" });
-      label = `empty space ${i + 1} (key ${key})`;
+      label = _("empty space {number}, key", { number: i + 1 });
     }
     const isSel = selected && item.card && selected.card === item.card;
     row.append(el("button", {
@@ -396,15 +413,18 @@ function renderMe() {
       class: `card rt-mine-card${isSel ? " selected" : ""}${item.card ? " up" : ""}`,
       "data-card": item.card || null,
       "data-stock": item.stock,
-      "aria-label": label,
       "aria-pressed": isSel ? "true" : "false",
       draggable: item.card ? "true" : "false",
       ondragstart: (ev) => { if (item.card) ev.dataTransfer.setData("text/plain", item.card); },
       onclick: () => cardPressed(item),
-    }, face, el("span", { class: "rt-key" }, isSpit() && item.n > 1 ? `${key} · ${item.n}` : key)));
+    }, face, el("span", { class: "sr-only" }, `${label} `),
+    el("span", { class: "rt-key" }, isSpit() && item.n > 1 ? `${key} · ${item.n}` : key),
+    count ? el("span", { class: "sr-only" }, count) : null));
   });
   box.append(row);
-  const extra = isSpit() ? `spit pile: ${v.spit_left[me]} cards` : `draw pile: ${v.draw_sizes[me]} cards`;
+  const extra = isSpit()
+    ? ngettext("spit pile: {n} card", "spit pile: {n} cards", v.spit_left[me])
+    : ngettext("draw pile: {n} card", "draw pile: {n} cards", v.draw_sizes[me]);
   box.append(el("p", { class: "rt-extra muted" }, extra));
 }
 
@@ -423,23 +443,23 @@ function renderResult() {
   box.hidden = false;
   clear(box);
   const winner = v.winner;
-  box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? "No winner" : `${seatName(winner)} wins`));
+  box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? _("No winner") : _("{name} wins", { name: seatName(winner) })));
   const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
     el("th", { scope: "row" }, seatName(g)),
     el("td", {}, String(cardsLeft(v, g))),
     isSpit() ? null : el("td", {}, String(g === winner ? v.points || 0 : 0))));
   box.append(el("table", { class: "settlement" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Cards left"), isSpit() ? null : el("th", {}, "Points"))),
+    el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Cards left")), isSpit() ? null : el("th", {}, _("Points")))),
     el("tbody", {}, rows)));
   const links = el("p", {});
   if (mySeat() !== null) {
-    const text = state.rematch ? "Join the rematch" : "Rematch";
+    const text = state.rematch ? _("Join the rematch") : _("Rematch");
     links.append(el("a", { class: "button primary", id: "rematch", href: `/t/${encodeURIComponent(TABLE)}/rematch` }, text), " ");
   } else if (state.rematch) {
-    links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, "Watch the rematch"), " ");
+    links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the rematch")), " ");
   }
-  links.append(el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: "" }, "Download the record"), " ",
-    el("a", { class: "button", href: "/" }, "Lobby"));
+  links.append(el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: "" }, _("Download the record")), " ",
+    el("a", { class: "button", href: "/" }, _("Lobby")));
   box.append(links);
 }
 
@@ -452,7 +472,7 @@ document.addEventListener("keydown", (ev) => {
   if (!state || state.status !== "playing" || mySeat() === null) return;
   if (key === " " || key === "Spacebar") { ev.preventDefault(); call(); return; }
   if (key === "Escape") { selected = null; moving = false; render(); return; }
-  if (key === "m" && isSpit()) { moving = Boolean(selected); if (!moving) showError("Choose a card first (1…5), then m and the empty space."); return; }
+  if (key === "m" && isSpit()) { moving = Boolean(selected); if (!moving) showError(_("Choose a card first (1…5), then m and the empty space.")); return; }
   if (key === "j" || key === "k") { ev.preventDefault(); pilePressed(key === "j" ? 0 : 1); return; }
   if (/^[1-9]$/.test(key)) {
     const item = myCards()[Number(key) - 1];

@@ -477,7 +477,7 @@ function canHint() {
 }
 
 function askHint() {
-  if (!canHint()) { showError("A hint is for your own move: wait for your turn."); return; }
+  if (!canHint()) { showError(_("A hint is for your own move: wait for your turn.")); return; }
   if (hintRef || (hint && hint.seq === state.seq)) return;
   const id = `h${nextId++}`;
   if (send({ type: "hint", seq: state.seq, id })) {
@@ -501,9 +501,9 @@ function renderHint() {
   $("hint-button")?.remove();
   if (canHint()) {
     $("actions").append(el("button", { type: "button", id: "hint-button", class: "hint-button", disabled: Boolean(hintRef || hint), onclick: askHint },
-      hintRef ? "Thinking…" : "Hint (i)"));
+      hintRef ? _("Thinking…") : _("Hint (i)")));
   }
-  line.textContent = hint ? `Hint: ${hint.text}` : "";
+  line.textContent = hint ? _("Hint: {text}", { text: hint.text }) : "";
   line.hidden = !hint;
   for (const b of document.querySelectorAll(".hinted")) b.classList.remove("hinted");
   if (!hint) return;
