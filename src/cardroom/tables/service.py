@@ -139,6 +139,10 @@ class TableService:
         if coordinate if coordinate is not None else store.notifies:
             self._coord = Coordinator(store.url, self._on_change, self._on_presence)
             store.announce = self._coord.announce
+            self.realtime.owns = self._owns
+            self.realtime.claim = self._claim
+            self.realtime.remote_present = self._remote_seats
+            self.realtime.tell_presence = self._tell_realtime_presence
         self.owned: set[str] = set()
         """Tables whose lease this process holds (with a coordinator)."""
         self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
@@ -734,6 +738,15 @@ class TableService:
         return live.table.frame(seat, since, self._present(live), self._deadline(live))
 
     def _deadline(self, live: _Live) -> dict[str, Any] | None:
+        table = live.table
+        if not live.deadlines and not self._owns(table.table_id):
+            # the authority's next-round timer, read from the log (it runs in another process)
+            if table.status == "round-over" and table.waiting_for_ready():
+                ended = table.round_ended_at
+                if ended is not None:
+                    at = ended + table.cfg.next_round_after
+                    return {"kind": "next-round", "seat": None, "at": at}
+            return None
         if not live.deadlines:
             return None
         turn = live.table.turn()
@@ -797,6 +810,23 @@ class TableService:
     def _owns(self, table_id: str) -> bool:
         return self._coord is None or table_id in self.owned
 
+    async def _claim(self, table_id: str) -> None:
+        """Take a table's lease when this process creates it (another one may run it else)."""
+        if self._coord is not None:
+            with contextlib.suppress(Exception):
+                if self._coord.connected and await self._coord.acquire(table_id):
+                    self.owned.add(table_id)
+
+    def _remote_seats(self, table_id: str) -> set[int]:
+        remote = self._remote.get(table_id)
+        if not remote:
+            return set()
+        now = time.monotonic()
+        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL}
+
+    def _tell_realtime_presence(self, table_id: str, seat: int, n: int) -> None:
+        self._spawn(self._send_presence([f"{table_id} {seat} {n}"]))
+
     def _check_store(self) -> None:
         if self._coord is not None and not self._coord.connected and self.owned:
             self._lose_all()
@@ -812,6 +842,9 @@ class TableService:
         return here
 
     def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
+        if self.realtime.holds(table_id):
+            self.realtime.on_change(table_id, seq, entry)
+            return
         live = self._live.get(table_id)
         if live is None or seq <= max(live.table.seq, live.writing):
             return
@@ -872,11 +905,16 @@ class TableService:
     def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
         live = self._live.get(table_id)
         before = self._present(live) if live is not None else set()
+        was = self._remote_seats(table_id)
         seen = self._remote.setdefault(table_id, {})
         if n > 0:
             seen[(pid, seat)] = (n, time.monotonic())
         else:
             seen.pop((pid, seat), None)
+        if self.realtime.holds(table_id):
+            if self._remote_seats(table_id) != was:
+                self.realtime.presence_changed(table_id)
+            return
         if live is None or not (0 <= seat < live.table.n):
             return
         now = self._present(live)
@@ -915,6 +953,8 @@ class TableService:
                     logger.warning("table leases: connected to the database again")
                     for live in list(self._live.values()):
                         self._behind(live)  # notices may have been missed meanwhile
+                    for table_id in self.realtime.table_ids():
+                        self.realtime.behind(table_id)
                 await self._scan()
                 self._sweep()
                 beat += 1
@@ -925,6 +965,7 @@ class TableService:
                             for tid, live in self._live.items()
                             for seat in live.present()
                         ]
+                        + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
                     )
             except asyncio.CancelledError:
                 raise
@@ -939,12 +980,19 @@ class TableService:
         assert coord is not None
         for table_id in list(self.owned):
             live = self._live.get(table_id)
-            if live is None or live.table.status == "over":
+            status = live.table.status if live is not None else self.realtime.status(table_id)
+            if status is None or status == "over":
                 self.owned.discard(table_id)
                 await coord.release(table_id)
         for table_id in await coord.scan(self.owned):
             self.owned.add(table_id)
             try:
+                held = self.realtime.holds(table_id)
+                if await self._is_realtime(table_id):  # loading it (not held) takes it
+                    if held:
+                        await self.realtime.take(table_id)
+                    logger.info("real-time table %s: this process is its clock now", table_id)
+                    continue
                 live = await self._load(table_id)
                 async with live.lock:
                     await self._catch_up_locked(live, read=True)
@@ -977,6 +1025,7 @@ class TableService:
     def _lose_all(self) -> None:
         """The lease connection is gone: this process is no table's authority any more."""
         for table_id in self.owned:
+            self.realtime.lose(table_id)
             live = self._live.get(table_id)
             if live is None:
                 continue
