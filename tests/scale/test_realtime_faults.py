@@ -40,14 +40,13 @@ async def make(address: str, count: int, bot: str | None = None) -> list[TableIn
 def people(tables: list[TableInvites], first: list[str], second: list[str]) -> list[RealtimeClient]:
     """Seat 0 goes first to ``first``, seat 1 to ``second``; seat 1 never calls at every
     other table (the countdown ends those stalemates)."""
-    return [
-        RealtimeClient(
-            first if seat == 0 else second, t.table_id, token, seed=10 * n + seat,
-            calls=seat == 0 or n % 2 == 0, think=0.05,
-        )  # fmt: skip
-        for n, t in enumerate(tables)
-        for seat, token in sorted(t.tokens.items())
-    ]
+    out = []
+    for n, t in enumerate(tables):
+        for seat, token in sorted(t.tokens.items()):
+            calls = seat == 0 or n % 2 == 0
+            where = first if seat == 0 else second
+            out.append(RealtimeClient(where, t.table_id, token, 10 * n + seat, calls, think=0.05))
+    return out
 
 
 async def test_kill_9_of_the_clock_of_speed_tables_loses_nothing(pg_url: str) -> None:
@@ -77,9 +76,7 @@ async def test_kill_9_of_the_clock_of_speed_tables_loses_nothing(pg_url: str) ->
         checked = await check_realtime_frames(store, clients)
         after = [e for e in await store.entries(with_bot[0].table_id) if e.at > killed_at]
         bot_after = min(e.at for e in after if e.data.get("by") == "bot") - killed_at
-        timeouts = [
-            e for t in moved for e in await store.entries(t) if e.kind == "timeout"
-        ]  # fmt: skip
+        timeouts = [e for t in moved for e in await store.entries(t) if e.kind == "timeout"]
         cut = [c for c in clients if c.connects > 1]
         print(
             f"\nkill -9 of the clock of {len(moved)} Speed tables: the bot moved again "
