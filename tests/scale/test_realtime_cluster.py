@@ -117,6 +117,13 @@ async def test_a_speed_table_across_two_services_has_one_clock(pg_url: str) -> N
         assert not any(e.data.get("action", {}).get("type") == "call" for e in bob_moves)
         # presence crossed the processes: each sees the other person at the table
         assert all(row["present"] for row in b.frame_for(tid, 1)["seats"])
+        # both ask for a rematch at once, through different processes: one table, logged once
+        ids = await asyncio.gather(a.rematch(tid, 0), b.rematch(tid, 1))
+        assert ids[0] == ids[1] != tid
+        kinds = [e.kind for e in await store_a.entries(tid)]
+        assert kinds[-1] == "rematch" and kinds.count("rematch") == 1
+        await until(lambda: b.frame_for(tid, 1)["rematch"] == f"/t/{ids[0]}")
+        assert a.frame_for(tid, 0)["rematch"] == f"/t/{ids[0]}"
     finally:
         for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
             await closing

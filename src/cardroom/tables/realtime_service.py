@@ -70,11 +70,6 @@ def is_realtime(created: LogEntry) -> bool:
     return isinstance(config, dict) and config.get("game") in GAMES
 
 
-def _one_writer(store: EventStore) -> bool:
-    engine = getattr(store, "engine", None)
-    return engine is not None and engine.dialect.name == "sqlite"
-
-
 @dataclass
 class _RealtimeLive:
     """A real-time table in memory: its lock, subscribers, bots and the task of its clock."""
@@ -88,8 +83,6 @@ class _RealtimeLive:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     bots: dict[int, ReactionBot] = field(default_factory=dict)
-    rematch: str | None = None
-    """The id of the rematch table, once someone asked for it."""
     rematch_of: str | None = None
     writing: int = 0
     """The seq this process is writing (its own change notice is not news)."""
@@ -117,9 +110,6 @@ class RealtimeTables:
         self._subscription = make_subscription
         self._live: dict[str, _RealtimeLive] = {}
         self._stopping = False
-        self._writes = asyncio.Lock() if _one_writer(store) else None
-        """SQLite has one writer: appends wait their turn here, in arrival order, instead of
-        in SQLite's busy handler (whose sleeps of up to 100 ms made the latency's tail)."""
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """True when this process is the table's clock (its lease holder; always, alone)."""
         self.claim: Callable[[str], Awaitable[None]] | None = None
@@ -446,10 +436,10 @@ class RealtimeTables:
             ]  # fmt: skip
         live.writing = entry.seq
         try:
-            async with self._writes or contextlib.nullcontext():
-                await self.store.append(
-                    table.table_id, entry, table_update=table_update, seats_update=seats_update
-                )
+            # (SQLite's writes wait their turn in the store's queue, with Nain Jaune's)
+            await self.store.append(
+                table.table_id, entry, table_update=table_update, seats_update=seats_update
+            )
         except SeqConflict:  # another process wrote this seq first: its entry is the one
             live.writing = 0
             await self._read_log(live, read=True)
@@ -489,8 +479,8 @@ class RealtimeTables:
         }
         if table.engine is not None and table.engine.over:
             summary["winner"] = table.engine.winner
-        if live.rematch is not None:
-            summary["rematch"] = live.rematch
+        if table.rematch is not None:
+            summary["rematch"] = table.rematch
         await self.store.update_table(table.table_id, {"status": table.status, "summary": summary})
 
     # -- bots and the clock ---------------------------------------------------------------------
@@ -638,7 +628,7 @@ class RealtimeTables:
         frame["title"] = live.title
         frame["creator"] = 0
         frame["now"] = self.clock()
-        frame["rematch"] = f"/t/{live.rematch}" if live.rematch else None
+        frame["rematch"] = f"/t/{live.table.rematch}" if live.table.rematch else None
         for line in frame.get("log", []):
             line["text"] = in_words(line["text"])
             if "reason" in line:
@@ -680,15 +670,17 @@ class RealtimeTables:
         return live.table.record()
 
     async def rematch(self, table_id: str, seat: int) -> str:
-        """The id of the rematch of a finished table (created by the first to ask): the same
-        seats, options and level, a new deal; each person keeps their seat token."""
+        """The id of the rematch of a finished table (made by the first to ask, whichever
+        process: it is logged as ``rematch``): the same seats, options and level, a new deal;
+        each person keeps their seat token."""
         live = self._get(table_id)
         async with live.lock:
             table = live.table
             if table.status != "over":
                 raise TableError("forbidden", "a rematch is offered once the game is over")
-            if live.rematch is not None:
-                return live.rematch
+            await self._read_log(live)
+            if table.rematch is not None:
+                return table.rematch
             config = table.config
             assert config is not None
             seats = tuple(
@@ -706,10 +698,13 @@ class RealtimeTables:
                 again, live.title, live.public, tokens=dict(live.token_hashes),
                 rematch_of=table_id,
             )  # fmt: skip
-            live.rematch = created.table_id
-            await self._store_status(live)
-            self._fan_out(live)
-            return created.table_id
+            with contextlib.suppress(_Conflict):  # another process logged its rematch first
+                await self._commit(live, "rematch", {"table": created.table_id})
+            if table.rematch is None:
+                raise TableError("stale", "the table is busy: ask for the rematch again")
+            with contextlib.suppress(StoreError):
+                await self._store_status(live)
+            return table.rematch
 
     def game_of(self, table_id: str) -> str:
         """``spit`` or ``speed``."""
