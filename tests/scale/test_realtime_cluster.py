@@ -3,19 +3,22 @@
 The lease holder is the table's clock (bots, countdowns, the start); a person connected to the
 other service acts through it, and its connections see every entry, each for its own seat,
 with the countdown's deadline read from the log. When the holder goes away the other service
-takes the lease, rebuilds the table from the log and goes on.
+takes the lease, rebuilds the table from the log and goes on. (And a Nain Jaune table's
+next-round deadline, shown by a process that does not run the timer.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from typing import Any
 
 import pytest
 
+from cardroom.games.nain_jaune import Rules
 from cardroom.store import EventStore, LogEntry
-from cardroom.tables import SeatSpec, Subscription, TableError, TableService
+from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from tests.tables.helpers import until
 
@@ -159,6 +162,44 @@ async def test_the_other_service_takes_over_a_speed_table_and_its_bot(pg_url: st
         later_bot = [e for e in entries[seq_before:] if e.data.get("by") == "bot"]
         assert later_bot  # the bot went on, run by B
         assert check_frames(entries, [f for f in frames if f["seq"] >= 1], 0)
+    finally:
+        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
+            await closing
+
+
+async def until_round_over(service: TableService, sub: Subscription, tid: str, seat: int) -> None:
+    """Play the first legal card whenever it is ``seat``'s turn, until the round is over."""
+    while True:
+        frame = await asyncio.wait_for(sub.get(), 30)
+        assert frame is not None
+        if frame["status"] == "round-over":
+            return
+        legal = (frame.get("round") or {}).get("legal")
+        if frame["status"] == "playing" and legal and sub.queue.empty():
+            with contextlib.suppress(TableError):  # stale: a newer frame is on its way
+                await service.act(tid, seat, legal[0], frame["seq"])
+
+
+async def test_the_next_round_deadline_of_nain_jaune_is_shown_by_the_other_process(
+    pg_url: str,
+) -> None:
+    store_a, store_b, a, b = await two_services(pg_url)
+    try:
+        rules = Rules.from_options("classic", {"end": "rounds:2"})
+        seats = (SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("bot", "easy"))
+        config = TableConfig(rules=rules, seats=seats, seed=3, bot_delay=0, next_round_after=30)
+        created = await a.create(config)
+        tid = created.table_id
+        assert await b.seat_of(tid, created.invites[1]) == 1
+        ann, bob = a.subscribe(tid, 0), b.subscribe(tid, 1)
+        await b.join(tid, 1, "Bob")
+        await asyncio.gather(until_round_over(a, ann, tid, 0), until_round_over(b, bob, tid, 1))
+        await until(lambda: a.frame_for(tid, 0)["deadline"] is not None)
+        on_a, on_b = a.frame_for(tid, 0)["deadline"], b.frame_for(tid, 1)["deadline"]
+        assert on_a["kind"] == "next-round" and on_b == on_a  # B runs no timer: from the log
+        assert tid not in b.owned and not b._live[tid].timers
+        ended = b.table(tid).round_ended_at
+        assert ended is not None and on_b["at"] == ended + 30
     finally:
         for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
             await closing
