@@ -196,6 +196,7 @@ class RtPair:
         self.pending: list[tuple[int, float]] = []
         """(seq of an accepted action, when it was sent) not yet seen by both."""
         self.last: dict[int, dict[str, Any] | None] = {0: None, 1: None}
+        self.joined: set[int] = set()
 
     async def run(self) -> None:
         while not self.stop:
@@ -209,6 +210,7 @@ class RtPair:
             self.table_id = made.table_id
             self.seen = {0: [], 1: []}
             self.pending = []
+            self.joined = set()
             await asyncio.gather(*(self._seat(made.tokens[g], g) for g in (0, 1)))
             if self.stats.measuring:
                 self.stats.games += 1
@@ -265,6 +267,9 @@ class RtPair:
         if frame is None:
             return
         if frame["status"] == "waiting" and frame["seats"][seat]["name"] is None:
+            if seat in self.joined:
+                return
+            self.joined.add(seat)
             with contextlib.suppress(websockets.ConnectionClosed):
                 await ws.send('{"type": "join", "name": "Bob"}')
             return

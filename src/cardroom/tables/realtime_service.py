@@ -330,11 +330,17 @@ class RealtimeTables:
     async def join(self, table_id: str, seat: int, name: str) -> None:
         """A person takes their seat under ``name``; the game starts once every seat is taken."""
         live = self._get(table_id)
-        async with live.lock:
-            if live.table.names[seat] is not None and live.table.status == "waiting":
-                return  # already seated (a second tab): nothing to log
-            await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
-            await self._follow_up(live)
+        for _ in range(RETRIES):
+            async with live.lock:
+                if live.table.names[seat] is not None and live.table.status == "waiting":
+                    return  # already seated (a second tab): nothing to log
+                try:
+                    await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
+                except _Conflict:
+                    continue  # another process wrote first: join after its entries
+                await self._follow_up(live)
+                return
+        raise TableError("stale", "the table is very busy: try again")
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the game now: an empty person seat gets a bot of the table's level."""
@@ -564,7 +570,12 @@ class RealtimeTables:
         assert table.arbiter is not None
         before = len(table.arbiter.log)
         data = {"seat": g, "action": table.engine.action_to_json(action), "t": now, "by": "bot"}
-        await self._commit(live, "action", data)
+        try:
+            await self._commit(live, "action", data)
+        except _Conflict:  # another process's entry came first: look again from there
+            if table.status == "playing" and bot.plan is None:
+                bot.rejected(True, table.engine.view(g), now)
+            raise
         log = table.arbiter.log
         if len(log) > before and not log[-1].accepted and table.status == "playing":
             bot.rejected(log[-1].reason is not None and log[-1].reason.startswith("stale: "),
