@@ -180,19 +180,31 @@ async def until_round_over(service: TableService, sub: Subscription, tid: str, s
                 await service.act(tid, seat, legal[0], frame["seq"])
 
 
-async def test_the_next_round_deadline_of_nain_jaune_is_shown_by_the_other_process(
+async def test_nain_jaune_deadlines_are_shown_by_the_process_without_the_timers(
     pg_url: str,
 ) -> None:
     store_a, store_b, a, b = await two_services(pg_url)
     try:
         rules = Rules.from_options("classic", {"end": "rounds:2"})
         seats = (SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("bot", "easy"))
-        config = TableConfig(rules=rules, seats=seats, seed=3, bot_delay=0, next_round_after=30)
+        config = TableConfig(
+            rules=rules, seats=seats, seed=3, bot_delay=0, next_round_after=30, takeover_after=40
+        )
         created = await a.create(config)
         tid = created.table_id
         assert await b.seat_of(tid, created.invites[1]) == 1
         ann, bob = a.subscribe(tid, 0), b.subscribe(tid, 1)
         await b.join(tid, 1, "Bob")
+        await until(lambda: b.table(tid).status == "playing")
+        # Ann leaves: A (the lease holder) arms her takeover timer; B shows the same deadline
+        a.unsubscribe(ann)
+        await until(lambda: ("takeover", 0) in a._live[tid].deadlines)
+        at = a._live[tid].deadlines[("takeover", 0)]
+        takeover = {"kind": "takeover", "seat": 0, "at": at}
+        await until(lambda: b.frame_for(tid, 1)["deadline"] == takeover)
+        ann = a.subscribe(tid, 0)  # she is back: the timer is cancelled, and B shows none
+        await until(lambda: b.frame_for(tid, 1)["deadline"] is None)
+        assert not b._live[tid].timers
         await asyncio.gather(until_round_over(a, ann, tid, 0), until_round_over(b, bob, tid, 1))
         await until(lambda: a.frame_for(tid, 0)["deadline"] is not None)
         on_a, on_b = a.frame_for(tid, 0)["deadline"], b.frame_for(tid, 1)["deadline"]

@@ -137,7 +137,9 @@ class TableService:
         self.lease_interval = lease_interval
         self._coord: Coordinator | None = None
         if coordinate if coordinate is not None else store.notifies:
-            self._coord = Coordinator(store.url, self._on_change, self._on_presence)
+            self._coord = Coordinator(
+                store.url, self._on_change, self._on_presence, self._on_deadlines
+            )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
             self.realtime.claim = self._claim
@@ -146,6 +148,8 @@ class TableService:
         self.owned: set[str] = set()
         """Tables whose lease this process holds (with a coordinator)."""
         self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
+        self._told_deadlines: dict[str, dict[tuple[str, int | None], float]] = {}
+        """The timers the lease holder of a table this process does not hold told it of."""
         self._lease_task: asyncio.Task[None] | None = None
 
     # -- life cycle ------------------------------------------------------------------------
@@ -554,6 +558,7 @@ class TableService:
         async with live.lock:
             live.timers.pop(("next-round", None), None)
             live.deadlines.pop(("next-round", None), None)
+            self._tell_deadlines(live)
             if live.table.status == "round-over":
                 await self._commit(live, "round", live.table.deal())
                 await self._after(live)
@@ -572,6 +577,7 @@ class TableService:
         async with live.lock:
             live.timers.pop(("takeover", seat), None)
             live.deadlines.pop(("takeover", seat), None)
+            self._tell_deadlines(live)
             table = live.table
             if (
                 table.status in ("playing", "round-over")
@@ -604,10 +610,12 @@ class TableService:
 
         live.deadlines[key] = at
         live.timers[key] = asyncio.get_running_loop().create_task(later())
+        self._tell_deadlines(live)
 
     def _cancel(self, live: _Live, key: tuple[str, int | None]) -> None:
         task = live.timers.pop(key, None)
-        live.deadlines.pop(key, None)
+        if live.deadlines.pop(key, None) is not None:
+            self._tell_deadlines(live)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
@@ -739,25 +747,53 @@ class TableService:
 
     def _deadline(self, live: _Live) -> dict[str, Any] | None:
         table = live.table
-        if not live.deadlines and not self._owns(table.table_id):
-            # the authority's next-round timer, read from the log (it runs in another process)
-            if table.status == "round-over" and table.waiting_for_ready():
-                ended = table.round_ended_at
-                if ended is not None:
-                    at = ended + table.cfg.next_round_after
-                    return {"kind": "next-round", "seat": None, "at": at}
+        deadlines = live.deadlines
+        if not self._owns(table.table_id):  # the timers run in the lease holder's process
+            deadlines = dict(self._told_deadlines.get(table.table_id, {}))
+            if table.status != "round-over":
+                deadlines.pop(("next-round", None), None)
+            elif table.waiting_for_ready() and table.round_ended_at is not None:
+                # from the log, even before (or without) the holder's notice
+                at = table.round_ended_at + table.cfg.next_round_after
+                deadlines[("next-round", None)] = at
+        if not deadlines:
             return None
-        if not live.deadlines:
-            return None
-        turn = live.table.turn()
-        keys = sorted(live.deadlines, key=lambda k: live.deadlines[k])
-        if ("next-round", None) in live.deadlines:
+        turn = table.turn()
+        keys = sorted(deadlines, key=lambda k: deadlines[k])
+        if ("next-round", None) in deadlines:
             key: tuple[str, int | None] = ("next-round", None)
-        elif turn is not None and ("takeover", turn.seat) in live.deadlines:
+        elif turn is not None and ("takeover", turn.seat) in deadlines:
             key = ("takeover", turn.seat)
         else:
             key = keys[0]
-        return {"kind": key[0], "seat": key[1], "at": live.deadlines[key]}
+        return {"kind": key[0], "seat": key[1], "at": deadlines[key]}
+
+    def _tell_deadlines(self, live: _Live) -> None:
+        """The lease holder tells the other processes its timers of this table."""
+        coord = self._coord
+        if coord is None or not self._owns(live.table.table_id):
+            return
+        told = [(kind, seat, at) for (kind, seat), at in sorted(live.deadlines.items())]
+        self._spawn(self._send_deadlines(live.table.table_id, told))
+
+    async def _send_deadlines(
+        self, table_id: str, told: list[tuple[str, int | None, float]]
+    ) -> None:
+        coord = self._coord
+        if coord is None or not coord.connected:
+            return
+        try:
+            await coord.tell_deadlines(table_id, told)
+        except Exception as exc:  # the lease loop reconnects
+            logger.info("deadlines not told: %s", exc)
+
+    def _on_deadlines(self, table_id: str, told: list[tuple[str, int | None, float]]) -> None:
+        if self._owns(table_id):
+            return
+        self._told_deadlines[table_id] = {(kind, seat): at for kind, seat, at in told}
+        live = self._live.get(table_id)
+        if live is not None:
+            self._fan_out(live)
 
     def _fan_out(self, live: _Live, skip: Subscription | None = None) -> None:
         end = len(live.table.events)
@@ -986,6 +1022,7 @@ class TableService:
                 await coord.release(table_id)
         for table_id in await coord.scan(self.owned):
             self.owned.add(table_id)
+            self._told_deadlines.pop(table_id, None)
             try:
                 held = self.realtime.holds(table_id)
                 if await self._is_realtime(table_id):  # loading it (not held) takes it
