@@ -125,6 +125,8 @@ async def test_a_speed_table_across_two_services_has_one_clock(pg_url: str) -> N
         assert ids[0] == ids[1] != tid
         kinds = [e.kind for e in await store_a.entries(tid)]
         assert kinds[-1] == "rematch" and kinds.count("rematch") == 1
+        assert sorted(r["id"] for r in await a.list_tables()) == sorted([tid, ids[0]])  # no other
+        assert (await store_b.entries(ids[0]))[0].data["rematch_of"] == tid
         await until(lambda: b.frame_for(tid, 1)["rematch"] == f"/t/{ids[0]}")
         assert a.frame_for(tid, 0)["rematch"] == f"/t/{ids[0]}"
     finally:

@@ -17,8 +17,8 @@ Entry kinds (``data`` of each):
              the arbiter (refusals, stale plays among them, are part of the game's record)
 ``timeout``  ``{"t": t}``: the countdown ran out; ``t`` is exactly :attr:`RealtimeTable.deadline`
 ``over``     ``{"t": t, "reason": "won"|"abandoned"}``: the table is closed
-``rematch``  ``{"table": id}``: once the game is over, the table its rematch is played at (the
-             first process to log it wins, so every process offers the same one)
+``rematch``  ``{"table": id}``: once the game is over, the id of its rematch, logged before
+             that table is made (the first process to log it wins: every process offers it)
 =========== ====================================================================================
 
 The service (not here) stamps each arrival with its clock, asks :meth:`RealtimeTable.check`

@@ -64,6 +64,10 @@ class _Conflict(TableError):
         super().__init__("stale", "this table was changed by another server: look again")
 
 
+def _new_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
 def is_realtime(created: LogEntry) -> bool:
     """True when a table's ``created`` entry is a Spit or Speed table's."""
     config = created.data.get("config")
@@ -276,9 +280,11 @@ class RealtimeTables:
         *,
         tokens: dict[int, str] | None = None,
         rematch_of: str | None = None,
+        table_id: str | None = None,
     ) -> Created:
         """Create a Spit or Speed table (``created``, seq 1); it starts at once when every
-        person seat is named. ``tokens`` (seat -> token hash) reuses the seats of a rematch."""
+        person seat is named. ``tokens`` (seat -> token hash) reuses the seats of a rematch;
+        ``table_id`` (a rematch's, logged first) is refused as ``stale`` if it exists."""
         config.rules_target()  # the options are checked before anything is stored
         for spec in config.seats:
             if spec.name is not None:
@@ -289,7 +295,7 @@ class RealtimeTables:
             if s.kind == "person" and not (tokens and g in tokens)
         }
         hashes = {g: hash_token(t) for g, t in fresh.items()} | dict(tokens or {})
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table_id = table_id or _new_id()
         data: dict[str, Any] = {
             "config": config.to_json(),
             "tokens": {str(g): h for g, h in sorted(hashes.items())},
@@ -312,7 +318,12 @@ class RealtimeTables:
             }
             for g, spec in enumerate(config.seats)
         ]
-        await self.store.create_table(table_id, config.game, entry, title, public, seats)
+        try:
+            await self.store.create_table(table_id, config.game, entry, title, public, seats)
+        except SeqConflict:
+            raise TableError("stale", f"table {table_id} already exists") from None
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
         table.apply(entry)
         live = _RealtimeLive(table, hashes, title, public, rematch_of=rematch_of)
         self._live[table_id] = live
@@ -682,40 +693,46 @@ class RealtimeTables:
 
     async def rematch(self, table_id: str, seat: int) -> str:
         """The id of the rematch of a finished table (made by the first to ask, whichever
-        process: it is logged as ``rematch``): the same seats, options and level, a new deal;
-        each person keeps their seat token."""
+        process: its id is logged as ``rematch`` first, then the table is made by whoever finds
+        it missing): the same seats, options and level, a new deal; each person keeps their
+        seat token."""
         live = self._get(table_id)
         async with live.lock:
             table = live.table
             if table.status != "over":
                 raise TableError("forbidden", "a rematch is offered once the game is over")
             await self._read_log(live)
-            if table.rematch is not None:
-                return table.rematch
-            config = table.config
-            assert config is not None
-            seats = tuple(
-                type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
-                for g, spec in enumerate(config.seats)
-            )
-            again = RealtimeConfig(
-                game=config.game,
-                options=dict(config.options),
-                seats=(seats[0], seats[1]),
-                seed=secrets.randbits(63),
-                level=config.level,
-            )
-            created = await self.create(
-                again, live.title, live.public, tokens=dict(live.token_hashes),
-                rematch_of=table_id,
-            )  # fmt: skip
-            with contextlib.suppress(_Conflict):  # another process logged its rematch first
-                await self._commit(live, "rematch", {"table": created.table_id})
             if table.rematch is None:
+                with contextlib.suppress(_Conflict):  # another process logged its rematch first
+                    await self._commit(live, "rematch", {"table": _new_id()})
+            new_id = table.rematch
+            if new_id is None:
                 raise TableError("stale", "the table is busy: ask for the rematch again")
+            if not self.holds(new_id) and not await self.store.entries(new_id):
+                config = table.config
+                assert config is not None
+                seats = tuple(
+                    type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
+                    for g, spec in enumerate(config.seats)
+                )
+                again = RealtimeConfig(
+                    game=config.game,
+                    options=dict(config.options),
+                    seats=(seats[0], seats[1]),
+                    seed=secrets.randbits(63),
+                    level=config.level,
+                )
+                try:
+                    await self.create(
+                        again, live.title, live.public, tokens=dict(live.token_hashes),
+                        rematch_of=table_id, table_id=new_id,
+                    )  # fmt: skip
+                except TableError as exc:
+                    if exc.code != "stale":
+                        raise  # (stale: another process made it meanwhile)
             with contextlib.suppress(StoreError):
                 await self._store_status(live)
-            return table.rematch
+            return new_id
 
     def game_of(self, table_id: str) -> str:
         """``spit`` or ``speed``."""
