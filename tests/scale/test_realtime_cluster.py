@@ -217,3 +217,67 @@ async def test_nain_jaune_deadlines_are_shown_by_the_process_without_the_timers(
     finally:
         for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
             await closing
+
+
+async def spit_person(
+    service: TableService, sub: Subscription, tid: str, seat: int, seed: int
+) -> list[dict[str, Any]]:
+    """Play Spit from the newest state: play, turn up, spit, call, slap, choose, else a move
+    that uncovers a card (as the web leak test's player does)."""
+    rng = random.Random(seed)
+    frames: list[dict[str, Any]] = []
+    while True:
+        try:
+            frame = await asyncio.wait_for(sub.get(), 0.3)
+        except TimeoutError:
+            frame = service.frame_for(tid, seat)
+        else:
+            assert frame is not None
+            frames.append(frame)
+        if frame["status"] == "over":
+            return frames
+        if not sub.queue.empty() or frame["status"] != "playing":
+            continue
+        view = frame["table_view"]
+        legal = view["legal"]
+        choice = None
+        for kind in ("play", "turn-up", "spit", "call", "slap", "choose"):
+            options = [a for a in legal if a["type"] == kind]
+            if options:
+                choice = rng.choice(options)
+                break
+        if choice is None:
+            deep = {top for top, n in view["stocks"][seat] if top is not None and n > 1}
+            choice = next((a for a in legal if a["type"] == "move" and a["card"] in deep), None)
+        if choice is None:
+            continue
+        try:
+            await service.act_realtime(tid, seat, choice)
+        except TableError as exc:
+            assert exc.code in ("stale", "illegal", "over"), exc
+
+
+async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> None:
+    store_a, store_b, a, b = await two_services(pg_url)
+    try:
+        seats = (SeatSpec("person", name="Ann"), SeatSpec("bot", FAST))
+        config = RealtimeConfig(game="spit", options={"countdown": "0.3"}, seats=seats, seed=8)
+        created = await a.create_realtime(config)
+        tid = created.table_id
+        assert tid in a.owned  # A is the clock: it runs the bot
+        assert await b.seat_of(tid, created.creator_token) == 0  # Ann is connected to B
+        ann = b.subscribe(tid, 0)
+        frames = await asyncio.wait_for(spit_person(b, ann, tid, 0, 9), 120)
+        entries = await store_a.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        final = RealtimeTable.replay(tid, entries)
+        assert final.status == "over" and frames[-1]["seq"] == entries[-1].seq
+        assert frames[-1]["table_view"]["winner"] == final.engine.winner is not None
+        assert check_frames(entries, frames, 0) > 10
+        # the bot played from A's clock, Ann through B; B never ran the table
+        by = {(e.data["seat"], e.data["by"]) for e in entries if e.kind == "action"}
+        assert by == {(0, "person"), (1, "bot")}
+        assert b.realtime._live[tid].task is None and tid not in b.owned
+    finally:
+        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
+            await closing
