@@ -1048,6 +1048,8 @@ class TableService:
             for key, (_, at) in list(seen.items()):
                 if now - at >= PRESENCE_TTL:
                     del seen[key]
+                    if self.realtime.holds(table_id):  # (a process gone without a word)
+                        self.realtime.presence_changed(table_id)
             if not seen:
                 del self._remote[table_id]
         for table_id in self.owned:
