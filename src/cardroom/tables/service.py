@@ -788,12 +788,11 @@ class TableService:
             logger.info("deadlines not told: %s", exc)
 
     def _on_deadlines(self, table_id: str, told: list[tuple[str, int | None, float]]) -> None:
-        if self._owns(table_id):
+        live = self._live.get(table_id)
+        if live is None or self._owns(table_id):  # (a table loaded later learns the next ones)
             return
         self._told_deadlines[table_id] = {(kind, seat): at for kind, seat, at in told}
-        live = self._live.get(table_id)
-        if live is not None:
-            self._fan_out(live)
+        self._fan_out(live)
 
     def _fan_out(self, live: _Live, skip: Subscription | None = None) -> None:
         end = len(live.table.events)
