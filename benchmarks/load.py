@@ -1,4 +1,4 @@
-"""Load: many Nain Jaune tables over real websockets, SQLite (1 process) v PostgreSQL (1, 2).
+"""Load: Nain Jaune and Speed tables over real websockets, SQLite (1 process) v PostgreSQL (1, 2).
 
 Each table has 4 seats: 2 people, simulated by scripted websocket clients in this process,
 and 2 bots on the server. People think ``--think`` seconds before they act, bots wait
@@ -11,20 +11,37 @@ number of tables is ramped (e.g. 50, 100, 200, 500), each step measured for ``--
   the state with that action (real websockets, JSON both ways, the log written first);
 * CPU: seconds of CPU per second of the servers, PostgreSQL and this client process.
 
+With ``--realtime M`` (default 0), M real-time tables (``--realtime-game``, Speed by default)
+play beside them during every step, each between two scripted people over real websockets
+(they react ``--rt-think`` seconds after each new state: a random legal card, else turn up,
+spit, slap, choose or call; one action in flight each); a finished game is followed at once by
+a new table for the same pair. Their own row (``speed xM``) gives:
+
+* ``held``: real-time tables that moved; ``actions/s``: entries (accepted actions, countdowns,
+  starts) reaching the clients per second;
+* ``act->all``: from a person sending ``act`` until both people have a state at or after the
+  seq the server gave that action (known from the ``ref`` on the sender's frame); refused
+  actions are not timed (they change nothing and are told to the sender alone).
+
+With ``pg2`` the kernel spreads the connections over the two processes, so most real-time
+tables have their two people on different processes (one of them the table's clock).
+
 Only 127.0.0.1; bounded: every step is ``--seconds`` long and the whole run stops after
-``--budget`` seconds. Spit/Speed tables have no web version yet: the benchmark has none (M=0).
+``--budget`` seconds.
 
     PYTHONPATH=src:. python benchmarks/load.py [--tables 50,100,200,500] [--seconds 10]
-        [--modes sqlite,pg1,pg2]
+        [--modes sqlite,pg1,pg2] [--realtime 20]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -39,7 +56,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.pgcluster import PgCluster, why_not
-from tests.scale.clients import ServerProcess, create_table
+from tests.scale.clients import ServerProcess, create_realtime_table, create_table
 
 
 @dataclass
@@ -137,6 +154,169 @@ class Person:
                     self.stats.latencies.append(now - sent)
 
 
+@dataclass
+class RtStats:
+    """What the real-time tables' clients saw in one measured window."""
+
+    latencies: list[float] = field(default_factory=list)
+    changes: int = 0
+    moved: set[str] = field(default_factory=set)
+    errors: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    measuring: bool = False
+
+    def reset(self) -> None:
+        self.latencies.clear()
+        self.errors.clear()
+        self.moved.clear()
+        self.changes = 0
+        self.games = 0
+
+
+class RtPair:
+    """Two scripted people playing one real-time table after another (a new one when a game
+    ends); times each accepted action until both of them have a state that holds it."""
+
+    ORDER = ("play", "turn-up", "spit", "slap", "choose", "call")
+
+    def __init__(
+        self, address: str, http: httpx.AsyncClient, args: argparse.Namespace, stats: RtStats,
+        seed: int,
+    ) -> None:  # fmt: skip
+        self.address = address
+        self.http = http
+        self.game = args.realtime_game
+        self.think = args.rt_think
+        self.stats = stats
+        self.rng = random.Random(seed)
+        self.stop = False
+        self.table_id = ""
+        self.seen: dict[int, list[tuple[int, float]]] = {0: [], 1: []}
+        """Per seat: (seq, when it was first seen), seqs increasing."""
+        self.pending: list[tuple[int, float]] = []
+        """(seq of an accepted action, when it was sent) not yet seen by both."""
+        self.last: dict[int, dict[str, Any] | None] = {0: None, 1: None}
+        self.joined: set[int] = set()
+
+    async def run(self) -> None:
+        while not self.stop:
+            try:
+                made = await create_realtime_table(
+                    self.http, game=self.game, options={"countdown": "1"}
+                )
+            except (httpx.HTTPError, AssertionError):
+                await asyncio.sleep(0.5)
+                continue
+            self.table_id = made.table_id
+            self.seen = {0: [], 1: []}
+            self.pending = []
+            self.joined = set()
+            await asyncio.gather(*(self._seat(made.tokens[g], g) for g in (0, 1)))
+            if self.stats.measuring:
+                self.stats.games += 1
+
+    async def _seat(self, token: str, seat: int) -> None:
+        url = f"ws://{self.address}/ws/{self.table_id}?token={token}"
+        sent: dict[int, float] = {}
+        self.last[seat] = None
+        acting: asyncio.Task[None] | None = None
+        try:
+            async with websockets.connect(url, max_size=2**22, open_timeout=20) as ws:
+                while not self.stop:
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), 1.0)
+                    except TimeoutError:  # our action was lost or refused quietly: look again
+                        sent.clear()
+                        acting = self._act_soon(ws, seat, sent, acting)
+                        continue
+                    frame = json.loads(text)
+                    if frame["type"] == "error":
+                        key = frame["code"]
+                        self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
+                        sent.pop(frame.get("ref"), None)
+                        acting = self._act_soon(ws, seat, sent, acting)
+                        continue
+                    if frame["type"] != "state":
+                        continue
+                    self._saw(seat, frame["seq"], time.perf_counter())
+                    ref = frame.get("ref")
+                    if ref in sent:
+                        self.pending.append((frame["seq"], sent.pop(ref)))
+                    self._resolve()
+                    self.last[seat] = frame
+                    if frame["status"] == "over":
+                        return
+                    acting = self._act_soon(ws, seat, sent, acting)
+        except (OSError, websockets.WebSocketException):
+            await asyncio.sleep(0.5)
+        finally:
+            if acting is not None:
+                acting.cancel()
+
+    def _act_soon(
+        self, ws: Any, seat: int, sent: dict[int, float], acting: asyncio.Task[None] | None
+    ) -> asyncio.Task[None] | None:
+        """React to the newest state after ``think`` (reading goes on meanwhile), unless an
+        action is on its way or already waiting for its answer."""
+        if sent or (acting is not None and not acting.done()):
+            return acting
+        return asyncio.create_task(self._act(ws, seat, sent))
+
+    async def _act(self, ws: Any, seat: int, sent: dict[int, float]) -> None:
+        frame = self.last[seat]
+        if frame is None:
+            return
+        if frame["status"] == "waiting" and frame["seats"][seat]["name"] is None:
+            if seat in self.joined:
+                return
+            self.joined.add(seat)
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await ws.send('{"type": "join", "name": "Bob"}')
+            return
+        if frame["status"] != "playing" or not (frame.get("table_view") or {}).get("legal"):
+            return
+        await asyncio.sleep(self.think)
+        frame = self.last[seat]  # the newest state once the reaction time has passed
+        assert frame is not None
+        legal = (frame.get("table_view") or {}).get("legal") or []
+        if frame["status"] != "playing":
+            return
+        for kind in self.ORDER:
+            options = [a for a in legal if a["type"] == kind]
+            if options:
+                ref = self.rng.randrange(1 << 30)
+                sent[ref] = time.perf_counter()
+                message = {"type": "act", "action": self.rng.choice(options), "id": ref}
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await ws.send(json.dumps(message))
+                return
+
+    def _saw(self, seat: int, seq: int, now: float) -> None:
+        seen = self.seen[seat]
+        if seen and seen[-1][0] >= seq:
+            return
+        if seat == 0 and self.stats.measuring:
+            self.stats.changes += seq - (seen[-1][0] if seen else 0)
+            self.stats.moved.add(self.table_id)
+        seen.append((seq, now))
+
+    def _resolve(self) -> None:
+        keep = []
+        for seq, sent in self.pending:
+            times = []
+            for seat in (0, 1):
+                seen = self.seen[seat]
+                i = bisect.bisect_left(seen, (seq, float("-inf")))
+                if i == len(seen):
+                    break
+                times.append(seen[i][1])
+            if len(times) < 2:
+                keep.append((seq, sent))
+            elif self.stats.measuring:
+                self.stats.latencies.append(max(times) - sent)
+        self.pending = keep
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """CPU seconds (user + system) used so far by these processes and their children."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -176,6 +356,8 @@ async def run_mode(
     server.start()
     assert server.proc is not None
     stats = Stats()
+    rt_stats = RtStats()
+    pairs: list[RtPair] = []
     tables: list[Table] = []
     people: list[Person] = []
     tasks: list[asyncio.Task[None]] = []
@@ -183,6 +365,10 @@ async def run_mode(
     pg_pid = [int((pg.data / "postmaster.pid").read_text().split()[0])] if pg else []
     try:
         async with httpx.AsyncClient(base_url=f"http://{server.address}", timeout=60) as http:
+            for n in range(args.realtime):
+                pair = RtPair(server.address, http, args, rt_stats, seed=n)
+                pairs.append(pair)
+                tasks.append(asyncio.create_task(pair.run()))
             for target in steps:
                 if time.monotonic() > deadline:
                     rows.append(f"| {label} | {target} | (not run: time budget spent) |")
@@ -204,11 +390,12 @@ async def run_mode(
                 stats.errors.clear()
                 stats.moved.clear()
                 stats.changes = 0
+                rt_stats.reset()
                 cpu0 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
                 t0 = time.perf_counter()
-                stats.measuring = True
+                stats.measuring = rt_stats.measuring = True
                 await asyncio.sleep(args.seconds)
-                stats.measuring = False
+                stats.measuring = rt_stats.measuring = False
                 wall = time.perf_counter() - t0
                 cpu1 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
                 lat = [x * 1000 for x in stats.latencies]
@@ -221,12 +408,26 @@ async def run_mode(
                 )
                 print(row, flush=True)
                 rows.append(row)
+                if pairs:
+                    rt = [x * 1000 for x in rt_stats.latencies]
+                    row = (
+                        f"| {label} | {args.realtime_game} x{len(pairs)} | {len(rt_stats.moved)} "
+                        f"| {rt_stats.changes / wall:.0f} | {len(rt)} | {percentile(rt, 0.5):.1f} "
+                        f"| {percentile(rt, 0.99):.1f} | {max(rt) if rt else float('nan'):.1f} "
+                        f"| (same) | | | {sum(rt_stats.errors.values())} "
+                        f"({', '.join(f'{k} {v}' for k, v in sorted(rt_stats.errors.items()))}; "
+                        f"{rt_stats.games} games ended) |"
+                    )
+                    print(row, flush=True)
+                    rows.append(row)
                 if lat and statistics.median(lat) > args.give_up_ms:
                     print(f"| {label} | stop: median above {args.give_up_ms} ms |", flush=True)
                     break
     finally:
         for person in people:
             person.stop = True
+        for pair in pairs:
+            pair.stop = True
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -248,12 +449,20 @@ async def main() -> None:
         "--pg-options", default="", help='more PostgreSQL options, e.g. "-c synchronous_commit=off"'
     )
     parser.add_argument("--give-up-ms", type=float, default=2000.0)
+    parser.add_argument(
+        "--realtime", type=int, default=0, help="real-time tables (two scripted people each)"
+    )
+    parser.add_argument("--realtime-game", default="speed", choices=["speed", "spit"])
+    parser.add_argument(
+        "--rt-think", type=float, default=0.3, help="a real-time player's reaction time"
+    )
     args = parser.parse_args()
     steps = [int(x) for x in args.tables.split(",")]
     deadline = time.monotonic() + args.budget
     print(
         f"load: tables {steps}, {args.seconds:.0f} s each, think {args.think} s, bot delay "
-        f"{args.bot_delay} s, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
+        f"{args.bot_delay} s, {args.realtime} {args.realtime_game} tables (react "
+        f"{args.rt_think} s), {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
     )
     print(
         "| database | tables | held | actions/s | acts timed | act->all p50 ms | p99 ms | "

@@ -239,3 +239,177 @@ async def check_frames_against_log(store: EventStore, clients: list[SeatClient])
             assert frame["round"] == expected["round"], (frame["seq"], client.table_id)
             checked += 1
     return checked
+
+
+# -- Spit and Speed ----------------------------------------------------------------------------
+
+
+async def create_realtime_table(
+    http: httpx.AsyncClient, *, game: str = "speed", bot: str | None = None,
+    options: dict[str, str] | None = None,
+) -> TableInvites:  # fmt: skip
+    """``POST /api/tables`` for a Spit or Speed table: Ann at seat 0, and at seat 1 a person
+    (``bot`` None) or a bot of that level or reaction spec."""
+    second = {"kind": "person"} if bot is None else {"kind": "bot", "level": bot}
+    body = {
+        "game": game, "name": "Ann", "players": 2, "seats": [{"kind": "person"}, second],
+        "options": options or {}, "public": False,
+    }  # fmt: skip
+    response = await http.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    table_id = data["table"]
+    tokens = {0: response.cookies[f"cr_seat_{table_id}"]}
+    for invite in data["invites"]:
+        tokens[invite["seat"]] = invite["url"].rsplit(".", 1)[1]
+    return TableInvites(table_id, tokens)
+
+
+@dataclass
+class RealtimeClient:
+    """One scripted person at a Spit or Speed seat, reconnecting by itself.
+
+    From the newest state it plays a legal card (chosen by its ``random.Random``), else turns
+    up, spits, slaps or chooses, and it calls only if ``calls`` (a player who never calls leaves
+    every stalemate to the countdown). One action in flight at a time; ``acked`` keeps the
+    actions the server answered with a state frame carrying their ``ref`` (accepted and told).
+    """
+
+    addresses: list[str]
+    table_id: str
+    token: str | None
+    seed: int = 0
+    calls: bool = True
+    think: float = 0.0
+    name: str = "Bob"
+    on_state: Callable[[RealtimeClient, dict[str, Any]], None] | None = None
+    keep_frames: bool = True
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    acked: list[dict[str, Any]] = field(default_factory=list)
+    connects: int = 0
+    actions: int = 0
+    last: dict[str, Any] | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    _which: int = 0
+    _sent: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _busy_since: float | None = None
+    _next_ref: int = 0
+
+    @property
+    def url(self) -> str:
+        address = self.addresses[self._which % len(self.addresses)]
+        query = f"?token={self.token}" if self.token else ""
+        return f"ws://{address}/ws/{self.table_id}{query}"
+
+    async def run(self, *, deadline: float = 120.0) -> None:
+        """Play until the game is over (reconnecting whenever the connection drops)."""
+        import random
+
+        rng = random.Random(self.seed)
+        end = time.monotonic() + deadline
+        while not self.done.is_set() and time.monotonic() < end:
+            try:
+                async with websockets.connect(self.url, max_size=2**22, open_timeout=5) as ws:
+                    self.connects += 1
+                    self._busy_since = None
+                    await self._session(ws, rng)
+            except (TimeoutError, OSError, websockets.WebSocketException):
+                pass
+            if not self.done.is_set():
+                self._which += 1  # the next server, as a load balancer would do
+                await asyncio.sleep(0.2)
+
+    async def _session(self, ws: Any, rng: Any) -> None:
+        while True:
+            try:
+                text = await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:  # nothing new: look at the newest state again
+                self._busy_since = None
+                if self.last is not None:
+                    await self._respond(ws, self.last, rng)
+                continue
+            frame = json.loads(text)
+            ref = frame.get("ref")
+            if frame["type"] == "error":
+                self.errors.append(frame)
+                self._sent.pop(ref, None)
+                self._busy_since = None
+                continue
+            if frame["type"] != "state":
+                continue
+            if ref is not None and ref in self._sent:
+                self.acked.append(self._sent.pop(ref))
+                self._busy_since = None
+            self.last = frame
+            if self.keep_frames:
+                self.frames.append(frame)
+            if self.on_state is not None:
+                self.on_state(self, frame)
+            if frame["status"] == "over":
+                self.done.set()
+                return
+            await self._respond(ws, frame, rng)
+
+    async def _respond(self, ws: Any, frame: dict[str, Any], rng: Any) -> None:
+        you = frame["you"]
+        if you is None or self._busy_since is not None:
+            return
+        if frame["status"] == "waiting" and frame["seats"][you]["name"] is None:
+            self._busy_since = time.monotonic()
+            await ws.send(json.dumps({"type": "join", "name": self.name}))
+            return
+        if frame["status"] != "playing":
+            return
+        legal = (frame.get("table_view") or {}).get("legal") or []
+        choice = None
+        for kind in ("play", "turn-up", "spit", "slap", "choose", "call"):
+            options = [a for a in legal if a["type"] == kind]
+            if kind == "call" and not self.calls:
+                break
+            if options:
+                choice = rng.choice(options)
+                break
+        if choice is None:
+            return
+        if self.think:
+            await asyncio.sleep(self.think)
+        self._next_ref += 1
+        self._sent[self._next_ref] = choice
+        self._busy_since = time.monotonic()
+        self.actions += 1
+        await ws.send(json.dumps({"type": "act", "action": choice, "id": self._next_ref}))
+
+
+async def check_realtime_frames(store: EventStore, clients: list[RealtimeClient]) -> int:
+    """Every state frame each client was sent agrees with the final log at its seq (the seat's
+    view, status and countdown deadline), and every action acknowledged to a client is in the
+    log, accepted; the number of frames checked."""
+    from cardroom.tables.realtime import RealtimeTable
+
+    checked = 0
+    logs: dict[str, Any] = {}
+    for client in clients:
+        if client.table_id not in logs:
+            logs[client.table_id] = await store.entries(client.table_id)
+        entries = logs[client.table_id]
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        table = RealtimeTable(client.table_id)
+        done = 0
+        for frame in sorted(client.frames, key=lambda f: f["seq"]):
+            for entry in entries[done : frame["seq"]]:
+                table.apply(entry)
+            done = frame["seq"]
+            expected = table.frame(frame["you"])
+            assert frame["status"] == expected["status"], (frame["seq"], client.table_id)
+            assert frame.get("table_view") == expected.get("table_view"), frame["seq"]
+            assert frame["deadline"] == expected["deadline"], (frame["seq"], client.table_id)
+            checked += 1
+        final = RealtimeTable.replay(client.table_id, entries)
+        assert final.arbiter is not None
+        you = client.frames[0]["you"] if client.frames else None
+        accepted = [e.action for e in final.arbiter.log if e.accepted and e.seat == you]
+        told = [final.engine.action_to_json(a) for a in accepted]
+        for action in client.acked:  # nothing a client was told accepted is missing
+            assert action in told, (client.table_id, action)
+    return checked

@@ -12,9 +12,13 @@ One asyncpg connection per process (not from the store's pool) holds:
 * **presence**: which person seats have a connection in which process (``cardroom_presence``,
   ``"<pid> <table> <seat> <n>"``, again every few seconds), so that the lease holder does not
   let a bot take over a person who is connected to another process.
+* **deadlines**: the lease holder's timers (a person's takeover, the next round) as it arms
+  and cancels them (``cardroom_deadlines``, ``[table, [[kind, seat, at], ...]]``), so the
+  other processes show the same countdowns without running them.
 
 Any process may append a person's action; the ``(table_id, seq)`` uniqueness is the last word
-on order (a loser's entry is refused and it catches up).
+on order (a loser's entry is refused and it catches up). Spit and Speed tables have the same
+leases: the holder is their clock (bots, countdowns), see ``tables/realtime_service.py``.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from sqlalchemy.engine import make_url
 from cardroom.store import NOTIFY_CHANNEL, LogEntry
 
 PRESENCE_CHANNEL = "cardroom_presence"
+DEADLINES_CHANNEL = "cardroom_deadlines"
 logger = logging.getLogger(__name__)
 
 _SCAN = """
@@ -57,11 +62,13 @@ class Coordinator:
         url: str,
         on_change: Callable[[str, int, LogEntry | None], None],
         on_presence: Callable[[str, str, int, int], None],
+        on_deadlines: Callable[[str, list[tuple[str, int | None, float]]], None] | None = None,
     ) -> None:
         self.dsn = asyncpg_dsn(url)
         self.pid = f"{os.getpid()}-{id(self):x}"
         self.on_change = on_change
         self.on_presence = on_presence
+        self.on_deadlines = on_deadlines
         self.conn: Any = None
         self.lock = asyncio.Lock()
         self._outbox: list[str] = []
@@ -79,6 +86,7 @@ class Coordinator:
         conn = await asyncpg.connect(self.dsn, timeout=5)
         await conn.add_listener(NOTIFY_CHANNEL, self._changed)
         await conn.add_listener(PRESENCE_CHANNEL, self._presence)
+        await conn.add_listener(DEADLINES_CHANNEL, self._deadlines)
         self.conn = conn
 
     async def close(self) -> None:
@@ -104,6 +112,22 @@ class Coordinator:
             if len(parts) == 4 and parts[0] != self.pid:
                 with contextlib.suppress(ValueError):
                     self.on_presence(parts[0], parts[1], int(parts[2]), int(parts[3]))
+
+    def _deadlines(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if self.on_deadlines is None:
+            return
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            table_id, rows = json.loads(payload)
+            told = [(str(k), None if s is None else int(s), float(at)) for k, s, at in rows]
+            self.on_deadlines(str(table_id), told)
+
+    async def tell_deadlines(
+        self, table_id: str, deadlines: list[tuple[str, int | None, float]]
+    ) -> None:
+        """Publish a table's running timers (the lease holder, whenever they change)."""
+        payload = json.dumps([table_id, [list(d) for d in deadlines]])
+        async with self.lock:
+            await self.conn.execute("SELECT pg_notify($1, $2)", DEADLINES_CHANNEL, payload)
 
     def announce(self, table_id: str, entry: LogEntry) -> None:
         """Tell the other processes that ``table_id`` has ``entry`` (batched, after commit):

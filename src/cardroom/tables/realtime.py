@@ -17,6 +17,8 @@ Entry kinds (``data`` of each):
              the arbiter (refusals, stale plays among them, are part of the game's record)
 ``timeout``  ``{"t": t}``: the countdown ran out; ``t`` is exactly :attr:`RealtimeTable.deadline`
 ``over``     ``{"t": t, "reason": "won"|"abandoned"}``: the table is closed
+``rematch``  ``{"table": id}``: once the game is over, the id of its rematch, logged before
+             that table is made (the first process to log it wins: every process offers it)
 =========== ====================================================================================
 
 The service (not here) stamps each arrival with its clock, asks :meth:`RealtimeTable.check`
@@ -53,7 +55,7 @@ RealtimeSeat = SeatSpec
 """A seat as created: a person (named when he joins) or a bot of a level."""
 
 Status = Literal["waiting", "playing", "over"]
-KINDS = ("created", "joined", "started", "action", "timeout", "over")
+KINDS = ("created", "joined", "started", "action", "timeout", "over", "rematch")
 GAMES = ("spit", "speed")
 
 
@@ -196,6 +198,8 @@ class RealtimeTable:
         self.status: Status = "waiting"
         self.closed: str | None = None
         """Why the table was closed (``over`` entry), or None."""
+        self.rematch: str | None = None
+        """The id of the rematch table (``rematch`` entry), or None."""
         self.engine: Any = None
         self.arbiter: Arbiter[Any, Any] | None = None
         self._clock = VirtualClock()
@@ -235,6 +239,12 @@ class RealtimeTable:
             RealtimeConfig.from_json(data.get("config"))
             return None
         config = self._require_config()
+        if kind == "rematch":
+            if self.status != "over" or self.rematch is not None:
+                raise RealtimeTableError("forbidden", "a rematch is offered once, after the game")
+            if not isinstance(data.get("table"), str) or not data["table"]:
+                raise RealtimeTableError("bad-request", "a rematch names its table")
+            return None
         if self.closed is not None:
             raise RealtimeTableError("over", "the table is closed")
         if kind == "joined":
@@ -326,6 +336,8 @@ class RealtimeTable:
             t = _time(data)
             self._clock.advance_to(t)
             self.arbiter.submit(_seat(data), parsed, t)
+        elif kind == "rematch":
+            self.rematch = str(data["table"])
         else:
             self.closed = str(data["reason"])
             self.status = "over"

@@ -13,6 +13,17 @@ seed, seat and the log position it was made at) or the end of a countdown, which
 ``timeout`` at its exact deadline before anything stamped later. After a restart
 (:meth:`RealtimeTables.load`) a table is rebuilt from its time-stamped entries and the clock goes
 on from there: a countdown that ran out while the server was down is logged first.
+
+**Several processes** (PostgreSQL, see ``tables/cluster.py``): the process holding a table's
+lease (``owns``) is its one clock: it runs its bots, logs its countdowns' ``timeout`` entries and
+starts it. Any process holding the table in memory accepts its own connections' actions: it
+stamps them with its clock and appends them; the ``(table_id, seq)`` uniqueness of the log
+orders two processes' writes (the loser reads the entries it lacked, checks the action again
+against them, stamps it anew and appends it after them, so a slap or a play that came second is
+refused by the arbiter as it would be in one process). Entries other processes wrote arrive by
+:meth:`RealtimeTables.on_change` and are applied in seq order, then told to this process's
+connections, each for its own seat. Frames carry the countdown's deadline from the log, so
+every process shows the same one.
 """
 
 from __future__ import annotations
@@ -22,7 +33,7 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -30,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.realtime import SEATS
-from cardroom.store import EventStore, LogEntry, SeqConflict
+from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.config import Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.realtime import GAMES, RealtimeConfig, RealtimeTable
@@ -41,17 +52,26 @@ if TYPE_CHECKING:
 
 Frame = dict[str, Any]
 logger = logging.getLogger(__name__)
+RETRIES = 8
+"""Times a person's action is stamped anew and appended again after losing a seq race."""
+_UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
+
+
+class _Conflict(TableError):
+    """Another process wrote that seq first (the table has read what it lacked)."""
+
+    def __init__(self) -> None:
+        super().__init__("stale", "this table was changed by another server: look again")
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
 def is_realtime(created: LogEntry) -> bool:
     """True when a table's ``created`` entry is a Spit or Speed table's."""
     config = created.data.get("config")
     return isinstance(config, dict) and config.get("game") in GAMES
-
-
-def _one_writer(store: EventStore) -> bool:
-    engine = getattr(store, "engine", None)
-    return engine is not None and engine.dialect.name == "sqlite"
 
 
 @dataclass
@@ -67,9 +87,14 @@ class _RealtimeLive:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     bots: dict[int, ReactionBot] = field(default_factory=dict)
-    rematch: str | None = None
-    """The id of the rematch table, once someone asked for it."""
     rematch_of: str | None = None
+    writing: int = 0
+    """The seq this process is writing (its own change notice is not news)."""
+    inbox: dict[int, LogEntry] = field(default_factory=dict)
+    """Entries other processes told (seq -> entry), not applied yet."""
+    must_read: bool = False
+    behind: bool = False
+    catch_task: asyncio.Task[None] | None = None
 
     def present(self) -> set[int]:
         return {s.seat for s in self.subs if s.seat is not None}
@@ -89,9 +114,14 @@ class RealtimeTables:
         self._subscription = make_subscription
         self._live: dict[str, _RealtimeLive] = {}
         self._stopping = False
-        self._writes = asyncio.Lock() if _one_writer(store) else None
-        """SQLite has one writer: appends wait their turn here, in arrival order, instead of
-        in SQLite's busy handler (whose sleeps of up to 100 ms made the latency's tail)."""
+        self.owns: Callable[[str], bool] = lambda _table_id: True
+        """True when this process is the table's clock (its lease holder; always, alone)."""
+        self.claim: Callable[[str], Awaitable[None]] | None = None
+        """Take a new table's lease (set by the service when it shares the database)."""
+        self.remote_present: Callable[[str], set[int]] = lambda _table_id: set()
+        """Seats with a connection in another process."""
+        self.tell_presence: Callable[[str, int, int], None] | None = None
+        """Tell the other processes ``(table, seat, connections here)``."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -114,7 +144,22 @@ class RealtimeTables:
             rematch_of=created.get("rematch_of"),
         )
         self._live[table_id] = live
+        if self.owns(table_id):
+            await self.take(table_id)
+
+    async def take(self, table_id: str) -> None:
+        """This process is now the table's clock (it got the lease, or it is alone): read what
+        the log holds beyond this copy, then run its bots and countdowns from the log's times."""
+        live = self._live.get(table_id)
+        if live is None:
+            entries = await self.store.entries(table_id)
+            if not entries or not is_realtime(entries[0]):
+                raise TableError("not-found", f"there is no real-time table {table_id!r}")
+            await self.load(table_id, entries)
+            return
         async with live.lock:
+            await self._read_log(live, read=True)
+            table = live.table
             if table.status == "waiting":
                 await self._follow_up(live)  # the process stopped between created and started
             elif table.status == "playing":
@@ -123,15 +168,95 @@ class RealtimeTables:
             await self._store_status(live)
         self._ensure_task(live)
 
+    def lose(self, table_id: str) -> None:
+        """This process is no longer the table's clock: its bots and countdowns stop here."""
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        live.bots = {}
+        if live.task is not None:
+            live.task.cancel()
+            live.task = None
+
+    def status(self, table_id: str) -> str | None:
+        """``waiting``, ``playing`` or ``over`` for a table held here, else None."""
+        live = self._live.get(table_id)
+        return live.table.status if live is not None else None
+
+    def table_ids(self) -> list[str]:
+        """The real-time tables held in memory."""
+        return list(self._live)
+
+    def connections(self) -> list[tuple[str, int, int]]:
+        """``(table, seat, n)`` for every person seat with connections here."""
+        return [
+            (tid, seat, sum(1 for s in live.subs if s.seat == seat and not s.closed))
+            for tid, live in self._live.items()
+            for seat in live.present()
+        ]
+
+    # -- entries other processes wrote -----------------------------------------------------------
+
+    def on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
+        """Another process appended ``seq`` (with the entry, or None: read the log)."""
+        live = self._live.get(table_id)
+        if live is None or seq <= max(live.table.seq, live.writing):
+            return
+        if entry is not None:
+            live.inbox[seq] = entry
+        self.behind(table_id, read=entry is None)
+
+    def behind(self, table_id: str, read: bool = True) -> None:
+        """Catch up with the log soon (``read``: from the store, notices may have been lost)."""
+        live = self._live.get(table_id)
+        if live is None:
+            return
+        live.must_read = live.must_read or read
+        live.behind = True
+        if live.catch_task is None or live.catch_task.done():
+            live.catch_task = asyncio.get_running_loop().create_task(self._catch_up_told(live))
+
+    async def _catch_up_told(self, live: _RealtimeLive) -> None:
+        while live.behind and not self._stopping:
+            live.behind = False
+            try:
+                async with live.lock:
+                    if await self._read_log(live) and self.owns(live.table.table_id):
+                        await self._follow_up(live)
+            except (StoreError, TableError) as exc:
+                logger.warning("real-time table %s cannot catch up: %s", live.table.table_id, exc)
+                return
+
+    async def _read_log(self, live: _RealtimeLive, read: bool = False) -> int:
+        """Apply the entries other processes wrote, in seq order (the lock is held): those told
+        in notices, or from the log when one is missing, a notice had none, or ``read``."""
+        table = live.table
+        applied = 0
+        while (told := live.inbox.pop(table.seq + 1, None)) is not None:
+            self._apply(live, told)
+            applied += 1
+        for seq in [s for s in live.inbox if s <= table.seq]:
+            del live.inbox[seq]
+        if read or live.must_read or live.inbox:
+            live.must_read = False
+            live.inbox.clear()
+            for entry in await self.store.entries(table.table_id, after=table.seq):
+                if entry.seq != table.seq + 1:
+                    break
+                self._apply(live, entry)
+                applied += 1
+        return applied
+
     async def stop(self) -> None:
         """Stop every table's clock (the log is complete); end the subscriptions."""
         self._stopping = True
         tasks: list[asyncio.Task[None]] = []
         for live in list(self._live.values()):
             async with live.lock:
-                if live.task is not None:
-                    live.task.cancel()
-                    tasks.append(live.task)
+                for task in (live.task, live.catch_task):
+                    if task is not None:
+                        task.cancel()
+                        tasks.append(task)
             for sub in live.subs:
                 sub._put(None)
         for task in tasks:
@@ -155,9 +280,11 @@ class RealtimeTables:
         *,
         tokens: dict[int, str] | None = None,
         rematch_of: str | None = None,
+        table_id: str | None = None,
     ) -> Created:
         """Create a Spit or Speed table (``created``, seq 1); it starts at once when every
-        person seat is named. ``tokens`` (seat -> token hash) reuses the seats of a rematch."""
+        person seat is named. ``tokens`` (seat -> token hash) reuses the seats of a rematch;
+        ``table_id`` (a rematch's, logged first) is refused as ``stale`` if it exists."""
         config.rules_target()  # the options are checked before anything is stored
         for spec in config.seats:
             if spec.name is not None:
@@ -168,7 +295,7 @@ class RealtimeTables:
             if s.kind == "person" and not (tokens and g in tokens)
         }
         hashes = {g: hash_token(t) for g, t in fresh.items()} | dict(tokens or {})
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table_id = table_id or _new_id()
         data: dict[str, Any] = {
             "config": config.to_json(),
             "tokens": {str(g): h for g, h in sorted(hashes.items())},
@@ -191,10 +318,17 @@ class RealtimeTables:
             }
             for g, spec in enumerate(config.seats)
         ]
-        await self.store.create_table(table_id, config.game, entry, title, public, seats)
+        try:
+            await self.store.create_table(table_id, config.game, entry, title, public, seats)
+        except SeqConflict:
+            raise TableError("stale", f"table {table_id} already exists") from None
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
         table.apply(entry)
         live = _RealtimeLive(table, hashes, title, public, rematch_of=rematch_of)
         self._live[table_id] = live
+        if self.claim is not None:
+            await self.claim(table_id)
         async with live.lock:
             await self._follow_up(live)
         self._ensure_task(live)
@@ -207,11 +341,17 @@ class RealtimeTables:
     async def join(self, table_id: str, seat: int, name: str) -> None:
         """A person takes their seat under ``name``; the game starts once every seat is taken."""
         live = self._get(table_id)
-        async with live.lock:
-            if live.table.names[seat] is not None and live.table.status == "waiting":
-                return  # already seated (a second tab): nothing to log
-            await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
-            await self._follow_up(live)
+        for _ in range(RETRIES):
+            async with live.lock:
+                if live.table.names[seat] is not None and live.table.status == "waiting":
+                    return  # already seated (a second tab): nothing to log
+                try:
+                    await self._commit(live, "joined", {"seat": seat, "name": clean_name(name)})
+                except _Conflict:
+                    continue  # another process wrote first: join after its entries
+                await self._follow_up(live)
+                return
+        raise TableError("stale", "the table is very busy: try again")
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the game now: an empty person seat gets a bot of the table's level."""
@@ -229,7 +369,10 @@ class RealtimeTables:
         await self._commit(live, "started", {"t": self.clock(), "filled": filled})
 
     async def _follow_up(self, live: _RealtimeLive) -> None:
+        """Start the table once every person seat is named (its clock's process only)."""
         table = live.table
+        if not self.owns(table.table_id):
+            return
         config = table.config
         assert config is not None
         waiting = [g for g in SEATS if config.seats[g].kind == "person" and table.names[g] is None]
@@ -243,29 +386,37 @@ class RealtimeTables:
         its sender ``seen``); refused as ``stale``/``illegal`` with the reason in words, or
         ``bad-request`` when it is not an action at all. Refused actions are logged too."""
         live = self._get(table_id)
-        async with live.lock:
-            table = live.table
-            if table.bots[seat] is not None:
-                raise TableError("forbidden", "a bot plays this seat")
-            if table.status == "waiting":
-                raise TableError("not-started", "the game has not started yet: wait for it")
-            if table.status == "over":
-                raise TableError("over", "the game is over")
-            now = await self._catch_up(live)
-            data: dict[str, Any] = {"seat": seat, "action": action, "t": now, "by": "person"}
-            parsed = table.check("action", data)
-            data["action"] = table.engine.action_to_json(parsed)
-            assert table.arbiter is not None
-            before = len(table.arbiter.log)
-            await self._commit(live, "action", data, ref=ref)
-            if len(table.arbiter.log) == before:
-                raise TableError("over", "the game is over")
-            entry = table.arbiter.log[-1]
-            if not entry.accepted:
-                reason = entry.reason or "not now"
-                if reason.startswith("stale: "):
-                    raise TableError("stale", in_words(reason), reason=reason)
-                raise TableError("illegal", in_words(reason), reason=reason)
+        for _ in range(RETRIES):
+            async with live.lock:
+                try:
+                    return await self._act(live, seat, action, ref)
+                except _Conflict:
+                    continue  # another process wrote first: check it again after its entries
+        raise TableError("stale", "the table is very busy: look again and try once more")
+
+    async def _act(self, live: _RealtimeLive, seat: int, action: Any, ref: object) -> None:
+        table = live.table
+        if table.bots[seat] is not None:
+            raise TableError("forbidden", "a bot plays this seat")
+        if table.status == "waiting":
+            raise TableError("not-started", "the game has not started yet: wait for it")
+        if table.status == "over":
+            raise TableError("over", "the game is over")
+        now = await self._catch_up(live)
+        data: dict[str, Any] = {"seat": seat, "action": action, "t": now, "by": "person"}
+        parsed = table.check("action", data)
+        data["action"] = table.engine.action_to_json(parsed)
+        assert table.arbiter is not None
+        before = len(table.arbiter.log)
+        await self._commit(live, "action", data, ref=ref)
+        if len(table.arbiter.log) == before:
+            raise TableError("over", "the game is over")
+        entry = table.arbiter.log[-1]
+        if not entry.accepted:
+            reason = entry.reason or "not now"
+            if reason.startswith("stale: "):
+                raise TableError("stale", in_words(reason), reason=reason)
+            raise TableError("illegal", in_words(reason), reason=reason)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next
@@ -300,29 +451,41 @@ class RealtimeTables:
                  "level": config.level, "joined": True}
                 for g in data["filled"]
             ]  # fmt: skip
+        live.writing = entry.seq
         try:
-            async with self._writes or contextlib.nullcontext():
-                await self.store.append(
-                    table.table_id, entry, table_update=table_update, seats_update=seats_update
-                )
-        except SeqConflict:
-            raise TableError(
-                "stale", "this table was changed by another server: reload the page"
-            ) from None
+            # (SQLite's writes wait their turn in the store's queue, with Nain Jaune's)
+            await self.store.append(
+                table.table_id, entry, table_update=table_update, seats_update=seats_update
+            )
+        except SeqConflict:  # another process wrote this seq first: its entry is the one
+            live.writing = 0
+            await self._read_log(live, read=True)
+            raise _Conflict() from None
+        except StoreUnavailable as exc:
+            raise TableError("unavailable", _UNAVAILABLE) from exc
+        finally:
+            live.writing = 0
         was = table.status
+        self._apply(live, entry, ref)
+        if table.status == "over" and was != "over":
+            with contextlib.suppress(StoreError):  # the lobby's projection only
+                await self._store_status(live)
+
+    def _apply(self, live: _RealtimeLive, entry: LogEntry, ref: object = None) -> None:
+        """Apply a stored entry (written here or told) and tell this process's connections."""
+        table = live.table
         arbiter_log = len(table.arbiter.log) if table.arbiter is not None else 0
         table.apply(entry)
-        if kind == "started":
+        if entry.kind == "started" and self.owns(table.table_id):
             self._new_bots(live)
-        if table.status == "over" and was != "over":
-            await self._store_status(live)
         accepted = True
-        if kind == "action" and table.arbiter is not None:
+        if entry.kind == "action" and table.arbiter is not None:
             log = table.arbiter.log
             accepted = len(log) > arbiter_log and log[-1].accepted
         if accepted:
             self._show_bots(live)
-            self._fan_out(live, at, ref, data.get("seat") if kind == "action" else None)
+            by = entry.data.get("seat") if entry.kind == "action" else None
+            self._fan_out(live, entry.at, ref, by)
         live.wake.set()
 
     async def _store_status(self, live: _RealtimeLive) -> None:
@@ -333,8 +496,8 @@ class RealtimeTables:
         }
         if table.engine is not None and table.engine.over:
             summary["winner"] = table.engine.winner
-        if live.rematch is not None:
-            summary["rematch"] = live.rematch
+        if table.rematch is not None:
+            summary["rematch"] = table.rematch
         await self.store.update_table(table.table_id, {"status": table.status, "summary": summary})
 
     # -- bots and the clock ---------------------------------------------------------------------
@@ -375,6 +538,8 @@ class RealtimeTables:
         return min(times) if times else None
 
     def _ensure_task(self, live: _RealtimeLive) -> None:
+        if not self.owns(live.table.table_id) or self._stopping:
+            return
         if live.task is None or live.task.done():
             live.task = asyncio.get_running_loop().create_task(self._run(live))
 
@@ -394,6 +559,8 @@ class RealtimeTables:
             try:
                 async with live.lock:
                     await self._due(live)
+            except _Conflict:
+                pass  # a person's action through another process came first: look again
             except Exception:  # e.g. the database is briefly unavailable: try again soon
                 logger.exception("real-time table %s", live.table.table_id)
                 await asyncio.sleep(1.0)
@@ -414,7 +581,12 @@ class RealtimeTables:
         assert table.arbiter is not None
         before = len(table.arbiter.log)
         data = {"seat": g, "action": table.engine.action_to_json(action), "t": now, "by": "bot"}
-        await self._commit(live, "action", data)
+        try:
+            await self._commit(live, "action", data)
+        except _Conflict:  # another process's entry came first: look again from there
+            if table.status == "playing" and bot.plan is None:
+                bot.rejected(True, table.engine.view(g), now)
+            raise
         log = table.arbiter.log
         if len(log) > before and not log[-1].accepted and table.status == "playing":
             bot.rejected(log[-1].reason is not None and log[-1].reason.startswith("stale: "),
@@ -435,7 +607,19 @@ class RealtimeTables:
         sub.cursor = self._log_length(live)
         if seat is not None:
             self._fan_out(live, skip=sub)
+            self._tell(live, seat)
         return sub
+
+    def _tell(self, live: _RealtimeLive, seat: int) -> None:
+        if self.tell_presence is not None:
+            n = sum(1 for s in live.subs if s.seat == seat and not s.closed)
+            self.tell_presence(live.table.table_id, seat, n)
+
+    def presence_changed(self, table_id: str) -> None:
+        """Another process's connections changed: the seats' presence is shown anew."""
+        live = self._live.get(table_id)
+        if live is not None:
+            self._fan_out(live)
 
     def unsubscribe(self, sub: Subscription) -> None:
         """End a subscription (the others see the seat away)."""
@@ -447,6 +631,8 @@ class RealtimeTables:
         live.subs.remove(sub)
         if sub.seat is not None and sub.seat not in live.present():
             self._fan_out(live)
+        if sub.seat is not None:
+            self._tell(live, sub.seat)
 
     def frame_for(self, table_id: str, seat: int | None) -> Frame:
         """The full ``state`` frame for ``seat`` (or a spectator)."""
@@ -458,13 +644,13 @@ class RealtimeTables:
 
     def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
         frame = live.table.frame(seat, since)
-        present = live.present()
+        present = live.present() | self.remote_present(live.table.table_id)
         for row in frame["seats"]:
             row["present"] = row["seat"] in present or row["bot"] is not None
         frame["title"] = live.title
         frame["creator"] = 0
         frame["now"] = self.clock()
-        frame["rematch"] = f"/t/{live.rematch}" if live.rematch else None
+        frame["rematch"] = f"/t/{live.table.rematch}" if live.table.rematch else None
         for line in frame.get("log", []):
             line["text"] = in_words(line["text"])
             if "reason" in line:
@@ -506,36 +692,47 @@ class RealtimeTables:
         return live.table.record()
 
     async def rematch(self, table_id: str, seat: int) -> str:
-        """The id of the rematch of a finished table (created by the first to ask): the same
-        seats, options and level, a new deal; each person keeps their seat token."""
+        """The id of the rematch of a finished table (made by the first to ask, whichever
+        process: its id is logged as ``rematch`` first, then the table is made by whoever finds
+        it missing): the same seats, options and level, a new deal; each person keeps their
+        seat token."""
         live = self._get(table_id)
         async with live.lock:
             table = live.table
             if table.status != "over":
                 raise TableError("forbidden", "a rematch is offered once the game is over")
-            if live.rematch is not None:
-                return live.rematch
-            config = table.config
-            assert config is not None
-            seats = tuple(
-                type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
-                for g, spec in enumerate(config.seats)
-            )
-            again = RealtimeConfig(
-                game=config.game,
-                options=dict(config.options),
-                seats=(seats[0], seats[1]),
-                seed=secrets.randbits(63),
-                level=config.level,
-            )
-            created = await self.create(
-                again, live.title, live.public, tokens=dict(live.token_hashes),
-                rematch_of=table_id,
-            )  # fmt: skip
-            live.rematch = created.table_id
-            await self._store_status(live)
-            self._fan_out(live)
-            return created.table_id
+            await self._read_log(live)
+            if table.rematch is None:
+                with contextlib.suppress(_Conflict):  # another process logged its rematch first
+                    await self._commit(live, "rematch", {"table": _new_id()})
+            new_id = table.rematch
+            if new_id is None:
+                raise TableError("stale", "the table is busy: ask for the rematch again")
+            if not self.holds(new_id) and not await self.store.entries(new_id):
+                config = table.config
+                assert config is not None
+                seats = tuple(
+                    type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
+                    for g, spec in enumerate(config.seats)
+                )
+                again = RealtimeConfig(
+                    game=config.game,
+                    options=dict(config.options),
+                    seats=(seats[0], seats[1]),
+                    seed=secrets.randbits(63),
+                    level=config.level,
+                )
+                try:
+                    await self.create(
+                        again, live.title, live.public, tokens=dict(live.token_hashes),
+                        rematch_of=table_id, table_id=new_id,
+                    )  # fmt: skip
+                except TableError as exc:
+                    if exc.code != "stale":
+                        raise  # (stale: another process made it meanwhile)
+            with contextlib.suppress(StoreError):
+                await self._store_status(live)
+            return new_id
 
     def game_of(self, table_id: str) -> str:
         """``spit`` or ``speed``."""

@@ -138,11 +138,19 @@ class TableService:
         self.lease_interval = lease_interval
         self._coord: Coordinator | None = None
         if coordinate if coordinate is not None else store.notifies:
-            self._coord = Coordinator(store.url, self._on_change, self._on_presence)
+            self._coord = Coordinator(
+                store.url, self._on_change, self._on_presence, self._on_deadlines
+            )
             store.announce = self._coord.announce
+            self.realtime.owns = self._owns
+            self.realtime.claim = self._claim
+            self.realtime.remote_present = self._remote_seats
+            self.realtime.tell_presence = self._tell_realtime_presence
         self.owned: set[str] = set()
         """Tables whose lease this process holds (with a coordinator)."""
         self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
+        self._told_deadlines: dict[str, dict[tuple[str, int | None], float]] = {}
+        """The timers the lease holder of a table this process does not hold told it of."""
         self._lease_task: asyncio.Task[None] | None = None
 
     # -- life cycle ------------------------------------------------------------------------
@@ -553,6 +561,7 @@ class TableService:
         async with live.lock:
             live.timers.pop(("next-round", None), None)
             live.deadlines.pop(("next-round", None), None)
+            self._tell_deadlines(live)
             if live.table.status == "round-over":
                 await self._commit(live, "round", live.table.deal())
                 await self._after(live)
@@ -571,6 +580,7 @@ class TableService:
         async with live.lock:
             live.timers.pop(("takeover", seat), None)
             live.deadlines.pop(("takeover", seat), None)
+            self._tell_deadlines(live)
             table = live.table
             if (
                 table.status in ("playing", "round-over")
@@ -603,10 +613,12 @@ class TableService:
 
         live.deadlines[key] = at
         live.timers[key] = asyncio.get_running_loop().create_task(later())
+        self._tell_deadlines(live)
 
     def _cancel(self, live: _Live, key: tuple[str, int | None]) -> None:
         task = live.timers.pop(key, None)
-        live.deadlines.pop(key, None)
+        if live.deadlines.pop(key, None) is not None:
+            self._tell_deadlines(live)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
@@ -737,17 +749,53 @@ class TableService:
         return live.table.frame(seat, since, self._present(live), self._deadline(live))
 
     def _deadline(self, live: _Live) -> dict[str, Any] | None:
-        if not live.deadlines:
+        table = live.table
+        deadlines = live.deadlines
+        if not self._owns(table.table_id):  # the timers run in the lease holder's process
+            deadlines = dict(self._told_deadlines.get(table.table_id, {}))
+            if table.status != "round-over":
+                deadlines.pop(("next-round", None), None)
+            elif table.waiting_for_ready() and table.round_ended_at is not None:
+                # from the log, even before (or without) the holder's notice
+                at = table.round_ended_at + table.cfg.next_round_after
+                deadlines[("next-round", None)] = at
+        if not deadlines:
             return None
-        turn = live.table.turn()
-        keys = sorted(live.deadlines, key=lambda k: live.deadlines[k])
-        if ("next-round", None) in live.deadlines:
+        turn = table.turn()
+        keys = sorted(deadlines, key=lambda k: deadlines[k])
+        if ("next-round", None) in deadlines:
             key: tuple[str, int | None] = ("next-round", None)
-        elif turn is not None and ("takeover", turn.seat) in live.deadlines:
+        elif turn is not None and ("takeover", turn.seat) in deadlines:
             key = ("takeover", turn.seat)
         else:
             key = keys[0]
-        return {"kind": key[0], "seat": key[1], "at": live.deadlines[key]}
+        return {"kind": key[0], "seat": key[1], "at": deadlines[key]}
+
+    def _tell_deadlines(self, live: _Live) -> None:
+        """The lease holder tells the other processes its timers of this table."""
+        coord = self._coord
+        if coord is None or not self._owns(live.table.table_id):
+            return
+        told = [(kind, seat, at) for (kind, seat), at in sorted(live.deadlines.items())]
+        self._spawn(self._send_deadlines(live.table.table_id, told))
+
+    async def _send_deadlines(
+        self, table_id: str, told: list[tuple[str, int | None, float]]
+    ) -> None:
+        coord = self._coord
+        if coord is None or not coord.connected:
+            return
+        try:
+            await coord.tell_deadlines(table_id, told)
+        except Exception as exc:  # the lease loop reconnects
+            logger.info("deadlines not told: %s", exc)
+
+    def _on_deadlines(self, table_id: str, told: list[tuple[str, int | None, float]]) -> None:
+        live = self._live.get(table_id)
+        if live is None or self._owns(table_id):  # (a table loaded later learns the next ones)
+            return
+        self._told_deadlines[table_id] = {(kind, seat): at for kind, seat, at in told}
+        self._fan_out(live)
 
     def _fan_out(self, live: _Live, skip: Subscription | None = None) -> None:
         end = len(live.table.events)
@@ -800,6 +848,23 @@ class TableService:
     def _owns(self, table_id: str) -> bool:
         return self._coord is None or table_id in self.owned
 
+    async def _claim(self, table_id: str) -> None:
+        """Take a table's lease when this process creates it (another one may run it else)."""
+        if self._coord is not None:
+            with contextlib.suppress(Exception):
+                if self._coord.connected and await self._coord.acquire(table_id):
+                    self.owned.add(table_id)
+
+    def _remote_seats(self, table_id: str) -> set[int]:
+        remote = self._remote.get(table_id)
+        if not remote:
+            return set()
+        now = time.monotonic()
+        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL}
+
+    def _tell_realtime_presence(self, table_id: str, seat: int, n: int) -> None:
+        self._spawn(self._send_presence([f"{table_id} {seat} {n}"]))
+
     def _check_store(self) -> None:
         if self._coord is not None and not self._coord.connected and self.owned:
             self._lose_all()
@@ -815,6 +880,9 @@ class TableService:
         return here
 
     def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
+        if self.realtime.holds(table_id):
+            self.realtime.on_change(table_id, seq, entry)
+            return
         live = self._live.get(table_id)
         if live is None or seq <= max(live.table.seq, live.writing):
             return
@@ -875,11 +943,16 @@ class TableService:
     def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
         live = self._live.get(table_id)
         before = self._present(live) if live is not None else set()
+        was = self._remote_seats(table_id)
         seen = self._remote.setdefault(table_id, {})
         if n > 0:
             seen[(pid, seat)] = (n, time.monotonic())
         else:
             seen.pop((pid, seat), None)
+        if self.realtime.holds(table_id):
+            if self._remote_seats(table_id) != was:
+                self.realtime.presence_changed(table_id)
+            return
         if live is None or not (0 <= seat < live.table.n):
             return
         now = self._present(live)
@@ -918,6 +991,8 @@ class TableService:
                     logger.warning("table leases: connected to the database again")
                     for live in list(self._live.values()):
                         self._behind(live)  # notices may have been missed meanwhile
+                    for table_id in self.realtime.table_ids():
+                        self.realtime.behind(table_id)
                 await self._scan()
                 self._sweep()
                 beat += 1
@@ -928,6 +1003,7 @@ class TableService:
                             for tid, live in self._live.items()
                             for seat in live.present()
                         ]
+                        + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
                     )
             except asyncio.CancelledError:
                 raise
@@ -942,12 +1018,20 @@ class TableService:
         assert coord is not None
         for table_id in list(self.owned):
             live = self._live.get(table_id)
-            if live is None or live.table.status == "over":
+            status = live.table.status if live is not None else self.realtime.status(table_id)
+            if status is None or status == "over":
                 self.owned.discard(table_id)
                 await coord.release(table_id)
         for table_id in await coord.scan(self.owned):
             self.owned.add(table_id)
+            self._told_deadlines.pop(table_id, None)
             try:
+                held = self.realtime.holds(table_id)
+                if await self._is_realtime(table_id):  # loading it (not held) takes it
+                    if held:
+                        await self.realtime.take(table_id)
+                    logger.info("real-time table %s: this process is its clock now", table_id)
+                    continue
                 live = await self._load(table_id)
                 async with live.lock:
                     await self._catch_up_locked(live, read=True)
@@ -966,6 +1050,8 @@ class TableService:
             for key, (_, at) in list(seen.items()):
                 if now - at >= PRESENCE_TTL:
                     del seen[key]
+                    if self.realtime.holds(table_id):  # (a process gone without a word)
+                        self.realtime.presence_changed(table_id)
             if not seen:
                 del self._remote[table_id]
         for table_id in self.owned:
@@ -980,6 +1066,7 @@ class TableService:
     def _lose_all(self) -> None:
         """The lease connection is gone: this process is no table's authority any more."""
         for table_id in self.owned:
+            self.realtime.lose(table_id)
             live = self._live.get(table_id)
             if live is None:
                 continue
