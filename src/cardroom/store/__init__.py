@@ -1,8 +1,8 @@
 """The durable event log of the tables: SQLAlchemy 2 Core, async (SQLite by default).
 
 ``events`` is the truth (one row per accepted log entry, unique ``(table_id, seq)``); ``tables``
-and ``seats`` are projections written in the same transaction as the event that changes them. ``chat``
-(:mod:`cardroom.store.chat`) holds what players say, beside the log and never in it.
+and ``seats`` are projections written in the same transaction as the event that changes them.
+``chat`` (:mod:`cardroom.store.chat`) holds what players say, beside the log and never in it.
 """
 
 from cardroom.store.chat import CHAT_CHANNEL, ChatLine, ChatStore
@@ -20,9 +20,9 @@ from cardroom.store.events import (
 
 __all__ = [
     "CHAT_CHANNEL",
+    "NOTIFY_CHANNEL",
     "ChatLine",
     "ChatStore",
-    "NOTIFY_CHANNEL",
     "EventStore",
     "LogEntry",
     "SeqConflict",

@@ -112,7 +112,9 @@ class ChatStore:
                         )
                     )
                     if self.notifies:
-                        await conn.execute(sa.select(sa.func.pg_notify(CHAT_CHANNEL, line.notice())))
+                        await conn.execute(
+                            sa.select(sa.func.pg_notify(CHAT_CHANNEL, line.notice()))
+                        )
                 return line
             except IntegrityError:  # another process took this number meanwhile
                 continue

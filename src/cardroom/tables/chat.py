@@ -317,4 +317,3 @@ class TableChat:
         with contextlib.suppress(StoreError):
             for line in await self.store.recent(table_id, after=after):
                 self._tell(line)
-
