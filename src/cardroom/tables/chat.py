@@ -43,11 +43,14 @@ logger = logging.getLogger(__name__)
 Frame = dict[str, Any]
 
 
-class ChatError(TableError):
-    """A chat line refused (nothing stored); :meth:`words` gives the reason in a language."""
+class ChatError(ValueError):
+    """A chat line refused (nothing stored): ``code`` is the error frame's (``forbidden``,
+    ``bad-request``, ``rate-limited``); :meth:`words` gives the reason in a language."""
 
     def __init__(self, code: str, message: str, **fields: object) -> None:
-        super().__init__(code, message.format(**fields))
+        super().__init__(message.format(**fields))
+        self.code = code
+        self.message = message.format(**fields)
         self.msgid = message
         self.fields = fields
 

@@ -2,6 +2,7 @@
 // only draws the frames it is sent and sends actions that name the card, the pile and the top
 // card it showed ("seen").
 import { cardBack, cardFace, cardImg, cardLabel, clear, el, startI18n } from "./common.js";
+import { mountChat } from "./chat.js";
 
 await startI18n();
 
@@ -67,7 +68,11 @@ function act(action) {
   send({ type: "act", action, id: `a${nextId++}` });
 }
 
+// at phone width the chat waits behind its button, so the piles keep the screen
+const takeChat = mountChat(send, { watching: WATCH, collapsed: matchMedia("(max-width: 760px)").matches });
+
 function onFrame(frame) {
+  if (takeChat(frame)) return;
   if (frame.type === "state") {
     const prev = state;
     state = frame;
