@@ -83,6 +83,9 @@ export function mountChat(send, { watching = false, collapsed = false } = {}) {
     }
   }
 
+  // Esc gives the keys back to the game
+  input.addEventListener("keydown", (ev) => { if (ev.key === "Escape") input.blur(); });
+
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = input.value.trim();
