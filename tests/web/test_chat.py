@@ -15,6 +15,7 @@ from cardroom.store import ChatStore
 from cardroom.tables import Created, SeatSpec, TableConfig, TableService
 from cardroom.tables.chat import ChatError, clean_text
 from cardroom.tables.realtime import RealtimeConfig
+from cardroom.web.protocol import Chat, ProtocolError, decode_message
 from tests.web.conftest import Player, service_of, serving, settings_for
 
 MARKUP = "<img src=x onerror=alert(1)>"
@@ -278,3 +279,18 @@ async def test_chat_at_a_spit_table_reaches_both_players(tmp_path: Path) -> None
         assert service.frame_for(tid, 0)["seq"] == state["seq"]  # the game log did not move
         await ann.close()
         await bob.close()
+
+
+def test_the_chat_message_is_read_strictly() -> None:
+    message = decode_message('{"type": "chat", "text": "  hi <b>  ", "id": 7}')
+    assert isinstance(message, Chat) and message.text == "  hi <b>  " and message.id == 7
+    for bad in (
+        '{"type": "chat"}',
+        '{"type": "chat", "text": 1}',
+        '{"type": "chat", "text": "a", "seat": 0}',
+        '{"type": "chat", "text": "a", "id": [1]}',
+        '{"type": "Chat", "text": "a"}',
+    ):
+        with pytest.raises(ProtocolError) as caught:
+            decode_message(bad)
+        assert caught.value.code == "bad-request"
