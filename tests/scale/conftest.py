@@ -34,7 +34,7 @@ async def _reset(url: str) -> None:
 
     conn = await asyncpg.connect(asyncpg_dsn(url))
     try:
-        await conn.execute("DROP TABLE IF EXISTS events, seats, tables")
+        await conn.execute("DROP TABLE IF EXISTS chat, events, seats, tables")
     finally:
         await conn.close()
 

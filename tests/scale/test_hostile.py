@@ -366,3 +366,57 @@ async def test_names_with_markup_are_text_and_control_characters_are_removed(
         text = script.read_text(encoding="utf-8")
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write"):
             assert sink not in text, f"{script.name} uses {sink}"
+
+
+async def test_chat_with_markup_and_control_characters_is_text_and_a_flood_is_limited(
+    tmp_path: Path,
+) -> None:
+    markup = '<img src=x onerror=alert(1)><script>alert("x")</script>&lt;'
+    async with serving(settings_for(tmp_path)) as (app, address):
+        service = service_of(app)
+        seats = [SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("person")]
+        created = await service.create(config(seats, 9))
+        tid = created.table_id
+        ann = await Player(address, tid, created.creator_token).connect()
+        eve = await Player(address, tid, created.invites[2]).connect()
+        watcher = await Player(address, tid, None).connect()
+        await eve.send({"type": "join", "name": "Eve"})
+        await eve.wait_for(lambda f: f["type"] == "state" and f["seats"][2]["joined"])
+        entries = await app.state.store.entries(tid)
+        refused = [  # (text, code): each gets an error to Eve alone and stores nothing
+            ("\x07\x1b\u202e\u200b", "bad-request"),
+            ("a" * 301, "bad-request"),
+            ("\U0001f600" * 301, "bad-request"),
+            ("b" * 5000, "too-large"),
+        ]
+        for i, (text, code) in enumerate(refused):
+            n = len(eve.frames)
+            await eve.send({"type": "chat", "text": text, "id": f"chat-r{i}"})
+            error = await eve.wait_for(lambda f: f["type"] == "error", start=n)
+            assert error["code"] == code and error["ref"] in (f"chat-r{i}", None)
+        said = [
+            (markup, markup),
+            ("\x1b[31mred\x1b[0m\u202egnp.exe", "[31mred[0mgnp.exe"),
+            ('"}{"type":"state","seq":0}', '"}{"type":"state","seq":0}'),
+        ]
+        for i, (text, _) in enumerate(said):
+            await eve.send({"type": "chat", "text": text, "id": f"chat-s{i}"})
+        for player in (ann, watcher):
+            await player.wait_for(lambda f: f["type"] == "chat" and f["n"] == len(said))
+            got = [f["text"] for f in player.frames if f["type"] == "chat"]
+            assert got == [kept for _, kept in said]  # the very characters, as JSON text
+        # a flood of chat: the seat's burst (5) passes, the rest is refused, the log never moves
+        start = len(ann.frames)
+        for i in range(30):
+            await ann.send({"type": "chat", "text": f"flood {i}", "id": f"chat-f{i}"})
+        await ann.wait_for(lambda f: f["type"] == "error" and f["ref"] == "chat-f29", start=start)
+        flood = ann.frames[start:]
+        assert sum(1 for f in flood if f["type"] == "chat") == 5
+        assert sum(1 for f in flood if f.get("code") == "rate-limited") == 25
+        assert await app.state.store.entries(tid) == entries and service.table(tid).seq == len(
+            entries
+        )
+        await ann.send({"type": "ping", "id": "still"})  # the connection is still served
+        await ann.wait_for(lambda f: f["type"] == "pong" and f["ref"] == "still", start=start)
+        for player in (ann, eve, watcher):
+            await player.close()

@@ -2,8 +2,10 @@
 
 ``events`` is the truth (one row per accepted log entry, unique ``(table_id, seq)``); ``tables``
 and ``seats`` are projections written in the same transaction as the event that changes them.
+``chat`` (:mod:`cardroom.store.chat`) holds what players say, beside the log and never in it.
 """
 
+from cardroom.store.chat import CHAT_CHANNEL, ChatLine, ChatStore
 from cardroom.store.events import (
     NOTIFY_CHANNEL,
     EventStore,
@@ -17,7 +19,10 @@ from cardroom.store.events import (
 )
 
 __all__ = [
+    "CHAT_CHANNEL",
     "NOTIFY_CHANNEL",
+    "ChatLine",
+    "ChatStore",
     "EventStore",
     "LogEntry",
     "SeqConflict",

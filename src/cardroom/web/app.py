@@ -1,7 +1,7 @@
 """``create_app(settings)``: the FastAPI application of ``cardroom serve``.
 
 No module-level state: the store and the table service are opened in the app's lifespan and
-kept on ``app.state`` (``settings``, ``store``, ``service``), so several apps (tests, a
+kept on ``app.state`` (``settings``, ``store``, ``service``, ``chat``), so several apps (tests, a
 restart on the same database) never share anything.
 """
 
@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from cardroom.store import EventStore, StoreUnavailable
 from cardroom.tables import TableService
+from cardroom.tables.chat import TableChat
 from cardroom.web.routes import lobby, replay, tables, ws
 from cardroom.web.settings import Settings
 
@@ -47,12 +48,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(settings.db_url)
         service = TableService(store)
+        chat = TableChat(store, service)
         try:
             await service.start()
+            await chat.start()
             app.state.store = store
             app.state.service = service
+            app.state.chat = chat
             yield
         finally:
+            await chat.stop()
             await service.stop()
             await store.close()
 

@@ -1,7 +1,7 @@
 """The websocket and HTTP messages of the web tables, checked by msgspec.
 
 Client messages are JSON text frames tagged by ``type`` (``act``, ``join``, ``start``,
-``ready``, ``hint``, ``ping``); :func:`decode_message` reads one or raises
+``ready``, ``hint``, ``chat``, ``ping``); :func:`decode_message` reads one or raises
 :class:`ProtocolError` with words a person understands. :class:`CreateTable` is the body of
 ``POST /api/tables``.
 Server frames are plain dicts (``state`` frames come from the table service); :func:`error_frame`
@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "ping")
+MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -93,13 +93,20 @@ class Hint(msgspec.Struct, tag_field="type", tag="hint", forbid_unknown_fields=T
     id: ClientId | None = None
 
 
+class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=True):
+    """Say something to the table (seated players; at most 300 characters once cleaned)."""
+
+    text: Annotated[str, Meta(max_length=4096)]
+    id: ClientId | None = None
+
+
 class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Are you there? Answered by a ``pong`` frame."""
 
     id: ClientId | None = None
 
 
-ClientMessage = Act | Join | Start | Ready | Hint | Ping
+ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()

@@ -20,8 +20,10 @@ from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
+from cardroom.tables.chat import ChatError, ChatFeed, TableChat
 from cardroom.web.protocol import (
     Act,
+    Chat,
     ClientMessage,
     Hint,
     Join,
@@ -149,6 +151,8 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.lang = "en"
         """The language of the events' words in the frames sent to this connection."""
+        self.chat: TableChat | None = getattr(websocket.app.state, "chat", None)
+        self.first_sent = asyncio.Event()
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
@@ -162,6 +166,8 @@ class Connection:
     async def run(self, sub: Subscription) -> None:
         """Until the client leaves: ``sub``'s frames out, messages in."""
         pump = asyncio.create_task(self._pump(sub))
+        feed = self.chat.feed(self.table_id) if self.chat is not None else None
+        talk = asyncio.create_task(self._talk(feed)) if feed is not None else None
         try:
             while not pump.done():
                 message = await self.websocket.receive()
@@ -179,15 +185,29 @@ class Connection:
         finally:
             pump.cancel()
             self.service.unsubscribe(sub)
+            if feed is not None and self.chat is not None and talk is not None:
+                self.chat.drop(feed)
+                talk.cancel()
+                await asyncio.gather(talk, return_exceptions=True)
             await asyncio.gather(pump, return_exceptions=True)
 
     async def _pump(self, sub: Subscription) -> None:
         try:
             async for frame in sub:
                 await self.send(frame)
+                self.first_sent.set()
             # the service ended the subscription (it is stopping)
             if self.websocket.application_state == WebSocketState.CONNECTED:
                 await self.websocket.close(CLOSE_GOING_AWAY)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+
+    async def _talk(self, feed: ChatFeed) -> None:
+        """The table's chat frames, after the first state frame."""
+        try:
+            await self.first_sent.wait()
+            async for frame in feed:
+                await self.send(frame)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
@@ -236,6 +256,9 @@ class Connection:
         if isinstance(message, Ping):
             await self.send({"type": "pong", "ref": ref})
             return
+        if isinstance(message, Chat):
+            await self._chat(message)
+            return
         seat = self.seat
         if seat is None:
             await self._error(
@@ -269,6 +292,22 @@ class Connection:
             log.exception("table %s seat %s: %r failed", self.table_id, seat, message)
             await self._error(
                 "bad-request", "the server could not do that (the error was logged)", ref
+            )
+
+    async def _chat(self, message: Chat) -> None:
+        """Say a line at the table (the chat tells every connection, this one too)."""
+        try:
+            if self.chat is None:
+                raise TableError("bad-request", "this server has no chat")
+            await self.chat.say(self.table_id, self.seat, message.text)
+        except ChatError as exc:
+            await self.send(error_frame(exc.code, exc.words(self.lang), message.id))
+        except TableError as exc:
+            await self._error(exc.code, exc.message, message.id)
+        except Exception:
+            log.exception("table %s seat %s: chat failed", self.table_id, self.seat)
+            await self._error(
+                "bad-request", "the server could not do that (the error was logged)", message.id
             )
 
     async def _hint(self, seat: int, message: Hint) -> None:

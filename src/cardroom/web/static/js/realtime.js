@@ -3,6 +3,7 @@
 // card it showed ("seen").
 import { LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
+import { mountChat } from "./chat.js";
 
 await startI18n();
 
@@ -68,7 +69,11 @@ function act(action) {
   send({ type: "act", action, id: `a${nextId++}` });
 }
 
+// at phone width the chat waits behind its button, so the piles keep the screen
+const takeChat = mountChat(send, { watching: WATCH, collapsed: matchMedia("(max-width: 760px)").matches });
+
 function onFrame(frame) {
+  if (takeChat(frame)) return;
   if (frame.type === "state") {
     const prev = state;
     state = frame;

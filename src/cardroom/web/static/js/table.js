@@ -4,6 +4,7 @@ import {
   secondsUntil, sortHand, speak, splitCard, startI18n,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
+import { mountChat } from "./chat.js";
 
 await startI18n();
 const SPEECH_KEY = "cardroom.speech";
@@ -80,7 +81,10 @@ function act(action) {
   }
 }
 
+const takeChat = mountChat(send, { watching: WATCH });
+
 function onFrame(frame) {
+  if (takeChat(frame)) return;
   if (frame.type === "state") {
     const prev = state;
     // a frame that only says who is present does not answer the move in flight
