@@ -76,6 +76,8 @@ def test_markup_in_chat_is_shown_as_text_to_players_and_spectators(
     ann.screenshot(path=str(SHOTS / "table-chat-desktop.png"), full_page=True)
     right = bob.evaluate("document.getElementById('chat').getBoundingClientRect().right")
     assert right <= PHONE["width"]  # the panel fits the phone's width
+    page_width = bob.evaluate("document.documentElement.scrollWidth")
+    assert page_width <= PHONE["width"]  # and nothing else makes the page scroll sideways
     bob.fill("#chat-input", "")
     bob.screenshot(path=str(SHOTS / "table-chat-phone.png"), full_page=True)
     bob.locator("#chat").scroll_into_view_if_needed()
