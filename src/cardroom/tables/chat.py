@@ -76,14 +76,18 @@ def clean_text(text: str) -> str:
     return cleaned
 
 
-class _Bucket:
-    def __init__(self, rate: float, burst: int, now: float) -> None:
+class TokenBucket:
+    """``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate = rate
         self.burst = float(burst)
         self.tokens = float(burst)
-        self.last = now
+        self.last = time.monotonic() if now is None else now
 
-    def take(self, now: float) -> bool:
+    def take(self, now: float | None = None) -> bool:
+        """Spend one token; False if none is left."""
+        now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1.0:
@@ -180,7 +184,7 @@ class TableChat:
         self.rate = rate
         self.burst = burst
         self._feeds: dict[str, list[ChatFeed]] = {}
-        self._buckets: dict[tuple[str, int], _Bucket] = {}
+        self._buckets: dict[tuple[str, int], TokenBucket] = {}
         self._told: dict[str, deque[int]] = {}
         self._listen = self.store.notifies if listen is None else listen
         self._url = store.url
@@ -208,9 +212,9 @@ class TableChat:
             raise ChatError("forbidden", N_("sit down first (choose your name), then chat"))
         now = self.clock()
         bucket = self._buckets.setdefault(
-            (table_id, seat), _Bucket(self.rate, self.burst, time.monotonic())
+            (table_id, seat), TokenBucket(self.rate, self.burst)
         )
-        if not bucket.take(time.monotonic()):
+        if not bucket.take():
             raise ChatError(
                 "rate-limited", N_("you are chatting too fast: wait a second and send it again")
             )

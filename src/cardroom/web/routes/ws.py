@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,7 +19,7 @@ from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
-from cardroom.tables.chat import ChatError, ChatFeed, TableChat
+from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
 from cardroom.web.protocol import (
     Act,
     Chat,
@@ -54,26 +53,6 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
-
-
-class TokenBucket:
-    """``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token; False if none is left."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
 
 
 def same_origin(websocket: WebSocket) -> bool:
