@@ -9,8 +9,11 @@ measured for ``--seconds`` after ``--settle``: table changes per second and CPU 
 (the whole process: event loop and SQLite thread) per change.
 
 Rows: the store with one commit per entry (``max_batch=1``, the store before group commit)
-beside group commit, and with ``--peer-src DIR`` the same workload on another tree's ``src``
-(e.g. a checkout of the code before these changes).
+beside group commit, group commit without ``gc.freeze()`` of the objects of the start (as
+``cardroom serve`` does), and with ``--peer-src DIR`` the same workload on another tree's
+``src`` (e.g. a checkout of the code before these changes). ``loop lag``: how late a 10 ms
+sleep wakes (what every answer waits on top of its own work); ``longest GC``: the longest
+garbage collection pause of the window.
 
     PYTHONPATH=src:. python benchmarks/action_cpu.py [--tables 200] [--seconds 10]
         [--peer-src /tmp/old/src]
@@ -21,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import subprocess
@@ -43,7 +47,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
 
     def render(frame: dict[str, Any]) -> str:  # what web/routes/ws.py does for a connection
         try:
-            from cardroom.web.routes.ws import render_frame  # type: ignore[attr-defined]
+            from cardroom.web.routes.ws import render_frame
         except ImportError:
             if frame.get("events") or frame.get("game_result"):
                 frame = localize_frame(frame, "en")
@@ -56,6 +60,11 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
             store.max_batch = args.max_batch
         service = TableService(store)
         await service.start()
+        if not args.no_freeze:
+            with contextlib.suppress(ImportError):  # as cardroom serve does after its start
+                from cardroom.web.app import freeze_startup_objects
+
+                freeze_startup_objects()
         rules = Rules.from_options("classic", {"end": "rounds:100"})
         seats = (SeatSpec("person", name="Ann"), SeatSpec("person", name="Bob"),
                  SeatSpec("bot", "easy"), SeatSpec("bot", "easy"))  # fmt: skip
@@ -95,9 +104,27 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
             for seat in (0, 1, *([None] * args.spectators)):
                 tasks.append(asyncio.create_task(person(created.table_id, seat)))
         await asyncio.sleep(args.settle)
+        lags: list[float] = []
+        pauses: list[float] = []
+
+        async def lag() -> None:  # how late the event loop wakes a 10 ms sleep
+            while True:
+                start = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lags.append(time.perf_counter() - start - 0.01)
+
+        def on_gc(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                pauses.append(-time.perf_counter())
+            elif pauses:
+                pauses[-1] += time.perf_counter()
+
+        gc.callbacks.append(on_gc)
+        tasks.append(asyncio.create_task(lag()))
         c0, cpu0, t0 = changes, time.process_time(), time.perf_counter()
         await asyncio.sleep(args.seconds)
         c1, cpu1, t1 = changes, time.process_time(), time.perf_counter()
+        gc.callbacks.remove(on_gc)
         await service.stop()
         for task in tasks:
             task.cancel()
@@ -108,15 +135,21 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
         "changes_per_s": done / (t1 - t0),
         "cpu_ms": 1000 * (cpu1 - cpu0) / max(done, 1),
         "cpu": (cpu1 - cpu0) / (t1 - t0),
+        "lag_p99_ms": 1000 * sorted(lags)[int(0.99 * len(lags))] if lags else 0.0,
+        "lag_max_ms": 1000 * max(lags, default=0.0),
+        "gc_max_ms": 1000 * max(pauses, default=0.0),
     }
 
 
-def run_child(src: Path, args: argparse.Namespace, max_batch: int) -> dict[str, float]:
+def run_child(
+    src: Path, args: argparse.Namespace, max_batch: int, freeze: bool
+) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), str(ROOT)])}
     command = [sys.executable, __file__, "--one", "--max-batch", str(max_batch),
                "--tables", str(args.tables), "--seconds", str(args.seconds),
                "--settle", str(args.settle), "--think", str(args.think),
-               "--bot-delay", str(args.bot_delay), "--spectators", str(args.spectators)]  # fmt: skip
+               "--bot-delay", str(args.bot_delay), "--spectators", str(args.spectators),
+               *([] if freeze else ["--no-freeze"])]  # fmt: skip
     out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip()[-800:])
@@ -135,6 +168,7 @@ def main() -> None:
     parser.add_argument("--peer-src", type=Path, help="another tree's src (e.g. the code before)")
     parser.add_argument("--max-batch", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-freeze", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(asyncio.run(measure(args))))
@@ -143,17 +177,22 @@ def main() -> None:
         f"action_cpu: {args.tables} tables (2 people, 2 bots, {args.spectators} spectators), "
         f"{args.seconds:.0f} s, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
     )
-    print("| code | commits | changes/s | CPU ms per change | process CPU |")
-    print("|---|---|---|---|---|")
-    runs = [("this tree", ROOT / "src", 1, "one per entry"),
-            ("this tree", ROOT / "src", 0, "group commit")]  # fmt: skip
+    print(
+        "| code | commits | changes/s | CPU ms per change | process CPU | loop lag p99 ms | "
+        "lag max ms | longest GC ms |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    runs = [("this tree", ROOT / "src", 1, True, "one per entry"),
+            ("this tree, no gc.freeze", ROOT / "src", 0, False, "group commit"),
+            ("this tree", ROOT / "src", 0, True, "group commit")]  # fmt: skip
     if args.peer_src is not None:
-        runs.insert(0, (str(args.peer_src), args.peer_src, 0, "as that code does"))
-    for name, src, max_batch, commits in runs:
-        r = run_child(src, args, max_batch)
+        runs.insert(0, (str(args.peer_src), args.peer_src, 0, True, "as that code does"))
+    for name, src, max_batch, freeze, commits in runs:
+        r = run_child(src, args, max_batch, freeze)
         print(
             f"| {name} | {commits} | {r['changes_per_s']:.0f} | {r['cpu_ms']:.2f} | "
-            f"{r['cpu']:.2f} |",
+            f"{r['cpu']:.2f} | {r['lag_p99_ms']:.1f} | {r['lag_max_ms']:.1f} | "
+            f"{r['gc_max_ms']:.1f} |",
             flush=True,
         )
 

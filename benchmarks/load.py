@@ -34,12 +34,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.pgcluster import PgCluster, why_not
 from tests.scale.clients import ServerProcess, create_table
+
+
+_decode = msgspec.json.Decoder().decode
 
 
 @dataclass
@@ -87,7 +91,7 @@ class Person:
         async for text in ws:
             if self.stop:
                 return
-            frame = json.loads(text)
+            frame = _decode(text)  # msgspec: a third of json.loads's CPU for these frames
             if frame["type"] == "error":
                 key = frame["code"]
                 self.stats.errors[key] = self.stats.errors.get(key, 0) + 1

@@ -7,6 +7,7 @@ restart on the same database) never share anything.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -39,6 +40,14 @@ def content_security_policy(host: str | None) -> str:
     return CSP.format(sockets=sockets)
 
 
+def freeze_startup_objects() -> None:
+    """Leave the objects of the start (modules, the app, rebuilt tables) out of later garbage
+    collections: a full collection of them stops the event loop for about 80 ms here, which
+    was most of a loaded server's slowest answers (benchmarks/action_cpu.py, docs/deploy.md)."""
+    gc.collect()
+    gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The web app for ``settings``; its lifespan opens the store and starts the tables."""
     settings = settings or Settings()
@@ -49,6 +58,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store)
         try:
             await service.start()
+            freeze_startup_objects()
             app.state.store = store
             app.state.service = service
             yield
