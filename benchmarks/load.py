@@ -9,7 +9,9 @@ number of tables is ramped (e.g. 50, 100, 200, 500), each step measured for ``--
 * ``actions/s``: table changes (person and bot actions, deals) reaching the clients per second;
 * ``act->all p50/p99/max``: from a person sending ``act`` until both people at that table have
   the state with that action (real websockets, JSON both ways, the log written first);
-* CPU: seconds of CPU per second of the servers, PostgreSQL and this client process.
+* CPU: seconds of CPU per second of the servers, PostgreSQL and this client process, and the
+  servers' CPU milliseconds per action; ``load avg``: the machine's 1-minute load average at
+  the end of the step (other work on a shared machine shows there).
 
 Only 127.0.0.1; bounded: every step is ``--seconds`` long and the whole run stops after
 ``--budget`` seconds. Spit/Speed tables have no web version yet: the benchmark has none (M=0).
@@ -91,7 +93,7 @@ class Person:
         async for text in ws:
             if self.stop:
                 return
-            frame = _decode(text)  # msgspec: a third of json.loads's CPU for these frames
+            frame = _decode(text)  # msgspec: ~60% of json.loads's time on these frames
             if frame["type"] == "error":
                 key = frame["code"]
                 self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
@@ -221,7 +223,9 @@ async def run_mode(
                     f"| {label} | {target} | {len(stats.moved)} | {stats.changes / wall:.0f} | "
                     f"{len(lat)} | {percentile(lat, 0.5):.1f} | {percentile(lat, 0.99):.1f} | "
                     f"{max(lat) if lat else float('nan'):.1f} | {cpu[0]:.2f} | "
-                    f"{cpu[1]:.2f} | {cpu[2]:.2f} | {sum(stats.errors.values())} |"
+                    f"{cpu[1]:.2f} | {cpu[2]:.2f} | {sum(stats.errors.values())} | "
+                    f"{1000 * cpu[0] * wall / max(stats.changes, 1):.2f} | "
+                    f"{os.getloadavg()[0]:.1f} |"
                 )
                 print(row, flush=True)
                 rows.append(row)
@@ -261,9 +265,9 @@ async def main() -> None:
     )
     print(
         "| database | tables | held | actions/s | acts timed | act->all p50 ms | p99 ms | "
-        "max ms | server CPU | PG CPU | client CPU | errors |"
+        "max ms | server CPU | PG CPU | client CPU | errors | server CPU ms/action | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.modes.split(","):
             if mode == "sqlite":
