@@ -42,7 +42,7 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
     from cardroom.games.nain_jaune import Rules
     from cardroom.i18n.words import localize_frame
     from cardroom.store import EventStore
-    from cardroom.tables import SeatSpec, TableConfig, TableService, TableError
+    from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
     from cardroom.web.protocol import encode
 
     def render(frame: dict[str, Any]) -> str:  # what web/routes/ws.py does for a connection

@@ -44,7 +44,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.pgcluster import PgCluster, why_not
 from tests.scale.clients import ServerProcess, create_table
 
-
 _decode = msgspec.json.Decoder().decode
 
 

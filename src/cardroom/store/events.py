@@ -311,11 +311,11 @@ class EventStore:
                 for one in batch:
                     try:
                         await self._write_batch([one])
-                    except BaseException as exc:  # noqa: BLE001 - handed to its caller
+                    except BaseException as exc:  # handed to its caller
                         _fail(one, exc)
                     else:
                         self._done(one)
-            except BaseException as exc:  # noqa: BLE001 - handed to every caller of the batch
+            except BaseException as exc:  # handed to every caller of the batch
                 for one in batch:
                     _fail(one, exc)
                 if not isinstance(exc, Exception):
