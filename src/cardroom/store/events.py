@@ -186,7 +186,10 @@ class EventStore:
             asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
         )
         self._queue: list[_Pending] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._flushers: set[asyncio.Task[None]] = set()
+        self.max_flushers = 1 if engine.dialect.name == "sqlite" else 2
+        """Transactions of :meth:`append` in flight at once: SQLite has one writer; on
+        PostgreSQL a second batch is written while the first one's commit is on its way."""
         self.max_batch = 500
         """At most this many entries in one transaction."""
         self.batches = 0
@@ -291,8 +294,8 @@ class EventStore:
         loop = asyncio.get_running_loop()
         pending = _Pending(table_id, entry, table_update, seats_update, loop.create_future())
         self._queue.append(pending)
-        if self._flusher is None or self._flusher.done():
-            self._flusher = loop.create_task(self._flush())
+        if len(self._flushers) < self.max_flushers:
+            self._flushers.add(loop.create_task(self._flush()))
         try:
             await asyncio.shield(pending.done)
         except asyncio.CancelledError:
@@ -301,6 +304,14 @@ class EventStore:
             raise
 
     async def _flush(self) -> None:
+        try:
+            await self._flush_queue()
+        finally:  # no await between the empty queue and this: no append is left behind
+            task = asyncio.current_task()
+            if task is not None:
+                self._flushers.discard(task)
+
+    async def _flush_queue(self) -> None:
         while self._queue:
             batch = self._queue[: self.max_batch]
             del self._queue[: len(batch)]
