@@ -9,10 +9,10 @@ measured for ``--seconds`` after ``--settle``: table changes per second and CPU 
 (the whole process: event loop and SQLite thread) per change.
 
 Rows: the store with one commit per entry (``max_batch=1``, the store before group commit)
-beside group commit, group commit without ``gc.freeze()`` of the objects of the start (as
-``cardroom serve`` does), and with ``--peer-src DIR`` the same workload on another tree's
-``src`` (e.g. a checkout of the code before these changes). ``loop lag``: how late a 10 ms
-sleep wakes (what every answer waits on top of its own work); ``longest GC``: the longest
+beside group commit, group commit without the server's ``GcKeeper`` (``web/gcpause.py``:
+survivors frozen every second, one full collection every 10 minutes), and with
+``--peer-src DIR`` the same workload on another tree's ``src`` (e.g. the code before these
+changes). ``loop lag``: how late a 10 ms sleep wakes (what every answer waits on top of its own work); ``longest GC``: the longest
 garbage collection pause of the window.
 
     PYTHONPATH=src:. python benchmarks/action_cpu.py [--tables 200] [--seconds 10]
@@ -60,16 +60,16 @@ async def measure(args: argparse.Namespace) -> dict[str, float]:
             store.max_batch = args.max_batch
         service = TableService(store)
         await service.start()
+        tasks: list[asyncio.Task[None]] = []
         if not args.no_freeze:
             with contextlib.suppress(ImportError):  # as cardroom serve does after its start
-                from cardroom.web.app import freeze_startup_objects
+                from cardroom.web.gcpause import GcKeeper
 
-                freeze_startup_objects()
+                tasks.append(asyncio.create_task(GcKeeper().run()))
         rules = Rules.from_options("classic", {"end": "rounds:100"})
         seats = (SeatSpec("person", name="Ann"), SeatSpec("person", name="Bob"),
                  SeatSpec("bot", "easy"), SeatSpec("bot", "easy"))  # fmt: skip
         changes = 0
-        tasks: list[asyncio.Task[None]] = []
 
         async def person(table_id: str, seat: int | None) -> None:
             nonlocal changes
@@ -183,7 +183,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     runs = [("this tree", ROOT / "src", 1, True, "one per entry"),
-            ("this tree, no gc.freeze", ROOT / "src", 0, False, "group commit"),
+            ("this tree, no GcKeeper", ROOT / "src", 0, False, "group commit"),
             ("this tree", ROOT / "src", 0, True, "group commit")]  # fmt: skip
     if args.peer_src is not None:
         runs.insert(0, (str(args.peer_src), args.peer_src, 0, True, "as that code does"))

@@ -7,7 +7,8 @@ restart on the same database) never share anything.
 
 from __future__ import annotations
 
-import gc
+import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -18,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from cardroom.store import EventStore, StoreUnavailable
 from cardroom.tables import TableService
+from cardroom.web.gcpause import GcKeeper
 from cardroom.web.routes import lobby, replay, tables, ws
 from cardroom.web.settings import Settings
 
@@ -40,14 +42,6 @@ def content_security_policy(host: str | None) -> str:
     return CSP.format(sockets=sockets)
 
 
-def freeze_startup_objects() -> None:
-    """Leave the objects of the start (modules, the app, rebuilt tables) out of later garbage
-    collections: a full collection of them stops the event loop for about 80 ms here, which
-    was most of a loaded server's slowest answers (benchmarks/action_cpu.py, docs/deploy.md)."""
-    gc.collect()
-    gc.freeze()
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The web app for ``settings``; its lifespan opens the store and starts the tables."""
     settings = settings or Settings()
@@ -56,13 +50,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(settings.db_url)
         service = TableService(store)
+        keeper: asyncio.Task[None] | None = None
         try:
             await service.start()
-            freeze_startup_objects()
+            keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
             app.state.store = store
             app.state.service = service
             yield
         finally:
+            if keeper is not None:
+                keeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeper
             await service.stop()
             await store.close()
 
