@@ -12,8 +12,8 @@ Rows: the store with one commit per entry (``max_batch=1``, the store before gro
 beside group commit, group commit without the server's ``GcKeeper`` (``web/gcpause.py``:
 survivors frozen every second, one full collection every 10 minutes), and with
 ``--peer-src DIR`` the same workload on another tree's ``src`` (e.g. the code before these
-changes). ``loop lag``: how late a 10 ms sleep wakes (what every answer waits on top of its own work); ``longest GC``: the longest
-garbage collection pause of the window.
+changes). ``loop lag``: how late a 10 ms sleep wakes (what every answer waits for on top of
+its own work); ``longest GC``: the longest garbage collection pause of the window.
 
     PYTHONPATH=src:. python benchmarks/action_cpu.py [--tables 200] [--seconds 10]
         [--peer-src /tmp/old/src]

@@ -4,8 +4,9 @@ CPython's full collection walks every tracked object: with a few hundred live ta
 250 000 objects) it stopped the event loop for 0.2 to 0.6 s every few seconds under load (the
 slowest answers of ``benchmarks/load.py``). :class:`GcKeeper` instead freezes (``gc.freeze``)
 what survives every ``freeze_every`` seconds (1), so the automatic collections only walk the
-objects made since (no full collection was seen at 300 and 500 tables then); every ``full_every`` seconds it unfreezes and runs one full collection, so
-cyclic garbage among frozen objects (a finished table's) is not kept for ever.
+objects made since (no full collection was seen at 300 and 500 tables then); every
+``full_every`` seconds (600) it unfreezes and runs one full collection, so cyclic garbage
+among frozen objects (a finished table's) is not kept for ever.
 """
 
 from __future__ import annotations
