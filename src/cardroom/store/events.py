@@ -189,7 +189,9 @@ class EventStore:
         self._flushers: set[asyncio.Task[None]] = set()
         self.max_flushers = 1 if engine.dialect.name == "sqlite" else 2
         """Transactions of :meth:`append` in flight at once: SQLite has one writer; on
-        PostgreSQL a second batch is written while the first one's commit is on its way."""
+        PostgreSQL a second batch is written while the first one's commit is on its way (a
+        table's next entry is appended only after its previous one returned, so two batches
+        never hold seq n and n+1 of one table)."""
         self.max_batch = 500
         """At most this many entries in one transaction."""
         self.batches = 0
