@@ -19,10 +19,11 @@ Only 127.0.0.1; bounded: every step is ``--seconds`` long and the whole run stop
     PYTHONPATH=src:. python benchmarks/load.py [--tables 50,100,200,500] [--seconds 10]
         [--modes sqlite,pg1,pg2]
 
-Measured 2026-11-23 on the shared 2-core machine (load average 2.8 to 3.3 from other work),
-after group commit, shared frame parts and the server's GC keeper: 500 tables, about 550
-actions/s, p99 42 ms SQLite, 56 ms PostgreSQL with 1 process, 63 ms with 2 (p50 4 to 14 ms);
-server 1.0 to 1.3 ms of CPU per action, clients 0.2 of a core. The knee is between 500 and
+Measured 2026-11-23 on the shared 2-core machine, after group commit, shared frame parts and
+the server's GC keeper: 500 tables, about 550 actions/s, p99 42 ms SQLite, 38 ms PostgreSQL
+with 1 process, 41 ms with 2 (p50 7 to 10 ms; load average about 2 from other work; at load 3:
+42, 56 and 63 ms); server 1.0 to 1.3 ms of CPU per action (both processes: 1.8), clients 0.2
+of a core. The knee is between 500 and
 700 tables here, set by the cores the other work leaves (at load 4 to 5, 500 tables gave p99
 60 to 950 ms; 1000 tables held all ~990 actions/s with p99 0.4 to 0.5 s). Before: p99 1.2 s,
 0.9 s and 6 s at 500 tables. Figures and analysis: docs/deploy.md, "What it holds".
