@@ -103,13 +103,15 @@ _SUIT_BY_TEXT: dict[str, Suit] = (
 class Card:
     """One playing card. Instances are interned: one object per card, compared by identity."""
 
-    __slots__ = ("index", "rank", "sort_key", "suit")
+    __slots__ = ("code", "index", "rank", "sort_key", "suit")
     _interned: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
     rank: Rank
     suit: Suit
     index: int
     sort_key: int
     """Orders cards by rank, then suit (clubs, diamonds, hearts, spades)."""
+    code: str
+    """The record form: ``10D``, ``QS``."""
 
     def __new__(cls, rank: Rank | int, suit: Suit) -> Card:
         rank = Rank(rank)
@@ -120,6 +122,7 @@ class Card:
             object.__setattr__(card, "suit", suit)
             object.__setattr__(card, "index", suit.order * 13 + rank.value - 1)
             object.__setattr__(card, "sort_key", rank.value * 4 + suit.order)
+            object.__setattr__(card, "code", rank.symbol + suit.value)
             cls._interned[(rank, suit)] = card
         return card
 
@@ -144,11 +147,6 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card with this index (0..51: clubs A..K, diamonds, hearts, spades)."""
         return DECK[index]
-
-    @property
-    def code(self) -> str:
-        """The record form: ``10D``, ``QS``."""
-        return self.rank.symbol + self.suit.value
 
     @property
     def pretty(self) -> str:
@@ -183,6 +181,9 @@ def parse_card(text: str) -> Card:
     """Read one card written rank + suit: ``10D``, ``TD``, ``10♦``, ``qs``."""
     if not isinstance(text, str):
         raise CardError(f"a card must be written as text like '10D', not {_shown(text)}")
+    card = _BY_CODE.get(text)
+    if card is not None:
+        return card
     raw = text.strip()
     if len(raw) < 2:
         raise CardError(f"cannot read card {_shown(text)}: write rank then suit, like 10D or QS")
@@ -203,6 +204,7 @@ def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 """The 52 cards in index order."""
+_BY_CODE = {card.code: card for card in DECK}
 
 
 def new_deck() -> list[Card]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
@@ -115,5 +116,96 @@ async def test_sqlite_runs_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
             mode = (await conn.execute(sa.text("PRAGMA journal_mode"))).scalar()
             sync = (await conn.execute(sa.text("PRAGMA synchronous"))).scalar()
         assert mode == "wal" and sync == 2  # 2 = FULL: a commit is fsynced before it returns
+    finally:
+        await store.close()
+
+
+async def _with_tables(tmp_path: Path, n: int) -> EventStore:
+    store = await EventStore.open(str(tmp_path / "log.db"))
+    for t in range(n):
+        await store.create_table(
+            f"t{t}", "nain-jaune", LogEntry(1, "created", {}, 1.0), "", True, SEATS
+        )
+    return store
+
+
+async def test_concurrent_appends_of_many_tables_share_commits_and_land_in_order(
+    tmp_path: Path,
+) -> None:
+    store = await _with_tables(tmp_path, 20)
+    told: list[tuple[str, int]] = []
+    store.announce = lambda table_id, entry: told.append((table_id, entry.seq))
+    try:
+
+        async def play(t: int) -> None:
+            for seq in range(2, 7):  # each table's entries one after the other, as the service
+                await store.append(f"t{t}", LogEntry(seq, "action", {"n": seq * 100 + t}, 2.0))
+
+        before = store.batches
+        await asyncio.gather(*(play(t) for t in range(20)))
+        # 100 entries: the 20 tables' appends that meet while a commit is in flight share one
+        assert store.batches - before < 100
+        for t in range(20):
+            entries = await store.entries(f"t{t}")
+            assert [e.seq for e in entries] == [1, 2, 3, 4, 5, 6]
+            assert [e.data.get("n") for e in entries[1:]] == [s * 100 + t for s in range(2, 7)]
+        assert sorted(told) == sorted((f"t{t}", s) for t in range(20) for s in range(2, 7))
+        for t in range(20):  # each table told in its own order
+            assert [s for i, s in told if i == f"t{t}"] == [2, 3, 4, 5, 6]
+    finally:
+        await store.close()
+
+
+async def test_a_duplicate_seq_in_a_batch_fails_only_its_own_caller(tmp_path: Path) -> None:
+    store = await _with_tables(tmp_path, 3)
+    try:
+        await store.append("t1", LogEntry(2, "action", {"first": True}, 2.0))
+        results = await asyncio.gather(
+            store.append("t0", LogEntry(2, "action", {}, 3.0)),
+            store.append("t1", LogEntry(2, "action", {"second": True}, 3.0)),  # taken
+            store.append("t2", LogEntry(2, "joined", {}, 3.0), table_update={"status": "x"}),
+            store.append("t2", LogEntry(3, "action", {}, 3.0)),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None and results[3] is None
+        assert isinstance(results[1], SeqConflict) and "t1 already has entry 2" in str(results[1])
+        assert [e.seq for e in await store.entries("t0")] == [1, 2]
+        assert [e.data for e in await store.entries("t1")] == [{}, {"first": True}]
+        assert [e.seq for e in await store.entries("t2")] == [1, 2, 3]
+        assert await store.table_ids({"x"}) == ["t2"]
+    finally:
+        await store.close()
+
+
+async def test_a_crash_mid_batch_fails_every_caller_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await _with_tables(tmp_path, 3)
+    told: list[str] = []
+    store.announce = lambda table_id, entry: told.append(table_id)
+
+    def crash(batch: list[object]) -> None:
+        raise RuntimeError(f"crash after writing {len(batch)} entries")
+
+    try:
+        await store.append("t0", LogEntry(2, "action", {}, 2.0))  # before the crash: kept
+        monkeypatch.setattr(store, "_before_commit", crash)
+        results = await asyncio.gather(
+            *(
+                store.append(
+                    f"t{t}", LogEntry(3, "action", {}, 3.0), seats_update=[{"seat": 0, "name": "Z"}]
+                )
+                for t in range(3)
+            ),
+            return_exceptions=True,
+        )
+        assert all(isinstance(r, RuntimeError) for r in results), results
+        assert [e.seq for e in await store.entries("t0")] == [1, 2]
+        assert [e.seq for e in await store.entries("t1")] == [1]
+        assert all(r.seats[0]["name"] == "Ann" for r in await store.list_tables())
+        assert told == ["t0"]
+        monkeypatch.undo()
+        await store.append("t1", LogEntry(2, "action", {}, 4.0))  # the store goes on
+        assert [e.seq for e in await store.entries("t1")] == [1, 2]
     finally:
         await store.close()

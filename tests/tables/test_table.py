@@ -162,3 +162,46 @@ def test_bad_entries_are_refused_with_a_code(kind: str, data: dict[str, Any], co
     with pytest.raises(TableError) as refused:
         drv.table.check(kind, data)
     assert refused.value.code == code and drv.table.seq == 1
+
+
+def fresh_frame(
+    table: NainJauneTable, seat: int | None, present: set[int], deadline: dict[str, Any] | None
+) -> dict[str, Any]:
+    table._shared = None  # what the frame would be if nothing were kept between calls
+    return table.frame(seat, None, present, deadline)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5))
+def test_the_shared_frame_parts_follow_every_change_presence_and_deadline(
+    seed: int, players: int
+) -> None:
+    rng = random.Random(seed)
+    seats = (SeatSpec("person", name="Ann"), *(SeatSpec("bot", "easy") for _ in range(players - 1)))
+    rules = Rules().with_options({"end": "rounds:2"})
+    drv = Driver(TableConfig(rules=rules, seats=seats, seed=seed))
+    table = drv.table
+    assert drv.propose("started", {"filled": [], "dealer": 0})
+    variants: list[tuple[set[int], dict[str, Any] | None]] = [
+        (set(), None),
+        ({0}, None),
+        ({0}, {"kind": "takeover", "seat": 0, "at": 5.0}),
+        ({0}, {"kind": "takeover", "seat": 0, "at": 6.0}),
+    ]
+    for _ in range(120):
+        if table.status == "over":
+            break
+        if table.round is None or table.status == "round-over":
+            assert drv.propose("round", table.deal())
+        else:
+            turn, rnd = table.turn(), table.round
+            assert turn is not None and rnd is not None
+            action = action_text(rng.choice(rnd.legal_actions()))
+            by = "bot" if turn.bot else "person"
+            assert drv.propose("action", {"seat": turn.seat, "action": action, "by": by})
+        for present, deadline in rng.sample(variants, len(variants)):
+            for seat in [None, *range(players)]:
+                kept = table.frame(seat, None, present, deadline)
+                assert kept == fresh_frame(table, seat, present, deadline)
+                assert kept["seats"][0]["present"] == (0 in present)
+                assert kept["deadline"] == deadline and kept["you"] == seat

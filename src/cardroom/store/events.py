@@ -109,8 +109,27 @@ events_t = sa.Table(
     sa.UniqueConstraint("table_id", "seq", name="events_table_seq"),
 )
 
+_INSERT_EVENT = events_t.insert()
+"""Built once: executed with a list of rows it is one executemany (the compiled form is cached)."""
+
 _SEAT_COLUMNS = ("kind", "name", "level", "token_hash", "joined")
 _TABLE_COLUMNS = ("status", "title", "public", "summary")
+
+
+@dataclass(slots=True, eq=False)
+class _Pending:
+    """An append waiting for its batch's commit."""
+
+    table_id: str
+    entry: LogEntry
+    table_update: dict[str, Any] | None
+    seats_update: list[dict[str, Any]] | None
+    done: asyncio.Future[None]
+
+
+def _fail(one: _Pending, exc: BaseException) -> None:
+    if not one.done.done():
+        one.done.set_exception(exc if isinstance(exc, Exception) else StoreError(repr(exc)))
 
 
 def default_url() -> str:
@@ -166,6 +185,17 @@ class EventStore:
         self._write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
             asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
         )
+        self._queue: list[_Pending] = []
+        self._flushers: set[asyncio.Task[None]] = set()
+        self.max_flushers = 1 if engine.dialect.name == "sqlite" else 2
+        """Transactions of :meth:`append` in flight at once: SQLite has one writer; on
+        PostgreSQL a second batch is written while the first one's commit is on its way (a
+        table's next entry is appended only after its previous one returned, so two batches
+        never hold seq n and n+1 of one table)."""
+        self.max_batch = 500
+        """At most this many entries in one transaction."""
+        self.batches = 0
+        """Transactions written by :meth:`append` so far (for tests and benchmarks)."""
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -254,29 +284,112 @@ class EventStore:
         table_update: dict[str, Any] | None = None,
         seats_update: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Append one entry (and update the projections) in one transaction.
+        """Append one entry (and update the projections); return once it is durable.
 
-        Raises :class:`SeqConflict` if ``(table_id, entry.seq)`` is already there and
-        :class:`StoreUnavailable` if the database does not answer (nothing is written then).
+        Group commit: the entries of this process that arrive while a commit is in flight are
+        written together in the next transaction (one fsync, one PostgreSQL commit for them
+        all); every caller still waits for its own entry. Raises :class:`SeqConflict` if
+        ``(table_id, entry.seq)`` is already there (only that caller: the others of its batch
+        are written one by one then) and :class:`StoreUnavailable` if the database does not
+        answer (nothing of the batch is written then).
         """
-        async with _guard(), self._write_lock, self.engine.begin() as conn:
-            await self._insert_event(conn, table_id, entry)
-            if table_update:
-                values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
-                if values:
-                    await conn.execute(
-                        tables_t.update().where(tables_t.c.id == table_id).values(**values)
-                    )
-            for seat in seats_update or []:
-                values = {k: v for k, v in seat.items() if k in _SEAT_COLUMNS}
-                if values:
-                    await conn.execute(
-                        seats_t.update()
-                        .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat["seat"])
-                        .values(**values)
-                    )
+        loop = asyncio.get_running_loop()
+        pending = _Pending(table_id, entry, table_update, seats_update, loop.create_future())
+        self._queue.append(pending)
+        if len(self._flushers) < self.max_flushers:
+            self._flushers.add(loop.create_task(self._flush()))
+        try:
+            await asyncio.shield(pending.done)
+        except asyncio.CancelledError:
+            if pending in self._queue:  # not taken into a batch yet: nothing is written
+                self._queue.remove(pending)
+            raise
+
+    async def _flush(self) -> None:
+        try:
+            await self._flush_queue()
+        finally:  # no await between the empty queue and this: no append is left behind
+            task = asyncio.current_task()
+            if task is not None:
+                self._flushers.discard(task)
+
+    async def _flush_queue(self) -> None:
+        while self._queue:
+            batch = self._queue[: self.max_batch]
+            del self._queue[: len(batch)]
+            self.batches += 1
+            try:
+                await self._write_batch(batch)
+            except SeqConflict:  # a seq already taken: each entry alone, only its caller fails
+                for one in batch:
+                    try:
+                        await self._write_batch([one])
+                    except BaseException as exc:  # handed to its caller
+                        _fail(one, exc)
+                    else:
+                        self._done(one)
+            except BaseException as exc:  # handed to every caller of the batch
+                for one in batch:
+                    _fail(one, exc)
+                if not isinstance(exc, Exception):
+                    for one in self._queue:
+                        _fail(one, exc)
+                    self._queue.clear()
+                    raise
+            else:
+                for one in batch:
+                    self._done(one)
+
+    def _done(self, one: _Pending) -> None:
         if self.announce is not None:
-            self.announce(table_id, entry)
+            self.announce(one.table_id, one.entry)
+        if not one.done.done():
+            one.done.set_result(None)
+
+    async def _write_batch(self, batch: list[_Pending]) -> None:
+        """Write ``batch`` in one transaction (all of it or, on any error, none of it)."""
+        async with _guard(), self._write_lock, self.engine.begin() as conn:
+            rows = [
+                {"table_id": p.table_id, "seq": p.entry.seq, "kind": p.entry.kind,
+                 "data": p.entry.data, "at": p.entry.at}
+                for p in batch
+            ]  # fmt: skip
+            try:
+                await conn.execute(_INSERT_EVENT, rows)
+            except IntegrityError:
+                first = batch[0]
+                raise SeqConflict(
+                    f"table {first.table_id} already has entry {first.entry.seq}"
+                    if len(batch) == 1
+                    else "an entry of the batch is already in the log"
+                ) from None
+            if self.notifies and self.announce is None:
+                for p in batch:
+                    await conn.execute(
+                        sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{p.table_id} {p.entry.seq}"))
+                    )
+            for p in batch:
+                await self._update_projections(conn, p)
+            self._before_commit(batch)
+
+    def _before_commit(self, batch: list[_Pending]) -> None:
+        """A hook for tests (a crash between the writes and the commit)."""
+
+    async def _update_projections(self, conn: AsyncConnection, p: _Pending) -> None:
+        if p.table_update:
+            values = {k: v for k, v in p.table_update.items() if k in _TABLE_COLUMNS}
+            if values:
+                await conn.execute(
+                    tables_t.update().where(tables_t.c.id == p.table_id).values(**values)
+                )
+        for seat in p.seats_update or []:
+            values = {k: v for k, v in seat.items() if k in _SEAT_COLUMNS}
+            if values:
+                await conn.execute(
+                    seats_t.update()
+                    .where(seats_t.c.table_id == p.table_id, seats_t.c.seat == seat["seat"])
+                    .values(**values)
+                )
 
     async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
@@ -290,10 +403,10 @@ class EventStore:
     async def _insert_event(self, conn: AsyncConnection, table_id: str, entry: LogEntry) -> None:
         try:
             await conn.execute(
-                events_t.insert().values(
-                    table_id=table_id, seq=entry.seq, kind=entry.kind, data=entry.data, at=entry.at
-                )
-            )
+                _INSERT_EVENT,
+                {"table_id": table_id, "seq": entry.seq, "kind": entry.kind, "data": entry.data,
+                 "at": entry.at},
+            )  # fmt: skip
         except IntegrityError:
             raise SeqConflict(f"table {table_id} already has entry {entry.seq}") from None
         if self.notifies and self.announce is None:

@@ -149,6 +149,8 @@ class NainJauneTable:
         self.last_result: dict[str, Any] | None = None
         self.created_at = 0.0
         self.round_ended_at: float | None = None
+        self._shared: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None] | None = None
+        """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
 
     # -- rebuilding --------------------------------------------------------------------------
 
@@ -538,11 +540,27 @@ class NainJauneTable:
         """The ``state`` frame for ``seat`` (None: a spectator).
 
         ``events`` holds the public events from index ``since`` (None: the current round's).
-        Only ``seat``'s own hand, legal actions and pending claim are in it.
+        Only ``seat``'s own hand, legal actions and pending claim are in it. The parts every
+        seat shares are built once per change and shared by the frames (read them only).
         """
+        key = (self.seq, frozenset(present), None if deadline is None else tuple(deadline.items()))
+        shared = self._shared
+        if shared is None or shared[0] != key:
+            rnd_public = self._round_json(None) if self.round is not None else None
+            shared = self._shared = (key, self._public_frame(present, deadline), rnd_public)
+        out = dict(shared[1])
+        out["you"] = seat
+        rnd_public = shared[2]
+        if rnd_public is not None:
+            out["round"] = self._round_seat(rnd_public, seat)
+        out["events"] = self.events[self.round_start if since is None else since :]
+        return out
+
+    def _public_frame(
+        self, present: frozenset[int] | set[int], deadline: dict[str, Any] | None
+    ) -> dict[str, Any]:
         cfg = self.cfg
         game = self.game
-        start = self.round_start if since is None else since
         seats = []
         rnd = self.round
         in_round = set(self.round_seats) if rnd is not None else set()
@@ -566,7 +584,7 @@ class NainJauneTable:
             "type": "state",
             "seq": self.seq,
             "table": self.table_id,
-            "you": seat,
+            "you": None,
             "status": self.status,
             "title": cfg.title,
             "seats": seats,
@@ -574,7 +592,7 @@ class NainJauneTable:
             "preset": cfg.rules.preset_name,
             "creator": 0,
             "hints": cfg.hints,
-            "round": self._round_json(seat) if rnd is not None else None,
+            "round": None,
             "last_result": self.last_result,
             "game_result": None
             if result is None
@@ -585,7 +603,7 @@ class NainJauneTable:
                 "rounds": result.rounds,
             },
             "ready": sorted(self.ready_seats),
-            "events": self.events[start:],
+            "events": [],
             "deadline": deadline,
         }
 
@@ -594,7 +612,6 @@ class NainJauneTable:
         game = self.game
         assert rnd is not None and game is not None
         seats = self.round_seats
-        pos = seats.index(seat) if seat is not None and seat in seats else None
         to_act = rnd.current_player
         out: dict[str, Any] = {
             "k": game.rounds_played - (1 if rnd.over else 0),
@@ -614,12 +631,22 @@ class NainJauneTable:
             "passes": [[seats[p], r] for p, r in rnd.passes],
             "winner": seats[rnd.result.winner] if rnd.result is not None else None,
         }
-        if pos is not None:
-            mine = to_act == pos
-            out["hand"] = [c.code for c in rnd.hands[pos]]
-            out["legal"] = [action_text(a) for a in rnd.legal_actions()] if mine else []
-            claim = rnd.pending_claim if mine else None
-            out["pending_claim"] = claim.code if claim is not None else None
+        return self._round_seat(out, seat)
+
+    def _round_seat(self, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``public`` (the round's shared part) with ``seat``'s hand, legal actions, claim."""
+        rnd = self.round
+        assert rnd is not None
+        seats = self.round_seats
+        pos = seats.index(seat) if seat is not None and seat in seats else None
+        if pos is None:
+            return public
+        out = dict(public)
+        mine = rnd.current_player == pos
+        out["hand"] = [c.code for c in rnd.hands[pos]]
+        out["legal"] = [action_text(a) for a in rnd.legal_actions()] if mine else []
+        claim = rnd.pending_claim if mine else None
+        out["pending_claim"] = claim.code if claim is not None else None
         return out
 
     # -- records ------------------------------------------------------------------------------

@@ -798,12 +798,22 @@ class TableService:
         self._fan_out(live)
 
     def _fan_out(self, live: _Live, skip: Subscription | None = None) -> None:
-        end = len(live.table.events)
+        table = live.table
+        end = len(table.events)
+        present = self._present(live)
+        deadline = self._deadline(live)
+        built: dict[tuple[int | None, int | None], Frame] = {}
         for sub in live.subs:
             if sub is skip or sub.closed:
                 continue
-            if not sub._put(self._frame(live, sub.seat, sub.cursor)):
-                sub._put({**self._frame(live, sub.seat, None), "resync": True})
+            # one frame object for the subscribers with the same seat and cursor (spectators):
+            # the connections then encode it once (web/routes/ws.py)
+            key = (sub.seat, sub.cursor)
+            frame = built.get(key)
+            if frame is None:
+                frame = built[key] = table.frame(sub.seat, sub.cursor, present, deadline)
+            if not sub._put(frame):
+                sub._put({**table.frame(sub.seat, None, present, deadline), "resync": True})
             sub.cursor = end
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:

@@ -7,6 +7,8 @@ restart on the same database) never share anything.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -18,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from cardroom.store import EventStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
+from cardroom.web.gcpause import GcKeeper
 from cardroom.web.routes import lobby, replay, tables, ws
 from cardroom.web.settings import Settings
 
@@ -49,15 +52,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = await EventStore.open(settings.db_url)
         service = TableService(store)
         chat = TableChat(store, service)
+        keeper: asyncio.Task[None] | None = None
         try:
             await service.start()
             await chat.start()
+            keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
             app.state.store = store
             app.state.service = service
             app.state.chat = chat
             yield
         finally:
             await chat.stop()
+            if keeper is not None:
+                keeper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await keeper
             await service.stop()
             await store.close()
 

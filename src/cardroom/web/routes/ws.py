@@ -109,6 +109,32 @@ async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> 
         pass
 
 
+_RENDERED: dict[tuple[int, str], tuple[dict[str, Any], str]] = {}
+"""Frames sent to several connections (spectators) rendered once per language: keyed by the
+frame object's id (the value keeps the object alive, so the id is not reused meanwhile)."""
+_RENDERED_MAX = 512
+
+
+def render_frame(frame: dict[str, Any], lang: str) -> str:
+    """``frame`` as the JSON text for a connection in ``lang`` (events' words translated)."""
+    if frame.get("type") != "state":
+        return encode(frame)
+    key = (id(frame), lang)
+    hit = _RENDERED.get(key)
+    if hit is not None and hit[0] is frame:
+        return hit[1]
+    out = frame
+    if frame.get("game") in ("spit", "speed"):
+        out = localize_realtime_frame(frame, lang)
+    elif frame.get("events") or frame.get("game_result"):
+        out = localize_frame(frame, lang)
+    text = encode(out)
+    if len(_RENDERED) >= _RENDERED_MAX:
+        _RENDERED.clear()
+    _RENDERED[key] = (frame, text)
+    return text
+
+
 class Connection:
     """A connected websocket: forwards the seat's frames and hands its messages to the service."""
 
@@ -135,12 +161,9 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
-        if frame.get("type") == "state" and frame.get("game") in ("spit", "speed"):
-            frame = localize_realtime_frame(frame, self.lang)
-        elif frame.get("type") == "state" and (frame.get("events") or frame.get("game_result")):
-            frame = localize_frame(frame, self.lang)
+        text = render_frame(frame, self.lang)
         async with self.send_lock:
-            await self.websocket.send_text(encode(frame))
+            await self.websocket.send_text(text)
 
     async def run(self, sub: Subscription) -> None:
         """Until the client leaves: ``sub``'s frames out, messages in."""

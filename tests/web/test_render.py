@@ -1,0 +1,47 @@
+"""Spectators share one frame object per change, rendered once per language."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cardroom.i18n.words import localize_frame
+from cardroom.store import EventStore
+from cardroom.tables import TableService
+from cardroom.web.protocol import encode
+from cardroom.web.routes.ws import render_frame
+from tests.tables.helpers import bot_config, until
+
+
+async def test_spectators_share_each_frame_and_it_is_rendered_once_per_language(
+    tmp_path: Path,
+) -> None:
+    store = await EventStore.open(str(tmp_path / "log.db"))
+    service = TableService(store)
+    await service.start()
+    try:
+        created = await service.create(bot_config(3))
+        watchers = [service.subscribe(created.table_id, None) for _ in range(2)]
+        await service.start_now(created.table_id, 0)
+        await until(lambda: service.table(created.table_id).status == "over")
+        seen: list[list[dict[str, Any]]] = [[], []]
+        for sub, frames in zip(watchers, seen, strict=True):
+            while not sub.queue.empty():
+                frame = sub.queue.get_nowait()
+                assert frame is not None
+                frames.append(frame)
+        assert len(seen[0]) == len(seen[1]) > 3
+        # the first frame is each subscriber's own full state; every fan-out after it is shared
+        assert all(a is b for a, b in zip(seen[0][1:], seen[1][1:], strict=True))
+        with_events = [f for f in seen[0] if f.get("events")]
+        assert with_events
+        for frame in with_events:
+            for lang in ("en", "fr"):
+                text = render_frame(frame, lang)
+                assert render_frame(frame, lang) is text  # the second connection: no new work
+                assert json.loads(text) == json.loads(encode(localize_frame(frame, lang)))
+        assert render_frame(with_events[-1], "en") != render_frame(with_events[-1], "fr")
+    finally:
+        await service.stop()
+        await store.close()
