@@ -37,7 +37,9 @@ async def make(address: str, count: int, bot: str | None = None) -> list[TableIn
         ]
 
 
-def people(tables: list[TableInvites], first: list[str], second: list[str]) -> list[RealtimeClient]:
+def people(
+    tables: list[TableInvites], first: list[str], second: list[str], think: float = 0.05
+) -> list[RealtimeClient]:
     """Seat 0 goes first to ``first``, seat 1 to ``second``; seat 1 never calls at every
     other table (the countdown ends those stalemates)."""
     out = []
@@ -45,7 +47,7 @@ def people(tables: list[TableInvites], first: list[str], second: list[str]) -> l
         for seat, token in sorted(t.tokens.items()):
             calls = seat == 0 or n % 2 == 0
             where = first if seat == 0 else second
-            out.append(RealtimeClient(where, t.table_id, token, 10 * n + seat, calls, think=0.05))
+            out.append(RealtimeClient(where, t.table_id, token, 10 * n + seat, calls, think=think))
     return out
 
 
@@ -59,7 +61,9 @@ async def test_kill_9_of_the_clock_of_speed_tables_loses_nothing(pg_url: str) ->
         with_bot = await make(a.address, 1, bot=BOT)
         on_b = await make(b.address, 1)
         clients = people(on_a + on_b, [a.address, b.address], [b.address, a.address])
-        clients += people(with_bot, [b.address, a.address], [])  # Ann through B, the bot on A
+        # Ann through B, the bot on A; Ann takes her time, so the bot still has moves to make
+        # once B has taken the table over (a fast Ann could win before it)
+        clients += people(with_bot, [b.address, a.address], [], think=0.5)
         tasks = [asyncio.create_task(c.run(deadline=150)) for c in clients]
         while sum(c.actions for c in clients) < 40:
             await asyncio.sleep(0.05)
