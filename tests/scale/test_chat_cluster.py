@@ -34,7 +34,11 @@ class Client:
     async def _read(self) -> None:
         try:
             async for text in self.ws:
-                self.frames.append(json.loads(text))
+                frame = json.loads(text)
+                self.frames.append(frame)
+                if frame["type"] == "chat-history":
+                    # a line said while this connection read the history arrives there, once
+                    self.frames += [{"type": "chat", **line} for line in frame["lines"]]
         except websockets.ConnectionClosed:
             pass
 

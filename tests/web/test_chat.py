@@ -41,7 +41,19 @@ def kind(name: str) -> Any:
 
 
 def chat_n(n: int) -> Any:
-    return lambda f: f["type"] == "chat" and f["n"] == n
+    """Line ``n`` told live, or in the history a connection gets first (a line said while a
+    new connection reads the history arrives there, and not twice)."""
+    return lambda f: (f["type"] == "chat" and f["n"] == n) or (
+        f["type"] == "chat-history" and any(line["n"] == n for line in f["lines"])
+    )
+
+
+async def line_n(player: Player, n: int) -> dict[str, Any]:
+    """Line ``n`` as its ``chat`` frame, however it came."""
+    frame = await player.wait_for(chat_n(n), timeout=30)
+    if frame["type"] == "chat":
+        return frame
+    return {"type": "chat", **next(line for line in frame["lines"] if line["n"] == n)}
 
 
 async def error_after(player: Player, ref: str) -> dict[str, Any]:
@@ -101,7 +113,7 @@ async def test_a_line_reaches_players_and_spectators_as_text_and_the_seq_stays(
             await p.wait_for(kind("state"))
         await ann.send({"type": "chat", "text": f"  hi\x07 {MARKUP} 🙂\n", "id": "chat-1"})
         for p in (ann, bob, watcher):
-            line = await p.wait_for(chat_n(1), timeout=30)
+            line = await line_n(p, 1)
             assert line["seat"] == 0 and line["name"] == "Ann"
             assert line["text"] == f"hi {MARKUP} 🙂"  # control gone, markup as text
             assert set(line) == {"type", "seat", "name", "text", "at", "n"}
@@ -114,7 +126,7 @@ async def test_a_line_reaches_players_and_spectators_as_text_and_the_seq_stays(
         assert refused["code"] == "forbidden" and "choose your name" in refused["message"]
         await bob.send({"type": "join", "name": "Bob"})
         await bob.send({"type": "chat", "text": "Bore da!", "id": "chat-b2"})
-        line = await watcher.wait_for(chat_n(2), timeout=30)
+        line = await line_n(watcher, 2)
         assert (line["seat"], line["name"], line["text"]) == (1, "Bob", "Bore da!")
         assert await lines_of(service, app.state.store, tid) == [
             (1, f"hi {MARKUP} 🙂"),
@@ -208,14 +220,14 @@ async def test_chat_has_its_own_rate_limit_per_seat(tmp_path: Path) -> None:
         limited = await error_after(ann, "chat-5")
         assert limited["code"] == "rate-limited" and "too fast" in limited["message"]
         await error_after(ann, "chat-6")
-        await ann.wait_for(chat_n(5), timeout=30)
+        await line_n(ann, 5)
         stored = await lines_of(service, app.state.store, tid)
         assert [t for _, t in stored] == [f"line {i}" for i in range(5)]
         await ann.send({"type": "ping"})  # the connection's own limit is untouched
         await ann.wait_for(kind("pong"), timeout=30)
         await asyncio.sleep(1.1)  # a second later one more line goes through
         await ann.send({"type": "chat", "text": "later", "id": "chat-later"})
-        assert (await ann.wait_for(chat_n(6), timeout=30))["text"] == "later"
+        assert (await line_n(ann, 6))["text"] == "later"
         await ann.close()
 
 
@@ -273,7 +285,7 @@ async def test_chat_at_a_spit_table_reaches_both_players(tmp_path: Path) -> None
         bob = await Player(address, tid, tokens[1]).connect()
         state = await bob.wait_for(kind("state"))
         await bob.send({"type": "chat", "text": "Prêt ? 🃏", "id": "chat-1"})
-        line = await ann.wait_for(chat_n(1), timeout=30)
+        line = await line_n(ann, 1)
         assert (line["seat"], line["name"], line["text"]) == (1, "Bob", "Prêt ? 🃏")
         await asyncio.sleep(0.1)
         assert service.frame_for(tid, 0)["seq"] == state["seq"]  # the game log did not move
