@@ -227,3 +227,56 @@ export async function readJson(response) {
 export function secondsUntil(at) {
   return Math.max(0, Math.ceil(Number(at) - Date.now() / 1000));
 }
+
+// ---- a table page's websocket ---------------------------------------------------------------
+
+/** The table a page shows, from its address: /t/<id> (a seat or the creator) or /t/<id>/watch. */
+export function tableAddress() {
+  const parts = location.pathname.split("/").filter(Boolean); // ["t", id] or ["t", id, "watch"]
+  return { table: decodeURIComponent(parts[1] || ""), watch: parts[2] === "watch" };
+}
+
+/** The connection badge in the top bar. */
+export function setConn(text, kind) {
+  const c = document.getElementById("conn");
+  c.textContent = text;
+  c.dataset.kind = kind;
+}
+
+/** One websocket to a table, opened again after a drop (waiting `backoffMs` × 2, 4, … 64).
+ * `onFrame` gets every frame that parses; `onOpening` runs as each connection starts, `onClose`
+ * as each one ends. A table that cannot be opened (4403, 4404) is not tried again. */
+export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClose = () => {}, backoffMs = 300 }) {
+  let ws = null;
+  let retry = 0;
+  const connected = () => Boolean(ws && ws.readyState === WebSocket.OPEN);
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(table)}${watch ? "?watch=1" : ""}`);
+    onOpening();
+    setConn(_("connecting…"), "wait");
+    ws.addEventListener("open", () => { retry = 0; setConn(watch ? _("watching") : _("connected"), "ok"); });
+    ws.addEventListener("message", (ev) => {
+      let frame;
+      try { frame = JSON.parse(ev.data); } catch { return; }
+      onFrame(frame);
+    });
+    ws.addEventListener("close", (ev) => {
+      onClose();
+      if (ev.code === 4404 || ev.code === 4403) {
+        setConn(_("this table cannot be opened"), "bad");
+        return;
+      }
+      setConn(_("reconnecting…"), "wait");
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, backoffMs * 2 ** retry);
+    });
+  }
+  /** Send `msg` as JSON; false (and nothing sent) while not connected. */
+  function send(msg) {
+    if (!connected()) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+  return { connect, connected, send };
+}

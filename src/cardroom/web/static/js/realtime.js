@@ -1,7 +1,10 @@
 // The Spit / Speed table page: one websocket; the server's arbiter decides everything, this page
 // only draws the frames it is sent and sends actions that name the card, the pile and the top
 // card it showed ("seen").
-import { LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n } from "./common.js";
+import {
+  LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
+  tableSocket,
+} from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
 
@@ -9,13 +12,9 @@ await startI18n();
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
-const parts = location.pathname.split("/").filter(Boolean); // ["t", id] or ["t", id, "watch"]
-const TABLE = decodeURIComponent(parts[1] || "");
-const WATCH = parts[2] === "watch";
+const { table: TABLE, watch: WATCH } = tableAddress();
 
 let state = null;
-let ws = null;
-let retry = 0;
 let nextId = 1;
 let fresh = true;
 let offset = 0;            // server time - this computer's time (seconds)
@@ -26,42 +25,16 @@ let announceTimer = null;
 const logLines = [];
 
 // ---- connection -------------------------------------------------------------------------
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${proto}//${location.host}/ws/${encodeURIComponent(TABLE)}${WATCH ? "?watch=1" : ""}`;
-  ws = new WebSocket(url);
-  fresh = true;
-  setConn(_("connecting…"), "wait");
-  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? _("watching") : _("connected"), "ok"); });
-  ws.addEventListener("message", (ev) => {
-    let frame;
-    try { frame = JSON.parse(ev.data); } catch { return; }
-    onFrame(frame);
-  });
-  ws.addEventListener("close", (ev) => {
-    if (ev.code === 4404 || ev.code === 4403) {
-      setConn(_("this table cannot be opened"), "bad");
-      return;
-    }
-    setConn(_("reconnecting…"), "wait");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 300 * 2 ** retry);
-  });
-}
-
-function setConn(text, kind) {
-  const c = $("conn");
-  c.textContent = text;
-  c.dataset.kind = kind;
-}
+const socket = tableSocket(TABLE, WATCH, {
+  onFrame,
+  onOpening: () => { fresh = true; },
+  backoffMs: 300,
+});
 
 function send(msg) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) {
-    showError(_("Not connected: wait a moment, the page reconnects by itself."));
-    return false;
-  }
-  ws.send(JSON.stringify(msg));
-  return true;
+  if (socket.send(msg)) return true;
+  showError(_("Not connected: wait a moment, the page reconnects by itself."));
+  return false;
 }
 
 function act(action) {
@@ -492,4 +465,4 @@ function toggleHelp() {
 }
 $("help-button").addEventListener("click", toggleHelp);
 
-connect();
+socket.connect();

@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  secondsUntil, sortHand, speak, splitCard, startI18n,
+  secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -11,13 +11,9 @@ const SPEECH_KEY = "cardroom.speech";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
-const parts = location.pathname.split("/").filter(Boolean); // ["t", id] or ["t", id, "watch"]
-const TABLE = decodeURIComponent(parts[1] || "");
-const WATCH = parts[2] === "watch";
+const { table: TABLE, watch: WATCH } = tableAddress();
 
 let state = null;
-let ws = null;
-let retry = 0;
 let pending = null;      // client id of the move sent and not answered yet
 let sentReady = -1;      // the seq at which we asked for the next round
 let nextId = 1;
@@ -28,47 +24,17 @@ const KEY_RANKS = { a: "A", 1: "A", t: "10", 0: "10", j: "J", q: "Q", k: "K" };
 for (let r = 2; r <= 9; r++) KEY_RANKS[String(r)] = String(r);
 
 // ---- connection -------------------------------------------------------------------------
-function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${proto}//${location.host}/ws/${encodeURIComponent(TABLE)}${WATCH ? "?watch=1" : ""}`;
-  ws = new WebSocket(url);
-  fresh = true;
-  setConn(_("connecting…"), "wait");
-  ws.addEventListener("open", () => { retry = 0; setConn(WATCH ? _("watching") : _("connected"), "ok"); });
-  ws.addEventListener("message", (ev) => {
-    let frame;
-    try { frame = JSON.parse(ev.data); } catch { return; }
-    onFrame(frame);
-  });
-  ws.addEventListener("close", (ev) => {
-    pending = null;
-    if (ev.code === 4404 || ev.code === 4403) {
-      setConn(_("this table cannot be opened"), "bad");
-      return;
-    }
-    setConn(_("reconnecting…"), "wait");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 400 * 2 ** retry);
-  });
-}
-
-function connected() {
-  return Boolean(ws && ws.readyState === WebSocket.OPEN);
-}
-
-function setConn(text, kind) {
-  const c = $("conn");
-  c.textContent = text;
-  c.dataset.kind = kind;
-}
+const socket = tableSocket(TABLE, WATCH, {
+  onFrame,
+  onOpening: () => { fresh = true; },
+  onClose: () => { pending = null; },
+  backoffMs: 400,
+});
 
 function send(msg) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) {
-    showError(_("Not connected: wait a moment, the page reconnects by itself."));
-    return false;
-  }
-  ws.send(JSON.stringify(msg));
-  return true;
+  if (socket.send(msg)) return true;
+  showError(_("Not connected: wait a moment, the page reconnects by itself."));
+  return false;
 }
 
 function act(action) {
@@ -227,7 +193,7 @@ function renderStatus() {
   }
   const d = state.deadline;
   // a connected page is its seat's person: no bot takes over while it is open
-  if (d && d.at && !(d.kind === "takeover" && d.seat === you && connected())) {
+  if (d && d.at && !(d.kind === "takeover" && d.seat === you && socket.connected())) {
     const left = secondsUntil(d.at);
     if (d.kind === "takeover") text += " " + _("A bot plays for {name} in {n} s.", { name: seatName(d.seat), n: left });
     else if (d.kind === "next-round") text += " " + _("Next round in {n} s.", { n: left });
@@ -269,7 +235,7 @@ function renderSeats() {
     if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
     else if (s.bot_playing) tags.push(_("bot playing"));
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
-    else if (s.kind === "person" && s.present === false && !(g === state.you && connected())) tags.push(_("away"));
+    else if (s.kind === "person" && s.present === false && !(g === state.you && socket.connected())) tags.push(_("away"));
     if (r && r.dealer === g) tags.push(_("dealer"));
     const note = seatNotes.get(g);
     list.append(el("li", { class: classes.join(" "), "data-seat": g, "aria-current": classes.includes("to-act") ? "true" : null },
@@ -578,4 +544,4 @@ if (speechBox) {
 document.addEventListener("keydown", onKey);
 setInterval(() => { if (state && state.deadline) renderStatus(); }, 1000);
 if (!TABLE) setConn(_("no table in this address"), "bad");
-else connect();
+else socket.connect();
