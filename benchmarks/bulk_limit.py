@@ -124,7 +124,7 @@ def c_loop(exe: Path, rounds: int) -> tuple[float, float]:
 
 def simulation(rounds: int) -> tuple[float, float]:
     """Rounds/s and cards per round of ``cardroom simulate nain-jaune`` (random 4p, classic)."""
-    from cardroom.sim import fast
+    from cardroom.kernels import nain_jaune as fast
     from cardroom.sim.simulate import Simulation, run
 
     sim = Simulation.build(rounds, players=4, bots=["random"], seed=0)

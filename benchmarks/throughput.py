@@ -5,8 +5,9 @@
 Prints one table. Every figure is on one core (one process, one thread) and is timed with the
 thread's CPU clock (``time.thread_time``), so other work on a shared machine is not counted:
 
-* bulk: the numba fast path (``cardroom.sim.fast.run_chunk``) playing random 4-player rounds of
-  the classic rules as games back to back (what ``cardroom simulate nain-jaune`` runs);
+* bulk: the numba fast path (``cardroom.kernels.nain_jaune.run_chunk``) playing random
+  4-player rounds of the classic rules as games back to back (what ``cardroom simulate
+  nain-jaune`` runs);
 * step API: a Python loop over the readable engine, ``Round.legal_actions()`` then
   ``Round.apply()`` with a uniformly random legal action, dealing a new round when one ends;
 * OpenSpiel ``crazy_eights`` and RLCard ``uno``: the same kind of loop over their Python APIs
@@ -59,8 +60,8 @@ def bulk(rounds: int) -> Row:
     import numpy as np
 
     from cardroom.games.nain_jaune import Rules
-    from cardroom.sim import fast
-    from cardroom.sim.streams import derive_seed
+    from cardroom.kernels import nain_jaune as fast
+    from cardroom.kernels.streams import derive_seed
 
     r = fast.encode_rules(Rules())
     policies = fast.encode_policies(["random"] * 4)

@@ -33,10 +33,10 @@ from cardroom.bots.search import (
 from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune import Round, Rules, view_of
 from cardroom.games.nain_jaune.view import RoundView
-from cardroom.sim import fast
-from cardroom.sim.fast import GIVE_UP_AFTER, K_FAILS, _sample
+from cardroom.kernels import nain_jaune as fast
+from cardroom.kernels.nain_jaune import GIVE_UP_AFTER, K_FAILS, _sample
+from cardroom.kernels.streams import SplitMixRandom, derive
 from cardroom.sim.play import play_round
-from cardroom.sim.streams import SplitMixRandom, derive
 from tests.nain_jaune.test_properties import rules_strategy
 
 
@@ -283,7 +283,7 @@ def test_a_hint_is_a_legal_move_with_a_reason_and_only_on_ones_turn() -> None:
 
 def test_plain_mode_gives_hints_only_with_hints_on() -> None:
     from cardroom.cli.nain_jaune import build_table
-    from cardroom.cli.plain_nain_jaune import PlainGame
+    from cardroom.terminal.nain_jaune_plain import PlainGame
 
     class Recorder(PlainGame):
         lines: list[str]
@@ -307,7 +307,7 @@ async def test_the_hint_key_works_only_at_a_table_with_hints(tmp_path: Path) -> 
     from textual.widgets import RichLog, Static
 
     from cardroom.cli.nain_jaune import build_table
-    from cardroom.cli.tui_nain_jaune import NainJauneApp
+    from cardroom.terminal.nain_jaune_tui import NainJauneApp
 
     for hints in (False, True):
         table = build_table(4, "classic", (), 3, "Ann", "medium", ("greedy",), tmp_path)

@@ -206,12 +206,12 @@ def test_a_read_only_install_and_home_still_load_the_fast_path(tmp_path: Path) -
     """numba cannot cache beside the package nor in the home: it caches in a temporary folder."""
     shutil.copytree(ROOT / "src" / "cardroom", tmp_path / "cardroom",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "cardroom" / "sim" / "__pycache__").write_text("")  # a file: no folder there
+    (tmp_path / "cardroom" / "kernels" / "__pycache__").write_text("")  # a file: no folder there
     (tmp_path / "cache").write_text("")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = "import os, cardroom.sim.fast\nprint(os.environ['NUMBA_CACHE_DIR'])"
+    code = "import os, cardroom.kernels.nain_jaune\nprint(os.environ['NUMBA_CACHE_DIR'])"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]

@@ -11,10 +11,10 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from cardroom.games.realtime import adjacent
+from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
 from cardroom.tables import SeatSpec
-from cardroom.tables.realtime import RealtimeConfig
+from cardroom.tables.spit_speed import RealtimeConfig
 from tests.e2e.conftest import RunningServer
 from tests.e2e.helpers import wait_until
 from tests.web.test_realtime_web import named, seen_by_seq

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from cardroom.arbiter import VirtualClock
 from cardroom.cli.main import cli
-from cardroom.cli.plain_realtime import PlainRealtime
-from cardroom.realtime import VirtualClock
+from cardroom.terminal.spit_speed_plain import PlainRealtime
 
 
 def _game(

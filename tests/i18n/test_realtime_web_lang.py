@@ -15,18 +15,18 @@ from cardroom.cards import Card
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.games.realtime import adjacent
+from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import engine as speed
 from cardroom.games.spit import engine as spit
-from cardroom.i18n.realtime_words import (
+from cardroom.i18n.reasons import request_error_text, table_error_text
+from cardroom.i18n.spit_speed_reasons import in_words
+from cardroom.i18n.spit_speed_words import (
     event_words,
     localize_realtime_frame,
     reason_words,
 )
-from cardroom.i18n.reasons import request_error_text, table_error_text
 from cardroom.tables import SeatSpec
-from cardroom.tables.realtime import RealtimeConfig
-from cardroom.tables.words import in_words
+from cardroom.tables.spit_speed import RealtimeConfig
 from tests.web.conftest import Player, service_of, serving, settings_for
 
 C = Card.parse

@@ -13,15 +13,15 @@ from click.testing import CliRunner
 from rich.console import Console
 from textual.widgets import Static
 
+from cardroom.arbiter import VirtualClock
 from cardroom.cli import simulate as simulate_cli
 from cardroom.cli.main import cli
 from cardroom.cli.nain_jaune import build_table
-from cardroom.cli.plain_realtime import PlainRealtime
-from cardroom.cli.realtime_tui import RealtimeApp
-from cardroom.cli.tui_nain_jaune import NainJauneApp
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.realtime import VirtualClock
-from cardroom.tables import terminal
+from cardroom.terminal import nain_jaune_game as terminal
+from cardroom.terminal.nain_jaune_tui import NainJauneApp
+from cardroom.terminal.spit_speed_plain import PlainRealtime
+from cardroom.terminal.spit_speed_tui import RealtimeApp
 from tests.cli.test_tui_nain_jaune import SIZE, make_table
 from tests.realtime.test_tui_fixes import RUN, slot_key
 from tests.speed.deals import H, make_deal

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.cards import Card, parse_card
-from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent
+from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.cards import parse_cards
-from cardroom.realtime import (
+from cardroom.arbiter import (
     RECORD_MODULES,
     Arbiter,
     ArbiterError,
@@ -18,6 +17,7 @@ from cardroom.realtime import (
     replay,
     replay_any,
 )
+from cardroom.cards import parse_cards
 from tests.realtime.fake import Call, FakeGame, FakeRules, Play, Slap, new_game
 
 C = parse_cards

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
+from cardroom.arbiter import Arbiter, VirtualClock
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, Timing, make_reaction_bot
 from cardroom.cards import DECK, Card
 from cardroom.games.speed import CALL, Play, SpeedGame, SpeedRules
-from cardroom.realtime import Arbiter, VirtualClock
-from cardroom.sim.realtime import Table, make_engine
+from cardroom.sim.spit_speed import Table, make_engine
 from tests.speed.deals import make_deal
 
 

@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardroom.arbiter import replay
 from cardroom.cards import DECK
 from cardroom.cli.main import cli
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.realtime import replay
-from cardroom.sim.realtime import bot_labels, make_engine, new_table, play_one, run_table
+from cardroom.sim.spit_speed import bot_labels, make_engine, new_table, play_one, run_table
 
 
 def test_same_bot_twice_gets_told_apart() -> None:

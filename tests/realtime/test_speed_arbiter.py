@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from cardroom.games.realtime import client_action
+from cardroom.arbiter import Arbiter, VirtualClock, replay
+from cardroom.games.realtime_engine import client_action
 from cardroom.games.speed import CALL, Blocked, Play, RecordError, SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame
-from cardroom.realtime import Arbiter, VirtualClock, replay
 from tests.speed.deals import C, make_deal
 
 # Tops 5H / 9C after the start. Seat 0 holds 6D, kings and (drawn next) 7S; seat 1 twos and JS.

@@ -1,4 +1,4 @@
-"""The real-time table for the web (tables/realtime.py): rebuilt from its log, frames without
+"""The real-time table for the web (tables/spit_speed.py): rebuilt from its log, frames without
 hidden cards, and the entries it refuses."""
 
 from __future__ import annotations
@@ -10,11 +10,16 @@ from typing import Any
 
 import pytest
 
+from cardroom.arbiter import replay
 from cardroom.bots.reaction import make_reaction_bot
 from cardroom.cards import DECK
-from cardroom.games.realtime import SEATS
-from cardroom.realtime import replay
-from cardroom.tables.realtime import RealtimeConfig, RealtimeSeat, RealtimeTable, RealtimeTableError
+from cardroom.games.realtime_engine import SEATS
+from cardroom.tables.spit_speed import (
+    RealtimeConfig,
+    RealtimeSeat,
+    RealtimeTable,
+    RealtimeTableError,
+)
 
 T0 = 1_700_000_000.0
 """Server time stamps: the table never reads a clock, it takes them from the entries."""

@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 from textual.widgets import RichLog, Static
 
+from cardroom.arbiter import VirtualClock, replay
 from cardroom.cards import Card
 from cardroom.cli.main import cli
-from cardroom.cli.realtime_tui import RealtimeApp
 from cardroom.games.speed import Play as SpeedPlay
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.realtime import VirtualClock, replay
+from cardroom.terminal.spit_speed_tui import RealtimeApp
 from tests.speed.deals import C, H, make_deal
 from tests.spit.deals import position
 
@@ -98,7 +98,7 @@ async def test_the_winning_move_is_shown_saved_and_later_keys_change_nothing(
 
 
 def test_the_arbiter_logs_nothing_after_the_end() -> None:
-    from cardroom.realtime import Arbiter
+    from cardroom.arbiter import Arbiter
 
     game = SpeedGame(SpeedRules(), make_deal(middle="AC 7H", draw0=RUN), 0)
     clock = VirtualClock()

@@ -14,9 +14,10 @@ from cardroom.games.nain_jaune import Round, Rules
 from cardroom.games.nain_jaune.engine import deal_hands
 from cardroom.games.nain_jaune.rules import BOARD_SETS, EndCondition
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.sim import fast
+from cardroom.kernels import nain_jaune as fast
+from cardroom.kernels.streams import SplitMixRandom, derive, game_key
 from cardroom.sim.play import play_round
-from cardroom.sim.streams import SplitMixRandom, derive, game_key, readable_game
+from cardroom.sim.readable import readable_game
 
 rules_strategy = st.builds(
     Rules,

@@ -14,9 +14,10 @@ from click.testing import CliRunner
 from cardroom.bots import make_bot
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune import Rules
-from cardroom.sim import fast
+from cardroom.kernels import nain_jaune as fast
+from cardroom.kernels.streams import derive_seed, game_key
+from cardroom.sim.readable import readable_game
 from cardroom.sim.simulate import CHUNK_ROUNDS, Simulation, SimulationError, run, summarize
-from cardroom.sim.streams import derive_seed, game_key, readable_game
 
 
 def invoke(*args: str) -> Any:

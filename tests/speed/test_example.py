@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.speed import game_from_header, result_json
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "games" / "speed-example.json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.speed import (
     CALL,
     Blocked,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.cards import parse_card, parse_cards
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.spit import CALL_SPIT, Move, Play, SpitGame, SpitRules, TurnUp, lay_out
 from cardroom.games.spit.engine import Called, Played, Spat, TurnedUp
 from tests.spit.deals import game, make_deal

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from cardroom.arbiter import replay
 from cardroom.games.spit import SpitGame
-from cardroom.realtime import replay
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "games" / "spit-example.json"
 

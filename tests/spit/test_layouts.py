@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.cards import Card, parse_card, parse_cards
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.spit import CALL_SPIT, Choose, Move, Play, Slap, SpitGame
 from cardroom.games.spit.engine import (
     Chose,

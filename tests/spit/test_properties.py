@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.cards import DECK, Card
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.spit import (
     CALL_SPIT,
     Action,

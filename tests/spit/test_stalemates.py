@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.cards import parse_card, parse_cards
-from cardroom.games.realtime import RealtimeIllegal
+from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.spit import CALL_SPIT, Move, Play, Slap, SpitGame, TurnUp
 from cardroom.games.spit.engine import Called, NewLayout, Spat, Stalemate
 from tests.spit.deals import game, position

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from cardroom.games.realtime import adjacent
-from cardroom.realtime import replay
+from cardroom.arbiter import replay
+from cardroom.games.realtime_engine import adjacent
+from cardroom.i18n.spit_speed_reasons import in_words
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.realtime import RealtimeConfig
-from cardroom.tables.words import in_words
+from cardroom.tables.spit_speed import RealtimeConfig
 from tests.tables.helpers import until
 
 FAST = "reaction:min=0.004,max=0.012"

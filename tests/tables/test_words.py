@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cardroom.cards import DECK
-from cardroom.tables.words import in_words
+from cardroom.i18n.spit_speed_reasons import in_words
 
 CODE = re.compile(r"(?<![\w])(10|[2-9AJQK])[CDHS♣♦♥♠](?![\w])")
 

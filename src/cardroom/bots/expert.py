@@ -1,14 +1,13 @@
 """The ``expert`` bot: the ``search`` bot's determinized Monte Carlo, compiled.
 
-For a decision with more than one distinct choice it prepares, once, the position as the
-fast path's state (the view's public actions replayed on one consistent deal), the unseen
-cards and who may hold them (hand sizes, talon size, every "without X" unless ``may_stop``),
-and what was public at each opponent's free lead. Then :func:`cardroom.sim.fast.search_worlds`
-samples worlds, weighs each by how well the heuristic explains the opponents' leads in it,
-and plays every candidate out in every world with compiled rollouts, thousands of worlds per
-decision where the readable ``search`` manages dozens. It plays the candidate with the
-highest weighted mean of its own final chips. It sees only the view: the true hidden cards
-never enter.
+For a decision with more than one distinct choice it prepares, once, the position as the fast path's
+state (the view's public actions replayed on one consistent deal), the unseen cards and who may hold
+them (hand sizes, talon size, every "without X" unless ``may_stop``), and what was public at each
+opponent's free lead. Then :func:`cardroom.kernels.nain_jaune.search_worlds` samples worlds, weighs
+each by how well the heuristic explains the opponents' leads in it, and plays every candidate out in
+every world with compiled rollouts, thousands of worlds per decision where the readable ``search``
+manages dozens. It plays the candidate with the highest weighted mean of its own final chips. It
+sees only the view: the true hidden cards never enter.
 
 Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:iterations=N``
 (exactly N worlds: the same seed gives the same decision); ``policy=heuristic|greedy|random``
@@ -50,7 +49,8 @@ from cardroom.games.nain_jaune.view import RoundView
 DEFAULT_MS = 100
 ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 LOOKAHEAD = 3
-"""``cardroom.sim.fast.PAUSE``: the searcher's own later choices by lookahead in each world."""
+"""``cardroom.kernels.nain_jaune.PAUSE``: the searcher's own later choices by lookahead in each
+world."""
 _CLAIM_CODE, _PASS_CODE = 52, 53
 
 
@@ -108,9 +108,9 @@ def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
 def prepare(
     view: RoundView, first: Hidden, model: bool = True, follow: bool = True
 ) -> Prepared:
-    """The arrays of :func:`cardroom.sim.fast.search_worlds` for ``view``, with
+    """The arrays of :func:`cardroom.kernels.nain_jaune.search_worlds` for ``view``, with
     ``first`` (a consistent deal of the hidden cards) as the starting deal."""
-    from cardroom.sim import fast
+    from cardroom.kernels import nain_jaune as fast
 
     rnd = rebuild(view, first)
     base = fast.encode_round(rnd)
@@ -176,7 +176,7 @@ def run_worlds(
     sample: bool = True,
 ) -> float:
     """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight."""
-    from cardroom.sim.fast import search_worlds
+    from cardroom.kernels.nain_jaune import search_worlds
 
     return float(
         search_worlds(

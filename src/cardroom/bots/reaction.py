@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.bots.base import BotError, parse_spec
-from cardroom.games.realtime import adjacent
+from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import CallFlip, SpeedView
 from cardroom.games.speed import Play as SpeedPlay
 from cardroom.games.spit import CallSpit, Choose, Move, Slap, SpitView, TurnUp

@@ -1,1 +1,2 @@
-"""The ``cardroom`` command and the terminal user interfaces."""
+"""The ``cardroom`` command: its groups, options, help texts and each game's commands (the
+terminal front ends they start are in :mod:`cardroom.terminal`)."""

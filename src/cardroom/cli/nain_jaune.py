@@ -26,10 +26,7 @@ from cardroom.cli.groups import (
     speaker,
 )
 from cardroom.cli.helptext import FieldsOption
-from cardroom.cli.nain_jaune_table import Table
-from cardroom.cli.nain_jaune_text import game_over_lines, replay_lines
 from cardroom.cli.options import MAX_DELAY, BoundedInt, FiniteFloat, seed_option
-from cardroom.cli.plain_nain_jaune import PlainGame
 from cardroom.games.nain_jaune.record import (
     GameReplay,
     RecordError,
@@ -43,7 +40,10 @@ from cardroom.games.nain_jaune.record import (
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.words import tr_of
-from cardroom.tables.terminal import RecordsError, ResumeError, resume
+from cardroom.terminal.nain_jaune_game import RecordsError, ResumeError, resume
+from cardroom.terminal.nain_jaune_input import Table
+from cardroom.terminal.nain_jaune_plain import PlainGame
+from cardroom.terminal.nain_jaune_text import game_over_lines, replay_lines
 
 
 def replay_result(
@@ -258,7 +258,7 @@ def play_nain_jaune(
             if game.interrupted:
                 sys.exit(128 + (caught[0] if caught else signal.SIGINT))
             return
-        from cardroom.cli.tui_nain_jaune import NainJauneApp
+        from cardroom.terminal.nain_jaune_tui import NainJauneApp
 
         app = NainJauneApp(
             table, delay=0.6 if delay is None else delay, hints=hints, lang=current_lang()

@@ -2,7 +2,7 @@
 
 A simulation of ``N`` rounds is cut into chunks of :data:`CHUNK_ROUNDS` rounds (the last one
 shorter). Chunk ``c`` plays games back to back, game ``g`` drawing from the streams keyed
-``game_key(seed, c, g)`` (:mod:`cardroom.sim.streams`); the game still going when the chunk's
+``game_key(seed, c, g)`` (:mod:`cardroom.kernels.streams`); the game still going when the chunk's
 rounds run out is *cut*: its rounds count in every per-round figure, but it is not a finished
 game. A chunk depends only on the seed and its number, and the statistics of chunks add up (a
 fixed-size array), so the result is the same for any number of workers, on either backend, and
@@ -23,8 +23,8 @@ import numpy as np
 
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
-from cardroom.sim import fast
-from cardroom.sim.streams import MAX_GAME_ROUNDS, derive_seed
+from cardroom.kernels import nain_jaune as fast
+from cardroom.kernels.streams import MAX_GAME_ROUNDS, derive_seed
 
 CHUNK_ROUNDS = 10_000
 """Rounds per chunk: the unit of work and of reproducibility (never depends on workers)."""

@@ -33,15 +33,14 @@ from cardroom.tables.nain_jaune import (
     hash_token,
     seat_for_token,
 )
-from cardroom.tables.realtime import RealtimeConfig
-from cardroom.tables.realtime_service import RealtimeTables, is_realtime
+from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
+from cardroom.tables.subscription import Frame, Subscription
 
 _UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
-Frame = dict[str, Any]
-QUEUE_SIZE = 64
 _THINKING_BOTS = frozenset({"search", "expert", "ismcts"})
 """Bot families that search for a while: they choose in a worker thread."""
 LEASE_INTERVAL = 1.0
@@ -49,45 +48,6 @@ LEASE_INTERVAL = 1.0
 PRESENCE_TTL = 6.0
 """Seconds another process's presence report holds unless repeated."""
 logger = logging.getLogger(__name__)
-
-
-class Subscription:
-    """One connection's stream of frames for one seat (None: a spectator).
-
-    ``async for frame in sub`` yields frames; the first is the full state. A subscriber that
-    falls behind gets a fresh full state instead of the backlog.
-    """
-
-    def __init__(self, table_id: str, seat: int | None, maxsize: int = QUEUE_SIZE) -> None:
-        self.table_id = table_id
-        self.seat = seat
-        self.queue: asyncio.Queue[Frame | None] = asyncio.Queue(maxsize)
-        self.cursor = 0
-        """Index of the first public event this connection has not been sent."""
-        self.closed = False
-
-    def __aiter__(self) -> Subscription:
-        return self
-
-    async def __anext__(self) -> Frame:
-        frame = await self.queue.get()
-        if frame is None:
-            raise StopAsyncIteration
-        return frame
-
-    async def get(self) -> Frame | None:
-        """The next frame, or None once the subscription is closed."""
-        return await self.queue.get()
-
-    def _put(self, frame: Frame | None) -> bool:
-        """Queue a frame; False if the queue was full (it is then emptied)."""
-        try:
-            self.queue.put_nowait(frame)
-            return True
-        except asyncio.QueueFull:
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            return False
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 A :class:`SpeedGame` is mutable and pure: :meth:`SpeedGame.apply` checks one action of one seat,
 applies it and returns the events it caused; an illegal action raises
-:class:`~cardroom.games.realtime.RealtimeIllegal` and changes nothing. Time never enters here:
-the arbiter (``cardroom.realtime``) orders the actions and runs the countdown.
+:class:`~cardroom.games.realtime_engine.RealtimeIllegal` and changes nothing. Time never enters
+here: the arbiter (``cardroom.arbiter``) orders the actions and runs the countdown.
 
 The deal is the 52 cards in this order (:func:`split_deal`), each pile listed from the top down:
 side pile 0, side pile 1 (``side_piles`` cards each), the middle card of centre pile 0, the
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent, centre_name
+from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.speed.rules import HAND_SIZE, SpeedRules
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Speed records (the public JSON contract): the header of a game and the checks of a match.
 
 A game record is the header written by :func:`record_header` plus the arbiter's ``actions``
-list (``cardroom.realtime`` writes and replays those)::
+list (``cardroom.arbiter`` writes and replays those)::
 
     {"game": "speed", "rules": {"side_piles": 10, "countdown": 3.0, "target": 0},
      "players": ["Ann", "Bob"], "seed": 7, "deal": ["4H", "QS", ... 52 cards],
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.realtime import parse_deal, read_header
+from cardroom.games.realtime_engine import parse_deal, read_header
 from cardroom.games.records import get_int
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
 from cardroom.games.speed.rules import SpeedRules

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardroom.cards import Card
-from cardroom.games.realtime import SEATS
+from cardroom.games.realtime_engine import SEATS
 from cardroom.games.speed.engine import Action, SpeedGame
 from cardroom.games.speed.rules import SpeedRules
 

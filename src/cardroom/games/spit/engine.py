@@ -3,7 +3,7 @@
 A :class:`SpitGame` is mutable and deterministic: its deal, its seed (which drives every later
 shuffle, through its own ``random.Random``) and the ordered actions of both seats always give
 the same state. ``apply(seat, action)`` checks one action and applies it, or raises
-:class:`~cardroom.games.realtime.RealtimeIllegal` and changes nothing.
+:class:`~cardroom.games.realtime_engine.RealtimeIllegal` and changes nothing.
 
 The deal (52 cards in dealing order): cards 0-25 are seat 0's packet, 26-51 seat 1's. From a
 packet the first 1 + 2 + 3 + 4 + 5 cards (1 + 2 + 3 + 4 with four piles) make stock piles 0, 1,
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.realtime import SEATS, RealtimeIllegal, adjacent, centre_name
+from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.spit.rules import SpitRules
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.realtime import read_header
+from cardroom.games.realtime_engine import read_header
 from cardroom.games.spit.engine import SpitGame
 from cardroom.games.spit.rules import SpitRules
 

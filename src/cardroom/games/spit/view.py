@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardroom.cards import Card
-from cardroom.games.realtime import SEATS
+from cardroom.games.realtime_engine import SEATS
 from cardroom.games.spit.engine import Action, SpitGame
 from cardroom.games.spit.rules import SpitRules
 

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from cardroom.games.nain_jaune.rules import Rules, RulesError
 from cardroom.i18n.reasons import request_error_text
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.tables.realtime import RealtimeConfig
+from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
 from cardroom.web.routes.common import (
     connection_lang,

@@ -12,14 +12,19 @@ from typing import TextIO
 
 import click
 
-from cardroom.cli.nain_jaune_table import (
+from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, Play
+from cardroom.i18n import Translator
+from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.speech import Speaker
+from cardroom.i18n.words import takes_call, tr_of, without_call
+from cardroom.terminal.nain_jaune_input import (
     Command,
     InputError,
     Table,
     help_lines,
     parse_input,
 )
-from cardroom.cli.nain_jaune_text import (
+from cardroom.terminal.nain_jaune_text import (
     board_text,
     cards_text,
     current_sequence,
@@ -30,11 +35,6 @@ from cardroom.cli.nain_jaune_text import (
     result_lines,
     rules_text,
 )
-from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, Play
-from cardroom.i18n import Translator
-from cardroom.i18n.reasons import illegal_reason
-from cardroom.i18n.speech import Speaker
-from cardroom.i18n.words import takes_call, tr_of, without_call
 
 
 class PlainGame:

@@ -1,7 +1,7 @@
 """The real-time path of the table service: Spit and Speed tables on the server's clock.
 
 :class:`RealtimeTables` holds every live Spit or Speed table of a process (a
-:class:`~cardroom.tables.realtime.RealtimeTable` each) and is driven by
+:class:`~cardroom.tables.spit_speed.RealtimeTable` each) and is driven by
 :class:`~cardroom.tables.service.TableService`, which hands it every request about such a table.
 Every change takes the same path as at a Nain Jaune table, inside the table's lock: stamp it with
 the server's time -> check (nothing mutated) -> ``await store.append`` -> apply -> a frame for
@@ -36,21 +36,18 @@ import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
-from cardroom.games.realtime import SEATS
+from cardroom.games.realtime_engine import SEATS
+from cardroom.i18n.spit_speed_reasons import in_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.config import Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
-from cardroom.tables.realtime import GAMES, RealtimeConfig, RealtimeTable
-from cardroom.tables.words import in_words
+from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
+from cardroom.tables.subscription import Frame, Subscription
 
-if TYPE_CHECKING:
-    from cardroom.tables.service import Subscription
-
-Frame = dict[str, Any]
 logger = logging.getLogger(__name__)
 RETRIES = 8
 """Times a person's action is stamped anew and appended again after losing a seq race."""

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from cardroom.arbiter import Arbiter, VirtualClock
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
-from cardroom.games.realtime import SEATS
+from cardroom.games.realtime_engine import SEATS
 from cardroom.games.speed import SpeedMatch
-from cardroom.realtime import Arbiter, VirtualClock
 
 GAMES = ("spit", "speed")
 

@@ -214,14 +214,14 @@ def entry_words(
     viewer: int | None = None,
     lang: str | Translator | None = None,
 ) -> str:
-    """What one arbiter log entry means, in ``lang`` (``cardroom.realtime.entry_text``'s shape)."""
+    """What one arbiter log entry means, in ``lang`` (``cardroom.arbiter.entry_text``'s shape)."""
     tr = tr_of(lang)
     said = "; ".join(event_words(e, game, names, tr) for e in entry.events)
     if entry.timeout:
         return tr._("countdown over: {events}", events=said)
     who = names[entry.seat] if entry.seat is not None else "?"
     if not entry.accepted:
-        from cardroom.realtime import entry_text
+        from cardroom.arbiter import entry_text
 
         if viewer is not None and entry.seat != viewer:
             stale = (entry.reason or "").startswith("stale: ")
@@ -414,7 +414,7 @@ def _translated_reason(reason: str, tr: Translator) -> str | None:
 def reason_words(reason: str, lang: str | Translator | None = None) -> str:
     """A Spit or Speed engine's reason for refusing an action, in words in ``lang`` (no card
     codes: ``"le 9 de carreau ne suit pas le 5 de cœur"``)."""
-    from cardroom.tables.words import in_words
+    from cardroom.i18n.spit_speed_reasons import in_words
 
     tr = tr_of(lang)
     if tr.lang == "en":

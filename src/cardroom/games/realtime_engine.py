@@ -1,7 +1,7 @@
 """What every real-time engine (Spit, Speed) offers the arbiter, the bots and the UIs.
 
 Spit and Speed have no turns: both seats act whenever they like and the arbiter
-(``cardroom.realtime``) applies their time-stamped actions one at a time, in time order. An
+(``cardroom.arbiter``) applies their time-stamped actions one at a time, in time order. An
 engine is pure and deterministic: it never reads a clock and never draws hidden randomness
 (every shuffle it needs comes from the ``seed`` it was built with), so the deal, the seed and
 the ordered actions always give the same state.

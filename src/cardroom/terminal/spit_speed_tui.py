@@ -27,13 +27,13 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Header, RichLog, Static
 
+from cardroom.arbiter import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock, entry_text
 from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
-from cardroom.cli.bindings import translate_bindings
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
 from cardroom.i18n import Translator
-from cardroom.i18n.realtime_words import (
+from cardroom.i18n.spit_speed_words import (
     GAME_WORDS,
     action_words,
     entry_words,
@@ -41,8 +41,8 @@ from cardroom.i18n.realtime_words import (
     reason_words,
 )
 from cardroom.i18n.words import N_, tr_of
-from cardroom.realtime import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock, entry_text
-from cardroom.sim.realtime import make_engine
+from cardroom.sim.spit_speed import make_engine
+from cardroom.terminal.bindings import translate_bindings
 
 HUMAN, BOT = 0, 1
 FACE_DOWN = "▒▒"

@@ -2,8 +2,8 @@
 
 Spit and Speed have no turns. Each seat's actions carry the time they were made; the
 :class:`Arbiter` is the one authority at the table: it applies them one at a time in time order
-through the game's engine (:mod:`cardroom.games.realtime`), rejects the ones that are no longer
-legal (a play aimed at a pile whose top card changed is *stale*) without changing anything,
+through the game's engine (:mod:`cardroom.games.realtime_engine`), rejects the ones that are no
+longer legal (a play aimed at a pile whose top card changed is *stale*) without changing anything,
 keeps the log, and resolves a stalemate (the "Spit!" or the side-pile flip) itself once the
 table's countdown has run out. Time comes from a clock: :class:`VirtualClock` in simulations and
 tests (advanced by hand, never sleeping), :class:`WallClock` in play.
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from cardroom.games.realtime import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
+from cardroom.games.realtime_engine import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
 from cardroom.games.records import MAX_SECONDS, brief, get_bool, get_list, get_names, get_number
 from cardroom.games.records import RecordError as BaseRecordError
 

@@ -2,7 +2,7 @@
 
 A :class:`RealtimeTable` is a state machine over log entries; it does no I/O, runs no tasks and
 reads no clock. Every entry carries the server's time stamp ``t`` (seconds), and the table feeds
-those times to the :class:`~cardroom.realtime.Arbiter` through a virtual clock, so applying the
+those times to the :class:`~cardroom.arbiter.Arbiter` through a virtual clock, so applying the
 same entries always gives the same game, the same refusals and the same countdowns.
 
 Entry kinds (``data`` of each):
@@ -39,14 +39,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
-from cardroom.games.realtime import SEATS, client_action
+from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
-from cardroom.i18n.realtime_words import event_fields, public_refusal
-from cardroom.realtime import Arbiter, Entry, VirtualClock, entry_text
+from cardroom.i18n.spit_speed_words import event_fields, public_refusal
 from cardroom.tables.config import SeatSpec, TableError
 
 RealtimeTableError = TableError

@@ -7,7 +7,7 @@ It plays exactly the rules of :mod:`cardroom.games.nain_jaune.engine` (every opt
   set bits, low to high, are the hand in the readable engine's sorted order, and the cards of
   rank ``r`` are the four bits at ``4 * (r - 1)``;
 * a round is one ``int64`` array (offsets ``S_*``), the rules another (offsets ``R_*``);
-* randomness comes from SplitMix64 streams (:mod:`cardroom.sim.streams`).
+* randomness comes from SplitMix64 streams (:mod:`cardroom.kernels.streams`).
 
 The differential tests (``tests/sim/test_differential.py``) play the same games through the
 readable engine and bots and require identical traces. Python entry points:
@@ -29,7 +29,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import HAND_SIZES, STAKES, Rules, card_value
-from cardroom.sim.streams import (
+from cardroom.kernels.streams import (
     CLAIM_CODE,
     DEAL_TAG,
     GOLDEN,
@@ -1112,7 +1112,7 @@ def rollout(state: I64Array, rules: I64Array, policies: I64Array, key: int) -> I
     Returns the final state: ``S_WINNER``, ``S_CHIPS + seat``, ``S_BOARD + box``, ``S_OPERA``.
     The input is not changed.
     """
-    from cardroom.sim.streams import derive
+    from cardroom.kernels.streams import derive
 
     s = state.copy()
     rng = np.array([derive(key, i) for i in range(int(s[S_N]))], np.uint64)
@@ -1124,7 +1124,7 @@ def trace_game(
     rules: Rules, bots: Sequence[str], key: int, max_rounds: int = MAX_GAME_ROUNDS
 ) -> list[int]:
     """Play one game (key ``key``) on the fast path and return its trace (the format of
-    :func:`cardroom.sim.streams.readable_game`)."""
+    :func:`cardroom.sim.readable.readable_game`)."""
     r = encode_rules(rules)
     policies = encode_policies(bots)
     nseats = len(bots)
@@ -1141,7 +1141,7 @@ def run_chunk(
     rules: I64Array, policies: I64Array, root: int, chunk: int, n_rounds: int
 ) -> I64Array:
     """Statistics (``ST_*`` offsets) of ``n_rounds`` rounds: chunk ``chunk`` of a simulation
-    whose root key is ``root`` (:func:`cardroom.sim.streams.derive_seed`)."""
+    whose root key is ``root`` (:func:`cardroom.kernels.streams.derive_seed`)."""
     stats = np.zeros(ST_SIZE, np.int64)
     _run_chunk(np.uint64(root), chunk, n_rounds, rules, len(policies), policies, stats)
     return stats

@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardroom.arbiter import RecordError, Replay, cards_left, entry_text, replay_any
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import (
@@ -34,10 +35,9 @@ from cardroom.cli.helptext import FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
-from cardroom.i18n.realtime_words import GAME_WORDS, entry_words
+from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, tr_of
-from cardroom.realtime import RecordError, Replay, cards_left, entry_text, replay_any
-from cardroom.sim.realtime import GameResult, Summary, bot_labels, make_engine, play_chunk
+from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
 
 GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
 
@@ -449,13 +449,13 @@ def _play_command(game: str) -> None:
                        err=True)
             plain = True
         if plain:
-            from cardroom.cli.plain_realtime import PlainRealtime
+            from cardroom.terminal.spit_speed_plain import PlainRealtime
 
             lines = PlainRealtime(game, options, seed, bot, name, records, lang=current_lang())
             lines.speaker = speaker(speak)
             lines.run_lines(sys.stdin)
             return
-        from cardroom.cli.realtime_tui import RealtimeApp
+        from cardroom.terminal.spit_speed_tui import RealtimeApp
 
         app = RealtimeApp(game, options, seed, bot, name, records, lang=current_lang())
         app.run()

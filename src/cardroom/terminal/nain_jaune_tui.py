@@ -20,18 +20,6 @@ from textual.timer import Timer
 from textual.widgets import Footer, RichLog, Static
 
 from cardroom.cards import Card, CardError, Rank
-from cardroom.cli.bindings import translate_bindings
-from cardroom.cli.nain_jaune_table import InputError, Table
-from cardroom.cli.nain_jaune_text import (
-    cards_text,
-    current_sequence,
-    event_lines,
-    game_over_lines,
-    need_text,
-    rank_name,
-    result_lines,
-    rules_text,
-)
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -46,6 +34,18 @@ from cardroom.i18n import Translator
 from cardroom.i18n.reasons import illegal_reason
 from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import N_, takes_call, tr_of, without_call
+from cardroom.terminal.bindings import translate_bindings
+from cardroom.terminal.nain_jaune_input import InputError, Table
+from cardroom.terminal.nain_jaune_text import (
+    cards_text,
+    current_sequence,
+    event_lines,
+    game_over_lines,
+    need_text,
+    rank_name,
+    result_lines,
+    rules_text,
+)
 
 MAX_HAND = 22
 RANK_KEYS = {"a": "A", "t": "10", "0": "10", "j": "J", "q": "Q", "k": "K"} | {

@@ -1,8 +1,8 @@
 """The terminal's Nain Jaune controller and what the person types.
 
-The controller itself, :class:`Table`, lives in :mod:`cardroom.tables.terminal` (on the same
-table state machine as the web tables); this module reads the person's commands for both
-terminal UIs.
+The controller itself, :class:`Table`, lives in :mod:`cardroom.terminal.nain_jaune_game` (on
+the same table state machine as the web tables); this module reads the person's commands for
+both terminal UIs.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from cardroom.cards import Card, CardError, Rank, parse_card
 from cardroom.games.nain_jaune.engine import CLAIM, PASS, Action, Play
 from cardroom.i18n import Translator
 from cardroom.i18n.words import rank_name, tr_of
-from cardroom.tables.terminal import InputError, Phase, Table
+from cardroom.terminal.nain_jaune_game import InputError, Phase, Table
 
 __all__ = ["HELP_LINES", "Command", "InputError", "Phase", "Table", "help_lines", "parse_input"]
 
