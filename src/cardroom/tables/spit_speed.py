@@ -19,7 +19,22 @@ Entry kinds (``data`` of each):
 ``over``     ``{"t": t, "reason": "won"|"abandoned"}``: the table is closed
 ``rematch``  ``{"table": id}``: once the game is over, the id of its rematch, logged before
              that table is made (the first process to log it wins: every process offers it)
+``away``     ``{"seat": s, "t": t, "since": t0}``: a person seat has no connection since ``t0``
+             (``t0 <= t``, never before the last entry: after a restart, the last entry's
+             time, so the downtime is a pause): the game pauses from ``t0``
+``back``     ``{"seat": s, "t": t}``: the person is back (at a seat away or taken by a bot);
+             once no seat is away the game goes on from ``t``
+``takeover`` ``{"seat": s, "t": t}``: a seat away for the table's ``away_limit`` is played by a
+             bot of the table's level from ``t`` (``away_then`` ``bot``)
 =========== ====================================================================================
+
+``over`` may also be ``{"t": t, "reason": "forfeit", "seat": s}``: seat ``s`` was away for the
+table's ``away_limit`` (``away_then`` ``forfeit``); the other seat wins.
+
+**Game time.** The arbiter's clock is *game time*: an entry's time ``t`` less the seconds the
+game spent paused before it (:attr:`RealtimeTable.paused_for`). While a seat is away nothing is
+applied but presence entries, the countdown stands still and the bots wait; a paused countdown
+runs on from where it stopped. The record (game time only) never shows the pauses.
 
 The service (not here) stamps each arrival with its clock, asks :meth:`RealtimeTable.check`
 (which changes nothing), appends the entry to the store, then :meth:`RealtimeTable.apply` s it
@@ -55,8 +70,14 @@ RealtimeSeat = SeatSpec
 """A seat as created: a person (named when he joins) or a bot of a level."""
 
 Status = Literal["waiting", "playing", "over"]
-KINDS = ("created", "joined", "started", "action", "timeout", "over", "rematch")
+KINDS = (
+    "created", "joined", "started", "action", "timeout", "over", "rematch", "away", "back",
+    "takeover",
+)  # fmt: skip
 GAMES = ("spit", "speed")
+AWAY_THEN = ("forfeit", "bot")
+"""What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
+MAX_AWAY_LIMIT = 3600.0
 
 
 def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
@@ -95,7 +116,17 @@ class RealtimeConfig:
     seats: tuple[RealtimeSeat, RealtimeSeat]
     seed: int
     level: str = "medium"
-    """The level of the bots that fill empty person seats."""
+    """The level of the bots that fill empty person seats (and take over a seat left)."""
+    away_limit: float = 60.0
+    """Seconds a person seat may be away (the game paused) before ``away_then``."""
+    away_then: str | None = None
+    """``forfeit`` or ``bot``; None: ``forfeit`` between two people, ``bot`` against a bot."""
+
+    def then(self) -> str:
+        """What happens after ``away_limit`` (the default worked out from the seats)."""
+        if self.away_then is not None:
+            return self.away_then
+        return "forfeit" if all(s.kind == "person" for s in self.seats) else "bot"
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the ``created`` entry's ``config``), rules written out in full."""
@@ -106,6 +137,8 @@ class RealtimeConfig:
             "seats": [s.to_json() for s in self.seats],
             "seed": self.seed,
             "level": self.level,
+            "away_limit": self.away_limit,
+            "away_then": self.then(),
         }
 
     @classmethod
@@ -135,9 +168,20 @@ class RealtimeConfig:
         rules = data.get("rules", {})
         if not isinstance(rules, Mapping):
             raise RealtimeTableError("bad-request", "rules must be an object")
+        limit = data.get("away_limit", 60.0)  # (tables of earlier releases have none)
+        if isinstance(limit, bool) or not isinstance(limit, int | float):
+            raise RealtimeTableError("bad-request", f"away_limit must be seconds, not {limit!r}")
+        if not 0 <= limit <= MAX_AWAY_LIMIT:
+            raise RealtimeTableError(
+                "bad-request", f"away_limit is 0 to {MAX_AWAY_LIMIT:g} seconds, not {limit!r}"
+            )
+        then = data.get("away_then")
+        if then is not None and then not in AWAY_THEN:
+            raise RealtimeTableError("bad-request", f"away_then is forfeit or bot, not {then!r}")
         config = cls(
-            game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level
-        )
+            game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
+            away_limit=float(limit), away_then=then,
+        )  # fmt: skip
         if config.rules_target() > 0:
             raise RealtimeTableError("bad-request", "a Speed match (target) is not offered here")
         return config
@@ -203,6 +247,19 @@ class RealtimeTable:
         self.engine: Any = None
         self.arbiter: Arbiter[Any, Any] | None = None
         self._clock = VirtualClock()
+        self.time = 0.0
+        """The time stamp of the last entry that had one (the server's clock)."""
+        self.paused_for = 0.0
+        """Seconds of server time spent paused before now (game time = time - paused_for)."""
+        self.paused_at: float | None = None
+        """When the running pause began (some person seat is away), or None."""
+        self.away: dict[int, float] = {}
+        """Person seats away (no connection) and since when that was logged (their limit counts
+        from then); a seat a bot took is not here."""
+        self.taken: set[int] = set()
+        """Person seats a bot plays since their person was away too long."""
+        self.forfeit: int | None = None
+        """The seat that lost by being away too long (``over`` with reason ``forfeit``)."""
 
     @classmethod
     def replay(cls, table_id: str, entries: Sequence[LogEntryLike]) -> RealtimeTable:
@@ -216,10 +273,53 @@ class RealtimeTable:
 
     @property
     def deadline(self) -> float | None:
-        """When the running countdown runs out (log a ``timeout`` then), or None."""
-        if self.arbiter is None or self.status != "playing":
+        """When the running countdown runs out on the server's clock (log a ``timeout`` then),
+        or None (none runs, or the game is paused)."""
+        if self.arbiter is None or self.status != "playing" or self.paused_at is not None:
             return None
-        return self.arbiter.deadline
+        deadline = self.arbiter.deadline
+        return None if deadline is None else deadline + self.paused_for
+
+    @property
+    def paused(self) -> bool:
+        """True while a person seat is away (nothing but presence entries is applied)."""
+        return self.paused_at is not None
+
+    def game_time(self, t: float) -> float:
+        """The arbiter's time for the server time ``t``: paused seconds do not count."""
+        base = t if self.paused_at is None else min(t, self.paused_at)
+        game = base - self.paused_for
+        return game if self.arbiter is None else max(game, self.arbiter.time)
+
+    def server_time(self, game: float) -> float:
+        """The server time at which game time ``game`` comes (while not paused)."""
+        return game + self.paused_for
+
+    def people(self) -> list[int]:
+        """The seats people play (a seat a bot took over from its person among them)."""
+        config = self._require_config()
+        return [
+            g for g in SEATS
+            if config.seats[g].kind == "person" and (self.bots[g] is None or g in self.taken)
+        ]  # fmt: skip
+
+    def limit_at(self, seat: int) -> float:
+        """When seat ``seat``, away, reaches the table's ``away_limit``."""
+        return self.away[seat] + self._require_config().away_limit
+
+    @property
+    def next_limit(self) -> tuple[float, int] | None:
+        """``(when, seat)``: the first away seat to reach the limit, or None."""
+        if self.status != "playing" or not self.away:
+            return None
+        return min((self.limit_at(g), g) for g in self.away)
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won: by the game, or because the other forfeited."""
+        if self.forfeit is not None:
+            return 1 - self.forfeit
+        return self.engine.winner if self.engine is not None and self.engine.over else None
 
     def _require_config(self) -> RealtimeConfig:
         if self.config is None:
@@ -268,34 +368,82 @@ class RealtimeTable:
             return None
         if kind == "over":
             _time(data)
-            if data.get("reason") not in ("won", "abandoned"):
-                raise RealtimeTableError("bad-request", "reason is won or abandoned")
-            if data.get("reason") == "won" and not (self.engine is not None and self.engine.over):
+            reason = data.get("reason")
+            if reason not in ("won", "abandoned", "forfeit"):
+                raise RealtimeTableError("bad-request", "reason is won, abandoned or forfeit")
+            if reason == "won" and not (self.engine is not None and self.engine.over):
                 raise RealtimeTableError("bad-request", "nobody has won yet")
+            if reason == "forfeit":
+                self._check_limit(data, "forfeit")
             return None
         if self.status == "waiting" or self.arbiter is None:
             raise RealtimeTableError("not-started", "the game has not started yet")
         if self.status == "over":
             raise RealtimeTableError("over", "the game is over")
         t = _time(data)
-        if t < self.arbiter.time:
+        if t < self.time:
             raise RealtimeTableError("bad-request", f"time {t} is before the last entry's")
-        deadline = self.arbiter.deadline
+        deadline = self.deadline
         if kind == "timeout":
-            if deadline != t:
+            if deadline is None or deadline != t:
                 raise RealtimeTableError("bad-request", f"no countdown runs out at {t}")
             return None
+        if kind in ("away", "back", "takeover"):
+            return self._check_presence(kind, data, t, deadline)
         if deadline is not None and deadline <= t:
             raise RealtimeTableError(
                 "bad-request", f"the countdown ran out at {deadline}: log the timeout first"
             )
         seat = _seat(data)
+        if self.paused_at is not None:
+            raise RealtimeTableError("paused", "the game is paused until everybody is back")
         try:
             if person and data.get("by", "person") == "person":
                 return client_action(self.engine, data.get("action"))
             return self.engine.action_from_json(data.get("action"))
         except ValueError as exc:
             raise RealtimeTableError("bad-request", f"seat {seat}: {exc}") from None
+
+    def _check_presence(
+        self, kind: str, data: Mapping[str, Any], t: float, deadline: float | None
+    ) -> None:
+        seat = _seat(data)
+        if seat not in self.people():
+            raise RealtimeTableError("bad-request", f"seat {seat} is a bot's seat")
+        if kind == "away":
+            if seat in self.away or seat in self.taken:
+                raise RealtimeTableError("bad-request", f"seat {seat} is away already")
+            since = _time({"t": data.get("since", t)})
+            first = self.time if self.paused_at is None else self.paused_at
+            if not first <= since <= t:
+                raise RealtimeTableError(
+                    "bad-request", "a seat is away since a time between the last entry and now"
+                )
+            if deadline is not None and deadline <= since:
+                raise RealtimeTableError(
+                    "bad-request", f"the countdown ran out at {deadline}: log the timeout first"
+                )
+        elif kind == "back":
+            if seat not in self.away and seat not in self.taken:
+                raise RealtimeTableError("bad-request", f"seat {seat} is not away")
+        else:
+            self._check_limit(data, "bot")
+
+    def _check_limit(self, data: Mapping[str, Any], then: str) -> None:
+        """A seat away for the limit may be forfeited or taken over (as the table says)."""
+        config = self._require_config()
+        seat = _seat(data)
+        if self.status != "playing" or seat not in self.away:
+            raise RealtimeTableError("bad-request", f"seat {seat} is not away")
+        if config.then() != then:
+            raise RealtimeTableError("bad-request", f"this table's away seats {config.then()}")
+        if _time(data) < self.limit_at(seat):
+            raise RealtimeTableError("bad-request", f"seat {seat} has not been away long enough")
+
+    def _resume(self, t: float) -> None:
+        if not self.away and self.paused_at is not None:
+            self.paused_for += max(0.0, t - self.paused_at)
+            self.paused_at = None
 
     def apply(self, entry: LogEntryLike) -> None:
         """Apply the next entry (its ``seq`` must follow); refused entries raise and change
@@ -323,27 +471,58 @@ class RealtimeTable:
                     if self.names[s] is None:
                         self.names[s] = f"{str(self.bots[s]).capitalize()} bot"
             self._clock = VirtualClock(t)
+            self.time = t
             names = [n or f"Seat {s}" for s, n in enumerate(self.names)]
             self.arbiter = Arbiter(self.engine, self._clock, names)
             self.status = "playing"
         elif kind == "timeout":
-            assert self.arbiter is not None
-            t = _time(data)
-            self._clock.advance_to(t)
-            self.arbiter.tick(t)
+            assert self.arbiter is not None and self.arbiter.deadline is not None
+            game = self.arbiter.deadline  # exactly, whatever the pauses before
+            self._clock.advance_to(game)
+            self.arbiter.tick(game)
+            self.time = _time(data)
         elif kind == "action":
             assert self.arbiter is not None
             t = _time(data)
-            self._clock.advance_to(t)
-            self.arbiter.submit(_seat(data), parsed, t)
+            game = self.game_time(t)
+            self._clock.advance_to(game)
+            self.arbiter.submit(_seat(data), parsed, game)
+            self.time = t
+        elif kind in ("away", "back", "takeover"):
+            self._apply_presence(kind, data)
         elif kind == "rematch":
             self.rematch = str(data["table"])
         else:
             self.closed = str(data["reason"])
             self.status = "over"
+            if self.closed == "forfeit":
+                self.forfeit = _seat(data)
+            if self.arbiter is not None:
+                self.time = max(self.time, _time(data))
         if self.engine is not None and self.engine.over and self.status == "playing":
             self.status = "over"
         self.seq = entry.seq
+
+    def _apply_presence(self, kind: str, data: Mapping[str, Any]) -> None:
+        config = self._require_config()
+        seat = _seat(data)
+        t = _time(data)
+        if kind == "away":
+            since = _time({"t": data.get("since", t)})
+            self.away[seat] = t  # the limit counts from when it is known (after a restart too)
+            if self.paused_at is None:
+                self.paused_at = since
+        elif kind == "back":
+            if seat in self.taken:
+                self.taken.discard(seat)
+                self.bots[seat] = None
+            self.away.pop(seat, None)
+        else:
+            del self.away[seat]
+            self.taken.add(seat)
+            self.bots[seat] = config.level
+        self._resume(t)
+        self.time = t
 
     # -- what a connection sees -----------------------------------------------------------------
 
@@ -361,11 +540,18 @@ class RealtimeTable:
             "closed": self.closed,
             "rules": self.engine.rules.to_json(),
             "seats": [
-                {"seat": s, "name": self.names[s], "kind": config.seats[s].kind, "bot": b}
+                {"seat": s, "name": self.names[s], "kind": config.seats[s].kind, "bot": b,
+                 "away": self.away.get(s), "taken": s in self.taken,
+                 "limit_at": self.limit_at(s) if s in self.away else None}
                 for s, b in zip(SEATS, self.bots, strict=True)
             ],
             "deadline": None,
-        }
+            "paused": None,
+            "away_then": config.then(),
+            "away_limit": config.away_limit,
+            "forfeit": self.forfeit,
+            "winner": self.winner,
+        }  # fmt: skip
         if self.arbiter is None:
             return out
         view = self.engine.view(0 if seat is None else seat)
@@ -373,6 +559,14 @@ class RealtimeTable:
         deadline = self.deadline
         if deadline is not None:
             out["deadline"] = {"kind": "countdown", "at": deadline}
+        if self.paused_at is not None:
+            standing = self.arbiter.deadline
+            game = self.game_time(self.paused_at)
+            out["paused"] = {
+                "since": self.paused_at,
+                "seats": sorted(self.away),
+                "countdown_left": None if standing is None else max(0.0, standing - game),
+            }
         start = 0 if since is None else max(0, min(since, len(self.arbiter.log)))
         out["log_from"] = start
         out["log"] = [self._log_json(e, seat) for e in self.arbiter.log[start:]]
