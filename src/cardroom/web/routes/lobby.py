@@ -113,6 +113,8 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
         seats=(SeatSpec("person", name=name), second),
         seed=secrets.randbits(63),
         level=body.level,
+        away_limit=body.takeover_after,
+        away_then=body.when_away,
     )
     try:
         if config.rules_target() > 0:

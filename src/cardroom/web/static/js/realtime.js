@@ -39,6 +39,10 @@ function send(msg) {
 
 function act(action) {
   if (!state || state.you === null || state.status !== "playing") return;
+  if (state.paused) {
+    showError(_("The game is paused until everybody is back."));
+    return;
+  }
   send({ type: "act", action, id: `a${nextId++}` });
 }
 
@@ -62,6 +66,12 @@ function onFrame(frame) {
     });
     if (prev && prev.table_view && frame.table_view && prev.table_view.phase !== frame.table_view.phase) {
       announcePhase(frame.table_view.phase);
+    }
+    if (prev && !prev.paused && frame.paused && frame.status === "playing") {
+      const away = frame.paused.seats.filter((g) => g !== mySeat());
+      if (away.length) announce(_("{name} is reconnecting: the game is paused.", { name: seatName(away[0]) }));
+    } else if (prev && prev.paused && !frame.paused && frame.status === "playing") {
+      announce(_("Everybody is back: play!"));
     }
     keepSelection();
     render();
@@ -207,6 +217,7 @@ function render() {
   document.title = `cardroom: ${title}`;
   renderStatus();
   renderCountdown();
+  renderPause();
   renderThem();
   renderMiddle();
   renderActions();
@@ -222,6 +233,8 @@ function renderStatus() {
     text = missing
       ? ngettext("Waiting for {n} player to take their seat.", "Waiting for {n} players to take their seat.", missing)
       : _("Starting…");
+  } else if (state.status === "over" && state.forfeit !== null && state.forfeit !== undefined) {
+    text = _("{name} wins: {other} was away too long.", { name: seatName(1 - state.forfeit), other: seatName(state.forfeit) });
   } else if (state.status === "over") {
     text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
   } else if (v) {
@@ -235,17 +248,80 @@ function renderStatus() {
   $("status-line").textContent = text;
 }
 
+const tenths = (x) => x.toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const serverNow = () => Date.now() / 1000 + offset;
+
 function renderCountdown() {
   const box = $("countdown");
   const d = state.deadline;
+  const paused = state.paused;
+  if (paused && paused.countdown_left !== null && paused.countdown_left !== undefined && state.status === "playing") {
+    box.textContent = _("Countdown stopped at {seconds} s", { seconds: tenths(paused.countdown_left) });
+    return;
+  }
   if (!d || state.status !== "playing") {
     box.textContent = "";
     return;
   }
-  const left = Math.max(0, d.at - (Date.now() / 1000 + offset));
-  box.textContent = _("Countdown: {seconds} s", { seconds: left.toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+  const left = Math.max(0, d.at - serverNow());
+  box.textContent = _("Countdown: {seconds} s", { seconds: tenths(left) });
 }
-setInterval(() => { if (state) renderCountdown(); }, 100);
+
+/** Whether a seat's person is here, reconnecting (seconds away) or replaced by a bot. */
+function presenceText(row) {
+  if (!row || row.kind !== "person") return "";
+  if (row.taken) return _("away: a bot plays for them");
+  if (row.away !== null && row.away !== undefined) {
+    return _("reconnecting… {seconds} s", { seconds: Math.max(0, Math.floor(serverNow() - row.away)) });
+  }
+  if (state.status === "over") return "";
+  return row.present ? _("connected") : _("away");
+}
+
+function presenceBadge(g) {
+  const row = state.seats.find((x) => x.seat === g);
+  const text = presenceText(row);
+  if (!text) return null;
+  const kind = row.present && !row.taken ? "ok" : "wait";
+  return el("span", { class: "rt-presence", "data-presence": kind, "data-seat": g }, text);
+}
+
+/** The pause: who is reconnecting, for how long, and what happens at the limit. */
+function renderPause() {
+  const box = $("pause");
+  const paused = state.paused;
+  if (!paused || state.status !== "playing") {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.hidden = false;
+  const lines = paused.seats.map((g) => {
+    const row = state.seats.find((x) => x.seat === g);
+    const name = seatName(g);
+    if (g === mySeat()) return _("Welcome back: the game goes on in a moment.");
+    const away = Math.max(0, Math.floor(serverNow() - row.away));
+    const left = Math.max(0, Math.ceil(row.limit_at - serverNow()));
+    const then = state.away_then === "bot"
+      ? _("The game is paused: if {name} is not back in {seconds} s, a bot plays for them until they return.", { name, seconds: left })
+      : _("The game is paused: if {name} is not back in {seconds} s, {name} loses the game.", { name, seconds: left });
+    const who = _("{name} is reconnecting… {seconds} s", { name, seconds: away });
+    return `${who} ${then}`;
+  });
+  box.textContent = lines.join(" ");
+}
+
+setInterval(() => {
+  if (!state) return;
+  renderCountdown();
+  if (state.paused) {
+    renderPause();
+    document.querySelectorAll(".rt-presence").forEach((badge) => {
+      const row = state.seats.find((x) => x.seat === Number(badge.dataset.seat));
+      badge.textContent = presenceText(row);
+    });
+  }
+}, 100);
 
 function pileBox(label, top, n, attrs = {}) {
   const face = top ? cardFace(top, "rt-card") : n > 0 ? cardBack("rt-card") : el("span", { class: "card rt-card rt-empty", "aria-hidden": "true" });
@@ -257,7 +333,7 @@ function renderThem() {
   const v = view();
   if (!v) return;
   const them = 1 - viewSeat();
-  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) })));
+  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) }), " ", presenceBadge(them)));
   const row = el("div", { class: "rt-row" });
   if (isSpit()) {
     (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
@@ -363,7 +439,7 @@ function renderMe() {
       const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
       row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
     }
-    box.append(el("h2", { class: "rt-name" }, seatName(0)), row);
+    box.append(el("h2", { class: "rt-name" }, seatName(0), " ", presenceBadge(0)), row);
     return;
   }
   box.append(el("h2", { class: "rt-name" }, _("{name} (you)", { name: seatName(me) })));
@@ -420,7 +496,7 @@ function renderResult() {
   }
   box.hidden = false;
   clear(box);
-  const winner = v.winner;
+  const winner = state.winner !== undefined ? state.winner : v.winner;
   box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? _("No winner") : _("{name} wins", { name: seatName(winner) })));
   const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
     el("th", { scope: "row" }, seatName(g)),
