@@ -237,6 +237,8 @@ function renderStatus() {
     text = _("{name} wins: {other} was away too long.", { name: seatName(1 - state.forfeit), other: seatName(state.forfeit) });
   } else if (state.status === "over") {
     text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
+  } else if (state.paused) {
+    text = "";
   } else if (v) {
     const phase = v.phase;
     if (phase === "start") text = isSpit() ? _("Call “Spit!” to start (Space).") : _("Call for the flip to start (Space).");
@@ -296,19 +298,22 @@ function renderPause() {
     return;
   }
   box.hidden = false;
-  const lines = paused.seats.map((g) => {
+  clear(box);
+  paused.seats.forEach((g) => {
     const row = state.seats.find((x) => x.seat === g);
     const name = seatName(g);
-    if (g === mySeat()) return _("Welcome back: the game goes on in a moment.");
+    if (g === mySeat()) {
+      box.append(el("span", { class: "rt-pause-line" }, _("Welcome back: the game goes on in a moment.")));
+      return;
+    }
     const away = Math.max(0, Math.floor(serverNow() - row.away));
     const left = Math.max(0, Math.ceil(row.limit_at - serverNow()));
     const then = state.away_then === "bot"
       ? _("The game is paused: if {name} is not back in {seconds} s, a bot plays for them until they return.", { name, seconds: left })
       : _("The game is paused: if {name} is not back in {seconds} s, {name} loses the game.", { name, seconds: left });
     const who = _("{name} is reconnecting… {seconds} s", { name, seconds: away });
-    return `${who} ${then}`;
+    box.append(el("span", { class: "rt-pause-line" }, el("strong", {}, who), " ", el("span", {}, then)));
   });
-  box.textContent = lines.join(" ");
 }
 
 setInterval(() => {
