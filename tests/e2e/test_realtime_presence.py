@@ -24,7 +24,9 @@ def pause_text(page: Page) -> str:
     return box.inner_text() if box.is_visible() else ""
 
 
-def open_seat(browser: Browser, url: str, locale: str = "en-GB", ready: str = "#call-button") -> Page:
+def open_seat(
+    browser: Browser, url: str, locale: str = "en-GB", ready: str = "#call-button"
+) -> Page:
     page = browser.new_context(viewport=DESKTOP, locale=locale).new_page()
     page.goto(url)
     page.wait_for_selector(ready)
@@ -66,7 +68,7 @@ def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back
     bob.context.close()  # Bob's browser is gone
     wait_until(lambda: "Bob is reconnecting" in pause_text(ann), what="the pause")
     first = pause_text(ann)
-    assert re.search(rf"if Bob is not back in (\d+) s, Bob loses the game", first), first
+    assert re.search(r"if Bob is not back in (\d+) s, Bob loses the game", first), first
     ann.wait_for_timeout(2200)
     later = pause_text(ann)
     counted = [int(x) for x in re.findall(r"reconnecting… (\d+) s", first + later)]
