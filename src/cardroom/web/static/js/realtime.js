@@ -21,6 +21,9 @@ let offset = 0;            // server time - this computer's time (seconds)
 let selected = null;       // {card, stock} (Spit) or {card} (Speed) chosen for the next pile
 let moving = false;        // Spit: "m" pressed, the next digit is the empty space
 let errorTimer = null;
+let tops = [null, null];   // per middle pile: {top, before, at}: its top, the one before, when it changed
+let slapEnded = 0;         // when a slap / choose phase last ended (a late j or k)
+const REACTION_MS = 400;   // a top that changed this recently was not yet seen by the hand aiming
 let announceTimer = null;
 const logLines = [];
 
@@ -64,7 +67,9 @@ function onFrame(frame) {
     (frame.log || []).forEach((line, i) => {
       if (from + i >= logLines.length) addLog(line);
     });
+    if (frame.table_view) noteTops(frame.table_view.centre || []);
     if (prev && prev.table_view && frame.table_view && prev.table_view.phase !== frame.table_view.phase) {
+      if (["slap", "choose"].includes(prev.table_view.phase)) slapEnded = Date.now();
       announcePhase(frame.table_view.phase);
     }
     if (prev && !prev.paused && frame.paused && frame.status === "playing") {
@@ -95,6 +100,31 @@ function announce(text) {
   announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
 }
 
+function noteTops(centre) {
+  tops = [0, 1].map((pile) => {
+    const was = tops[pile];
+    const top = centre[pile] || null;
+    if (!was) return { top, before: null, at: 0 };
+    return was.top === top ? was : { top, before: was.top, at: Date.now() };
+  });
+}
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+function nextTo(a, b) {
+  const x = RANKS.indexOf(a.slice(0, -1));
+  const y = RANKS.indexOf(b.slice(0, -1));
+  return x >= 0 && y >= 0 && (Math.abs(x - y) === 1 || Math.abs(x - y) === 12);
+}
+
+/** The top the person aimed at: the pile's top, unless it changed too recently for the hand
+ * to have seen it and the card does not fit it (then the race was lost: "too late"). */
+function aimedAt(card, pile, now = Date.now()) {
+  const t = tops[pile];
+  const top = view().centre[pile];
+  if (!t || t.top !== top || !t.before || now - t.at > REACTION_MS || nextTo(card, top)) return top;
+  return t.before;
+}
+
 function announcePhase(phase) {
   const words = {
     slap: _("New layout: slap a middle pile!"),
@@ -104,6 +134,10 @@ function announcePhase(phase) {
     over: _("Game over"),
   };
   if (words[phase]) announce(words[phase]);
+  else {  // the banner of the phase that ended goes at once
+    clearTimeout(announceTimer);
+    $("announce").classList.remove("show");
+  }
 }
 
 function addLog(line) {
@@ -152,7 +186,7 @@ function keepSelection() {
 // ---- actions ------------------------------------------------------------------------------
 function play(card, pile) {
   const v = view();
-  const seen = v.centre[pile];
+  const seen = v.centre[pile] ? aimedAt(card, pile) : null;
   if (!seen) {
     showError(_("Middle pile {number} is empty.", { number: pile + 1 }));
     return;
@@ -171,6 +205,8 @@ function pilePressed(pile) {
     act({ type: "slap", pile });
   } else if (isSpit() && v.phase === "choose") {
     act({ type: "choose", pile });
+  } else if (isSpit() && Date.now() - slapEnded < 2000) {
+    showError(_("Too late: the middle piles were already taken."));
   } else {
     showError(_("Choose one of your cards first, then the pile."));
   }
@@ -438,8 +474,10 @@ function renderMe() {
   if (me === null) {
     // a spectator sees seat 1's public side too (face-up tops only)
     const row = el("div", { class: "rt-row" });
-    if (isSpit()) (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
-    else {
+    if (isSpit()) {
+      (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
+      row.append(pileBox(_("spit pile {n}", { n: v.spit_left[0] }), null, v.spit_left[0]));
+    } else {
       const hand = ngettext("{n} card in hand", "{n} cards in hand", v.hand_sizes[0]);
       const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
       row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
@@ -510,6 +548,11 @@ function renderResult() {
   box.append(el("table", { class: "settlement" },
     el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Cards left")), isSpit() ? null : el("th", {}, _("Points")))),
     el("tbody", {}, rows)));
+  if (!isSpit() && winner !== null && winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
+    box.append(el("p", { class: "muted rt-points-note" }, state.rules && state.rules.score_hand
+      ? _("Points: one for each card the loser still had to draw, and in hand.")
+      : _("Points: one for each card the loser still had to draw (their draw pile).")));
+  }
   const links = el("p", {});
   if (mySeat() !== null) {
     const text = state.rematch ? _("Join the rematch") : _("Rematch");
