@@ -13,6 +13,8 @@ from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import loads
 from cardroom.tables import TableError
 from cardroom.web.replay_frames import RecordError, replay_frames
+from cardroom.web.replay_realtime import RecordError as RealtimeRecordError
+from cardroom.web.replay_realtime import is_realtime_record, realtime_frames
 from cardroom.web.routes.common import (
     check_table_id,
     connection_lang,
@@ -41,9 +43,10 @@ async def replay_table_page(request: Request, table_id: str) -> Response:
 
 
 async def _frames(data: Any, lang: str = "en") -> Response:
+    steps = realtime_frames if is_realtime_record(data) else replay_frames  # Spit / Speed
     try:
-        frames = await asyncio.to_thread(replay_frames, data, lang)
-    except RecordError as exc:
+        frames = await asyncio.to_thread(steps, data, lang)
+    except (RecordError, RealtimeRecordError) as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
     return JSONResponse(frames)
 
@@ -71,8 +74,12 @@ async def replay_upload(request: Request) -> Response:
 async def replay_table(request: Request, table_id: str) -> Response:
     """The frames of a finished table's game (403 until it is over)."""
     check_table_id(table_id)
+    service = service_of(request)
     try:
-        record = await service_of(request).record(table_id)
+        if await service.game_of(table_id) in ("spit", "speed"):
+            record: Any = await service.realtime_record(table_id)
+        else:
+            record = await service.record(table_id)
     except TableError as exc:
         return table_error_json(exc, connection_lang(request))
     return await _frames(record, connection_lang(request))
