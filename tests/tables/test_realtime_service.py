@@ -190,3 +190,50 @@ async def test_the_first_play_on_a_pile_wins_the_race(store: EventStore) -> None
     mine = await sub0.get()
     assert mine is not None and mine["ref"] == "r0"
     await service.stop()
+
+
+async def test_a_speed_match_deals_games_until_the_target_and_its_record_replays(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.arbiter import replay_any
+    from cardroom.tables import spit_speed
+
+    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)  # the scores are shown briefly
+    service = TableService(store)
+    bot = SeatSpec("bot", FAST)
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0.1", "target": "12"}, seats=(bot, bot), seed=4
+    )
+    created = await service.create_realtime(config)
+    table_id = created.table_id
+    sub = service.subscribe(table_id, None)
+    between: list[dict[str, Any]] = []
+    while True:
+        frame = await asyncio.wait_for(sub.get(), 30)
+        assert frame is not None
+        if frame["match"]["between"]:
+            between.append(frame["match"])
+        if frame["status"] == "over":
+            break
+    await finished(service, table_id)
+    entries = await store.entries(table_id)
+    check_log(entries)
+    nexts = [e for e in entries if e.kind == "next"]
+    records = await service.realtime_record(table_id)
+    assert isinstance(records, list) and len(records) == len(nexts) + 1 >= 2
+    replays = replay_any(records)
+    scores = [0, 0]
+    for rep in replays:  # each game's points go to its winner, as the headers carry them
+        assert rep.header["match"]["scores"] == scores
+        scores[rep.engine.winner] += rep.engine.result.points
+    assert max(scores) >= 12 and sorted(scores)[0] < 12
+    final = service.frame_for(table_id, None)
+    assert final["match"]["scores"] == scores
+    assert final["match"]["winner"] == scores.index(max(scores))
+    assert final["winner"] == final["match"]["winner"]
+    # between two games every frame showed the scores so far, the target not reached
+    assert between and all(max(m["scores"]) < 12 and m["next_at"] is not None for m in between)
+    # the log counts on across games: a watcher's lines are every game's, in order
+    assert len(final["log"]) == sum(len(r["actions"]) for r in records)
+    service.unsubscribe(sub)
+    await service.stop()

@@ -224,8 +224,8 @@ class TableService:
         """A person's action at a Spit or Speed table, in record form with ``seen``."""
         await self.realtime.act(table_id, seat, action, ref)
 
-    async def realtime_record(self, table_id: str) -> dict[str, Any]:
-        """The record of a finished Spit or Speed table."""
+    async def realtime_record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
+        """The record of a finished Spit or Speed table (a Speed match: a list of games)."""
         if not await self._is_realtime(table_id):
             raise TableError("bad-request", "this is not a Spit or Speed table")
         return await self.realtime.record(table_id)

@@ -26,6 +26,8 @@ Entry kinds (``data`` of each):
              once no seat is away the game goes on from ``t``
 ``takeover`` ``{"seat": s, "t": t}``: a seat away for the table's ``away_limit`` is played by a
              bot of the table's level from ``t`` (``away_then`` ``bot``)
+``next``     ``{"t": t}``: a Speed match to a target (``rules.target``): the next game is dealt
+             (``BETWEEN`` seconds after a game that left the match open, the scores shown)
 =========== ====================================================================================
 
 ``over`` may also be ``{"t": t, "reason": "forfeit", "seat": s}``: seat ``s`` was away for the
@@ -52,14 +54,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS, client_action
-from cardroom.games.speed import SpeedGame, SpeedRules
+from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, record_header
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.i18n.spit_speed_words import event_fields, public_refusal
 from cardroom.tables.config import SeatSpec, TableError
@@ -72,8 +74,10 @@ RealtimeSeat = SeatSpec
 Status = Literal["waiting", "playing", "over"]
 KINDS = (
     "created", "joined", "started", "action", "timeout", "over", "rematch", "away", "back",
-    "takeover",
+    "takeover", "next",
 )  # fmt: skip
+BETWEEN = 6.0
+"""Seconds the scores are shown between two games of a match before the next is dealt."""
 GAMES = ("spit", "speed")
 AWAY_THEN = ("forfeit", "bot")
 """What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
@@ -182,8 +186,7 @@ class RealtimeConfig:
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
             away_limit=float(limit), away_then=then,
         )  # fmt: skip
-        if config.rules_target() > 0:
-            raise RealtimeTableError("bad-request", "a Speed match (target) is not offered here")
+        config.rules_target()  # (checks the rules)
         return config
 
     def rules_target(self) -> int:
@@ -260,6 +263,14 @@ class RealtimeTable:
         """Person seats a bot plays since their person was away too long."""
         self.forfeit: int | None = None
         """The seat that lost by being away too long (``over`` with reason ``forfeit``)."""
+        self.match: SpeedMatch | None = None
+        """A Speed match to a target: its games so far (``engine`` is the current one)."""
+        self.past: list[Arbiter[Any, Any]] = []
+        """The arbiters of a match's finished games (``arbiter`` plays the current one)."""
+        self.past_log = 0
+        """How many log lines those games had (a frame's log counts on across games)."""
+        self.ended_at: float | None = None
+        """The server time of the entry that ended the current game of a match."""
 
     @classmethod
     def replay(cls, table_id: str, entries: Sequence[LogEntryLike]) -> RealtimeTable:
@@ -316,10 +327,32 @@ class RealtimeTable:
 
     @property
     def winner(self) -> int | None:
-        """The seat that won: by the game, or because the other forfeited."""
+        """The seat that won: by the game (the match), or because the other forfeited."""
         if self.forfeit is not None:
             return 1 - self.forfeit
+        if self.match is not None:
+            return self.match.winner
         return self.engine.winner if self.engine is not None and self.engine.over else None
+
+    @property
+    def between(self) -> bool:
+        """True between two games of a match (the scores shown, the next game not dealt)."""
+        return (
+            self.match is not None and self.status == "playing" and bool(self.engine.over)
+            and not self.match.over
+        )  # fmt: skip
+
+    @property
+    def next_at(self) -> float | None:
+        """When the next game of the match is dealt (None: not between games, or paused)."""
+        if not self.between or self.paused_at is not None or self.ended_at is None:
+            return None
+        return max(self.ended_at, self.time) + BETWEEN
+
+    @property
+    def log_length(self) -> int:
+        """The table talk's lines so far (every game of a match)."""
+        return self.past_log + (len(self.arbiter.log) if self.arbiter is not None else 0)
 
     def _require_config(self) -> RealtimeConfig:
         if self.config is None:
@@ -390,6 +423,14 @@ class RealtimeTable:
             return None
         if kind in ("away", "back", "takeover"):
             return self._check_presence(kind, data, t, deadline)
+        if kind == "next":
+            if not self.between or self.paused_at is not None:
+                raise RealtimeTableError("bad-request", "no game of a match is to be dealt now")
+            return None
+        if self.between:
+            raise RealtimeTableError(
+                "not-started", "this game is over: the next game of the match is dealt soon"
+            )
         if deadline is not None and deadline <= t:
             raise RealtimeTableError(
                 "bad-request", f"the countdown ran out at {deadline}: log the timeout first"
@@ -459,6 +500,9 @@ class RealtimeTable:
             self.names = [s.name for s in self.config.seats]
             options = {k: str(v) for k, v in self.config.options.items()}
             self.engine = make_engine(self.config.game, options, self.config.seed)
+            if self.config.rules_target() > 0:
+                self.match = SpeedMatch(self.engine.rules, self.config.seed)
+                self.engine = self.match.game
         elif kind == "joined":
             self.names[_seat(data)] = str(data["name"]).strip()
         elif kind == "started":
@@ -490,6 +534,17 @@ class RealtimeTable:
             self.time = t
         elif kind in ("away", "back", "takeover"):
             self._apply_presence(kind, data)
+        elif kind == "next":
+            assert self.match is not None and self.arbiter is not None
+            t = _time(data)
+            game = self.game_time(t)
+            self.past.append(self.arbiter)
+            self.past_log += len(self.arbiter.log)
+            self.engine = self.match.next_game()
+            self._clock = VirtualClock(game)
+            self.arbiter = Arbiter(self.engine, self._clock, self.arbiter.names)
+            self.ended_at = None
+            self.time = t
         elif kind == "rematch":
             self.rematch = str(data["table"])
         else:
@@ -500,7 +555,10 @@ class RealtimeTable:
             if self.arbiter is not None:
                 self.time = max(self.time, _time(data))
         if self.engine is not None and self.engine.over and self.status == "playing":
-            self.status = "over"
+            if self.match is None or self.match.over:
+                self.status = "over"
+            elif self.ended_at is None:
+                self.ended_at = self.time
         self.seq = entry.seq
 
     def _apply_presence(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -567,9 +625,19 @@ class RealtimeTable:
                 "seats": sorted(self.away),
                 "countdown_left": None if standing is None else max(0.0, standing - game),
             }
-        start = 0 if since is None else max(0, min(since, len(self.arbiter.log)))
+        start = 0 if since is None else max(0, min(since, self.log_length))
         out["log_from"] = start
-        out["log"] = [self._log_json(e, seat) for e in self.arbiter.log[start:]]
+        out["log"] = [self._log_json(e, seat) for e in self._lines_from(start)]
+        if self.match is not None:
+            scores = self.match.scores
+            out["match"] = {
+                "target": self.match.rules.target,
+                "game": self.match.number,
+                "scores": list(scores),
+                "between": self.between,
+                "next_at": self.next_at,
+                "winner": self.match.winner,
+            }
         return out
 
     def _view_json(self, view: Any, seat: int | None) -> dict[str, Any]:
@@ -609,6 +677,14 @@ class RealtimeTable:
             common["legal"] = [self.engine.action_to_json(a) for a in view.legal_actions]
         return common
 
+    def _lines_from(self, start: int) -> list[Entry]:
+        """The table talk's entries from line ``start`` on, across a match's games."""
+        assert self.arbiter is not None
+        if start >= self.past_log:
+            return self.arbiter.log[start - self.past_log :]
+        earlier = [e for arbiter in self.past for e in arbiter.log]
+        return earlier[start:] + self.arbiter.log
+
     def _log_json(self, entry: Entry, seat: int | None) -> dict[str, Any]:
         """A log line for ``seat``: the other seat's refused actions without their cards."""
         names = self.arbiter.names if self.arbiter is not None else ["", ""]
@@ -636,4 +712,18 @@ class RealtimeTable:
         game only (the service must refuse it while the game goes on)."""
         if self.arbiter is None:
             raise RealtimeTableError("not-started", "the game has not started yet")
-        return self.arbiter.record()
+        if self.match is None:
+            return self.arbiter.record()
+        raise RealtimeTableError("bad-request", "a match's record is a list: use records()")
+
+    def records(self) -> dict[str, Any] | list[dict[str, Any]]:
+        """The record: one game's, or a match's list of every game's (``cardroom replay`` and
+        the replay viewer read both)."""
+        if self.match is None:
+            return self.record()
+        assert self.arbiter is not None
+        names = self.arbiter.names
+        return [
+            arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
+            for arbiter in [*self.past, self.arbiter]
+        ]

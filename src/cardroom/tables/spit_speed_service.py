@@ -520,7 +520,7 @@ class RealtimeTables:
         table = live.table
         arbiter_log = len(table.arbiter.log) if table.arbiter is not None else 0
         table.apply(entry)
-        if entry.kind == "started" and self.owns(table.table_id):
+        if entry.kind in ("started", "next") and self.owns(table.table_id):
             self._new_bots(live)
         elif entry.kind in ("takeover", "back") and self.owns(table.table_id):
             self._seat_bot(live, int(entry.data["seat"]))
@@ -597,6 +597,8 @@ class RealtimeTables:
         if table.paused:
             limit = table.next_limit
             return None if limit is None else limit[0]
+        if table.between:
+            return table.next_at
         times = [table.server_time(b.due) for b in live.bots.values() if b.due is not None]
         if table.deadline is not None:
             times.append(table.deadline)
@@ -639,6 +641,11 @@ class RealtimeTables:
         live.moved = False
         await self._presence(live)
         if table.status != "playing" or table.paused:
+            return
+        if table.between:  # a match: the next game once the scores have been shown
+            next_at = table.next_at
+            if next_at is not None and next_at <= self.clock():
+                await self._commit(live, "next", {"t": max(self.clock(), table.time)})
             return
         now = await self._catch_up(live)
         game = table.game_time(now) + 1e-9  # (server and game time differ by a sum of floats)
@@ -716,8 +723,7 @@ class RealtimeTables:
         return self._frame(self._get(table_id), seat, None)
 
     def _log_length(self, live: _RealtimeLive) -> int:
-        arbiter = live.table.arbiter
-        return len(arbiter.log) if arbiter is not None else 0
+        return live.table.log_length
 
     def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
         frame = live.table.frame(seat, since)
@@ -761,12 +767,13 @@ class RealtimeTables:
 
     # -- after the game -------------------------------------------------------------------------
 
-    async def record(self, table_id: str) -> dict[str, Any]:
-        """The game's record (``cardroom replay`` reads it); ``forbidden`` until it is over."""
+    async def record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
+        """The game's record (a match: the list of its games; ``cardroom replay`` reads both);
+        ``forbidden`` until it is over."""
         live = self._get(table_id)
         if live.table.status != "over" or live.table.arbiter is None:
             raise TableError("forbidden", "the record is published when the game is over")
-        return live.table.record()
+        return live.table.records()
 
     async def rematch(self, table_id: str, seat: int) -> str:
         """The id of the rematch of a finished table (made by the first to ask, whichever

@@ -117,8 +117,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
         away_then=body.when_away,
     )
     try:
-        if config.rules_target() > 0:
-            raise ProtocolError("bad-request", "a Speed match to a target is not offered here")
+        config.rules_target()  # a Speed match to a target is played here too
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
     return config, " ".join(body.title.split())[:60]
