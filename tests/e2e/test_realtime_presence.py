@@ -111,3 +111,29 @@ def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back
         assert tops[pile] != code
     for page in (ann, bob):
         page.context.close()
+
+
+def test_a_speed_match_to_10_points_shows_the_scores_between_games(
+    browser: Browser, running: RunningServer, shots: Path
+) -> None:
+    # Ann's bot is quicker: she wins games outright (at most 10 points each: Bob's draw pile)
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0.2", "target": "10"}, seed=8,
+        seats=(SeatSpec("bot", "reaction:min=0.01,max=0.03", "Ann"),
+               SeatSpec("bot", "reaction:min=0.15,max=0.3", "Bob")),
+    )  # fmt: skip
+    service = running.app.state.service
+    table_id = running.call(service.create_realtime(config, "Match")).table_id
+    page = open_seat(browser, f"{running.base}/t/{table_id}/watch", ready="#middle button")
+    wait_until(lambda: page.locator("#next-game").is_visible(), 60, "the scores between games")
+    scores = page.locator("#match-scores").inner_text()
+    assert re.fullmatch(r"Match to 10 points: Ann \d+, Bob \d+", scores), scores
+    assert "Game 2 starts in" in page.locator("#next-game").inner_text()
+    assert "is over: the next one is dealt" in page.locator("#status-line").inner_text()
+    shoot(page, shots, "rt-match-between-en")
+    wait_until(lambda: page.evaluate("document.body.dataset.status") == "over", 120, "the end")
+    final = page.locator("#result").inner_text()
+    assert "wins the match." in final, final
+    records = running.call(service.realtime_record(table_id))
+    assert isinstance(records, list) and len(records) >= 2
+    page.context.close()

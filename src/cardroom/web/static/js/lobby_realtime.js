@@ -23,6 +23,7 @@ function body() {
   } else {
     options.side_piles = $("rt-side").value;
     options.score_hand = $("rt-score-hand").checked;
+    if ($("rt-target").value !== "0") options.target = $("rt-target").value; // a match
   }
   const level = $("rt-level").value;
   const other = $("rt-opponent").value === "bot" ? { kind: "bot", level } : { kind: "person" };

@@ -146,6 +146,7 @@ function addLog(line) {
   log.append(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""));
   while (log.children.length > 200) log.removeChild(log.firstChild);
   log.scrollTop = log.scrollHeight;
+  requestAnimationFrame(() => { log.scrollTop = log.scrollHeight; }); // once wrapped lines are laid out
 }
 
 // ---- reading the frame --------------------------------------------------------------------
@@ -275,6 +276,8 @@ function renderStatus() {
     text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
   } else if (state.paused) {
     text = "";
+  } else if (state.match && state.match.between) {
+    text = _("Game {number} is over: the next one is dealt in a moment.", { number: state.match.game });
   } else if (v) {
     const phase = v.phase;
     if (phase === "start") text = isSpit() ? _("Call “Spit!” to start (Space).") : _("Call for the flip to start (Space).");
@@ -355,6 +358,10 @@ function renderPause() {
 setInterval(() => {
   if (!state) return;
   renderCountdown();
+  if (state.match && state.match.between && $("next-game")) {
+    const left = Math.max(0, Math.ceil((state.match.next_at || 0) - serverNow()));
+    $("next-game").textContent = _("Game {number} starts in {seconds} s.", { number: state.match.game + 1, seconds: left });
+  }
   if (state.paused) {
     renderPause();
     document.querySelectorAll(".rt-presence").forEach((badge) => {
@@ -530,16 +537,24 @@ function cardsLeft(v, g) {
   return v.hand_sizes[g] + v.draw_sizes[g];
 }
 
+/** The scores of a match: "Match to 20 points: Ann 12, Bob 7". */
+function matchLine(m) {
+  return _("Match to {target} points: {first} {first_score}, {second} {second_score}", {
+    target: m.target, first: seatName(0), first_score: m.scores[0], second: seatName(1), second_score: m.scores[1],
+  });
+}
+
 function renderResult() {
   const box = $("result");
   const v = view();
-  if (state.status !== "over" || !v) {
+  const between = Boolean(state.match && state.match.between);
+  if ((state.status !== "over" && !between) || !v) {
     box.hidden = true;
     return;
   }
   box.hidden = false;
   clear(box);
-  const winner = state.winner !== undefined ? state.winner : v.winner;
+  const winner = between || state.winner === undefined ? v.winner : state.winner;
   box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? _("No winner") : _("{name} wins", { name: seatName(winner) })));
   const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
     el("th", { scope: "row" }, seatName(g)),
@@ -548,11 +563,22 @@ function renderResult() {
   box.append(el("table", { class: "settlement" },
     el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Cards left")), isSpit() ? null : el("th", {}, _("Points")))),
     el("tbody", {}, rows)));
-  if (!isSpit() && winner !== null && winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
+  if (state.match) {
+    const m = state.match;
+    box.append(el("p", { class: "rt-match", id: "match-scores" }, matchLine(m)));
+    if (between) {
+      const left = Math.max(0, Math.ceil((m.next_at || 0) - serverNow()));
+      box.append(el("p", { class: "muted", id: "next-game" }, _("Game {number} starts in {seconds} s.", { number: m.game + 1, seconds: left })));
+    } else if (m.winner !== null && m.winner !== undefined) {
+      box.append(el("p", { class: "game-winner" }, _("{name} wins the match.", { name: seatName(m.winner) })));
+    }
+  }
+  if (!isSpit() && v.winner !== null && v.winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
     box.append(el("p", { class: "muted rt-points-note" }, state.rules && state.rules.score_hand
       ? _("Points: one for each card the loser still had to draw, and in hand.")
       : _("Points: one for each card the loser still had to draw (their draw pile).")));
   }
+  if (between) return; // no rematch or record between two games of a match
   const links = el("p", {});
   if (mySeat() !== null) {
     const text = state.rematch ? _("Join the rematch") : _("Rematch");
