@@ -237,3 +237,32 @@ async def test_a_speed_match_deals_games_until_the_target_and_its_record_replays
     assert len(final["log"]) == sum(len(r["actions"]) for r in records)
     service.unsubscribe(sub)
     await service.stop()
+
+
+async def test_a_spit_match_is_won_by_the_first_to_win_two_games(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.arbiter import replay_any
+    from cardroom.tables import spit_speed
+
+    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)
+    service = TableService(store)
+    bot = SeatSpec("bot", FAST)
+    config = RealtimeConfig(
+        game="spit", options={"countdown": "0.1"}, seats=(bot, bot), seed=6, games=2
+    )
+    created = await service.create_realtime(config)
+    await finished(service, created.table_id)
+    records = await service.realtime_record(created.table_id)
+    assert isinstance(records, list) and 2 <= len(records) <= 3
+    winners = [rep.engine.winner for rep in replay_any(records)]
+    scores = [winners.count(0), winners.count(1)]
+    assert max(scores) == 2 and winners[-1] == scores.index(2)  # the last game decided it
+    frame = service.frame_for(created.table_id, None)
+    assert frame["match"]["unit"] == "games" and frame["match"]["target"] == 2
+    assert frame["match"]["scores"] == scores and frame["winner"] == scores.index(2)
+    entries = await store.entries(created.table_id)
+    assert [e.kind for e in entries].count("next") == len(records) - 1
+    with pytest.raises(TableError):
+        RealtimeConfig.from_json({**config.to_json(), "game": "speed", "rules": {}})
+    await service.stop()

@@ -83,3 +83,24 @@ def test_the_upload_answers_steps_in_the_pages_language(client: TestClient) -> N
     data["actions"][0]["t"] = -5
     bad = client.post("/api/replay", content=json.dumps(data))
     assert bad.status_code == 400 and bad.json()["error"] == "bad-record"
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "unit", "target"),
+    [("speed", {"target": "20"}, "points", 20), ("spit", {"games": "3"}, "games", 3)],
+)
+def test_the_lobby_creates_a_match(
+    client: TestClient, game: str, options: dict[str, str], unit: str, target: int
+) -> None:
+    body = {"game": game, "name": "Ann", "players": 2, "options": options, "takeover_after": 30,
+            "seats": [{"kind": "person"}, {"kind": "person"}]}  # fmt: skip
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    with client.websocket_connect(f"/ws/{made.json()['table']}") as ws:
+        frame = ws.receive_json()
+    assert frame["away_limit"] == 30 and frame["away_then"] == "forfeit"
+    assert frame["status"] == "waiting"  # Bob has not come: the match starts with him
+    assert frame["match"] == {"unit": unit, "target": target, "game": 1, "scores": [0, 0],
+                              "between": False, "next_at": None, "winner": None}  # fmt: skip
+    bad = client.post("/api/tables", json={**body, "options": {"games": "12"}})
+    assert bad.status_code == 400

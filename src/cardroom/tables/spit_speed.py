@@ -26,8 +26,9 @@ Entry kinds (``data`` of each):
              once no seat is away the game goes on from ``t``
 ``takeover`` ``{"seat": s, "t": t}``: a seat away for the table's ``away_limit`` is played by a
              bot of the table's level from ``t`` (``away_then`` ``bot``)
-``next``     ``{"t": t}``: a Speed match to a target (``rules.target``): the next game is dealt
-             (``BETWEEN`` seconds after a game that left the match open, the scores shown)
+``next``     ``{"t": t}``: a match (Speed: to ``rules.target`` points; Spit: until a player has
+             won ``games`` games): the next game is dealt (``BETWEEN`` seconds after a game
+             that left the match open, the scores shown)
 =========== ====================================================================================
 
 ``over`` may also be ``{"t": t, "reason": "forfeit", "seat": s}``: seat ``s`` was away for the
@@ -61,7 +62,7 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS, client_action
-from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, record_header
+from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.i18n.spit_speed_words import event_fields, public_refusal
 from cardroom.tables.config import SeatSpec, TableError
@@ -82,6 +83,52 @@ GAMES = ("spit", "speed")
 AWAY_THEN = ("forfeit", "bot")
 """What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
 MAX_AWAY_LIMIT = 3600.0
+MAX_GAMES = 9
+"""The most games a Spit match may ask a player to win."""
+
+
+class SpitMatch:
+    """Games of Spit until a player has won ``wins`` of them; game ``n`` (from 1) is dealt by
+    ``SpitGame.new(rules, derive_seed(seed, n))``, as a Speed match's games are."""
+
+    def __init__(self, rules: SpitRules, seed: int, wins: int) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.wins = wins
+        self.games: list[SpitGame] = [SpitGame.new(rules, derive_seed(seed, 1))]
+
+    @property
+    def game(self) -> SpitGame:
+        """The game being played (or the last one)."""
+        return self.games[-1]
+
+    @property
+    def number(self) -> int:
+        """The current game's number, from 1."""
+        return len(self.games)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Games each seat has won."""
+        won = [g.winner for g in self.games if g.over]
+        return (won.count(0), won.count(1))
+
+    @property
+    def over(self) -> bool:
+        """True once a player has won ``wins`` games."""
+        return max(self.scores) >= self.wins
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, once it is over."""
+        return self.scores.index(max(self.scores)) if self.over else None
+
+    def next_game(self) -> SpitGame:
+        """Deal the next game (the current one over, the match not)."""
+        if not self.game.over or self.over:
+            raise ValueError("the next game is dealt after a game that leaves the match open")
+        self.games.append(SpitGame.new(self.rules, derive_seed(self.seed, self.number + 1)))
+        return self.game
 
 
 def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
@@ -125,6 +172,8 @@ class RealtimeConfig:
     """Seconds a person seat may be away (the game paused) before ``away_then``."""
     away_then: str | None = None
     """``forfeit`` or ``bot``; None: ``forfeit`` between two people, ``bot`` against a bot."""
+    games: int = 1
+    """Spit: the games a player must win to win the match (1: a single game)."""
 
     def then(self) -> str:
         """What happens after ``away_limit`` (the default worked out from the seats)."""
@@ -143,6 +192,7 @@ class RealtimeConfig:
             "level": self.level,
             "away_limit": self.away_limit,
             "away_then": self.then(),
+            "games": self.games,
         }
 
     @classmethod
@@ -182,9 +232,14 @@ class RealtimeConfig:
         then = data.get("away_then")
         if then is not None and then not in AWAY_THEN:
             raise RealtimeTableError("bad-request", f"away_then is forfeit or bot, not {then!r}")
+        games = data.get("games", 1)
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise RealtimeTableError("bad-request", f"games is 1 to {MAX_GAMES}, not {games!r}")
+        if games > 1 and game != "spit":
+            raise RealtimeTableError("bad-request", "a Speed match is played to a target score")
         config = cls(
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
-            away_limit=float(limit), away_then=then,
+            away_limit=float(limit), away_then=then, games=games,
         )  # fmt: skip
         config.rules_target()  # (checks the rules)
         return config
@@ -263,8 +318,8 @@ class RealtimeTable:
         """Person seats a bot plays since their person was away too long."""
         self.forfeit: int | None = None
         """The seat that lost by being away too long (``over`` with reason ``forfeit``)."""
-        self.match: SpeedMatch | None = None
-        """A Speed match to a target: its games so far (``engine`` is the current one)."""
+        self.match: SpeedMatch | SpitMatch | None = None
+        """A match: its games so far (``engine`` is the current one)."""
         self.past: list[Arbiter[Any, Any]] = []
         """The arbiters of a match's finished games (``arbiter`` plays the current one)."""
         self.past_log = 0
@@ -503,6 +558,9 @@ class RealtimeTable:
             if self.config.rules_target() > 0:
                 self.match = SpeedMatch(self.engine.rules, self.config.seed)
                 self.engine = self.match.game
+            elif self.config.games > 1:
+                self.match = SpitMatch(self.engine.rules, self.config.seed, self.config.games)
+                self.engine = self.match.game
         elif kind == "joined":
             self.names[_seat(data)] = str(data["name"]).strip()
         elif kind == "started":
@@ -610,6 +668,19 @@ class RealtimeTable:
             "forfeit": self.forfeit,
             "winner": self.winner,
         }  # fmt: skip
+        if self.match is not None:
+            out["match"] = {
+                "unit": "points" if isinstance(self.match, SpeedMatch) else "games",
+                "target": (
+                    self.match.rules.target if isinstance(self.match, SpeedMatch)
+                    else self.match.wins
+                ),
+                "game": self.match.number,
+                "scores": list(self.match.scores),
+                "between": self.between,
+                "next_at": self.next_at,
+                "winner": self.match.winner,
+            }  # fmt: skip
         if self.arbiter is None:
             return out
         view = self.engine.view(0 if seat is None else seat)
@@ -628,16 +699,7 @@ class RealtimeTable:
         start = 0 if since is None else max(0, min(since, self.log_length))
         out["log_from"] = start
         out["log"] = [self._log_json(e, seat) for e in self._lines_from(start)]
-        if self.match is not None:
-            scores = self.match.scores
-            out["match"] = {
-                "target": self.match.rules.target,
-                "game": self.match.number,
-                "scores": list(scores),
-                "between": self.between,
-                "next_at": self.next_at,
-                "winner": self.match.winner,
-            }
+
         return out
 
     def _view_json(self, view: Any, seat: int | None) -> dict[str, Any]:
@@ -723,7 +785,10 @@ class RealtimeTable:
             return self.record()
         assert self.arbiter is not None
         names = self.arbiter.names
+        arbiters = [*self.past, self.arbiter]
+        if isinstance(self.match, SpitMatch):
+            return [arbiter.record() for arbiter in arbiters]
         return [
             arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
-            for arbiter in [*self.past, self.arbiter]
+            for arbiter in arbiters
         ]

@@ -107,6 +107,9 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     options = {
         k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in body.options.items()
     }
+    games = options.pop("games", "1") if body.game == "spit" else "1"  # a Spit match
+    if not games.isdigit() or not 1 <= int(games) <= 9:
+        raise ProtocolError("bad-request", f"games is a whole number from 1 to 9, not {games!r}")
     config = RealtimeConfig(
         game=body.game,
         options=options,
@@ -115,6 +118,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
         level=body.level,
         away_limit=body.takeover_after,
         away_then=body.when_away,
+        games=int(games),
     )
     try:
         config.rules_target()  # a Speed match to a target is played here too

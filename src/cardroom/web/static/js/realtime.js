@@ -539,9 +539,9 @@ function cardsLeft(v, g) {
 
 /** The scores of a match: "Match to 20 points: Ann 12, Bob 7". */
 function matchLine(m) {
-  return _("Match to {target} points: {first} {first_score}, {second} {second_score}", {
-    target: m.target, first: seatName(0), first_score: m.scores[0], second: seatName(1), second_score: m.scores[1],
-  });
+  const f = { target: m.target, first: seatName(0), first_score: m.scores[0], second: seatName(1), second_score: m.scores[1] };
+  if (m.unit === "games") return _("First to win {target} games: {first} {first_score}, {second} {second_score}", f);
+  return _("Match to {target} points: {first} {first_score}, {second} {second_score}", f);
 }
 
 function renderResult() {
