@@ -37,11 +37,11 @@ class ProtocolError(ValueError):
 
 
 class RealtimeAction(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """A Spit or Speed action in record form: ``{"type": "play", "card": "7D", "pile": 0,
-    "seen": "8C"}``, ``{"type": "turn-up", "stock": 2}``, ``{"type": "move", "card": "5H",
-    "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``, ``{"type":
-    "choose", "pile": 0}``, ``{"type": "flip"}``. The engine reads it (a play without
-    ``seen`` is refused)."""
+    """A Spit or Speed action in record form. Both games: ``{"type": "play", "card": "7D",
+    "pile": 0, "seen": "8C"}``. Spit: ``{"type": "turn-up", "stock": 2}``, ``{"type": "move",
+    "card": "5H", "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``,
+    ``{"type": "choose", "pile": 0}``. Speed: ``{"type": "call"}`` (call for the flip). The
+    table's engine reads it (a play without ``seen`` is refused)."""
 
     type: Annotated[str, Meta(min_length=1, max_length=16)]
     card: Annotated[str, Meta(max_length=4)] | None = None
@@ -111,7 +111,12 @@ ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+"""What never reaches a name or a title: control characters (NUL too), bidirectional
+overrides, embeddings and isolates, zero-width and invisible characters, lone surrogates."""
 
 
 def _ref_of(raw: Any) -> object:
@@ -157,6 +162,12 @@ def decode_message(text: str | bytes) -> ClientMessage:
             message.id,
         )
     return message
+
+
+def clean_text(text: str, most: int) -> str:
+    """``text`` without the characters of ``_CONTROL``, its blanks made single spaces, cut to
+    ``most`` characters."""
+    return " ".join(_CONTROL.sub("", text).split())[:most]
 
 
 def clean_name(name: str, ref: object = None) -> str:

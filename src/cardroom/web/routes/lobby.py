@@ -9,11 +9,21 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from cardroom.games.nain_jaune.rules import Rules, RulesError
+from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
+from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
+from cardroom.i18n.words import N_
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
-from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
+from cardroom.web.limits import Limits, retry_after
+from cardroom.web.protocol import (
+    CreateTable,
+    ProtocolError,
+    SeatIn,
+    clean_name,
+    clean_text,
+    decode_create,
+)
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,
@@ -25,6 +35,7 @@ from cardroom.web.routes.common import (
     settings_of,
     table_error_json,
 )
+from cardroom.web.settings import Settings
 
 router = APIRouter()
 
@@ -42,6 +53,9 @@ async def healthz(request: Request) -> dict[str, Any]:
     """Alive, and how many tables are open."""
     rows = await service_of(request).list_tables(status={"waiting", "playing"})
     return {"ok": True, "open_tables": len(rows)}
+
+
+TITLE_MAX = 60
 
 
 def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
@@ -70,7 +84,7 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             for s in body.seats
         ]
     seats[0] = SeatSpec("person", name=name)  # named: the creator has joined
-    title = " ".join(body.title.split())[:60]
+    title = clean_text(body.title, TITLE_MAX)
     try:
         return TableConfig(
             rules=rules,
@@ -119,13 +133,74 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
             raise ProtocolError("bad-request", "a Speed match to a target is not offered here")
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
-    return config, " ".join(body.title.split())[:60]
+    return config, clean_text(body.title, TITLE_MAX)
+
+
+def _too_many(lang: str, wait: float, message: str, **fields: object) -> Response:
+    response = error_json(
+        HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", translator(lang)._(message, **fields)
+    )
+    response.headers["Retry-After"] = retry_after(wait)
+    return response
+
+
+async def creation_refused(request: Request, address: str, lang: str) -> Response | None:
+    """A 429 when ``address`` made too many tables this minute or has too many open."""
+    limits: Limits = request.app.state.limits
+    settings = settings_of(request)
+    wait = limits.creations.wait(address)
+    if wait > 0:
+        return _too_many(
+            lang,
+            wait,
+            N_("you have made {n} tables in the last minute: wait a moment"),
+            n=settings.tables_per_minute,
+        )
+    mine = limits.created_by(address)
+    if len(mine) >= settings.open_tables_per_client:
+        rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
+        open_ids = {str(row["id"]) for row in rows}
+        if sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client:
+            return _too_many(
+                lang,
+                60,
+                N_("you have {n} tables not over yet: finish one before making another"),
+                n=settings.open_tables_per_client,
+            )
+    return None
+
+
+def check_bounds(body: CreateTable, settings: Settings) -> None:
+    """Refuse a takeover delay under the server's least (0, never, is allowed) and an end
+    past its most rounds."""
+    takeover = body.takeover_after  # 0: a bot never takes an absent person's seat
+    if body.game == "nain-jaune" and 0 < takeover < settings.min_takeover_after:
+        raise ProtocolError(
+            "bad-request",
+            N_("a bot may take an absent player's seat after {n} seconds at the soonest"),
+            {"n": f"{settings.min_takeover_after:g}"},
+        )
+    try:
+        end = EndCondition.parse(body.end or str(body.options.get("end", "broke")))
+    except RulesError:
+        return  # config_from says what is wrong with it
+    if end.kind == "rounds" and end.number > settings.max_table_rounds:
+        raise ProtocolError(
+            "bad-request",
+            N_("a table plays at most {n} rounds: choose fewer"),
+            {"n": settings.max_table_rounds},
+        )
 
 
 @router.post("/api/tables")
 async def create_table(request: Request) -> Response:
-    """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
+    """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat.
+    At most ``tables_per_minute`` a minute and ``open_tables_per_client`` not over per client."""
     lang = connection_lang(request)
+    address = request.client.host if request.client else ""
+    refused = await creation_refused(request, address, lang)
+    if refused is not None:
+        return refused
     body_bytes = await read_limited(request, MAX_CREATE_BYTES)
     if body_bytes is None:
         return error_json(
@@ -136,11 +211,15 @@ async def create_table(request: Request) -> Response:
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)
+        check_bounds(body, settings_of(request))
         if body.game == "nain-jaune":
             config = config_from(body, name, settings_of(request).bot_delay)
         else:
             rt_config, rt_title = realtime_config_from(body, name)
     except ProtocolError as exc:
+        if isinstance(exc.ref, dict):  # a bound of this server: its words and their fields
+            words = translator(lang)._(exc.message, **exc.ref)
+            return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, exc.code, words)
         return error_json(HTTPStatus.BAD_REQUEST, exc.code, request_error_text(exc.message, lang))
     service = service_of(request)
     try:
@@ -151,6 +230,7 @@ async def create_table(request: Request) -> Response:
     except TableError as exc:
         return table_error_json(exc, lang)
     table_id = created.table_id
+    request.app.state.limits.note_table(address, table_id)
     response = JSONResponse(
         {
             "table": table_id,
