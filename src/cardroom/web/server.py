@@ -3,7 +3,8 @@
 uvicorn times out idle keep-alive connections but not a request whose headers never end (a
 client can hold a connection open for ever by sending one byte at a time, or nothing at all).
 :class:`HeaderTimeoutProtocol` closes a connection whose request headers are not complete
-``header_timeout`` seconds after the connection opened or its last response ended.
+``header_timeout`` seconds after the connection opened or the first bytes of a next request on
+a kept-alive connection arrived (an idle kept-alive connection is uvicorn's, closed after 5 s).
 """
 
 from __future__ import annotations
@@ -48,11 +49,8 @@ class HeaderTimeoutProtocol(H11Protocol):
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._disarm()  # the headers are in: the request runs
-
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self._arm()  # a kept-alive connection: the next request's headers, in time too
+        elif not self.transport.is_closing():
+            self._arm()  # a next request begun on a kept-alive connection: in time too
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
