@@ -282,14 +282,19 @@ def test_titles_are_cleaned_of_invisible_and_reordering_characters(tmp_path: Pat
     assert row["title"] == "Friday night game"
 
 
-def test_a_spit_action_at_a_nain_jaune_table_says_so(tmp_path: Path) -> None:
-    with app_client(tmp_path) as client:
-        made = client.post("/api/tables", json={"name": "Ann", "players": 2}).json()
-        with client.websocket_connect(f"/ws/{made['table']}") as ws:
-            assert ws.receive_json()["type"] == "state"
-            ws.send_json({"type": "act", "action": {"type": "call"}, "id": 3})
-            error = ws.receive_json()
-    assert error["type"] == "error" and error["code"] == "bad-request" and error["ref"] == 3
+async def test_a_spit_action_at_a_nain_jaune_table_says_so(tmp_path: Path) -> None:
+    async with serving(settings_for(tmp_path)) as (app, address):
+        created = await service_of(app).create(
+            TableConfig(
+                rules=Rules(), seats=(SeatSpec("person", name="Ann"), SeatSpec("person")), seed=2
+            )
+        )
+        ann = await Player(address, created.table_id, created.creator_token).connect()
+        await ann.wait_for(lambda f: f["type"] == "state", timeout=10)
+        await ann.send({"type": "act", "action": {"type": "call"}, "id": 3})
+        error = await ann.wait_for(lambda f: f["type"] == "error", timeout=10)
+        await ann.close()
+    assert error["code"] == "bad-request" and error["ref"] == 3
     assert error["message"] == 'at a Nain Jaune table an action is a card, "pass" or "claim"'
 
 
