@@ -398,3 +398,29 @@ async def test_refused_actions_from_ten_connections_on_one_seat(tmp_path: Path) 
     assert len(refused) + len(limited) == 100  # every message got its answer
     assert len(refused) <= 32  # the seat's burst, and a little refill
     assert len(logged) <= 10  # refused actions stored one by one only up to a small number
+
+
+async def test_the_chat_bucket_does_not_refill_on_reconnect(tmp_path: Path) -> None:
+    async with serving(settings_for(tmp_path)) as (app, address):
+        created = await service_of(app).create(
+            TableConfig(
+                rules=Rules(), seats=(SeatSpec("person", name="Ann"), SeatSpec("person")), seed=3
+            )
+        )
+        table = created.table_id
+        ann = await Player(address, table, created.creator_token).connect()
+        await ann.wait_for(lambda f: f["type"] == "state", timeout=10)
+        for i in range(5):  # the burst
+            await ann.send({"type": "chat", "text": f"line {i}", "id": i})
+        await ann.wait_for(lambda f: f["type"] == "chat" and f["text"] == "line 4", timeout=10)
+        await ann.close()  # the table's last connection: its feeds end
+        await asyncio.sleep(0.05)
+        again = await Player(address, table, created.creator_token).connect()
+        await again.wait_for(lambda f: f["type"] == "state", timeout=10)
+        await again.send({"type": "chat", "text": "one more", "id": "x"})
+        answer = await again.wait_for(
+            lambda f: f["type"] == "error" or (f["type"] == "chat" and f["text"] == "one more"),
+            timeout=10,
+        )
+        await again.close()
+    assert answer["type"] == "error" and answer["code"] == "rate-limited"
