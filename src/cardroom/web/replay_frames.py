@@ -71,8 +71,8 @@ class _Budget:
         self.most = most
         self.spent = 0
 
-    def spend(self) -> None:
-        self.spent += 1
+    def spend(self, steps: int = 1) -> None:
+        self.spent += steps
         if self.most is not None and self.spent > self.most:
             raise ReplayTooLarge(
                 N_("this record is too long to replay here: at most {most} steps"), most=self.most
@@ -86,8 +86,7 @@ def _round_frames(
     names = record.players
     rnd = record.new_round()
     steps = [_step(rnd, _texts(rnd.events, names, lang))]
-    if budget is not None:
-        budget.spend()
+    counted = 0
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}
     # the record was checked by replay_game: every move below is legal, passes included
     for move in record.moves:
@@ -106,8 +105,11 @@ def _round_frames(
         if rnd.rules.announce == "manual" and move.announced and rnd.pending_claim is card:
             events += rnd.apply(CLAIM)
         steps.append(_step(rnd, _texts(events, names, lang)))
-        if budget is not None:
-            budget.spend()
+        if budget is not None:  # the passes before it too
+            budget.spend(len(steps) - counted)
+            counted = len(steps)
+    if budget is not None:
+        budget.spend(len(steps) - counted)
     result = result_json(rep)
     settlement: dict[str, Any] | None = None
     res = rep.result
