@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,9 @@ from cardroom.web import create_app
 from cardroom.web.guard import host_allowed
 from cardroom.web.settings import default_hosts
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
+from tests.web.test_hints import two_people
 from tests.web.test_replay_frames import sweep_record
+from tests.web.test_ws import start_two
 
 JSON_TYPE = {"Content-Type": "application/json"}
 
@@ -424,3 +427,51 @@ async def test_the_chat_bucket_does_not_refill_on_reconnect(tmp_path: Path) -> N
         )
         await again.close()
     assert answer["type"] == "error" and answer["code"] == "rate-limited"
+
+
+async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cardroom.tables.service as service_module
+
+    threads: list[str] = []
+
+    def quick(view: Any, **_: Any) -> tuple[str, str]:
+        threads.append(threading.current_thread().name)
+        legal = view.legal_actions[0]
+        return legal, "a reason"
+
+    monkeypatch.setattr(service_module, "suggest", quick)
+    async with serving(settings_for(tmp_path, hints_per_minute=4)) as (app, address):
+        created = await service_of(app).create(two_people(True, 12))
+        ann, bob, watcher = await start_two(address, created)
+        state = ann.state
+        assert state is not None
+        mover = ann if state["round"]["to_act"] == 0 else bob
+        # 30 connections of the 30 x 30, scaled down: 3 connections on one seat
+        token = created.creator_token if mover is ann else created.invites[1]
+        extra = [await Player(address, created.table_id, token).connect() for _ in range(2)]
+        askers = [mover, *extra]
+        for p in extra:
+            await p.wait_for(lambda f: f["type"] == "state")
+        await asyncio.gather(
+            *(p.send({"type": "hint", "seq": state["seq"], "id": i}) for p in askers
+              for i in range(10))
+        )  # fmt: skip
+
+        def answers() -> list[dict[str, Any]]:
+            return [f for p in askers for f in p.frames if f["type"] in ("hint", "error")]
+
+        for _ in range(200):
+            if len(answers()) >= 30:
+                break
+            await asyncio.sleep(0.05)
+        for p in (ann, bob, watcher, *extra):
+            await p.close()
+    hints = [f for f in answers() if f["type"] == "hint"]
+    limited = [f for f in answers() if f["type"] == "error"]
+    assert len(hints) == 4 and len(limited) == 26
+    assert {f["message"] for f in limited} == {
+        "you have asked for many hints lately: wait a minute"
+    }
+    assert len(threads) == 4 and all(name.startswith("cardroom-hint") for name in threads)
