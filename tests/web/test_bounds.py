@@ -475,3 +475,38 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
         "you have asked for many hints lately: wait a minute"
     }
     assert len(threads) == 4 and all(name.startswith("cardroom-hint") for name in threads)
+
+
+async def test_a_full_frame_carries_the_logs_tail_and_older_lines_come_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cardroom.tables.spit_speed_service as realtime_service
+
+    monkeypatch.setattr(realtime_service, "FULL_FRAME_LOG", 3)
+    async with serving(settings_for(tmp_path)) as (_app, address):
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            body = {"game": "speed", "name": "Ann", "players": 2,
+                    "seats": [{"kind": "person"}, {"kind": "person"}]}  # fmt: skip
+            made = await http.post("/api/tables", json=body)
+        table = made.json()["table"]
+        bob_token = made.json()["invites"][0]["url"].split(".", 1)[1]
+        bob = await Player(address, table, bob_token).connect()
+        await bob.send({"type": "join", "name": "Bob"})
+        await bob.wait_for(lambda f: f["type"] == "state" and f["status"] == "playing")
+        play = {"type": "play", "card": "2C", "pile": 0, "seen": "3D"}
+        for i in range(5):  # refused (before the first flip), each logged
+            await bob.send({"type": "act", "action": play, "id": i})
+            await bob.wait_for(lambda f, i=i: f["type"] == "error" and f["ref"] == i)
+        seen = await Player(address, table, None).connect()
+        first = await seen.wait_for(lambda f: f["type"] == "state")
+        assert first["log_from"] == 2 and len(first["log"]) == 3
+        await seen.send({"type": "log", "before": 2, "id": "older"})
+        older = await seen.wait_for(lambda f: f["type"] == "log")
+        await bob.send({"type": "log", "before": 5})
+        mine = await bob.wait_for(lambda f: f["type"] == "log")
+        for p in (bob, seen):
+            await p.close()
+    assert older["ref"] == "older" and older["log_from"] == 0 and len(older["log"]) == 2
+    assert [line["seat"] for line in older["log"] + first["log"]] == [1] * 5
+    assert all("refused" in line and "action" not in line for line in older["log"])
+    assert mine["log_from"] == 2 and all(line["action"] == play for line in mine["log"])

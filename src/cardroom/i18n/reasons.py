@@ -109,6 +109,9 @@ _TABLE_FIXED = {
     "this seat is sending messages too fast: wait a moment": N_(
         "this seat is sending messages too fast: wait a moment"
     ),
+    "a Nain Jaune table has no log to page through": N_(
+        "a Nain Jaune table has no log to page through"
+    ),
     # creating a table (the lobby)
     "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
     "a Speed match to a target is not offered here": N_(

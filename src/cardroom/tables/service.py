@@ -236,6 +236,12 @@ class TableService:
             )
         await self.realtime.act(table_id, seat, action, ref)
 
+    async def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
+        """The log lines of a Spit or Speed table before index ``before`` (a ``log`` frame)."""
+        if not await self._is_realtime(table_id):
+            raise TableError("bad-request", "a Nain Jaune table has no log to page through")
+        return self.realtime.earlier_log(table_id, seat, before)
+
     async def realtime_record(self, table_id: str) -> dict[str, Any]:
         """The record of a finished Spit or Speed table."""
         if not await self._is_realtime(table_id):

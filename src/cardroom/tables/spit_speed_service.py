@@ -709,6 +709,24 @@ class RealtimeTables:
                 sub._put({**self._frame(live, sub.seat, None), "resync": True})
             sub.cursor = end
 
+    def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
+        """A ``log`` frame: the (at most ``FULL_FRAME_LOG``) log lines before index ``before``,
+        as ``seat`` may see them (a full frame carries only the last ones)."""
+        live = self._get(table_id)
+        table = live.table
+        log = table.arbiter.log if table.arbiter is not None else []
+        end = max(0, min(before, len(log)))
+        start = max(0, end - FULL_FRAME_LOG)
+        lines = [table._log_json(entry, seat) for entry in log[start:end]]
+        for line in lines:
+            line["text"] = in_words(line["text"])
+            if "reason" in line:
+                line["reason"] = in_words(line["reason"])
+        seats = [{"seat": s, "name": table.names[s], "bot": b} for s, b in enumerate(table.bots)]
+        game = table.config.game if table.config is not None else ""
+        return {"type": "log", "table": table.table_id, "game": game, "seats": seats,
+                "log_from": start, "log": lines}  # fmt: skip
+
     # -- after the game -------------------------------------------------------------------------
 
     async def record(self, table_id: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The websocket and HTTP messages of the web tables, checked by msgspec.
 
 Client messages are JSON text frames tagged by ``type`` (``act``, ``join``, ``start``,
-``ready``, ``hint``, ``chat``, ``ping``); :func:`decode_message` reads one or raises
+``ready``, ``hint``, ``chat``, ``ping``, ``log``); :func:`decode_message` reads one or raises
 :class:`ProtocolError` with words a person understands. :class:`CreateTable` is the body of
 ``POST /api/tables``.
 Server frames are plain dicts (``state`` frames come from the table service); :func:`error_frame`
@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping")
+MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -100,13 +100,21 @@ class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=T
     id: ClientId | None = None
 
 
+class Log(msgspec.Struct, tag_field="type", tag="log", forbid_unknown_fields=True):
+    """Spit and Speed: the log lines before index ``before`` (a full frame carries only the
+    last ones; its ``log_from`` says where they start); answered by a ``log`` frame."""
+
+    before: Annotated[int, Meta(ge=0, le=2**31)]
+    id: ClientId | None = None
+
+
 class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Are you there? Answered by a ``pong`` frame."""
 
     id: ClientId | None = None
 
 
-ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping
+ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping | Log
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()

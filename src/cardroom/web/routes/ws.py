@@ -27,6 +27,7 @@ from cardroom.web.protocol import (
     ClientMessage,
     Hint,
     Join,
+    Log,
     Ping,
     ProtocolError,
     Ready,
@@ -286,6 +287,9 @@ class Connection:
         if isinstance(message, Chat):
             await self._chat(message)
             return
+        if isinstance(message, Log):
+            await self._earlier_log(message)
+            return
         seat = self.seat
         if seat is None:
             await self._error(
@@ -336,6 +340,16 @@ class Connection:
             await self._error(
                 "bad-request", "the server could not do that (the error was logged)", message.id
             )
+
+    async def _earlier_log(self, message: Log) -> None:
+        """Older log lines of a Spit or Speed table, to this connection only."""
+        try:
+            frame = await self.service.earlier_log(self.table_id, self.seat, message.before)
+        except TableError as exc:
+            await self._error(exc.code, exc.message, message.id)
+            return
+        shown = localize_realtime_frame({**frame, "type": "state"}, self.lang)
+        await self.send({**shown, "type": "log", "ref": message.id})
 
     async def _hint(self, seat: int, message: Hint) -> None:
         """The expert's suggestion, to this connection only (it changes nothing); at most
