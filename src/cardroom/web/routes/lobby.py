@@ -12,7 +12,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
-from cardroom.i18n.words import N_
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.limits import Limits, retry_after
@@ -136,10 +135,8 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
-def _too_many(lang: str, wait: float, message: str, **fields: object) -> Response:
-    response = error_json(
-        HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", translator(lang)._(message, **fields)
-    )
+def _too_many(wait: float, words: str) -> Response:
+    response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
     response.headers["Retry-After"] = retry_after(wait)
     return response
 
@@ -148,13 +145,16 @@ async def creation_refused(request: Request, address: str, lang: str) -> Respons
     """A 429 when ``address`` made too many tables this minute or has too many open."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
+    tr = translator(lang)
     wait = limits.creations.wait(address)
     if wait > 0:
         return _too_many(
-            lang,
             wait,
-            N_("you have made {n} tables in the last minute: wait a moment"),
-            n=settings.tables_per_minute,
+            tr.ngettext(
+                "you have made {n} table in the last minute: wait a moment",
+                "you have made {n} tables in the last minute: wait a moment",
+                settings.tables_per_minute,
+            ),
         )
     mine = limits.created_by(address)
     if len(mine) >= settings.open_tables_per_client:
@@ -162,34 +162,39 @@ async def creation_refused(request: Request, address: str, lang: str) -> Respons
         open_ids = {str(row["id"]) for row in rows}
         if sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client:
             return _too_many(
-                lang,
                 60,
-                N_("you have {n} tables not over yet: finish one before making another"),
-                n=settings.open_tables_per_client,
+                tr.ngettext(
+                    "you have {n} table not over yet: finish it before making another",
+                    "you have {n} tables not over yet: finish one before making another",
+                    settings.open_tables_per_client,
+                ),
             )
     return None
 
 
-def check_bounds(body: CreateTable, settings: Settings) -> None:
-    """Refuse a takeover delay under the server's least (0, never, is allowed) and an end
-    past its most rounds."""
-    takeover = body.takeover_after  # 0: a bot never takes an absent person's seat
-    if body.game == "nain-jaune" and 0 < takeover < settings.min_takeover_after:
-        raise ProtocolError(
-            "bad-request",
-            N_("a bot may take an absent player's seat after {n} seconds at the soonest"),
-            {"n": f"{settings.min_takeover_after:g}"},
+def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | None:
+    """The words refusing a takeover delay under the server's least (0, never, is allowed) or
+    an end past its most rounds; None if the table is within the bounds."""
+    tr = translator(lang)
+    least = settings.min_takeover_after
+    if body.game == "nain-jaune" and 0 < body.takeover_after < least:
+        return tr.ngettext(
+            "a bot may take an absent player's seat after {seconds} second at the soonest",
+            "a bot may take an absent player's seat after {seconds} seconds at the soonest",
+            max(1, int(least)),
+            seconds=f"{least:g}",
         )
     try:
         end = EndCondition.parse(body.end or str(body.options.get("end", "broke")))
     except RulesError:
-        return  # config_from says what is wrong with it
+        return None  # config_from says what is wrong with it
     if end.kind == "rounds" and end.number > settings.max_table_rounds:
-        raise ProtocolError(
-            "bad-request",
-            N_("a table plays at most {n} rounds: choose fewer"),
-            {"n": settings.max_table_rounds},
+        return tr.ngettext(
+            "a table plays at most {n} round: choose fewer",
+            "a table plays at most {n} rounds: choose fewer",
+            settings.max_table_rounds,
         )
+    return None
 
 
 @router.post("/api/tables")
@@ -211,15 +216,14 @@ async def create_table(request: Request) -> Response:
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)
-        check_bounds(body, settings_of(request))
+        refusal = bound_refusal(body, settings_of(request), lang)
+        if refusal is not None:
+            return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-request", refusal)
         if body.game == "nain-jaune":
             config = config_from(body, name, settings_of(request).bot_delay)
         else:
             rt_config, rt_title = realtime_config_from(body, name)
     except ProtocolError as exc:
-        if isinstance(exc.ref, dict):  # a bound of this server: its words and their fields
-            words = translator(lang)._(exc.message, **exc.ref)
-            return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, exc.code, words)
         return error_json(HTTPStatus.BAD_REQUEST, exc.code, request_error_text(exc.message, lang))
     service = service_of(request)
     try:
