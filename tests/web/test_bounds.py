@@ -510,3 +510,23 @@ async def test_a_full_frame_carries_the_logs_tail_and_older_lines_come_on_reques
     assert [line["seat"] for line in older["log"] + first["log"]] == [1] * 5
     assert all("refused" in line and "action" not in line for line in older["log"])
     assert mine["log_from"] == 2 and all(line["action"] == play for line in mine["log"])
+
+
+def test_replay_uploads_are_bounded_per_address_and_in_flight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app_client(tmp_path, replays_per_minute=2) as client:
+        codes = [client.post("/api/replay", json=[sweep_record()]).status_code for _ in range(2)]
+        late = client.post("/api/replay", json=[sweep_record()])
+    assert codes == [200, 200] and late.status_code == 429
+    assert 1 <= int(late.headers["retry-after"]) <= 60
+    assert late.json()["message"] == (
+        "you have replayed 2 records in the last minute: wait a moment"
+    )
+    monkeypatch.setattr(replay_route, "MAX_WAITING", 0)  # as if the pool were full
+    with app_client(tmp_path) as client:
+        busy = client.post("/api/replay", json=[sweep_record()], headers={"Accept-Language": "fr"})
+    assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
+    assert busy.json()["message"] == (
+        "beaucoup de relectures sont en préparation : réessayez dans un instant"
+    )

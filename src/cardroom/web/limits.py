@@ -60,6 +60,8 @@ class Limits:
         self.sockets: dict[str, int] = {}
         self.hints = Window(settings.hints_per_minute, 60.0, clock)
         """Hints asked per (table, seat)."""
+        self.replays = Window(settings.replays_per_minute, 60.0, clock)
+        """Records uploaded for a replay per address."""
         self._seat_buckets: OrderedDict[tuple[str, int], TokenBucket] = OrderedDict()
 
     def note_table(self, address: str, table_id: str) -> None:

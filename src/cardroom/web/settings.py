@@ -50,6 +50,8 @@ class Settings:
     """The most rounds a replayed record may hold (past it: 422, nothing computed)."""
     max_replay_steps: int = 20_000
     """The most steps a replay's frames may hold (past it: 422)."""
+    replays_per_minute: int = 20
+    """Records one client address may upload for a replay per minute (past it: 429)."""
     replay_cache: int = 32
     """Finished tables whose replay frames are kept, computed once (per process)."""
     tables_per_minute: int = 10

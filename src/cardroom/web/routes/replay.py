@@ -24,6 +24,7 @@ from cardroom.games.records import loads
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.tables import TableError
+from cardroom.web.limits import Limits, retry_after
 from cardroom.web.replay_frames import RecordError, ReplayTooLarge, replay_frames
 from cardroom.web.routes.common import (
     check_table_id,
@@ -40,15 +41,19 @@ router = APIRouter()
 _encoder = msgspec.json.Encoder()
 CACHE_BYTES = 64 * 1024 * 1024
 """The most bytes of finished tables' frames kept at once."""
+MAX_WAITING = 4
+"""Replays computing or waiting at once; past it a replay is refused (503, Retry-After)."""
 
 
 class Replays:
     """The replays' own threads (bots never wait behind a replay) and the frames of finished
     tables, kept per (table, language), least recently used forgotten first."""
 
-    def __init__(self, entries: int, threads: int = 2) -> None:
+    def __init__(self, entries: int, threads: int = 1) -> None:
         self.entries = entries
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="cardroom-replay")
+        self.waiting = 0
+        """Replays computing or waiting for the pool (at most ``MAX_WAITING``)."""
         self._kept: OrderedDict[tuple[str, str], bytes] = OrderedDict()
         self._size = 0
         self.making: dict[tuple[str, str], asyncio.Future[Response]] = {}
@@ -101,11 +106,21 @@ def _frames_json(data: Any, lang: str, max_rounds: int, max_steps: int) -> bytes
 async def _frames(request: Request, data: Any, lang: str = "en") -> Response:
     """The frames of ``data`` as a JSON response, or a 400/422 that says why not."""
     settings = settings_of(request)
+    replays = replays_of(request)
     work = partial(
         _frames_json, data, lang, settings.max_replay_rounds, settings.max_replay_steps
     )
+    if replays.waiting >= MAX_WAITING:
+        busy = error_json(
+            HTTPStatus.SERVICE_UNAVAILABLE,
+            "unavailable",
+            translator(lang)._(N_("many replays are being prepared: try again in a moment")),
+        )
+        busy.headers["Retry-After"] = "2"
+        return busy
+    replays.waiting += 1
     try:
-        body = await asyncio.get_running_loop().run_in_executor(replays_of(request).pool, work)
+        body = await asyncio.get_running_loop().run_in_executor(replays.pool, work)
     except RecordError as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
     except ReplayTooLarge as exc:
@@ -114,6 +129,8 @@ async def _frames(request: Request, data: Any, lang: str = "en") -> Response:
     except UnicodeEncodeError:  # e.g. a name holding half of a surrogate pair
         words = translator(lang)._(N_("this record holds text that is not valid Unicode"))
         return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-record", words)
+    finally:
+        replays.waiting -= 1
     return Response(body, media_type="application/json")
 
 
@@ -121,6 +138,20 @@ async def _frames(request: Request, data: Any, lang: str = "en") -> Response:
 async def replay_upload(request: Request) -> Response:
     """A record uploaded by the page (at most 2 MB) -> the engine's step-by-step frames."""
     limit = settings_of(request).max_replay_bytes
+    lang = connection_lang(request)
+    limits: Limits = request.app.state.limits
+    address = request.client.host if request.client else ""
+    wait = limits.replays.wait(address)
+    if wait > 0:
+        words = translator(lang).ngettext(
+            "you have replayed {n} record in the last minute: wait a moment",
+            "you have replayed {n} records in the last minute: wait a moment",
+            settings_of(request).replays_per_minute,
+        )
+        response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
+        response.headers["Retry-After"] = retry_after(wait)
+        return response
+    limits.replays.note(address)
     too_large = error_json(
         HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
         "too-large",
@@ -133,7 +164,7 @@ async def replay_upload(request: Request) -> Response:
         data = loads(body, limit)
     except BaseRecordError as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", f"not a game record: {exc}")
-    return await _frames(request, data, connection_lang(request))
+    return await _frames(request, data, lang)
 
 
 @router.get("/api/replay/{table_id}")
