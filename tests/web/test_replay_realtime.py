@@ -104,3 +104,14 @@ def test_the_lobby_creates_a_match(
                               "between": False, "next_at": None, "winner": None}  # fmt: skip
     bad = client.post("/api/tables", json={**body, "options": {"games": "12"}})
     assert bad.status_code == 400
+
+
+def test_a_record_past_the_bounds_is_refused_before_it_is_replayed() -> None:
+    from cardroom.web.replay_frames import ReplayTooLarge
+
+    data = record("spit")
+    with pytest.raises(ReplayTooLarge, match="at most 10 steps"):
+        realtime_frames(data, "en", max_steps=10)
+    with pytest.raises(ReplayTooLarge, match="at most 1 rounds"):
+        realtime_frames([data, data], "en", max_games=1)
+    assert realtime_frames(data, "en", max_steps=len(data["actions"]) + 1)["rounds"]

@@ -23,6 +23,8 @@ from cardroom.arbiter import (
 from cardroom.cards import Card
 from cardroom.i18n import translator
 from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
+from cardroom.i18n.words import N_
+from cardroom.web.replay_frames import ReplayTooLarge
 
 __all__ = ["RecordError", "is_realtime_record", "realtime_frames"]
 
@@ -34,9 +36,24 @@ def is_realtime_record(data: Any) -> bool:
     return isinstance(data, dict) and data.get("game") in RECORD_MODULES
 
 
-def realtime_frames(data: Any, lang: str = "en") -> dict[str, Any]:
+def realtime_frames(
+    data: Any, lang: str = "en", max_games: int | None = None, max_steps: int | None = None
+) -> dict[str, Any]:
     """The viewer's steps of a Spit or Speed record; :class:`RecordError` when it does not
-    replay (the arbiter's message)."""
+    replay (the arbiter's message), :class:`ReplayTooLarge` past ``max_games`` games or
+    ``max_steps`` steps (counted before anything is replayed)."""
+    games = data if isinstance(data, list) else [data]
+    if max_games is not None and len(games) > max_games:
+        raise ReplayTooLarge(
+            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
+            n=len(games), most=max_games,
+        )  # fmt: skip
+    lists = [g.get("actions") for g in games if isinstance(g, dict)]
+    steps = sum(len(a) + 1 for a in lists if isinstance(a, list))
+    if max_steps is not None and steps > max_steps:
+        raise ReplayTooLarge(
+            N_("this record is too long to replay here: at most {most} steps"), most=max_steps
+        )
     replays = replay_any(data)
     games = [_game(rep, number, lang) for number, rep in enumerate(replays, start=1)]
     return {
