@@ -233,8 +233,17 @@ async def test_a_speed_match_deals_games_until_the_target_and_its_record_replays
     assert final["winner"] == final["match"]["winner"]
     # between two games every frame showed the scores so far, the target not reached
     assert between and all(max(m["scores"]) < 12 and m["next_at"] is not None for m in between)
-    # the log counts on across games: a watcher's lines are every game's, in order
-    assert len(final["log"]) == sum(len(r["actions"]) for r in records)
+    # the log counts on across games: a full frame ends with the last game's last lines, and
+    # the lines before page back through the earlier games
+    total = sum(len(r["actions"]) for r in records)
+    assert final["log_from"] + len(final["log"]) == total
+    earlier = await service.earlier_log(table_id, None, final["log_from"])
+    assert earlier["log_from"] + len(earlier["log"]) == final["log_from"]
+    first_game = len(records[0]["actions"])
+    if earlier["log_from"] < first_game <= final["log_from"]:  # the page spans two games
+        assert earlier["log"][first_game - earlier["log_from"] - 1]["t"] == pytest.approx(
+            records[0]["actions"][-1]["t"]
+        )
     service.unsubscribe(sub)
     await service.stop()
 
