@@ -76,12 +76,13 @@ def test_a_tampered_record_is_refused_naming_the_entry() -> None:
 
 def test_the_upload_answers_steps_in_the_pages_language(client: TestClient) -> None:
     data = record("speed", 5)
-    answer = client.post("/api/replay?lang=fr", content=json.dumps(data))
+    json_type = {"Content-Type": "application/json"}
+    answer = client.post("/api/replay?lang=fr", content=json.dumps(data), headers=json_type)
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["game"] == "speed" and len(body["rounds"][0]["steps"]) == len(data["actions"]) + 1
     data["actions"][0]["t"] = -5
-    bad = client.post("/api/replay", content=json.dumps(data))
+    bad = client.post("/api/replay", content=json.dumps(data), headers=json_type)
     assert bad.status_code == 400 and bad.json()["error"] == "bad-record"
 
 
