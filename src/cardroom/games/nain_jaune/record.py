@@ -35,11 +35,20 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULES_VERSION,
     STAKE_PER_ROUND,
     Rules,
     RulesError,
 )
-from cardroom.games.records import MAX_COUNT, brief, get_bool, get_int, get_list, get_names
+from cardroom.games.records import (
+    MAX_COUNT,
+    brief,
+    get_bool,
+    get_int,
+    get_list,
+    get_names,
+    read_version,
+)
 from cardroom.games.records import RecordError as BaseRecordError
 
 
@@ -148,6 +157,7 @@ def _parse_round(data: Any) -> RoundRecord:
     for key in ("players", "hands", "talon", "moves"):
         if key not in data:
             raise RecordError(f"the record has no {key!r}")
+    read_version(data, "Nain Jaune", RULES_VERSION)
     try:
         rules = Rules.from_json(data.get("rules"))
     except RulesError as exc:

@@ -14,7 +14,20 @@ from typing import Any
 from cardroom.games.nain_jaune.rules import RulesError, parse_flag
 from cardroom.games.records import brief
 
-__all__ = ["HAND_SIZE", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
+__all__ = ["HAND_SIZE", "RULES_VERSION", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
+
+RULES_VERSION = 2
+"""The version of Speed's rules this code plays (a record says which one it was played under).
+
+1. Until commit 4bfc9fe (23 Nov 2026): the flip was due as soon as neither player could play
+   (a fact of the hidden hands), either player could then call for it and its countdown ran
+   from that moment; a game nobody could ever finish ended as soon as it was so; the winner
+   scored the cards left in the loser's hand and draw pile.
+2. Since: a player calls for the flip only when he cannot play, a card played clears the
+   calls, the countdown runs from the first call, a blocked game ends at a flip, and the
+   winner scores the loser's draw pile (``score_hand`` for the hand too). See
+   ``docs/games/speed.md``, decision 4.
+"""
 
 HAND_SIZE = 5
 """Cards a player holds while his draw pile lasts."""

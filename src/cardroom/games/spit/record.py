@@ -1,6 +1,8 @@
 """The header of a Spit record: rules, players, seed and deal (the arbiter adds the actions).
 
-``{"game": "spit", "rules": {...}, "players": ["Ann", "Bob"], "seed": 7, "deal": [52 codes]}``;
+``{"game": "spit", "version": {"format": 2, "rules": 1}, "rules": {...}, "players": ["Ann",
+"Bob"], "seed": 7, "deal": [52 codes]}`` (``version`` since format 2: see
+:mod:`cardroom.games.records`);
 :func:`game_from_header` rebuilds the game as dealt, checking every field.
 """
 
@@ -11,8 +13,10 @@ from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import read_header
+from cardroom.games.records import RecordError as BaseRecordError
+from cardroom.games.records import read_version, written_version
 from cardroom.games.spit.engine import SpitGame
-from cardroom.games.spit.rules import SpitRules
+from cardroom.games.spit.rules import RULES_VERSION, SpitRules
 
 __all__ = ["RecordError", "game_from_header", "record_header"]
 
@@ -23,6 +27,7 @@ def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
         raise RecordError(f"Spit is played by two players, not {len(players)}")
     return {
         "game": "spit",
+        "version": written_version(RULES_VERSION),
         "rules": game.rules.to_json(),
         "players": list(players),
         "seed": game.seed,
@@ -33,4 +38,8 @@ def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
 def game_from_header(data: Any) -> SpitGame:
     """The game as dealt from a record header; raise :class:`RecordError` naming the problem."""
     rules, _, seed, deal = read_header(data, "spit", SpitRules.from_json)
+    try:
+        read_version(data, "Spit", RULES_VERSION)
+    except BaseRecordError as exc:
+        raise RecordError(str(exc)) from None
     return SpitGame(rules, deal, seed)

@@ -19,7 +19,11 @@ MAX_COUNTDOWN = 600
 
 SlapRule = Literal["race", "chooser"]
 
-__all__ = ["RulesError", "SlapRule", "SpitRules", "layout_size"]
+__all__ = ["RULES_VERSION", "RulesError", "SlapRule", "SpitRules", "layout_size"]
+
+RULES_VERSION = 1
+"""The version of Spit's rules this code plays (a record says which one it was played under);
+no rule of Spit has been corrected since records began."""
 
 
 def layout_size(piles: int) -> int:
