@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
-from cardroom.games.spit.rules import SpitRules
+from cardroom.games.spit.rules import RULES_VERSION, SpitRules
 
 if TYPE_CHECKING:
     from cardroom.games.spit.view import SpitView
@@ -348,6 +348,8 @@ class SpitGame:
     """One game of Spit, from the first "Spit!" to the player with no cards left."""
 
     game = "spit"
+    rules_version = RULES_VERSION
+    """The version of Spit's rules played (see ``rules.RULES_VERSION``)."""
 
     def __init__(self, rules: SpitRules, deal: Sequence[Card], seed: int) -> None:
         self.rules = rules
