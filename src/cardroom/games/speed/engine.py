@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
-from cardroom.games.speed.rules import HAND_SIZE, RULES_VERSION, SpeedRules
+from cardroom.games.speed.rules import (
+    FLIP_CALLED_FROM,
+    HAND_SIZE,
+    RENEWED_COUNTDOWN_FROM,
+    RULES_VERSION,
+    SpeedRules,
+)
 
 if TYPE_CHECKING:
     from cardroom.games.speed.view import SpeedView
@@ -289,14 +295,15 @@ class SpeedGame:
         self, rules: SpeedRules, deal: Sequence[Card], seed: int, rules_version: int = RULES_VERSION
     ) -> None:
         sides, middle, draws = split_deal(rules, deal)
-        if rules_version not in (1, RULES_VERSION):
-            raise ValueError(
-                f"Speed's rules go from version 1 to {RULES_VERSION}, not {rules_version}"
-            )
+        if not 1 <= rules_version <= RULES_VERSION:
+            raise ValueError(f"Speed's rules go from version 1 to {RULES_VERSION}")
         self.rules = rules
         self.rules_version = rules_version
-        """The version of the rules played (``rules.RULES_VERSION``; 1 only to replay records
-        of that version: the flip due when nobody can play, see ``rules.RULES_VERSION``)."""
+        """The version of the rules played (``rules.RULES_VERSION``; older ones only to replay
+        records: up to 2 the flip is due when nobody can play, see ``rules.RULES_VERSION``)."""
+        self.renews_countdown = rules_version >= RENEWED_COUNTDOWN_FROM
+        """The arbiter starts the countdown again after a flip both players called."""
+        self._stuck_rule = rules_version < FLIP_CALLED_FROM
         self.deal: tuple[Card, ...] = tuple(deal)
         self.seed = seed
         self._rng = random.Random(f"speed-rebuild:{seed}")
@@ -340,7 +347,7 @@ class SpeedGame:
         who cannot play has called for it. Public: it never depends on a hidden card."""
         if self._result is not None:
             return False
-        if self.rules_version == 1:  # due as soon as nobody can play
+        if self._stuck_rule:  # due as soon as nobody can play
             return not self._started or self.stuck
         return not self._started or self._called[0] or self._called[1]
 
@@ -484,7 +491,7 @@ class SpeedGame:
                 )
             return None
         if isinstance(action, CallFlip):
-            if self.rules_version == 1 and not self.stalemate:
+            if self._stuck_rule and not self.stalemate:
                 return "no stalemate: a card can still be played, so there is nothing to flip"
             if self._called[seat]:
                 return "you have already called: waiting for the other player or the countdown"
@@ -515,7 +522,7 @@ class SpeedGame:
         seat's hand and the public table."""
         if self._result is not None or seat not in SEATS:
             return []
-        if self.rules_version == 1 and self.stalemate:
+        if self._stuck_rule and self.stalemate:
             return [] if self._called[seat] else [CALL]
         out: list[Action] = []
         if self._started:
@@ -579,12 +586,12 @@ class SpeedGame:
             left = (self.cards_left(0), self.cards_left(1))
             self._result = SpeedResult(seat, points, left, blocked=False)
             events.append(GameWon(seat, points))
-        elif self.rules_version == 1:
+        elif self._stuck_rule:
             events.extend(self._blocked_now())
         return events
 
     def _blocked_now(self) -> list[Event]:
-        """Rules version 1: a game nobody can ever finish ends at once (not at the next flip)."""
+        """Rules before version 3: a game nobody can ever finish ends at once (not at a flip)."""
         blocked = self._blocked()
         return [] if blocked is None else [blocked]
 
@@ -615,7 +622,7 @@ class SpeedGame:
             self.flips += 1
             events.append(Flipped((slid[0], slid[1]), start=False, timeout=timeout))
         self._called = [False, False]
-        if self.rules_version == 1:
+        if self._stuck_rule:
             events.extend(self._blocked_now())
         return events
 

@@ -3,7 +3,7 @@
 A game record is the header written by :func:`record_header` plus the arbiter's ``actions``
 list (``cardroom.arbiter`` writes and replays those)::
 
-    {"game": "speed", "version": {"format": 2, "rules": 2},
+    {"game": "speed", "version": {"format": 2, "rules": 3},
      "rules": {"side_piles": 10, "countdown": 3.0, "target": 0, "score_hand": false},
      "players": ["Ann", "Bob"], "seed": 7, "deal": ["4H", "QS", ... 52 cards],
      "actions": [...]}
@@ -16,7 +16,7 @@ list of game records, in order.
 
 ``version`` (from format 2) names the version of the rules the game was played under
 (:data:`~cardroom.games.speed.rules.RULES_VERSION`); a record without it is replayed under the
-rules of its time (:func:`rules_version`), so records of every earlier release replay as played.
+rules of its time (:func:`rules_versions`), so records of every earlier release replay as played.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import Any
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import parse_deal, read_header
 from cardroom.games.records import RecordError as BaseRecordError
-from cardroom.games.records import Version, get_int, read_version, written_version
+from cardroom.games.records import get_int, read_version, written_version
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
-from cardroom.games.speed.rules import RULES_VERSION, SpeedRules
+from cardroom.games.speed.rules import FLIP_CALLED_FROM, RULES_VERSION, SpeedRules
 
 __all__ = [
     "MatchSummary",
@@ -40,7 +40,7 @@ __all__ = [
     "parse_deal",
     "record_header",
     "result_json",
-    "rules_version",
+    "rules_versions",
 ]
 
 
@@ -77,12 +77,13 @@ def _int(value: Any, where: str, minimum: int = 0) -> int:
         raise RecordError(str(exc)) from None
 
 
-def game_from_header(data: Any) -> SpeedGame:
-    """The game a record's header describes, as dealt; raise :class:`RecordError` naming the
-    problem (not an object, another game, bad rules, players, seed, deal or match)."""
+def game_from_header(data: Any, rules_version: int | None = None) -> SpeedGame:
+    """The game a record's header describes, as dealt, under ``rules_version`` (None: the
+    latest version the record may have been played under); raise :class:`RecordError` naming
+    the problem (not an object, another game, bad rules, players, seed, deal or match)."""
     rules, _, seed, deal = read_header(data, "speed", SpeedRules.from_json)
-    version = rules_version(data)
-    if version.rules == 1:  # then the winner scored the loser's hand too
+    version = rules_versions(data)[0] if rules_version is None else rules_version
+    if version < FLIP_CALLED_FROM:  # then the winner scored the loser's hand too
         rules = replace(rules, score_hand=True)
     if "match" in data:
         match = data["match"]
@@ -102,18 +103,23 @@ def game_from_header(data: Any) -> SpeedGame:
                 f"seed {seed} is not the seed of game {number} of match {match_seed} "
                 f"({derive_seed(match_seed, number)})"
             )
-    return SpeedGame(rules, deal, seed, version.rules)
+    return SpeedGame(rules, deal, seed, version)
 
 
-def rules_version(data: Mapping[str, Any]) -> Version:
-    """The record's version. One written before records carried it was played under rules 1
-    if its ``rules`` have no ``score_hand`` (the option came with the correction), else 2."""
+def rules_versions(data: Mapping[str, Any]) -> list[int]:
+    """The versions of the rules a record may have been played under, latest first: the one
+    it names, or for a record written before records carried one, 3 if its ``rules`` have
+    ``score_hand`` (the option came with version 3), else 2 or 1 (told apart by replaying)."""
     raw_rules = data.get("rules")
-    before = 2 if isinstance(raw_rules, Mapping) and "score_hand" in raw_rules else 1
+    if isinstance(raw_rules, Mapping) and "score_hand" in raw_rules:
+        before = [FLIP_CALLED_FROM]
+    else:
+        before = list(range(FLIP_CALLED_FROM - 1, 0, -1))
     try:
-        return read_version(data, "Speed", RULES_VERSION, before)
+        version = read_version(data, "Speed", RULES_VERSION, before[0])
     except BaseRecordError as exc:
         raise RecordError(str(exc)) from None
+    return [version.rules] if version.format > 1 else before
 
 
 def result_json(game: SpeedGame) -> dict[str, Any]:
