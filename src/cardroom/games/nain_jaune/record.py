@@ -90,6 +90,8 @@ class RoundRecord:
     hands: list[list[Card]]
     talon: list[Card]
     moves: list[Move]
+    rules_version: int = RULES_VERSION
+    """The version of the rules the round was played under (the record's ``version``)."""
 
     def new_round(self) -> Round:
         """The round as dealt, stakes taken, no card played."""
@@ -157,7 +159,7 @@ def _parse_round(data: Any) -> RoundRecord:
     for key in ("players", "hands", "talon", "moves"):
         if key not in data:
             raise RecordError(f"the record has no {key!r}")
-    read_version(data, "Nain Jaune", RULES_VERSION)
+    version = read_version(data, "Nain Jaune", RULES_VERSION)
     try:
         rules = Rules.from_json(data.get("rules"))
     except RulesError as exc:
@@ -198,7 +200,9 @@ def _parse_round(data: Any) -> RoundRecord:
     talon = _cards(data["talon"], "talon")
     moves_raw = get_list(data["moves"], "moves", MAX_MOVES)
     moves = [_move(move, i) for i, move in enumerate(moves_raw, start=1)]
-    record = RoundRecord(rules, list(players), chips, board, dealer, hands, talon, moves)
+    record = RoundRecord(
+        rules, list(players), chips, board, dealer, hands, talon, moves, version.rules
+    )
     try:
         record.new_round()
     except RulesError as exc:
