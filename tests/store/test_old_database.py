@@ -8,7 +8,9 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from cardroom.store import EventStore
+import pytest
+
+from cardroom.store import EventStore, resolve_url
 from cardroom.store.migrate import PRE_ALEMBIC, head
 from tests.store.old_database import OLD_DB, SEEN, UNFINISHED, check_resume, check_store
 
@@ -33,3 +35,19 @@ async def test_a_database_of_the_previous_release_is_upgraded_and_plays_on(
         await check_resume(store)
     finally:
         await store.close()
+
+
+async def test_cardroom_serve_says_it_upgraded_and_where_the_copy_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cardroom.cli.serve import check_database
+
+    path = tmp_path / "club.db"
+    shutil.copy(OLD_DB, path)
+    await check_database(resolve_url(str(path)))
+    [copy] = [p for p in tmp_path.iterdir() if ".before-" in p.name]
+    said = capsys.readouterr().out
+    assert f"upgraded the database's schema from before Alembic to {head()}" in said
+    assert f"the file as it was is kept in {copy}" in said
+    await check_database(resolve_url(str(path)))  # up to date: nothing to say
+    assert capsys.readouterr().out == ""
