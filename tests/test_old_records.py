@@ -172,3 +172,21 @@ def test_the_replay_viewer_names_earlier_rules_in_its_header(monkeypatch: Any) -
     rounds[1]["version"] = {"format": 2, "rules": 2}
     rounds[2]["version"] = {"format": 2, "rules": 2}
     assert replay_frames(rounds, "fr")["rules_notes"] == []
+
+
+def test_a_web_tables_log_keeps_the_rules_version_it_began_with() -> None:
+    from cardroom.tables import TableError
+    from cardroom.tables.spit_speed import RealtimeConfig, RealtimeSeat, make_engine
+
+    bot = RealtimeSeat("bot", "easy")
+    config = RealtimeConfig(game="speed", seats=(bot, bot), seed=3)
+    written = json.loads(json.dumps(config.to_json()))
+    assert written["rules_version"] == 3
+    assert RealtimeConfig.from_json(written).rules_version == 3
+    older = RealtimeConfig.from_json(written | {"rules_version": 2})
+    engine = make_engine(older.game, {}, older.seed, older.rules_version)
+    assert engine.rules_version == 2 and engine.renews_countdown
+    del written["rules_version"]  # logs before the field: today's rules (web tables came later)
+    assert RealtimeConfig.from_json(written).rules_version == 3
+    with pytest.raises(TableError, match="newer cardroom"):
+        RealtimeConfig.from_json(written | {"rules_version": 4})

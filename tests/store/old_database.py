@@ -64,6 +64,9 @@ def check_replay(table_id: str, entries: list[Any]) -> None:
         return
     rt = RealtimeTable.replay(table_id, entries)
     assert rt.status == seen["status"]
+    assert (
+        rt.engine is not None and rt.engine.rules_version == {"spit": 2, "speed": 3}[seen["game"]]
+    )
     record = rt.record()
     assert record["game"] == seen["game"]
     assert record["actions"] == seen["actions"] and record["start"] == seen["start"]

@@ -326,9 +326,13 @@ class SpeedGame:
             self._refill(seat)
 
     @classmethod
-    def new(cls, rules: SpeedRules | None = None, seed: int = 0) -> SpeedGame:
-        """A game dealt from a pack shuffled by ``random.Random(seed)``."""
-        return cls(rules or SpeedRules(), shuffled_deck(random.Random(seed)), seed)
+    def new(
+        cls, rules: SpeedRules | None = None, seed: int = 0, rules_version: int | None = None
+    ) -> SpeedGame:
+        """A game dealt from a pack shuffled by ``random.Random(seed)`` (under today's rules
+        unless ``rules_version`` says otherwise)."""
+        deal = shuffled_deck(random.Random(seed))
+        return cls(rules or SpeedRules(), deal, seed, rules_version or RULES_VERSION)
 
     # --------------------------------------------------------------------- state
 

@@ -386,9 +386,13 @@ class SpitGame:
         self.events.extend(self._deal_layouts([list(self.deal[:PACKET]), list(self.deal[PACKET:])]))
 
     @classmethod
-    def new(cls, rules: SpitRules | None = None, seed: int = 0) -> SpitGame:
-        """A game dealt from a pack shuffled by ``random.Random(seed)``."""
-        return cls(rules or SpitRules(), shuffled_deck(random.Random(seed)), seed)
+    def new(
+        cls, rules: SpitRules | None = None, seed: int = 0, rules_version: int | None = None
+    ) -> SpitGame:
+        """A game dealt from a pack shuffled by ``random.Random(seed)`` (under today's rules
+        unless ``rules_version`` says otherwise)."""
+        deal = shuffled_deck(random.Random(seed))
+        return cls(rules or SpitRules(), deal, seed, rules_version or RULES_VERSION)
 
     # ------------------------------------------------------------------ state queries
 
