@@ -30,9 +30,10 @@ CORPUS = Path(__file__).resolve().parent / "data" / "records"
 OUTCOMES: dict[str, dict[str, Any]] = json.loads((CORPUS / "outcomes.json").read_text())
 OLD_SPEED = {"380ca22", "9b04734", "6444127"}
 """Commits whose Speed records were played under rules version 2 or 1 (before 4bfc9fe)."""
-VERSION_1 = {"speed-countdown-380ca22.json"}
+VERSION_1 = {"speed-countdown-380ca22.json", "spit-api-a0f2019.json"}
 """Records that replay only under version 1 (made before a6487c5, a countdown ran on after a
-flip both players had called: the scan of 120 games of 380ca22 found 8 such)."""
+flip or "Spit!" both players had called: 8 of 120 Speed games of 380ca22, 29 of 40 Spit games
+of a0f2019)."""
 
 
 def read(name: str) -> Any:
@@ -76,11 +77,12 @@ def test_a_record_of_an_earlier_commit_replays_to_its_outcome(name: str) -> None
             assert rep.game.result is not None and list(rep.game.result.winners) == seen["winners"]
         return
     reps = replay_any(data)
-    if name.startswith(("speed", "web-speed")):
-        old_rules = seen["made_by"][0] in OLD_SPEED
-        expected = 1 if name in VERSION_1 else 2 if old_rules else 3
+    if name in VERSION_1:
+        expected = 1
+    elif name.startswith(("speed", "web-speed")):
+        expected = 2 if seen["made_by"][0] in OLD_SPEED else 3
     else:
-        expected = 2  # Spit: every record here was made after a6487c5
+        expected = 2  # the other Spit records were made after a6487c5
     assert {rep.engine.rules_version for rep in reps} == {expected}
     if isinstance(data, list):
         summary = check_match(data, [r.engine for r in reps])
@@ -106,6 +108,9 @@ def test_old_speed_records_do_not_replay_under_todays_rules() -> None:
     with pytest.raises(RecordError, match="countdown ran out at"):
         replay(data)
     assert replay(data | {"version": {"format": 2, "rules": 1}}).engine.rules_version == 1
+    spit = read("spit-api-a0f2019.json")
+    with pytest.raises(RecordError, match="countdown"):
+        replay(spit | {"version": {"format": 2, "rules": 2}})
 
 
 def test_a_record_written_today_carries_its_versions_and_replays() -> None:

@@ -10,6 +10,12 @@ commit's terminal saved it: a Nain Jaune game (its rounds), a Speed game whose c
 out, a Speed match to a target score and, where the commit has Spit, a Spit game. Beside each
 ``<game>-<commit>.json`` it writes what that code said of the game in ``outcomes.json``
 (merged with what is there), for the test to compare with today's replay.
+
+``spit-api-a0f2019.json`` was made at a0f2019 (Spit and the arbiter before a6487c5, but no
+Spit bot nor terminal yet) by that commit's ``Arbiter``, ``SpitGame`` and ``record_header``
+driven by random legal actions (``random.Random(39)``, a step of 0.1-1.5 s, deal seed 5039);
+``speed-countdown-380ca22.json`` is game seed 1051, countdown 3, of this script's
+``realtime_game`` at 380ca22 (one of 8 in 120 that replay only under Speed's rules version 1).
 """
 
 from __future__ import annotations
