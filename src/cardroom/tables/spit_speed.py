@@ -63,7 +63,9 @@ from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
+from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
 from cardroom.games.spit import SpitGame, SpitRules
+from cardroom.games.spit.rules import RULES_VERSION as SPIT_RULES_VERSION
 from cardroom.i18n.spit_speed_words import event_fields, public_refusal
 from cardroom.tables.config import SeatSpec, TableError
 
@@ -91,11 +93,14 @@ class SpitMatch:
     """Games of Spit until a player has won ``wins`` of them; game ``n`` (from 1) is dealt by
     ``SpitGame.new(rules, derive_seed(seed, n))``, as a Speed match's games are."""
 
-    def __init__(self, rules: SpitRules, seed: int, wins: int) -> None:
+    def __init__(
+        self, rules: SpitRules, seed: int, wins: int, rules_version: int | None = None
+    ) -> None:
         self.rules = rules
         self.seed = seed
         self.wins = wins
-        self.games: list[SpitGame] = [SpitGame.new(rules, derive_seed(seed, 1))]
+        self.version = rules_version
+        self.games: list[SpitGame] = [SpitGame.new(rules, derive_seed(seed, 1), rules_version)]
 
     @property
     def game(self) -> SpitGame:
@@ -127,17 +132,26 @@ class SpitMatch:
         """Deal the next game (the current one over, the match not)."""
         if not self.game.over or self.over:
             raise ValueError("the next game is dealt after a game that leaves the match open")
-        self.games.append(SpitGame.new(self.rules, derive_seed(self.seed, self.number + 1)))
+        self.games.append(
+            SpitGame.new(self.rules, derive_seed(self.seed, self.number + 1), self.version)
+        )
         return self.game
 
 
-def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
-    """A new Spit or Speed game with ``key=value`` options, dealt by ``seed``."""
+def make_engine(
+    game: str, options: Mapping[str, str], seed: int, rules_version: int | None = None
+) -> Any:
+    """A new Spit or Speed game with ``key=value`` options, dealt by ``seed``, under
+    ``rules_version`` of its rules (None: today's)."""
     if game == "spit":
-        return SpitGame.new(SpitRules.from_options(options), seed)
+        return SpitGame.new(SpitRules.from_options(options), seed, rules_version)
     if game == "speed":
-        return SpeedGame.new(SpeedRules.from_options(options), seed)
+        return SpeedGame.new(SpeedRules.from_options(options), seed, rules_version)
     raise RealtimeTableError("bad-request", f"game must be spit or speed, not {game!r}")
+
+
+RULES_VERSIONS = {"spit": SPIT_RULES_VERSION, "speed": SPEED_RULES_VERSION}
+"""Today's version of each game's rules (a table's ``created`` entry keeps the one it plays)."""
 
 
 MAX_NAME = 24
@@ -168,6 +182,9 @@ class RealtimeConfig:
     seed: int
     level: str = "medium"
     """The level of the bots that fill empty person seats (and take over a seat left)."""
+    rules_version: int | None = None
+    """The version of the game's rules played (None: today's); kept in the log so that a table
+    goes on, and replays, under the rules it began with."""
     away_limit: float = 60.0
     """Seconds a person seat may be away (the game paused) before ``away_then``."""
     away_then: str | None = None
@@ -186,6 +203,7 @@ class RealtimeConfig:
         rules = make_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
         return {
             "game": self.game,
+            "rules_version": self.rules_version or RULES_VERSIONS[self.game],
             "rules": rules.to_json(),
             "seats": [s.to_json() for s in self.seats],
             "seed": self.seed,
@@ -222,6 +240,16 @@ class RealtimeConfig:
         rules = data.get("rules", {})
         if not isinstance(rules, Mapping):
             raise RealtimeTableError("bad-request", "rules must be an object")
+        # tables were first logged under today's rules of both games (their rules changed
+        # before web tables existed): a log without the field is of today's version
+        version = data.get("rules_version", RULES_VERSIONS[game])
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise RealtimeTableError("bad-request", f"rules_version must be 1, 2…, not {version!r}")
+        if version > RULES_VERSIONS[game]:
+            raise RealtimeTableError(
+                "bad-request",
+                f"this table was made by a newer cardroom (rules version {version}): upgrade",
+            )
         limit = data.get("away_limit", 60.0)  # (tables of earlier releases have none)
         if isinstance(limit, bool) or not isinstance(limit, int | float):
             raise RealtimeTableError("bad-request", f"away_limit must be seconds, not {limit!r}")
@@ -239,9 +267,10 @@ class RealtimeConfig:
             raise RealtimeTableError("bad-request", "a Speed match is played to a target score")
         config = cls(
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
-            away_limit=float(limit), away_then=then, games=games,
+            rules_version=version, away_limit=float(limit), away_then=then, games=games,
         )  # fmt: skip
-        config.rules_target()  # (checks the rules)
+        if config.rules_target() > 0 and version != RULES_VERSIONS[game]:
+            raise RealtimeTableError("bad-request", "a Speed match is played under today's rules")
         return config
 
     def rules_target(self) -> int:
@@ -554,12 +583,17 @@ class RealtimeTable:
             self.config = RealtimeConfig.from_json(data["config"])
             self.names = [s.name for s in self.config.seats]
             options = {k: str(v) for k, v in self.config.options.items()}
-            self.engine = make_engine(self.config.game, options, self.config.seed)
+            self.engine = make_engine(
+                self.config.game, options, self.config.seed, self.config.rules_version
+            )
             if self.config.rules_target() > 0:
                 self.match = SpeedMatch(self.engine.rules, self.config.seed)
                 self.engine = self.match.game
             elif self.config.games > 1:
-                self.match = SpitMatch(self.engine.rules, self.config.seed, self.config.games)
+                self.match = SpitMatch(
+                    self.engine.rules, self.config.seed, self.config.games,
+                    self.config.rules_version,
+                )  # fmt: skip
                 self.engine = self.match.game
         elif kind == "joined":
             self.names[_seat(data)] = str(data["name"]).strip()
