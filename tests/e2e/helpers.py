@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 @dataclass(frozen=True)
 class NewTable:
-    """What the lobby shows after creating a table."""
+    """The table the lobby created: the creator's page, the invitation links, the spectators' link."""
 
     url: str
     invites: list[str]
@@ -54,14 +54,15 @@ def create_table(
     if shots is not None:
         page.screenshot(path=str(shots / "lobby-desktop.png"), full_page=True)
     page.click("#create-button")
-    page.wait_for_selector("#created:not([hidden])")
-    invites = [
-        page.locator("#created-invites input.link-text").nth(i).input_value()
-        for i in range(page.locator("#created-invites input.link-text").count())
-    ]
-    watch = page.locator("#created-watch input.link-text").input_value()
-    url = page.locator("#created-go").get_attribute("href") or ""
-    return NewTable(url=base + url, invites=invites, watch=watch)
+    # one step: the lobby takes the creator straight to their seat; the invitation links wait
+    # in localStorage for the table page
+    page.wait_for_url("**/t/*")
+    url = page.url
+    table_id = url.rstrip("/").rsplit("/", 1)[-1]
+    saved = page.evaluate(f"JSON.parse(localStorage.getItem('cardroom.invites.{table_id}') || '[]')")
+    invites = [base + inv["url"] for inv in sorted(saved, key=lambda inv: inv["seat"])]
+    watch = f"{url}/watch"
+    return NewTable(url=url, invites=invites, watch=watch)
 
 
 def take_seat(page: Page, invite: str, name: str) -> None:
