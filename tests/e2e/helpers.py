@@ -48,7 +48,7 @@ def create_table(
     if options:
         page.click("#f-options-box summary")
         for key, value in options.items():
-            page.select_option(f"#opt-{key}", value)
+            page.check(f"#opt-{key}-{value}")
     if hints:
         page.check("#f-hints")
     if shots is not None:

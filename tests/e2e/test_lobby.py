@@ -40,15 +40,15 @@ def test_lobby_offers_every_option_and_sends_the_changed_ones(
     page.goto(server + "/")
     page.fill("#f-name", "Cid")
     page.select_option("#f-preset", "count")
-    # the count preset's own values are shown as the default of each option
-    assert (
-        page.locator("#opt-payment option").first.text_content()
-        == "As the rules chosen: one chip for each card left in their hand"
+    # the count preset's own values are checked, in words
+    assert page.is_checked("#opt-payment-card-count")
+    assert page.locator("label:has(#opt-payment-card-count)").text_content() == (
+        "one chip for each card left in their hand"
     )
     page.click("#f-options-box summary")
-    page.select_option("#opt-announce", "manual")
-    page.select_option("#opt-may_stop", "true")
-    page.select_option("#opt-board_cards", "regional")
+    page.check("#opt-announce-manual")
+    page.check("#opt-may_stop-true")
+    page.check("#opt-board_cards-regional")
     page.screenshot(path=str(shots / "lobby-options-desktop.png"), full_page=True)
     with page.expect_response("**/api/tables") as info:
         page.click("#create-button")

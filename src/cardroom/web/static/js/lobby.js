@@ -18,12 +18,6 @@ function presetValues() {
   return PRESETS[$("f-preset").value] || PRESETS.classic;
 }
 
-/** The words of one option's value ("the one who played last goes on with the next rank"). */
-function valueWords(name, value) {
-  const found = CHOICES[name].values.find(([v]) => v === String(value));
-  return found ? _(found[1]) : "";
-}
-
 function fillStatic() {
   for (const link of document.querySelectorAll("[data-rules]")) {
     link.href = `/rules/${link.dataset.rules}?lang=${LANG}`;
@@ -37,21 +31,25 @@ function fillStatic() {
   for (const [value, words] of END_KINDS) $("f-end-kind").append(el("option", { value }, _(words)));
   const box = $("f-options");
   for (const [name, spec] of Object.entries(CHOICES)) {
-    const select = el("select", { id: `opt-${name}`, "data-option": name });
-    select.append(el("option", { value: "" }, ""));
-    for (const [value, words] of spec.values) select.append(el("option", { value }, _(words)));
-    box.append(el("label", {}, el("span", {}, _(spec.label)), select));
+    const group = el("fieldset", { class: "opt-group", "data-option": name }, el("legend", {}, _(spec.label)));
+    for (const [value, words] of spec.values) {
+      group.append(el("label", { class: "check opt-choice" },
+        el("input", { type: "radio", name: `opt-${name}`, id: `opt-${name}-${value}`, value }),
+        el("span", {}, _(words))));
+    }
+    box.append(group);
   }
   const saved = localStorage.getItem(NAME_KEY);
   if (saved) $("f-name").value = saved;
 }
 
-/** Show the preset's value in each option's first entry; reset chips and end. */
+/** Check each option's value in the chosen rules; reset chips and end. */
 function applyPreset() {
   const name = $("f-preset").value;
   const p = presetValues();
-  for (const select of document.querySelectorAll("[data-option]")) {
-    select.options[0].textContent = _("As the rules chosen: {words}", { words: valueWords(select.dataset.option, p[select.dataset.option]) });
+  for (const group of document.querySelectorAll("[data-option]")) {
+    const radio = document.getElementById(`opt-${group.dataset.option}-${String(p[group.dataset.option])}`);
+    if (radio) radio.checked = true;
   }
   $("f-preset-about").textContent = _("From {source}.", { source: _(SOURCES[PRESET_SOURCES[name]]) });
   $("f-chips").value = p.starting_chips;
@@ -112,9 +110,12 @@ function formBody() {
     seats.push(kind === "bot" ? { kind, level: li.querySelector(".seat-level").value } : { kind });
   }
   const options = {};
-  for (const select of document.querySelectorAll("[data-option]")) {
-    if (!select.value) continue;
-    options[select.dataset.option] = select.dataset.option === "may_stop" ? select.value === "true" : select.value;
+  const preset = presetValues();
+  for (const group of document.querySelectorAll("[data-option]")) {
+    const name = group.dataset.option;
+    const value = group.querySelector("input:checked")?.value;
+    if (value === undefined || value === String(preset[name])) continue;
+    options[name] = name === "may_stop" ? value === "true" : value;
   }
   const kind = $("f-end-kind").value;
   const end = kind === "rounds" || kind === "target" ? `${kind}:${$("f-end-n").value.trim()}` : kind;

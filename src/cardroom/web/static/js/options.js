@@ -88,10 +88,10 @@ export const BOARD_SETS = {
 
 /** How long the game lasts: [kind, words]; N is asked for rounds and target. */
 export const END_KINDS = [
-  ["broke", N_("Until someone cannot pay (the tradition)")],
+  ["broke", N_("Until someone cannot pay")],
   ["rounds", N_("A number of rounds")],
   ["target", N_("Until someone holds a number of chips")],
-  ["last-standing", N_("Until one player has all the chips")],
+  ["last-standing", N_("Until one has all the chips")],
 ];
 
 const CLASSIC = {
