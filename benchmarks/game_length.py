@@ -8,7 +8,8 @@ where ``pause`` is the time between two rounds (a person pressing "Next round").
 
 The peer, measured in the same run with ``--real``, is one real round at a real table
 (``TableService`` on a temporary SQLite file, medium bots, the absent creator's seat taken
-over by a bot at once, the default ``bot_delay``): its wall time beside the time the model predicts for that very deal's actions.
+over by a bot at once, the default ``bot_delay``): its wall time beside the time the model
+predicts for that very deal's actions.
 
     PYTHONPATH=src python benchmarks/game_length.py [--rounds 20000] [--real]
 """
@@ -51,8 +52,10 @@ async def real_round(players: int) -> tuple[float, int]:
         try:
             config = TableConfig(
                 rules=Rules.from_options("classic", {"end": "rounds:1"}),
-                seats=(SeatSpec("person", name="Bench"),
-                       *(SeatSpec("bot", "medium") for _ in range(players - 1))),
+                seats=(
+                    SeatSpec("person", name="Bench"),
+                    *(SeatSpec("bot", "medium") for _ in range(players - 1)),
+                ),
                 seed=7,
                 takeover_after=0.1,  # the absent creator's seat is played by a bot too
             )
@@ -82,8 +85,10 @@ def main() -> None:
     delay = TableConfig.__dataclass_fields__["bot_delay"].default
     assert isinstance(delay, float)
     print(f"bot_delay {delay} s, pause between rounds {PAUSE} s, classic rules, 60 chips")
-    print(f"{'players':>7} {'actions/round':>13} {'min/round':>9} "
-          + " ".join(f"{e + ' rounds':>20} {'min':>5}" for e in ENDS))
+    print(
+        f"{'players':>7} {'actions/round':>13} {'min/round':>9} "
+        + " ".join(f"{e + ' rounds':>20} {'min':>5}" for e in ENDS)
+    )
     for players in range(2, 9) if not args.only_real else ():
         cells = []
         per_round = 0.0
@@ -94,8 +99,10 @@ def main() -> None:
         print(f"{players:>7} {actions:>13.1f} {per_round:>9.2f} " + " ".join(cells))
     if args.real or args.only_real:
         seconds, actions = asyncio.run(real_round(4))
-        print(f"real 4-player round: {seconds:.1f} s wall for {actions} actions; "
-              f"the model says {actions * delay:.1f} s")
+        print(
+            f"real 4-player round: {seconds:.1f} s wall for {actions} actions; "
+            f"the model says {actions * delay:.1f} s"
+        )
 
 
 if __name__ == "__main__":

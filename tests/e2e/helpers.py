@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 @dataclass(frozen=True)
 class NewTable:
-    """The table the lobby created: the creator's page, the invitation links, the spectators' link."""
+    """The table the lobby created: the creator's page, the invitations, the spectators' link."""
 
     url: str
     invites: list[str]
@@ -59,7 +59,8 @@ def create_table(
     page.wait_for_url("**/t/*")
     url = page.url
     table_id = url.rstrip("/").rsplit("/", 1)[-1]
-    saved = page.evaluate(f"JSON.parse(localStorage.getItem('cardroom.invites.{table_id}') || '[]')")
+    key = f"cardroom.invites.{table_id}"
+    saved = page.evaluate(f"JSON.parse(localStorage.getItem('{key}') || '[]')")
     invites = [base + inv["url"] for inv in sorted(saved, key=lambda inv: inv["seat"])]
     watch = f"{url}/watch"
     return NewTable(url=url, invites=invites, watch=watch)

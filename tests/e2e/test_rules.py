@@ -17,11 +17,17 @@ from tests.i18n.test_option_words import CODE
 
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "cy": "cy-GB"}
 TITLES = {
-    "nain-jaune": {"en": "How to play Nain Jaune", "fr": "Comment jouer au Nain Jaune",
-                   "cy": "Sut i chwarae Nain Jaune"},
+    "nain-jaune": {
+        "en": "How to play Nain Jaune",
+        "fr": "Comment jouer au Nain Jaune",
+        "cy": "Sut i chwarae Nain Jaune",
+    },
     "spit": {"en": "How to play Spit", "fr": "Comment jouer au Spit", "cy": "Sut i chwarae Tafod"},
-    "speed": {"en": "How to play Speed", "fr": "Comment jouer au Speed",
-              "cy": "Sut i chwarae Cyflymder"},
+    "speed": {
+        "en": "How to play Speed",
+        "fr": "Comment jouer au Speed",
+        "cy": "Sut i chwarae Cyflymder",
+    },
 }
 
 
@@ -31,7 +37,9 @@ def _no_key_and_no_sideways_scroll(page: Page, where: str) -> None:
     text += " " + " ".join(page.locator("option").all_text_contents())
     found = CODE.search(text)
     assert found is None, f"{where} shows {found.group(0)!r}"
-    wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    wide = page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
     assert wide <= 0, f"{where} scrolls sideways by {wide} px"
 
 
@@ -46,7 +54,7 @@ def test_a_newcomer_reads_the_rules_and_sits_down_in_one_step(
         )
         page = ctx.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
         page.goto(server + "/")
         expect(page.locator("#f-preset option").first).to_have_text(
             translator(lang)._(PRESET_NAMES["classic"])

@@ -8,8 +8,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from cardroom.cli.main import cli
 from cardroom.i18n import LANGS, translator
 from cardroom.i18n.options import OPTIONS
 from cardroom.i18n.rules_text import GAMES, rules_fragment
@@ -80,7 +82,11 @@ def test_the_board_shows_five_boxes_and_their_stakes() -> None:
     board = board[: board.index("</figure>")]
     assert re.findall(r'src="/static/cards/(\w+)\.svg"', board) == ["10D", "JC", "QS", "KH", "7D"]
     assert re.findall(r'class="rules-stake">([^<]*)<', board) == [
-        "1 jeton", "2 jetons", "3 jetons", "4 jetons", "5 jetons",
+        "1 jeton",
+        "2 jetons",
+        "3 jetons",
+        "4 jetons",
+        "5 jetons",
     ]
     assert [board.count('class="chip-dot"')] == [15]
 
@@ -91,9 +97,10 @@ def test_the_pages_are_served_and_linked(client: TestClient) -> None:
     assert page.headers["content-language"] == "cy"
     assert "Sut i chwarae Nain Jaune" in page.text
     # without ?lang: the language cookie, then Accept-Language
-    assert "Comment jouer au Spit" in client.get(
-        "/rules/spit", headers={"Accept-Language": "fr-FR,fr;q=0.9"}
-    ).text
+    assert (
+        "Comment jouer au Spit"
+        in client.get("/rules/spit", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).text
+    )
     assert client.get("/rules/poker").status_code == 404
     index = client.get("/rules?lang=fr", follow_redirects=False)
     assert index.headers["location"] == "/rules/nain-jaune?lang=fr"
@@ -103,3 +110,11 @@ def test_the_pages_are_served_and_linked(client: TestClient) -> None:
     table = client.post("/api/tables", json={"name": "Ann", "players": 2}).json()["url"]
     assert 'href="/rules/nain-jaune" target="_blank"' in client.get(table).text
     assert 'href="/rules/spit" target="_blank"' in (WEB / "templates/realtime.html").read_text()
+
+
+@pytest.mark.parametrize(("game", "lang"), [("nain-jaune", "en"), ("spit", "fr"), ("speed", "cy")])
+def test_the_play_help_names_the_rules_page(game: str, lang: str) -> None:
+    res = CliRunner().invoke(cli, ["play", game, "--help", "--lang", lang])
+    assert res.exit_code == 0, res.output
+    suffix = "" if lang == "en" else f"?lang={lang}"
+    assert f"/rules/{game}{suffix}" in " ".join(res.output.split())

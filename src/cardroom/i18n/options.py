@@ -51,52 +51,116 @@ class OptionWords:
 
 
 NAIN_JAUNE: tuple[OptionWords, ...] = (
-    OptionWords("when_blocked", N_("When nobody has the next card"), (
-        Choice("next-rank", N_("the one who played last goes on with the next rank"),
-               ("french", "how-to-deal")),
-        Choice("free-restart", N_("the one who played last starts again with any card"),
-               ("yellow-dwarf-rules",)),
-    )),
-    OptionWords("payment", N_("What the others pay the winner of a round"), (
-        Choice("points-ace-low",
-               N_("the value of their cards: ace 1, two to ten as marked, jack, queen and king 10"),
-               ("french",)),
-        Choice("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
-        Choice("points-ace-high",
-               N_("the value of their cards: two to ten as marked, ace, jack, queen and king 10"),
-               ("yellow-dwarf-rules",)),
-    )),
-    OptionWords("forgotten_announcement", N_("A box its player forgot to take"), (
-        Choice("chips-stay", N_("keeps its chips for a later round"), ("french",)),
-        Choice("double-box", N_("keeps its chips, and the forgetter doubles it at the end of the round"),
-               ("how-to-deal", "yellow-dwarf-rules")),
-    )),
-    OptionWords("announce", N_("Taking a box"), (
-        Choice("auto", N_("cardroom says “who takes” for you"), ("table",)),
-        Choice("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
-    )),
-    OptionWords("grand_opera", N_("The Grand Opéra (the whole board)"), (
-        Choice("one-turn", N_("goes to a player who plays every card of their hand in one turn"),
-               ("french",)),
-        Choice("no-one-else-played",
-               N_("goes to a player who plays every card in one turn before anyone else has played"),
-               ("how-to-deal", "yellow-dwarf-rules")),
-        Choice("off", N_("is not played"), ("house",)),
-    )),
-    OptionWords("may_stop", N_("Holding the next card"), (
-        Choice("false", N_("you must play it"), ("french", "how-to-deal")),
-        Choice("true", N_("you may keep it and say “without”"), ("house",)),
-    )),
-    OptionWords("direction", N_("Seats on the screen"), (
-        Choice("clockwise", N_("follow each other clockwise"), ("table",)),
-        Choice("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
-    )),
-    OptionWords("board_cards", N_("The cards of the five boxes"), (
-        Choice("standard", N_("ten of diamonds, jack of clubs, queen of spades, king of hearts, seven of diamonds"),
-               ("french", "how-to-deal", "yellow-dwarf-rules")),
-        Choice("regional", N_("ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"),
-               ("house",)),
-    )),
+    OptionWords(
+        "when_blocked",
+        N_("When nobody has the next card"),
+        (
+            Choice(
+                "next-rank",
+                N_("the one who played last goes on with the next rank"),
+                ("french", "how-to-deal"),
+            ),
+            Choice(
+                "free-restart",
+                N_("the one who played last starts again with any card"),
+                ("yellow-dwarf-rules",),
+            ),
+        ),
+    ),
+    OptionWords(
+        "payment",
+        N_("What the others pay the winner of a round"),
+        (
+            Choice(
+                "points-ace-low",
+                N_(
+                    "the value of their cards: ace 1, two to ten as marked, jack, queen and king 10"
+                ),
+                ("french",),
+            ),
+            Choice("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
+            Choice(
+                "points-ace-high",
+                N_("the value of their cards: two to ten as marked, ace, jack, queen and king 10"),
+                ("yellow-dwarf-rules",),
+            ),
+        ),
+    ),
+    OptionWords(
+        "forgotten_announcement",
+        N_("A box its player forgot to take"),
+        (
+            Choice("chips-stay", N_("keeps its chips for a later round"), ("french",)),
+            Choice(
+                "double-box",
+                N_("keeps its chips, and the forgetter doubles it at the end of the round"),
+                ("how-to-deal", "yellow-dwarf-rules"),
+            ),
+        ),
+    ),
+    OptionWords(
+        "announce",
+        N_("Taking a box"),
+        (
+            Choice("auto", N_("cardroom says “who takes” for you"), ("table",)),
+            Choice("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
+        ),
+    ),
+    OptionWords(
+        "grand_opera",
+        N_("The Grand Opéra (the whole board)"),
+        (
+            Choice(
+                "one-turn",
+                N_("goes to a player who plays every card of their hand in one turn"),
+                ("french",),
+            ),
+            Choice(
+                "no-one-else-played",
+                N_(
+                    "goes to a player who plays every card in one turn before anyone else has played"  # noqa: E501
+                ),
+                ("how-to-deal", "yellow-dwarf-rules"),
+            ),
+            Choice("off", N_("is not played"), ("house",)),
+        ),
+    ),
+    OptionWords(
+        "may_stop",
+        N_("Holding the next card"),
+        (
+            Choice("false", N_("you must play it"), ("french", "how-to-deal")),
+            Choice("true", N_("you may keep it and say “without”"), ("house",)),
+        ),
+    ),
+    OptionWords(
+        "direction",
+        N_("Seats on the screen"),
+        (
+            Choice("clockwise", N_("follow each other clockwise"), ("table",)),
+            Choice("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
+        ),
+    ),
+    OptionWords(
+        "board_cards",
+        N_("The cards of the five boxes"),
+        (
+            Choice(
+                "standard",
+                N_(
+                    "ten of diamonds, jack of clubs, queen of spades, king of hearts, seven of diamonds"  # noqa: E501
+                ),
+                ("french", "how-to-deal", "yellow-dwarf-rules"),
+            ),
+            Choice(
+                "regional",
+                N_(
+                    "ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"  # noqa: E501
+                ),
+                ("house",),
+            ),
+        ),
+    ),
 )
 """The options of Nain Jaune a table chooses from (``starting_chips`` and ``end`` are numbers
 and have their own words: :func:`end_words`)."""
@@ -122,29 +186,59 @@ PRESET_SOURCES: dict[str, str] = {
 }
 
 SPIT: tuple[OptionWords, ...] = (
-    OptionWords("piles", N_("Stock piles"), (
-        Choice("5", N_("five piles of 1 to 5 cards"), ("welsh",)),
-        Choice("4", N_("four piles of 1 to 4 cards"), ("house",)),
-    )),
-    OptionWords("slap", N_("A new layout"), (
-        Choice("race", N_("both slap the middle pile they want: the quicker hand chooses"), ("welsh",)),
-        Choice("chooser", N_("the one who cleared their stock chooses a middle pile"), ("house",)),
-    )),
-    OptionWords("alternate_colours", N_("Colours on the middle piles"), (
-        Choice("false", N_("any colour on any colour"), ("welsh",)),
-        Choice("true", N_("red and black must alternate"), ("welsh",)),
-    )),
+    OptionWords(
+        "piles",
+        N_("Stock piles"),
+        (
+            Choice("5", N_("five piles of 1 to 5 cards"), ("welsh",)),
+            Choice("4", N_("four piles of 1 to 4 cards"), ("house",)),
+        ),
+    ),
+    OptionWords(
+        "slap",
+        N_("A new layout"),
+        (
+            Choice(
+                "race",
+                N_("both slap the middle pile they want: the quicker hand chooses"),
+                ("welsh",),
+            ),
+            Choice(
+                "chooser", N_("the one who cleared their stock chooses a middle pile"), ("house",)
+            ),
+        ),
+    ),
+    OptionWords(
+        "alternate_colours",
+        N_("Colours on the middle piles"),
+        (
+            Choice("false", N_("any colour on any colour"), ("welsh",)),
+            Choice("true", N_("red and black must alternate"), ("welsh",)),
+        ),
+    ),
 )
 
 SPEED: tuple[OptionWords, ...] = (
-    OptionWords("side_piles", N_("Side piles"), (
-        Choice("10", N_("ten cards each, fifteen to play for each player"), ("welsh",)),
-        Choice("5", N_("five cards each, twenty to play for each player"), ("welsh",)),
-    )),
-    OptionWords("score_hand", N_("The winner scores"), (
-        Choice("false", N_("a point for each card left in the loser’s draw pile"), ("welsh",)),
-        Choice("true", N_("a point for each card the loser still holds, hand and draw pile"), ("house",)),
-    )),
+    OptionWords(
+        "side_piles",
+        N_("Side piles"),
+        (
+            Choice("10", N_("ten cards each, fifteen to play for each player"), ("welsh",)),
+            Choice("5", N_("five cards each, twenty to play for each player"), ("welsh",)),
+        ),
+    ),
+    OptionWords(
+        "score_hand",
+        N_("The winner scores"),
+        (
+            Choice("false", N_("a point for each card left in the loser’s draw pile"), ("welsh",)),
+            Choice(
+                "true",
+                N_("a point for each card the loser still holds, hand and draw pile"),
+                ("house",),
+            ),
+        ),
+    ),
 )
 
 OPTIONS: dict[str, tuple[OptionWords, ...]] = {
@@ -193,7 +287,9 @@ def sentence(game: str, key: str, value: str, lang: str | Translator | None = No
     """One option as a sentence: ``When nobody has the next card: the one who played last…``."""
     tr = tr_of(lang)
     option = option_words(game, key)
-    return tr._("{label}: {words}", label=tr._(option.label), words=tr._(option.choice(value).words))
+    return tr._(
+        "{label}: {words}", label=tr._(option.label), words=tr._(option.choice(value).words)
+    )
 
 
 def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
@@ -208,8 +304,11 @@ def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
     parts = [tr._(PRESET_NAMES[best])]
     for key in best_diff:
         if key == "starting_chips":
-            parts.append(tr.ngettext("{n} chip each to start", "{n} chips each to start",
-                                     rules.starting_chips))
+            parts.append(
+                tr.ngettext(
+                    "{n} chip each to start", "{n} chips each to start", rules.starting_chips
+                )
+            )
         elif key == "end":
             parts.append(tr._("the game ends {when}", when=end_words(rules.end, tr)))
         else:
@@ -217,8 +316,12 @@ def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
             if value:
                 parts.append(sentence("nain-jaune", key, value, tr))
             else:
-                parts.append(tr._("The cards of the five boxes: {cards}",
-                                  cards=" ".join(c.pretty for c in rules.board_cards)))
+                parts.append(
+                    tr._(
+                        "The cards of the five boxes: {cards}",
+                        cards=" ".join(c.pretty for c in rules.board_cards),
+                    )
+                )
     text = parts[0]
     for part in parts[1:]:
         text = tr._("{rules}; {option}", rules=text, option=part)

@@ -120,7 +120,9 @@ def _option_html(option: OptionWords, default: str, tr: Translator) -> str:
         sources = escape(tr._("From {source}.", source=source_names(choice.sources, tr)))
         mark = f' <span class="rules-default">({usual})</span>' if choice.value == default else ""
         words = escape(tr._(choice.words))
-        items.append(f'<li><strong>{words}</strong>{mark}<br><span class="muted">{sources}</span></li>')
+        items.append(
+            f'<li><strong>{words}</strong>{mark}<br><span class="muted">{sources}</span></li>'
+        )
     label = escape(tr._(option.label))
     return f"<section><h3>{label}</h3><ul>{''.join(items)}</ul></section>"
 
@@ -130,15 +132,22 @@ def options_html(game: str, tr: Translator) -> str:
     heading = escape(tr._("Every option"))
     parts = [f'<h2 id="options">{heading}</h2>']
     if game == "nain-jaune":
-        intro = tr._("A table chooses one of these sets of rules; then each option below can be changed on its own.")
+        intro = tr._(
+            "A table chooses one of these sets of rules; then each option below can be changed on its own."  # noqa: E501
+        )
         parts.append(f"<p>{escape(intro)}</p><ul>")
         for name in PRESETS:
-            about = tr._("{name}: from {source}.", name=tr._(PRESET_NAMES[name]),
-                         source=tr._(SOURCES[PRESET_SOURCES[name]]))
+            about = tr._(
+                "{name}: from {source}.",
+                name=tr._(PRESET_NAMES[name]),
+                source=tr._(SOURCES[PRESET_SOURCES[name]]),
+            )
             parts.append(f"<li>{escape(about)}</li>")
         parts.append("</ul>")
         classic = PRESETS["classic"].to_json()
-        defaults = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in classic.items()}
+        defaults = {
+            k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in classic.items()
+        }
         defaults["board_cards"] = "standard"
     else:
         defaults = {o.key: o.choices[0].value for o in OPTIONS[game]}
@@ -147,10 +156,12 @@ def options_html(game: str, tr: Translator) -> str:
     if game == "nain-jaune":
         items = []
         for kind in ("broke", "rounds", "target", "last-standing"):
-            end = EndCondition(kind, 10 if kind == "rounds" else 120 if kind == "target" else 0)  # type: ignore[arg-type]
+            end = EndCondition(kind, 10 if kind == "rounds" else 120 if kind == "target" else 0)
             sources = escape(tr._("From {source}.", source=source_names(END_SOURCES[kind], tr)))
             words = escape(end_words(end, tr))
-            items.append(f'<li><strong>{words}</strong><br><span class="muted">{sources}</span></li>')
+            items.append(
+                f'<li><strong>{words}</strong><br><span class="muted">{sources}</span></li>'
+            )
         label = escape(tr._("The game ends"))
         parts.append(f"<section><h3>{label}</h3><ul>{''.join(items)}</ul></section>")
     return "\n".join(parts)
