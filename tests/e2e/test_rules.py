@@ -97,6 +97,7 @@ def test_a_newcomer_reads_the_rules_and_sits_down_in_one_step(
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     page.wait_for_selector("#hand .card")
+    _no_key_and_no_sideways_scroll(page, f"the table ({size})")
     expect(page.locator(".topbar a.rules-link")).to_have_attribute("href", "/rules/nain-jaune")
     # back in the lobby, the table is listed once: in "My tables", not again in "Open tables"
     table_id = page.url.rsplit("/", 1)[-1]
