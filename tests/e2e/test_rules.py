@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from cardroom.i18n import LANGS, translator
 from cardroom.i18n.options import PRESET_NAMES
 from tests.e2e.conftest import DESKTOP, PHONE
+from tests.e2e.test_i18n import axe_violations
 from tests.i18n.test_option_words import CODE
 
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "cy": "cy-GB"}
@@ -106,3 +107,13 @@ def test_a_newcomer_reads_the_rules_and_sits_down_in_one_step(
     expect(page.locator("#mine")).to_contain_text(table_id)
     assert table_id not in page.locator("#open").inner_text()
     ctx.close()
+
+
+def test_the_welsh_rules_page_passes_axe(server: str, browser: Browser) -> None:
+    # bypass_csp: only so that the test can inject axe-core
+    ctx = browser.new_context(viewport=PHONE, bypass_csp=True, has_touch=True, is_mobile=True)
+    page = ctx.new_page()
+    page.goto(server + "/rules/nain-jaune?lang=cy")
+    found = axe_violations(page)
+    ctx.close()
+    assert found == []
