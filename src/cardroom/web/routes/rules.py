@@ -82,7 +82,7 @@ def render_rules(game: str, lang: str) -> str:
 </head>
 <body class="page-rules">
 <header class="topbar">
-  <a class="brand" href="/?lang={lang}">cardroom</a>
+  <a class="brand" href="/">cardroom</a>
   <nav aria-label="{nav_label}">{games}</nav>
   <span class="rules-langs" aria-label="{lang_label}">{other_langs}</span>
 </header>
@@ -90,7 +90,7 @@ def render_rules(game: str, lang: str) -> str:
 <h1>{heading}</h1>
 {body}
 {options_html(game, tr)}
-<p class="rules-back"><a href="/?lang={lang}">{back}</a></p>
+<p class="rules-back"><a href="/">{back}</a></p>
 </main>
 </body>
 </html>
