@@ -49,7 +49,10 @@ def test_every_language_has_the_same_parts(game: str) -> None:
     the explanation exists in one language only."""
     english = _skeleton(rules_fragment(game, "en"))
     assert len(english.tags) > 10
-    english_text = {t.strip() for t in english.text if len(t.strip()) > 12}
+    english_text = {t.strip() for t in english.text if len(t.strip()) > 12} - {
+        "{{spit_layout}}",
+        "{{speed_layout}}",
+    }
     for lang in LANGS[1:]:
         other = _skeleton(rules_fragment(game, lang))
         assert other.tags == english.tags, lang

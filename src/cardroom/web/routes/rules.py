@@ -55,7 +55,12 @@ def render_rules(game: str, lang: str) -> str:
     """The whole rules page of ``game`` in ``lang``."""
     tr = translator(lang)
     title = tr._(GAME_TITLES[game])
-    body = rules_fragment(game, lang).replace("{{board}}", board_html(tr))
+    body = (
+        rules_fragment(game, lang)
+        .replace("{{board}}", board_html(tr))
+        .replace("{{spit_layout}}", spit_layout_html())
+        .replace("{{speed_layout}}", speed_layout_html())
+    )
     current = ' aria-current="page"'
     other_langs = " ".join(
         f'<a href="/rules/{game}?lang={code}" lang="{code}" hreflang="{code}"'
@@ -111,6 +116,33 @@ def board_html(tr: Translator) -> str:
         )
     label = escape(tr._("The board: five boxes, and what each player stakes on each"))
     return f'<figure class="rules-board"><ol aria-label="{label}">{"".join(boxes)}</ol></figure>'
+
+
+def _pile(cards: list[str], top: str | None, tr: Translator | None = None) -> str:
+    """A pile seen from the side: face-down cards, then ``top`` face up (or none)."""
+    imgs = [f'<img src="/static/cards/{c}.svg" alt="" width="60" height="84">' for c in cards]
+    if top is not None:
+        imgs.append(f'<img src="/static/cards/{top}.svg" alt="" width="60" height="84">')
+    return f'<span class="rules-pile">{"".join(imgs)}</span>'
+
+
+def spit_layout_html() -> str:
+    """One player's five stock piles of 1 to 5 cards, each top card face up (the caption, in
+    the page's words, is the fragment's)."""
+    tops = ("4H", "9C", "KD", "2S", "7H")
+    piles = [_pile(["back"] * k, top) for k, top in enumerate(tops)]
+    return f'<div class="rules-layout" aria-hidden="true">{"".join(piles)}</div>'
+
+
+def speed_layout_html() -> str:
+    """The Speed table: a side pile at each end, the two middle piles between them; below, a
+    hand of five and its draw pile."""
+    row1 = [_pile(["back"] * 3, None), _pile([], "6C"), _pile([], "JH"), _pile(["back"] * 3, None)]
+    row2 = [_pile([], c) for c in ("2D", "5S", "7C", "10H", "QS")] + [_pile(["back"] * 4, None)]
+    return (
+        '<div class="rules-layout rules-speed" aria-hidden="true">'
+        f"<div>{''.join(row1)}</div><div>{''.join(row2)}</div></div>"
+    )
 
 
 def _option_html(option: OptionWords, default: str, tr: Translator) -> str:
