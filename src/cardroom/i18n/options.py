@@ -19,6 +19,7 @@ SOURCES: dict[str, str] = {
     "how-to-deal": N_("the English text “How to deal the Yellow Dwarf”"),
     "yellow-dwarf-rules": N_("the English text “Yellow Dwarf Rules”"),
     "house": N_("a house rule"),
+    "regional": N_("some regional French rulebooks"),
     "table": N_("a table setting of cardroom"),
     "welsh": N_("the Welsh text on Spit and Speed"),
 }
@@ -157,7 +158,7 @@ NAIN_JAUNE: tuple[OptionWords, ...] = (
                 N_(
                     "ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"  # noqa: E501
                 ),
-                ("house",),
+                ("regional",),
             ),
         ),
     ),
@@ -191,7 +192,7 @@ SPIT: tuple[OptionWords, ...] = (
         N_("Stock piles"),
         (
             Choice("5", N_("five piles of 1 to 5 cards"), ("welsh",)),
-            Choice("4", N_("four piles of 1 to 4 cards"), ("house",)),
+            Choice("4", N_("four piles of 1 to 4 cards"), ("welsh",)),
         ),
     ),
     OptionWords(
@@ -204,7 +205,7 @@ SPIT: tuple[OptionWords, ...] = (
                 ("welsh",),
             ),
             Choice(
-                "chooser", N_("the one who cleared their stock chooses a middle pile"), ("house",)
+                "chooser", N_("the one who cleared their stock chooses a middle pile"), ("welsh",)
             ),
         ),
     ),

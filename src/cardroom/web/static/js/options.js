@@ -16,6 +16,7 @@ export const SOURCES = {
   "how-to-deal": N_("the English text “How to deal the Yellow Dwarf”"),
   "yellow-dwarf-rules": N_("the English text “Yellow Dwarf Rules”"),
   house: N_("a house rule"),
+  regional: N_("some regional French rulebooks"),
   table: N_("a table setting of cardroom"),
 };
 
@@ -76,7 +77,7 @@ export const CHOICES = {
     label: N_("The cards of the five boxes"),
     values: [
       ["standard", N_("ten of diamonds, jack of clubs, queen of spades, king of hearts, seven of diamonds"), ["french", "how-to-deal", "yellow-dwarf-rules"]],
-      ["regional", N_("ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"), ["house"]],
+      ["regional", N_("ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"), ["regional"]],
     ],
   },
 };
