@@ -75,14 +75,14 @@ NAIN_JAUNE: tuple[OptionWords, ...] = (
             Choice(
                 "points-ace-low",
                 N_(
-                    "the value of their cards: ace 1, two to ten as marked, jack, queen and king 10"
+                    "the value of their cards (ace 1, two to ten as marked, jack, queen and king 10)"  # noqa: E501
                 ),
                 ("french",),
             ),
             Choice("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
             Choice(
                 "points-ace-high",
-                N_("the value of their cards: two to ten as marked, ace, jack, queen and king 10"),
+                N_("the value of their cards (two to ten as marked, ace, jack, queen and king 10)"),
                 ("yellow-dwarf-rules",),
             ),
         ),
@@ -293,17 +293,14 @@ def sentence(game: str, key: str, value: str, lang: str | Translator | None = No
     )
 
 
-def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
-    """The table's rules line: the nearest preset's name, then every option that differs from it
-    as a sentence (``French classic; Taking a box: you say “who takes” yourself…``)."""
-    tr = tr_of(lang)
-    best, best_diff = "classic", [f.name for f in fields(Rules)]
-    for name, preset in PRESETS.items():
-        diff = [f.name for f in fields(Rules) if getattr(rules, f.name) != getattr(preset, f.name)]
-        if len(diff) < len(best_diff):
-            best, best_diff = name, diff
-    parts = [tr._(PRESET_NAMES[best])]
-    for key in best_diff:
+def _changed(rules: Rules, base: Rules) -> list[str]:
+    return [f.name for f in fields(Rules) if getattr(rules, f.name) != getattr(base, f.name)]
+
+
+def _differences(rules: Rules, base: Rules, tr: Translator) -> list[str]:
+    """Each option of ``rules`` that differs from ``base``, as a sentence."""
+    parts = []
+    for key in _changed(rules, base):
         if key == "starting_chips":
             parts.append(
                 tr.ngettext(
@@ -312,17 +309,25 @@ def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
             )
         elif key == "end":
             parts.append(tr._("the game ends {when}", when=end_words(rules.end, tr)))
+        elif value := _value_of(rules, key):
+            parts.append(sentence("nain-jaune", key, value, tr))
         else:
-            value = _value_of(rules, key)
-            if value:
-                parts.append(sentence("nain-jaune", key, value, tr))
-            else:
-                parts.append(
-                    tr._(
-                        "The cards of the five boxes: {cards}",
-                        cards=" ".join(c.pretty for c in rules.board_cards),
-                    )
-                )
+            cards = " ".join(c.pretty for c in rules.board_cards)
+            parts.append(tr._("The cards of the five boxes: {cards}", cards=cards))
+    return parts
+
+
+def preset_changes(name: str, lang: str | Translator | None = None) -> list[str]:
+    """What a preset changes from the French classic, one sentence per option."""
+    return _differences(PRESETS[name], PRESETS["classic"], tr_of(lang))
+
+
+def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
+    """The table's rules line: the nearest preset's name, then every option that differs from it
+    as a sentence (``French classic; Taking a box: you say “who takes” yourself…``)."""
+    tr = tr_of(lang)
+    best = min(PRESETS, key=lambda name: len(_changed(rules, PRESETS[name])))
+    parts = [tr._(PRESET_NAMES[best]), *_differences(rules, PRESETS[best], tr)]
     text = parts[0]
     for part in parts[1:]:
         text = tr._("{rules}; {option}", rules=text, option=part)

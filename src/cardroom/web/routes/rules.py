@@ -23,6 +23,7 @@ from cardroom.i18n.options import (
     SOURCES,
     OptionWords,
     end_words,
+    preset_changes,
     source_names,
 )
 from cardroom.i18n.rules_text import GAMES, rules_fragment
@@ -174,7 +175,8 @@ def options_html(game: str, tr: Translator) -> str:
                 name=tr._(PRESET_NAMES[name]),
                 source=tr._(SOURCES[PRESET_SOURCES[name]]),
             )
-            parts.append(f"<li>{escape(about)}</li>")
+            changes = "".join(f"<li>{escape(t)}</li>" for t in preset_changes(name, tr))
+            parts.append(f"<li>{escape(about)}{f'<ul>{changes}</ul>' if changes else ''}</li>")
         parts.append("</ul>")
         classic = PRESETS["classic"].to_json()
         defaults = {

@@ -32,9 +32,9 @@ export const CHOICES = {
   payment: {
     label: N_("What the others pay the winner of a round"),
     values: [
-      ["points-ace-low", N_("the value of their cards: ace 1, two to ten as marked, jack, queen and king 10"), ["french"]],
+      ["points-ace-low", N_("the value of their cards (ace 1, two to ten as marked, jack, queen and king 10)"), ["french"]],
       ["card-count", N_("one chip for each card left in their hand"), ["how-to-deal"]],
-      ["points-ace-high", N_("the value of their cards: two to ten as marked, ace, jack, queen and king 10"), ["yellow-dwarf-rules"]],
+      ["points-ace-high", N_("the value of their cards (two to ten as marked, ace, jack, queen and king 10)"), ["yellow-dwarf-rules"]],
     ],
   },
   forgotten_announcement: {
