@@ -117,12 +117,13 @@ function nextTo(a, b) {
 }
 
 /** The top the person aimed at: the pile's top, unless it changed too recently for the hand
- * to have seen it and the card does not fit it (then the race was lost: "too late"). */
+ * to have seen it and the card fits the top before, not this one (the race was lost: "too
+ * late"). A card that fits neither is told it does not follow the top shown. */
 function aimedAt(card, pile, now = Date.now()) {
   const t = tops[pile];
   const top = view().centre[pile];
-  if (!t || t.top !== top || !t.before || now - t.at > REACTION_MS || nextTo(card, top)) return top;
-  return t.before;
+  if (!t || t.top !== top || !t.before || now - t.at > REACTION_MS) return top;
+  return nextTo(card, t.before) && !nextTo(card, top) ? t.before : top;
 }
 
 function announcePhase(phase) {
