@@ -41,6 +41,7 @@ from cardroom.games.nain_jaune.engine import (
     round_record,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, RulesError
+from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.store import LogEntry
 from cardroom.tables.config import TableConfig, TableError
 
@@ -466,8 +467,10 @@ class NainJauneTable:
 
     def _result_json(self, rnd: Round, res: RoundResult, names: list[str]) -> dict[str, Any]:
         seats = self.round_seats
+        columns = breakdown(rnd.events, rnd.n)
         rows = [
             {
+                **columns[pos].to_json(),
                 "seat": g,
                 "name": names[pos],
                 "paid": res.chips[pos] - rnd.chips_before[pos],

@@ -234,7 +234,11 @@ class PlainGame:
             self.speaker.say_events(events, table.round_names)
         self.say(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
-            self.say(*result_lines(table.last_result, table.game.rules, table.round_names, tr))
+            rnd = table.round
+            assert rnd is not None
+            self.say(*result_lines(
+                table.last_result, table.game.rules, table.round_names, tr, rnd.events
+            ))  # fmt: skip
             if table.game.result is not None:
                 self.say("", *game_over_lines(table.game.result, table.names, tr))
 

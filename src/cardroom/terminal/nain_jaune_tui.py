@@ -235,7 +235,11 @@ class NainJauneApp(App[None]):
         self._write_log(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             rules = table.game.rules
-            self._write_log(*result_lines(table.last_result, rules, table.round_names, tr))
+            rnd = table.round
+            assert rnd is not None
+            self._write_log(
+                *result_lines(table.last_result, rules, table.round_names, tr, rnd.events)
+            )
             if table.game.result is not None:
                 self._write_log("", *game_over_lines(table.game.result, table.names, tr))
                 path = table.save()
