@@ -279,6 +279,8 @@ def event_text(
         return tr._("{name} is away: a bot plays for them", name=who)
     if kind == "returned":
         return tr._("{name} is back", name=who)
+    if kind == "left":
+        return tr._("{name} left the table: a bot plays for them", name=who)
     return str(event.get("text", ""))
 
 

@@ -1,7 +1,8 @@
 """One Nain Jaune table as a deterministic state machine over its log.
 
 :class:`NainJauneTable` is rebuilt by applying log entries one by one (``created``, ``joined``,
-``started``, ``round``, ``action``, ``takeover``, ``returned``, ``ready``). :meth:`check`
+``started``, ``round``, ``action``, ``takeover``, ``returned``, ``ready``, ``left``, and
+after the game ``rematch``; a rematch's own table takes ``seat-token``). :meth:`check`
 validates a proposed entry without changing anything; :meth:`apply` applies an entry that was
 checked (and stored). No I/O, no clock, no randomness but the seeded deal. :meth:`frame` builds
 what one seat (or a spectator) may see: only that seat's hand and choices, never the talon.
@@ -47,7 +48,14 @@ from cardroom.tables.config import TableConfig, TableError
 
 Status = Literal["waiting", "playing", "round-over", "over"]
 NAME_MAX = 24
-KINDS = ("created", "joined", "started", "round", "action", "takeover", "returned", "ready")
+CHART_ROUNDS = 100
+"""A frame carries the chips of at most this many last rounds (the end screen's chart)."""
+KINDS = (
+    "created", "joined", "started", "round", "action", "takeover", "returned", "ready", "left",
+    "rematch", "seat-token",
+)  # fmt: skip
+_AFTER_THE_GAME = frozenset({"rematch", "seat-token"})
+"""Entries a finished table still takes: its rematch's id, and seat tokens of a rematch."""
 
 _EVENT_KIND: dict[type, str] = {
     CardPlayed: "play",
@@ -142,6 +150,14 @@ class NainJauneTable:
         """Person seats that stayed empty at the start: bots of the table's level play them."""
         self.taken_over: dict[int, str] = {}
         """Person seats a bot plays for while the person is away: seat -> level."""
+        self.left: set[int] = set()
+        """Persons who left the table: a bot plays their seat to the end (in ``taken_over``)."""
+        self.rematch: str | None = None
+        """The id of this table's rematch (``rematch`` entry), once someone asked for it."""
+        self.rematch_of: str | None = None
+        """The table this one is the rematch of."""
+        self.chips_history: list[tuple[int, ...]] = []
+        """Chips by game seat at the start and after every finished round (for the chart)."""
         self.ready_seats: set[int] = set()
         self.events: list[dict[str, Any]] = []
         """Every public event of the table so far (subscribers keep a cursor into it)."""
@@ -265,8 +281,14 @@ class NainJauneTable:
             raise TableError("not-found", "this table has not been created")
         if kind not in KINDS:
             raise TableError("bad-request", f"unknown log entry {kind!r}")
-        if self.status == "over":
+        if self.status == "over" and kind not in _AFTER_THE_GAME:
             raise TableError("over", "the game is over")
+        if kind == "rematch":
+            if self.status != "over" or self.rematch is not None:
+                raise TableError("forbidden", "a rematch is offered once, after the game")
+            if not isinstance(data.get("table"), str):
+                raise TableError("bad-request", "a rematch names its table")
+            return
         if kind in ("started", "round"):
             self._check_table_entry(kind, data)
             return
@@ -287,8 +309,16 @@ class NainJauneTable:
             if not isinstance(data.get("level"), str):
                 raise TableError("bad-request", "takeover needs the bot's level")
         elif kind == "returned":
-            if seat not in self.taken_over:
+            if seat not in self.taken_over or seat in self.left:
                 raise TableError("bad-request", "no bot plays for this seat")
+        elif kind == "left":
+            if not self.is_person(seat) or seat in self.left:
+                raise TableError("bad-request", "only a person at the table can leave it")
+            if not isinstance(data.get("level"), str):
+                raise TableError("bad-request", "leaving needs the level of the bot that goes on")
+        elif kind == "seat-token":
+            if not self.is_person(seat) or not isinstance(data.get("hash"), str):
+                raise TableError("bad-request", "a seat token is for a person's seat")
         elif kind == "ready":
             if self.status != "round-over":
                 raise TableError("bad-request", "the round is not over")
@@ -357,6 +387,8 @@ class NainJauneTable:
             self.config = cfg
             self.created_at = entry.at
             self.token_hashes = {int(k): str(v) for k, v in data.get("tokens", {}).items()}
+            of = data.get("rematch_of")
+            self.rematch_of = of if isinstance(of, str) else None
             self.names = [
                 spec.name or (f"Seat {g + 1}" if spec.kind == "person" else f"Bot {g + 1}")
                 for g, spec in enumerate(cfg.seats)
@@ -375,6 +407,7 @@ class NainJauneTable:
             for g in self.filled:
                 self.names[g] = f"Bot {g + 1}"
             self.game = Game(cfg.rules, list(self.names), dealer=int(data["dealer"]))
+            self.chips_history = [tuple(self.game.chips)]
             self.status = "playing"
             self._event({"kind": "started"}, "the game starts")
         elif kind == "round":
@@ -396,6 +429,20 @@ class NainJauneTable:
         elif kind == "ready":
             assert isinstance(seat, int)
             self.ready_seats.add(seat)
+        elif kind == "left":
+            assert isinstance(seat, int)
+            self.left.add(seat)
+            self.taken_over[seat] = str(data["level"])
+            self.ready_seats.discard(seat)
+            self._event(
+                {"kind": "left", "seat": seat},
+                f"{self.names[seat]} left the table: a bot plays for them",
+            )
+        elif kind == "rematch":
+            self.rematch = str(data["table"])
+        elif kind == "seat-token":
+            assert isinstance(seat, int)
+            self.token_hashes[seat] = str(data["hash"])
         if kind == "action" and self.status in ("round-over", "over"):
             self.round_ended_at = entry.at
 
@@ -445,6 +492,7 @@ class NainJauneTable:
             return
         names = self.round_names
         res = game.finish_round()
+        self.chips_history.append(tuple(game.chips))
         self.last_result = self._result_json(rnd, res, names)
         self._event(
             {"kind": "round-over", "seat": self.round_seats[res.winner]},
@@ -606,6 +654,10 @@ class NainJauneTable:
                 "rounds": result.rounds,
             },
             "ready": sorted(self.ready_seats),
+            "left": sorted(self.left),
+            "rematch": f"/t/{self.rematch}" if self.rematch else None,
+            "chips_by_round": self.chips_by_round()[-CHART_ROUNDS:],
+            "chips_rounds_from": max(0, len(self.chips_history) - CHART_ROUNDS),
             "events": [],
             "deadline": deadline,
         }
@@ -651,6 +703,10 @@ class NainJauneTable:
         claim = rnd.pending_claim if mine else None
         out["pending_claim"] = claim.code if claim is not None else None
         return out
+
+    def chips_by_round(self) -> list[list[int]]:
+        """Every player's chips (by game seat) at the start, then after each finished round."""
+        return [list(row) for row in self.chips_history]
 
     # -- records ------------------------------------------------------------------------------
 
