@@ -156,6 +156,9 @@ class NainJauneTable:
         """The id of this table's rematch (``rematch`` entry), once someone asked for it."""
         self.rematch_of: str | None = None
         """The table this one is the rematch of."""
+        self._passed: list[int] = []
+        """The seats that said "without" since the last card (grouped into one log line)."""
+        self._passed_rank = 0
         self.chips_history: list[tuple[int, ...]] = []
         """Chips by game seat at the start and after every finished round (for the chart)."""
         self.ready_seats: set[int] = set()
@@ -468,6 +471,7 @@ class NainJauneTable:
         self.last_result = None
         self.round_ended_at = None
         self.round_start = len(self.events)
+        self._passed.clear()
         names = self.round_names
         opener = names[rnd.to_act]
         self._event(
@@ -556,6 +560,16 @@ class NainJauneTable:
             out: dict[str, Any] = {"kind": _EVENT_KIND[type(event)]}
             if isinstance(event, Paid):
                 out["seat"] = seats[event.payer]
+            elif isinstance(event, Without):
+                self._passed.append(seats[event.seat])
+                self._passed_rank = event.rank
+            elif isinstance(event, CardPlayed):
+                self._passed.clear()
+            elif isinstance(event, NextRank | FreeSequence) and self._passed:
+                # one line for the run: "Ann, Bob and Cid have no queen: Dee goes on with a king"
+                out["passed"] = [g for g in self._passed if g != seats[event.seat]]
+                out["passed_rank"] = self._passed_rank
+                self._passed.clear()
             for f in fields(event):
                 value = getattr(event, f.name)
                 if f.name in _SEAT_FIELDS:
