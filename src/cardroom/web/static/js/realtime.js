@@ -432,13 +432,27 @@ function renderResult() {
   const links = el("p", {});
   if (mySeat() !== null) {
     const text = state.rematch ? _("Join the rematch") : _("Rematch");
-    links.append(el("a", { class: "button primary", id: "rematch", href: `/t/${encodeURIComponent(TABLE)}/rematch` }, text), " ");
+    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, text), " ");
   } else if (state.rematch) {
     links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the rematch")), " ");
   }
   links.append(el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: "" }, _("Download the record")), " ",
     el("a", { class: "button", href: "/" }, _("Lobby")));
   box.append(links);
+}
+
+/** Ask for the rematch (a POST: the first to ask makes it) and go to one's seat there. */
+async function rematch() {
+  try {
+    const response = await fetch(`/t/${encodeURIComponent(TABLE)}/rematch`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "same-origin",
+    });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.message || _("The server refused that."));
+    location.assign(body.url);
+  } catch (err) {
+    showError(err.message);
+  }
 }
 
 // ---- keys ---------------------------------------------------------------------------------
