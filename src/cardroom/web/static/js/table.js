@@ -25,6 +25,8 @@ const KEY_RANKS = { a: "A", 1: "A", t: "10", 0: "10", j: "J", q: "Q", k: "K" };
 const FINE = matchMedia("(pointer: fine)");
 const key = (letter) => (FINE.matches ? ` (${letter})` : "");
 /** A button's words without their key "(c)" where there is no keyboard. */
+document.body.classList.toggle("no-keys", !FINE.matches);
+FINE.addEventListener?.("change", () => document.body.classList.toggle("no-keys", !FINE.matches));
 const keyless = (text) => (FINE.matches ? text : text.replace(/\s*\([a-z]\)\s*$/i, ""));
 let autoRematch = false;  // asked once for the rematch this page lands in
 let leaving = false;      // the "leave the table?" confirmation is open
@@ -189,6 +191,7 @@ function render() {
   renderResult();
   renderHint();
   renderLeave();
+  holdHandHeight();
   restoreFocus(focusCard, focusId, inHand);
   // Play again pressed by another player: every person who was at the table lands in their seat
   const me = state.you;
@@ -360,11 +363,7 @@ function renderActions() {
           el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }) })))));
     }
   }
-  if (state.status === "round-over" && you !== null) {
-    const asked = sentReady === state.seq || (state.ready || []).includes(you);
-    box.append(el("button", { type: "button", class: "primary", id: "ready-button", disabled: asked, onclick: ready },
-      asked ? _("Waiting for the others…") : keyless(_("Next round (n)"))));
-  }
+  if (state.status === "round-over" && you !== null) box.append(readyButton());
   const moves = legal();
   const r = state.round;
   if (moves.includes("claim")) {
@@ -397,6 +396,13 @@ function sessionOrLocalInvites() {
   } catch {
     return [];
   }
+}
+
+/** "Next round": under the moves, and in the settlement (a sheet over the hand on a phone). */
+function readyButton(id = "ready-button") {
+  const asked = sentReady === state.seq || (state.ready || []).includes(state.you);
+  return el("button", { type: "button", class: "primary ready-button", id, disabled: asked, onclick: ready },
+    asked ? _("Waiting for the others…") : keyless(_("Next round (n)")));
 }
 
 function ready() {
@@ -438,6 +444,18 @@ function renderHand() {
   box.setAttribute("aria-label", moves.size ? _("Your hand: your turn") : _("Your hand"));
 }
 
+let handRound = null;   // the round whose hand height is kept
+let shownEnd = null;    // the status whose settlement was brought into view
+
+/** The hand's box keeps the height of the round's first hand: playing a card that empties a
+ * row does not pull up what is below it. */
+function holdHandHeight() {
+  const box = $("hand").parentElement;
+  const k = state.round?.k ?? null;
+  if (k !== handRound) { box.style.minHeight = ""; handRound = k; }
+  if (!box.hidden && state.status === "playing") box.style.minHeight = `${Math.max(box.offsetHeight, parseFloat(box.style.minHeight) || 0)}px`;
+}
+
 function renderResult() {
   const box = $("result");
   clear(box);
@@ -445,7 +463,13 @@ function renderResult() {
   const game = state.game_result;
   if (!res && !game) { box.hidden = true; return; }
   box.hidden = false;
+  box.classList.toggle("ended", state.status === "round-over" || state.status === "over");
   if (game) box.append(...endScreen(game).filter(Boolean));
+  const end = `${state.status}/${state.round?.k}`;
+  if ((state.status === "round-over" || state.status === "over") && shownEnd !== end) {
+    shownEnd = end;  // below the hand: bring it into view once (scrolling moves no layout)
+    requestAnimationFrame(() => box.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+  }
   if (res && (state.status === "round-over" || state.status === "over" || state.status === "playing")) {
     box.append(el("h2", {}, state.status !== "round-over" ? _("Last round") : _("Settlement of the round")));
     if (res.winner !== null && res.winner !== undefined) {
@@ -453,6 +477,7 @@ function renderResult() {
       box.append(el("p", {}, res.grand_opera ? _("{name} went out with a Grand Opéra!", { name }) : _("{name} went out.", { name })));
     }
     box.append(settlementTable(res));
+    if (state.status === "round-over" && state.you !== null && state.you !== undefined) box.append(el("p", {}, readyButton("ready-again")));
     if (Array.isArray(res.boxes) && res.boxes.length) {
       box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
         res.boxes.map((b) => (typeof b === "object" ? `${cardText(b.card)} ${b.after ?? b.chips}` : String(b))).join(", ")));
