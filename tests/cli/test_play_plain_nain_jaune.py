@@ -280,3 +280,19 @@ def scripted_commands_until_dropped(table: Table) -> None:
             assert view is not None
             table.human_act(view.legal_actions[-1])
     assert table.human not in table.game.active
+
+
+def test_q_quits_between_rounds_and_shows_the_settlement_columns(tmp_path: Path) -> None:
+    options = ("end=rounds:2",)
+    lines = scripted_commands(table_for(*options))
+    first_round = lines[: lines.index("")]  # Ann's moves of round 1, then the pause
+    args = [*ARGS, "-o", "end=rounds:2", "--records", str(tmp_path)]
+    res = CliRunner().invoke(cli, args, input="\n".join([*first_round, "q", "7D"]) + "\n")
+    assert res.exit_code == 0, res.output
+    # between rounds q cannot mean the queen: it quits (and saves); round 2 never starts
+    assert "Round 2." not in res.stdout and "Game saved to" in res.stdout
+    assert "Refused" not in res.stdout
+    head = next(line for line in res.stdout.splitlines() if "Boxes taken" in line)
+    assert head.split() == [
+        "Player", "Stake", "Boxes", "taken", "Cards", "Doubled", "boxes", "Grand", "Opéra", "Total",
+    ]  # fmt: skip

@@ -123,6 +123,8 @@ class PlainGame:
                 return
 
     def _between_rounds(self, line: str) -> bool:
+        if line.strip().lower() == "q":  # no hand between rounds: q cannot mean the queen
+            return False
         try:
             command = parse_input(line, (), lang=self.tr)
         except InputError as exc:
