@@ -167,3 +167,67 @@ def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_after_a_reconnect_the_error_clears_and_no_old_call_is_announced(
+    browser: Browser, server: str
+) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = ctx.new_page()
+    sockets: dict[str, Any] = {"block": False, "open": []}
+
+    def route(ws: Any) -> None:  # the page's websocket, through a switch the test holds
+        if sockets["block"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets["open"].append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), route)
+    try:
+        table = create_table(
+            page, server, name="Ann", seats=[("bot", "easy"), ("bot", "easy")], end=("rounds", 1)
+        )
+        page.goto(table.url)
+        wait_until(lambda: status(page) == "playing", what="the game to start")
+        # play until a call was announced (the banner and the assertive live region)
+        end = time.monotonic() + 60
+        while not page.locator("#announce").inner_text().strip():
+            assert time.monotonic() < end and status(page) == "playing", "no call was announced"
+            if page.locator("#hand button.card.legal, #pass-button").count():
+                before = seq(page)
+                if click_move(page) is not None:
+                    wait_until(lambda b=before: seq(page) != b, what="the move to land")
+            page.wait_for_timeout(30)
+        wait_until(
+            lambda: page.locator("#hand button.card.legal, #pass-button").count() > 0,
+            what="Ann's turn",
+        )
+        shown = "document.getElementById('announce').classList.contains('show')"
+        wait_until(lambda: not page.evaluate(shown), what="the banner to fold")
+        said = page.locator("#announce").inner_text()
+        page.evaluate(
+            """() => { window.__announced = 0;
+            new MutationObserver((m) => { window.__announced += m.length; }).observe(
+              document.getElementById("announce"),
+              {childList: true, characterData: true, subtree: true}); }"""
+        )
+        # the connection drops and cannot come back for a while: a move says "Not connected"
+        sockets["block"] = True
+        for ws in sockets["open"]:
+            ws.close()
+        wait_until(lambda: page.locator("#conn").get_attribute("data-kind") != "ok", what="drop")
+        click_move(page)
+        assert "Not connected" in page.locator("#error").inner_text()
+        # it comes back: the error goes, and the last call is not said again
+        sockets["block"] = False
+        wait_until(
+            lambda: page.locator("#conn").get_attribute("data-kind") == "ok", timeout=60,
+            what="the reconnect",
+        )  # fmt: skip
+        wait_until(lambda: page.locator("#error").inner_text() == "", what="the error to clear")
+        assert page.evaluate("window.__announced") == 0
+        assert page.locator("#announce").inner_text() == said
+        assert not page.evaluate(shown)
+    finally:
+        ctx.close()
