@@ -657,6 +657,7 @@ class NainJauneTable:
             "preset": cfg.rules.preset_name,
             "creator": 0,
             "hints": cfg.hints,
+            "learning": cfg.learning,
             "round": None,
             "last_result": self.last_result,
             "game_result": None

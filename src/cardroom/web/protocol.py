@@ -222,6 +222,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     public: bool = True
     hints: bool = False
     """Players may ask the expert for a suggestion for their own move (off for a rated game)."""
+    learning: bool | None = None
+    """A learning table (hints on, every event and refusal explained); by default on when
+    every other seat is a bot (Nain Jaune only)."""
 
 
 _create_decoder = msgspec.json.Decoder(CreateTable, strict=True)

@@ -72,6 +72,7 @@ function onFrame(frame) {
       fresh = false;
       clearCurrentRound();
       seatNotes.clear();
+      explained.clear();
       showError("");
     } else if (prev && prev.round?.k !== frame.round?.k) {
       seatNotes.clear();
@@ -84,7 +85,8 @@ function onFrame(frame) {
     if (frame.ref && frame.ref === hintRef) hintRef = null;
     if (frame.ref && frame.ref === pending) pending = null;
     if (!frame.ref) pending = null;
-    showError(frame.message || _("The server refused that."));
+    const why = state?.learning && EXPLAIN_REFUSAL[frame.code] ? ` ${EXPLAIN_REFUSAL[frame.code]()}` : "";
+    showError((frame.message || _("The server refused that.")) + why);
     if (state) redrawMoves();
   }
 }
@@ -96,6 +98,26 @@ function showError(text) {
 // ---- events and announcements -----------------------------------------------------------
 const ANNOUNCE = new Set(["without", "takes", "forgot", "grand-opera", "round-over", "game-over", "takeover"]);
 const SEAT_NOTE = new Set(["without", "takes", "forgot", "grand-opera", "play"]);
+
+// a learning table explains each kind of event (the first time it happens in a round) and
+// each refusal in one sentence
+const EXPLAIN = {
+  stakes: () => _("Before every round each player puts 1, 2, 3, 4 and 5 chips on the five boxes (15 chips)."),
+  takes: () => _("Playing a board card and announcing it (“… who takes”) wins the chips of its box."),
+  forgot: () => _("A board card played without announcing it leaves its box as it is."),
+  without: () => _("Saying “without” means you hold no card of the next rank: the next player may play it."),
+  "next-rank": () => _("Nobody had that rank: the last one to play goes on with the rank after it."),
+  "new-sequence": () => _("A new sequence starts with any card: after a king, or when nobody can go on."),
+  out: () => _("The first player with no card left wins the round."),
+  paid: () => _("At the end of the round each player pays the winner for the cards left in hand."),
+  doubled: () => _("A board card still held at the end doubles its box: its holder pays as many chips as it holds."),
+  "grand-opera": () => _("Playing all one's cards in one turn is a Grand Opéra: it sweeps every box."),
+};
+const EXPLAIN_REFUSAL = {
+  illegal: () => _("Each card must be the rank after the last one played, in any suit; with none, say “without”."),
+  "not-your-turn": () => _("Wait for your turn: the players play one after the other."),
+};
+const explained = new Set();  // the kinds explained this round
 
 const SPEAK = new Set(["without", "takes", "grand-opera", "round-over", "game-over"]);
 
@@ -138,7 +160,11 @@ function addEvent(ev, live = true) {
       last = prev;
     }
   }
-  log.append(el("li", { class: `ev ev-${String(ev.kind || "").replace(/[^a-z-]/gi, "")}` }, text));
+  if (ev.kind === "round") explained.clear();
+  const why = state?.learning && EXPLAIN[ev.kind] && !explained.has(ev.kind) ? EXPLAIN[ev.kind]() : null;
+  if (why) explained.add(ev.kind);
+  log.append(el("li", { class: `ev ev-${String(ev.kind || "").replace(/[^a-z-]/gi, "")}` }, text,
+    why ? el("span", { class: "explain" }, why) : null));
   const lines = [...log.children].filter((li) => !li.classList.contains("round-fold"));
   if (lines.length > ROUND_LINES) lines[0].remove();
   log.scrollTop = log.scrollHeight;
