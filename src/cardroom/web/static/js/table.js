@@ -560,7 +560,7 @@ function endScreen(game) {
   ];
 }
 
-const SVG = "http://www.w3.org/2000/svg";
+const SVG = "http://www.w3.org/2000/svg";  // the xmlns of SVG (a name, nothing is loaded)
 const LINE_COLOURS = ["#1f6f43", "#b5470b", "#2456a6", "#8a2d8a", "#a40e26", "#5c6b00", "#00707a", "#6b4b00"];
 
 function svg(tag, attrs = {}, ...children) {
