@@ -40,7 +40,9 @@ new PerformanceObserver((list) => {
 WORDS = {
     "en": {"stake": "Stake", "total": "Total", "again": "Play again", "over": "The game is over"},
     "fr": {"stake": "Mise", "total": "Total", "again": "Rejouer", "over": "La partie est finie"},
+    "cy": {"stake": "Bet", "total": "Cyfanswm", "again": "Chwarae eto", "over": "Mae’r gêm drosodd"},
 }
+LOCALES = {"en": "en-GB", "fr": "fr-FR", "cy": "cy-GB"}
 
 
 def _clean(page: Page, where: str) -> None:
@@ -83,7 +85,7 @@ def _round_shift(page: Page, since: float) -> float:
 
 @pytest.mark.parametrize(
     ("lang", "size"),
-    [("en", "desktop"), ("fr", "phone")],
+    [("en", "desktop"), ("fr", "phone"), ("cy", "phone")],
 )
 def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
     browser: Browser, server: str, shots: Path, lang: str, size: str
@@ -91,7 +93,7 @@ def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
     phone = size == "phone"
     ctx = browser.new_context(
         viewport=PHONE if phone else DESKTOP,
-        locale="fr-FR" if lang == "fr" else "en-GB",
+        locale=LOCALES[lang],
         has_touch=phone,
         is_mobile=phone,
     )

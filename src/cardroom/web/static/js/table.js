@@ -146,6 +146,19 @@ function foldRound() {
   if (folds.length > FOLDED_ROUNDS) folds[0].remove();
 }
 
+/** Scroll the log to its last line, its height cut to whole lines: the top line shows whole,
+ * never half hidden under the heading. */
+function fitLog(log) {
+  log.style.height = "";
+  const max = parseFloat(getComputedStyle(log).maxHeight);
+  if (log.scrollHeight > max) {
+    let h = 0;
+    for (let li = log.lastElementChild; li && h + li.offsetHeight <= max; li = li.previousElementSibling) h += li.offsetHeight;
+    log.style.height = `${h}px`;
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
 function addEvent(ev, live = true) {
   const text = ev.text || ev.kind || "";
   if (!text) return;
@@ -167,7 +180,7 @@ function addEvent(ev, live = true) {
     why ? el("span", { class: "explain" }, why) : null));
   const lines = [...log.children].filter((li) => !li.classList.contains("round-fold"));
   if (lines.length > ROUND_LINES) lines[0].remove();
-  log.scrollTop = log.scrollHeight;
+  fitLog(log);
   if (ev.seat !== undefined && ev.seat !== null && SEAT_NOTE.has(ev.kind)) {
     seatNotes.set(Number(ev.seat), withoutName(text, Number(ev.seat)));
   }
