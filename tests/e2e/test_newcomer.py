@@ -40,7 +40,8 @@ new PerformanceObserver((list) => {
 WORDS = {
     "en": {"stake": "Stake", "total": "Total", "again": "Play again", "over": "The game is over"},
     "fr": {"stake": "Mise", "total": "Total", "again": "Rejouer", "over": "La partie est finie"},
-    "cy": {"stake": "Bet", "total": "Cyfanswm", "again": "Chwarae eto", "over": "Mae’r gêm drosodd"},
+    "cy": {"stake": "Bet", "total": "Cyfanswm", "again": "Chwarae eto",
+           "over": "Mae’r gêm drosodd"},
 }
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "cy": "cy-GB"}
 

@@ -3,7 +3,7 @@
 // card it showed ("seen").
 import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
-  tableSocket,
+  tableSocket, postJson,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -444,12 +444,7 @@ function renderResult() {
 /** Ask for the rematch (a POST: the first to ask makes it) and go to one's seat there. */
 async function rematch() {
   try {
-    const response = await fetch(`/t/${encodeURIComponent(TABLE)}/rematch`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "same-origin",
-    });
-    const body = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(body.message || _("The server refused that."));
-    location.assign(body.url);
+    location.assign((await postJson(`/t/${encodeURIComponent(TABLE)}/rematch`)).url);
   } catch (err) {
     showError(err.message);
   }

@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket,
+  postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -611,14 +611,7 @@ function chipsChart() {
 }
 
 // ---- play again and leave -------------------------------------------------------------------
-async function postTable(what) {
-  const response = await fetch(`/t/${encodeURIComponent(TABLE)}/${what}`, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "same-origin",
-  });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.message || _("The server refused that."));
-  return body;
-}
+const postTable = (what) => postJson(`/t/${encodeURIComponent(TABLE)}/${what}`);
 
 /** Play again: the same seats at a new table (made by the first to ask); go to my seat there. */
 async function playAgain(auto) {
