@@ -150,6 +150,14 @@ def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
         page.locator("#game-over").scroll_into_view_if_needed()
         _shot(page, shots / f"newcomer-game-over-{name}.png")
         _clean(page, "the end screen")
+        # the whole game's log stays: after a reload round 1 is one folded line, opened on demand
+        page.reload()
+        wait_until(lambda: status(page) == "over", what="the page again")
+        folds = page.locator("#log .round-fold")
+        assert folds.count() == 1 and folds.locator(".log-round li").count() == 0
+        folds.locator("summary").click()
+        wait_until(lambda: folds.locator(".log-round li").count() > 10, what="round 1's lines")
+        _clean(page, "the log")
         # Play again: a new table, the same seats; Ann lands in her seat at once
         old_url = page.url
         button = page.locator("#play-again")

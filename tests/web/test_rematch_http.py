@@ -1,12 +1,17 @@
-"""POST /t/{id}/rematch and /t/{id}/leave: same-origin JSON only; a GET changes nothing."""
+"""POST /t/{id}/rematch and /t/{id}/leave (same-origin JSON only; a GET changes nothing), and an
+earlier round's log sent on request."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from fastapi.testclient import TestClient
 
-from tests.web.conftest import service_of
+from cardroom.games.nain_jaune import Rules
+from cardroom.tables import SeatSpec, TableConfig
+from cardroom.web import Settings
+from tests.web.conftest import Player, service_of, serving
 
 
 def _finished_table(client: TestClient) -> str:
@@ -63,3 +68,41 @@ def test_rematch_sets_the_new_seat_cookie(client: TestClient) -> None:
     fresh = client.cookies.get(f"cr_seat_{new}")
     assert fresh and fresh != token
     assert client.post(f"/t/{table}/rematch", json={}).json()["table"] == new  # the same one
+
+
+async def test_an_earlier_round_is_sent_on_request(settings: Settings) -> None:
+    async with serving(settings) as (app, address):
+        service = service_of(app)
+        config = TableConfig(
+            rules=Rules.from_options("classic", {"end": "rounds:2"}),
+            seats=(SeatSpec("person", name="Ann"), *[SeatSpec("bot", "easy")] * 2),
+            seed=11, level="easy", bot_delay=0, takeover_after=0, next_round_after=0,
+        )  # fmt: skip
+        created = await service.create(config)
+        tid = created.table_id
+        await service.leave(tid, 0)  # the bots play both rounds
+        for _ in range(3000):
+            if service.table(tid).status == "over":
+                break
+            await asyncio.sleep(0.01)
+        table = service.table(tid)
+        assert table.status == "over" and len(table.round_starts) == 2
+        watcher = await Player(address, tid, None, {"Accept-Language": "fr"}).connect()
+        try:
+            await watcher.wait_for(lambda f: f["type"] == "state")
+            await watcher.send({"type": "history", "round": 0, "id": "r0"})
+            frame = await watcher.wait_for(lambda f: f["type"] == "history")
+            events = frame["events"]
+            # round 0 whole, from its deal to its settlement, and nothing of round 1
+            assert events == [
+                {**ev, "text": events[i]["text"]}
+                for i, ev in enumerate(table.events[table.round_starts[0] : table.round_starts[1]])
+            ]
+            assert events[0]["kind"] == "round" and events[0]["text"].startswith("Manche 1")
+            assert [e["kind"] for e in events].count("round-over") == 1
+            assert frame["ref"] == "r0" and frame["round"] == 0
+            await watcher.send({"type": "history", "round": 5, "id": "r5"})
+            error = await watcher.wait_for(lambda f: f["type"] == "error")
+            assert error["code"] == "not-found" and error["ref"] == "r5"
+        finally:
+            await watcher.close()

@@ -62,6 +62,7 @@ _TABLE_FIXED = {
     "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
     "only the players at this table can do that": N_("only the players at this table can do that"),
     "you left this table: a bot plays your seat": N_("you left this table: a bot plays your seat"),
+    "there is no such round": N_("there is no such round"),
     "the table is busy: ask for the rematch again": N_(
         "the table is busy: ask for the rematch again"
     ),

@@ -48,6 +48,8 @@ from cardroom.tables.config import TableConfig, TableError
 
 Status = Literal["waiting", "playing", "round-over", "over"]
 NAME_MAX = 24
+ROUND_EVENTS_MAX = 1000
+"""A ``history`` frame carries at most this many events of a round."""
 CHART_ROUNDS = 100
 """A frame carries the chips of at most this many last rounds (the end screen's chart)."""
 KINDS = (
@@ -166,6 +168,8 @@ class NainJauneTable:
         """Every public event of the table so far (subscribers keep a cursor into it)."""
         self.round_start = 0
         """Index in :attr:`events` where the current round's events begin."""
+        self.round_starts: list[int] = []
+        """Index in :attr:`events` where each round's events begin, round 0 first."""
         self.last_result: dict[str, Any] | None = None
         self.created_at = 0.0
         self.round_ended_at: float | None = None
@@ -471,6 +475,7 @@ class NainJauneTable:
         self.last_result = None
         self.round_ended_at = None
         self.round_start = len(self.events)
+        self.round_starts.append(self.round_start)
         self._passed.clear()
         names = self.round_names
         opener = names[rnd.to_act]
@@ -718,6 +723,14 @@ class NainJauneTable:
         claim = rnd.pending_claim if mine else None
         out["pending_claim"] = claim.code if claim is not None else None
         return out
+
+    def round_events(self, k: int) -> list[dict[str, Any]]:
+        """The public events of round ``k`` (at most ``ROUND_EVENTS_MAX``, the last ones)."""
+        if not 0 <= k < len(self.round_starts):
+            raise TableError("not-found", "there is no such round")
+        end = self.round_starts[k + 1] if k + 1 < len(self.round_starts) else len(self.events)
+        start = max(self.round_starts[k], end - ROUND_EVENTS_MAX)
+        return self.events[start:end]
 
     def chips_by_round(self) -> list[list[int]]:
         """Every player's chips (by game seat) at the start, then after each finished round."""

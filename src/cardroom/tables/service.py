@@ -872,6 +872,13 @@ class TableService:
 
     # -- reading --------------------------------------------------------------------------------
 
+    async def round_events(self, table_id: str, k: int) -> list[dict[str, Any]]:
+        """The public events of round ``k`` (0, 1, …) of a Nain Jaune table (at most
+        ``ROUND_EVENTS_MAX``); ``not-found`` for a round not played (yet)."""
+        if await self._is_realtime(table_id):
+            raise TableError("bad-request", "a Spit or Speed table has no rounds")
+        return (await self._load(table_id)).table.round_events(k)
+
     def table(self, table_id: str) -> NainJauneTable:
         """The live table (read only: change it through the service)."""
         return self._get(table_id).table

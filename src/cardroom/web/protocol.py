@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping")
+MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "history")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -100,13 +100,21 @@ class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=T
     id: ClientId | None = None
 
 
+class History(msgspec.Struct, tag_field="type", tag="history", forbid_unknown_fields=True):
+    """Nain Jaune: the public events of an earlier round (``round`` = 0, 1, …), answered by a
+    ``history`` frame to this connection only (one round per frame: frames stay bounded)."""
+
+    round: Annotated[int, Meta(ge=0, le=10**9)]
+    id: ClientId | None = None
+
+
 class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Are you there? Answered by a ``pong`` frame."""
 
     id: ClientId | None = None
 
 
-ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping
+ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping | History
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()

@@ -78,7 +78,10 @@ function onFrame(frame) {
       seatNotes.clear();
     }
     for (const ev of frame.events || []) addEvent(ev, !replaying);
+    if (replaying) earlierRounds();
     render();
+  } else if (frame.type === "history") {
+    onHistory(frame);
   } else if (frame.type === "hint") {
     onHint(frame);
   } else if (frame.type === "error") {
@@ -133,6 +136,35 @@ function clearCurrentRound() {
   for (const li of [...$("log").children]) if (!li.classList.contains("round-fold")) li.remove();
 }
 
+/** After a (re)load: one folded line per earlier round, filled from the server when opened. */
+function earlierRounds() {
+  const log = $("log");
+  const k = state.round?.k ?? 0;
+  const have = new Set([...log.querySelectorAll(".round-fold")].map((li) => li.dataset.round));
+  const first = Math.max(0, k - FOLDED_ROUNDS);
+  for (let r = first; r < k; r++) {
+    if (have.has(String(r))) continue;
+    const details = el("details", {}, el("summary", {}, _("Round {number}", { number: r + 1 })), el("ol", { class: "log-round" }));
+    details.addEventListener("toggle", () => {
+      if (details.open && !details.querySelector(".log-round li")) send({ type: "history", round: r, id: `r${r}` });
+    });
+    const li = el("li", { class: "round-fold", "data-round": String(r) }, details);
+    log.insertBefore(li, [...log.children].find((c) => !c.classList.contains("round-fold")) || null);
+  }
+}
+
+/** An earlier round's lines, asked for by opening its fold. */
+function onHistory(frame) {
+  const fold = document.querySelector(`#log .round-fold[data-round="${Number(frame.round)}"] .log-round`);
+  if (!fold || fold.children.length) return;
+  for (const ev of frame.events || []) {
+    if (Array.isArray(ev.passed) && ev.passed.length) {
+      while (fold.lastElementChild?.classList.contains("ev-without")) fold.lastElementChild.remove();
+    }
+    fold.append(el("li", { class: `ev ev-${String(ev.kind || "").replace(/[^a-z-]/gi, "")}` }, ev.text || ""));
+  }
+}
+
 /** Fold the lines of the round that ended under one "Round n" line the player can open. */
 function foldRound() {
   const log = $("log");
@@ -141,7 +173,9 @@ function foldRound() {
   const first = lines[0].textContent;
   const inner = el("ol", { class: "log-round" });
   for (const li of lines) inner.append(li);
-  log.append(el("li", { class: "round-fold" }, el("details", {}, el("summary", {}, first), inner)));
+  const k = state.round?.k;
+  log.append(el("li", { class: "round-fold", "data-round": k === undefined || k === null ? "" : String(k - 1) },
+    el("details", {}, el("summary", {}, first), inner)));
   const folds = log.querySelectorAll(".round-fold");
   if (folds.length > FOLDED_ROUNDS) folds[0].remove();
 }
@@ -502,7 +536,9 @@ function renderResult() {
   const game = state.game_result;
   if (!res && !game) { box.hidden = true; return; }
   box.hidden = false;
-  box.classList.toggle("ended", state.status === "round-over" || state.status === "over");
+  // between rounds a sheet over the hand on a phone; at the end of the game in the page
+  box.classList.toggle("ended", state.status === "round-over");
+  box.classList.toggle("game-ended", state.status === "over");
   if (game) box.append(...endScreen(game).filter(Boolean));
   const end = `${state.status}/${state.round?.k}`;
   if ((state.status === "round-over" || state.status === "over") && shownEnd !== end) {
