@@ -130,11 +130,11 @@ def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
                 [s for s in page.evaluate("window.__shifts") if s["t"] >= start]
             )
         # the settlement in columns: stake, ..., total; each row adds up
-        heads = page.locator("#result table.settlement thead th").all_inner_texts()
+        heads = page.locator("#result table.settlement thead th").all_text_contents()
         assert heads[1] == words["stake"] and words["total"] in heads
         for row in page.locator("#result table.settlement tbody tr").all():
-            cells = [c.replace("·", "0") for c in row.locator("td").all_inner_texts()]
-            numbers = [int(c.replace("+", "")) for c in cells]
+            cells = [c.replace("·", "0") for c in row.locator("td").all_text_contents()]
+            numbers = [int(c.replace("+", "")) for c in cells]  # ..., total, chips
             assert sum(numbers[:-2]) == numbers[-2], f"a settlement row does not add up: {cells}"
         assert numbers[0] == -15  # every player stakes 15 chips a round (1 to 5 on the boxes)
         _clean(page, "the settlement")

@@ -525,7 +525,7 @@ let shownEnd = null;    // the status whose settlement was brought into view
 function holdHandHeight() {
   const box = $("hand").parentElement;
   const k = state.round?.k ?? null;
-  if (k !== handRound) { box.style.minHeight = ""; handRound = k; }
+  if (k !== handRound || state.status === "over") { box.style.minHeight = ""; handRound = k; }
   if (!box.hidden && state.status === "playing") box.style.minHeight = `${Math.max(box.offsetHeight, parseFloat(box.style.minHeight) || 0)}px`;
 }
 
@@ -572,12 +572,12 @@ function settlementTable(res) {
   return el("div", { class: "table-scroll" }, el("table", { class: "settlement" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
       shown.map(([, label]) => el("th", { scope: "col" }, label)),
-      el("th", { scope: "col" }, _("Total")), el("th", { scope: "col" }, _("Chips")))),
+      el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
     el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
       el("th", { scope: "row" }, row.name || seatName(row.seat)),
       shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? signed(row[k]) : "·")),
       el("td", { class: "total" }, signed(row.total ?? row.paid)),
-      el("td", {}, String(row.chips ?? "")))))));
+      el("td", { class: "chips-col" }, String(row.chips ?? "")))))));
 }
 
 /** The end of the game: standings, the chips over the rounds, the record, Play again. */
