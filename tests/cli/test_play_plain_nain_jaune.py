@@ -292,7 +292,11 @@ def test_q_quits_between_rounds_and_shows_the_settlement_columns(tmp_path: Path)
     # between rounds q cannot mean the queen: it quits (and saves); round 2 never starts
     assert "Round 2." not in res.stdout and "Game saved to" in res.stdout
     assert "Refused" not in res.stdout
-    head = next(line for line in res.stdout.splitlines() if "Boxes taken" in line)
-    assert head.split() == [
-        "Player", "Stake", "Boxes", "taken", "Cards", "Doubled", "boxes", "Grand", "Opéra", "Total",
-    ]  # fmt: skip
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split() == ["Boxes", "Doubled", "Grand"])
+    assert lines[at + 1].split() == ["Player", "Stake", "taken", "Cards", "boxes", "Opéra", "Total"]
+    rows = [line.split() for line in lines[at + 2 : at + 4]]  # Ann, then the bot
+    assert [row[0] for row in rows] == ["Ann", "Bea"]
+    for row in rows:  # each row adds up; nobody staked other than 15
+        numbers = [int(x) for x in row[1:]]
+        assert numbers[0] == -15 and sum(numbers[:-1]) == numbers[-1]

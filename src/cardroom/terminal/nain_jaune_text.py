@@ -103,26 +103,38 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+def _two_lines(head: str) -> tuple[str, str]:
+    """A heading cut at the space that makes its longer half shortest (``Boxes`` / ``taken``)."""
+    cuts = [i for i, ch in enumerate(head) if ch == " "]
+    if not cuts:
+        return "", head
+    at = min(cuts, key=lambda i: max(i, len(head) - i - 1))
+    return head[:at], head[at + 1 :]
+
+
 def settlement_lines(events: Sequence[Event], names: Sequence[str], lang: Lang = None) -> list[str]:
     """The round's settlement in columns, one row per player: stake, boxes taken during the
-    round, cards paid or received, doubled boxes, Grand Opéra, total."""
+    round, cards paid or received, doubled boxes, Grand Opéra, total (headings on two lines, so
+    that it fits a terminal's log pane)."""
     tr = tr_of(lang)
     heads = [
         tr._("Player"), tr._("Stake"), tr._("Boxes taken"), tr._("Cards"),
         tr._("Doubled boxes"), tr._("Grand Opéra"), tr._("Total"),
     ]  # fmt: skip
+    top, bottom = zip(*map(_two_lines, heads), strict=True)
     rows = [
         [names[r.seat], *map(signed, (r.stake, r.taken, r.cards, r.doubled, r.grand_opera,
                                       r.total))]
         for r in breakdown(events, len(names))
     ]  # fmt: skip
-    widths = [max(len(row[i]) for row in [heads, *rows]) for i in range(len(heads))]
+    table = [list(top), list(bottom), *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(heads))]
 
     def line(cells: list[str]) -> str:
         padded = [c.rjust(w) for c, w in zip(cells, widths, strict=True)]
-        return "  " + "  ".join([cells[0].ljust(widths[0]), *padded[1:]])
+        return ("  " + "  ".join([cells[0].ljust(widths[0]), *padded[1:]])).rstrip()
 
-    return [line(heads), *(line(row) for row in rows)]
+    return [line(row) for row in table]
 
 
 def result_lines(
