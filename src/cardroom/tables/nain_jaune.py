@@ -676,7 +676,9 @@ class NainJauneTable:
             "ready": sorted(self.ready_seats),
             "left": sorted(self.left),
             "rematch": f"/t/{self.rematch}" if self.rematch else None,
-            "chips_by_round": self.chips_by_round()[-CHART_ROUNDS:],
+            # the end screen's chart: sent once the game is over (frames stay small meanwhile)
+            "chips_by_round": self.chips_by_round()[-CHART_ROUNDS:] if self.status == "over"
+            else [],
             "chips_rounds_from": max(0, len(self.chips_history) - CHART_ROUNDS),
             "events": [],
             "deadline": deadline,
