@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from cardroom.games.nain_jaune import Rules
 from cardroom.tables import SeatSpec, TableConfig
-from cardroom.web import Settings
-from tests.web.conftest import Player, service_of, serving
+from cardroom.web import Settings, create_app
+from tests.web.conftest import Player, service_of, serving, settings_for
 
 
 def _finished_table(client: TestClient) -> str:
@@ -26,7 +27,7 @@ def _finished_table(client: TestClient) -> str:
     assert client.get(f"/t/{table}/rematch").status_code == 405  # a GET changes nothing
     early = client.post(f"/t/{table}/rematch", json={})
     assert early.status_code == 403
-    assert client.post(f"/t/{table}/leave", content=b"{}").status_code == 403  # not JSON
+    assert client.post(f"/t/{table}/leave", content=b"{}").status_code == 415  # not JSON
     foreign = client.post(f"/t/{table}/leave", json={}, headers={"Origin": "http://evil.example"})
     assert foreign.status_code == 403
     left = client.post(f"/t/{table}/leave", json={})
@@ -47,7 +48,12 @@ def test_play_again_gives_a_fresh_seat_at_a_new_table(client: TestClient) -> Non
     assert client.post(f"/t/{table}/rematch", json={}).status_code == 403
 
 
-def test_rematch_sets_the_new_seat_cookie(client: TestClient) -> None:
+def test_rematch_sets_the_new_seat_cookie(tmp_path: Path) -> None:
+    with TestClient(create_app(settings_for(tmp_path, min_takeover_after=0))) as client:
+        _rematch_sets_the_new_seat_cookie(client)
+
+
+def _rematch_sets_the_new_seat_cookie(client: TestClient) -> None:
     created = client.post(
         "/api/tables",
         json={"name": "Ann", "players": 2, "end": "rounds:1", "takeover_after": 1,
