@@ -180,15 +180,16 @@ function foldRound() {
   if (folds.length > FOLDED_ROUNDS) folds[0].remove();
 }
 
-/** Scroll the log to its last line, its height cut to whole lines: the top line shows whole,
- * never half hidden under the heading. */
+/** Scroll the log to its last line with the top line whole (never half hidden under the
+ * heading): a little room under the last line makes the top edge fall between two lines. The
+ * log keeps its height, so nothing beside or under it moves. */
 function fitLog(log) {
-  log.style.height = "";
-  const max = parseFloat(getComputedStyle(log).maxHeight);
-  if (log.scrollHeight > max) {
-    let h = 0;
-    for (let li = log.lastElementChild; li && h + li.offsetHeight <= max; li = li.previousElementSibling) h += li.offsetHeight;
-    log.style.height = `${h}px`;
+  log.style.paddingBottom = "";
+  const cut = log.scrollHeight - log.clientHeight;  // scrollTop at the bottom
+  if (cut > 0) {
+    let top = null;
+    for (let li = log.lastElementChild; li && li.offsetTop >= cut; li = li.previousElementSibling) top = li.offsetTop;
+    if (top !== null && top > cut) log.style.paddingBottom = `${top - cut}px`;
   }
   log.scrollTop = log.scrollHeight;
 }
