@@ -59,7 +59,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await service.start()
             await chat.start()
-            keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
+            gc_keeper = GcKeeper()
+            gc_keeper.start()  # the only full collection, before the first request
+            keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             app.state.store = store
             app.state.service = service
             app.state.chat = chat
