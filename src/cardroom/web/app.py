@@ -23,7 +23,7 @@ from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
 from cardroom.web.guard import Guard
 from cardroom.web.limits import Limits
-from cardroom.web.routes import lobby, replay, tables, ws
+from cardroom.web.routes import lobby, replay, rules, tables, ws
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
 
@@ -108,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (lobby, tables, replay, ws):
+    for module in (lobby, tables, replay, rules, ws):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")
