@@ -17,7 +17,8 @@ Every minute a row per server: tables, actions reaching the clients per second, 
 (from a person's act until both people have the state; a loaded machine shows there first),
 the server's resident memory (RSS), the longest loop pause of the minute and the most CPU
 the loop's thread spent within one (what the server itself stalled, whatever the machine's
-load), its longest garbage collection, its full collections, and the machine's load average.
+load), its longest garbage collection, its full collections, the CPU of the keeper's steps,
+and the machine's load average.
 
     PYTHONPATH=src:. python benchmarks/soak.py [--tables 300] [--minutes 20]
         [--peer-full-every 60]
@@ -89,6 +90,7 @@ class Soaked:
             "busy_ms": max((x["busy_ms"] for x in new), default=float("nan")),
             "gc_ms": max((x["gc_ms"] for x in new), default=float("nan")),
             "full": sum(x["full"] for x in new),
+            "keeper_ms": sum(x.get("keeper_cpu_ms", 0.0) for x in new),
             "frozen": new[-1]["frozen"] if new else 0,
         }
 
@@ -142,9 +144,9 @@ async def main() -> None:
     )
     print(
         "| server | minute | tables | actions/s | act->all p99 ms | RSS MB | longest loop pause ms "
-        "| its CPU ms | longest GC ms | full GCs | frozen objects | load avg |"
+        "| its CPU ms | longest GC ms | full GCs | keeper CPU ms | frozen objects | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         soaks = [Soaked("freeze only (now)", 0.0, Path(tmp) / "now.jsonl")]
         if args.peer_full_every > 0:
@@ -181,8 +183,8 @@ async def main() -> None:
                         f"| {soak.label} | {minute} | {len(soak.tables)} | "
                         f"{soak.stats.changes / wall:.0f} | {percentile(lat, 0.99):.0f} | "
                         f"{rss:.0f} | {seen['lag_ms']:.0f} | {seen['busy_ms']:.0f} | "
-                        f"{seen['gc_ms']:.0f} | "
-                        f"{seen['full']:.0f} | {seen['frozen']:.0f} | {os.getloadavg()[0]:.1f} |",
+                        f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} | "
+                        f"{seen['frozen']:.0f} | {os.getloadavg()[0]:.1f} |",
                         flush=True,
                     )
         finally:

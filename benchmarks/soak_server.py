@@ -6,7 +6,8 @@ that also measures, and every ``SOAK_EVERY`` seconds (5) appends a JSON line to 
 pause, whatever its cause, waiting for a core on a loaded machine included), the most CPU the
 loop's thread used within one such sleep (``busy_ms``: the pauses the server makes itself,
 whatever the load), the longest garbage collection (``gc_ms``) and full collections
-(``full``) since the last line, the frozen objects and the resident memory. ``SOAK_FULL_EVERY``
+(``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``), the
+frozen objects and the resident memory. ``SOAK_FULL_EVERY``
 (seconds) gives the keeper the old periodic full collection (the soak's peer).
 
     SOAK_REPORT=/tmp/r.jsonl python benchmarks/soak_server.py serve --db ... (as cardroom)
@@ -50,7 +51,15 @@ class MeasuredKeeper(GcKeeper):
         self.busy = 0.0
         self.gc_longest = 0.0
         self.full = 0
+        self.keeper_cpu = 0.0
         self._gc_start = 0.0
+
+    def step(self) -> str:
+        cpu = time.thread_time()
+        try:
+            return super().step()
+        finally:
+            self.keeper_cpu += time.thread_time() - cpu
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -81,12 +90,14 @@ class MeasuredKeeper(GcKeeper):
                 line = {
                     "t": time.time(), "lag_ms": 1000 * self.lag, "busy_ms": 1000 * self.busy,
                     "gc_ms": 1000 * self.gc_longest, "full": self.full,
+                    "keeper_cpu_ms": 1000 * self.keeper_cpu,
                     "frozen": gc.get_freeze_count(), "rss_mb": rss_mb(),
                 }  # fmt: skip
                 with self.report.open("a") as out:
                     out.write(json.dumps(line) + "\n")
                 self.lag = self.busy = self.gc_longest = 0.0
                 self.full = 0
+                self.keeper_cpu = 0.0
                 written = now
 
 
