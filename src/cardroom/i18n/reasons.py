@@ -60,6 +60,15 @@ _TABLE_FIXED = {
     ),
     "a rematch is offered once the game is over": N_("a rematch is offered once the game is over"),
     "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
+    "only the players at this table can do that": N_("only the players at this table can do that"),
+    "you left this table: a bot plays your seat": N_("you left this table: a bot plays your seat"),
+    "there is no such round": N_("there is no such round"),
+    "the table is busy: ask for the rematch again": N_(
+        "the table is busy: ask for the rematch again"
+    ),
+    "a Spit or Speed table is left by closing the page": N_(
+        "a Spit or Speed table is left by closing the page"
+    ),
     "the table is closed": N_("the table is closed"),
     "hints are off at this table": N_("hints are off at this table"),
     "hints are offered at Nain Jaune tables only": N_(

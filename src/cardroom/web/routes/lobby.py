@@ -83,6 +83,9 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             for s in body.seats
         ]
     seats[0] = SeatSpec("person", name=name)  # named: the creator has joined
+    learning = body.learning
+    if learning is None:  # on by default at a table with bots only
+        learning = all(s.kind == "bot" for s in seats[1:])
     title = clean_text(body.title, TITLE_MAX)
     try:
         return TableConfig(
@@ -94,7 +97,8 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             level=body.level,
             takeover_after=body.takeover_after,
             bot_delay=bot_delay,
-            hints=body.hints,
+            hints=body.hints or learning,
+            learning=learning,
         )
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
@@ -104,7 +108,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     """The Spit or Speed table a create request asks for, and its title."""
     if body.preset is not None:
         raise ProtocolError("bad-request", f"{body.game.capitalize()} has no presets")
-    if body.hints:
+    if body.hints or body.learning:
         raise ProtocolError("bad-request", "hints are offered at Nain Jaune tables only")
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:

@@ -95,25 +95,58 @@ async def _template(request: Request, table_id: str) -> str:
     return "realtime.html" if game in ("spit", "speed") else "table.html"
 
 
-@router.get("/t/{table_id}/rematch")
-async def rematch(request: Request, table_id: str) -> Response:
-    """A finished Spit or Speed table's rematch (made by the first to ask): the same seats and
-    options, a new deal; each player keeps their seat (cookie) and lands on the new table."""
-    check_table_id(table_id)
-    service = service_of(request)
+async def _seat_from_cookie(
+    request: Request, table_id: str, refusal: str = "only the players at this table can do that"
+) -> tuple[int, str]:
+    """The seat (and token) this browser holds at ``table_id``; ``forbidden`` if none."""
     token = request.cookies.get(cookie_name(table_id))
+    seat = await service_of(request).seat_of(table_id, token)
+    if seat is None or token is None:
+        raise TableError("forbidden", refusal)
+    return seat, token
+
+
+@router.post("/t/{table_id}/rematch")
+async def rematch(request: Request, table_id: str) -> Response:
+    """Play again once the game is over (any game): the same seats and options at a new table
+    made by the first to ask. Answers ``{"table", "url", "seat"}`` and sets the cookie of the
+    asker's seat there (a fresh token at Nain Jaune; ``seat`` null: a bot plays it, watch)."""
+    check_table_id(table_id)
+    lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
     try:
-        seat = await service.seat_of(table_id, token)
-        if seat is None:
-            raise TableError("forbidden", "only the players can ask for a rematch")
-        new_id = await service.rematch(table_id, seat)
+        seat, token = await _seat_from_cookie(
+            request, table_id, "only the players can ask for a rematch"
+        )
+        new_id, new_token = await service_of(request).rematch(table_id, seat)
     except TableError as exc:
-        if exc.code == "not-found":
-            return _no_table(request)
-        return message_page(request, HTTPStatus.FORBIDDEN, N_("No rematch"), exc.message)
-    response = RedirectResponse(f"/t/{new_id}", status_code=HTTPStatus.SEE_OTHER)
-    assert token is not None
-    set_seat_cookie(response, request, new_id, token)
+        return table_error_json(exc, lang)
+    game = await service_of(request).game_of(table_id)
+    mine = new_token if game == "nain-jaune" else token
+    response = JSONResponse(
+        {
+            "table": new_id,
+            "url": f"/t/{new_id}" if mine else f"/t/{new_id}/watch",
+            "seat": seat if mine else None,
+        }
+    )
+    if mine:
+        set_seat_cookie(response, request, new_id, mine)
+    return response
+
+
+@router.post("/t/{table_id}/leave")
+async def leave(request: Request, table_id: str) -> Response:
+    """Leave a Nain Jaune game: a bot plays the seat to the end (logged). The seat's cookie
+    goes (the page then watches or goes to the lobby). Answers ``{"ok": true}``."""
+    check_table_id(table_id)
+    lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
+    try:
+        seat, _ = await _seat_from_cookie(request, table_id)
+        await service_of(request).leave(table_id, seat)
+    except TableError as exc:
+        return table_error_json(exc, lang)
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(cookie_name(table_id), path="/")
     return response
 
 

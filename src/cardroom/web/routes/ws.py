@@ -26,6 +26,7 @@ from cardroom.web.protocol import (
     Chat,
     ClientMessage,
     Hint,
+    History,
     Join,
     Log,
     Ping,
@@ -287,6 +288,12 @@ class Connection:
         if isinstance(message, Chat):
             await self._chat(message)
             return
+        if isinstance(message, History):  # the public log: spectators may read it too
+            try:
+                await self._history(message)
+            except TableError as exc:
+                await self._error(exc.code, exc.message, ref)
+            return
         if isinstance(message, Log):
             await self._earlier_log(message)
             return
@@ -324,6 +331,16 @@ class Connection:
             await self._error(
                 "bad-request", "the server could not do that (the error was logged)", ref
             )
+
+    async def _history(self, message: History) -> None:
+        """An earlier round's events, in this connection's language."""
+        events = await self.service.round_events(self.table_id, message.round)
+        seats = self.service.frame_for(self.table_id, None).get("seats") or []
+        words = localize_frame({"type": "state", "seats": seats, "events": events}, self.lang)
+        await self.send(
+            {"type": "history", "round": message.round, "events": words.get("events") or [],
+             "ref": message.id}
+        )  # fmt: skip
 
     async def _chat(self, message: Chat) -> None:
         """Say a line at the table (the chat tells every connection, this one too)."""

@@ -131,6 +131,8 @@ function formBody() {
     title: $("f-title").value.trim(),
     public: $("f-public").checked,
     hints: $("f-hints").checked,
+    // untouched: the server's default (a learning table against bots only)
+    learning: $("f-learning").dataset.touched ? $("f-learning").checked : null,
     name: $("f-name").value.trim(),
   };
 }
@@ -210,6 +212,15 @@ buildSeats();
 $("f-players").addEventListener("change", () => { buildSeats(); showEstimate(); });
 $("f-chips").addEventListener("input", showEstimate);
 $("f-end-n").addEventListener("input", showEstimate);
+// the learning box shows the default (on when every other seat is a bot) until it is touched
+function syncLearning() {
+  const box = $("f-learning");
+  if (box.dataset.touched) return;
+  box.checked = [...document.querySelectorAll("#f-seats .seat-kind")].every((s) => s.value === "bot");
+}
+$("f-learning").addEventListener("change", () => { $("f-learning").dataset.touched = "1"; });
+$("create-form").addEventListener("change", syncLearning);
+syncLearning();
 $("f-preset").addEventListener("change", applyPreset);
 $("f-end-kind").addEventListener("change", endKindChanged);
 $("create-form").addEventListener("submit", create);
