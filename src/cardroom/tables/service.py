@@ -787,6 +787,16 @@ class TableService:
         """The live table (read only: change it through the service)."""
         return self._get(table_id).table
 
+    def unload(self, table_id: str) -> None:
+        """Drop the copy in memory of a finished table nobody is connected to, so the next
+        request reads it from the log again (a forgotten player's name was rewritten there)."""
+        live = self._live.get(table_id)
+        if live is not None and live.table.status == "over" and not live.subs:
+            self._cancel_timers(live)
+            if live.bot_task is None or live.bot_task.done():
+                del self._live[table_id]
+        self.realtime.unload(table_id)
+
     async def record(self, table_id: str) -> list[dict[str, Any]]:
         """The game record (replay format); ``TableError('forbidden')`` until the game is over."""
         live = await self._load(table_id)

@@ -1,8 +1,8 @@
 """``create_app(settings)``: the FastAPI application of ``cardroom serve``.
 
 No module-level state: the store and the table service are opened in the app's lifespan and
-kept on ``app.state`` (``settings``, ``store``, ``service``, ``chat``), so several apps (tests, a
-restart on the same database) never share anything.
+kept on ``app.state`` (``settings``, ``store``, ``service``, ``chat``, ``players``), so several
+apps (tests, a restart on the same database) never share anything.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from cardroom.store import EventStore, StoreUnavailable
+from cardroom.store import EventStore, PlayerStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
-from cardroom.web.routes import lobby, replay, tables, ws
+from cardroom.web.routes import lobby, players, replay, tables, ws
 from cardroom.web.settings import Settings
 
 CSP = (
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.store = store
             app.state.service = service
             app.state.chat = chat
+            app.state.players = PlayerStore(store)
             yield
         finally:
             await chat.stop()
@@ -98,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (lobby, tables, replay, ws):
+    for module in (lobby, tables, replay, ws, players):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

@@ -42,3 +42,7 @@ class Settings:
     templates_dir: Path = WEB_DIR / "templates"
     secure_cookies: bool = False
     """Mark seat cookies ``Secure`` (set it when the server is behind HTTPS)."""
+    identity: str = "optional"
+    """``optional``: a browser gets a player (a name and a key) when it first needs one, and
+    nobody is asked anything before playing; ``required``: a player must have chosen a name
+    before they create a table or open an invitation."""

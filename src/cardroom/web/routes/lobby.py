@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+import time
 from http import HTTPStatus
 from typing import Any
 
@@ -10,9 +11,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.games.nain_jaune.rules import Rules, RulesError
+from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.web.identity import current_player, players_of
 from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
 from cardroom.web.routes.common import (
     connection_lang,
@@ -126,6 +129,13 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
 async def create_table(request: Request) -> Response:
     """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
     lang = connection_lang(request)
+    player = await current_player(request)
+    if player is None and settings_of(request).identity == "required":
+        return error_json(
+            HTTPStatus.UNAUTHORIZED,
+            "no-player",
+            translator(lang)._("choose a name first: this browser has no player yet"),
+        )
     body_bytes = await read_limited(request, MAX_CREATE_BYTES)
     if body_bytes is None:
         return error_json(
@@ -151,6 +161,8 @@ async def create_table(request: Request) -> Response:
     except TableError as exc:
         return table_error_json(exc, lang)
     table_id = created.table_id
+    if player is not None:  # the creator's seat is theirs in every tab and device
+        await players_of(request).claim(table_id, 0, player.id, time.time())
     response = JSONResponse(
         {
             "table": table_id,

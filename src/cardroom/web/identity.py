@@ -1,0 +1,92 @@
+"""Who a browser is: its player (the ``cr_player`` cookie) and the seats that player holds.
+
+The cookie holds a long random key (HttpOnly, SameSite=Lax, Secure behind HTTPS or with the
+server's ``secure_cookies``); every tab of a browser sends it, so two tabs are one player. A seat
+is held by the seat token of an invitation (the ``cr_seat_<table>`` cookie) until a player
+claims it; from then on only that player holds it, in any tab or device of theirs.
+"""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import Request
+from fastapi.responses import Response
+from starlette.requests import HTTPConnection
+
+from cardroom.store import Player, PlayerStore
+from cardroom.tables import TableError
+from cardroom.web.routes.common import service_of, settings_of
+
+PLAYER_COOKIE = "cr_player"
+PLAYER_MAX_AGE = 60 * 60 * 24 * 400
+"""A player's browser key lasts 400 days (browsers cap cookies there)."""
+SEAT_TAKEN = (
+    "someone else already holds this seat: ask the table's creator for a new invitation link"
+)
+
+
+def players_of(conn: HTTPConnection) -> PlayerStore:
+    """The app's player store."""
+    players: PlayerStore = conn.app.state.players
+    return players
+
+
+def secure_cookie(conn: HTTPConnection) -> bool:
+    """Mark cookies ``Secure``: the server's setting, or the request came over https."""
+    return settings_of(conn).secure_cookies or conn.url.scheme in ("https", "wss")
+
+
+def set_player_cookie(response: Response, request: Request, key: str) -> None:
+    """Give the browser its player key."""
+    response.set_cookie(
+        PLAYER_COOKIE,
+        key,
+        max_age=PLAYER_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=secure_cookie(request),
+    )
+
+
+async def current_player(conn: HTTPConnection) -> Player | None:
+    """The player of the browser's key (None: no key, or a forgotten one)."""
+    return await players_of(conn).by_key(conn.cookies.get(PLAYER_COOKIE))
+
+
+async def player_or_new(request: Request) -> tuple[Player, str | None]:
+    """The browser's player, made (without a name) if it has none; the key to set if new."""
+    player = await current_player(request)
+    if player is not None:
+        return player, None
+    player, key = await players_of(request).create("", time.time())
+    return player, key
+
+
+async def seat_for(
+    conn: HTTPConnection, table_id: str, token: str | None, watch: bool
+) -> int | None:
+    """The seat this connection holds at a table (None: a spectator).
+
+    A seat token opens its seat only while nobody claimed it, or if this browser's player is
+    the one who did (then the claim is made now if it was not yet); a player with a claimed seat
+    holds it without a token. Raises :class:`TableError` (``forbidden``) for a seat another
+    player holds.
+    """
+    service = service_of(conn)
+    seat = await service.seat_of(table_id, token)
+    if watch:
+        return None
+    players = players_of(conn)
+    player = await current_player(conn)
+    if seat is not None:
+        claim = await players.claim_of(table_id, seat)
+        if claim is None and player is not None:
+            claim = await players.claim(table_id, seat, player.id, time.time())
+        if claim is not None and (player is None or claim.player_id != player.id):
+            raise TableError("forbidden", SEAT_TAKEN)
+        return seat
+    if player is not None:
+        return await players.seat_of_player(table_id, player.id)
+    return None

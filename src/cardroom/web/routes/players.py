@@ -1,0 +1,327 @@
+"""A person's own pages: their name, moving to another device, a password, their games, leaving.
+
+Every state-changing request here is a JSON ``POST`` from this origin (a cross-site form can
+send neither); answers are JSON with words in the reader's language.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+import zipfile
+from http import HTTPStatus
+from typing import Annotated, Any, TypeVar
+from urllib.parse import urlsplit
+
+import msgspec
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from msgspec import Meta
+
+from cardroom.i18n import translator
+from cardroom.i18n.words import N_
+from cardroom.store import Player, PlayerError
+from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
+from cardroom.tables import TableError
+from cardroom.web.identity import (
+    PLAYER_COOKIE,
+    current_player,
+    player_or_new,
+    players_of,
+    secure_cookie,
+    set_player_cookie,
+)
+from cardroom.web.routes.common import (
+    COOKIE_PREFIX,
+    connection_lang,
+    error_json,
+    message_page,
+    page,
+    read_limited,
+    service_of,
+    settings_of,
+)
+
+router = APIRouter()
+_T = TypeVar("_T")
+
+MAX_BODY = 2048
+MAX_GAMES = 500
+"""The most tables the player page and the export list (newest first)."""
+
+_MESSAGES = {
+    "bad-name": N_("a name has 1 to 24 characters, without control characters"),
+    "bad-password": N_("a password has 8 to 200 characters"),
+    "sign-in": N_("no player has this name and password"),
+    "no-player": N_("choose a name first: this browser has no player yet"),
+    "bad-request": N_("this request is not understood: reload the page and try again"),
+    "cross-site": N_("this request does not come from this site's pages"),
+    "move-used": N_("this link to move a player was already used: make a new one"),
+    "move-expired": N_("this link to move a player has expired (after 10 minutes): make a new one"),
+    "move-unknown": N_("this link to move a player does not work: make a new one"),
+}
+
+
+class NameIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(max_length=200)]
+
+
+class PasswordIn(msgspec.Struct, forbid_unknown_fields=True):
+    password: Annotated[str, Meta(max_length=400)]
+
+
+class SignInIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(max_length=200)]
+    password: Annotated[str, Meta(max_length=400)]
+
+
+class ConfirmIn(msgspec.Struct, forbid_unknown_fields=True):
+    confirm: bool
+
+
+def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) -> JSONResponse:
+    tr = translator(connection_lang(request))
+    return error_json(status, code, tr._(_MESSAGES[code]))
+
+
+async def _body(request: Request, kind: type[_T]) -> _T | JSONResponse:
+    """The request's JSON body as ``kind``; a refusal if it is cross-site, not JSON or too big."""
+    origin = request.headers.get("origin")
+    if (
+        origin is not None
+        and urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower()
+    ):
+        return _refused(request, "cross-site", HTTPStatus.FORBIDDEN)
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _refused(request, "bad-request", HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
+    raw = await read_limited(request, MAX_BODY)
+    if raw is None:
+        return _refused(request, "bad-request", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    try:
+        return msgspec.json.decode(raw, type=kind, strict=True)
+    except (msgspec.DecodeError, RecursionError):
+        return _refused(request, "bad-request")
+
+
+def _me_json(player: Player | None, request: Request) -> dict[str, Any]:
+    return {
+        "player": None
+        if player is None
+        else {"id": player.id, "name": player.name, "protected": player.protected},
+        "identity": settings_of(request).identity,
+    }
+
+
+@router.get("/me")
+async def me_page(request: Request) -> Response:
+    """The player page: name, my games, ratings, another device, a password, leaving."""
+    return page(request, "me.html")
+
+
+@router.get("/api/me")
+async def me(request: Request) -> dict[str, Any]:
+    """``{"player": {id, name, protected} | null, "identity": "optional"|"required"}``."""
+    return _me_json(await current_player(request), request)
+
+
+@router.post("/api/me")
+async def set_name(request: Request) -> Response:
+    """Choose or change one's name (the first time, the browser gets its player)."""
+    body = await _body(request, NameIn)
+    if isinstance(body, Response):
+        return body
+    player, key = await player_or_new(request)
+    try:
+        await players_of(request).rename(player.id, body.name)
+    except PlayerError as exc:
+        return _refused(request, exc.code)
+    player = await players_of(request).get(player.id) or player
+    response = JSONResponse(_me_json(player, request))
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/me/move")
+async def move(request: Request) -> Response:
+    """A one-time link (10 minutes) that gives another device this player, with its QR code."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is None:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    secret = await players_of(request).move_link(player.id, time.time())
+    base = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+    url = f"{base}/m/{secret}"
+    return JSONResponse({"url": url, "expires_in": MOVE_TTL, "qr": qr_svg(url)})
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code, an inline SVG drawn on the server (segno)."""
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(
+        buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, nl=False
+    )
+    return buffer.getvalue().decode("ascii")
+
+
+@router.get("/m/{secret}")
+async def use_move(request: Request, secret: str) -> Response:
+    """Open a move link: this browser becomes the player who made it (once, within 10 minutes)."""
+    tr_title = N_("This link to move a player does not work")
+    if not 1 <= len(secret) <= 100:
+        return message_page(request, HTTPStatus.NOT_FOUND, tr_title, _MESSAGES["move-unknown"])
+    try:
+        _player, key = await players_of(request).use_move_link(secret, time.time())
+    except PlayerError as exc:
+        return message_page(request, HTTPStatus.GONE, tr_title, _MESSAGES[exc.code])
+    response = RedirectResponse("/me", status_code=HTTPStatus.SEE_OTHER)
+    set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/me/password")
+async def set_password(request: Request) -> Response:
+    """Protect one's player with a password (to sign in again after clearing cookies)."""
+    body = await _body(request, PasswordIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is None or not player.name:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    try:
+        await players_of(request).set_password(player.id, body.password)
+    except PlayerError as exc:
+        return _refused(request, exc.code)
+    return JSONResponse(_me_json(await players_of(request).get(player.id), request))
+
+
+@router.post("/api/signin")
+async def sign_in(request: Request) -> Response:
+    """Sign in with one's name and password: this browser becomes that player."""
+    body = await _body(request, SignInIn)
+    if isinstance(body, Response):
+        return body
+    try:
+        player, key = await players_of(request).sign_in(body.name, body.password, time.time())
+    except PlayerError as exc:
+        return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
+    response = JSONResponse(_me_json(player, request))
+    set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/me/delete")
+async def delete(request: Request) -> Response:
+    """Delete one's player: the records keep the games under "a former player"."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is None or not body.confirm:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    service = service_of(request)
+    for table_id, _seat in await players_of(request).delete(player.id):
+        service.unload(table_id)
+    response = JSONResponse({"deleted": True})
+    secure = secure_cookie(request)
+    response.delete_cookie(PLAYER_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+    for name in request.cookies:
+        if name.startswith(COOKIE_PREFIX):
+            response.delete_cookie(name, path="/", secure=secure, httponly=True, samesite="lax")
+    return response
+
+
+# -- my games -------------------------------------------------------------------------------
+
+
+async def my_games(request: Request, player: Player) -> list[dict[str, Any]]:
+    """Every table this player sat at (newest first): game, date, people, result."""
+    claims = (await players_of(request).tables_of(player.id))[-MAX_GAMES:]
+    seat_at = dict(claims)
+    rows = {r.id: r for r in await players_of(request).table_rows([t for t, _ in claims])}
+    lang = connection_lang(request)
+    former = translator(lang)._(FORMER_PLAYER)
+    games: list[dict[str, Any]] = []
+    for table_id, seat in reversed(list(seat_at.items())):
+        row = rows.get(table_id)
+        if row is None:
+            continue
+        summary = dict(row.summary or {})
+        names = [
+            former if s.get("name") == FORMER_PLAYER else s.get("name") or "" for s in row.seats
+        ]
+        games.append(
+            {
+                "table": table_id,
+                "game": row.game,
+                "created_at": row.created_at,
+                "status": row.status,
+                "seat": seat,
+                "people": names,
+                "kinds": [s.get("kind") for s in row.seats],
+                "result": _result(summary, seat),
+                "replay": f"/replay/{table_id}" if row.status == "over" else None,
+                "record": f"/t/{table_id}/record" if row.status == "over" else None,
+            }
+        )
+    return games
+
+
+def _result(summary: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What the game gave this seat: chips (Nain Jaune) or won/lost (Spit, Speed)."""
+    out: dict[str, Any] = {}
+    chips = summary.get("chips")
+    if isinstance(chips, list) and seat < len(chips):
+        out["chips"] = chips[seat]
+    winners = summary.get("winners")
+    if isinstance(winners, list):
+        out["won"] = seat in winners
+    if "winner" in summary:
+        out["won"] = summary.get("winner") == seat
+    if summary.get("rounds") is not None:
+        out["rounds"] = summary.get("rounds")
+    return out
+
+
+@router.get("/api/me/games")
+async def games(request: Request) -> Response:
+    """``{"games": [...]}``: my tables, newest first (``[]`` for a browser with no player)."""
+    player = await current_player(request)
+    if player is None:
+        return JSONResponse({"games": []})
+    return JSONResponse({"games": await my_games(request, player)})
+
+
+@router.get("/api/me/export")
+async def export(request: Request) -> Response:
+    """A zip of the records of every finished game of mine (the files `cardroom replay` reads)."""
+    player = await current_player(request)
+    if player is None:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    service = service_of(request)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for game in await my_games(request, player):
+            if game["status"] != "over":
+                continue
+            try:
+                record: object
+                if game["game"] in ("spit", "speed"):
+                    record = await service.realtime_record(game["table"])
+                else:
+                    record = await service.record(game["table"])
+            except TableError:
+                continue
+            archive.writestr(
+                f"{game['game']}-{game['table']}.json", json.dumps(record, ensure_ascii=False)
+            )
+    return Response(
+        buffer.getvalue(),
+        media_type="application/zip",
+        headers={"Content-Disposition": 'attachment; filename="cardroom-records.zip"'},
+    )
