@@ -145,7 +145,7 @@ async def create_table(request: Request) -> Response:
         )
     try:
         body = decode_create(body_bytes)
-        name = clean_name(body.name)
+        name = player.name if player is not None and player.name else clean_name(body.name)
         if body.game == "nain-jaune":
             config = config_from(body, name, settings_of(request).bot_delay)
         else:

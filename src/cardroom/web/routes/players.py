@@ -32,6 +32,7 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
+from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
 from cardroom.web.routes.common import (
     COOKIE_PREFIX,
     connection_lang,
@@ -49,6 +50,8 @@ _T = TypeVar("_T")
 MAX_BODY = 2048
 MAX_GAMES = 500
 """The most tables the player page and the export list (newest first)."""
+
+N_("a former player")  # FORMER_PLAYER, the name a deleted player's seats carry
 
 _MESSAGES = {
     "bad-name": N_("a name has 1 to 24 characters, without control characters"),
@@ -159,14 +162,12 @@ async def move(request: Request) -> Response:
 
 
 def qr_svg(text: str) -> str:
-    """``text`` as a QR code, an inline SVG drawn on the server (segno)."""
+    """``text`` as a QR code: an SVG drawn on the server (segno), as a ``data:`` URI the page
+    shows in an ``<img>`` (no markup from the server is ever inserted into the page)."""
     import segno
 
-    buffer = io.BytesIO()
-    segno.make(text, error="m").save(
-        buffer, kind="svg", scale=4, border=2, xmldecl=False, svgns=True, nl=False
-    )
-    return buffer.getvalue().decode("ascii")
+    uri: str = segno.make(text, error="m").svg_data_uri(scale=4, border=2)
+    return uri
 
 
 @router.get("/m/{secret}")
@@ -283,18 +284,64 @@ def _result(summary: dict[str, Any], seat: int) -> dict[str, Any]:
         out["won"] = seat in winners
     if "winner" in summary:
         out["won"] = summary.get("winner") == seat
+        out["winner_seat"] = summary.get("winner")
     if summary.get("rounds") is not None:
         out["rounds"] = summary.get("rounds")
     return out
 
 
+STATS_CACHE = 4096
+"""Finished tables whose figures a server keeps worked out (a finished record never changes)."""
+
+
+async def _record(request: Request, game: str, table_id: str) -> object:
+    """A finished table's record, without keeping the table in memory afterwards."""
+    service = service_of(request)
+    try:
+        if game in ("spit", "speed"):
+            return await service.realtime_record(table_id)
+        return await service.record(table_id)
+    finally:
+        service.unload(table_id)
+
+
+async def my_stats(request: Request, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Statistics per game type over the finished games of ``games``."""
+    cache: dict[tuple[str, int], GameStats] = request.app.state.__dict__.setdefault(
+        "player_stats", {}
+    )
+    totals: dict[str, GameStats] = {}
+    for game in games:
+        if game["status"] != "over":
+            continue
+        key = (game["table"], game["seat"])
+        one = cache.get(key)
+        if one is None:
+            one = GameStats()
+            try:
+                record = await _record(request, game["game"], game["table"])
+            except TableError:
+                continue
+            if game["game"] == "nain-jaune":
+                add_nain_jaune(one, record, game["seat"])
+            else:
+                add_realtime(one, record, game["seat"], game["result"].get("winner_seat"))
+            if len(cache) >= STATS_CACHE:
+                cache.pop(next(iter(cache)))
+            cache[key] = one
+        totals.setdefault(game["game"], GameStats()).add(one)
+    return {name: stats.to_json(name) for name, stats in totals.items()}
+
+
 @router.get("/api/me/games")
 async def games(request: Request) -> Response:
-    """``{"games": [...]}``: my tables, newest first (``[]`` for a browser with no player)."""
+    """``{"games": [...], "stats": {game: {...}}}``: my tables, newest first, and my figures
+    per game (empty for a browser with no player)."""
     player = await current_player(request)
     if player is None:
-        return JSONResponse({"games": []})
-    return JSONResponse({"games": await my_games(request, player)})
+        return JSONResponse({"games": [], "stats": {}})
+    mine = await my_games(request, player)
+    return JSONResponse({"games": mine, "stats": await my_stats(request, mine)})
 
 
 @router.get("/api/me/export")
@@ -303,18 +350,13 @@ async def export(request: Request) -> Response:
     player = await current_player(request)
     if player is None:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
-    service = service_of(request)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for game in await my_games(request, player):
             if game["status"] != "over":
                 continue
             try:
-                record: object
-                if game["game"] in ("spit", "speed"):
-                    record = await service.realtime_record(game["table"])
-                else:
-                    record = await service.record(game["table"])
+                record = await _record(request, game["game"], game["table"])
             except TableError:
                 continue
             archive.writestr(
