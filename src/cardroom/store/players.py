@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.store.events import EventStore, TableRow, _guard, metadata
+from cardroom.store.ratings import play_queue_t, rating_changes_t, ratings_t
 
 NAME_MAX = 24
 """The longest display name (characters, after cleaning)."""
@@ -446,7 +447,8 @@ class PlayerStore:
             )
             for table_id, seat in seats:
                 await _forget_name(conn, table_id, seat)
-            await _before_player_row_goes(conn, player_id)
+            for table in (rating_changes_t, ratings_t, play_queue_t):
+                await conn.execute(table.delete().where(table.c.player_id == player_id))
             await conn.execute(players_t.delete().where(players_t.c.id == player_id))
         return seats
 
@@ -502,16 +504,6 @@ async def _forget_name(conn: Any, table_id: str, seat: int) -> None:
         await conn.execute(
             tables_t.update().where(tables_t.c.id == table_id).values(summary=summary)
         )
-
-
-async def _before_player_row_goes(conn: Any, player_id: str) -> None:
-    """Rows of other modules that name the player go first (ratings register here)."""
-    for hook in PLAYER_ROW_HOOKS:
-        await hook(conn, player_id)
-
-
-PLAYER_ROW_HOOKS: list[Any] = []
-"""``async (conn, player_id)`` callables run in the deleting transaction."""
 
 
 def _player(row: Any) -> Player:

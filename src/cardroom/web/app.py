@@ -21,6 +21,7 @@ from cardroom.store import EventStore, PlayerStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
+from cardroom.web.ratings import RatingKeeper
 from cardroom.web.routes import lobby, players, replay, tables, ws
 from cardroom.web.settings import Settings
 
@@ -53,10 +54,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store)
         chat = TableChat(store, service)
         keeper: asyncio.Task[None] | None = None
+        ratings: asyncio.Task[None] | None = None
         try:
             await service.start()
             await chat.start()
             keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
+            ratings = asyncio.get_running_loop().create_task(RatingKeeper(store).run())
             app.state.store = store
             app.state.service = service
             app.state.chat = chat
@@ -64,6 +67,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await chat.stop()
+            if ratings is not None:
+                ratings.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await ratings
             if keeper is not None:
                 keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

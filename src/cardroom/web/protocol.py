@@ -222,6 +222,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     public: bool = True
     hints: bool = False
     """Players may ask the expert for a suggestion for their own move (off for a rated game)."""
+    rated: bool = False
+    """A rated game: it counts in the players' ratings; no hints (refused with ``hints``)."""
 
 
 _create_decoder = msgspec.json.Decoder(CreateTable, strict=True)

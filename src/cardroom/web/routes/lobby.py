@@ -17,6 +17,7 @@ from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
 from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
+from cardroom.web.ratings import mark_rated
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,
@@ -145,6 +146,10 @@ async def create_table(request: Request) -> Response:
         )
     try:
         body = decode_create(body_bytes)
+        if body.rated and body.hints:
+            raise ProtocolError(
+                "bad-request", "a rated table gives no hints: choose one or the other"
+            )
         name = player.name if player is not None and player.name else clean_name(body.name)
         if body.game == "nain-jaune":
             config = config_from(body, name, settings_of(request).bot_delay)
@@ -163,6 +168,8 @@ async def create_table(request: Request) -> Response:
     table_id = created.table_id
     if player is not None:  # the creator's seat is theirs in every tab and device
         await players_of(request).claim(table_id, 0, player.id, time.time())
+    if body.rated:
+        await mark_rated(service.store, table_id, body.game)
     response = JSONResponse(
         {
             "table": table_id,

@@ -33,6 +33,7 @@ from cardroom.web.identity import (
     set_player_cookie,
 )
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
+from cardroom.web.ratings import GAMES, MIN_GAMES, leaderboard, player_ratings, plays_like
 from cardroom.web.routes.common import (
     COOKIE_PREFIX,
     connection_lang,
@@ -341,7 +342,27 @@ async def games(request: Request) -> Response:
     if player is None:
         return JSONResponse({"games": [], "stats": {}})
     mine = await my_games(request, player)
-    return JSONResponse({"games": mine, "stats": await my_stats(request, mine)})
+    stats = await my_stats(request, mine)
+    rated = await player_ratings(service_of(request).store, player.id)
+    for game in mine:
+        change = rated.get(game["game"], {}).get("changes", {}).get(game["table"])
+        game["rating"] = change  # [before, after] for a counted rated game, else None
+    for name, figures in rated.items():
+        entry = stats.setdefault(name, {"games": 0, "won": 0})
+        entry["rating"] = figures["rating"]
+        entry["rated_games"] = figures["games"]
+        if figures["rating"] is not None:
+            entry["plays_like"] = plays_like(name, figures["rating"])
+    return JSONResponse({"games": mine, "stats": stats})
+
+
+@router.get("/api/leaderboard/{game}")
+async def leaderboard_of(request: Request, game: str) -> Response:
+    """``{"game", "min_games", "board": [{name | bot, rating, games}]}``, best first."""
+    if game not in GAMES:
+        return _refused(request, "bad-request", HTTPStatus.NOT_FOUND)
+    board = await leaderboard(service_of(request).store, game)
+    return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})
 
 
 @router.get("/api/me/export")
