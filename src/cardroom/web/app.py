@@ -21,6 +21,7 @@ from cardroom.store import EventStore, PlayerStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
+from cardroom.web.play_now import PlayNow
 from cardroom.web.ratings import RatingKeeper
 from cardroom.web.routes import lobby, players, replay, tables, ws
 from cardroom.web.settings import Settings
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         chat = TableChat(store, service)
         keeper: asyncio.Task[None] | None = None
         ratings: asyncio.Task[None] | None = None
+        play: asyncio.Task[None] | None = None
         try:
             await service.start()
             await chat.start()
@@ -64,13 +66,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.service = service
             app.state.chat = chat
             app.state.players = PlayerStore(store)
+            app.state.play = PlayNow(store, service, app.state.players, settings.bot_delay)
+            play = asyncio.get_running_loop().create_task(app.state.play.run())
             yield
         finally:
             await chat.stop()
-            if ratings is not None:
-                ratings.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await ratings
+            for task in (ratings, play):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             if keeper is not None:
                 keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

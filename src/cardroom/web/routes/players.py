@@ -11,7 +11,7 @@ import json
 import time
 import zipfile
 from http import HTTPStatus
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 import msgspec
@@ -32,6 +32,7 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
+from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
 from cardroom.web.ratings import GAMES, MIN_GAMES, leaderboard, player_ratings, plays_like
 from cardroom.web.routes.common import (
@@ -82,6 +83,12 @@ class SignInIn(msgspec.Struct, forbid_unknown_fields=True):
 
 class ConfirmIn(msgspec.Struct, forbid_unknown_fields=True):
     confirm: bool
+
+
+class PlayIn(msgspec.Struct, forbid_unknown_fields=True):
+    game: Literal["nain-jaune", "spit", "speed"]
+    size: Annotated[int, Meta(ge=2, le=8)] = 2
+    wait: Annotated[float, Meta(ge=5, le=300)] = DEFAULT_WAIT
 
 
 def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) -> JSONResponse:
@@ -388,3 +395,54 @@ async def export(request: Request) -> Response:
         media_type="application/zip",
         headers={"Content-Disposition": 'attachment; filename="cardroom-records.zip"'},
     )
+
+
+# -- play now -------------------------------------------------------------------------------
+
+
+def _play(request: Request) -> PlayNow:
+    play: PlayNow = request.app.state.play
+    return play
+
+
+@router.get("/play")
+async def play_page(request: Request) -> Response:
+    """The Play now page: a button per game."""
+    return page(request, "play.html")
+
+
+@router.post("/api/play")
+async def play_now(request: Request) -> Response:
+    """Wait for a game: ``{"game", "size" (Nain Jaune), "wait" (seconds before bots)}``."""
+    body = await _body(request, PlayIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is None or not player.name:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    size = 2 if body.game in ("spit", "speed") else body.size
+    play = _play(request)
+    await play.join(player.id, body.game, size, body.wait)
+    await play.match_all()
+    return JSONResponse({"waiting": await play.status(player.id)})
+
+
+@router.get("/api/play")
+async def play_status(request: Request) -> Response:
+    """``{"waiting": {game, since, size, table} | null}``: ``table`` once seated."""
+    player = await current_player(request)
+    if player is None:
+        return JSONResponse({"waiting": None})
+    return JSONResponse({"waiting": await _play(request).status(player.id)})
+
+
+@router.post("/api/play/leave")
+async def play_leave(request: Request) -> Response:
+    """Stop waiting."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is not None:
+        await _play(request).leave(player.id)
+    return JSONResponse({"waiting": None})

@@ -1,0 +1,70 @@
+"""Play now: who is paired with whom, bots for Nain Jaune seats nobody takes, the routes."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from fastapi.testclient import TestClient
+
+from cardroom.web.play_now import PlayNow, Waiting
+from tests.web.test_players import ORIGIN, first_state, name
+
+
+def waiting(pid: str, game: str, mu: float, at: float, size: int = 2) -> Waiting:
+    return Waiting(pid, pid, game, size, 30.0, mu, at)
+
+
+def test_speed_pairs_the_longest_waiting_with_the_closest_rating() -> None:
+    queue = [
+        waiting("a", "speed", 25.0, 1.0),
+        waiting("b", "speed", 35.0, 2.0),
+        waiting("c", "speed", 27.0, 3.0),
+        waiting("d", "speed", 23.0, 4.0),
+    ]
+    chosen = PlayNow.choose(queue, 10.0)
+    assert chosen is not None and [w.player_id for w in chosen[0]] == ["a", "c"]
+    assert PlayNow.choose(queue[:1], 1000.0) is None  # alone: wait
+
+
+def test_nain_jaune_waits_for_people_then_gives_the_other_seats_to_bots() -> None:
+    queue = [waiting("a", "nain-jaune", 25, 100.0, 4), waiting("b", "nain-jaune", 25, 101.0, 4)]
+    assert PlayNow.choose(queue, 129.9) is None
+    chosen = PlayNow.choose(queue, 130.0)
+    assert chosen is not None and [w.player_id for w in chosen[0]] == ["a", "b"] and chosen[1] == 4
+    full = [waiting(p, "nain-jaune", 25, 100.0 + i, 3) for i, p in enumerate("abcd")]
+    chosen = PlayNow.choose(full, 100.0)
+    assert chosen is not None and [w.player_id for w in chosen[0]] == ["a", "b", "c"]
+
+
+def test_two_browsers_pressing_play_now_for_speed_are_seated_facing_each_other(
+    client: TestClient,
+) -> None:
+    assert client.post("/api/play", json={"game": "speed"}, headers=ORIGIN).status_code == 401
+    name(client, "Ann")
+    first = client.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()
+    assert first["waiting"]["game"] == "speed" and first["waiting"]["table"] is None
+    with TestClient(client.app) as bob:
+        name(bob, "Bob")
+        seated = bob.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()
+        table = seated["waiting"]["table"]
+        assert table
+        assert client.get("/api/play").json()["waiting"]["table"] == table
+        assert client.get("/api/play").json()["waiting"] is None  # told once
+        with client.websocket_connect(f"/ws/{table}") as ann_ws, bob.websocket_connect(
+            f"/ws/{table}"
+        ) as bob_ws:
+            ann_frame, bob_frame = first_state(ann_ws), first_state(bob_ws)
+            assert {ann_frame["you"], bob_frame["you"]} == {0, 1}
+            assert "Bob" in json.dumps(ann_frame) and "Ann" in json.dumps(bob_frame)
+
+
+def test_leaving_the_queue(client: TestClient) -> None:
+    name(client, "Ann")
+    client.post(
+        "/api/play", json={"game": "nain-jaune", "size": 3, "wait": 300}, headers=ORIGIN
+    )
+    assert client.get("/api/play").json()["waiting"]["size"] == 3
+    client.post("/api/play/leave", json={"confirm": True}, headers=ORIGIN)
+    assert client.get("/api/play").json()["waiting"] is None
+    assert time.time() > 0
