@@ -113,6 +113,7 @@ function formBody() {
     title: $("f-title").value.trim(),
     public: $("f-public").checked,
     hints: $("f-hints").checked,
+    rated: $("f-rated").checked,
     name: $("f-name").value.trim(),
   };
 }

@@ -9,6 +9,7 @@ function N_(msg) {
 
 const GAME_NAMES = { "nain-jaune": N_("Nain Jaune"), spit: N_("Spit"), speed: N_("Speed") };
 const FORMER = N_("a former player");
+const LEVEL_NAMES = { easy: N_("the easy bot"), medium: N_("the medium bot"), hard: N_("the hard bot"), expert: N_("the expert bot") };
 
 
 async function post(url, body) {
@@ -38,7 +39,38 @@ function resultText(game) {
   else if (r.won === false && game.status === "over") parts.push(_("lost"));
   if (typeof r.chips === "number") parts.push(_("chips: {n}", { n: r.chips }));
   if (game.status !== "over") parts.push(_("not finished"));
+  if (Array.isArray(game.rating)) parts.push(_("rating {before} → {after}", { before: game.rating[0].toFixed(1), after: game.rating[1].toFixed(1) }));
   return parts.join(", ");
+}
+
+// The creator of a table not finished may take a person's seat back: a new link, or a bot.
+function seatControls(game) {
+  const box = el("div", { class: "seat-controls" });
+  const out = el("p", { class: "hint", role: "status" });
+  game.kinds.forEach((kind, seat) => {
+    if (seat === 0 || kind !== "person") return;
+    const reissue = el("button", { type: "button", class: "small" }, _("New link for seat {n}", { n: seat + 1 }));
+    const bot = el("button", { type: "button", class: "small" }, _("Give seat {n} to a bot", { n: seat + 1 }));
+    reissue.addEventListener("click", async () => {
+      try {
+        const data = await post(`/api/tables/${game.table}/seats/${seat}/link`, {});
+        out.textContent = _("Send this new link; the old one no longer works: {url}", { url: location.origin + data.url });
+      } catch (err) {
+        out.textContent = err.message;
+      }
+    });
+    bot.addEventListener("click", async () => {
+      try {
+        await post(`/api/tables/${game.table}/seats/${seat}/bot`, {});
+        out.textContent = _("Nobody's link opens seat {n} any more: a bot plays it while its person is away.", { n: seat + 1 });
+      } catch (err) {
+        out.textContent = err.message;
+      }
+    });
+    box.append(reissue, " ", bot);
+  });
+  box.append(out);
+  return box;
 }
 
 function showGames(games) {
@@ -52,12 +84,14 @@ function showGames(games) {
     const link = game.replay && game.game === "nain-jaune"
       ? el("a", { href: game.replay }, _("Replay"))
       : game.record ? el("a", { href: game.record, download: "" }, _("Record")) : el("span", {}, "—");
+    const result = el("td", {}, resultText(game));
+    if (game.seat === 0 && game.status !== "over") result.append(seatControls(game));
     body.append(el("tr", {},
       el("td", {}, _(GAME_NAMES[game.game] || game.game)),
       el("td", {}, when.format(new Date(game.created_at * 1000))),
       el("td", {}, people.join(", ")),
-      el("td", {}, resultText(game)),
-      el("td", {}, link)));
+      result,
+      el("td", {}, game.status === "over" ? link : el("a", { href: `/t/${game.table}` }, _("Go to the table")))));
   }
 }
 
@@ -74,6 +108,7 @@ function showStats(stats) {
     if (s.slaps_won !== undefined) bits.push(_("slaps won: {n}", { n: s.slaps_won }));
     if (s.mean_reaction !== undefined && s.mean_reaction !== null) bits.push(_("mean time to play after a change: {n} s", { n: s.mean_reaction }));
     if (s.rating !== undefined && s.rating !== null) bits.push(_("rating: {n}", { n: s.rating }));
+    if (s.plays_like) bits.push(_("you play like {bot}", { bot: _(LEVEL_NAMES[s.plays_like]) }));
     list.append(el("li", {}, el("strong", {}, _(GAME_NAMES[game] || game)), " ", bits.join(", ")));
   }
 }
