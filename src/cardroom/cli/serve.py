@@ -110,8 +110,18 @@ async def check_database(url: str) -> None:
     type=click.IntRange(1, 64),
     help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
 )
+@click.option(
+    "--identity",
+    default="optional",
+    show_default=True,
+    type=click.Choice(["optional", "required"]),
+    help="optional: anyone plays at once and names themself when it is needed; required: "
+    "a name is chosen before making a table or taking a seat.",
+)
 @lang_option
-def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) -> None:
+def serve(
+    host: str, port: int, db: str | None, bot_delay: float, workers: int, identity: str
+) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
 
     Open the address it prints, create a table, and send each friend their invitation link.
@@ -160,7 +170,9 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) 
     if workers > 1:
         click.echo(f"{workers} server processes share the port (a dead one is replaced)")
     click.echo("stop with Ctrl-C")
-    settings = Settings(host=host, port=port, db_url=url, bot_delay=bot_delay)
+    settings = Settings(
+        host=host, port=port, db_url=url, bot_delay=bot_delay, identity=identity
+    )
     config = uvicorn.Config(
         create_app(settings),
         log_level="warning",
