@@ -37,24 +37,26 @@ MIN_GAMES = 3
 GAMES = ("nain-jaune", "spit", "speed")
 
 BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
-    # (mu, sigma) per level, measured by tournament: see docs/web.md "Ratings" for how.
+    # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by
+    # `cardroom tournament nain-jaune --bots easy,medium,hard,expert --games 100 --players 4
+    # --seed 21`; Spit and Speed by `tools/bot_ratings.py --games 200` (every pair of levels).
     "nain-jaune": {
-        "easy": (19.0, 1.0),
-        "medium": (24.0, 1.0),
-        "hard": (27.0, 1.0),
-        "expert": (30.0, 1.0),
-    },
-    "spit": {
-        "easy": (15.0, 1.0),
-        "medium": (22.0, 1.0),
-        "hard": (28.0, 1.0),
-        "expert": (33.0, 1.0),
+        "easy": (19.01, 3.08),
+        "medium": (20.56, 2.97),
+        "hard": (23.66, 2.94),
+        "expert": (35.73, 3.22),
     },
     "speed": {
-        "easy": (15.0, 1.0),
-        "medium": (22.0, 1.0),
-        "hard": (28.0, 1.0),
-        "expert": (33.0, 1.0),
+        "easy": (6.87, 2.41),
+        "medium": (20.45, 2.01),
+        "hard": (29.00, 2.06),
+        "expert": (45.23, 2.60),
+    },
+    "spit": {
+        "easy": (-10.53, 3.24),
+        "medium": (14.28, 2.65),
+        "hard": (35.84, 2.72),
+        "expert": (63.79, 3.43),
     },
 }
 
