@@ -43,6 +43,14 @@ def first_state(ws: Any) -> dict[str, Any]:
             return frame
 
 
+def chat_lines(client: TestClient, query: str) -> int:
+    import sqlite3
+
+    path = client.app.state.store.url.split(":///", 1)[1]  # type: ignore[attr-defined]
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute(query).fetchone()[0])
+
+
 def test_names_are_cleaned_of_invisible_and_direction_characters() -> None:
     assert clean_display_name("  Ann\u202e\u200b  Lee\x00 ") == "Ann Lee"
     assert clean_display_name("Zoë\u2066") == "Zoë"
@@ -223,8 +231,9 @@ def test_my_games_and_the_export_and_leaving_names_nobody(client: TestClient) ->
     table = made["table"]
     with client.websocket_connect(f"/ws/{table}") as ws:
         first_state(ws)
-        client.app.state.chat  # noqa: B018  (the chat exists beside the tables)
         ws.send_json({"type": "chat", "text": "hello from Zelda"})
+        while ws.receive_json()["type"] != "chat":
+            pass
     deadline = time.time() + 30
     while time.time() < deadline:
         listed = client.get("/api/me/games").json()["games"]
@@ -239,11 +248,14 @@ def test_my_games_and_the_export_and_leaving_names_nobody(client: TestClient) ->
     [member] = archive.namelist()
     record = json.loads(archive.read(member))
     replay_game(parse_game(record))  # `cardroom replay` reads it
+    said = "SELECT count(*) FROM chat WHERE text = 'hello from Zelda'"
+    assert chat_lines(client, said) == 1
     gone = client.post("/api/me/delete", json={"confirm": True}, headers=ORIGIN)
     assert gone.status_code == 200
     assert client.get("/api/me").json()["player"] is None
     after = client.get(f"/t/{table}/record").json()
     assert "Zelda" not in json.dumps(after) and FORMER_PLAYER in json.dumps(after)
     replay_game(parse_game(after))
+    assert chat_lines(client, said) == 0
     with client.websocket_connect(f"/ws/{table}?watch=1") as ws:
         assert "Zelda" not in json.dumps(first_state(ws))

@@ -454,9 +454,9 @@ class PlayerStore:
 
 
 async def _forget_name(conn: Any, table_id: str, seat: int) -> None:
-    """Name a seat :data:`FORMER_PLAYER` in its table's log (``created`` config, ``joined``),
-    its seat and summary projections and its chat lines: the record still replays, with the
-    same seats and moves, and names nobody."""
+    """Name a seat :data:`FORMER_PLAYER` in its table's log (``created`` config, ``joined``)
+    and its seat and summary projections, and delete its chat lines: the record still replays,
+    with the same seats and moves, and names nobody."""
     from cardroom.store.chat import chat_t
     from cardroom.store.events import events_t, seats_t, tables_t
 
@@ -487,10 +487,8 @@ async def _forget_name(conn: Any, table_id: str, seat: int) -> None:
         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat, seats_t.c.name != "")
         .values(name=FORMER_PLAYER)
     )
-    await conn.execute(
-        chat_t.update()
-        .where(chat_t.c.table_id == table_id, chat_t.c.seat == seat)
-        .values(name=FORMER_PLAYER)
+    await conn.execute(  # what they said is theirs: it goes (the record never held it)
+        chat_t.delete().where(chat_t.c.table_id == table_id, chat_t.c.seat == seat)
     )
     summary_row = (
         await conn.execute(sa.select(tables_t.c.summary).where(tables_t.c.id == table_id))
