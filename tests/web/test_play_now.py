@@ -68,3 +68,13 @@ def test_leaving_the_queue(client: TestClient) -> None:
     client.post("/api/play/leave", json={"confirm": True}, headers=ORIGIN)
     assert client.get("/api/play").json()["waiting"] is None
     assert time.time() > 0
+
+
+def test_the_lobby_lists_a_play_now_table_among_mine(client: TestClient) -> None:
+    name(client, "Ann")
+    client.post("/api/play", json={"game": "speed"}, headers=ORIGIN)
+    with TestClient(client.app) as bob:
+        name(bob, "Bob")
+        table = bob.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()["waiting"]
+        mine = client.get("/api/tables").json()["mine"]
+        assert [(t["id"], t["you"]) for t in mine] == [(table["table"], 0)]

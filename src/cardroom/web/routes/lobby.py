@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 import time
 from http import HTTPStatus
@@ -193,6 +194,12 @@ async def list_tables(request: Request) -> dict[str, Any]:
     open_rows = await service.list_tables(status={"waiting", "playing"}, public=True)
     mine: list[dict[str, Any]] = []
     cookies = seat_cookies(request)
+    player = await current_player(request)
+    claimed = dict((await players_of(request).tables_of(player.id))[-50:]) if player else {}
+    if claimed:  # the tables this player sits at (Play now's have no seat cookie)
+        for claimed_row in await players_of(request).table_rows(list(claimed)):
+            if claimed_row.id not in cookies and claimed_row.status != "over":
+                mine.append({**dataclasses.asdict(claimed_row), "you": claimed[claimed_row.id]})
     if cookies:
         rows = await service.list_tables(limit=500)
         for row in rows:
