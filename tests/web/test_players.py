@@ -259,3 +259,23 @@ def test_my_games_and_the_export_and_leaving_names_nobody(client: TestClient) ->
     assert chat_lines(client, said) == 0
     with client.websocket_connect(f"/ws/{table}?watch=1") as ws:
         assert "Zelda" not in json.dumps(first_state(ws))
+
+
+def test_the_name_given_at_the_table_becomes_the_players_and_a_named_player_keeps_theirs(
+    client: TestClient,
+) -> None:
+    name(client, "Ann")
+    made = two_people(client)
+    table, link = made["table"], made["invites"][0]["url"]
+    with TestClient(client.app) as bob:
+        bob.get(link, follow_redirects=False)  # a newcomer: a player without a name yet
+        assert bob.get("/api/me").json()["player"]["name"] == ""
+        with bob.websocket_connect(f"/ws/{table}") as ws:
+            first_state(ws)
+            ws.send_json({"type": "join", "name": "Bobby"})
+            while "Bobby" not in json.dumps(ws.receive_json()):
+                pass
+        assert bob.get("/api/me").json()["player"]["name"] == "Bobby"
+    made = two_people(client)
+    with client.websocket_connect(f"/ws/{made['table']}") as ws:
+        assert "Ann" in json.dumps(first_state(ws))

@@ -8,13 +8,15 @@ claims it; from then on only that player holds it, in any tab or device of their
 
 from __future__ import annotations
 
+import contextlib
 import time
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import Response
 from starlette.requests import HTTPConnection
 
-from cardroom.store import Player, PlayerStore
+from cardroom.store import Player, PlayerError, PlayerStore
 from cardroom.tables import TableError
 from cardroom.web.routes.common import service_of, settings_of
 
@@ -24,6 +26,13 @@ PLAYER_MAX_AGE = 60 * 60 * 24 * 400
 SEAT_TAKEN = (
     "someone else already holds this seat: ask the table's creator for a new invitation link"
 )
+
+
+def cross_site(request: Request) -> bool:
+    """True for a request whose ``Origin`` is another site (a page elsewhere posting here)."""
+    origin = request.headers.get("origin")
+    host = request.headers.get("host", "").lower()
+    return origin is not None and urlsplit(origin).netloc.lower() != host
 
 
 def players_of(conn: HTTPConnection) -> PlayerStore:
@@ -90,3 +99,16 @@ async def seat_for(
     if player is not None:
         return await players.seat_of_player(table_id, player.id)
     return None
+
+
+async def joining_name(conn: HTTPConnection, name: str) -> str:
+    """The name a seat is taken under: the player's, or ``name``, which then becomes the
+    player's (the name is asked once)."""
+    player = await current_player(conn)
+    if player is None:
+        return name
+    if player.name:
+        return player.name
+    with contextlib.suppress(PlayerError):
+        await players_of(conn).rename(player.id, name)
+    return name

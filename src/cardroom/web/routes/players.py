@@ -12,7 +12,6 @@ import time
 import zipfile
 from http import HTTPStatus
 from typing import Annotated, Any, Literal, TypeVar
-from urllib.parse import urlsplit
 
 import msgspec
 from fastapi import APIRouter, Request
@@ -26,6 +25,7 @@ from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
 from cardroom.tables import TableError
 from cardroom.web.identity import (
     PLAYER_COOKIE,
+    cross_site,
     current_player,
     player_or_new,
     players_of,
@@ -98,11 +98,7 @@ def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) 
 
 async def _body(request: Request, kind: type[_T]) -> _T | JSONResponse:
     """The request's JSON body as ``kind``; a refusal if it is cross-site, not JSON or too big."""
-    origin = request.headers.get("origin")
-    if (
-        origin is not None
-        and urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower()
-    ):
+    if cross_site(request):
         return _refused(request, "cross-site", HTTPStatus.FORBIDDEN)
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         return _refused(request, "bad-request", HTTPStatus.UNSUPPORTED_MEDIA_TYPE)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from http import HTTPStatus
-from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -14,6 +13,7 @@ from cardroom.i18n.words import N_
 from cardroom.store import PlayerError
 from cardroom.tables import TableError
 from cardroom.web.identity import (
+    cross_site,
     current_player,
     player_or_new,
     players_of,
@@ -219,11 +219,7 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
     check_table_id(table_id)
     lang = connection_lang(request)
     tr = translator(lang)
-    origin = request.headers.get("origin")
-    if what not in ("link", "bot") or (
-        origin is not None
-        and urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower()
-    ):
+    if what not in ("link", "bot") or cross_site(request):
         return error_json(
             HTTPStatus.FORBIDDEN,
             "forbidden",

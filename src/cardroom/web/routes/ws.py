@@ -20,7 +20,7 @@ from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
-from cardroom.web.identity import SEAT_TAKEN, seat_for
+from cardroom.web.identity import SEAT_TAKEN, joining_name, seat_for
 from cardroom.web.protocol import (
     Act,
     Chat,
@@ -277,7 +277,8 @@ class Connection:
             elif isinstance(message, Act):
                 await self.service.act(self.table_id, seat, str(message.action), message.seq)
             elif isinstance(message, Join):
-                await self.service.join(self.table_id, seat, message.name)
+                name = await joining_name(self.websocket, message.name)
+                await self.service.join(self.table_id, seat, name)
             elif isinstance(message, Start):
                 await self.service.start_now(self.table_id, seat)
             elif isinstance(message, Ready):
