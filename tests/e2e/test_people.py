@@ -49,6 +49,13 @@ def finish_speed(running: RunningServer, table_id: str) -> None:
     raise AssertionError("the Speed game did not end")
 
 
+def until(condition: Any, what: str, seconds: float = 15) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
 def shoot(page: Page, shots: Path, name: str) -> None:
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
@@ -110,3 +117,42 @@ def test_a_newcomer_plays_now_and_finds_the_game_and_rating(
     assert not ann_errors and not bob_errors, ann_errors + bob_errors
     for page in (ann, bob):
         page.context.close()
+
+
+def test_a_passkey_signs_a_player_in_again_after_cookies_are_cleared(
+    browser: Browser, running: RunningServer
+) -> None:
+    base = running.base.replace("127.0.0.1", "localhost")  # no passkeys on a bare IP address
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    page.goto(f"{base}/me")
+    page.fill("#me-name", "Cleo")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#password-box:not([hidden])")
+    me = page.evaluate("fetch('/api/me').then(r => r.json())")["player"]
+    page.click("#passkey-add")
+    out = page.locator("#passkey-out")
+    until(lambda: out.inner_text() != "", "the passkey made")
+    assert "Passkey added" in out.inner_text(), out.inner_text()
+    context.clear_cookies()
+    page.goto(f"{base}/me")
+    assert page.evaluate("fetch('/api/me').then(r => r.json())")["player"] is None
+    page.click("#passkey-signin")
+    until(lambda: page.locator("#me-name").input_value() == "Cleo", "signed in")
+    assert page.evaluate("fetch('/api/me').then(r => r.json())")["player"]["id"] == me["id"]
+    context.close()

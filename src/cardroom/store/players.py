@@ -73,6 +73,25 @@ seat_claims_t = sa.Table(
 )
 
 
+passkeys_t = sa.Table(
+    "passkeys",
+    metadata,
+    sa.Column("credential_id", sa.String(400), primary_key=True),
+    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("public_key", sa.Text, nullable=False),
+    sa.Column("sign_count", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+passkey_challenges_t = sa.Table(
+    "passkey_challenges",
+    metadata,
+    sa.Column("challenge", sa.String(100), primary_key=True),
+    sa.Column("player_id", sa.String(32), nullable=True),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+
 class PlayerError(ValueError):
     """A request about a player that cannot be done; ``code`` says why (a message id below)."""
 
@@ -305,6 +324,85 @@ class PlayerStore:
             return _player(row), key
         raise refused
 
+    # -- passkeys ---------------------------------------------------------------------------
+
+    async def add_challenge(self, challenge: str, player_id: str | None, expires_at: float) -> None:
+        """Remember a WebAuthn challenge (for registering: the player's; for signing in: None)."""
+        async with _guard(), self._write(), self.engine.begin() as conn:
+            await conn.execute(
+                passkey_challenges_t.delete().where(
+                    passkey_challenges_t.c.expires_at < expires_at - 600
+                )
+            )
+            await conn.execute(
+                passkey_challenges_t.insert().values(
+                    challenge=challenge, player_id=player_id, expires_at=expires_at
+                )
+            )
+
+    async def take_challenge(self, challenge: str, player_id: str | None, now: float) -> bool:
+        """Spend a challenge given out to ``player_id`` (once, before it expires)."""
+        async with _guard(), self._write(), self.engine.begin() as conn:
+            query = passkey_challenges_t.delete().where(
+                passkey_challenges_t.c.challenge == challenge,
+                passkey_challenges_t.c.expires_at > now,
+            )
+            query = query.where(
+                passkey_challenges_t.c.player_id == player_id
+                if player_id is not None
+                else passkey_challenges_t.c.player_id.is_(None)
+            )
+            done = await conn.execute(query)
+        return bool(done.rowcount == 1)
+
+    async def add_passkey(
+        self, player_id: str, credential_id: str, public_key: str, sign_count: int, now: float
+    ) -> None:
+        """Keep a verified passkey of the player (its id and public key, base64url)."""
+        async with _guard(), self._write(), self.engine.begin() as conn:
+            await conn.execute(
+                passkeys_t.insert().values(
+                    credential_id=credential_id,
+                    player_id=player_id,
+                    public_key=public_key,
+                    sign_count=sign_count,
+                    created_at=now,
+                )
+            )
+
+    async def passkey(self, credential_id: str) -> tuple[str, str, int] | None:
+        """(player id, public key, sign count) of a passkey."""
+        query = sa.select(passkeys_t).where(passkeys_t.c.credential_id == credential_id)
+        async with _guard(), self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else (row.player_id, row.public_key, int(row.sign_count))
+
+    async def passkeys_of(self, player_id: str) -> list[str]:
+        """The credential ids of a player's passkeys."""
+        query = sa.select(passkeys_t.c.credential_id).where(passkeys_t.c.player_id == player_id)
+        async with _guard(), self.engine.connect() as conn:
+            return [r.credential_id for r in (await conn.execute(query)).all()]
+
+    async def signed_in_by_passkey(
+        self, credential_id: str, sign_count: int, now: float
+    ) -> tuple[Player, str]:
+        """Note the passkey's new count and give the browser a key of its player."""
+        async with _guard(), self._write(), self.engine.begin() as conn:
+            await conn.execute(
+                passkeys_t.update()
+                .where(passkeys_t.c.credential_id == credential_id)
+                .values(sign_count=sign_count)
+            )
+            row = (
+                await conn.execute(
+                    sa.select(players_t)
+                    .join(passkeys_t, passkeys_t.c.player_id == players_t.c.id)
+                    .where(passkeys_t.c.credential_id == credential_id)
+                )
+            ).one()
+            key = await self._new_key(conn, row.id, now)
+        return _player(row), key
+
     # -- seat claims -----------------------------------------------------------------------
 
     async def claim_of(self, table_id: str, seat: int) -> Claim | None:
@@ -440,6 +538,10 @@ class PlayerStore:
         async with _guard(), self._write(), self.engine.begin() as conn:
             await conn.execute(player_keys_t.delete().where(player_keys_t.c.player_id == player_id))
             await conn.execute(move_links_t.delete().where(move_links_t.c.player_id == player_id))
+            await conn.execute(passkeys_t.delete().where(passkeys_t.c.player_id == player_id))
+            await conn.execute(
+                passkey_challenges_t.delete().where(passkey_challenges_t.c.player_id == player_id)
+            )
             await conn.execute(
                 seat_claims_t.update()
                 .where(seat_claims_t.c.player_id == player_id)

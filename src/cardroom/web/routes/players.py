@@ -23,6 +23,7 @@ from cardroom.i18n.words import N_
 from cardroom.store import Player, PlayerError
 from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
 from cardroom.tables import TableError
+from cardroom.web import passkeys
 from cardroom.web.identity import (
     PLAYER_COOKIE,
     cross_site,
@@ -49,7 +50,7 @@ from cardroom.web.routes.common import (
 router = APIRouter()
 _T = TypeVar("_T")
 
-MAX_BODY = 2048
+MAX_BODY = 16 * 1024
 MAX_GAMES = 500
 """The most tables the player page and the export list (newest first)."""
 
@@ -65,6 +66,7 @@ _MESSAGES = {
     "move-used": N_("this link to move a player was already used: make a new one"),
     "move-expired": N_("this link to move a player has expired (after 10 minutes): make a new one"),
     "move-unknown": N_("this link to move a player does not work: make a new one"),
+    "passkey": N_("the passkey did not work: try again, or use your password"),
 }
 
 
@@ -83,6 +85,10 @@ class SignInIn(msgspec.Struct, forbid_unknown_fields=True):
 
 class ConfirmIn(msgspec.Struct, forbid_unknown_fields=True):
     confirm: bool
+
+
+class CredentialIn(msgspec.Struct, forbid_unknown_fields=True):
+    credential: dict[str, Any]
 
 
 class PlayIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -215,6 +221,60 @@ async def sign_in(request: Request) -> Response:
         player, key = await players_of(request).sign_in(body.name, body.password, time.time())
     except PlayerError as exc:
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
+    response = JSONResponse(_me_json(player, request))
+    set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/passkey/register-options")
+async def passkey_register_options(request: Request) -> Response:
+    """Options for the browser to make a passkey for this player."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is None or not player.name:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    options = await passkeys.register_options(request, players_of(request), player)
+    return Response(options, media_type="application/json")
+
+
+@router.post("/api/passkey/register")
+async def passkey_register(request: Request) -> Response:
+    """Keep the passkey the browser made (checked against the challenge given)."""
+    body = await _body(request, CredentialIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is None:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    try:
+        await passkeys.register(request, players_of(request), player, body.credential)
+    except passkeys.PasskeyError:
+        return _refused(request, "passkey")
+    return JSONResponse({"passkeys": len(await players_of(request).passkeys_of(player.id))})
+
+
+@router.post("/api/passkey/signin-options")
+async def passkey_sign_in_options(request: Request) -> Response:
+    """Options for the browser to sign in with a passkey of this site."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    options = await passkeys.sign_in_options(request, players_of(request))
+    return Response(options, media_type="application/json")
+
+
+@router.post("/api/passkey/signin")
+async def passkey_sign_in(request: Request) -> Response:
+    """Sign in with a passkey: this browser becomes its player."""
+    body = await _body(request, CredentialIn)
+    if isinstance(body, Response):
+        return body
+    try:
+        player, key = await passkeys.sign_in(request, players_of(request), body.credential)
+    except passkeys.PasskeyError:
+        return _refused(request, "passkey", HTTPStatus.UNAUTHORIZED)
     response = JSONResponse(_me_json(player, request))
     set_player_cookie(response, request, key)
     return response

@@ -1,4 +1,4 @@
-"""people: players, their keys, move links, seat claims, ratings, rated tables, Play now queue
+"""people: players, keys, move links, passkeys, seat claims, ratings, rated tables, Play now
 
 Revision ID: 0002
 Revises: 0001
@@ -104,6 +104,29 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("player_id", "game"),
     )
     op.create_table(
+        "passkeys",
+        sa.Column("credential_id", sa.String(length=400), nullable=False),
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("public_key", sa.Text(), nullable=False),
+        sa.Column("sign_count", sa.Integer(), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["player_id"],
+            ["players.id"],
+        ),
+        sa.PrimaryKeyConstraint("credential_id"),
+    )
+    with op.batch_alter_table("passkeys", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_passkeys_player_id"), ["player_id"], unique=False)
+
+    op.create_table(
+        "passkey_challenges",
+        sa.Column("challenge", sa.String(length=100), nullable=False),
+        sa.Column("player_id", sa.String(length=32), nullable=True),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("challenge"),
+    )
+    op.create_table(
         "seat_claims",
         sa.Column("table_id", sa.String(length=64), nullable=False),
         sa.Column("seat", sa.Integer(), autoincrement=False, nullable=False),
@@ -125,6 +148,11 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_seat_claims_player_id"))
 
     op.drop_table("seat_claims")
+    op.drop_table("passkey_challenges")
+    with op.batch_alter_table("passkeys", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_passkeys_player_id"))
+
+    op.drop_table("passkeys")
     op.drop_table("ratings")
     op.drop_table("rating_changes")
     with op.batch_alter_table("player_keys", schema=None) as batch_op:

@@ -20,6 +20,44 @@ async function post(url, body) {
   }));
 }
 
+// WebAuthn's binary fields travel as base64url in the JSON the server reads and writes.
+function fromB64(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer;
+}
+
+function toB64(buffer) {
+  return btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function credentialJson(cred) {
+  const r = cred.response;
+  const response = { clientDataJSON: toB64(r.clientDataJSON) };
+  if (r.attestationObject) response.attestationObject = toB64(r.attestationObject);
+  if (r.authenticatorData) response.authenticatorData = toB64(r.authenticatorData);
+  if (r.signature) response.signature = toB64(r.signature);
+  if (r.userHandle) response.userHandle = toB64(r.userHandle);
+  if (r.getTransports) response.transports = r.getTransports();
+  return { id: cred.id, rawId: toB64(cred.rawId), type: cred.type, response, clientExtensionResults: cred.getClientExtensionResults() };
+}
+
+async function addPasskey() {
+  const options = await post("/api/passkey/register-options", { confirm: true });
+  options.challenge = fromB64(options.challenge);
+  options.user.id = fromB64(options.user.id);
+  for (const c of options.excludeCredentials || []) c.id = fromB64(c.id);
+  const cred = await navigator.credentials.create({ publicKey: options });
+  await post("/api/passkey/register", { credential: credentialJson(cred) });
+}
+
+async function passkeySignIn() {
+  const options = await post("/api/passkey/signin-options", { confirm: true });
+  options.challenge = fromB64(options.challenge);
+  for (const c of options.allowCredentials || []) c.id = fromB64(c.id);
+  const cred = await navigator.credentials.get({ publicKey: options });
+  return post("/api/passkey/signin", { credential: credentialJson(cred) });
+}
+
 function showPlayer(player) {
   $("me-new").hidden = Boolean(player && player.name);
   if (player && player.name) {
@@ -153,6 +191,28 @@ async function main() {
     $("signin-password").value = "";
     showPlayer(me.player);
     await load();
+  });
+  const passkeys = Boolean(window.PublicKeyCredential && navigator.credentials);
+  $("passkey-add").hidden = !passkeys;
+  $("passkey-signin").hidden = !passkeys;
+  $("passkey-add").addEventListener("click", async () => {
+    $("passkey-out").textContent = "";
+    try {
+      await addPasskey();
+      $("passkey-out").textContent = _("Passkey added: sign in with it on this device whenever you need to.");
+    } catch (err) {
+      $("passkey-out").textContent = err.name === "NotAllowedError" ? _("No passkey was made.") : err.message;
+    }
+  });
+  $("passkey-signin").addEventListener("click", async () => {
+    $("signin-error").textContent = "";
+    try {
+      const me = await passkeySignIn();
+      showPlayer(me.player);
+      await load();
+    } catch (err) {
+      $("signin-error").textContent = err.name === "NotAllowedError" ? _("No passkey was used.") : err.message;
+    }
   });
   $("move").addEventListener("click", async () => {
     $("move-error").textContent = "";
