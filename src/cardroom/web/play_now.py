@@ -142,7 +142,14 @@ class PlayNow:
     async def match_all(self, now: float | None = None) -> list[str]:
         """Seat whoever can be seated now; returns the new tables' ids."""
         made: list[str] = []
-        for game in ("speed", "spit", "nain-jaune"):
+        query = (
+            sa.select(play_queue_t.c.game)
+            .where(play_queue_t.c.table_id.is_(None))
+            .group_by(play_queue_t.c.game)
+        )
+        async with _guard(), self.store.engine.connect() as conn:  # read only: no write lock
+            waiting = {r.game for r in (await conn.execute(query)).all()}
+        for game in [g for g in ("speed", "spit", "nain-jaune") if g in waiting]:
             for _ in range(100):  # at most 100 tables a round: the next round goes on
                 try:
                     table = await self.match_one(game, time.time() if now is None else now)
