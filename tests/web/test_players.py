@@ -140,7 +140,12 @@ def test_the_creator_reissues_a_seat_and_the_old_link_stops_working(client: Test
         bob.get(link, follow_redirects=False)
         refused = bob.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN)
         assert refused.status_code == 403  # only the creator
-        fresh = client.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN).json()["url"]
+        with bob.websocket_connect(f"/ws/{table}") as ws:  # Bob's open page is closed
+            assert first_state(ws)["you"] == 1
+            fresh = client.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN).json()["url"]
+            with pytest.raises(WebSocketDisconnect):
+                while True:
+                    ws.receive_json()
         assert fresh.startswith(f"/j/{table}.1.")
         # Bob's link and seat are gone; Cat opens the new link and holds seat 1 without a token
         assert bob.get(link, follow_redirects=False).status_code == 409

@@ -126,6 +126,11 @@ class RealtimeTables:
         """True when this process holds that real-time table in memory."""
         return table_id in self._live
 
+    def subscriptions(self, table_id: str) -> list[Subscription]:
+        """The connections of this process to a real-time table."""
+        live = self._live.get(table_id)
+        return list(live.subs) if live is not None else []
+
     def unload(self, table_id: str) -> None:
         """Drop a finished table nobody is connected to (read from the log when next asked)."""
         live = self._live.get(table_id)

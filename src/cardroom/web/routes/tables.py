@@ -237,4 +237,5 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
     except TableError as exc:
         return table_error_json(exc, lang)
     secret = await players_of(request).reissue(table_id, seat, time.time(), link=what == "link")
+    service_of(request).end_connections(table_id, seat)  # its holder's pages close here
     return JSONResponse({"seat": seat, "url": f"/j/{table_id}.{seat}.{secret}" if secret else None})
