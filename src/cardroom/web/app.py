@@ -61,7 +61,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.start()
             await chat.start()
             keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
-            ratings = asyncio.get_running_loop().create_task(RatingKeeper(store).run())
+            ratings = asyncio.get_running_loop().create_task(
+                RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
+            )
             app.state.store = store
             app.state.service = service
             app.state.chat = chat

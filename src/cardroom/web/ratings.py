@@ -31,7 +31,8 @@ logger = logging.getLogger(__name__)
 MU = 25.0
 SIGMA = 25.0 / 3.0
 TAKEOVER_SHARE = 0.2
-"""A person whose decisions a bot made for more than this share is not rated for that game."""
+"""A person whose decisions a bot made for more than this share is not rated for that game
+(the default of ``Settings.rated_takeover_share``)."""
 MIN_GAMES = 3
 """Games a person needs to appear on a leaderboard."""
 GAMES = ("nain-jaune", "spit", "speed")
@@ -127,9 +128,12 @@ def seat_ranks(game: str, summary: dict[str, Any], seats: int) -> list[int] | No
 class RatingKeeper:
     """Counts finished rated tables into the ratings (a task of the web server)."""
 
-    def __init__(self, store: EventStore, interval: float = 2.0) -> None:
+    def __init__(
+        self, store: EventStore, interval: float = 2.0, takeover_share: float = TAKEOVER_SHARE
+    ) -> None:
         self.store = store
         self.interval = interval
+        self.takeover_share = takeover_share
 
     async def run(self) -> None:
         """Count what is due every ``interval`` seconds until cancelled."""
@@ -211,7 +215,7 @@ class RatingKeeper:
                     claims.get(s.seat) if s.kind == "person" else None,
                     s.level if s.kind == "bot" else None,
                     ranks[s.seat],
-                    s.kind == "bot" or shares.get(s.seat, 0.0) <= TAKEOVER_SHARE,
+                    s.kind == "bot" or shares.get(s.seat, 0.0) <= self.takeover_share,
                 )
                 for s in seat_rows
             ]

@@ -46,3 +46,6 @@ class Settings:
     """``optional``: a browser gets a player (a name and a key) when it first needs one, and
     nobody is asked anything before playing; ``required``: a player must have chosen a name
     before they create a table or open an invitation."""
+    rated_takeover_share: float = 0.2
+    """A person for whom a bot made more than this share of the decisions at a rated table (away,
+    taken over) is not rated for that game."""
