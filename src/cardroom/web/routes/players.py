@@ -354,6 +354,9 @@ def _result(summary: dict[str, Any], seat: int) -> dict[str, Any]:
     return out
 
 
+MAX_STATS_GAMES = 100
+"""The statistics cover a player's newest finished games, at most this many (each is replayed
+once, then kept worked out)."""
 STATS_CACHE = 4096
 """Finished tables whose figures a server keeps worked out (a finished record never changes)."""
 
@@ -375,9 +378,8 @@ async def my_stats(request: Request, games: list[dict[str, Any]]) -> dict[str, A
         "player_stats", {}
     )
     totals: dict[str, GameStats] = {}
-    for game in games:
-        if game["status"] != "over":
-            continue
+    finished = [g for g in games if g["status"] == "over"][:MAX_STATS_GAMES]
+    for game in finished:
         key = (game["table"], game["seat"])
         one = cache.get(key)
         if one is None:
