@@ -23,7 +23,6 @@ from cardroom.i18n.words import N_
 from cardroom.store import Player, PlayerError
 from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
 from cardroom.tables import TableError
-from cardroom.web import passkeys
 from cardroom.web.identity import (
     PLAYER_COOKIE,
     cross_site,
@@ -33,6 +32,13 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
+from cardroom.web.passkeys import (
+    PasskeyError,
+    register,
+    register_options,
+    sign_in_options,
+)
+from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
 from cardroom.web.ratings import GAMES, MIN_GAMES, leaderboard, player_ratings, plays_like
@@ -235,7 +241,7 @@ async def passkey_register_options(request: Request) -> Response:
     player = await current_player(request)
     if player is None or not player.name:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
-    options = await passkeys.register_options(request, players_of(request), player)
+    options = await register_options(request, players_of(request), player)
     return Response(options, media_type="application/json")
 
 
@@ -249,8 +255,8 @@ async def passkey_register(request: Request) -> Response:
     if player is None:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
     try:
-        await passkeys.register(request, players_of(request), player, body.credential)
-    except passkeys.PasskeyError:
+        await register(request, players_of(request), player, body.credential)
+    except PasskeyError:
         return _refused(request, "passkey")
     return JSONResponse({"passkeys": len(await players_of(request).passkeys_of(player.id))})
 
@@ -261,7 +267,7 @@ async def passkey_sign_in_options(request: Request) -> Response:
     body = await _body(request, ConfirmIn)
     if isinstance(body, Response):
         return body
-    options = await passkeys.sign_in_options(request, players_of(request))
+    options = await sign_in_options(request, players_of(request))
     return Response(options, media_type="application/json")
 
 
@@ -272,8 +278,8 @@ async def passkey_sign_in(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        player, key = await passkeys.sign_in(request, players_of(request), body.credential)
-    except passkeys.PasskeyError:
+        player, key = await passkey_sign_in_as(request, players_of(request), body.credential)
+    except PasskeyError:
         return _refused(request, "passkey", HTTPStatus.UNAUTHORIZED)
     response = JSONResponse(_me_json(player, request))
     set_player_cookie(response, request, key)
