@@ -11,12 +11,15 @@ then waits, without a player, for the new link's secret).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -33,6 +36,9 @@ MOVE_TTL = 600.0
 FORMER_PLAYER = "a former player"
 """The name a deleted player's seats, log entries and chat lines carry from then on (an English
 msgid: pages show it in the reader's language)."""
+HASHING_AT_ONCE = 2
+"""Password hashes or checks a process runs at once (the others wait their turn)."""
+_R = TypeVar("_R")
 SIGN_IN_CANDIDATES = 5
 """At most this many players of one name are tried at a password sign-in (argon2 is slow)."""
 
@@ -155,6 +161,13 @@ class PlayerStore:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.engine = store.engine
+        self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+
+    async def _argon2(self, work: Callable[[], _R]) -> _R:
+        """Run an argon2 hash or check (~170 ms of CPU) in a worker thread, a few at a time,
+        never on the event loop (it would stall every real-time table)."""
+        async with self._hashing:
+            return await asyncio.to_thread(work)
 
     def _write(self) -> Any:
         return self.store._write_lock
@@ -284,7 +297,8 @@ class PlayerStore:
             raise PlayerError(
                 "bad-password", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
             )
-        digest = _hasher().hash(password)
+        hasher = _hasher()
+        digest: str = await self._argon2(lambda: hasher.hash(password))
         async with _guard(), self._write(), self.engine.begin() as conn:
             await conn.execute(
                 players_t.update().where(players_t.c.id == player_id).values(password_hash=digest)
@@ -314,10 +328,15 @@ class PlayerStore:
         async with _guard(), self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         hasher = _hasher()
-        for row in rows:
+
+        def check(digest: str) -> bool:
             try:
-                hasher.verify(row.password_hash, password)
+                return bool(hasher.verify(digest, password))
             except Argon2Error:
+                return False
+
+        for row in rows:
+            if not await self._argon2(partial(check, row.password_hash)):
                 continue
             async with _guard(), self._write(), self.engine.begin() as conn:
                 key = await self._new_key(conn, row.id, now)

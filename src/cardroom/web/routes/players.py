@@ -6,6 +6,7 @@ send neither); answers are JSON with words in the reader's language.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import time
@@ -394,10 +395,12 @@ async def my_stats(request: Request, games: list[dict[str, Any]]) -> dict[str, A
                 record = await _record(request, game["game"], game["table"])
             except TableError:
                 continue
+            # a record is replayed through the engine: off the event loop
             if game["game"] == "nain-jaune":
-                add_nain_jaune(one, record, game["seat"])
+                await asyncio.to_thread(add_nain_jaune, one, record, game["seat"])
             else:
-                add_realtime(one, record, game["seat"], game["result"].get("winner_seat"))
+                winner = game["result"].get("winner_seat")
+                await asyncio.to_thread(add_realtime, one, record, game["seat"], winner)
             if len(cache) >= STATS_CACHE:
                 cache.pop(next(iter(cache)))
             cache[key] = one
@@ -436,26 +439,31 @@ async def leaderboard_of(request: Request, game: str) -> Response:
     return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})
 
 
+def _zip(records: list[tuple[str, object]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, record in records:
+            archive.writestr(name, json.dumps(record, ensure_ascii=False))
+    return buffer.getvalue()
+
+
 @router.get("/api/me/export")
 async def export(request: Request) -> Response:
     """A zip of the records of every finished game of mine (the files `cardroom replay` reads)."""
     player = await current_player(request)
     if player is None:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for game in await my_games(request, player):
-            if game["status"] != "over":
-                continue
-            try:
-                record = await _record(request, game["game"], game["table"])
-            except TableError:
-                continue
-            archive.writestr(
-                f"{game['game']}-{game['table']}.json", json.dumps(record, ensure_ascii=False)
-            )
+    records: list[tuple[str, object]] = []
+    for game in await my_games(request, player):
+        if game["status"] != "over":
+            continue
+        try:
+            record = await _record(request, game["game"], game["table"])
+        except TableError:
+            continue
+        records.append((f"{game['game']}-{game['table']}.json", record))
     return Response(
-        buffer.getvalue(),
+        await asyncio.to_thread(_zip, records),
         media_type="application/zip",
         headers={"Content-Disposition": 'attachment; filename="cardroom-records.zip"'},
     )
