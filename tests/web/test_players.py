@@ -284,3 +284,16 @@ def test_the_name_given_at_the_table_becomes_the_players_and_a_named_player_keep
     made = two_people(client)
     with client.websocket_connect(f"/ws/{made['table']}") as ws:
         assert "Ann" in json.dumps(first_state(ws))
+
+
+def test_one_address_makes_at_most_twenty_players_a_minute(client: TestClient) -> None:
+    for _ in range(20):
+        client.cookies.clear()
+        assert client.post("/api/me", json={"name": "Bot"}, headers=ORIGIN).status_code == 200
+    client.cookies.clear()
+    refused = client.post(
+        "/api/me", json={"name": "Bot"}, headers={**ORIGIN, "accept-language": "fr"}
+    )
+    assert refused.status_code == 429 and refused.headers["retry-after"] == "3"
+    assert "trop de nouveaux joueurs" in refused.json()["message"]
+    assert client.get("/api/me").json()["player"] is None

@@ -17,13 +17,16 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from cardroom.i18n import translator
 from cardroom.store import EventStore, PlayerStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
+from cardroom.web.identity import TooManyPlayers
 from cardroom.web.play_now import PlayNow
 from cardroom.web.ratings import RatingKeeper
 from cardroom.web.routes import lobby, players, replay, tables, ws
+from cardroom.web.routes.common import connection_lang
 from cardroom.web.settings import Settings
 
 CSP = (
@@ -104,6 +107,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         return response
+
+    @app.exception_handler(TooManyPlayers)
+    async def too_many_players(request: Request, _exc: TooManyPlayers) -> Response:
+        message = translator(connection_lang(request))._(
+            "too many new players from your address: try again in a few seconds"
+        )
+        return JSONResponse(
+            {"error": "rate-limited", "message": message},
+            status_code=429,
+            headers={"Retry-After": str(TooManyPlayers.retry_after)},
+        )
 
     @app.exception_handler(StoreUnavailable)
     async def database_down(_request: Request, exc: StoreUnavailable) -> Response:

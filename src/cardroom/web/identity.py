@@ -18,6 +18,7 @@ from starlette.requests import HTTPConnection
 
 from cardroom.store import Player, PlayerError, PlayerStore
 from cardroom.tables import TableError
+from cardroom.tables.chat import TokenBucket
 from cardroom.web.routes.common import service_of, settings_of
 
 PLAYER_COOKIE = "cr_player"
@@ -64,11 +65,36 @@ async def current_player(conn: HTTPConnection) -> Player | None:
     return await players_of(conn).by_key(conn.cookies.get(PLAYER_COOKIE))
 
 
+NEW_PLAYERS_PER_MINUTE = 20
+"""Players one address may make per minute (a burst of as many, then one every 3 s)."""
+_ADDRESSES = 10_000
+
+
+class TooManyPlayers(Exception):
+    """This address made too many players lately: try again in ``retry_after`` seconds."""
+
+    retry_after = 3
+
+
+def _may_make_player(request: Request) -> bool:
+    buckets: dict[str, TokenBucket] = request.app.state.__dict__.setdefault("new_players", {})
+    address = request.client.host if request.client else ""
+    bucket = buckets.get(address)
+    if bucket is None:
+        if len(buckets) >= _ADDRESSES:
+            buckets.clear()  # a flood of addresses: start counting again
+        bucket = buckets[address] = TokenBucket(NEW_PLAYERS_PER_MINUTE / 60, NEW_PLAYERS_PER_MINUTE)
+    return bucket.take()
+
+
 async def player_or_new(request: Request) -> tuple[Player, str | None]:
-    """The browser's player, made (without a name) if it has none; the key to set if new."""
+    """The browser's player, made (without a name) if it has none; the key to set if new.
+    :class:`TooManyPlayers` if the address made more than its share of players lately."""
     player = await current_player(request)
     if player is not None:
         return player, None
+    if not _may_make_player(request):
+        raise TooManyPlayers
     player, key = await players_of(request).create("", time.time())
     return player, key
 
