@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from cardroom.store import EventStore, PlayerStore
+from cardroom.tables import TableService
 from cardroom.web.play_now import PlayNow, Waiting
+from cardroom.web.ratings import is_rated
 from tests.web.test_players import ORIGIN, first_state, name
 
 
@@ -51,9 +55,10 @@ def test_two_browsers_pressing_play_now_for_speed_are_seated_facing_each_other(
         assert table
         assert client.get("/api/play").json()["waiting"]["table"] == table
         assert client.get("/api/play").json()["waiting"] is None  # told once
-        with client.websocket_connect(f"/ws/{table}") as ann_ws, bob.websocket_connect(
-            f"/ws/{table}"
-        ) as bob_ws:
+        with (
+            client.websocket_connect(f"/ws/{table}") as ann_ws,
+            bob.websocket_connect(f"/ws/{table}") as bob_ws,
+        ):
             ann_frame, bob_frame = first_state(ann_ws), first_state(bob_ws)
             assert {ann_frame["you"], bob_frame["you"]} == {0, 1}
             assert "Bob" in json.dumps(ann_frame) and "Ann" in json.dumps(bob_frame)
@@ -61,9 +66,7 @@ def test_two_browsers_pressing_play_now_for_speed_are_seated_facing_each_other(
 
 def test_leaving_the_queue(client: TestClient) -> None:
     name(client, "Ann")
-    client.post(
-        "/api/play", json={"game": "nain-jaune", "size": 3, "wait": 300}, headers=ORIGIN
-    )
+    client.post("/api/play", json={"game": "nain-jaune", "size": 3, "wait": 300}, headers=ORIGIN)
     assert client.get("/api/play").json()["waiting"]["size"] == 3
     client.post("/api/play/leave", json={"confirm": True}, headers=ORIGIN)
     assert client.get("/api/play").json()["waiting"] is None
@@ -78,3 +81,29 @@ def test_the_lobby_lists_a_play_now_table_among_mine(client: TestClient) -> None
         table = bob.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()["waiting"]
         mine = client.get("/api/tables").json()["mine"]
         assert [(t["id"], t["you"]) for t in mine] == [(table["table"], 0)]
+
+
+async def test_a_nain_jaune_table_fills_with_bots_after_the_wait(tmp_path: Path) -> None:
+    store = await EventStore.open(str(tmp_path / "p.db"))
+    service = TableService(store)
+    players = PlayerStore(store)
+    play = PlayNow(store, service, players, 0.0)
+    try:
+        await service.start()
+        ann = (await players.create("Ann", 1.0))[0].id
+        bob = (await players.create("Bob", 1.0))[0].id
+        await play.join(ann, "nain-jaune", 3, 30.0, now=100.0)
+        await play.join(bob, "nain-jaune", 3, 30.0, now=101.0)
+        assert await play.match_all(now=129.0) == []  # Ann has waited 29 s of her 30
+        [table] = await play.match_all(now=130.0)
+        rows = await players.table_rows([table])
+        assert [s["kind"] for s in rows[0].seats] == ["person", "person", "bot"]
+        assert [s["name"] for s in rows[0].seats][:2] == ["Ann", "Bob"]
+        assert await players.tables_of(ann) == [(table, 0)]
+        assert await players.tables_of(bob) == [(table, 1)]
+        assert await is_rated(store, table)
+        status = await play.status(bob)
+        assert status is not None and status["table"] == table
+    finally:
+        await service.stop()
+        await store.close()
