@@ -297,3 +297,21 @@ def test_one_address_makes_at_most_twenty_players_a_minute(client: TestClient) -
     assert refused.status_code == 429 and refused.headers["retry-after"] == "3"
     assert "trop de nouveaux joueurs" in refused.json()["message"]
     assert client.get("/api/me").json()["player"] is None
+
+
+def test_leaving_renames_a_speed_seat_in_the_log(client: TestClient) -> None:
+    name(client, "Zed")
+    seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
+    made = client.post("/api/tables", json={"name": "Zed", "game": "speed", "seats": seats})
+    table = made.json()["table"]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    portal = client.portal
+    assert portal is not None
+
+    def logged() -> str:
+        return json.dumps([e.data for e in portal.call(store.entries, table)])
+
+    assert "Zed" in logged()
+    client.post("/api/me/delete", json={"confirm": True}, headers=ORIGIN)
+    assert "Zed" not in logged() and FORMER_PLAYER in logged()
+    assert "Zed" not in json.dumps(client.get("/api/tables").json())
