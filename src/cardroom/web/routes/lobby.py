@@ -169,6 +169,8 @@ async def create_table(request: Request) -> Response:
     table_id = created.table_id
     if player is not None:  # the creator's seat is theirs in every tab and device
         await players_of(request).claim(table_id, 0, player.id, time.time())
+        if not player.name:  # the name is asked once: this one is the player's from now on
+            await players_of(request).rename(player.id, name)
     if body.rated:
         await mark_rated(service.store, table_id, body.game)
     response = JSONResponse(
