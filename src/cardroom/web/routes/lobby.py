@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import secrets
 import time
@@ -14,6 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from cardroom.games.nain_jaune.rules import Rules, RulesError
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
+from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
@@ -170,7 +172,8 @@ async def create_table(request: Request) -> Response:
     if player is not None:  # the creator's seat is theirs in every tab and device
         await players_of(request).claim(table_id, 0, player.id, time.time())
         if not player.name:  # the name is asked once: this one is the player's from now on
-            await players_of(request).rename(player.id, name)
+            with contextlib.suppress(PlayerError):
+                await players_of(request).rename(player.id, name)
     if body.rated:
         await mark_rated(service.store, table_id, body.game)
     response = JSONResponse(
