@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import time
 from pathlib import Path
 
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from cardroom.store import EventStore, PlayerStore
+from cardroom.store.players import seat_claims_t
+from cardroom.store.ratings import play_queue_t
 from cardroom.tables import TableService
 from cardroom.web.play_now import PlayNow, Waiting
 from cardroom.web.ratings import is_rated
@@ -107,3 +112,51 @@ async def test_a_nain_jaune_table_fills_with_bots_after_the_wait(tmp_path: Path)
     finally:
         await service.stop()
         await store.close()
+
+
+async def twenty_at_once(stores: list[EventStore]) -> None:
+    """20 people press Play now for Speed, half on each of two servers sharing a database:
+    each is seated exactly once, two at each of ten tables."""
+    services = [TableService(s, coordinate=False) for s in stores]
+    players = [PlayerStore(s) for s in stores]
+    plays = [PlayNow(s, v, p, 0.0) for s, v, p in zip(stores, services, players, strict=True)]
+    try:
+        people = [(await players[0].create(f"P{i}", 1.0))[0].id for i in range(20)]
+        rng = random.Random(7)
+
+        async def press(i: int) -> None:
+            play = plays[i % 2]  # half the people reach each server
+            await asyncio.sleep(rng.random() * 0.05)
+            await play.join(people[i], "speed", 2, 30.0)
+            await play.match_all()
+
+        await asyncio.gather(*(press(i) for i in range(20)))
+        for _ in range(5):  # whoever was left waiting by a lost race is seated next round
+            await asyncio.gather(*(p.match_all() for p in plays))
+        async with stores[0].engine.connect() as conn:
+            claims = (
+                await conn.execute(sa.select(seat_claims_t.c.table_id, seat_claims_t.c.player_id))
+            ).all()
+            queue = (await conn.execute(sa.select(play_queue_t))).all()
+        seated = [c.player_id for c in claims]
+        assert sorted(seated) == sorted(people)  # everyone once, nobody twice
+        tables: dict[str, set[str]] = {}
+        for c in claims:
+            tables.setdefault(c.table_id, set()).add(c.player_id)
+        assert len(tables) == 10 and all(len(p) == 2 for p in tables.values())
+        # each waiting row names the table its person sits at
+        assert {r.player_id: r.table_id for r in queue} == {c.player_id: c.table_id for c in claims}
+        status = await plays[1].status(people[0])
+        assert status is not None and status["table"] in tables
+    finally:
+        for service in services:
+            await service.stop()
+        for store in stores:
+            await store.close()
+
+
+async def test_twenty_people_pressing_at_once_on_two_servers_sharing_a_sqlite_file(
+    tmp_path: Path,
+) -> None:
+    path = str(tmp_path / "shared.db")
+    await twenty_at_once([await EventStore.open(path) for _ in range(2)])
