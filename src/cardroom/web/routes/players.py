@@ -124,6 +124,20 @@ async def _body(request: Request, kind: type[_T]) -> _T | JSONResponse:
         return _refused(request, "bad-request")
 
 
+async def _player_body(
+    request: Request, kind: type[_T], *, named: bool
+) -> tuple[_T, Player] | JSONResponse:
+    """The body (as :func:`_body`) and the browser's player (``named``: one with a name), or
+    the refusal to send."""
+    body = await _body(request, kind)
+    if isinstance(body, JSONResponse):
+        return body
+    player = await current_player(request)
+    if player is None or (named and not player.name):
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    return body, player
+
+
 def _me_json(player: Player | None, request: Request) -> dict[str, Any]:
     return {
         "player": None
@@ -166,12 +180,10 @@ async def set_name(request: Request) -> Response:
 @router.post("/api/me/move")
 async def move(request: Request) -> Response:
     """A one-time link (10 minutes) that gives another device this player, with its QR code."""
-    body = await _body(request, ConfirmIn)
-    if isinstance(body, Response):
-        return body
-    player = await current_player(request)
-    if player is None:
-        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    got = await _player_body(request, ConfirmIn, named=False)
+    if isinstance(got, Response):
+        return got
+    _body_in, player = got
     secret = await players_of(request).move_link(player.id, time.time())
     base = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
     url = f"{base}/m/{secret}"
@@ -205,12 +217,10 @@ async def use_move(request: Request, secret: str) -> Response:
 @router.post("/api/me/password")
 async def set_password(request: Request) -> Response:
     """Protect one's player with a password (to sign in again after clearing cookies)."""
-    body = await _body(request, PasswordIn)
-    if isinstance(body, Response):
-        return body
-    player = await current_player(request)
-    if player is None or not player.name:
-        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    got = await _player_body(request, PasswordIn, named=True)
+    if isinstance(got, Response):
+        return got
+    body, player = got
     try:
         await players_of(request).set_password(player.id, body.password)
     except PlayerError as exc:
@@ -236,12 +246,10 @@ async def sign_in(request: Request) -> Response:
 @router.post("/api/passkey/register-options")
 async def passkey_register_options(request: Request) -> Response:
     """Options for the browser to make a passkey for this player."""
-    body = await _body(request, ConfirmIn)
-    if isinstance(body, Response):
-        return body
-    player = await current_player(request)
-    if player is None or not player.name:
-        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    got = await _player_body(request, ConfirmIn, named=True)
+    if isinstance(got, Response):
+        return got
+    _body_in, player = got
     options = await register_options(request, players_of(request), player)
     return Response(options, media_type="application/json")
 
@@ -249,12 +257,10 @@ async def passkey_register_options(request: Request) -> Response:
 @router.post("/api/passkey/register")
 async def passkey_register(request: Request) -> Response:
     """Keep the passkey the browser made (checked against the challenge given)."""
-    body = await _body(request, CredentialIn)
-    if isinstance(body, Response):
-        return body
-    player = await current_player(request)
-    if player is None:
-        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    got = await _player_body(request, CredentialIn, named=False)
+    if isinstance(got, Response):
+        return got
+    body, player = got
     try:
         await register(request, players_of(request), player, body.credential)
     except PasskeyError:
@@ -290,11 +296,11 @@ async def passkey_sign_in(request: Request) -> Response:
 @router.post("/api/me/delete")
 async def delete(request: Request) -> Response:
     """Delete one's player: the records keep the games under "a former player"."""
-    body = await _body(request, ConfirmIn)
-    if isinstance(body, Response):
-        return body
-    player = await current_player(request)
-    if player is None or not body.confirm:
+    got = await _player_body(request, ConfirmIn, named=False)
+    if isinstance(got, Response):
+        return got
+    body, player = got
+    if not body.confirm:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
     service = service_of(request)
     for table_id, _seat in await players_of(request).delete(player.id):
@@ -486,12 +492,10 @@ async def play_page(request: Request) -> Response:
 @router.post("/api/play")
 async def play_now(request: Request) -> Response:
     """Wait for a game: ``{"game", "size" (Nain Jaune), "wait" (seconds before bots)}``."""
-    body = await _body(request, PlayIn)
-    if isinstance(body, Response):
-        return body
-    player = await current_player(request)
-    if player is None or not player.name:
-        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    got = await _player_body(request, PlayIn, named=True)
+    if isinstance(got, Response):
+        return got
+    body, player = got
     size = 2 if body.game in ("spit", "speed") else body.size
     play = _play(request)
     await play.join(player.id, body.game, size, body.wait)
