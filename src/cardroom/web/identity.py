@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import Response
@@ -27,13 +26,6 @@ PLAYER_MAX_AGE = 60 * 60 * 24 * 400
 SEAT_TAKEN = (
     "someone else already holds this seat: ask the table's creator for a new invitation link"
 )
-
-
-def cross_site(request: Request) -> bool:
-    """True for a request whose ``Origin`` is another site (a page elsewhere posting here)."""
-    origin = request.headers.get("origin")
-    host = request.headers.get("host", "").lower()
-    return origin is not None and urlsplit(origin).netloc.lower() != host
 
 
 def players_of(conn: HTTPConnection) -> PlayerStore:

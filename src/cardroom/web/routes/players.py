@@ -24,9 +24,9 @@ from cardroom.i18n.words import N_
 from cardroom.store import Player, PlayerError
 from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
 from cardroom.tables import TableError
+from cardroom.web.guard import cross_site
 from cardroom.web.identity import (
     PLAYER_COOKIE,
-    cross_site,
     current_player,
     player_or_new,
     players_of,

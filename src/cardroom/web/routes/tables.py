@@ -12,8 +12,8 @@ from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store import PlayerError
 from cardroom.tables import TableError
+from cardroom.web.guard import cross_site
 from cardroom.web.identity import (
-    cross_site,
     current_player,
     player_or_new,
     players_of,
