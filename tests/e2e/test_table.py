@@ -107,6 +107,7 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     )
     assert len(table.invites) == 1 and "/j/" in table.invites[0]
     ann.screenshot(path=str(shots / "lobby-created-desktop.png"), full_page=True)
+    ann.goto(server + "/")  # the lobby took Ann to her seat; back in it, her table is hers
     expect(ann.locator("#mine")).to_contain_text("E2E table")
     bob.goto(server + "/")  # Bob's lobby lists the public table, and no table of his
     expect(bob.locator("#open")).to_contain_text("E2E table")

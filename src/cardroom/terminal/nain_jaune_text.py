@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import fields
 
 from cardroom.cards import Card, Rank
 from cardroom.games.nain_jaune.engine import (
@@ -17,9 +16,10 @@ from cardroom.games.nain_jaune.engine import (
     Without,
 )
 from cardroom.games.nain_jaune.record import Replay
-from cardroom.games.nain_jaune.rules import PRESETS, STAKE_PER_ROUND, Rules
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
+from cardroom.i18n.options import rules_text as options_rules_text
 from cardroom.i18n.words import a_rank, engine_event_text, game_over_reason, stakes_text, tr_of
 from cardroom.i18n.words import rank_name as _rank_name
 
@@ -47,27 +47,8 @@ def chips_text(names: Sequence[str], chips: Sequence[int]) -> str:
 
 
 def rules_text(rules: Rules, lang: Lang = None) -> str:
-    """The preset the rules are closest to, and every option that differs from it."""
-    mine = rules.to_json()
-    best_name, best_diff = "", list(mine)
-    for name, preset in PRESETS.items():
-        theirs = preset.to_json()
-        diff = [f.name for f in fields(Rules) if mine[f.name] != theirs[f.name]]
-        if len(diff) < len(best_diff):
-            best_name, best_diff = name, diff
-    extra = ", ".join(f"{k}={_option_value(mine[k])}" for k in best_diff)
-    tr = tr_of(lang)
-    if extra:
-        return tr._("{preset} rules with {options}", preset=best_name, options=extra)
-    return tr._("{preset} rules", preset=best_name)
-
-
-def _option_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return str(value)
+    """The preset the rules are closest to, and every option that differs from it, in words."""
+    return options_rules_text(rules, tr_of(lang))
 
 
 def event_lines(

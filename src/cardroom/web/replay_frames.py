@@ -27,7 +27,7 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
-from cardroom.i18n.words import N_, engine_event_text, stakes_text
+from cardroom.i18n.words import N_, engine_event_text, rules_note, stakes_text
 
 __all__ = ["RecordError", "ReplayTooLarge", "replay_frames"]
 
@@ -44,7 +44,8 @@ class ReplayTooLarge(Exception):
 def replay_frames(
     data: Any, lang: str = "en", max_rounds: int | None = None, max_steps: int | None = None
 ) -> dict[str, Any]:
-    """Check and replay a parsed JSON record (a game or one round) and return its frames.
+    """Check and replay a parsed JSON record (a game or one round) and return its frames, with
+    ``rules_notes``: the line saying which earlier rules it was played under, if any.
 
     Raises :class:`RecordError` (the engine's message) for a malformed record or illegal move,
     :class:`ReplayTooLarge` past ``max_rounds`` rounds (before anything is replayed) or
@@ -61,7 +62,12 @@ def replay_frames(
     rounds = [
         _round_frames(rep, number, lang, budget) for number, rep in enumerate(replays, start=1)
     ]
-    return {"players": list(replays[0].record.players), "rounds": rounds}
+    notes = {rules_note("nain-jaune", rep.record.rules_version, lang) for rep in replays}
+    return {
+        "players": list(replays[0].record.players),
+        "rounds": rounds,
+        "rules_notes": sorted(n for n in notes if n is not None),
+    }
 
 
 class _Budget:
