@@ -35,6 +35,7 @@ function body() {
     level,
     options,
     public: $("rt-public").checked,
+    rated: $("rt-rated").checked,
   };
 }
 
