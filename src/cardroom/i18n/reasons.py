@@ -50,6 +50,12 @@ _TABLE_FIXED = {
     "the game is over": N_("the game is over"),
     "the table has not started": N_("the table has not started"),
     # the web tables' refusals (websocket, Spit and Speed tables, hints)
+    "a rated table gives no hints: choose one or the other": N_(
+        "a rated table gives no hints: choose one or the other"
+    ),
+    "someone else already holds this seat: ask the table's creator for a new invitation link": N_(
+        "someone else already holds this seat: ask the table's creator for a new invitation link"
+    ),
     "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
     "the game has not started yet": N_("the game has not started yet"),
     "a bot plays this seat": N_("a bot plays this seat"),

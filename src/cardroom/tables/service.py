@@ -908,6 +908,26 @@ class TableService:
         """The live table (read only: change it through the service)."""
         return self._get(table_id).table
 
+    def end_connections(self, table_id: str, seat: int) -> int:
+        """End this process's connections to one seat (whoever held it lost it): each is told
+        its subscription is over and closes. Returns how many were ended."""
+        live = self._live.get(table_id)
+        subs = (list(live.subs) if live is not None else []) + self.realtime.subscriptions(table_id)
+        ended = [sub for sub in subs if sub.seat == seat]
+        for sub in ended:
+            sub._put(None)
+        return len(ended)
+
+    def unload(self, table_id: str) -> None:
+        """Drop the copy in memory of a finished table nobody is connected to, so the next
+        request reads it from the log again (a forgotten player's name was rewritten there)."""
+        live = self._live.get(table_id)
+        if live is not None and live.table.status == "over" and not live.subs:
+            self._cancel_timers(live)
+            if live.bot_task is None or live.bot_task.done():
+                del self._live[table_id]
+        self.realtime.unload(table_id)
+
     async def record(self, table_id: str) -> list[dict[str, Any]]:
         """The game record (replay format); ``TableError('forbidden')`` until the game is over."""
         live = await self._load(table_id)

@@ -257,6 +257,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     learning: bool | None = None
     """A learning table (hints on, every event and refusal explained); by default on when
     every other seat is a bot (Nain Jaune only)."""
+    rated: bool = False
+    """A rated game: it counts in the players' ratings; no hints (refused with ``hints``)."""
 
 
 _create_decoder = msgspec.json.Decoder(CreateTable, strict=True)

@@ -20,6 +20,7 @@ from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
+from cardroom.web.identity import SEAT_TAKEN, joining_name, seat_for
 from cardroom.web.limits import Limits
 from cardroom.web.protocol import (
     Act,
@@ -97,13 +98,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 async def _serve(websocket: WebSocket, table_id: str) -> None:
     service = service_of(websocket)
     token = websocket.query_params.get("token") or websocket.cookies.get(cookie_name(table_id))
-    if websocket.query_params.get("watch") not in (None, "", "0"):
+    watching = websocket.query_params.get("watch") not in (None, "", "0")
+    if watching:
         token = None  # the watch page: a spectator, whatever seat the cookie holds
     try:
-        seat = await service.seat_of(table_id, token)
+        seat = await seat_for(websocket, table_id, token, watch=watching)
     except TableError as exc:
         message = exc.message
-        if exc.code == "forbidden":
+        if exc.code == "forbidden" and message != SEAT_TAKEN:
             message = "this seat link is not valid for this table: open your invitation link again"
         close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
             exc.code, CLOSE_FORBIDDEN
@@ -311,7 +313,8 @@ class Connection:
             elif isinstance(message, Act):
                 await self.service.act(self.table_id, seat, str(message.action), message.seq)
             elif isinstance(message, Join):
-                await self.service.join(self.table_id, seat, message.name)
+                name = await joining_name(self.websocket, message.name)
+                await self.service.join(self.table_id, seat, name)
             elif isinstance(message, Start):
                 await self.service.start_now(self.table_id, seat)
             elif isinstance(message, Ready):

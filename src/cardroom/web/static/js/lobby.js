@@ -133,6 +133,7 @@ function formBody() {
     hints: $("f-hints").checked,
     // untouched: the server's default (a learning table against bots only)
     learning: $("f-learning").dataset.touched ? $("f-learning").checked : null,
+    rated: $("f-rated").checked,
     name: $("f-name").value.trim(),
   };
 }

@@ -37,6 +37,7 @@ function body() {
     level,
     options,
     public: $("rt-public").checked,
+    rated: $("rt-rated").checked,
   };
 }
 
