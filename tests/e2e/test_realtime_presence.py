@@ -65,7 +65,8 @@ def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back
                what="the middle cards")  # fmt: skip
     assert "connected" in ann.locator("#them .rt-presence").inner_text()
 
-    bob.context.close()  # Bob's browser is gone
+    bob_context = bob.context
+    bob.close()  # Bob's page is gone (his browser keeps his seat's cookie)
     wait_until(lambda: "Bob is reconnecting" in pause_text(ann), what="the pause")
     first = pause_text(ann)
     assert re.search(r"if Bob is not back in (\d+) s, Bob loses the game", first), first
@@ -89,7 +90,9 @@ def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back
         shoot(look, shots, f"rt-paused-{tag}")
         look.context.close()
 
-    bob = open_seat(browser, link.format(created.invites[1]))  # back through the same link
+    bob = bob_context.new_page()  # back: the table's address again
+    bob.goto(f"{running.base}/t/{table_id}")
+    bob.wait_for_selector("#call-button")
     wait_until(lambda: pause_text(ann) == "" and pause_text(bob) == "", what="the end of the pause")
     assert "connected" in ann.locator("#them .rt-presence").inner_text()
     kinds = [e.kind for e in running.call(service.store.entries(table_id))]
