@@ -89,10 +89,12 @@ async def test_speed_result_and_keys_in_french(tmp_path: Path) -> None:
         await pilot.pause()
         assert game.over and game.winner == 0
         assert shown(app, "#status") == (
-            "Phase : finie   Ann gagne (cartes restantes : 0 / 15).   q pour quitter"
+            "Phase : finie   Ann gagne (cartes restantes : 0 / 15). Ann marque 10 points : un par "
+            "carte restée dans la pioche du perdant.   q pour quitter"
         )
         assert app.log_lines[-2:] == [
-            "Ann gagne (cartes restantes : 0 / 15).",
+            "Ann gagne (cartes restantes : 0 / 15). Ann marque 10 points : un par carte restée "
+            "dans la pioche du perdant.",
             "Appuyez sur q pour quitter.",
         ]
 
