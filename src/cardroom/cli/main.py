@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from cardroom.cli import analyse as _analyse  # noqa: F401  (registers cardroom analyse)
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
 from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulate nain-jaune)
