@@ -235,5 +235,64 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
         console.print(tr._("No decision earned a mark."))
 
 
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def bars(counts: list[int]) -> str:
+    """A histogram as one line of block characters, the tallest bar full."""
+    top = max(counts) or 1
+    return "".join(BLOCKS[0 if c == 0 else max(1, round(8 * c / top))] for c in counts)
+
+
+def _seconds(x: float | None, tr: Translator) -> str:
+    return "–" if x is None else tr._("{seconds} s", seconds=f"{x:.2f}")
+
+
 def show_realtime(result: Any, console: Console, tr: Translator) -> None:
-    """A Spit or Speed analysis as a rich table (see :mod:`cardroom.analysis.spit_speed`)."""
+    """A Spit or Speed analysis as a rich table and a histogram of the reaction times (see
+    :mod:`cardroom.analysis.spit_speed`)."""
+    data = result.to_json()
+    spit = data["game"] == "spit"
+    title = (
+        tr._("Spit: reaction times and missed plays")
+        if spit
+        else tr._("Speed: reaction times and missed plays")
+    )
+    table = Table(title=title)
+    heads = [
+        tr._("player"),
+        tr._("plays"),
+        tr._("median reaction"),
+        tr._("mean reaction"),
+        tr._("fastest"),
+        tr._("plays missed"),
+        tr._("plays refused"),
+        tr._("stalemate calls"),
+    ]
+    if spit:
+        heads += [tr._("slaps won"), tr._("slaps lost")]
+    for i, head in enumerate(heads):
+        table.add_column(head, justify="left" if i == 0 else "right")
+    for p in data["players"]:
+        row = [
+            escape(printable(p["name"])),
+            str(p["plays"]),
+            _seconds(p["median"], tr),
+            _seconds(p["mean"], tr),
+            _seconds(p["fastest"], tr),
+            str(p["missed"]),
+            str(p["refused"]),
+            str(p["calls"]),
+        ]
+        if spit:
+            row += [str(p["slaps_won"]), str(p["slaps_lost"])]
+        table.add_row(*row)
+    console.print(table)
+    step = data["histogram_step"]
+    console.print(tr._("Reaction times, {step} s a bar (the last bar: slower)", step=step))
+    chart = Table(show_edge=False)
+    chart.add_column(tr._("player"))
+    chart.add_column(f"0 s … {step * len(data['players'][0]['histogram']):g} s")
+    for p in data["players"]:
+        chart.add_row(escape(printable(p["name"])), bars(p["histogram"]))
+    console.print(chart)
