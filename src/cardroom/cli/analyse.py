@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardroom.analysis import REFUSALS
 from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
 from cardroom.cli.options import BoundedInt
 from cardroom.games.records import RecordError, loads
@@ -70,7 +71,7 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
       cardroom analyse game.json --json | jq .summary
       cardroom analyse spit.json                      reaction times in a Spit game
     """
-    from cardroom.cli.main import read_record_bytes, record_kind
+    from cardroom.cli.records import read_record_bytes, record_kind
 
     tr = tr_of(current_lang())
     where = printable(str(record))
@@ -103,7 +104,7 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
             analysis = analyse_game(data, worlds=worlds, hindsight=hindsight)
         else:
             with Progress(
-                TextColumn(escape(tr._("decisions"))),
+                TextColumn(escape(tr._("Decisions"))),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
@@ -127,11 +128,15 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
 
 def analysis_error(code: str, english: str, tr: Translator) -> str:
     """An analysis refusal in words (a malformed record keeps the engine's own message)."""
-    if code == "unfinished":
-        return tr._("the game is not finished: only a finished game can be analysed")
-    if code == "too-long":
-        return tr._("the game is too long to analyse here")
+    if code in ("unfinished", "too-long"):
+        return tr._(REFUSALS[code])
     return english
+
+
+def mark_words(mark: str | None, tr: Translator) -> str:
+    """A mark in words (nothing for none)."""
+    words = MARK_WORDS.get(mark or "")
+    return tr._(words) if words else ""
 
 
 def choice_words(label: str, tr: Translator) -> str:
@@ -164,21 +169,21 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
         )
     )
     columns = [
-        tr._("player"),
-        tr._("decisions"),
-        tr._("accuracy"),
-        tr._("chips lost"),
-        tr._(MARK_WORDS["inaccuracy"]),
-        tr._(MARK_WORDS["mistake"]),
-        tr._(MARK_WORDS["blunder"]),
+        tr._("Player"),
+        tr._("Decisions"),
+        tr._("Accuracy"),
+        tr._("Chips lost"),
+        mark_words("inaccuracy", tr),
+        mark_words("mistake", tr),
+        mark_words("blunder", tr),
     ]
     if hindsight:
-        columns.append(tr._("lost in hindsight"))
-    columns.append(tr._("plays like"))
+        columns.append(tr._("Lost in hindsight"))
+    columns.append(tr._("Plays like"))
     for i, column in enumerate(columns):
         table.add_column(column, justify="left" if i == 0 else "right")
     for p in data["summary"]:
-        acc = p["accuracy"]
+        acc = p["Accuracy"]
         row = [
             escape(players[p["seat"]]),
             str(p["decisions"]),
@@ -190,24 +195,25 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
         ]
         if hindsight:
             row.append(_num(p["hindsight_lost"]))
-        row.append(tr._(LEVEL_WORDS[p["like"]]) if p["like"] else "–")
+        level = LEVEL_WORDS.get(p["like"] or "")
+        row.append(tr._(level) if level else "–")
         table.add_row(*row)
     console.print(table)
     listed = Table(
         title=tr._("Every decision") if show_all else tr._("Marked decisions"),
     )
     heads = [
-        tr._("round"),
-        tr._("decision"),
-        tr._("player"),
-        tr._("played"),
-        tr._("best"),
-        tr._("expected chips"),
-        tr._("loss"),
-        tr._("mark"),
+        tr._("Round"),
+        tr._("Decision"),
+        tr._("Player"),
+        tr._("Played"),
+        tr._("Best"),
+        tr._("Expected chips"),
+        tr._("Loss"),
+        tr._("Mark"),
     ]
     if hindsight:
-        heads.append(tr._("in hindsight"))
+        heads.append(tr._("In hindsight"))
     for i, head in enumerate(heads):
         listed.add_column(head, justify="left" if i in (2, 3, 4, 7) else "right")
     rows = 0
@@ -224,7 +230,7 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
                 escape(choice_words(d["best"], tr)),
                 f"{d['value']:.1f}",
                 f"{d['loss']:.1f} ± {d['noise']:.1f}",
-                tr._(MARK_WORDS[d["mark"]]) if d["mark"] else "",
+                mark_words(d["mark"], tr),
             ]
             if hindsight:
                 row.append(_num(d["hindsight_loss"]))
@@ -260,17 +266,17 @@ def show_realtime(result: Any, console: Console, tr: Translator) -> None:
     )
     table = Table(title=title)
     heads = [
-        tr._("player"),
-        tr._("plays"),
-        tr._("median reaction"),
-        tr._("mean reaction"),
-        tr._("fastest"),
-        tr._("plays missed"),
-        tr._("plays refused"),
-        tr._("stalemate calls"),
+        tr._("Player"),
+        tr._("Plays"),
+        tr._("Median reaction"),
+        tr._("Mean reaction"),
+        tr._("Fastest"),
+        tr._("Plays missed"),
+        tr._("Plays refused"),
+        tr._("Stalemate calls"),
     ]
     if spit:
-        heads += [tr._("slaps won"), tr._("slaps lost")]
+        heads += [tr._("Slaps won"), tr._("Slaps lost")]
     for i, head in enumerate(heads):
         table.add_column(head, justify="left" if i == 0 else "right")
     for p in data["players"]:
@@ -291,7 +297,7 @@ def show_realtime(result: Any, console: Console, tr: Translator) -> None:
     step = data["histogram_step"]
     console.print(tr._("Reaction times, {step} s a bar (the last bar: slower)", step=step))
     chart = Table(show_edge=False)
-    chart.add_column(tr._("player"))
+    chart.add_column(tr._("Player"))
     chart.add_column(f"0 s … {step * len(data['players'][0]['histogram']):g} s")
     for p in data["players"]:
         chart.add_row(escape(printable(p["name"])), bars(p["histogram"]))

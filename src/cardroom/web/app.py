@@ -21,7 +21,7 @@ from cardroom.store import EventStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
-from cardroom.web.routes import lobby, replay, tables, ws
+from cardroom.web.routes import analysis, lobby, replay, tables, ws
 from cardroom.web.settings import Settings
 
 CSP = (
@@ -62,6 +62,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.chat = chat
             yield
         finally:
+            if getattr(app.state, "analyses", None) is not None:
+                await app.state.analyses.close()
             await chat.stop()
             if keeper is not None:
                 keeper.cancel()
@@ -98,7 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (lobby, tables, replay, ws):
+    for module in (lobby, tables, replay, analysis, ws):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

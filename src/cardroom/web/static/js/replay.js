@@ -188,6 +188,7 @@ async function loadTable() {
   $("finished").hidden = false;
   $("record-link").href = url;
   $("record-link").setAttribute("download", `nain-jaune-${TABLE}.json`);
+  $("analyse-link").href = `/analysis/${encodeURIComponent(TABLE)}`;
   try {
     const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}?lang=${LANG}`, { credentials: "same-origin" }));
     show(data, _("Replay of table {id}", { id: TABLE }));

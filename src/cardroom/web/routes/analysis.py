@@ -1,0 +1,135 @@
+"""The analysis of a finished game: its page and its API.
+
+``POST /api/analysis/<id>`` starts the analysis of a finished table (Nain Jaune: queued to the
+analyses' own worker process and stored, see :mod:`cardroom.analysis.queue`; Spit and Speed:
+computed at once, a replay of the record) and ``GET`` says where it stands; both answer
+``{"state": "queued" | "running" | "done" | "absent" | "failed", ...}`` with the analysis once
+done. An unfinished table is refused in words (409), a full queue too (503).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from cardroom.analysis import REFUSALS
+from cardroom.analysis.queue import AnalysisQueue, QueueFull, Status
+from cardroom.i18n import translator
+from cardroom.i18n.words import N_
+from cardroom.tables import TableError
+from cardroom.web.routes.common import (
+    check_table_id,
+    connection_lang,
+    error_json,
+    page,
+    service_of,
+    table_error_json,
+)
+from cardroom.web.settings import Settings, sqlite_path
+
+router = APIRouter()
+
+FAILED_LATER = N_("The analysis failed: try again later.")
+
+
+def analysis_folder(settings: Settings) -> Path:
+    """Where analyses are stored: ``analyses/`` beside a SQLite database, else in the user's
+    data folder."""
+    db = sqlite_path(settings.db_url)
+    if db is not None:
+        return db.parent / "analyses"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cardroom")) / "analyses"
+
+
+def queue_of(request: Request) -> AnalysisQueue:
+    """The app's analysis queue (made on first use; the app's lifespan closes it)."""
+    state = request.app.state
+    queue: AnalysisQueue | None = getattr(state, "analyses", None)
+    if queue is None:
+        queue = state.analyses = AnalysisQueue(analysis_folder(state.settings))
+    return queue
+
+
+@router.get("/analysis/{table_id}")
+async def analysis_page(request: Request, table_id: str) -> Response:
+    """The analysis page of a finished table (its script asks ``/api/analysis/<id>``)."""
+    check_table_id(table_id)
+    return page(request, "analysis.html")
+
+
+def _answer(status: Status, lang: str) -> Response:
+    body: dict[str, Any] = {"state": status.state, "ahead": status.ahead}
+    if status.analysis is not None:
+        body["analysis"] = status.analysis
+    if status.error is not None:
+        body["error"] = status.error
+        body["message"] = translator(lang)._(
+            REFUSALS.get(status.error, FAILED_LATER)
+        )
+    return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+def _unfinished(lang: str) -> Response:
+    return error_json(
+        HTTPStatus.CONFLICT,
+        "unfinished",
+        translator(lang)._("Only a finished game can be analysed: come back after the last round."),
+    )
+
+
+async def _realtime(request: Request, table_id: str, lang: str) -> Response:
+    from cardroom.analysis.spit_speed import AnalysisError, analyse
+
+    try:
+        record = await service_of(request).realtime_record(table_id)
+    except TableError as exc:
+        if exc.code == "forbidden":
+            return _unfinished(lang)
+        return table_error_json(exc, lang)
+    try:
+        result = await asyncio.to_thread(analyse, record)
+    except AnalysisError:
+        return _answer(Status("failed", error="bad-record"), lang)
+    return _answer(Status("done", analysis=result.to_json()), lang)
+
+
+@router.post("/api/analysis/{table_id}")
+async def start_analysis(request: Request, table_id: str) -> Response:
+    """Start (or look up) the analysis of a finished table."""
+    check_table_id(table_id)
+    lang = connection_lang(request)
+    queue = queue_of(request)
+    stored = queue.status(table_id)
+    if stored.state in ("done", "queued", "running"):
+        return _answer(stored, lang)
+    try:
+        game = await service_of(request).game_of(table_id)
+        if game in ("spit", "speed"):
+            return await _realtime(request, table_id, lang)
+        record = await service_of(request).record(table_id)
+    except TableError as exc:
+        if exc.code == "forbidden":
+            return _unfinished(lang)
+        return table_error_json(exc, lang)
+    try:
+        return _answer(queue.start(table_id, record), lang)
+    except QueueFull:
+        return error_json(
+            HTTPStatus.SERVICE_UNAVAILABLE,
+            "busy",
+            translator(lang)._("Many games are being analysed just now: try again in a minute."),
+        )
+
+
+@router.get("/api/analysis/{table_id}")
+async def analysis_status(request: Request, table_id: str) -> Response:
+    """Where the analysis of a table stands (nothing is started)."""
+    check_table_id(table_id)
+    return _answer(queue_of(request).status(table_id), connection_lang(request))
