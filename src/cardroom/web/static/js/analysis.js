@@ -133,7 +133,7 @@ function showRealtime(a) {
     });
   });
   for (let i = 0; i <= bars; i += 4) {
-    chart.append(svg("text", { x: L + i * bw, y: H - B + 14, "text-anchor": "middle", "font-size": 11, fill: "#5f6b66" }, i === bars ? _("{seconds} s or more", { seconds: i * a.histogram_step }) : _("{seconds} s", { seconds: i * a.histogram_step })));
+    chart.append(svg("text", { x: L + i * bw, y: H - B + 14, "text-anchor": i === bars ? "end" : "middle", "font-size": 11, fill: "#5f6b66" }, i === bars ? _("{seconds} s or more", { seconds: i * a.histogram_step }) : _("{seconds} s", { seconds: i * a.histogram_step })));
   }
   chart.append(svg("text", { x: L - 4, y: T + 10, "text-anchor": "end", "font-size": 11, fill: "#5f6b66" }, top));
   const legend = el("ul", { class: "a-legend" }, a.players.map((p, seat) => el("li", {}, el("span", { class: "a-swatch", style: `background:${COLOURS[seat]}` }), p.name)));
