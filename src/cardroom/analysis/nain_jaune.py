@@ -47,7 +47,7 @@ from cardroom.games.nain_jaune.record import (
 )
 from cardroom.games.nain_jaune.view import RoundView, view_of
 
-DEFAULT_WORLDS = 1000
+DEFAULT_WORLDS = 4000
 """Worlds sampled per decision (the same for every choice of that decision)."""
 MIN_WORLDS, MAX_WORLDS = 16, 20000
 BATCHES = 8

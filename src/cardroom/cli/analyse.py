@@ -35,7 +35,7 @@ LEVEL_WORDS = {
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--worlds", type=BoundedInt(16, 20000), default=1000, show_default=True,
+@click.option("--worlds", type=BoundedInt(16, 20000), default=4000, show_default=True,
               help="Deals of the hidden cards tried per decision (Nain Jaune): more is "
               "steadier and slower.")
 @click.option("--hindsight", is_flag=True,
@@ -67,7 +67,7 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     Examples:
       cardroom analyse game.json                      marks and accuracy per player
       cardroom analyse game.json --all --hindsight    every decision, and with every card known
-      cardroom analyse game.json --worlds 4000        steadier figures, four times slower
+      cardroom analyse game.json --worlds 16000       steadier figures, four times slower
       cardroom analyse game.json --json | jq .summary
       cardroom analyse spit.json                      reaction times in a Spit game
     """

@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, Response
 
 from cardroom.analysis import REFUSALS
 from cardroom.analysis.queue import AnalysisQueue, QueueFull, Status
+from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.tables import TableError
@@ -55,6 +56,19 @@ def queue_of(request: Request) -> AnalysisQueue:
     if queue is None:
         queue = state.analyses = AnalysisQueue(analysis_folder(state.settings))
     return queue
+
+
+@router.get("/api/levels")
+async def levels() -> Response:
+    """Each Nain Jaune level's measured strength (:mod:`cardroom.bots.strength`), for the lobby."""
+    return JSONResponse(
+        {
+            "levels": {
+                level: {"rating": s.rating, "chips": s.chips, "accuracy": s.accuracy}
+                for level, s in LEVEL_STRENGTH.items()
+            }
+        }
+    )
 
 
 @router.get("/analysis/{table_id}")
