@@ -52,7 +52,6 @@ def main() -> None:
     stats = {st.name: st for st in result.stats}
     t1, c1 = time.perf_counter(), time.process_time()
     acc: dict[str, float] = {}
-    worst: dict[str, float] = {}
     rules = Rules.from_options("classic", {"end": "rounds:3"})
     for level in ORDER:
         spec = specs[level] if level != "expert" else f"expert:iterations={args.expert_iterations}"
@@ -63,7 +62,6 @@ def main() -> None:
             analysed = analyse(record, worlds=args.worlds)
             decisions += [d for r in analysed.rounds for d in r.decisions]
         acc[level] = accuracy(decisions) or 0.0
-        worst[level] = max((d.loss for d in decisions), default=0.0)
     t2, c2 = time.perf_counter(), time.process_time()
     load = os.getloadavg()
     print(f"tournament: {args.deals} deals x 4 rotations, 4 seats, seed {args.seed}: "
