@@ -85,3 +85,11 @@ def test_a_full_queue_refuses_in_words(
     response = client.post("/api/analysis/t2")
     assert response.status_code == 503
     assert response.json()["error"] == "busy" and "try again" in response.json()["message"]
+
+
+def test_the_lobby_reads_the_levels_ratings(client: TestClient) -> None:
+    from cardroom.bots.strength import LEVEL_STRENGTH
+
+    levels = client.get("/api/levels").json()["levels"]
+    assert list(levels) == ["easy", "medium", "hard", "expert"]
+    assert levels["hard"]["rating"] == LEVEL_STRENGTH["hard"].rating
