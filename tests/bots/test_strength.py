@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from cardroom.bots.base import LEVELS
 from cardroom.bots.strength import LEVEL_STRENGTH, level_like
 
@@ -9,7 +11,7 @@ from cardroom.bots.strength import LEVEL_STRENGTH, level_like
 def test_every_level_is_measured_and_stronger_than_the_one_below() -> None:
     order = ["easy", "medium", "hard", "expert"]
     assert list(LEVEL_STRENGTH) == order and set(order) <= set(LEVELS)
-    for low, high in zip(order, order[1:], strict=False):
+    for low, high in itertools.pairwise(order):
         a, b = LEVEL_STRENGTH[low], LEVEL_STRENGTH[high]
         assert a.rating < b.rating and a.chips < b.chips and a.accuracy < b.accuracy
 

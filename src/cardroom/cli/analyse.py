@@ -16,7 +16,6 @@ from rich.table import Table
 from cardroom.analysis import REFUSALS
 from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
 from cardroom.cli.options import BoundedInt
-from cardroom.games.records import RecordError, loads
 from cardroom.i18n import Translator
 from cardroom.i18n.words import N_, pretty, tr_of
 
@@ -71,15 +70,11 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
       cardroom analyse game.json --json | jq .summary
       cardroom analyse spit.json                      reaction times in a Spit game
     """
-    from cardroom.cli.records import read_record_bytes, record_kind
+    from cardroom.cli.records import load_record
 
     tr = tr_of(current_lang())
     where = printable(str(record))
-    try:
-        data = loads(read_record_bytes(record))
-    except RecordError as exc:
-        raise click.ClickException(f"{where}: {exc}") from None
-    kind = record_kind(data)
+    data, kind = load_record(record)
     out = Console(file=sys.stdout)
     if not out.is_terminal:
         out = Console(file=sys.stdout, width=120)

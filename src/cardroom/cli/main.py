@@ -16,8 +16,8 @@ from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulat
 from cardroom.cli import spit_speed as _spit_speed  # noqa: F401  (Spit and Speed commands)
 from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
 from cardroom.cli.groups import CONTEXT, REPLAYERS, cli, current_lang, lang_option, printable
-from cardroom.cli.records import read_record_bytes, record_kind
-from cardroom.games.records import RecordError, brief, loads
+from cardroom.cli.records import load_record, read_record_bytes, record_kind  # noqa: F401
+from cardroom.games.records import brief
 from cardroom.i18n import translator
 
 
@@ -40,11 +40,7 @@ def replay(record: Path, as_json: bool) -> None:
       cardroom replay game.json --lang fr         the account in French (cy: Welsh)
     """
     where = printable(str(record))
-    try:
-        data = loads(read_record_bytes(record))
-    except RecordError as exc:
-        raise click.ClickException(f"{where}: {exc}") from None
-    kind = record_kind(data)
+    data, kind = load_record(record)
     replayer = REPLAYERS.get(kind)
     if replayer is None:
         known = ", ".join(sorted(REPLAYERS))

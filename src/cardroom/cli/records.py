@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from cardroom.cli.groups import current_lang
-from cardroom.games.records import MAX_RECORD_BYTES, RecordError
+from cardroom.cli.groups import current_lang, printable
+from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
 from cardroom.i18n import translator
 
 READ_TIMEOUT = 10.0
@@ -89,3 +89,13 @@ def _read_all(fd: int, limit: int, deadline: float | None) -> bytes:
         chunks.append(chunk)
         size += len(chunk)
     return b"".join(chunks)
+
+
+def load_record(path: Path) -> tuple[Any, str]:
+    """A record file read (bounded) and parsed, and its game (:func:`record_kind`); a
+    :class:`click.ClickException` naming the file says what is wrong."""
+    try:
+        data = loads(read_record_bytes(path))
+    except RecordError as exc:
+        raise click.ClickException(f"{printable(str(path))}: {exc}") from None
+    return data, record_kind(data)

@@ -98,15 +98,9 @@ def _unfinished(lang: str) -> Response:
     )
 
 
-async def _realtime(request: Request, table_id: str, lang: str) -> Response:
+async def _realtime(record: Any, lang: str) -> Response:
     from cardroom.analysis.spit_speed import AnalysisError, analyse
 
-    try:
-        record = await service_of(request).realtime_record(table_id)
-    except TableError as exc:
-        if exc.code == "forbidden":
-            return _unfinished(lang)
-        return table_error_json(exc, lang)
     try:
         result = await asyncio.to_thread(analyse, record)
     except AnalysisError:
@@ -123,15 +117,18 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     stored = queue.status(table_id)
     if stored.state in ("done", "queued", "running"):
         return _answer(stored, lang)
+    service = service_of(request)
     try:
-        game = await service_of(request).game_of(table_id)
-        if game in ("spit", "speed"):
-            return await _realtime(request, table_id, lang)
-        record = await service_of(request).record(table_id)
+        realtime = await service.game_of(table_id) in ("spit", "speed")
+        record: Any = await (
+            service.realtime_record(table_id) if realtime else service.record(table_id)
+        )
     except TableError as exc:
         if exc.code == "forbidden":
             return _unfinished(lang)
         return table_error_json(exc, lang)
+    if realtime:
+        return await _realtime(record, lang)
     try:
         return _answer(queue.start(table_id, record), lang)
     except QueueFull:
