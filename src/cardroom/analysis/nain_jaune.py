@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from cardroom.bots.expert import ROLLOUT_POLICIES, prepare, run_worlds
-from cardroom.bots.search import MISMATCH, Hidden, candidates, sample_hidden
-from cardroom.games.nain_jaune.engine import Action, Claim, Event, Pass, Play, Round
+from cardroom.bots.search import MISMATCH, Hidden, candidates, rebuild, sample_hidden
+from cardroom.games.nain_jaune.engine import CLAIM, Action, Claim, Event, Pass, Play, Round
 from cardroom.games.nain_jaune.record import (
     RecordError,
     RoundRecord,
@@ -314,10 +314,16 @@ def value_choices(
 
     ``worlds`` worlds drawn from ``seed``, in ``BATCHES`` batches; with ``hidden`` (the true
     deal) each choice is also played out once on it (in hindsight).
+
+    A claim that leaves the seat to play on (``announce=manual``: the box is taken, then the
+    seat leads or follows) is worth its best continuation: the value of the view after the
+    claim's best choice, from the same worlds (the same seed), so a claim is never valued by
+    what the rollout policy would play after it.
     """
     cands = candidates(view)
     rng = random.Random(seed)
-    prep = prepare(view, sample_hidden(view, rng))
+    first = sample_hidden(view, rng)
+    prep = prepare(view, first)
     policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
     state = np.array([rng.getrandbits(63), 0], np.int64)
     totals = np.zeros(len(cands), np.float64)
@@ -339,6 +345,19 @@ def value_choices(
         part = np.zeros(len(cands), np.float64)
         w = run_worlds(truth, policies, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
         known = [float(t) / w for t in part]
+    claim = next((i for i, a in enumerate(cands) if isinstance(a, Claim)), None)
+    if claim is not None:
+        rnd = rebuild(view, first)
+        rnd.apply(CLAIM)
+        after = view_of(rnd, view.seat)
+        if after.my_turn and len(candidates(after)) > 1:
+            sub = value_choices(after, worlds, seed, hidden)
+            best = max(range(len(sub.values)), key=lambda i: sub.values[i])
+            values[claim] = sub.values[best]
+            for mine, theirs in zip(batches, sub.batches, strict=True):
+                mine[claim] = theirs[best]
+            if known is not None and sub.hindsight is not None:
+                known[claim] = max(sub.hindsight)
     return Valuation(cands, values, batches, known)
 
 

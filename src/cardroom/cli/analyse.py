@@ -178,7 +178,7 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
     for i, column in enumerate(columns):
         table.add_column(column, justify="left" if i == 0 else "right")
     for p in data["summary"]:
-        acc = p["Accuracy"]
+        acc = p["accuracy"]
         row = [
             escape(players[p["seat"]]),
             str(p["decisions"]),
