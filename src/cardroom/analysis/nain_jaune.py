@@ -56,6 +56,8 @@ MARKS: tuple[tuple[str, float], ...] = (("blunder", 6.0), ("mistake", 3.0), ("in
 """A mark and the least loss (expected chips) that earns it, worst first."""
 NOISE_FACTOR = 2.0
 """A loss earns a mark only when it is more than this many standard errors."""
+TIE = 0.05
+"""A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
 MAX_DECISIONS = 6000
 """The most decisions one analysis takes on (a long game of many rounds has about 3000)."""
 
@@ -378,6 +380,8 @@ def _decision(
     val = value_choices(view, worlds, seed, moment.hidden if hindsight else None)
     at = next(i for i, a in enumerate(val.actions) if _same_choice(a, moment.action, view))
     best = max(range(len(val.actions)), key=lambda i: (val.values[i], -i))
+    if val.values[best] - val.values[at] < TIE:
+        best = at
     loss = val.values[best] - val.values[at]
     diffs = [b[best] - b[at] for b in val.batches]
     noise = 0.0
