@@ -64,11 +64,14 @@ def lan_address() -> str | None:
 
 
 async def check_database(url: str) -> None:
-    """Open and close the store once, so a bad ``--db`` is reported before serving."""
+    """Open and close the store once, so a bad ``--db`` is reported before serving (and an
+    older database is upgraded, once, before the workers start: said on the terminal)."""
     from cardroom.store import EventStore
 
     store = await EventStore.open(url)
     await store.close()
+    if store.upgraded is not None and store.upgraded.before is not None:
+        click.echo(store.upgraded.describe())
 
 
 @cli.command(context_settings=CONTEXT)
