@@ -4,7 +4,6 @@ and stored, bounded by its queue."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +13,8 @@ from cardroom.analysis.queue import AnalysisQueue
 from cardroom.bots.base import make_bot
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.sim.play import game_record
+from cardroom.store.analyses import AnalysisStore
+from cardroom.web import Settings, create_app
 from tests.web.conftest import service_of
 from tests.web.test_http import create
 
@@ -54,7 +55,7 @@ def test_an_unfinished_table_is_refused_in_words(client: TestClient) -> None:
 
 
 def test_a_finished_game_is_analysed_once_and_stored(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, settings: Settings
 ) -> None:
     table = "t1"
     pretend_finished(client, monkeypatch, table)
@@ -70,18 +71,18 @@ def test_a_finished_game_is_analysed_once_and_stored(
     analysis = answer["analysis"]
     assert analysis["game"] == "nain-jaune" and analysis["players"] == ["Ann", "Bob", "Cat"]
     assert analysis["hindsight"] and analysis["rounds"][0]["decisions"]
-    stored = tmp_path / "analyses" / f"{table}.json"
-    assert stored.exists()
+    # stored in the database: a new server on the same file reads it without analysing again
     # asked again: read from the store, the same figures, nothing queued
     again = client.post(f"/api/analysis/{table}").json()
     assert again["state"] == "done" and again["analysis"] == analysis
+    with TestClient(create_app(settings)) as other:
+        assert other.get(f"/api/analysis/{table}").json()["analysis"] == analysis
 
 
-def test_a_full_queue_refuses_in_words(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_a_full_queue_refuses_in_words(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     pretend_finished(client, monkeypatch, "t2")
-    client.app.state.analyses = AnalysisQueue(tmp_path / "analyses", max_pending=0)  # type: ignore[attr-defined]
+    state = client.app.state  # type: ignore[attr-defined]
+    state.analyses = AnalysisQueue(AnalysisStore(state.store), max_pending=0)
     response = client.post("/api/analysis/t2")
     assert response.status_code == 503
     assert response.json()["error"] == "busy" and "try again" in response.json()["message"]

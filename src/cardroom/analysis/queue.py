@@ -1,27 +1,25 @@
-"""The web's analyses: a bounded queue, a worker process of their own, and a store of results.
+"""The web's analyses: a bounded queue, a worker process of their own, and the stored results.
 
-A finished Nain Jaune game is analysed once and the result kept as a JSON file named after its
-table in a folder (``<data folder>/analyses``: beside a SQLite database, else the user's data
-folder). The work runs in its own process pool (one worker by default, started on the first
-request, at a lower scheduling priority), so an analysis never takes the server's own CPU time
-from a table; at most ``max_pending`` analyses wait or run at once, and a request past that is
-refused (:class:`QueueFull`) until one finishes.
+A finished Nain Jaune game is analysed once and the result kept in the store's ``analyses``
+table (:class:`cardroom.store.analyses.AnalysisStore`, migration ``0002``). The work runs in its
+own process pool (one worker by default, started on the first request, at a lower scheduling
+priority), so an analysis never takes the server's own CPU time from a table; at most
+``max_pending`` analyses wait or run at once, and a request past that is refused
+(:class:`QueueFull`) until one finishes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import multiprocessing
 import os
-import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from cardroom.analysis.nain_jaune import DEFAULT_WORLDS, AnalysisError
+from cardroom.store.analyses import AnalysisStore
 
 STORE_VERSION = 1
 MAX_PENDING = 8
@@ -60,16 +58,16 @@ def run_analysis(data: Any, worlds: int) -> dict[str, Any]:
 
 
 class AnalysisQueue:
-    """Analyses of finished tables: computed once in a worker pool, then read from ``folder``."""
+    """Analyses of finished tables: computed once in a worker pool, then read from the store."""
 
     def __init__(
         self,
-        folder: Path,
+        store: AnalysisStore,
         workers: int = 1,
         max_pending: int = MAX_PENDING,
         worlds: int = DEFAULT_WORLDS,
     ) -> None:
-        self.folder = folder
+        self.store = store
         self.workers = workers
         self.max_pending = max_pending
         self.worlds = worlds
@@ -78,36 +76,22 @@ class AnalysisQueue:
         self._order: list[str] = []
         self._failed: dict[str, str] = {}
 
-    def _path(self, table_id: str) -> Path:
-        return self.folder / f"{table_id}.json"
-
-    def stored(self, table_id: str) -> dict[str, Any] | None:
-        """The stored analysis of a table, or None (an unreadable file counts as none)."""
-        try:
-            data = json.loads(self._path(table_id).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not isinstance(data, dict) or data.get("version") != STORE_VERSION:
-            return None
-        analysis = data.get("analysis")
-        return analysis if isinstance(analysis, dict) else None
-
-    def status(self, table_id: str) -> Status:
+    async def status(self, table_id: str) -> Status:
         """Where the analysis of ``table_id`` stands (nothing is started)."""
-        done = self.stored(table_id)
-        if done is not None:
-            return Status("done", analysis=done)
         if table_id in self._tasks:
             ahead = self._order.index(table_id)
             return Status("running" if ahead < self.workers else "queued", ahead=ahead)
+        done = await self.store.get(table_id, STORE_VERSION)
+        if done is not None:
+            return Status("done", analysis=done)
         if table_id in self._failed:
             return Status("failed", error=self._failed[table_id])
         return Status("absent")
 
-    def start(self, table_id: str, record: Any) -> Status:
+    async def start(self, table_id: str, record: Any) -> Status:
         """Queue the analysis of a finished table's ``record`` unless it is stored or under way;
         raise :class:`QueueFull` when ``max_pending`` are already waiting or running."""
-        now = self.status(table_id)
+        now = await self.status(table_id)
         if now.state in ("done", "queued", "running"):
             return now
         if len(self._tasks) >= self.max_pending:
@@ -117,7 +101,7 @@ class AnalysisQueue:
         self._tasks[table_id] = asyncio.get_running_loop().create_task(
             self._run(table_id, record)
         )
-        return self.status(table_id)
+        return await self.status(table_id)
 
     async def _run(self, table_id: str, record: Any) -> None:
         try:
@@ -132,25 +116,12 @@ class AnalysisQueue:
             if "error" in result:
                 self._failed[table_id] = str(result["error"])
             else:
-                await asyncio.to_thread(self._save, table_id, result)
-        except Exception as exc:  # a broken pool, a full disk: say so, keep serving
+                await self.store.put(table_id, STORE_VERSION, result)
+        except Exception as exc:  # a broken pool, a database down: say so, keep serving
             self._failed[table_id] = f"failed: {type(exc).__name__}"
         finally:
             self._tasks.pop(table_id, None)
             self._order.remove(table_id)
-
-    def _save(self, table_id: str, analysis: dict[str, Any]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"version": STORE_VERSION, "table": table_id, "analysis": analysis})
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, self._path(table_id))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
 
     async def close(self) -> None:
         """Stop: cancel what waits, and shut the worker pool down."""

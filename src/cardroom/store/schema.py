@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+import cardroom.store.analyses
 import cardroom.store.chat  # noqa: F401  (its table joins the metadata)
 from cardroom.store.events import metadata
 

@@ -1,7 +1,8 @@
 """The analysis of a finished game: its page and its API.
 
 ``POST /api/analysis/<id>`` starts the analysis of a finished table (Nain Jaune: queued to the
-analyses' own worker process and stored, see :mod:`cardroom.analysis.queue`; Spit and Speed:
+analyses' own worker process and stored in the ``analyses`` table, see
+:mod:`cardroom.analysis.queue`; Spit and Speed:
 computed at once, a replay of the record) and ``GET`` says where it stands; both answer
 ``{"state": "queued" | "running" | "done" | "absent" | "failed", ...}`` with the analysis once
 done. An unfinished table is refused in words (409), a full queue too (503).
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from http import HTTPStatus
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -22,6 +22,7 @@ from cardroom.analysis.queue import AnalysisQueue, QueueFull, Status
 from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
+from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
 from cardroom.web.routes.common import (
     check_table_id,
@@ -31,22 +32,10 @@ from cardroom.web.routes.common import (
     service_of,
     table_error_json,
 )
-from cardroom.web.settings import Settings, sqlite_path
 
 router = APIRouter()
 
 FAILED_LATER = N_("The analysis failed: try again later.")
-
-
-def analysis_folder(settings: Settings) -> Path:
-    """Where analyses are stored: ``analyses/`` beside a SQLite database, else in the user's
-    data folder."""
-    db = sqlite_path(settings.db_url)
-    if db is not None:
-        return db.parent / "analyses"
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("cardroom")) / "analyses"
 
 
 def queue_of(request: Request) -> AnalysisQueue:
@@ -54,7 +43,7 @@ def queue_of(request: Request) -> AnalysisQueue:
     state = request.app.state
     queue: AnalysisQueue | None = getattr(state, "analyses", None)
     if queue is None:
-        queue = state.analyses = AnalysisQueue(analysis_folder(state.settings))
+        queue = state.analyses = AnalysisQueue(AnalysisStore(state.store))
     return queue
 
 
@@ -114,7 +103,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     lang = connection_lang(request)
     queue = queue_of(request)
-    stored = queue.status(table_id)
+    stored = await queue.status(table_id)
     if stored.state in ("done", "queued", "running"):
         return _answer(stored, lang)
     service = service_of(request)
@@ -130,7 +119,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     if realtime:
         return await _realtime(record, lang)
     try:
-        return _answer(queue.start(table_id, record), lang)
+        return _answer(await queue.start(table_id, record), lang)
     except QueueFull:
         return error_json(
             HTTPStatus.SERVICE_UNAVAILABLE,
@@ -143,4 +132,4 @@ async def start_analysis(request: Request, table_id: str) -> Response:
 async def analysis_status(request: Request, table_id: str) -> Response:
     """Where the analysis of a table stands (nothing is started)."""
     check_table_id(table_id)
-    return _answer(queue_of(request).status(table_id), connection_lang(request))
+    return _answer(await queue_of(request).status(table_id), connection_lang(request))
