@@ -191,6 +191,7 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     result.wait_for(state="visible")
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
+    assert result.locator(f'a[href="/analysis/{table_id}"]').count() == 1
     page.click("#rematch")
     wait_until(
         lambda: re.search(r"/t/[^/]+$", page.url) and table_id not in page.url, 30, "rematch"

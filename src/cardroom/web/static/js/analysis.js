@@ -111,6 +111,7 @@ function drawChart(a, r) {
 function showRealtime(a) {
   $("a-intro").textContent = _("A reaction time runs from the moment a card could be played to the moment it was played. A play missed is a card that could be played and was covered (or flipped away) by the other side first.");
   const spit = a.game === "spit";
+  $("a-replay").href = `/t/${encodeURIComponent(TABLE)}`; // the finished table shows its result
   const heads = [_("Player"), _("Plays"), _("Median reaction"), _("Mean reaction"), _("Fastest"), _("Plays missed"), _("Plays refused"), _("Stalemate calls")];
   if (spit) heads.push(_("Slaps won"), _("Slaps lost"));
   const sec = (v) => (v === null ? "–" : _("{seconds} s", { seconds: Number(v).toFixed(2) }));
