@@ -168,9 +168,9 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
         tr._("Decisions"),
         tr._("Accuracy"),
         tr._("Chips lost"),
-        mark_words("inaccuracy", tr),
-        mark_words("mistake", tr),
-        mark_words("blunder", tr),
+        mark_words("inaccuracy", tr).capitalize(),
+        mark_words("mistake", tr).capitalize(),
+        mark_words("blunder", tr).capitalize(),
     ]
     if hindsight:
         columns.append(tr._("Lost in hindsight"))
