@@ -53,9 +53,9 @@ def make_pre_alembic(path: Path, *, chat: bool = True) -> None:
             )
         )  # fmt: skip
         conn.execute(
-            meta.tables["events"].insert().values(
-                table_id="t1", seq=1, kind="created", data={"x": 1}, at=1.0
-            )
+            meta.tables["events"]
+            .insert()
+            .values(table_id="t1", seq=1, kind="created", data={"x": 1}, at=1.0)
         )
     engine.dispose()
 

@@ -93,6 +93,25 @@ _TABLE_FIXED = {
         "the server could not do that (the error was logged)"
     ),
     "this message is not valid JSON": N_("this message is not valid JSON"),
+    # the bounds of the web server's work
+    'at a Nain Jaune table an action is a card, "pass" or "claim"': N_(
+        'at a Nain Jaune table an action is a card, "pass" or "claim"'
+    ),
+    "many players are asking for hints: ask again in a moment": N_(
+        "many players are asking for hints: ask again in a moment"
+    ),
+    "you have asked for many hints lately: wait a minute": N_(
+        "you have asked for many hints lately: wait a minute"
+    ),
+    "too many connections from your address: close a few pages and reload": N_(
+        "too many connections from your address: close a few pages and reload"
+    ),
+    "this seat is sending messages too fast: wait a moment": N_(
+        "this seat is sending messages too fast: wait a moment"
+    ),
+    "a Nain Jaune table has no log to page through": N_(
+        "a Nain Jaune table has no log to page through"
+    ),
     # creating a table (the lobby)
     "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
     "a Speed match to a target is not offered here": N_(

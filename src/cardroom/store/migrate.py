@@ -179,9 +179,7 @@ async def upgrade(engine: AsyncEngine, url: str, path: Path | None) -> Upgrade |
         _exclusive(locked)
         try:
             async with locked.begin() as conn:
-                return await conn.run_sync(
-                    _upgrade_sync, functools.partial(backup_sqlite, path)
-                )
+                return await conn.run_sync(_upgrade_sync, functools.partial(backup_sqlite, path))
         finally:
             await locked.dispose()
     async with engine.begin() as conn:

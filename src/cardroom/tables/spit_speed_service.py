@@ -33,10 +33,11 @@ import contextlib
 import logging
 import random
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
@@ -50,6 +51,12 @@ from cardroom.tables.subscription import Frame, Subscription
 
 logger = logging.getLogger(__name__)
 RETRIES = 8
+REFUSALS_LOGGED = 10
+"""A person's refused actions logged per seat in ``REFUSAL_WINDOW`` seconds; past it a refused
+action is answered and counted (``_RealtimeLive.unlogged``) but not stored."""
+REFUSAL_WINDOW = 10.0
+FULL_FRAME_LOG = 200
+"""The log lines a full frame carries: the last ones (``log_from`` says where they start)."""
 """Times a person's action is stamped anew and appended again after losing a seq race."""
 _UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
@@ -92,6 +99,10 @@ class _RealtimeLive:
     must_read: bool = False
     behind: bool = False
     catch_task: asyncio.Task[None] | None = None
+    refusals: dict[int, deque[float]] = field(default_factory=dict)
+    """Per seat: when its latest refused actions were logged (table time)."""
+    unlogged: dict[int, int] = field(default_factory=dict)
+    """Per seat: refused actions answered but not stored (past ``REFUSALS_LOGGED``)."""
 
     def present(self) -> set[int]:
         return {s.seat for s in self.subs if s.seat is not None}
@@ -404,6 +415,7 @@ class RealtimeTables:
         parsed = table.check("action", data)
         data["action"] = table.engine.action_to_json(parsed)
         assert table.arbiter is not None
+        self._throttle_refusal(live, seat, table.engine.why_illegal(seat, parsed), now)
         before = len(table.arbiter.log)
         await self._commit(live, "action", data, ref=ref)
         if len(table.arbiter.log) == before:
@@ -414,6 +426,22 @@ class RealtimeTables:
             if reason.startswith("stale: "):
                 raise TableError("stale", in_words(reason), reason=reason)
             raise TableError("illegal", in_words(reason), reason=reason)
+
+    @staticmethod
+    def _throttle_refusal(live: _RealtimeLive, seat: int, why: str | None, now: float) -> None:
+        """Let a refusal be logged if the seat has few lately; else count it and refuse it
+        here, storing nothing (a flood of refused actions cannot fill the log)."""
+        if why is None:
+            return
+        times = live.refusals.setdefault(seat, deque())
+        while times and times[0] <= now - REFUSAL_WINDOW:
+            times.popleft()
+        if len(times) < REFUSALS_LOGGED:
+            times.append(now)
+            return
+        live.unlogged[seat] = live.unlogged.get(seat, 0) + 1
+        code: Literal["stale", "illegal"] = "stale" if why.startswith("stale: ") else "illegal"
+        raise TableError(code, in_words(why), reason=why)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next
@@ -640,6 +668,8 @@ class RealtimeTables:
         return len(arbiter.log) if arbiter is not None else 0
 
     def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
+        if since is None:  # a full frame: the log's last lines only
+            since = max(0, self._log_length(live) - FULL_FRAME_LOG)
         frame = live.table.frame(seat, since)
         present = live.present() | self.remote_present(live.table.table_id)
         for row in frame["seats"]:
@@ -678,6 +708,24 @@ class RealtimeTables:
             if not sub._put(out):
                 sub._put({**self._frame(live, sub.seat, None), "resync": True})
             sub.cursor = end
+
+    def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
+        """A ``log`` frame: the (at most ``FULL_FRAME_LOG``) log lines before index ``before``,
+        as ``seat`` may see them (a full frame carries only the last ones)."""
+        live = self._get(table_id)
+        table = live.table
+        log = table.arbiter.log if table.arbiter is not None else []
+        end = max(0, min(before, len(log)))
+        start = max(0, end - FULL_FRAME_LOG)
+        lines = [table._log_json(entry, seat) for entry in log[start:end]]
+        for line in lines:
+            line["text"] = in_words(line["text"])
+            if "reason" in line:
+                line["reason"] = in_words(line["reason"])
+        seats = [{"seat": s, "name": table.names[s], "bot": b} for s, b in enumerate(table.bots)]
+        game = table.config.game if table.config is not None else ""
+        return {"type": "log", "table": table.table_id, "game": game, "seats": seats,
+                "log_from": start, "log": lines}  # fmt: skip
 
     # -- after the game -------------------------------------------------------------------------
 
