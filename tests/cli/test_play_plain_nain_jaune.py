@@ -280,3 +280,23 @@ def scripted_commands_until_dropped(table: Table) -> None:
             assert view is not None
             table.human_act(view.legal_actions[-1])
     assert table.human not in table.game.active
+
+
+def test_q_quits_between_rounds_and_shows_the_settlement_columns(tmp_path: Path) -> None:
+    options = ("end=rounds:2",)
+    lines = scripted_commands(table_for(*options))
+    first_round = lines[: lines.index("")]  # Ann's moves of round 1, then the pause
+    args = [*ARGS, "-o", "end=rounds:2", "--records", str(tmp_path)]
+    res = CliRunner().invoke(cli, args, input="\n".join([*first_round, "q", "7D"]) + "\n")
+    assert res.exit_code == 0, res.output
+    # between rounds q cannot mean the queen: it quits (and saves); round 2 never starts
+    assert "Round 2." not in res.stdout and "Game saved to" in res.stdout
+    assert "Refused" not in res.stdout
+    lines = res.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split() == ["Boxes", "Doubled", "Grand"])
+    assert lines[at + 1].split() == ["Player", "Stake", "taken", "Cards", "boxes", "Opéra", "Total"]
+    rows = [line.split() for line in lines[at + 2 : at + 4]]  # Ann, then the bot
+    assert [row[0] for row in rows] == ["Ann", "Bea"]
+    for row in rows:  # each row adds up; nobody staked other than 15
+        numbers = [int(x) for x in row[1:]]
+        assert numbers[0] == -15 and sum(numbers[:-1]) == numbers[-1]

@@ -110,12 +110,17 @@ async def test_illegal_keys_show_the_reason_and_change_nothing(tmp_path: Path) -
         assert rnd is not None and view is not None and table.phase == "human"
         wrong = next(i for i, c in enumerate(view.hand) if c.rank != view.need)
         before = snapshot(table)
-        steps = (wrong - app.selected) % len(view.hand)
-        await pilot.press(*["right"] * steps)
-        assert app.selected == wrong
-        await pilot.press("enter")
+        legal = [i for i, c in enumerate(view.hand) if Play(c) in view.legal_actions]
+        # the highlight moves from playable card to playable card only, never onto this one
+        for _ in view.hand:
+            await pilot.press("right")
+            assert app.selected in legal
+        # a click on a card that cannot be played says why (and the highlight stays)
+        selected = app.selected
+        await pilot.click(f"#card-{wrong}")
         reason = rnd.why_illegal(Play(view.hand[wrong]))
         assert reason and text_of(app, "#message") == f"Refused: {reason}"
+        assert app.selected == selected
         await pilot.press("p")
         assert text_of(app, "#message") == f"Refused: {rnd.why_illegal(PASS)}"
         await pilot.press("c")
@@ -134,11 +139,14 @@ async def test_click_selects_then_plays(tmp_path: Path) -> None:
         assert view is not None
         card = next(a.card for a in view.legal_actions if isinstance(a, Play))
         index = view.hand.index(card)
-        other = (index + 1) % len(view.hand)
-        await pilot.click(f"#card-{other}")
-        assert app.selected == other and table.round and card in table.round.hands[0]
-        await pilot.click(f"#card-{index}")
-        assert app.selected == index and card in table.round.hands[0]
+        legal = [i for i, c in enumerate(view.hand) if Play(c) in view.legal_actions]
+        other = next((i for i in legal if i != index), None)
+        if other is not None:  # (with one playable card, the highlight is on it already)
+            await pilot.click(f"#card-{other}")
+            assert app.selected == other and table.round and card in table.round.hands[0]
+            await pilot.click(f"#card-{index}")
+            assert app.selected == index and card in table.round.hands[0]
+        assert app.selected == index
         await pilot.click(f"#card-{index}")
         await pilot.pause()
         assert card not in table.round.hands[0]
@@ -225,3 +233,29 @@ async def test_bots_wait_before_they_play(tmp_path: Path) -> None:
         assert len(rnd.played) == 1 and rnd.played[0][0] == 2
         assert f"Cid plays {rnd.played[0][1].pretty}" in log_text(app)
         await pilot.press("escape")
+
+
+async def test_the_highlight_never_rests_on_a_card_that_cannot_be_played(tmp_path: Path) -> None:
+    table = make_table(tmp_path)
+    app = NainJauneApp(table, delay=0)
+    nothing_playable = 0
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for _ in range(60):
+            view = table.view()
+            if table.phase != "human" or view is None:
+                break
+            legal = [i for i, c in enumerate(view.hand) if Play(c) in view.legal_actions]
+            highlighted = [slot for slot in app.query(CardSlot) if slot.has_class("selected")]
+            if legal:
+                assert app.selected in legal and len(highlighted) == 1
+                await pilot.press("enter")
+            else:  # only "without" is left: no card is highlighted, Enter plays nothing
+                nothing_playable += 1
+                assert app.selected == -1 and not highlighted
+                before = snapshot(table)
+                await pilot.press("enter")
+                assert snapshot(table) == before and text_of(app, "#message").startswith("Refused")
+                await pilot.press("p")
+            await pilot.pause()
+    assert nothing_playable, "the round never left the person without a playable card"

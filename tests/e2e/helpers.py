@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 @dataclass(frozen=True)
 class NewTable:
-    """What the lobby shows after creating a table."""
+    """The table the lobby created: the creator's page, the invitations, the spectators' link."""
 
     url: str
     invites: list[str]
@@ -48,20 +48,22 @@ def create_table(
     if options:
         page.click("#f-options-box summary")
         for key, value in options.items():
-            page.select_option(f"#opt-{key}", value)
+            page.check(f"#opt-{key}-{value}")
     if hints:
         page.check("#f-hints")
     if shots is not None:
         page.screenshot(path=str(shots / "lobby-desktop.png"), full_page=True)
     page.click("#create-button")
-    page.wait_for_selector("#created:not([hidden])")
-    invites = [
-        page.locator("#created-invites input.link-text").nth(i).input_value()
-        for i in range(page.locator("#created-invites input.link-text").count())
-    ]
-    watch = page.locator("#created-watch input.link-text").input_value()
-    url = page.locator("#created-go").get_attribute("href") or ""
-    return NewTable(url=base + url, invites=invites, watch=watch)
+    # one step: the lobby takes the creator straight to their seat; the invitation links wait
+    # in localStorage for the table page
+    page.wait_for_url("**/t/*")
+    url = page.url
+    table_id = url.rstrip("/").rsplit("/", 1)[-1]
+    key = f"cardroom.invites.{table_id}"
+    saved = page.evaluate(f"JSON.parse(localStorage.getItem('{key}') || '[]')")
+    invites = [base + inv["url"] for inv in sorted(saved, key=lambda inv: inv["seat"])]
+    watch = f"{url}/watch"
+    return NewTable(url=url, invites=invites, watch=watch)
 
 
 def take_seat(page: Page, invite: str, name: str) -> None:

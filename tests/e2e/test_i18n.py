@@ -61,11 +61,11 @@ def test_a_french_table_speaks_french_and_passes_axe(
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    table = create_table(page, server, name="Amélie", seats=[("bot", "easy")] * 3)
+    page.goto(server + "/")
     assert page.evaluate("document.documentElement.lang") == "fr"
     expect(page.locator("#create-title")).to_have_text("Nouvelle table de Nain Jaune")
     lobby = axe_violations(page)
-    page.goto(table.url)
+    create_table(page, server, name="Amélie", seats=[("bot", "easy")] * 3)  # lands seated
     page.wait_for_selector("#hand button.card")
     expect(page.locator(".log-box h2")).to_have_text("Annonces de la table")
     expect(page.locator("#log")).to_contain_text("Mises : 15 jetons chacun sur le plateau")
@@ -128,9 +128,7 @@ def test_a_welsh_spit_table_passes_axe(browser: Browser, server: str, shots: Pat
     )
     expect(page.locator('#rt-game option[value="spit"]')).to_have_text("Tafod")
     page.fill("#rt-name", "Ffion")
-    page.click("#rt-create")
-    page.wait_for_selector("#rt-created:not([hidden])")
-    page.click("#rt-go")
+    page.click("#rt-create")  # against a bot: straight to the seat
     page.wait_for_selector("#call-button")
     assert page.evaluate("document.documentElement.lang") == "cy"
     expect(page.locator(".log-box h2")).to_have_text("Sgwrs y bwrdd")

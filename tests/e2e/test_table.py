@@ -107,6 +107,7 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     )
     assert len(table.invites) == 1 and "/j/" in table.invites[0]
     ann.screenshot(path=str(shots / "lobby-created-desktop.png"), full_page=True)
+    ann.goto(server + "/")  # the lobby took Ann to her seat; back in it, her table is hers
     expect(ann.locator("#mine")).to_contain_text("E2E table")
     bob.goto(server + "/")  # Bob's lobby lists the public table, and no table of his
     expect(bob.locator("#open")).to_contain_text("E2E table")
@@ -190,11 +191,13 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
         rows = page.locator("#result table.settlement tbody tr")
         assert rows.count() == 3
     cells = [
-        ann.locator("#result tbody tr").nth(i).locator("td").all_inner_texts() for i in range(3)
-    ]
-    assert sorted(int(c[0]) for c in cells)[0] == 0
+        [x.replace("·", "0") for x in row.locator("td").all_inner_texts()]
+        for row in ann.locator("#result tbody tr").all()
+    ]  # stake, boxes taken, cards, doubled boxes, Grand Opéra, total, chips
+    assert all(sum(int(x) for x in c[:-2]) == int(c[-2]) for c in cells)
+    assert all(int(c[-1]) - int(c[-2]) == 60 for c in cells)  # one round from 60 chips
     assert (
-        sum(int(c[2]) for c in cells)
+        sum(int(c[-1]) for c in cells)
         + sum(int(x.split()[0]) for x in ann.locator("#board .chips").all_inner_texts())
         == 3 * 60
     )

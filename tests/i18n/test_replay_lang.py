@@ -50,7 +50,7 @@ def test_french_account(tmp_path: Path) -> None:
         ],
     )
     assert lines[0].startswith("Manche : Ann, Bob, Cid")
-    assert "Hal donne ; règles classic" in lines[0]
+    assert "Hal donne ; Classique français" in lines[0]
 
 
 def test_welsh_account_from_the_locale(tmp_path: Path) -> None:

@@ -121,7 +121,7 @@ async def test_a_speed_table_across_two_services_has_one_clock(pg_url: str) -> N
         # presence crossed the processes: each sees the other person at the table
         assert all(row["present"] for row in b.frame_for(tid, 1)["seats"])
         # both ask for a rematch at once, through different processes: one table, logged once
-        ids = await asyncio.gather(a.rematch(tid, 0), b.rematch(tid, 1))
+        ids = [i for i, _ in await asyncio.gather(a.rematch(tid, 0), b.rematch(tid, 1))]
         assert ids[0] == ids[1] != tid
         kinds = [e.kind for e in await store_a.entries(tid)]
         assert kinds[-1] == "rematch" and kinds.count("rematch") == 1

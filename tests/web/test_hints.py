@@ -105,11 +105,20 @@ def test_the_lobby_creates_a_table_with_hints_and_old_logs_read_as_off(
     table = service.table(response.json()["table"])
     assert table.cfg.hints is True
     assert table.cfg.to_json()["hints"] is True
-    plain = client.post("/api/tables", json={"name": "Ann", "players": 2})
+    friends = [{"kind": "person"}, {"kind": "person"}]
+    plain = client.post("/api/tables", json={"name": "Ann", "players": 2, "seats": friends})
     assert service.table(plain.json()["table"]).cfg.hints is False
+    assert service.table(plain.json()["table"]).cfg.learning is False
+    # a table with bots only is a learning table by default (hints on), unless asked otherwise
+    bots = service.table(client.post("/api/tables", json={"name": "Ann"}).json()["table"])
+    assert bots.cfg.learning is True and bots.cfg.hints is True
+    off = client.post("/api/tables", json={"name": "Ann", "learning": False}).json()["table"]
+    assert service.table(off).cfg.learning is False and service.table(off).cfg.hints is False
     old = table.cfg.to_json()
     del old["hints"]
+    del old["learning"]
     assert TableConfig.from_json(old).hints is False
+    assert TableConfig.from_json(old).learning is False
     assert TableConfig.from_json(table.cfg.to_json()) == table.cfg
     spit = client.post("/api/tables", json={"name": "Ann", "game": "spit", "hints": True})
     assert spit.status_code == 400

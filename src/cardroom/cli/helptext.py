@@ -51,6 +51,11 @@ _CLICK_MODULES = ("click.core", "click.exceptions", "click.formatting", "click.d
 _META_KEY = "cardroom.lang"
 
 
+RULES_EPILOG = """How to play, with pictures and every option in words (English, French and Welsh):
+run `cardroom serve` and open http://127.0.0.1:8000/rules/{rules_page}"""
+"""The end of each ``cardroom play`` help: where the rules pages are."""
+
+
 def source(text: str) -> str:
     """The msgid of a help text: as click shows it, with ``\\b`` lines written ``{b}``."""
     return inspect.cleandoc(text).partition("\f")[0].replace("\b", "{b}")

@@ -25,7 +25,7 @@ from cardroom.cli.groups import (
     play,
     speaker,
 )
-from cardroom.cli.helptext import FieldsOption
+from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_DELAY, BoundedInt, FiniteFloat, seed_option
 from cardroom.games.nain_jaune.record import (
     GameReplay,
@@ -129,7 +129,12 @@ def seat_names(human: str, players: int) -> list[str]:
     return names
 
 
-@play.command("nain-jaune", context_settings=CONTEXT)
+@play.command(
+    "nain-jaune",
+    context_settings=CONTEXT,
+    epilog=RULES_EPILOG,
+    help_fields=lambda tr: {"rules_page": "nain-jaune"},
+)
 @click.option(
     "--players",
     "-n",

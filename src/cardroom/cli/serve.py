@@ -111,6 +111,14 @@ async def check_database(url: str) -> None:
     help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
 )
 @click.option(
+    "--identity",
+    default="optional",
+    show_default=True,
+    type=click.Choice(["optional", "required"]),
+    help="optional: anyone plays at once and names themself when it is needed; required: "
+    "a name is chosen before making a table or taking a seat.",
+)
+@click.option(
     "--secure-cookies",
     is_flag=True,
     help="Behind HTTPS: seat cookies only travel over HTTPS, and browsers are told to "
@@ -173,6 +181,7 @@ def serve(
     open_tables: int,
     sockets_per_address: int,
     max_connections: int,
+    identity: str,
 ) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
 
@@ -236,6 +245,7 @@ def serve(
         open_tables_per_client=open_tables,
         sockets_per_address=sockets_per_address,
         max_connections=max_connections,
+        identity=identity,
     )
     proxied = {"proxy_headers": True, "forwarded_allow_ips": proxy} if proxy else {}
     config: uvicorn.Config = uvicorn_config(create_app(settings), settings, **proxied)

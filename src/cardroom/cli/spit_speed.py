@@ -31,7 +31,7 @@ from cardroom.cli.groups import (
     simulate,
     speaker,
 )
-from cardroom.cli.helptext import FieldsOption
+from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
@@ -399,11 +399,14 @@ def _play_command(game: str) -> None:
         return {
             "game": tr._(GAME_WORDS[game]),
             "command": game,
+            "rules_page": game,
             "call_when": tr._(spit_call if spit else speed_call),
             "keys": tr._(spit_keys if spit else speed_keys),
         }
 
-    @play.command(game, context_settings=CONTEXT, help=doc, help_fields=fields)
+    @play.command(
+        game, context_settings=CONTEXT, help=doc, help_fields=fields, epilog=RULES_EPILOG
+    )
     @click.option("--bot", "bot", default="medium", show_default=True,
                   help=f"Your opponent: {'|'.join(LEVELS)} or reaction:min=…,max=….")
     @click.option("--option", "-o", "option_pairs", multiple=True, metavar="KEY=VALUE",

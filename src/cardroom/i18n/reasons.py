@@ -50,6 +50,12 @@ _TABLE_FIXED = {
     "the game is over": N_("the game is over"),
     "the table has not started": N_("the table has not started"),
     # the web tables' refusals (websocket, Spit and Speed tables, hints)
+    "a rated table gives no hints: choose one or the other": N_(
+        "a rated table gives no hints: choose one or the other"
+    ),
+    "someone else already holds this seat: ask the table's creator for a new invitation link": N_(
+        "someone else already holds this seat: ask the table's creator for a new invitation link"
+    ),
     "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
     "the game has not started yet": N_("the game has not started yet"),
     "a bot plays this seat": N_("a bot plays this seat"),
@@ -60,6 +66,15 @@ _TABLE_FIXED = {
     ),
     "a rematch is offered once the game is over": N_("a rematch is offered once the game is over"),
     "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
+    "only the players at this table can do that": N_("only the players at this table can do that"),
+    "you left this table: a bot plays your seat": N_("you left this table: a bot plays your seat"),
+    "there is no such round": N_("there is no such round"),
+    "the table is busy: ask for the rematch again": N_(
+        "the table is busy: ask for the rematch again"
+    ),
+    "a Spit or Speed table is left by closing the page": N_(
+        "a Spit or Speed table is left by closing the page"
+    ),
     "the table is closed": N_("the table is closed"),
     "hints are off at this table": N_("hints are off at this table"),
     "hints are offered at Nain Jaune tables only": N_(

@@ -227,6 +227,9 @@ def event_text(
         return tr._("{name} forgot to announce {card}: the box stays", name=who, card=pretty(card))
     if kind == "without":
         return tr._('{name}: "{call}"', name=who, call=without_call(event["rank"], tr))
+    passed = event.get("passed")
+    if kind in ("next-rank", "new-sequence") and isinstance(passed, list) and passed:
+        return without_run_text(event, [name(g) for g in passed], who, tr)
     if kind == "next-rank":
         rank = int(event["rank"])
         return tr._(
@@ -310,7 +313,31 @@ def event_text(
         return tr._("{name} is away: a bot plays for them", name=who)
     if kind == "returned":
         return tr._("{name} is back", name=who)
+    if kind == "left":
+        return tr._("{name} left the table: a bot plays for them", name=who)
     return str(event.get("text", ""))
+
+
+def without_run_text(
+    event: Mapping[str, Any], names: list[str], who: str, tr: Translator
+) -> str:
+    """A run of "without" calls ended by ``event`` (``next-rank`` or ``new-sequence``), in one
+    line: "Ann, Bob and Cid have no queen: Dee goes on with a king"."""
+    rank = int(event.get("passed_rank") or event.get("rank") or 0)
+    fields_ = {"names": tr.join(names), "rank": rank_name(rank, tr), "a_rank": a_rank(rank, tr),
+               "name": who}  # fmt: skip
+    if event.get("kind") == "next-rank":
+        nxt = int(event["rank"]) + 1
+        return tr.ngettext(
+            "{names} has no {rank}: {name} goes on with {a_next}",
+            "{names} have no {rank}: {name} goes on with {a_next}",
+            len(names), a_next=a_rank(nxt, tr), next=rank_name(nxt, tr), **fields_,
+        )  # fmt: skip
+    return tr.ngettext(
+        "{names} has no {rank}: {name} starts a new sequence",
+        "{names} have no {rank}: {name} starts a new sequence",
+        len(names), **fields_,
+    )  # fmt: skip
 
 
 _ENGINE_KINDS = {

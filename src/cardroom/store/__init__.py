@@ -17,14 +17,19 @@ from cardroom.store.events import (
     default_url,
     resolve_url,
 )
+from cardroom.store.players import Claim, Player, PlayerError, PlayerStore
 
 __all__ = [
     "CHAT_CHANNEL",
     "NOTIFY_CHANNEL",
     "ChatLine",
     "ChatStore",
+    "Claim",
     "EventStore",
     "LogEntry",
+    "Player",
+    "PlayerError",
+    "PlayerStore",
     "SeqConflict",
     "StoreError",
     "StoreUnavailable",

@@ -6,7 +6,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 import cardroom.store.analyses
-import cardroom.store.chat  # noqa: F401  (its table joins the metadata)
+import cardroom.store.chat  # (each module adds its tables to the metadata)
+import cardroom.store.players
+import cardroom.store.ratings  # noqa: F401
 from cardroom.store.events import metadata
 
 

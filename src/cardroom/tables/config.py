@@ -76,6 +76,9 @@ class TableConfig:
     """Seconds after a round before the next one starts anyway."""
     hints: bool = False
     """Players may ask the expert bot for a suggestion for their own move (off in rated games)."""
+    learning: bool = False
+    """A learning table: hints on, and the page explains every event and refusal in a sentence
+    (a log without it reads as off)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Free-form data kept with the table (e.g. the terminal's bot specs)."""
 
@@ -106,6 +109,7 @@ class TableConfig:
             "bot_delay": self.bot_delay,
             "next_round_after": self.next_round_after,
             "hints": self.hints,
+            "learning": self.learning,
             "extra": dict(self.extra),
         }
 
@@ -127,6 +131,7 @@ class TableConfig:
                 bot_delay=float(data.get("bot_delay", 0.8)),
                 next_round_after=float(data.get("next_round_after", 20.0)),
                 hints=data.get("hints", False) is True,
+                learning=data.get("learning", False) is True,
                 extra=dict(data.get("extra") or {}),
             )
         except (KeyError, TypeError, ValueError) as exc:

@@ -1,7 +1,8 @@
 """One Nain Jaune table as a deterministic state machine over its log.
 
 :class:`NainJauneTable` is rebuilt by applying log entries one by one (``created``, ``joined``,
-``started``, ``round``, ``action``, ``takeover``, ``returned``, ``ready``). :meth:`check`
+``started``, ``round``, ``action``, ``takeover``, ``returned``, ``ready``, ``left``, and
+after the game ``rematch``; a rematch's own table takes ``seat-token``). :meth:`check`
 validates a proposed entry without changing anything; :meth:`apply` applies an entry that was
 checked (and stored). No I/O, no clock, no randomness but the seeded deal. :meth:`frame` builds
 what one seat (or a spectator) may see: only that seat's hand and choices, never the talon.
@@ -41,12 +42,22 @@ from cardroom.games.nain_jaune.engine import (
     round_record,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, RulesError
+from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.store import LogEntry
 from cardroom.tables.config import TableConfig, TableError
 
 Status = Literal["waiting", "playing", "round-over", "over"]
 NAME_MAX = 24
-KINDS = ("created", "joined", "started", "round", "action", "takeover", "returned", "ready")
+ROUND_EVENTS_MAX = 1000
+"""A ``history`` frame carries at most this many events of a round."""
+CHART_ROUNDS = 100
+"""A frame carries the chips of at most this many last rounds (the end screen's chart)."""
+KINDS = (
+    "created", "joined", "started", "round", "action", "takeover", "returned", "ready", "left",
+    "rematch", "seat-token",
+)  # fmt: skip
+_AFTER_THE_GAME = frozenset({"rematch", "seat-token"})
+"""Entries a finished table still takes: its rematch's id, and seat tokens of a rematch."""
 
 _EVENT_KIND: dict[type, str] = {
     CardPlayed: "play",
@@ -141,11 +152,24 @@ class NainJauneTable:
         """Person seats that stayed empty at the start: bots of the table's level play them."""
         self.taken_over: dict[int, str] = {}
         """Person seats a bot plays for while the person is away: seat -> level."""
+        self.left: set[int] = set()
+        """Persons who left the table: a bot plays their seat to the end (in ``taken_over``)."""
+        self.rematch: str | None = None
+        """The id of this table's rematch (``rematch`` entry), once someone asked for it."""
+        self.rematch_of: str | None = None
+        """The table this one is the rematch of."""
+        self._passed: list[int] = []
+        """The seats that said "without" since the last card (grouped into one log line)."""
+        self._passed_rank = 0
+        self.chips_history: list[tuple[int, ...]] = []
+        """Chips by game seat at the start and after every finished round (for the chart)."""
         self.ready_seats: set[int] = set()
         self.events: list[dict[str, Any]] = []
         """Every public event of the table so far (subscribers keep a cursor into it)."""
         self.round_start = 0
         """Index in :attr:`events` where the current round's events begin."""
+        self.round_starts: list[int] = []
+        """Index in :attr:`events` where each round's events begin, round 0 first."""
         self.last_result: dict[str, Any] | None = None
         self.created_at = 0.0
         self.round_ended_at: float | None = None
@@ -264,8 +288,14 @@ class NainJauneTable:
             raise TableError("not-found", "this table has not been created")
         if kind not in KINDS:
             raise TableError("bad-request", f"unknown log entry {kind!r}")
-        if self.status == "over":
+        if self.status == "over" and kind not in _AFTER_THE_GAME:
             raise TableError("over", "the game is over")
+        if kind == "rematch":
+            if self.status != "over" or self.rematch is not None:
+                raise TableError("forbidden", "a rematch is offered once, after the game")
+            if not isinstance(data.get("table"), str):
+                raise TableError("bad-request", "a rematch names its table")
+            return
         if kind in ("started", "round"):
             self._check_table_entry(kind, data)
             return
@@ -286,8 +316,16 @@ class NainJauneTable:
             if not isinstance(data.get("level"), str):
                 raise TableError("bad-request", "takeover needs the bot's level")
         elif kind == "returned":
-            if seat not in self.taken_over:
+            if seat not in self.taken_over or seat in self.left:
                 raise TableError("bad-request", "no bot plays for this seat")
+        elif kind == "left":
+            if not self.is_person(seat) or seat in self.left:
+                raise TableError("bad-request", "only a person at the table can leave it")
+            if not isinstance(data.get("level"), str):
+                raise TableError("bad-request", "leaving needs the level of the bot that goes on")
+        elif kind == "seat-token":
+            if not self.is_person(seat) or not isinstance(data.get("hash"), str):
+                raise TableError("bad-request", "a seat token is for a person's seat")
         elif kind == "ready":
             if self.status != "round-over":
                 raise TableError("bad-request", "the round is not over")
@@ -356,6 +394,8 @@ class NainJauneTable:
             self.config = cfg
             self.created_at = entry.at
             self.token_hashes = {int(k): str(v) for k, v in data.get("tokens", {}).items()}
+            of = data.get("rematch_of")
+            self.rematch_of = of if isinstance(of, str) else None
             self.names = [
                 spec.name or (f"Seat {g + 1}" if spec.kind == "person" else f"Bot {g + 1}")
                 for g, spec in enumerate(cfg.seats)
@@ -374,6 +414,7 @@ class NainJauneTable:
             for g in self.filled:
                 self.names[g] = f"Bot {g + 1}"
             self.game = Game(cfg.rules, list(self.names), dealer=int(data["dealer"]))
+            self.chips_history = [tuple(self.game.chips)]
             self.status = "playing"
             self._event({"kind": "started"}, "the game starts")
         elif kind == "round":
@@ -395,6 +436,20 @@ class NainJauneTable:
         elif kind == "ready":
             assert isinstance(seat, int)
             self.ready_seats.add(seat)
+        elif kind == "left":
+            assert isinstance(seat, int)
+            self.left.add(seat)
+            self.taken_over[seat] = str(data["level"])
+            self.ready_seats.discard(seat)
+            self._event(
+                {"kind": "left", "seat": seat},
+                f"{self.names[seat]} left the table: a bot plays for them",
+            )
+        elif kind == "rematch":
+            self.rematch = str(data["table"])
+        elif kind == "seat-token":
+            assert isinstance(seat, int)
+            self.token_hashes[seat] = str(data["hash"])
         if kind == "action" and self.status in ("round-over", "over"):
             self.round_ended_at = entry.at
 
@@ -420,6 +475,8 @@ class NainJauneTable:
         self.last_result = None
         self.round_ended_at = None
         self.round_start = len(self.events)
+        self.round_starts.append(self.round_start)
+        self._passed.clear()
         names = self.round_names
         opener = names[rnd.to_act]
         self._event(
@@ -444,6 +501,7 @@ class NainJauneTable:
             return
         names = self.round_names
         res = game.finish_round()
+        self.chips_history.append(tuple(game.chips))
         self.last_result = self._result_json(rnd, res, names)
         self._event(
             {"kind": "round-over", "seat": self.round_seats[res.winner]},
@@ -466,8 +524,10 @@ class NainJauneTable:
 
     def _result_json(self, rnd: Round, res: RoundResult, names: list[str]) -> dict[str, Any]:
         seats = self.round_seats
+        columns = breakdown(rnd.events, rnd.n)
         rows = [
             {
+                **columns[pos].to_json(),
                 "seat": g,
                 "name": names[pos],
                 "paid": res.chips[pos] - rnd.chips_before[pos],
@@ -505,6 +565,16 @@ class NainJauneTable:
             out: dict[str, Any] = {"kind": _EVENT_KIND[type(event)]}
             if isinstance(event, Paid):
                 out["seat"] = seats[event.payer]
+            elif isinstance(event, Without):
+                self._passed.append(seats[event.seat])
+                self._passed_rank = event.rank
+            elif isinstance(event, CardPlayed):
+                self._passed.clear()
+            elif isinstance(event, NextRank | FreeSequence) and self._passed:
+                # one line for the run: "Ann, Bob and Cid have no queen: Dee goes on with a king"
+                out["passed"] = [g for g in self._passed if g != seats[event.seat]]
+                out["passed_rank"] = self._passed_rank
+                self._passed.clear()
             for f in fields(event):
                 value = getattr(event, f.name)
                 if f.name in _SEAT_FIELDS:
@@ -592,6 +662,7 @@ class NainJauneTable:
             "preset": cfg.rules.preset_name,
             "creator": 0,
             "hints": cfg.hints,
+            "learning": cfg.learning,
             "round": None,
             "last_result": self.last_result,
             "game_result": None
@@ -603,6 +674,12 @@ class NainJauneTable:
                 "rounds": result.rounds,
             },
             "ready": sorted(self.ready_seats),
+            "left": sorted(self.left),
+            "rematch": f"/t/{self.rematch}" if self.rematch else None,
+            # the end screen's chart: sent once the game is over (frames stay small meanwhile)
+            "chips_by_round": self.chips_by_round()[-CHART_ROUNDS:] if self.status == "over"
+            else [],
+            "chips_rounds_from": max(0, len(self.chips_history) - CHART_ROUNDS),
             "events": [],
             "deadline": deadline,
         }
@@ -648,6 +725,18 @@ class NainJauneTable:
         claim = rnd.pending_claim if mine else None
         out["pending_claim"] = claim.code if claim is not None else None
         return out
+
+    def round_events(self, k: int) -> list[dict[str, Any]]:
+        """The public events of round ``k`` (at most ``ROUND_EVENTS_MAX``, the last ones)."""
+        if not 0 <= k < len(self.round_starts):
+            raise TableError("not-found", "there is no such round")
+        end = self.round_starts[k + 1] if k + 1 < len(self.round_starts) else len(self.events)
+        start = max(self.round_starts[k], end - ROUND_EVENTS_MAX)
+        return self.events[start:end]
+
+    def chips_by_round(self) -> list[list[int]]:
+        """Every player's chips (by game seat) at the start, then after each finished round."""
+        return [list(row) for row in self.chips_history]
 
     # -- records ------------------------------------------------------------------------------
 

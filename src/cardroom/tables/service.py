@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -49,6 +49,10 @@ LEASE_INTERVAL = 1.0
 PRESENCE_TTL = 6.0
 """Seconds another process's presence report holds unless repeated."""
 logger = logging.getLogger(__name__)
+
+
+def _new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
 @dataclass
@@ -248,11 +252,81 @@ class TableService:
             raise TableError("bad-request", "this is not a Spit or Speed table")
         return await self.realtime.record(table_id)
 
-    async def rematch(self, table_id: str, seat: int) -> str:
-        """The id of the rematch of a finished Spit or Speed table (made by the first to ask)."""
-        if not await self._is_realtime(table_id):
-            raise TableError("bad-request", "a rematch is offered at Spit and Speed tables")
-        return await self.realtime.rematch(table_id, seat)
+    async def rematch(self, table_id: str, seat: int) -> tuple[str, str | None]:
+        """The rematch of a finished table (made by the first player to ask): its id and a
+        fresh token for ``seat``'s seat there (None: a bot plays that seat now; the person
+        watches). Same seats, options and bots; persons keep their names.
+
+        Nain Jaune: the rematch's id is logged on this table first (``rematch``), so whoever
+        asks, in whichever process, lands on the same table; each person's token there is new,
+        logged as a hash (``seat-token``) when they ask. Spit and Speed keep the seat tokens.
+        """
+        if await self._is_realtime(table_id):
+            return await self.realtime.rematch(table_id, seat), None
+        live = await self._load(table_id)
+        async with live.lock:
+            table = live.table
+            if table.status != "over":
+                raise TableError("forbidden", "a rematch is offered once the game is over")
+            if seat not in table.person_seats():
+                raise TableError("forbidden", "only the players can ask for a rematch")
+            if table.rematch is None:
+                with contextlib.suppress(TableError):  # another process logged one first
+                    await self._commit(live, "rematch", {"table": _new_table_id()})
+                if table.rematch is None:
+                    await self._catch_up_locked(live, read=True)
+            new_id = table.rematch
+            if new_id is None:
+                raise TableError("stale", "the table is busy: ask for the rematch again")
+            again = self._rematch_config(table)
+        try:
+            created = await self.create(again, table_id=new_id, rematch_of=table_id)
+        except TableError as exc:
+            if exc.code != "stale":
+                raise
+        else:  # made here: this person's seat token is already in its ``created`` entry
+            tokens = {0: created.creator_token, **created.invites}
+            if seat in tokens and again.seats[seat].kind == "person":
+                return new_id, tokens[seat]
+        return new_id, await self._seat_token(new_id, seat)
+
+    @staticmethod
+    def _rematch_config(table: NainJauneTable) -> TableConfig:
+        """The same table again: persons keep their seats and names, bots theirs; seats
+        bots played from the start or since their person left go to bots (seat 0 stays a
+        person's: it is the creator's)."""
+        cfg = table.cfg
+        seats = tuple(
+            SeatSpec("person", name=table.names[g])
+            if g == 0 or (table.is_person(g) and g not in table.left)
+            else SeatSpec("bot", spec.level if spec.kind == "bot" else cfg.level)
+            for g, spec in enumerate(cfg.seats)
+        )
+        return replace(cfg, seats=seats, seed=secrets.randbits(63))
+
+    async def _seat_token(self, table_id: str, seat: int) -> str | None:
+        """A fresh token for a person's ``seat`` of a rematch (its hash logged)."""
+        live = await self._load(table_id)
+        if seat >= live.table.n or not live.table.is_person(seat):
+            return None
+        token = secrets.token_urlsafe(24)
+        async with live.lock:
+            await self._commit(live, "seat-token", {"seat": seat, "hash": hash_token(token)})
+        return token
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        """The person at ``seat`` leaves a game in progress: a bot of the table's level plays
+        their seat to the end (logged ``left``)."""
+        if await self._is_realtime(table_id):
+            raise TableError("bad-request", "a Spit or Speed table is left by closing the page")
+        live = await self._load(table_id)
+        async with live.lock:
+            table = live.table
+            if table.status == "over":
+                return
+            await self._commit(live, "left", {"seat": seat, "level": table.cfg.level})
+            self._cancel(live, ("takeover", seat))
+            await self._after(live)
 
     def _get(self, table_id: str) -> _Live:
         live = self._live.get(table_id)
@@ -276,11 +350,14 @@ class TableService:
 
     # -- creating and joining --------------------------------------------------------------
 
-    async def create(self, config: TableConfig) -> Created:
+    async def create(
+        self, config: TableConfig, *, table_id: str | None = None, rematch_of: str | None = None
+    ) -> Created:
         """Create a table (logged as ``created``); returns its id and seat tokens.
 
         A person seat with a name is joined at once; when every person seat is joined the
-        table starts by itself.
+        table starts by itself. ``table_id`` (a rematch's, logged on ``rematch_of`` first) is
+        refused as ``stale`` if that table exists already.
         """
         for g, spec in enumerate(config.seats):
             if spec.kind == "bot":
@@ -293,11 +370,16 @@ class TableService:
         tokens = {
             g: secrets.token_urlsafe(24) for g, s in enumerate(config.seats) if s.kind == "person"
         }
-        table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        data = {
+        if table_id is None:
+            table_id = _new_table_id()
+        elif table_id in self._live or await self.store.entries(table_id):
+            raise TableError("stale", f"table {table_id} exists already")
+        data: dict[str, Any] = {
             "config": config.to_json(),
             "tokens": {str(g): hash_token(t) for g, t in tokens.items()},
         }
+        if rematch_of is not None:
+            data["rematch_of"] = rematch_of
         table = NainJauneTable(table_id)
         entry = table.entry("created", data, self.clock())
         self._check_store()
@@ -312,9 +394,12 @@ class TableService:
             }
             for g, spec in enumerate(config.seats)
         ]
-        await self.store.create_table(
-            table_id, config.game, entry, config.title, config.public, seats
-        )
+        try:
+            await self.store.create_table(
+                table_id, config.game, entry, config.title, config.public, seats
+            )
+        except SeqConflict:  # (a rematch made by another process meanwhile)
+            raise TableError("stale", f"table {table_id} exists already") from None
         table.apply(entry)
         live = _Live(table)
         self._live[table_id] = live
@@ -388,6 +473,8 @@ class TableService:
                     "stale",
                     "the table moved on since you looked: look again and choose once more",
                 )
+            if seat in table.left:
+                raise TableError("forbidden", "you left this table: a bot plays your seat")
             if seat in table.taken_over:
                 await self._commit(live, "returned", {"seat": seat})
             await self._commit(
@@ -571,13 +658,15 @@ class TableService:
                 table.status in ("playing", "round-over")
                 and seat not in self._present(live)
                 and seat not in table.taken_over
+                and seat not in table.left
             ):
                 await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
                 await self._after(live)
 
     async def _returned(self, live: _Live, seat: int) -> None:
         async with live.lock:
-            if seat in live.table.taken_over and live.table.status != "over":
+            table = live.table
+            if seat in table.taken_over and seat not in table.left and table.status != "over":
                 await self._commit(live, "returned", {"seat": seat})
                 await self._after(live)
 
@@ -697,7 +786,7 @@ class TableService:
         live.subs.append(sub)
         if seat is not None:
             self._cancel(live, ("takeover", seat))
-            if seat in table.taken_over:
+            if seat in table.taken_over and seat not in table.left:
                 self._spawn(self._returned(live, seat))
         sub._put(self._frame(live, seat, None))  # built once present: no takeover deadline
         sub.cursor = len(table.events)
@@ -808,9 +897,36 @@ class TableService:
 
     # -- reading --------------------------------------------------------------------------------
 
+    async def round_events(self, table_id: str, k: int) -> list[dict[str, Any]]:
+        """The public events of round ``k`` (0, 1, …) of a Nain Jaune table (at most
+        ``ROUND_EVENTS_MAX``); ``not-found`` for a round not played (yet)."""
+        if await self._is_realtime(table_id):
+            raise TableError("bad-request", "a Spit or Speed table has no rounds")
+        return (await self._load(table_id)).table.round_events(k)
+
     def table(self, table_id: str) -> NainJauneTable:
         """The live table (read only: change it through the service)."""
         return self._get(table_id).table
+
+    def end_connections(self, table_id: str, seat: int) -> int:
+        """End this process's connections to one seat (whoever held it lost it): each is told
+        its subscription is over and closes. Returns how many were ended."""
+        live = self._live.get(table_id)
+        subs = (list(live.subs) if live is not None else []) + self.realtime.subscriptions(table_id)
+        ended = [sub for sub in subs if sub.seat == seat]
+        for sub in ended:
+            sub._put(None)
+        return len(ended)
+
+    def unload(self, table_id: str) -> None:
+        """Drop the copy in memory of a finished table nobody is connected to, so the next
+        request reads it from the log again (a forgotten player's name was rewritten there)."""
+        live = self._live.get(table_id)
+        if live is not None and live.table.status == "over" and not live.subs:
+            self._cancel_timers(live)
+            if live.bot_task is None or live.bot_task.done():
+                del self._live[table_id]
+        self.realtime.unload(table_id)
 
     async def record(self, table_id: str) -> list[dict[str, Any]]:
         """The game record (replay format); ``TableError('forbidden')`` until the game is over."""

@@ -137,6 +137,19 @@ class RealtimeTables:
         """True when this process holds that real-time table in memory."""
         return table_id in self._live
 
+    def subscriptions(self, table_id: str) -> list[Subscription]:
+        """The connections of this process to a real-time table."""
+        live = self._live.get(table_id)
+        return list(live.subs) if live is not None else []
+
+    def unload(self, table_id: str) -> None:
+        """Drop a finished table nobody is connected to (read from the log when next asked)."""
+        live = self._live.get(table_id)
+        if live is not None and live.table.status == "over" and not live.subs:
+            if live.task is not None and not live.task.done():
+                return
+            del self._live[table_id]
+
     async def load(self, table_id: str, entries: Sequence[LogEntry]) -> None:
         """Rebuild a table from its entries and start its clock (after a restart, or when
         another process created it)."""

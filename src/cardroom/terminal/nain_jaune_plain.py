@@ -123,6 +123,8 @@ class PlainGame:
                 return
 
     def _between_rounds(self, line: str) -> bool:
+        if line.strip().lower() == "q":  # no hand between rounds: q cannot mean the queen
+            return False
         try:
             command = parse_input(line, (), lang=self.tr)
         except InputError as exc:
@@ -234,7 +236,11 @@ class PlainGame:
             self.speaker.say_events(events, table.round_names)
         self.say(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
-            self.say(*result_lines(table.last_result, table.game.rules, table.round_names, tr))
+            rnd = table.round
+            assert rnd is not None
+            self.say(*result_lines(
+                table.last_result, table.game.rules, table.round_names, tr, rnd.events
+            ))  # fmt: skip
             if table.game.result is not None:
                 self.say("", *game_over_lines(table.game.result, table.names, tr))
 

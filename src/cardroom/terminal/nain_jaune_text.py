@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import fields
 
 from cardroom.cards import Card, Rank
 from cardroom.games.nain_jaune.engine import (
@@ -17,9 +16,11 @@ from cardroom.games.nain_jaune.engine import (
     Without,
 )
 from cardroom.games.nain_jaune.record import Replay
-from cardroom.games.nain_jaune.rules import PRESETS, STAKE_PER_ROUND, Rules
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
+from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
+from cardroom.i18n.options import rules_text as options_rules_text
 from cardroom.i18n.words import a_rank, engine_event_text, game_over_reason, stakes_text, tr_of
 from cardroom.i18n.words import rank_name as _rank_name
 
@@ -47,27 +48,8 @@ def chips_text(names: Sequence[str], chips: Sequence[int]) -> str:
 
 
 def rules_text(rules: Rules, lang: Lang = None) -> str:
-    """The preset the rules are closest to, and every option that differs from it."""
-    mine = rules.to_json()
-    best_name, best_diff = "", list(mine)
-    for name, preset in PRESETS.items():
-        theirs = preset.to_json()
-        diff = [f.name for f in fields(Rules) if mine[f.name] != theirs[f.name]]
-        if len(diff) < len(best_diff):
-            best_name, best_diff = name, diff
-    extra = ", ".join(f"{k}={_option_value(mine[k])}" for k in best_diff)
-    tr = tr_of(lang)
-    if extra:
-        return tr._("{preset} rules with {options}", preset=best_name, options=extra)
-    return tr._("{preset} rules", preset=best_name)
-
-
-def _option_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return str(value)
+    """The preset the rules are closest to, and every option that differs from it, in words."""
+    return options_rules_text(rules, tr_of(lang))
 
 
 def event_lines(
@@ -97,16 +79,60 @@ def stakes_line(stakes: dict[int, int], names: Sequence[str], lang: Lang = None)
     return stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, lang)
 
 
+def signed(n: int) -> str:
+    """``+12``, ``-15``, ``0``."""
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _two_lines(head: str) -> tuple[str, str]:
+    """A heading cut at the space that makes its longer half shortest (``Boxes`` / ``taken``)."""
+    cuts = [i for i, ch in enumerate(head) if ch == " "]
+    if not cuts:
+        return "", head
+    at = min(cuts, key=lambda i: max(i, len(head) - i - 1))
+    return head[:at], head[at + 1 :]
+
+
+def settlement_lines(events: Sequence[Event], names: Sequence[str], lang: Lang = None) -> list[str]:
+    """The round's settlement in columns, one row per player: stake, boxes taken during the
+    round, cards paid or received, doubled boxes, Grand Opéra, total (headings on two lines, so
+    that it fits a terminal's log pane)."""
+    tr = tr_of(lang)
+    heads = [
+        tr._("Player"), tr._("Stake"), tr._("Boxes taken"), tr._("Cards"),
+        tr._("Doubled boxes"), tr._("Grand Opéra"), tr._("Total"),
+    ]  # fmt: skip
+    top, bottom = zip(*map(_two_lines, heads), strict=True)
+    rows = [
+        [names[r.seat], *map(signed, (r.stake, r.taken, r.cards, r.doubled, r.grand_opera,
+                                      r.total))]
+        for r in breakdown(events, len(names))
+    ]  # fmt: skip
+    table = [list(top), list(bottom), *rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        padded = [c.rjust(w) for c, w in zip(cells, widths, strict=True)]
+        return ("  " + "  ".join([cells[0].ljust(widths[0]), *padded[1:]])).rstrip()
+
+    return [line(row) for row in table]
+
+
 def result_lines(
-    result: RoundResult, rules: Rules, names: Sequence[str], lang: Lang = None
+    result: RoundResult,
+    rules: Rules,
+    names: Sequence[str],
+    lang: Lang = None,
+    events: Sequence[Event] = (),
 ) -> list[str]:
-    """The outcome of a settled round."""
+    """The outcome of a settled round (given its ``events``: the settlement in columns)."""
     tr = tr_of(lang)
     winner = names[result.winner]
     lines = [
         tr._("{name} wins the round with a grand opéra.", name=winner)
         if result.grand_opera
         else tr._("{name} wins the round.", name=winner),
+        *(settlement_lines(events, names, tr) if events else []),
         tr._("Chips: {list}", list=chips_text(names, result.chips)),
         tr._("Board: {list}", list=board_text(rules.board_cards, result.board)),
         tr._("Next dealer: {name}", name=names[result.next_dealer]),
@@ -167,7 +193,7 @@ def replay_lines(replays: Sequence[Replay], lang: Lang = None) -> Iterator[str]:
             yield tr._("Chips: {list}", list=chips_text(names, rep.round.chips))
             yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rep.round.board))
         else:
-            yield from result_lines(res, rec.rules, names, tr)
+            yield from result_lines(res, rec.rules, names, tr, rep.events)
 
 
 def current_sequence(view: RoundView) -> tuple[list[tuple[int, Card]], list[int]]:

@@ -66,6 +66,7 @@ class CardSlot(Static):
         self.card = card
         self.display = card is not None
         if card is None:
+            self.set_class(False, "selected", "playable")
             return
         color = "red" if card.red else ""
         face = f"[{card.pretty}]" if selected else card.pretty
@@ -235,7 +236,11 @@ class NainJauneApp(App[None]):
         self._write_log(*table.take_notices())
         if table.phase in ("round-over", "game-over") and table.last_result is not None:
             rules = table.game.rules
-            self._write_log(*result_lines(table.last_result, rules, table.round_names, tr))
+            rnd = table.round
+            assert rnd is not None
+            self._write_log(
+                *result_lines(table.last_result, rules, table.round_names, tr, rnd.events)
+            )
             if table.game.result is not None:
                 self._write_log("", *game_over_lines(table.game.result, table.names, tr))
                 path = table.save()
@@ -352,12 +357,21 @@ class NainJauneApp(App[None]):
         view = self.table.view()
         return view.hand if view is not None else ()
 
+    def _playable(self) -> list[int]:
+        """The places in the hand of the cards the person may play now."""
+        view = self.table.view()
+        if view is None:
+            return []
+        legal = {a.card for a in view.legal_actions if isinstance(a, Play)}
+        return [i for i, c in enumerate(view.hand) if c in legal]
+
     def _show_hand(self) -> None:
         view = self.table.view()
         hand = self._hand()
         legal = {a.card for a in view.legal_actions if isinstance(a, Play)} if view else set()
-        if hand:
-            self.selected = min(self.selected, len(hand) - 1)
+        playable = self._playable()
+        if self.selected not in playable:  # the highlight rests only on a card one may play
+            self.selected = playable[0] if playable else -1
         for i, slot in enumerate(self.query(CardSlot)):
             card = hand[i] if i < len(hand) else None
             slot.show(card, selected=i == self.selected, playable=card in legal)
@@ -391,9 +405,13 @@ class NainJauneApp(App[None]):
         self._advance()
 
     def card_clicked(self, index: int) -> None:
-        """A click selects a card; a click on the selected card plays it."""
+        """A click selects a card; a click on the selected card plays it; a click on a card
+        that cannot be played says why."""
+        hand = self._hand()
         if index == self.selected:
             self.action_play_selected()
+        elif index not in self._playable() and 0 <= index < len(hand):
+            self._act(Play(hand[index]))  # refused, with the reason
         else:
             self.selected = index
             self.message = ""
@@ -401,9 +419,10 @@ class NainJauneApp(App[None]):
 
     def action_move(self, step: int) -> None:
         """Move the highlight along the hand."""
-        hand = self._hand()
-        if hand:
-            self.selected = (self.selected + step) % len(hand)
+        playable = self._playable()
+        if playable:  # from playable card to playable card
+            at = playable.index(self.selected) if self.selected in playable else -1
+            self.selected = playable[(at + step) % len(playable)] if at >= 0 else playable[0]
             self.refresh_table()
 
     def action_select_rank(self, symbol: str) -> None:
@@ -417,8 +436,12 @@ class NainJauneApp(App[None]):
         if not matches:
             self._refuse(self.tr._("you hold no {rank}", rank=rank_name(rank, self.tr)))
             return
-        after = [i for i in matches if i > self.selected]
-        self.selected = (after or matches)[0]
+        playable = [i for i in matches if i in self._playable()]
+        if not playable:  # none of that rank may be played now: say why
+            self._act(Play(hand[matches[0]]))
+            return
+        after = [i for i in playable if i > self.selected]
+        self.selected = (after or playable)[0]
         self.message = ""
         self.refresh_table()
 
@@ -427,6 +450,9 @@ class NainJauneApp(App[None]):
         hand = self._hand()
         if not hand:
             self._refuse(self._why_no_hand())
+            return
+        if not 0 <= self.selected < len(hand):  # nothing can be played: the engine says why
+            self._act(Play(hand[0]))
             return
         self._act(Play(hand[self.selected]))
 

@@ -1,8 +1,8 @@
 """``create_app(settings)``: the FastAPI application of ``cardroom serve``.
 
 No module-level state: the store and the table service are opened in the app's lifespan and
-kept on ``app.state`` (``settings``, ``store``, ``service``, ``chat``), so several apps (tests, a
-restart on the same database) never share anything.
+kept on ``app.state`` (``settings``, ``store``, ``service``, ``chat``, ``players``), so several
+apps (tests, a restart on the same database) never share anything.
 """
 
 from __future__ import annotations
@@ -17,13 +17,18 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from cardroom.store import EventStore, StoreUnavailable
+from cardroom.i18n import translator
+from cardroom.store import EventStore, PlayerStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
 from cardroom.web.guard import Guard
+from cardroom.web.identity import TooManyPlayers
 from cardroom.web.limits import Limits
-from cardroom.web.routes import analysis, lobby, replay, tables, ws
+from cardroom.web.play_now import PlayNow
+from cardroom.web.ratings import RatingKeeper
+from cardroom.web.routes import analysis, lobby, players, replay, rules, tables, ws
+from cardroom.web.routes.common import connection_lang
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
 
@@ -56,18 +61,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, hint_threads=settings.hint_threads)
         chat = TableChat(store, service)
         keeper: asyncio.Task[None] | None = None
+        ratings: asyncio.Task[None] | None = None
+        play: asyncio.Task[None] | None = None
         try:
             await service.start()
             await chat.start()
             keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
+            ratings = asyncio.get_running_loop().create_task(
+                RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
+            )
             app.state.store = store
             app.state.service = service
             app.state.chat = chat
+            app.state.players = PlayerStore(store)
+            app.state.play = PlayNow(store, service, app.state.players, settings.bot_delay)
+            play = asyncio.get_running_loop().create_task(app.state.play.run())
             yield
         finally:
             if getattr(app.state, "analyses", None) is not None:
                 await app.state.analyses.close()
             await chat.stop()
+            for task in (ratings, play):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
             if keeper is not None:
                 keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -100,6 +118,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             response.headers.setdefault(name, value)
         return response
 
+    @app.exception_handler(TooManyPlayers)
+    async def too_many_players(request: Request, _exc: TooManyPlayers) -> Response:
+        message = translator(connection_lang(request))._(
+            "too many new players from your address: try again in a few seconds"
+        )
+        return JSONResponse(
+            {"error": "rate-limited", "message": message},
+            status_code=429,
+            headers={"Retry-After": str(TooManyPlayers.retry_after)},
+        )
+
     @app.exception_handler(StoreUnavailable)
     async def database_down(_request: Request, exc: StoreUnavailable) -> Response:
         return JSONResponse(
@@ -108,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (lobby, tables, replay, analysis, ws):
+    for module in (lobby, tables, replay, rules, analysis, ws, players):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log")
+MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log", "history")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -100,6 +100,14 @@ class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=T
     id: ClientId | None = None
 
 
+class History(msgspec.Struct, tag_field="type", tag="history", forbid_unknown_fields=True):
+    """Nain Jaune: the public events of an earlier round (``round`` = 0, 1, …), answered by a
+    ``history`` frame to this connection only (one round per frame: frames stay bounded)."""
+
+    round: Annotated[int, Meta(ge=0, le=10**9)]
+    id: ClientId | None = None
+
+
 class Log(msgspec.Struct, tag_field="type", tag="log", forbid_unknown_fields=True):
     """Spit and Speed: the log lines before index ``before`` (a full frame carries only the
     last ones; its ``log_from`` says where they start); answered by a ``log`` frame."""
@@ -114,7 +122,7 @@ class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=T
     id: ClientId | None = None
 
 
-ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping | Log
+ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping | Log | History
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()
@@ -241,6 +249,11 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     public: bool = True
     hints: bool = False
     """Players may ask the expert for a suggestion for their own move (off for a rated game)."""
+    learning: bool | None = None
+    """A learning table (hints on, every event and refusal explained); by default on when
+    every other seat is a bot (Nain Jaune only)."""
+    rated: bool = False
+    """A rated game: it counts in the players' ratings; no hints (refused with ``hints``)."""
 
 
 _create_decoder = msgspec.json.Decoder(CreateTable, strict=True)

@@ -77,6 +77,13 @@ class Settings:
     """Seconds a client has to send a whole request's headers before it is disconnected."""
     max_connections: int = 8192
     """Connections (and requests in progress) per process; past it uvicorn answers 503."""
+    identity: str = "optional"
+    """``optional``: a browser gets a player (a name and a key) when it first needs one, and
+    nobody is asked anything before playing; ``required``: a player must have chosen a name
+    before they create a table or open an invitation."""
+    rated_takeover_share: float = 0.2
+    """A person for whom a bot made more than this share of the decisions at a rated table (away,
+    taken over) is not rated for that game."""
 
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")

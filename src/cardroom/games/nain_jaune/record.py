@@ -40,6 +40,7 @@ from cardroom.games.nain_jaune.rules import (
     Rules,
     RulesError,
 )
+from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.records import (
     MAX_COUNT,
     brief,
@@ -311,7 +312,8 @@ def _rank(rank: int | None) -> str:
 
 
 def result_json(rep: Replay) -> dict[str, Any]:
-    """The replay result: ``winner``, ``grand_opera``, ``chips``, ``board``, ``next_dealer``."""
+    """The replay result: ``winner``, ``grand_opera``, ``chips``, ``board``, ``next_dealer``,
+    ``settlement`` (per player: stake, taken, cards, doubled, grand_opera, total)."""
     rnd = rep.round
     res = rnd.result
     board_cards = rnd.rules.board_cards
@@ -325,6 +327,7 @@ def result_json(rep: Replay) -> dict[str, Any]:
         "next_dealer": res.next_dealer if res else None,
         "short": list(res.short) if res else [],
         "cards_played": len(rnd.played),
+        "settlement": [row.to_json() for row in breakdown(rnd.events, rnd.n)] if res else [],
     }
 
 

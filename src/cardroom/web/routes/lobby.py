@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import secrets
+import time
 from http import HTTPStatus
 from typing import Any
 
@@ -12,8 +15,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
+from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.web.identity import current_player, players_of
 from cardroom.web.limits import Limits, retry_after
 from cardroom.web.protocol import (
     CreateTable,
@@ -23,6 +28,7 @@ from cardroom.web.protocol import (
     clean_text,
     decode_create,
 )
+from cardroom.web.ratings import mark_rated
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,
@@ -83,6 +89,9 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             for s in body.seats
         ]
     seats[0] = SeatSpec("person", name=name)  # named: the creator has joined
+    learning = body.learning
+    if learning is None:  # on by default at a friendly table with bots only
+        learning = not body.rated and all(s.kind == "bot" for s in seats[1:])
     title = clean_text(body.title, TITLE_MAX)
     try:
         return TableConfig(
@@ -94,7 +103,8 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             level=body.level,
             takeover_after=body.takeover_after,
             bot_delay=bot_delay,
-            hints=body.hints,
+            hints=body.hints or learning,
+            learning=learning,
         )
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
@@ -104,7 +114,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     """The Spit or Speed table a create request asks for, and its title."""
     if body.preset is not None:
         raise ProtocolError("bad-request", f"{body.game.capitalize()} has no presets")
-    if body.hints:
+    if body.hints or body.learning:
         raise ProtocolError("bad-request", "hints are offered at Nain Jaune tables only")
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:
@@ -206,6 +216,13 @@ async def create_table(request: Request) -> Response:
     refused = await creation_refused(request, address, lang)
     if refused is not None:
         return refused
+    player = await current_player(request)
+    if player is None and settings_of(request).identity == "required":
+        return error_json(
+            HTTPStatus.UNAUTHORIZED,
+            "no-player",
+            translator(lang)._("choose a name first: this browser has no player yet"),
+        )
     body_bytes = await read_limited(request, MAX_CREATE_BYTES)
     if body_bytes is None:
         return error_json(
@@ -215,7 +232,11 @@ async def create_table(request: Request) -> Response:
         )
     try:
         body = decode_create(body_bytes)
-        name = clean_name(body.name)
+        if body.rated and (body.hints or body.learning):
+            raise ProtocolError(
+                "bad-request", "a rated table gives no hints: choose one or the other"
+            )
+        name = player.name if player is not None and player.name else clean_name(body.name)
         refusal = bound_refusal(body, settings_of(request), lang)
         if refusal is not None:
             return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-request", refusal)
@@ -235,6 +256,13 @@ async def create_table(request: Request) -> Response:
         return table_error_json(exc, lang)
     table_id = created.table_id
     request.app.state.limits.note_table(address, table_id)
+    if player is not None:  # the creator's seat is theirs in every tab and device
+        await players_of(request).claim(table_id, 0, player.id, time.time())
+        if not player.name:  # the name is asked once: this one is the player's from now on
+            with contextlib.suppress(PlayerError):
+                await players_of(request).rename(player.id, name)
+    if body.rated:
+        await mark_rated(service.store, table_id, body.game)
     response = JSONResponse(
         {
             "table": table_id,
@@ -258,6 +286,12 @@ async def list_tables(request: Request) -> dict[str, Any]:
     open_rows = await service.list_tables(status={"waiting", "playing"}, public=True)
     mine: list[dict[str, Any]] = []
     cookies = seat_cookies(request)
+    player = await current_player(request)
+    claimed = dict((await players_of(request).tables_of(player.id))[-50:]) if player else {}
+    if claimed:  # the tables this player sits at (Play now's have no seat cookie)
+        for claimed_row in await players_of(request).table_rows(list(claimed)):
+            if claimed_row.id not in cookies and claimed_row.status != "over":
+                mine.append({**dataclasses.asdict(claimed_row), "you": claimed[claimed_row.id]})
     if cookies:
         rows = await service.list_tables(limit=500)
         for row in rows:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from http import HTTPStatus
 
 from fastapi import APIRouter, Request
@@ -9,16 +10,27 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
+from cardroom.store import PlayerError
 from cardroom.tables import TableError
+from cardroom.web.guard import cross_site
+from cardroom.web.identity import (
+    current_player,
+    player_or_new,
+    players_of,
+    seat_for,
+    set_player_cookie,
+)
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
     connection_lang,
     cookie_name,
+    error_json,
     message_page,
     page,
     service_of,
     set_seat_cookie,
+    settings_of,
     table_error_json,
 )
 
@@ -33,11 +45,8 @@ def split_invite(invite: str) -> tuple[str, str] | None:
     return table_id, token
 
 
-@router.get("/j/{invite}")
-async def accept_invite(request: Request, invite: str) -> Response:
-    """An invitation link: remember the seat (cookie) and go to the table."""
-    parts = split_invite(invite)
-    bad = message_page(
+def _bad_invite(request: Request) -> Response:
+    return message_page(
         request,
         HTTPStatus.FORBIDDEN,
         N_("This invitation link does not work"),
@@ -45,19 +54,66 @@ async def accept_invite(request: Request, invite: str) -> Response:
             "Check that you copied the whole link, or ask the person who invited you for a new one."
         ),
     )
+
+
+def _seat_taken(request: Request) -> Response:
+    return message_page(
+        request,
+        HTTPStatus.CONFLICT,
+        N_("This seat is taken"),
+        N_(
+            "Someone already opened this invitation link and sits in this seat. If the seat was "
+            "meant for you, ask the person who made the table for a new link: they can send you "
+            "one from their table page, and the old link then stops working."
+        ),
+    )
+
+
+@router.get("/j/{invite}")
+async def accept_invite(request: Request, invite: str) -> Response:
+    """An invitation link: the first browser that opens it holds the seat (its player claims
+    it); the same link opened by anyone else says the seat is taken."""
+    parts = split_invite(invite)
     if parts is None:
-        return bad
+        return _bad_invite(request)
     table_id, token = parts
+    if settings_of(request).identity == "required" and await current_player(request) is None:
+        return RedirectResponse(f"/me?next=/j/{invite}", status_code=HTTPStatus.SEE_OTHER)
+    reissued_seat, _, reissued_secret = token.partition(".")
+    now = time.time()
+    players = players_of(request)
     try:
-        seat = await service_of(request).seat_of(table_id, token)
+        if reissued_secret:  # <table>.<seat>.<secret>: a link the creator issued again
+            if not reissued_seat.isdigit() or int(reissued_seat) > 16:
+                return _bad_invite(request)
+            seat: int | None = int(reissued_seat)
+            await service_of(request).seat_of(table_id, None)
+        else:
+            seat = await service_of(request).seat_of(table_id, token)
     except TableError as exc:
         if exc.code == "not-found":
             return _no_table(request)
-        return bad
+        return _bad_invite(request)
     if seat is None:
-        return bad
-    response = RedirectResponse(f"/t/{table_id}", status_code=HTTPStatus.SEE_OTHER)
-    set_seat_cookie(response, request, table_id, token)
+        return _bad_invite(request)
+    player, key = await player_or_new(request)
+    try:
+        if reissued_secret:
+            claim = await players.claim_reissued(table_id, seat, reissued_secret, player.id, now)
+        else:
+            claim = await players.claim_of(table_id, seat) or await players.claim(
+                table_id, seat, player.id, now
+            )
+    except PlayerError:
+        return _bad_invite(request)
+    if claim.player_id != player.id:
+        response = _seat_taken(request)
+    else:
+        response = RedirectResponse(f"/t/{table_id}", status_code=HTTPStatus.SEE_OTHER)
+        if not reissued_secret:
+            set_seat_cookie(response, request, table_id, token)
+    if key is not None:
+        set_player_cookie(response, request, key)
     return response
 
 
@@ -95,25 +151,58 @@ async def _template(request: Request, table_id: str) -> str:
     return "realtime.html" if game in ("spit", "speed") else "table.html"
 
 
-@router.get("/t/{table_id}/rematch")
-async def rematch(request: Request, table_id: str) -> Response:
-    """A finished Spit or Speed table's rematch (made by the first to ask): the same seats and
-    options, a new deal; each player keeps their seat (cookie) and lands on the new table."""
-    check_table_id(table_id)
-    service = service_of(request)
+async def _seat_from_cookie(
+    request: Request, table_id: str, refusal: str = "only the players at this table can do that"
+) -> tuple[int, str]:
+    """The seat (and token) this browser holds at ``table_id``; ``forbidden`` if none."""
     token = request.cookies.get(cookie_name(table_id))
+    seat = await service_of(request).seat_of(table_id, token)
+    if seat is None or token is None:
+        raise TableError("forbidden", refusal)
+    return seat, token
+
+
+@router.post("/t/{table_id}/rematch")
+async def rematch(request: Request, table_id: str) -> Response:
+    """Play again once the game is over (any game): the same seats and options at a new table
+    made by the first to ask. Answers ``{"table", "url", "seat"}`` and sets the cookie of the
+    asker's seat there (a fresh token at Nain Jaune; ``seat`` null: a bot plays it, watch)."""
+    check_table_id(table_id)
+    lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
     try:
-        seat = await service.seat_of(table_id, token)
-        if seat is None:
-            raise TableError("forbidden", "only the players can ask for a rematch")
-        new_id = await service.rematch(table_id, seat)
+        seat, token = await _seat_from_cookie(
+            request, table_id, "only the players can ask for a rematch"
+        )
+        new_id, new_token = await service_of(request).rematch(table_id, seat)
     except TableError as exc:
-        if exc.code == "not-found":
-            return _no_table(request)
-        return message_page(request, HTTPStatus.FORBIDDEN, N_("No rematch"), exc.message)
-    response = RedirectResponse(f"/t/{new_id}", status_code=HTTPStatus.SEE_OTHER)
-    assert token is not None
-    set_seat_cookie(response, request, new_id, token)
+        return table_error_json(exc, lang)
+    game = await service_of(request).game_of(table_id)
+    mine = new_token if game == "nain-jaune" else token
+    response = JSONResponse(
+        {
+            "table": new_id,
+            "url": f"/t/{new_id}" if mine else f"/t/{new_id}/watch",
+            "seat": seat if mine else None,
+        }
+    )
+    if mine:
+        set_seat_cookie(response, request, new_id, mine)
+    return response
+
+
+@router.post("/t/{table_id}/leave")
+async def leave(request: Request, table_id: str) -> Response:
+    """Leave a Nain Jaune game: a bot plays the seat to the end (logged). The seat's cookie
+    goes (the page then watches or goes to the lobby). Answers ``{"ok": true}``."""
+    check_table_id(table_id)
+    lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
+    try:
+        seat, _ = await _seat_from_cookie(request, table_id)
+        await service_of(request).leave(table_id, seat)
+    except TableError as exc:
+        return table_error_json(exc, lang)
+    response = JSONResponse({"ok": True})
+    response.delete_cookie(cookie_name(table_id), path="/")
     return response
 
 
@@ -154,3 +243,32 @@ async def table_record(request: Request, table_id: str) -> Response:
         record,
         headers={"Content-Disposition": f'attachment; filename="{game}-{table_id}.json"'},
     )
+
+
+@router.post("/api/tables/{table_id}/seats/{seat}/{what}")
+async def reissue_seat(request: Request, table_id: str, seat: int, what: str) -> Response:
+    """The table's creator takes a seat back from whoever holds it: ``link`` gives a new
+    invitation link for it (the old one stops working), ``bot`` leaves it to the bots."""
+    check_table_id(table_id)
+    lang = connection_lang(request)
+    tr = translator(lang)
+    if what not in ("link", "bot") or cross_site(request):
+        return error_json(
+            HTTPStatus.FORBIDDEN,
+            "forbidden",
+            tr._("this request does not come from this site's pages"),
+        )
+    try:
+        mine = await seat_for(
+            request, table_id, request.cookies.get(cookie_name(table_id)), watch=False
+        )
+        if mine != 0:
+            raise TableError("forbidden", "only the table's creator can do this")
+        people = await service_of(request).store.token_hashes(table_id)
+        if seat == 0 or seat not in people:
+            raise TableError("bad-request", "this seat is not a person's seat")
+    except TableError as exc:
+        return table_error_json(exc, lang)
+    secret = await players_of(request).reissue(table_id, seat, time.time(), link=what == "link")
+    service_of(request).end_connections(table_id, seat)  # its holder's pages close here
+    return JSONResponse({"seat": seat, "url": f"/j/{table_id}.{seat}.{secret}" if secret else None})

@@ -20,12 +20,14 @@ from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
+from cardroom.web.identity import SEAT_TAKEN, joining_name, seat_for
 from cardroom.web.limits import Limits
 from cardroom.web.protocol import (
     Act,
     Chat,
     ClientMessage,
     Hint,
+    History,
     Join,
     Log,
     Ping,
@@ -96,13 +98,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 async def _serve(websocket: WebSocket, table_id: str) -> None:
     service = service_of(websocket)
     token = websocket.query_params.get("token") or websocket.cookies.get(cookie_name(table_id))
-    if websocket.query_params.get("watch") not in (None, "", "0"):
+    watching = websocket.query_params.get("watch") not in (None, "", "0")
+    if watching:
         token = None  # the watch page: a spectator, whatever seat the cookie holds
     try:
-        seat = await service.seat_of(table_id, token)
+        seat = await seat_for(websocket, table_id, token, watch=watching)
     except TableError as exc:
         message = exc.message
-        if exc.code == "forbidden":
+        if exc.code == "forbidden" and message != SEAT_TAKEN:
             message = "this seat link is not valid for this table: open your invitation link again"
         close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
             exc.code, CLOSE_FORBIDDEN
@@ -287,6 +290,12 @@ class Connection:
         if isinstance(message, Chat):
             await self._chat(message)
             return
+        if isinstance(message, History):  # the public log: spectators may read it too
+            try:
+                await self._history(message)
+            except TableError as exc:
+                await self._error(exc.code, exc.message, ref)
+            return
         if isinstance(message, Log):
             await self._earlier_log(message)
             return
@@ -304,7 +313,8 @@ class Connection:
             elif isinstance(message, Act):
                 await self.service.act(self.table_id, seat, str(message.action), message.seq)
             elif isinstance(message, Join):
-                await self.service.join(self.table_id, seat, message.name)
+                name = await joining_name(self.websocket, message.name)
+                await self.service.join(self.table_id, seat, name)
             elif isinstance(message, Start):
                 await self.service.start_now(self.table_id, seat)
             elif isinstance(message, Ready):
@@ -324,6 +334,16 @@ class Connection:
             await self._error(
                 "bad-request", "the server could not do that (the error was logged)", ref
             )
+
+    async def _history(self, message: History) -> None:
+        """An earlier round's events, in this connection's language."""
+        events = await self.service.round_events(self.table_id, message.round)
+        seats = self.service.frame_for(self.table_id, None).get("seats") or []
+        words = localize_frame({"type": "state", "seats": seats, "events": events}, self.lang)
+        await self.send(
+            {"type": "history", "round": message.round, "events": words.get("events") or [],
+             "ref": message.id}
+        )  # fmt: skip
 
     async def _chat(self, message: Chat) -> None:
         """Say a line at the table (the chat tells every connection, this one too)."""

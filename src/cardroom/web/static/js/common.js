@@ -237,6 +237,17 @@ export function tableAddress() {
 }
 
 /** The connection badge in the top bar. */
+/** POST an empty JSON body to this server (a change a GET must not make); the answer's JSON,
+ * or an Error with the server's words. */
+export async function postJson(path) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", credentials: "same-origin",
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.message || _("The server refused that."));
+  return body;
+}
+
 export function setConn(text, kind) {
   const c = document.getElementById("conn");
   c.textContent = text;

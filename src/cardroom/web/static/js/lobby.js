@@ -1,7 +1,8 @@
-// The lobby: create a table (every option), list my tables and the open ones.
-import { _, clear, el, readJson, startI18n } from "./common.js";
+// The lobby: create a table and sit down at it (every option in words), my tables, open tables.
+import { _, LANG, clear, el, ngettext, readJson, startI18n } from "./common.js";
 import {
-  BOARD_SETS, CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_WORDS,
+  CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
+  SOURCES, estimateMinutes,
 } from "./options.js";
 
 await startI18n();
@@ -26,36 +27,39 @@ function presetValues() {
 }
 
 function fillStatic() {
+  for (const link of document.querySelectorAll("[data-rules]")) {
+    link.href = `/rules/${link.dataset.rules}?lang=${LANG}`;
+  }
   for (let n = PLAYERS_MIN; n <= PLAYERS_MAX; n++) {
-    $("f-players").append(el("option", { value: n, selected: n === 4 }, String(n)));
+    $("f-players").append(el("option", { value: n, selected: n === 3 }, String(n)));
   }
   for (const name of Object.keys(PRESETS)) {
-    $("f-preset").append(el("option", { value: name }, PRESET_WORDS[name] ? _(PRESET_WORDS[name]) : name));
+    $("f-preset").append(el("option", { value: name }, _(PRESET_WORDS[name])));
   }
   for (const [value, words] of END_KINDS) $("f-end-kind").append(el("option", { value }, _(words)));
   const box = $("f-options");
   for (const [name, spec] of Object.entries(CHOICES)) {
-    const select = el("select", { id: `opt-${name}`, "data-option": name });
-    select.append(el("option", { value: "" }, _("(preset)")));
-    for (const [value, words] of spec.values) select.append(el("option", { value }, _(words)));
-    box.append(el("label", {}, _(spec.label), " ", el("code", { class: "opt-name" }, name), select));
+    const group = el("fieldset", { class: "opt-group", "data-option": name }, el("legend", {}, _(spec.label)));
+    for (const [value, words] of spec.values) {
+      group.append(el("label", { class: "check opt-choice" },
+        el("input", { type: "radio", name: `opt-${name}`, id: `opt-${name}-${value}`, value }),
+        el("span", {}, _(words))));
+    }
+    box.append(group);
   }
-  const stop = el("select", { id: "opt-may_stop", "data-option": "may_stop" },
-    el("option", { value: "" }, _("(preset)")),
-    el("option", { value: "false" }, _("false: you must go on while you can")),
-    el("option", { value: "true" }, _("true: you may say “without X” holding an X")));
-  box.append(el("label", {}, _("May stop"), " ", el("code", { class: "opt-name" }, "may_stop"), stop));
   const saved = localStorage.getItem(NAME_KEY);
   if (saved) $("f-name").value = saved;
 }
 
-/** Show the preset's value in each "(preset)" entry; reset chips and end. */
+/** Check each option's value in the chosen rules; reset chips and end. */
 function applyPreset() {
+  const name = $("f-preset").value;
   const p = presetValues();
-  for (const select of document.querySelectorAll("[data-option]")) {
-    const name = select.dataset.option;
-    select.options[0].textContent = _("(preset: {value})", { value: String(p[name]) });
+  for (const group of document.querySelectorAll("[data-option]")) {
+    const radio = document.getElementById(`opt-${group.dataset.option}-${String(p[group.dataset.option])}`);
+    if (radio) radio.checked = true;
   }
+  $("f-preset-about").textContent = _("From {source}.", { source: _(SOURCES[PRESET_SOURCES[name]]) });
   $("f-chips").value = p.starting_chips;
   const [kind, n] = String(p.end).split(":");
   $("f-end-kind").value = kind;
@@ -67,7 +71,18 @@ function endKindChanged() {
   const kind = $("f-end-kind").value;
   const needsN = kind === "rounds" || kind === "target";
   $("f-end-n-label").hidden = !needsN;
-  if (needsN && kind === "target" && Number($("f-end-n").value) < 20) $("f-end-n").value = 120;
+  $("f-end-n-words").textContent = kind === "target" ? _("Chips to hold") : _("Rounds");
+  if (needsN && kind === "target" && Number($("f-end-n").value) < 20) $("f-end-n").value = 2 * (Number($("f-chips").value) || 60);
+  showEstimate();
+}
+
+/** "About 7 minutes with bots": measured by benchmarks/game_length.py. */
+function showEstimate() {
+  const kind = $("f-end-kind").value;
+  const minutes = estimateMinutes(Number($("f-players").value), kind, Number($("f-end-n").value), Number($("f-chips").value));
+  $("f-estimate").textContent = minutes === null
+    ? _("No estimate of the length for this target.")
+    : ngettext("About {n} minute with bots; people take a little longer.", "About {n} minutes with bots; people take a little longer.", minutes);
 }
 
 function buildSeats() {
@@ -84,7 +99,7 @@ function buildSeats() {
     const kind = el("select", { class: "seat-kind", "aria-label": _("Seat {number}", { number: g + 1 }) },
       el("option", { value: "person" }, _("a person")),
       el("option", { value: "bot" }, _("a bot")));
-    kind.value = prev.kind || (g === 1 ? "person" : "bot");
+    kind.value = prev.kind || "bot";
     const level = el("select", { class: "seat-level", "aria-label": _("Seat {number} bot level", { number: g + 1 }) },
       LEVELS.map((lv) => el("option", { value: lv }, levelText(lv))));
     level.value = prev.level || "medium";
@@ -103,9 +118,12 @@ function formBody() {
     seats.push(kind === "bot" ? { kind, level: li.querySelector(".seat-level").value } : { kind });
   }
   const options = {};
-  for (const select of document.querySelectorAll("[data-option]")) {
-    if (!select.value) continue;
-    options[select.dataset.option] = select.dataset.option === "may_stop" ? select.value === "true" : select.value;
+  const preset = presetValues();
+  for (const group of document.querySelectorAll("[data-option]")) {
+    const name = group.dataset.option;
+    const value = group.querySelector("input:checked")?.value;
+    if (value === undefined || value === String(preset[name])) continue;
+    options[name] = name === "may_stop" ? value === "true" : value;
   }
   const kind = $("f-end-kind").value;
   const end = kind === "rounds" || kind === "target" ? `${kind}:${$("f-end-n").value.trim()}` : kind;
@@ -121,29 +139,11 @@ function formBody() {
     title: $("f-title").value.trim(),
     public: $("f-public").checked,
     hints: $("f-hints").checked,
+    // untouched: the server's default (a learning table against bots only)
+    learning: $("f-learning").dataset.touched ? $("f-learning").checked : null,
+    rated: $("f-rated").checked,
     name: $("f-name").value.trim(),
   };
-}
-
-function absolute(url) {
-  return new URL(url, location.origin).href;
-}
-
-function linkLine(url, label) {
-  const href = absolute(url);
-  const input = el("input", { class: "link-text", value: href, readonly: true, "aria-label": label });
-  const copy = el("button", { type: "button", class: "small" }, _("Copy"));
-  copy.addEventListener("click", async () => {
-    input.select();
-    try {
-      await navigator.clipboard.writeText(href);
-      copy.textContent = _("Copied");
-    } catch {
-      document.execCommand?.("copy");
-      copy.textContent = _("Selected");
-    }
-  });
-  return el("span", { class: "link-line" }, input, copy);
 }
 
 async function create(event) {
@@ -165,33 +165,21 @@ async function create(event) {
       body: JSON.stringify(body),
       credentials: "same-origin",
     }));
-    showCreated(data);
-    loadTables();
+    keepInvites(data);
+    location.assign(data.url);
   } catch (err) {
     errorBox.textContent = err.message;
-  } finally {
     $("create-button").disabled = false;
   }
 }
 
-function showCreated(data) {
-  $("created").hidden = false;
-  $("created-go").href = data.url;
-  const list = clear($("created-invites"));
-  const invites = data.invites || [];
+/** The table page shows the invitation links while the table waits for its people. */
+function keepInvites(data) {
   try {
-    localStorage.setItem(`cardroom.invites.${data.table}`, JSON.stringify(invites));
+    localStorage.setItem(`cardroom.invites.${data.table}`, JSON.stringify(data.invites || []));
   } catch {
-    // private mode: the links are still shown here
+    // private mode: the table page has no links to show; the seats can still start as bots
   }
-  if (!invites.length) list.append(el("li", { class: "muted" }, _("No other person seats: the bots are waiting.")));
-  for (const inv of invites) {
-    list.append(el("li", {}, el("span", { class: "seat-no" }, _("Seat {number}", { number: Number(inv.seat) + 1 })),
-      linkLine(inv.url, _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }))));
-  }
-  clear($("created-watch")).append(linkLine(data.watch, _("Spectator link")));
-  $("created").scrollIntoView({ block: "nearest" });
-  $("created-go").focus();
 }
 
 function tableRow(row, mine) {
@@ -214,9 +202,11 @@ function tableRow(row, mine) {
 async function loadTables() {
   try {
     const data = await readJson(await fetch("/api/tables", { credentials: "same-origin" }));
+    const mineIds = new Set(((data && data.mine) || []).map((row) => String(row.table ?? row.id)));
     for (const [key, mine] of [["mine", true], ["open", false]]) {
       const list = clear($(key));
-      const rows = (data && data[key]) || [];
+      let rows = (data && data[key]) || [];
+      if (!mine) rows = rows.filter((row) => !mineIds.has(String(row.table ?? row.id)));
       if (!rows.length) list.append(el("li", { class: "muted" }, mine ? _("None yet.") : _("No open table right now.")));
       for (const row of rows) list.append(tableRow(row, mine));
     }
@@ -228,7 +218,18 @@ async function loadTables() {
 fillStatic();
 applyPreset();
 buildSeats();
-$("f-players").addEventListener("change", buildSeats);
+$("f-players").addEventListener("change", () => { buildSeats(); showEstimate(); });
+$("f-chips").addEventListener("input", showEstimate);
+$("f-end-n").addEventListener("input", showEstimate);
+// the learning box shows the default (on when every other seat is a bot) until it is touched
+function syncLearning() {
+  const box = $("f-learning");
+  if (box.dataset.touched) return;
+  box.checked = [...document.querySelectorAll("#f-seats .seat-kind")].every((s) => s.value === "bot");
+}
+$("f-learning").addEventListener("change", () => { $("f-learning").dataset.touched = "1"; });
+$("create-form").addEventListener("change", syncLearning);
+syncLearning();
 $("f-preset").addEventListener("change", applyPreset);
 $("f-end-kind").addEventListener("change", endKindChanged);
 $("create-form").addEventListener("submit", create);

@@ -1,4 +1,5 @@
 // The lobby's Spit / Speed form: a table for two (you and a bot or a friend) with its options.
+// Against a bot it takes you to your seat at once; a friend's table shows the invitation first.
 import { _, clear, el, readJson } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -34,6 +35,7 @@ function body() {
     level,
     options,
     public: $("rt-public").checked,
+    rated: $("rt-rated").checked,
   };
 }
 
@@ -56,9 +58,13 @@ async function create(event) {
       body: JSON.stringify(data),
       credentials: "same-origin",
     }));
+    const invites = made.invites || [];
+    if (!invites.length) {
+      location.assign(made.url); // a bot is waiting: straight to the seat
+      return;
+    }
     $("rt-created").hidden = false;
     $("rt-go").href = made.url;
-    const invites = made.invites || [];
     $("rt-invite-box").hidden = !invites.length;
     const box = clear($("rt-invite"));
     for (const inv of invites) {

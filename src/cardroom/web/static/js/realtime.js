@@ -3,7 +3,7 @@
 // card it showed ("seen").
 import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
-  tableSocket,
+  tableSocket, postJson,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -432,7 +432,7 @@ function renderResult() {
   const links = el("p", {});
   if (mySeat() !== null) {
     const text = state.rematch ? _("Join the rematch") : _("Rematch");
-    links.append(el("a", { class: "button primary", id: "rematch", href: `/t/${encodeURIComponent(TABLE)}/rematch` }, text), " ");
+    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, text), " ");
   } else if (state.rematch) {
     links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the rematch")), " ");
   }
@@ -440,6 +440,15 @@ function renderResult() {
     el("a", { class: "button", href: `/analysis/${encodeURIComponent(TABLE)}` }, _("Analyse")), " ",
     el("a", { class: "button", href: "/" }, _("Lobby")));
   box.append(links);
+}
+
+/** Ask for the rematch (a POST: the first to ask makes it) and go to one's seat there. */
+async function rematch() {
+  try {
+    location.assign((await postJson(`/t/${encodeURIComponent(TABLE)}/rematch`)).url);
+  } catch (err) {
+    showError(err.message);
+  }
 }
 
 // ---- keys ---------------------------------------------------------------------------------

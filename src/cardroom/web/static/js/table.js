@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket,
+  postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -21,6 +21,15 @@ let announceTimer = null;
 let fresh = true;         // no frame seen yet on this connection
 const seatNotes = new Map(); // seat -> last public words of that seat this round
 const KEY_RANKS = { a: "A", 1: "A", t: "10", 0: "10", j: "J", q: "Q", k: "K" };
+// keyboard hints ("(p)") only where there is a keyboard and a mouse: not on a touch phone
+const FINE = matchMedia("(pointer: fine)");
+const key = (letter) => (FINE.matches ? ` (${letter})` : "");
+/** A button's words without their key "(c)" where there is no keyboard. */
+document.body.classList.toggle("no-keys", !FINE.matches);
+FINE.addEventListener?.("change", () => document.body.classList.toggle("no-keys", !FINE.matches));
+const keyless = (text) => (FINE.matches ? text : text.replace(/\s*\([a-z]\)\s*$/i, ""));
+let autoRematch = false;  // asked once for the rematch this page lands in
+let leaving = false;      // the "leave the table?" confirmation is open
 for (let r = 2; r <= 9; r++) KEY_RANKS[String(r)] = String(r);
 
 // ---- connection -------------------------------------------------------------------------
@@ -58,22 +67,29 @@ function onFrame(frame) {
     state = frame;
     const replaying = fresh || frame.resync;
     if (replaying) {
-      // a connection's first frame (and a resync) repeats the round's events: start the log again
+      // a connection's first frame (and a resync) repeats the round's events: start the round's
+      // part of the log again (earlier rounds stay folded); the connection error goes
       fresh = false;
-      clear($("log"));
+      clearCurrentRound();
       seatNotes.clear();
+      explained.clear();
+      showError("");
     } else if (prev && prev.round?.k !== frame.round?.k) {
       seatNotes.clear();
     }
     for (const ev of frame.events || []) addEvent(ev, !replaying);
+    if (replaying) earlierRounds();
     render();
+  } else if (frame.type === "history") {
+    onHistory(frame);
   } else if (frame.type === "hint") {
     onHint(frame);
   } else if (frame.type === "error") {
     if (frame.ref && frame.ref === hintRef) hintRef = null;
     if (frame.ref && frame.ref === pending) pending = null;
     if (!frame.ref) pending = null;
-    showError(frame.message || _("The server refused that."));
+    const why = state?.learning && EXPLAIN_REFUSAL[frame.code] ? ` ${EXPLAIN_REFUSAL[frame.code]()}` : "";
+    showError((frame.message || _("The server refused that.")) + why);
     if (state) redrawMoves();
   }
 }
@@ -86,23 +102,124 @@ function showError(text) {
 const ANNOUNCE = new Set(["without", "takes", "forgot", "grand-opera", "round-over", "game-over", "takeover"]);
 const SEAT_NOTE = new Set(["without", "takes", "forgot", "grand-opera", "play"]);
 
+// a learning table explains each kind of event (the first time it happens in a round) and
+// each refusal in one sentence
+const EXPLAIN = {
+  stakes: () => _("Before every round each player puts 1, 2, 3, 4 and 5 chips on the five boxes (15 chips)."),
+  takes: () => _("Playing a board card and announcing it (“… who takes”) wins the chips of its box."),
+  forgot: () => _("A board card played without announcing it leaves its box as it is."),
+  without: () => _("Saying “without” means you hold no card of the next rank: the next player may play it."),
+  "next-rank": () => _("Nobody had that rank: the last one to play goes on with the rank after it."),
+  "new-sequence": () => _("A new sequence starts with any card: after a king, or when nobody can go on."),
+  out: () => _("The first player with no card left wins the round."),
+  paid: () => _("At the end of the round each player pays the winner for the cards left in hand."),
+  doubled: () => _("A board card still held at the end doubles its box: its holder pays as many chips as it holds."),
+  "grand-opera": () => _("Playing all one's cards in one turn is a Grand Opéra: it sweeps every box."),
+};
+const EXPLAIN_REFUSAL = {
+  illegal: () => _("Each card must be the rank after the last one played, in any suit; with none, say “without”."),
+  "not-your-turn": () => _("Wait for your turn: the players play one after the other."),
+};
+const explained = new Set();  // the kinds explained this round
+
 const SPEAK = new Set(["without", "takes", "grand-opera", "round-over", "game-over"]);
 
 function speechOn() {
   return localStorage.getItem(SPEECH_KEY) === "on";
 }
 
+const ROUND_LINES = 400;  // lines kept per round
+const FOLDED_ROUNDS = 60; // earlier rounds kept (folded) on the page
+
+/** The lines of the round being played (earlier rounds are folded <details> above them). */
+function clearCurrentRound() {
+  for (const li of [...$("log").children]) if (!li.classList.contains("round-fold")) li.remove();
+}
+
+/** After a (re)load: one folded line per earlier round, filled from the server when opened. */
+function earlierRounds() {
+  const log = $("log");
+  const k = state.round?.k ?? 0;
+  const have = new Set([...log.querySelectorAll(".round-fold")].map((li) => li.dataset.round));
+  const first = Math.max(0, k - FOLDED_ROUNDS);
+  for (let r = first; r < k; r++) {
+    if (have.has(String(r))) continue;
+    const details = el("details", {}, el("summary", {}, _("Round {number}", { number: r + 1 })), el("ol", { class: "log-round" }));
+    details.addEventListener("toggle", () => {
+      if (details.open && !details.querySelector(".log-round li")) send({ type: "history", round: r, id: `r${r}` });
+    });
+    const li = el("li", { class: "round-fold", "data-round": String(r) }, details);
+    log.insertBefore(li, [...log.children].find((c) => !c.classList.contains("round-fold")) || null);
+  }
+}
+
+/** An earlier round's lines, asked for by opening its fold. */
+function onHistory(frame) {
+  const fold = document.querySelector(`#log .round-fold[data-round="${Number(frame.round)}"] .log-round`);
+  if (!fold || fold.children.length) return;
+  for (const ev of frame.events || []) {
+    if (Array.isArray(ev.passed) && ev.passed.length) {
+      while (fold.lastElementChild?.classList.contains("ev-without")) fold.lastElementChild.remove();
+    }
+    fold.append(el("li", { class: `ev ev-${String(ev.kind || "").replace(/[^a-z-]/gi, "")}` }, ev.text || ""));
+  }
+}
+
+/** Fold the lines of the round that ended under one "Round n" line the player can open. */
+function foldRound() {
+  const log = $("log");
+  const lines = [...log.children].filter((li) => !li.classList.contains("round-fold"));
+  if (!lines.length) return;
+  const first = lines[0].textContent;
+  const inner = el("ol", { class: "log-round" });
+  for (const li of lines) inner.append(li);
+  const k = state.round?.k;
+  log.append(el("li", { class: "round-fold", "data-round": k === undefined || k === null ? "" : String(k - 1) },
+    el("details", {}, el("summary", {}, first), inner)));
+  const folds = log.querySelectorAll(".round-fold");
+  if (folds.length > FOLDED_ROUNDS) folds[0].remove();
+}
+
+/** Scroll the log to its last line with the top line whole (never half hidden under the
+ * heading): a little room under the last line makes the top edge fall between two lines. The
+ * log keeps its height, so nothing beside or under it moves. */
+function fitLog(log) {
+  log.style.paddingBottom = "";
+  const cut = log.scrollHeight - log.clientHeight;  // scrollTop at the bottom
+  if (cut > 0) {
+    let top = null;
+    for (let li = log.lastElementChild; li && li.offsetTop >= cut; li = li.previousElementSibling) top = li.offsetTop;
+    if (top !== null && top > cut) log.style.paddingBottom = `${top - cut}px`;
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
 function addEvent(ev, live = true) {
   const text = ev.text || ev.kind || "";
   if (!text) return;
   const log = $("log");
-  log.append(el("li", { class: `ev ev-${String(ev.kind || "").replace(/[^a-z-]/gi, "")}` }, text));
-  while (log.children.length > 200) log.removeChild(log.firstChild);
-  log.scrollTop = log.scrollHeight;
+  if (ev.kind === "round" && live) foldRound();
+  if (Array.isArray(ev.passed) && ev.passed.length) {
+    // a run of "without" calls becomes one line: drop the single calls it sums up
+    let last = log.lastElementChild;
+    while (last && last.classList.contains("ev-without")) {
+      const prev = last.previousElementSibling;
+      last.remove();
+      last = prev;
+    }
+  }
+  if (ev.kind === "round") explained.clear();
+  const why = state?.learning && EXPLAIN[ev.kind] && !explained.has(ev.kind) ? EXPLAIN[ev.kind]() : null;
+  if (why) explained.add(ev.kind);
+  log.append(el("li", { class: `ev ev-${String(ev.kind || "").replace(/[^a-z-]/gi, "")}` }, text,
+    why ? el("span", { class: "explain" }, why) : null));
+  const lines = [...log.children].filter((li) => !li.classList.contains("round-fold"));
+  if (lines.length > ROUND_LINES) lines[0].remove();
+  fitLog(log);
   if (ev.seat !== undefined && ev.seat !== null && SEAT_NOTE.has(ev.kind)) {
     seatNotes.set(Number(ev.seat), withoutName(text, Number(ev.seat)));
   }
-  if (ANNOUNCE.has(ev.kind)) {
+  if (live && ANNOUNCE.has(ev.kind)) {
     const box = $("announce");
     box.textContent = text;
     box.classList.add("show");
@@ -147,7 +264,12 @@ function render() {
   renderHand();
   renderResult();
   renderHint();
+  renderLeave();
+  holdHandHeight();
   restoreFocus(focusCard, focusId, inHand);
+  // Play again pressed by another player: every person who was at the table lands in their seat
+  const me = state.you;
+  if (state.rematch && !WATCH && me !== null && me !== undefined && !(state.left || []).includes(me)) playAgain(true);
 }
 
 /** Redraw the hand and the move buttons, keeping the keyboard focus. */
@@ -249,7 +371,8 @@ function renderSeats() {
           ? el("span", { class: "card-count" }, cardBack("tiny"), ` ${count}`,
             el("span", { class: "sr-only" }, " " + ngettext("card", "cards", count)))
           : null),
-      note && state.status === "playing" ? el("span", { class: "seat-note" }, note) : null));
+      // always there (empty or not): a call appearing does not push the board and hand down
+      el("span", { class: "seat-note" }, note && state.status === "playing" ? note : "")));
   }
 }
 
@@ -314,17 +437,13 @@ function renderActions() {
           el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }) })))));
     }
   }
-  if (state.status === "round-over" && you !== null) {
-    const asked = sentReady === state.seq || (state.ready || []).includes(you);
-    box.append(el("button", { type: "button", class: "primary", id: "ready-button", disabled: asked, onclick: ready },
-      asked ? _("Waiting for the others…") : _("Next round (n)")));
-  }
+  if (state.status === "round-over" && you !== null) box.append(readyButton());
   const moves = legal();
   const r = state.round;
   if (moves.includes("claim")) {
     const card = r.pending_claim;
     box.append(el("button", { type: "button", class: "claim", id: "claim-button", onclick: () => act("claim") },
-      card ? _("Claim the {card} box (c)", { card: cardLabel(card) }) : _("Claim the box (c)")),
+      keyless(card ? _("Claim the {card} box (c)", { card: cardLabel(card) }) : _("Claim the box (c)"))),
       el("span", { class: "deadline" }, _("Claim before your next card.")));
   } else if (r && r.pending_claim && state.status === "playing") {
     box.append(el("span", { class: "deadline" }, _("Unclaimed: {card}. Claim before your next card.", { card: cardLabel(r.pending_claim) })));
@@ -334,7 +453,7 @@ function renderActions() {
     const lastCard = moves.includes("claim") && Array.isArray(r.hand) && r.hand.length === 0;
     const words = lastCard ? _("End the round without claiming") : r.need ? withoutWords(r.need) : _("Pass");
     box.append(el("button", { type: "button", class: only ? "pass primary" : "pass", id: "pass-button", onclick: () => act("pass") },
-      `${words} (p)`));
+      `${words}${key("p")}`));
     if (!only) box.append(el("span", { class: "muted" }, _("or play a highlighted card")));
   }
 }
@@ -351,6 +470,13 @@ function sessionOrLocalInvites() {
   } catch {
     return [];
   }
+}
+
+/** "Next round": under the moves, and in the settlement (a sheet over the hand on a phone). */
+function readyButton(id = "ready-button") {
+  const asked = sentReady === state.seq || (state.ready || []).includes(state.you);
+  return el("button", { type: "button", class: "primary ready-button", id, disabled: asked, onclick: ready },
+    asked ? _("Waiting for the others…") : keyless(_("Next round (n)")));
 }
 
 function ready() {
@@ -392,6 +518,18 @@ function renderHand() {
   box.setAttribute("aria-label", moves.size ? _("Your hand: your turn") : _("Your hand"));
 }
 
+let handRound = null;   // the round whose hand height is kept
+let shownEnd = null;    // the status whose settlement was brought into view
+
+/** The hand's box keeps the height of the round's first hand: playing a card that empties a
+ * row does not pull up what is below it. */
+function holdHandHeight() {
+  const box = $("hand").parentElement;
+  const k = state.round?.k ?? null;
+  if (k !== handRound || state.status === "over") { box.style.minHeight = ""; handRound = k; }
+  if (!box.hidden && state.status === "playing") box.style.minHeight = `${Math.max(box.offsetHeight, parseFloat(box.style.minHeight) || 0)}px`;
+}
+
 function renderResult() {
   const box = $("result");
   clear(box);
@@ -399,36 +537,151 @@ function renderResult() {
   const game = state.game_result;
   if (!res && !game) { box.hidden = true; return; }
   box.hidden = false;
+  // between rounds a sheet over the hand on a phone; at the end of the game in the page
+  box.classList.toggle("ended", state.status === "round-over");
+  box.classList.toggle("game-ended", state.status === "over");
+  if (game) box.append(...endScreen(game).filter(Boolean));
+  const end = `${state.status}/${state.round?.k}`;
+  if ((state.status === "round-over" || state.status === "over") && shownEnd !== end) {
+    shownEnd = end;  // below the hand: bring it into view once (scrolling moves no layout)
+    requestAnimationFrame(() => box.scrollIntoView({ block: "nearest", behavior: "smooth" }));
+  }
   if (res && (state.status === "round-over" || state.status === "over" || state.status === "playing")) {
-    box.append(el("h2", {}, state.status === "playing" ? _("Last round") : _("Settlement of the round")));
+    box.append(el("h2", {}, state.status !== "round-over" ? _("Last round") : _("Settlement of the round")));
     if (res.winner !== null && res.winner !== undefined) {
       const name = seatName(res.winner);
       box.append(el("p", {}, res.grand_opera ? _("{name} went out with a Grand Opéra!", { name }) : _("{name} went out.", { name })));
     }
-    const table = el("table", { class: "settlement" },
-      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")), el("th", { scope: "col" }, _("Cards left")),
-        el("th", { scope: "col" }, _("Won or lost")), el("th", { scope: "col" }, _("Chips")))),
-      el("tbody", {}, (res.rows || []).map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
-        el("th", { scope: "row" }, row.name || seatName(row.seat)),
-        el("td", {}, String(row.cards_left ?? "")),
-        el("td", {}, signed(row.paid)),
-        el("td", {}, String(row.chips ?? ""))))));
-    box.append(table);
+    box.append(settlementTable(res));
+    if (state.status === "round-over" && state.you !== null && state.you !== undefined) box.append(el("p", {}, readyButton("ready-again")));
     if (Array.isArray(res.boxes) && res.boxes.length) {
       box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
         res.boxes.map((b) => (typeof b === "object" ? `${cardText(b.card)} ${b.after ?? b.chips}` : String(b))).join(", ")));
     }
   }
-  if (game) {
-    const winners = (game.winners || []).map(seatName);
-    const names = winners.length > 1 ? _("{first} and {last}", { first: winners.slice(0, -1).join(", "), last: winners.at(-1) }) : winners.join("");
-    box.append(el("h2", {}, _("The game is over")),
-      el("p", { class: "game-winner" }, names
-        ? (winners.length > 1 ? _("{names} share the win.", { names }) : _("{name} wins.", { name: names }))
-        : _("No winner.")),
-      game.reason ? el("p", { class: "muted" }, game.reason) : null,
-      el("p", {}, el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `nain-jaune-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
-        " ", el("a", { class: "button", href: `/replay/${encodeURIComponent(TABLE)}` }, _("Watch the replay"))));
+}
+
+/** The round's settlement, one row per player, one column per kind of payment. */
+function settlementTable(res) {
+  const cols = [
+    ["stake", _("Stake")], ["taken", _("Boxes taken")], ["cards", _("Cards")],
+    ["doubled", _("Doubled boxes")], ["grand_opera", _("Grand Opéra")],
+  ];
+  const rows = res.rows || [];
+  const has = (k) => rows.some((row) => row[k] !== undefined);
+  const shown = cols.filter(([k]) => has(k));
+  return el("div", { class: "table-scroll" }, el("table", { class: "settlement" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
+      shown.map(([, label]) => el("th", { scope: "col" }, label)),
+      el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
+    el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
+      el("th", { scope: "row" }, row.name || seatName(row.seat)),
+      shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? signed(row[k]) : "·")),
+      el("td", { class: "total" }, signed(row.total ?? row.paid)),
+      el("td", { class: "chips-col" }, String(row.chips ?? "")))))));
+}
+
+/** The end of the game: standings, the chips over the rounds, the record, Play again. */
+function endScreen(game) {
+  const winners = (game.winners || []).map(seatName);
+  const names = winners.length > 1 ? _("{first} and {last}", { first: winners.slice(0, -1).join(", "), last: winners.at(-1) }) : winners.join("");
+  const chips = game.chips || [];
+  const order = state.seats.map((s) => s.seat).sort((a, b) => (chips[b] ?? 0) - (chips[a] ?? 0) || a - b);
+  const standings = el("ol", { class: "standings" }, order.map((g) => el("li", { class: (game.winners || []).includes(g) ? "winner" : null },
+    el("span", { class: "st-name" }, seatName(g)), " ",
+    el("span", { class: "st-chips" }, ngettext("{n} chip", "{n} chips", chips[g] ?? 0)))));
+  const me = state.you;
+  const seated = me !== null && me !== undefined && !(state.left || []).includes(me);
+  const again = seated ? el("button", { type: "button", class: "primary", id: "play-again", onclick: () => playAgain(false) },
+    state.rematch ? _("Go to the new table") : _("Play again")) : null;
+  const watchNew = !seated && state.rematch ? el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the new table")) : null;
+  return [
+    el("h2", { id: "game-over" }, _("The game is over")),
+    el("p", { class: "game-winner" }, names
+      ? (winners.length > 1 ? _("{names} share the win.", { names }) : _("{name} wins.", { name: names }))
+      : _("No winner.")),
+    game.reason ? el("p", { class: "muted" }, game.reason) : null,
+    standings,
+    chipsChart(),
+    el("p", { class: "end-links" }, again, watchNew, " ",
+      el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `nain-jaune-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
+      " ", el("a", { class: "button", href: `/replay/${encodeURIComponent(TABLE)}` }, _("Watch the replay")),
+      " ", el("a", { class: "button", href: "/" }, _("Lobby"))),
+  ];
+}
+
+const SVG = "http://www.w3.org/2000/svg";  // the xmlns of SVG (a name, nothing is loaded)
+const LINE_COLOURS = ["#1f6f43", "#b5470b", "#2456a6", "#8a2d8a", "#a40e26", "#5c6b00", "#00707a", "#6b4b00"];
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const c of children) node.append(c);
+  return node;
+}
+
+/** Each player's chips after every round, as lines (drawn here: nothing from elsewhere). */
+function chipsChart() {
+  const rows = state.chips_by_round || [];
+  if (rows.length < 2) return null;
+  const from = state.chips_rounds_from || 0;
+  const W = 320, H = 150, L = 34, R = 8, T = 8, B = 22;
+  const max = Math.max(1, ...rows.flat());
+  const x = (i) => L + (i * (W - L - R)) / (rows.length - 1);
+  const y = (v) => T + (1 - v / max) * (H - T - B);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chips-chart", role: "img", "aria-labelledby": "chips-chart-title" },
+    svg("title", { id: "chips-chart-title" }, _("Chips after each round")));
+  chart.append(svg("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), class: "axis" }),
+    svg("line", { x1: L, y1: T, x2: L, y2: y(0), class: "axis" }),
+    svg("text", { x: L - 4, y: y(max) + 4, "text-anchor": "end", class: "tick" }, String(max)),
+    svg("text", { x: L - 4, y: y(0) + 4, "text-anchor": "end", class: "tick" }, "0"),
+    svg("text", { x: L, y: H - 6, class: "tick" }, String(from)),
+    svg("text", { x: W - R, y: H - 6, "text-anchor": "end", class: "tick" }, String(from + rows.length - 1)));
+  state.seats.forEach((s, i) => {
+    const colour = LINE_COLOURS[i % LINE_COLOURS.length];
+    const points = rows.map((row, k) => `${x(k).toFixed(1)},${y(row[s.seat] ?? 0).toFixed(1)}`).join(" ");
+    chart.append(svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, "stroke-dasharray": i % 2 ? "6 3" : "none" }));
+  });
+  const legend = el("ul", { class: "chart-legend" }, state.seats.map((s, i) => el("li", {},
+    el("span", { class: "swatch", style: `background:${LINE_COLOURS[i % LINE_COLOURS.length]}` }), " ", seatName(s.seat))));
+  return el("figure", { class: "chart" }, chart, el("figcaption", {}, _("Chips after each round")), legend);
+}
+
+// ---- play again and leave -------------------------------------------------------------------
+const postTable = (what) => postJson(`/t/${encodeURIComponent(TABLE)}/${what}`);
+
+/** Play again: the same seats at a new table (made by the first to ask); go to my seat there. */
+async function playAgain(auto) {
+  if (autoRematch && auto) return;
+  autoRematch = true;
+  try {
+    const body = await postTable("rematch");
+    location.assign(body.url);
+  } catch (err) {
+    autoRematch = false;
+    showError(err.message);
+  }
+}
+
+function renderLeave() {
+  const button = $("leave-button");
+  const me = state.you;
+  const can = !WATCH && me !== null && me !== undefined && state.status !== "over" && !(state.left || []).includes(me)
+    && state.seats.some((s) => s.seat === me && s.joined);
+  button.hidden = !can;
+  const box = $("leave-confirm");
+  if (!can) leaving = false;
+  box.hidden = !leaving;
+}
+
+async function leaveTable() {
+  try {
+    await postTable("leave");
+    location.assign("/");
+  } catch (err) {
+    leaving = false;
+    renderLeave();
+    showError(err.message);
   }
 }
 
@@ -471,10 +724,10 @@ function renderHint() {
   $("hint-button")?.remove();
   if (canHint()) {
     $("actions").append(el("button", { type: "button", id: "hint-button", class: "hint-button", disabled: Boolean(hintRef || hint), onclick: askHint },
-      hintRef ? _("Thinking…") : _("Hint (i)")));
+      hintRef ? _("Thinking…") : keyless(_("Hint (i)"))));
   }
   line.textContent = hint ? _("Hint: {text}", { text: hint.text }) : "";
-  line.hidden = !hint;
+  line.hidden = !state?.hints;  // its place is kept at tables with hints: the hand stays put
   for (const b of document.querySelectorAll(".hinted")) b.classList.remove("hinted");
   if (!hint) return;
   const target = hint.action === "pass" ? $("pass-button")
@@ -533,6 +786,9 @@ function toggleHelp() {
 
 // ---- start ------------------------------------------------------------------------------
 $("help-button").addEventListener("click", toggleHelp);
+$("leave-button").addEventListener("click", () => { leaving = true; renderLeave(); $("leave-yes").focus(); });
+$("leave-no").addEventListener("click", () => { leaving = false; renderLeave(); $("leave-button").focus(); });
+$("leave-yes").addEventListener("click", leaveTable);
 const speechBox = $("speech-toggle");
 if (speechBox) {
   speechBox.checked = speechOn();

@@ -1,0 +1,524 @@
+"""A person's own pages: their name, moving to another device, a password, their games, leaving.
+
+Every state-changing request here is a JSON ``POST`` from this origin (a cross-site form can
+send neither); answers are JSON with words in the reader's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import time
+import zipfile
+from http import HTTPStatus
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from msgspec import Meta
+
+from cardroom.i18n import translator
+from cardroom.i18n.words import N_
+from cardroom.store import Player, PlayerError
+from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
+from cardroom.tables import TableError
+from cardroom.web.guard import cross_site
+from cardroom.web.identity import (
+    PLAYER_COOKIE,
+    current_player,
+    player_or_new,
+    players_of,
+    secure_cookie,
+    set_player_cookie,
+)
+from cardroom.web.passkeys import (
+    PasskeyError,
+    register,
+    register_options,
+    sign_in_options,
+)
+from cardroom.web.passkeys import sign_in as passkey_sign_in_as
+from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
+from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
+from cardroom.web.ratings import GAMES, MIN_GAMES, leaderboard, player_ratings, plays_like
+from cardroom.web.routes.common import (
+    COOKIE_PREFIX,
+    connection_lang,
+    error_json,
+    message_page,
+    page,
+    read_limited,
+    service_of,
+    settings_of,
+)
+
+router = APIRouter()
+_T = TypeVar("_T")
+
+MAX_BODY = 16 * 1024
+MAX_GAMES = 500
+"""The most tables the player page and the export list (newest first)."""
+
+N_("a former player")  # FORMER_PLAYER, the name a deleted player's seats carry
+
+_MESSAGES = {
+    "bad-name": N_("a name has 1 to 24 characters, without control characters"),
+    "bad-password": N_("a password has 8 to 200 characters"),
+    "sign-in": N_("no player has this name and password"),
+    "no-player": N_("choose a name first: this browser has no player yet"),
+    "bad-request": N_("this request is not understood: reload the page and try again"),
+    "cross-site": N_("this request does not come from this site's pages"),
+    "move-used": N_("this link to move a player was already used: make a new one"),
+    "move-expired": N_("this link to move a player has expired (after 10 minutes): make a new one"),
+    "move-unknown": N_("this link to move a player does not work: make a new one"),
+    "passkey": N_("the passkey did not work: try again, or use your password"),
+}
+
+
+class NameIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(max_length=200)]
+
+
+class PasswordIn(msgspec.Struct, forbid_unknown_fields=True):
+    password: Annotated[str, Meta(max_length=400)]
+
+
+class SignInIn(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, Meta(max_length=200)]
+    password: Annotated[str, Meta(max_length=400)]
+
+
+class ConfirmIn(msgspec.Struct, forbid_unknown_fields=True):
+    confirm: bool
+
+
+class CredentialIn(msgspec.Struct, forbid_unknown_fields=True):
+    credential: dict[str, Any]
+
+
+class PlayIn(msgspec.Struct, forbid_unknown_fields=True):
+    game: Literal["nain-jaune", "spit", "speed"]
+    size: Annotated[int, Meta(ge=2, le=8)] = 2
+    wait: Annotated[float, Meta(ge=5, le=300)] = DEFAULT_WAIT
+
+
+def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) -> JSONResponse:
+    tr = translator(connection_lang(request))
+    return error_json(status, code, tr._(_MESSAGES[code]))
+
+
+async def _body(request: Request, kind: type[_T]) -> _T | JSONResponse:
+    """The request's JSON body as ``kind``; a refusal if it is cross-site, not JSON or too big."""
+    if cross_site(request):
+        return _refused(request, "cross-site", HTTPStatus.FORBIDDEN)
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        return _refused(request, "bad-request", HTTPStatus.UNSUPPORTED_MEDIA_TYPE)
+    raw = await read_limited(request, MAX_BODY)
+    if raw is None:
+        return _refused(request, "bad-request", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    try:
+        return msgspec.json.decode(raw, type=kind, strict=True)
+    except (msgspec.DecodeError, RecursionError):
+        return _refused(request, "bad-request")
+
+
+async def _player_body(
+    request: Request, kind: type[_T], *, named: bool
+) -> tuple[_T, Player] | JSONResponse:
+    """The body (as :func:`_body`) and the browser's player (``named``: one with a name), or
+    the refusal to send."""
+    body = await _body(request, kind)
+    if isinstance(body, JSONResponse):
+        return body
+    player = await current_player(request)
+    if player is None or (named and not player.name):
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    return body, player
+
+
+def _me_json(player: Player | None, request: Request) -> dict[str, Any]:
+    return {
+        "player": None
+        if player is None
+        else {"id": player.id, "name": player.name, "protected": player.protected},
+        "identity": settings_of(request).identity,
+    }
+
+
+@router.get("/me")
+async def me_page(request: Request) -> Response:
+    """The player page: name, my games, ratings, another device, a password, leaving."""
+    return page(request, "me.html")
+
+
+@router.get("/api/me")
+async def me(request: Request) -> dict[str, Any]:
+    """``{"player": {id, name, protected} | null, "identity": "optional"|"required"}``."""
+    return _me_json(await current_player(request), request)
+
+
+@router.post("/api/me")
+async def set_name(request: Request) -> Response:
+    """Choose or change one's name (the first time, the browser gets its player)."""
+    body = await _body(request, NameIn)
+    if isinstance(body, Response):
+        return body
+    player, key = await player_or_new(request)
+    try:
+        await players_of(request).rename(player.id, body.name)
+    except PlayerError as exc:
+        return _refused(request, exc.code)
+    player = await players_of(request).get(player.id) or player
+    response = JSONResponse(_me_json(player, request))
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/me/move")
+async def move(request: Request) -> Response:
+    """A one-time link (10 minutes) that gives another device this player, with its QR code."""
+    got = await _player_body(request, ConfirmIn, named=False)
+    if isinstance(got, Response):
+        return got
+    _body_in, player = got
+    secret = await players_of(request).move_link(player.id, time.time())
+    base = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+    url = f"{base}/m/{secret}"
+    return JSONResponse({"url": url, "expires_in": MOVE_TTL, "qr": qr_svg(url)})
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code: an SVG drawn on the server (segno), as a ``data:`` URI the page
+    shows in an ``<img>`` (no markup from the server is ever inserted into the page)."""
+    import segno
+
+    uri: str = segno.make(text, error="m").svg_data_uri(scale=4, border=2)
+    return uri
+
+
+@router.get("/m/{secret}")
+async def use_move(request: Request, secret: str) -> Response:
+    """Open a move link: this browser becomes the player who made it (once, within 10 minutes)."""
+    tr_title = N_("This link to move a player does not work")
+    if not 1 <= len(secret) <= 100:
+        return message_page(request, HTTPStatus.NOT_FOUND, tr_title, _MESSAGES["move-unknown"])
+    try:
+        _player, key = await players_of(request).use_move_link(secret, time.time())
+    except PlayerError as exc:
+        return message_page(request, HTTPStatus.GONE, tr_title, _MESSAGES[exc.code])
+    response = RedirectResponse("/me", status_code=HTTPStatus.SEE_OTHER)
+    set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/me/password")
+async def set_password(request: Request) -> Response:
+    """Protect one's player with a password (to sign in again after clearing cookies)."""
+    got = await _player_body(request, PasswordIn, named=True)
+    if isinstance(got, Response):
+        return got
+    body, player = got
+    try:
+        await players_of(request).set_password(player.id, body.password)
+    except PlayerError as exc:
+        return _refused(request, exc.code)
+    return JSONResponse(_me_json(await players_of(request).get(player.id), request))
+
+
+@router.post("/api/signin")
+async def sign_in(request: Request) -> Response:
+    """Sign in with one's name and password: this browser becomes that player."""
+    body = await _body(request, SignInIn)
+    if isinstance(body, Response):
+        return body
+    try:
+        player, key = await players_of(request).sign_in(body.name, body.password, time.time())
+    except PlayerError as exc:
+        return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
+    response = JSONResponse(_me_json(player, request))
+    set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/passkey/register-options")
+async def passkey_register_options(request: Request) -> Response:
+    """Options for the browser to make a passkey for this player."""
+    got = await _player_body(request, ConfirmIn, named=True)
+    if isinstance(got, Response):
+        return got
+    _body_in, player = got
+    options = await register_options(request, players_of(request), player)
+    return Response(options, media_type="application/json")
+
+
+@router.post("/api/passkey/register")
+async def passkey_register(request: Request) -> Response:
+    """Keep the passkey the browser made (checked against the challenge given)."""
+    got = await _player_body(request, CredentialIn, named=False)
+    if isinstance(got, Response):
+        return got
+    body, player = got
+    try:
+        await register(request, players_of(request), player, body.credential)
+    except PasskeyError:
+        return _refused(request, "passkey")
+    return JSONResponse({"passkeys": len(await players_of(request).passkeys_of(player.id))})
+
+
+@router.post("/api/passkey/signin-options")
+async def passkey_sign_in_options(request: Request) -> Response:
+    """Options for the browser to sign in with a passkey of this site."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    options = await sign_in_options(request, players_of(request))
+    return Response(options, media_type="application/json")
+
+
+@router.post("/api/passkey/signin")
+async def passkey_sign_in(request: Request) -> Response:
+    """Sign in with a passkey: this browser becomes its player."""
+    body = await _body(request, CredentialIn)
+    if isinstance(body, Response):
+        return body
+    try:
+        player, key = await passkey_sign_in_as(request, players_of(request), body.credential)
+    except PasskeyError:
+        return _refused(request, "passkey", HTTPStatus.UNAUTHORIZED)
+    response = JSONResponse(_me_json(player, request))
+    set_player_cookie(response, request, key)
+    return response
+
+
+@router.post("/api/me/delete")
+async def delete(request: Request) -> Response:
+    """Delete one's player: the records keep the games under "a former player"."""
+    got = await _player_body(request, ConfirmIn, named=False)
+    if isinstance(got, Response):
+        return got
+    body, player = got
+    if not body.confirm:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    service = service_of(request)
+    for table_id, _seat in await players_of(request).delete(player.id):
+        service.unload(table_id)
+    response = JSONResponse({"deleted": True})
+    secure = secure_cookie(request)
+    response.delete_cookie(PLAYER_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+    for name in request.cookies:
+        if name.startswith(COOKIE_PREFIX):
+            response.delete_cookie(name, path="/", secure=secure, httponly=True, samesite="lax")
+    return response
+
+
+# -- my games -------------------------------------------------------------------------------
+
+
+async def my_games(request: Request, player: Player) -> list[dict[str, Any]]:
+    """Every table this player sat at (newest first): game, date, people, result."""
+    claims = (await players_of(request).tables_of(player.id))[-MAX_GAMES:]
+    seat_at = dict(claims)
+    rows = {r.id: r for r in await players_of(request).table_rows([t for t, _ in claims])}
+    lang = connection_lang(request)
+    former = translator(lang)._(FORMER_PLAYER)
+    games: list[dict[str, Any]] = []
+    for table_id, seat in reversed(list(seat_at.items())):
+        row = rows.get(table_id)
+        if row is None:
+            continue
+        summary = dict(row.summary or {})
+        names = [
+            former if s.get("name") == FORMER_PLAYER else s.get("name") or "" for s in row.seats
+        ]
+        games.append(
+            {
+                "table": table_id,
+                "game": row.game,
+                "created_at": row.created_at,
+                "status": row.status,
+                "seat": seat,
+                "people": names,
+                "kinds": [s.get("kind") for s in row.seats],
+                "result": _result(summary, seat),
+                "replay": f"/replay/{table_id}" if row.status == "over" else None,
+                "record": f"/t/{table_id}/record" if row.status == "over" else None,
+            }
+        )
+    return games
+
+
+def _result(summary: dict[str, Any], seat: int) -> dict[str, Any]:
+    """What the game gave this seat: chips (Nain Jaune) or won/lost (Spit, Speed)."""
+    out: dict[str, Any] = {}
+    chips = summary.get("chips")
+    if isinstance(chips, list) and seat < len(chips):
+        out["chips"] = chips[seat]
+    winners = summary.get("winners")
+    if isinstance(winners, list):
+        out["won"] = seat in winners
+    if "winner" in summary:
+        out["won"] = summary.get("winner") == seat
+        out["winner_seat"] = summary.get("winner")
+    if summary.get("rounds") is not None:
+        out["rounds"] = summary.get("rounds")
+    return out
+
+
+MAX_STATS_GAMES = 100
+"""The statistics cover a player's newest finished games, at most this many (each is replayed
+once, then kept worked out)."""
+STATS_CACHE = 4096
+"""Finished tables whose figures a server keeps worked out (a finished record never changes)."""
+
+
+async def _record(request: Request, game: str, table_id: str) -> object:
+    """A finished table's record, without keeping the table in memory afterwards."""
+    service = service_of(request)
+    try:
+        if game in ("spit", "speed"):
+            return await service.realtime_record(table_id)
+        return await service.record(table_id)
+    finally:
+        service.unload(table_id)
+
+
+async def my_stats(request: Request, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Statistics per game type over the finished games of ``games``."""
+    cache: dict[tuple[str, int], GameStats] = request.app.state.__dict__.setdefault(
+        "player_stats", {}
+    )
+    totals: dict[str, GameStats] = {}
+    finished = [g for g in games if g["status"] == "over"][:MAX_STATS_GAMES]
+    for game in finished:
+        key = (game["table"], game["seat"])
+        one = cache.get(key)
+        if one is None:
+            one = GameStats()
+            try:
+                record = await _record(request, game["game"], game["table"])
+            except TableError:
+                continue
+            # a record is replayed through the engine: off the event loop
+            if game["game"] == "nain-jaune":
+                await asyncio.to_thread(add_nain_jaune, one, record, game["seat"])
+            else:
+                winner = game["result"].get("winner_seat")
+                await asyncio.to_thread(add_realtime, one, record, game["seat"], winner)
+            if len(cache) >= STATS_CACHE:
+                cache.pop(next(iter(cache)))
+            cache[key] = one
+        totals.setdefault(game["game"], GameStats()).add(one)
+    return {name: stats.to_json(name) for name, stats in totals.items()}
+
+
+@router.get("/api/me/games")
+async def games(request: Request) -> Response:
+    """``{"games": [...], "stats": {game: {...}}}``: my tables, newest first, and my figures
+    per game (empty for a browser with no player)."""
+    player = await current_player(request)
+    if player is None:
+        return JSONResponse({"games": [], "stats": {}})
+    mine = await my_games(request, player)
+    stats = await my_stats(request, mine)
+    rated = await player_ratings(service_of(request).store, player.id)
+    for game in mine:
+        change = rated.get(game["game"], {}).get("changes", {}).get(game["table"])
+        game["rating"] = change  # [before, after] for a counted rated game, else None
+    for name, figures in rated.items():
+        entry = stats.setdefault(name, {"games": 0, "won": 0})
+        entry["rating"] = figures["rating"]
+        entry["rated_games"] = figures["games"]
+        if figures["rating"] is not None:
+            entry["plays_like"] = plays_like(name, figures["rating"])
+    return JSONResponse({"games": mine, "stats": stats})
+
+
+@router.get("/api/leaderboard/{game}")
+async def leaderboard_of(request: Request, game: str) -> Response:
+    """``{"game", "min_games", "board": [{name | bot, rating, games}]}``, best first."""
+    if game not in GAMES:
+        return _refused(request, "bad-request", HTTPStatus.NOT_FOUND)
+    board = await leaderboard(service_of(request).store, game)
+    return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})
+
+
+def _zip(records: list[tuple[str, object]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, record in records:
+            archive.writestr(name, json.dumps(record, ensure_ascii=False))
+    return buffer.getvalue()
+
+
+@router.get("/api/me/export")
+async def export(request: Request) -> Response:
+    """A zip of the records of every finished game of mine (the files `cardroom replay` reads)."""
+    player = await current_player(request)
+    if player is None:
+        return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
+    records: list[tuple[str, object]] = []
+    for game in await my_games(request, player):
+        if game["status"] != "over":
+            continue
+        try:
+            record = await _record(request, game["game"], game["table"])
+        except TableError:
+            continue
+        records.append((f"{game['game']}-{game['table']}.json", record))
+    return Response(
+        await asyncio.to_thread(_zip, records),
+        media_type="application/zip",
+        headers={"Content-Disposition": 'attachment; filename="cardroom-records.zip"'},
+    )
+
+
+# -- play now -------------------------------------------------------------------------------
+
+
+def _play(request: Request) -> PlayNow:
+    play: PlayNow = request.app.state.play
+    return play
+
+
+@router.get("/play")
+async def play_page(request: Request) -> Response:
+    """The Play now page: a button per game."""
+    return page(request, "play.html")
+
+
+@router.post("/api/play")
+async def play_now(request: Request) -> Response:
+    """Wait for a game: ``{"game", "size" (Nain Jaune), "wait" (seconds before bots)}``."""
+    got = await _player_body(request, PlayIn, named=True)
+    if isinstance(got, Response):
+        return got
+    body, player = got
+    size = 2 if body.game in ("spit", "speed") else body.size
+    play = _play(request)
+    await play.join(player.id, body.game, size, body.wait)
+    await play.match_all()
+    return JSONResponse({"waiting": await play.status(player.id)})
+
+
+@router.get("/api/play")
+async def play_status(request: Request) -> Response:
+    """``{"waiting": {game, since, size, table} | null}``: ``table`` once seated."""
+    player = await current_player(request)
+    if player is None:
+        return JSONResponse({"waiting": None})
+    return JSONResponse({"waiting": await _play(request).status(player.id)})
+
+
+@router.post("/api/play/leave")
+async def play_leave(request: Request) -> Response:
+    """Stop waiting."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    player = await current_player(request)
+    if player is not None:
+        await _play(request).leave(player.id)
+    return JSONResponse({"waiting": None})

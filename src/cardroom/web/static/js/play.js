@@ -1,0 +1,92 @@
+// Play now: a button per game, the wait for the other people, the leaderboards.
+import { _, clear, el, readJson, startI18n } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const NAME_KEY = "cardroom.name";
+const N_ = (msg) => msg;
+const GAME_NAMES = { speed: N_("Speed"), spit: N_("Spit"), "nain-jaune": N_("Nain Jaune") };
+const LEVEL_NAMES = { easy: N_("the easy bot"), medium: N_("the medium bot"), hard: N_("the hard bot"), expert: N_("the expert bot") };
+let polling = null;
+
+async function post(url, body) {
+  return readJson(await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+}
+
+function showWaiting(waiting) {
+  if (waiting && waiting.table) {
+    location.assign(`/t/${waiting.table}`);
+    return;
+  }
+  $("waiting").hidden = !waiting;
+  for (const b of document.querySelectorAll(".play-button")) b.disabled = Boolean(waiting);
+  if (!waiting) {
+    if (polling) clearInterval(polling);
+    polling = null;
+    return;
+  }
+  const seconds = Math.max(0, Math.round(Date.now() / 1000 - waiting.since));
+  $("waiting-text").textContent = _("Waiting for other players for {game}… ({n} s)", { game: _(GAME_NAMES[waiting.game]), n: seconds });
+  if (!polling) polling = setInterval(poll, 1000);
+}
+
+async function poll() {
+  try {
+    showWaiting((await readJson(await fetch("/api/play"))).waiting);
+  } catch (err) {
+    $("play-error").textContent = err.message;
+  }
+}
+
+async function board() {
+  const game = $("board-game").value;
+  const data = await readJson(await fetch(`/api/leaderboard/${game}`));
+  $("board-hint").textContent = _("People appear after {n} rated games; the bots are there at the ratings measured in tournaments.", { n: data.min_games });
+  clear($("board"));
+  for (const row of data.board) {
+    const who = row.bot ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot)) : el("span", {}, row.name === "a former player" ? _("a former player") : row.name);
+    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, String(row.rating))));
+  }
+}
+
+async function main() {
+  await startI18n();
+  for (let n = 2; n <= 8; n += 1) $("nj-size").append(el("option", { value: String(n), selected: n === 4 }, String(n)));
+  for (const [game, label] of Object.entries(GAME_NAMES)) $("board-game").append(el("option", { value: game }, _(label)));
+  $("board-game").addEventListener("change", () => board().catch((err) => { $("play-error").textContent = err.message; }));
+  const me = await readJson(await fetch("/api/me"));
+  $("who-box").hidden = Boolean(me.player && me.player.name);
+  $("who-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const out = await post("/api/me", { name: $("who-name").value });
+      localStorage.setItem(NAME_KEY, out.player.name);
+      $("who-box").hidden = true;
+    } catch (err) {
+      $("who-error").textContent = err.message;
+    }
+  });
+  for (const button of document.querySelectorAll(".play-button")) {
+    button.addEventListener("click", async () => {
+      $("play-error").textContent = "";
+      const body = { game: button.dataset.game };
+      if (body.game === "nain-jaune") {
+        body.size = Number($("nj-size").value);
+        body.wait = Number($("nj-wait").value) || 30;
+      }
+      try {
+        showWaiting((await post("/api/play", body)).waiting);
+      } catch (err) {
+        $("play-error").textContent = err.message;
+        if (err.status === 401) $("who-box").hidden = false;
+      }
+    });
+  }
+  $("stop").addEventListener("click", async () => {
+    await post("/api/play/leave", { confirm: true });
+    showWaiting(null);
+  });
+  await poll();
+  await board();
+}
+
+main();
