@@ -19,7 +19,7 @@ function N_(message) {
 function levelText(lv) {
   const word = _(LEVEL_WORDS[lv] || lv);
   const rating = STRENGTH.levels?.[lv]?.rating;
-  return typeof rating === "number" ? _("{level} (rating {rating})", { level: word, rating: Math.round(rating) }) : word;
+  return typeof rating === "number" ? `${word} (${Math.round(rating)})` : word; // the hint says what the number is
 }
 
 function presetValues() {
