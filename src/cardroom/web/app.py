@@ -66,7 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await service.start()
             await chat.start()
-            keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
+            gc_keeper = GcKeeper()
+            gc_keeper.start()  # the only full collection, before the first request
+            keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             ratings = asyncio.get_running_loop().create_task(
                 RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
             )
