@@ -193,6 +193,7 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     result.wait_for(state="visible")
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
+    assert result.locator(f'a[href="/analysis/{table_id}"]').count() == 1
     page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
     page.wait_for_url(lambda url: bool(re.search(r"/t/[^/]+$", url)) and table_id not in url)
     page.wait_for_selector("#call-button")

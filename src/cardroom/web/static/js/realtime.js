@@ -588,6 +588,7 @@ function renderResult() {
     links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the rematch")), " ");
   }
   links.append(el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: "" }, _("Download the record")), " ",
+    el("a", { class: "button", href: `/analysis/${encodeURIComponent(TABLE)}` }, _("Analyse")), " ",
     el("a", { class: "button", href: "/" }, _("Lobby")));
   box.append(links);
 }

@@ -198,6 +198,7 @@ async function loadTable() {
   const url = `/t/${encodeURIComponent(TABLE)}/record`;
   $("finished").hidden = false;
   $("record-link").href = url;
+  $("analyse-link").href = `/analysis/${encodeURIComponent(TABLE)}`;
   try {
     const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}?lang=${LANG}`, { credentials: "same-origin" }));
     $("record-link").setAttribute("download", `${data.game || "nain-jaune"}-${TABLE}.json`);
