@@ -24,7 +24,7 @@ from cardroom.i18n import DOMAIN, LANGS, LOCALE_DIR, catalog_path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC_I18N = PACKAGE / "web" / "static" / "i18n"
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_": None, "Np_": (1, 2)}
 _HTML_ATTR = re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"')
 _HTML_TEXT = re.compile(r"<[^>]*\sdata-i18n(?:\s[^>]*)?>([^<]+)<")
 PLURAL_FORMS = {

@@ -7,18 +7,24 @@ of the table frames) or :func:`engine_event_text` (the engine's event objects).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from cardroom.cards import Card, Rank, Suit
+from cardroom.cards import Card, Suit
+from cardroom.games.messages import Message, message_json
 from cardroom.i18n import Translator, translator
+from cardroom.i18n.grammar import rank_phrase
 
 
 def N_(message: str) -> str:
     """Mark ``message`` for translation where it is defined (it is translated where used)."""
     return message
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural message (both forms) for translation where it is defined."""
+    return singular, plural
 
 
 YELLOW_DWARF = "7D"
@@ -103,49 +109,26 @@ def pretty(card: Card | str) -> str:
     return (Card.parse(card) if isinstance(card, str) else card).pretty
 
 
-_NOBODY_PLAYED = re.compile(r"nobody played an? (\w+)")
-_ROUNDS = re.compile(r"(\d+) rounds played")
-_REACHED = re.compile(r"reached (\d+) chips")
-_REASONS = {
-    "a player could not pay in full": N_("a player could not pay in full"),
-    "a player cannot stake for the next round": N_("a player cannot stake for the next round"),
-    "only one player can still stake": N_("only one player can still stake"),
-    "nobody can stake": N_("nobody can stake"),
-}
+def _message_of(value: Any, msg: Any = None) -> Any:
+    """A reason as a message: the :class:`~cardroom.games.messages.Message` itself, or the JSON
+    ``{"id", "fields"}`` a frame carries beside it (``reason_msg``)."""
+    if isinstance(msg, Mapping):
+        return msg
+    return value
 
 
-def _rank_from_label(label: str) -> int:
-    for value, face in _FACE.items():
-        if label == face:
-            return value
-    return Rank(int(label)).value
+def sequence_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+    """Why a new sequence starts, in words (from the reason's id and fields)."""
+    from cardroom.i18n.messages import words
+
+    return words(_message_of(reason, msg), lang)
 
 
-def sequence_reason(reason: str, lang: str | Translator | None = None) -> str:
-    """Why a new sequence starts (the engine's English reason, translated)."""
-    tr = tr_of(lang)
-    if reason == "after a king":
-        return tr._("after a king")
-    if reason == "nobody has a king":
-        return tr._("nobody has {a_rank}", a_rank=a_rank(13, tr))
-    m = _NOBODY_PLAYED.fullmatch(reason)
-    if m:
-        return tr._("nobody played {a_rank}", a_rank=a_rank(_rank_from_label(m.group(1)), tr))
-    return reason
+def game_over_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+    """Why the game ended, in words (from the reason's id and fields)."""
+    from cardroom.i18n.messages import words
 
-
-def game_over_reason(reason: str, lang: str | Translator | None = None) -> str:
-    """Why the game ended (the engine's English reason, translated)."""
-    tr = tr_of(lang)
-    if reason in _REASONS:
-        return tr._(_REASONS[reason])
-    m = _ROUNDS.fullmatch(reason)
-    if m:
-        return tr.ngettext("{n} round played", "{n} rounds played", int(m.group(1)))
-    m = _REACHED.fullmatch(reason)
-    if m:
-        return tr.ngettext("reached {n} chip", "reached {n} chips", int(m.group(1)))
-    return reason
+    return words(_message_of(reason, msg), lang)
 
 
 def stakes_text(
@@ -199,16 +182,16 @@ def event_text(
     if kind == "next-rank":
         rank = int(event["rank"])
         return tr._(
-            "nobody has {a_rank}: {name} goes on with {rank}",
-            a_rank=a_rank(rank, tr),
+            "nobody has {rank.a}: {name} goes on with {next}",
+            rank=rank_phrase(rank, tr.lang),
             name=who,
-            rank=rank_name(rank + 1, tr),
+            next=rank_phrase(rank + 1, tr.lang),
         )
     if kind == "new-sequence":
         return tr._(
             "{name} starts a new sequence ({reason})",
             name=who,
-            reason=sequence_reason(str(event.get("reason", "")), tr),
+            reason=sequence_reason(event.get("reason"), tr, event.get("reason_msg")),
         )
     if kind == "out":
         return tr._("{name} has no card left and wins the round", name=who)
@@ -272,7 +255,7 @@ def event_text(
             "Game over ({reason}): {names} wins",
             "Game over ({reason}): {names} win",
             len(winners),
-            reason=game_over_reason(event["reason"], tr),
+            reason=game_over_reason(event["reason"], tr, event.get("reason_msg")),
             names=tr.join(winners),
         )
     if kind == "takeover":
@@ -302,6 +285,8 @@ def engine_event_dict(event: object) -> dict[str, Any]:
     for f in fields(event):  # type: ignore[arg-type]
         value = getattr(event, f.name)
         out[f.name] = value.code if isinstance(value, Card) else value
+        if isinstance(value, Message):
+            out[f"{f.name}_msg"] = message_json(value)
     if out["kind"] == "paid":
         out["seat"] = out["payer"]
     return out
@@ -324,7 +309,8 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     tr = tr_of(lang)
     result = frame.get("game_result")
     if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
-        out["game_result"] = {**result, "reason": game_over_reason(result["reason"], tr)}
+        reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
+        out["game_result"] = {**result, "reason": reason}
     if not events:
         return out
     names = {s.get("seat"): s.get("name") for s in frame.get("seats") or []}

@@ -40,8 +40,10 @@ from typing import Any
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
+from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS
-from cardroom.i18n.spit_speed_reasons import in_words
+from cardroom.i18n.messages import words
+from cardroom.i18n.spit_speed_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.config import Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
@@ -410,10 +412,11 @@ class RealtimeTables:
             raise TableError("over", "the game is over")
         entry = table.arbiter.log[-1]
         if not entry.accepted:
-            reason = entry.reason or "not now"
+            reason = entry.reason or Message("refused", "not now")
+            said = words(reason, "en")
             if reason.startswith("stale: "):
-                raise TableError("stale", in_words(reason), reason=reason)
-            raise TableError("illegal", in_words(reason), reason=reason)
+                raise TableError("stale", said, reason=reason)
+            raise TableError("illegal", said, reason=reason)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next
@@ -648,10 +651,14 @@ class RealtimeTables:
         frame["creator"] = 0
         frame["now"] = self.clock()
         frame["rematch"] = f"/t/{live.table.rematch}" if live.table.rematch else None
+        names = ["", ""]
+        for row in frame["seats"]:
+            if row.get("seat") in (0, 1):
+                names[row["seat"]] = str(row.get("name") or "")
         for line in frame.get("log", []):
-            line["text"] = in_words(line["text"])
+            line["text"] = line_words(line, str(frame.get("game")), names, "en") or line["text"]
             if "reason" in line:
-                line["reason"] = in_words(line["reason"])
+                line["reason"] = reason_words(line["reason"], "en", line.get("reason_msg"))
         return frame
 
     def _fan_out(

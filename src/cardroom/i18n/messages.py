@@ -1,0 +1,186 @@
+"""The words of every message with an id (:class:`cardroom.games.messages.Message`), chosen once
+for the terminal, the web, replay and speech.
+
+:data:`MESSAGES` maps each id to its English text, the catalog's msgid (``N_`` marks it), whose
+``{fields}`` are filled from the message's typed fields: a card or a rank becomes a
+:class:`~cardroom.i18n.grammar.Phrase` (the catalog picks ``{card.the}``, ``{rank.neg}``,
+``{card.soft}`` …), a pile or stock index becomes its number as players count (from 1), a
+nested message its own words. Nothing here reads an English sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from cardroom.cards import Card
+from cardroom.games.messages import Message
+from cardroom.i18n import Translator
+from cardroom.i18n.grammar import card_phrase, rank_phrase
+from cardroom.i18n.words import N_, Np_, tr_of
+
+logger = logging.getLogger(__name__)
+
+MESSAGES: dict[str, str | tuple[str, str, str]] = {
+    # Nain Jaune: refusals
+    "nj.round-over": N_("the round is over"),
+    "nj.nothing-to-claim": N_("there is no board card of yours to claim"),
+    "nj.claim-or-pass": N_("you have played your last card: claim its box or pass"),
+    "nj.must-lead": N_("you start a new sequence and must play a card"),
+    "nj.must-play-rank": N_("you hold {rank.a} and must play it"),
+    "nj.not-held": N_("you do not hold {card.the}"),
+    "nj.wrong-rank": N_("the next card must be {rank.a}"),
+    "nj.not-board-card": N_("{card.the} is not a board card"),
+    "nj.not-an-action": N_("that is not a Nain Jaune action"),
+    # Nain Jaune: why a new sequence starts, why the game ended
+    "nj.after-king": N_("after a king"),
+    "nj.nobody-played": N_("nobody played {rank.a}"),
+    "nj.no-king": N_("nobody has {rank.a}"),
+    "nj.end.short": N_("a player could not pay in full"),
+    "nj.end.cannot-stake": N_("a player cannot stake for the next round"),
+    "nj.end.one-left": N_("only one player can still stake"),
+    "nj.end.nobody-can-stake": N_("nobody can stake"),
+    "nj.end.rounds": ("n", *Np_("{n} round played", "{n} rounds played")),
+    "nj.end.reached": ("n", *Np_("reached {n} chip", "reached {n} chips")),
+    # Spit and Speed: refusals
+    "rt.game-over": N_("the game is over"),
+    "rt.no-seat": N_("there is no such seat at this table"),
+    "rt.not-an-action": N_("that is not an action of this game"),
+    "rt.no-pile": N_("there is no such centre pile: use pile 1 or 2"),
+    "rt.pile-empty": N_("pile {number} is empty"),
+    "rt.stale": N_("too late: pile {number} now shows {top.the}, not {seen.the}"),
+    "rt.stale-unseen": N_("too late: pile {number} changed"),
+    "rt.not-next": N_("{card.the} is not next to {top.the}"),
+    "spit.same-colour": N_("{card.the} must be the other colour from {top.the}"),
+    "spit.not-up": N_("{card.the} is not a face-up top card of your stock"),
+    "spit.no-stock": N_("there is no such stock pile: use 1 to {count}"),
+    "spit.stock-empty": N_("stock pile {number} is empty"),
+    "spit.already-up": N_("the top card of stock pile {number} is already face up"),
+    "spit.not-empty": N_("stock pile {number} is not an empty space"),
+    "spit.one-pile": N_("there is only one spit pile now: play on pile {number}"),
+    "spit.not-stalemate": N_(
+        'not a stalemate: {move} ("Spit!" is only called when nobody can move)'
+    ),
+    "spit.you-can-still": N_("you can still {move}"),
+    "spit.they-can-still": N_("the other player can still {move}"),
+    "spit.nobody-stuck": N_("nobody is stuck yet"),
+    "spit.move.turn-up": N_("turn up stock pile {number}"),
+    "spit.move.play": N_("play {card.the} on pile {number}"),
+    "spit.move.move": N_(
+        "move {card.the} from stock pile {number} into the empty stock pile {target}, "
+        "uncovering a card"
+    ),
+    "spit.already-called": N_('you have already called "Spit!"'),
+    "spit.stale-slap": N_("too late: the other player slapped first and the piles are shared"),
+    "spit.other-chooses": N_("the other player cleared the stock and chooses the pile"),
+    "spit.not-before-spit": N_('you cannot {what} before "Spit!": call it to start'),
+    "spit.not-now-slap": N_("you cannot {what} now: slap a centre pile for the new layout"),
+    "spit.not-now-choosing": N_("you cannot {what} now: a pile is being chosen"),
+    "spit.not-now": N_("you cannot {what} now"),
+    "spit.not-due": N_('no stalemate: "Spit!" is not due'),
+    "speed.not-turned": N_("the middle cards are not turned yet: call for the flip first"),
+    "speed.not-in-hand": N_("{card.the} is not in your hand"),
+    "speed.already-called": N_(
+        "you have already called: waiting for the other player or the countdown"
+    ),
+    "speed.can-play": N_(
+        "no stalemate: you can still play {card.the} on pile {number}, so there is nothing to flip"
+    ),
+    "refused": N_("that is not possible now"),
+}
+"""Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
+
+WHAT = {
+    "play": N_("play"),
+    "turn-up": N_("turn up a card"),
+    "move": N_("move a card"),
+    "call": N_('call "Spit!"'),
+    "slap": N_("slap a pile"),
+    "choose": N_("choose a pile"),
+}
+"""The ``what`` of a refusal that depends on the phase of the game."""
+
+CARD_FIELDS = frozenset({"card", "top", "seen"})
+RANK_FIELDS = frozenset({"rank", "next"})
+PILE_FIELDS = {"pile": "number", "stock": "number", "target": "target"}
+"""Index fields (from 0) -> the placeholder of their number as players count (from 1)."""
+
+
+def _card(value: Any) -> Card | None:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        try:
+            return Card.parse(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _nested(value: Any) -> tuple[str, Mapping[str, Any]] | None:
+    if isinstance(value, Message):
+        return value.id, value.fields
+    if isinstance(value, Mapping) and isinstance(value.get("id"), str):
+        fields = value.get("fields")
+        return value["id"], fields if isinstance(fields, Mapping) else {}
+    return None
+
+
+def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key in CARD_FIELDS:
+            card = _card(value)
+            if card is not None:
+                out[key] = card_phrase(card, tr.lang)
+        elif key in RANK_FIELDS and isinstance(value, int):
+            out[key] = rank_phrase(value, tr.lang)
+        elif key in PILE_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            out[PILE_FIELDS[key]] = value + 1
+        elif key == "what" and value in WHAT:
+            out[key] = tr._(WHAT[value])
+        elif (inner := _nested(value)) is not None:
+            out[key] = message_words(inner[0], inner[1], tr)
+        else:
+            out[key] = value
+    return out
+
+
+def message_words(
+    id: str,
+    fields: Mapping[str, Any] | None = None,
+    lang: str | Translator | None = None,
+) -> str:
+    """The words of message ``id`` with ``fields`` in ``lang`` (an unknown id: a general
+    « that is not possible now », logged)."""
+    tr = tr_of(lang)
+    text = MESSAGES.get(id)
+    if id == "rt.stale" and _card((fields or {}).get("seen")) is None:
+        text = MESSAGES["rt.stale-unseen"]
+    if text is None:
+        logger.warning("a message without words: %s %r", id, fields)
+        return tr._(str(MESSAGES["refused"]))
+    values = _fields(fields or {}, tr)
+    try:
+        if isinstance(text, tuple):
+            count, singular, plural = text
+            n = int(values.pop(count))
+            return tr.ngettext(singular, plural, n, **values)
+        return tr._(text, **values)
+    except (KeyError, AttributeError, IndexError, ValueError, TypeError):
+        logger.warning("a message missing a field: %s %r", id, fields)
+        return tr._(str(MESSAGES["refused"]))
+
+
+def words(message: str | Mapping[str, Any], lang: str | Translator | None = None) -> str:
+    """A :class:`Message` (or its JSON ``{"id", "fields"}``) in ``lang``.
+
+    A plain string has no id: it is never shown as it is (that is how an English sentence would
+    reach a French reader); the general refusal is said instead, and it is logged.
+    """
+    inner = _nested(message)
+    if inner is None:
+        logger.warning("a message without an id reached a person: %r", message)
+        return tr_of(lang)._(str(MESSAGES["refused"]))
+    return message_words(inner[0], inner[1], lang)
