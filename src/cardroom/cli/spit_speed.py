@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardroom.arbiter import RecordError, Replay, cards_left, entry_text, replay_any
+from cardroom.arbiter import RecordError, Replay, cards_left, replay_any
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import (
@@ -243,12 +243,7 @@ def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     """One line per log entry: the time, then the events, or the refusal and its reason."""
     names = rep.names
     for entry in rep.arbiter.log:
-        said = (
-            entry_text(entry, names)
-            if lang == "en"
-            else entry_words(entry, rep.engine.game, names, None, lang)
-        )
-        yield f"{entry.t:8.2f}s  " + said
+        yield f"{entry.t:8.2f}s  " + entry_words(entry, rep.engine.game, names, None, lang)
 
 
 def result_json(rep: Replay) -> dict[str, Any]:

@@ -26,7 +26,7 @@ LANG_COOKIE = "cr_lang"
 LANG_NAMES = {"en": "English", "fr": "Français", "cy": "Cymraeg"}
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "cardroom"
-_FIELD = re.compile(r"\{([a-z_]*)\}")
+_FIELD = re.compile(r"\{([a-z_]*)(?:\.[a-z_]+)?\}")
 
 
 def catalog_path(lang: str) -> Path:

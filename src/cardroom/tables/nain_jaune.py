@@ -16,6 +16,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.messages import Message, message_json
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -457,6 +458,7 @@ class NainJauneTable:
                     "kind": "game-over",
                     "winners": list(game.result.winners),
                     "reason": game.result.reason,
+                    "reason_msg": message_json(game.result.reason),
                 },
                 f"Game over ({game.result.reason}): {who} "
                 + ("win" if len(game.result.winners) > 1 else "wins"),
@@ -514,6 +516,8 @@ class NainJauneTable:
                 elif f.name == "label":
                     continue
                 out[f.name] = value
+                if isinstance(value, Message):
+                    out[f"{f.name}_msg"] = message_json(value)
             self._event(out, event.describe(names))
         if stakes:
             if all(v == STAKE_PER_ROUND for v in stakes.values()):
@@ -599,6 +603,7 @@ class NainJauneTable:
             else {
                 "winners": list(result.winners),
                 "reason": result.reason,
+                "reason_msg": message_json(result.reason),
                 "chips": list(result.chips),
                 "rounds": result.rounds,
             },

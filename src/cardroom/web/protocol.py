@@ -110,7 +110,13 @@ ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()
-_encoder = msgspec.json.Encoder()
+def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, str):  # a message with an id is its English text (its id travels beside)
+        return str(obj)
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+_encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
 
 
