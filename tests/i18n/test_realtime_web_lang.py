@@ -81,7 +81,7 @@ def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
     assert "Ann annonce « Spit ! »" in fr
     cy = [event_words(e, g, NAMES, "cy", named=True) for g, e in _every_event()]
     assert "Ann yn gweiddi “Poeri!”" in cy
-    assert "Bob yn codi 3 cerdyn" in cy  # Welsh: 3 takes the singular noun
+    assert "Bob yn codi 3 cherdyn" in cy  # Welsh: 3 takes the singular noun, aspirated
     assert "Bob yn cymryd pentwr 1 (12 o gardiau)" in cy
     # the terminal keeps the printed cards
     assert event_words(spit.Played(0, C("7D"), 2, 1), "spit", NAMES, "fr") == (
@@ -227,17 +227,18 @@ async def test_a_spit_table_speaks_french_and_welsh_over_the_websocket(tmp_path:
         )
         await ann.close()
         await watcher.close()
-    from cardroom.i18n.words import card_name
+    from cardroom.i18n.grammar import card_phrase
+    from cardroom.i18n.messages import message_words
 
     assert error["code"] == "illegal"
-    assert error["message"] == f"{card_name(card, 'fr')} ne suit pas {card_name(top, 'fr')}"
+    assert error["message"] == message_words("rt.not-next", {"card": card, "top": top}, "fr")
     fr_log = [line["text"] for f in ann.frames if f["type"] == "state" for line in f["log"]]
     cy_log = [line["text"] for f in watcher.frames if f["type"] == "state" for line in f["log"]]
     assert "Ann annonce « Spit ! »" in fr_log
     assert any(t.startswith("compte à rebours fini : ") for t in fr_log), fr_log
     assert (
-        f"Ann : poser {card_name(card, 'fr')} sur la pile 1 refusé : "
-        f"{card_name(card, 'fr')} ne suit pas {card_name(top, 'fr')}"
+        f"Ann : poser {card_phrase(card, 'fr').the} sur la pile 1 refusé : "
+        + message_words("rt.not-next", {"card": card, "top": top}, "fr")
     ) in fr_log
     assert "Ann yn gweiddi “Poeri!”" in cy_log
     assert any(t.startswith("amser ar ben: ") for t in cy_log), cy_log

@@ -47,16 +47,6 @@ _TAKES = {
     12: N_("queen who takes"),
     13: N_("king who takes"),
 }
-_A_RANK_DEFAULT = N_("a {rank}")
-_A_RANK = {
-    1: N_("an ace"),
-    8: N_("an {rank}"),
-    11: N_("a jack"),
-    12: N_("a queen"),
-    13: N_("a king"),
-}
-
-
 def tr_of(lang: str | Translator | None) -> Translator:
     """A translator from a language code (or the translator itself)."""
     return lang if isinstance(lang, Translator) else translator(lang)
@@ -69,8 +59,8 @@ def rank_name(rank: int, lang: str | Translator | None = None) -> str:
 
 
 def a_rank(rank: int, lang: str | Translator | None = None) -> str:
-    """``a 7``, ``an 8``, ``an ace``, ``a queen`` (``une dame`` …)."""
-    return tr_of(lang)._(_A_RANK.get(int(rank), _A_RANK_DEFAULT), rank=int(rank))
+    """``a 7``, ``an 8``, ``an ace``, ``a queen`` (``une dame``, ``brenhines`` …)."""
+    return rank_phrase(int(rank), tr_of(lang).lang).a
 
 
 def suit_name(suit: Suit, lang: str | Translator | None = None) -> str:

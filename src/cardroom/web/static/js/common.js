@@ -33,8 +33,16 @@ export function pluralIndex(n, lang = LANG) {
   return n === 1 ? 0 : 1;
 }
 
+// {card} is a field; {card.the} one form of a noun phrase ({bare, the, of_the, …}, made by
+// cardroom.i18n.grammar and shipped in the catalog as "@phrases").
 function fill(text, fields) {
-  return fields ? text.replace(/\{([a-z_]*)\}/g, (m, k) => (k in fields ? String(fields[k]) : m)) : text;
+  if (!fields) return text;
+  return text.replace(/\{([a-z_]*)(?:\.([a-z_]+))?\}/g, (m, k, form) => {
+    if (!(k in fields)) return m;
+    const v = fields[k];
+    if (v && typeof v === "object") return String((form && v[form]) || v.bare || "");
+    return String(v);
+  });
 }
 
 /** A message in the page's language, with its {fields} filled in. */
@@ -146,6 +154,18 @@ export function rankName(rank) {
 export function cardLabel(code) {
   const { rank, suit } = splitCard(code);
   return _("{rank} of {suit}", { rank: rankName(rank), suit: SUITS[suit] ? _(SUITS[suit]) : suit });
+}
+
+/** A card as a noun phrase of the page's language (its article, elision, mutations). */
+export function cardPhrase(code) {
+  const phrase = (catalog["@phrases"] || {})[String(code).toUpperCase()];
+  return phrase || { bare: cardLabel(code) };
+}
+
+/** A rank ("A", "7", "Q") as a noun phrase of the page's language. */
+export function rankPhrase(rank) {
+  const phrase = (catalog["@phrases"] || {})[`rank:${rank}`];
+  return phrase || { bare: rankName(rank) };
 }
 
 /** "7D" -> "7♦". */
