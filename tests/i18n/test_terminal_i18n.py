@@ -138,7 +138,7 @@ async def test_nain_jaune_footer_in_french(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         keys = {str(k.description) for k in app.query("FooterKey")}
-        assert {"Poser la carte", "Passer", "Prend", "Manche suivante", "Aide", "Quitter"} <= keys
+        assert {"Poser la carte", "Passer", "Ramasser", "Manche suivante", "Aide", "Quitter"} <= keys
         assert not keys & {"Play card", "Pass", "Claim", "Next round", "Help", "Quit"}
     english = NainJauneApp(make_table(tmp_path / "en"), delay=0, lang="en")
     async with english.run_test(size=SIZE) as pilot:
@@ -186,7 +186,7 @@ def test_cardroom_help_in_french_and_welsh() -> None:
     cy = _invoke(["--help", "--lang=cy"])  # the option after --help counts too
     assert cy.startswith("Defnydd: ")
     for phrase in (
-        "cardroom: chwarae, ailchwarae, efelychu ac astudio Nain Jaune, Tafod a Cyflymder.",
+        "cardroom: chwarae, ailchwarae, efelychu ac astudio Nain Jaune, Tafod a Chyflymder.",
         "-h, --help Dangos y neges hon a gadael.",
         "Opsiynau:",
         "Gorchmynion:",
