@@ -308,7 +308,7 @@ def test_every_message_id_raised_has_words_in_every_language() -> None:
             translated = (
                 tr._(english) if isinstance(text, str) else tr.ngettext(text[1], text[2], 2)
             )
-            assert translated != english or lang == "fr" and english in {"Spit"}, (lang, msg_id)
+            assert translated != english or (lang == "fr" and english in {"Spit"}), (lang, msg_id)
 
 
 def _random_refusals(seed: int) -> list[str]:
@@ -332,9 +332,11 @@ def _random_refusals(seed: int) -> list[str]:
             seat = rng.randrange(2)
             card = rng.choice(DECK)
             tries: list[object] = [module.Play(card, rng.randrange(3), rng.choice(DECK))]
-            tries += [spit.TurnUp(rng.randrange(6)), spit.Move(card, rng.randrange(6)),
-                      spit.CALL_SPIT, spit.Slap(rng.randrange(3)), spit.Choose(1)] if module is spit \
-                else [speed.CALL]  # fmt: skip
+            if module is spit:
+                tries += [spit.TurnUp(rng.randrange(6)), spit.Move(card, rng.randrange(6)),
+                          spit.CALL_SPIT, spit.Slap(rng.randrange(3)), spit.Choose(1)]
+            else:
+                tries.append(speed.CALL)
             for action in tries:
                 said.append(game.why_illegal(seat, action) or "")  # type: ignore[arg-type]
             legal = game.legal_actions(seat)
