@@ -138,7 +138,8 @@ async def test_nain_jaune_footer_in_french(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         keys = {str(k.description) for k in app.query("FooterKey")}
-        assert {"Poser la carte", "Passer", "Ramasser", "Manche suivante", "Aide", "Quitter"} <= keys
+        expected = {"Poser la carte", "Passer", "Ramasser", "Manche suivante", "Aide", "Quitter"}
+        assert expected <= keys
         assert not keys & {"Play card", "Pass", "Claim", "Next round", "Help", "Quit"}
     english = NainJauneApp(make_table(tmp_path / "en"), delay=0, lang="en")
     async with english.run_test(size=SIZE) as pilot:
