@@ -87,6 +87,17 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "speed.can-play": N_(
         "no stalemate: you can still play {card.the} on pile {number}, so there is nothing to flip"
     ),
+    # the tables and the web layer
+    "table.turn": N_("it is {name}'s turn, not yours"),
+    "table.stale": N_("the table changed since you looked: {reason}"),
+    "table.no-table": N_("there is no such table"),
+    "web.too-large": N_("a message is at most {n} bytes"),
+    "web.name-length": N_("a name has 1 to {most} characters, not {n}"),
+    "lobby.no-presets": N_("{game} has no presets"),
+    "lobby.two-players": N_("{game} is played by 2, not {n}"),
+    "lobby.seats": N_("seats lists {seats} seats for {players} players: give one each"),
+    "lobby.too-large": N_("a table request is at most {n} KB"),
+    "lobby.bad-request": N_("bad table request: {detail}"),
     "refused": N_("that is not possible now"),
 }
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
@@ -100,6 +111,9 @@ WHAT = {
     "choose": N_("choose a pile"),
 }
 """The ``what`` of a refusal that depends on the phase of the game."""
+
+GAMES = {"spit": N_("Spit"), "speed": N_("Speed"), "nain-jaune": N_("Nain Jaune")}
+"""A ``game`` field's words (« Tafod », « Cyflymder »)."""
 
 CARD_FIELDS = frozenset({"card", "top", "seen"})
 RANK_FIELDS = frozenset({"rank", "next"})
@@ -140,8 +154,12 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[PILE_FIELDS[key]] = value + 1
         elif key == "what" and value in WHAT:
             out[key] = tr._(WHAT[value])
+        elif key == "game" and value in GAMES:
+            out[key] = tr._(GAMES[value])
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
+        elif key == "reason" and isinstance(value, str):
+            out[key] = words(value, tr)
         else:
             out[key] = value
     return out
@@ -180,6 +198,12 @@ def words(message: str | Mapping[str, Any], lang: str | Translator | None = None
     reach a French reader); the general refusal is said instead, and it is logged.
     """
     inner = _nested(message)
+    if inner is None and isinstance(message, str):
+        from cardroom.i18n.reasons import fixed_sentence
+
+        said = fixed_sentence(message, lang)
+        if said is not None:
+            return said
     if inner is None:
         logger.warning("a message without an id reached a person: %r", message)
         return tr_of(lang)._(str(MESSAGES["refused"]))

@@ -1,10 +1,18 @@
-"""The rules engines' reasons for refusing an action (English), in the person's language."""
+"""Refusals of the tables and the web layer in the person's language.
+
+A refusal is a :class:`~cardroom.games.messages.Message` (an id and fields, told by
+:mod:`cardroom.i18n.messages`) or one of the fixed sentences below, each its own msgid. The
+rules' option errors (``piles=3 is not valid: …``, raised by the rules core) are still read from
+their sentence here.
+"""
 
 from __future__ import annotations
 
 import re
 
+from cardroom.games.messages import Message
 from cardroom.i18n import Translator
+from cardroom.i18n.messages import words
 from cardroom.i18n.words import N_, tr_of
 
 
@@ -74,15 +82,6 @@ _TABLE_FIXED = {
         "the fifth board card is always the Yellow Dwarf, 7D"
     ),
 }
-_TURN = re.compile(r"it is (.+)'s turn, not yours")
-_STALE_PREFIX = re.compile(r"the table changed since you looked: (.+)")
-_NO_TABLE = re.compile(r"there is no table '[A-Za-z0-9_-]*'")
-_AT_MOST = re.compile(r"a message is at most (\d+) bytes")
-_NAME = re.compile(r"a name has 1 to (\d+) characters, not (\d+)")
-_NO_PRESETS = re.compile(r"(Spit|Speed) has no presets")
-_PLAYED_BY = re.compile(r"(Spit|Speed) is played by 2, not (\d+)")
-_SEATS = re.compile(r"seats lists (\d+) seats for (\d+) players: give one each")
-_TOO_LARGE = re.compile(r"a table request is at most (\d+) KB")
 _NOT_VALID = re.compile(r"(?:rules: )?(\w+=.{0,80}?) is not valid: (.+)")
 _UNKNOWN_OPTION = re.compile(
     r"(?:rules: )?unknown (?:Spit )?option (.{0,80}?): the (?:Speed )?options are (.+)"
@@ -92,7 +91,6 @@ _CHIPS = re.compile(
     r"starting_chips=(.{0,80}?): each player needs at least (\d+) chips \(one round's stakes\) "
     r"and at most ([\d,]+)"
 )
-_BAD_REQUEST = re.compile(r"bad table request: (.+)", re.S)
 _HOW = {
     "use 5 or 4 (stock piles)": N_("use 5 or 4 (stock piles)"),
     "choose race or chooser": N_("choose race or chooser"),
@@ -126,33 +124,12 @@ def _how_words(how: str, tr: Translator) -> str:
 
 def request_error_text(message: str, lang: str | Translator | None = None) -> str:
     """A refused web request (creating a table, the rules' options, an unknown table) in
-    ``lang``; as it is if unknown."""
+    ``lang``: a message with an id is told from its id; a fixed sentence is its own msgid."""
     tr = tr_of(lang)
+    if isinstance(message, Message):
+        return words(message, tr)
     if message in _TABLE_FIXED:
         return tr._(_TABLE_FIXED[message])
-    if _NO_TABLE.fullmatch(message):
-        return tr._("there is no such table")
-    m = _NAME.fullmatch(message)
-    if m:
-        return tr._(
-            "a name has 1 to {most} characters, not {n}", most=int(m.group(1)), n=int(m.group(2))
-        )
-    m = _NO_PRESETS.fullmatch(message)
-    if m:
-        return tr._("{game} has no presets", game=tr._(m.group(1)))
-    m = _PLAYED_BY.fullmatch(message)
-    if m:
-        return tr._("{game} is played by 2, not {n}", game=tr._(m.group(1)), n=int(m.group(2)))
-    m = _SEATS.fullmatch(message)
-    if m:
-        return tr._(
-            "seats lists {seats} seats for {players} players: give one each",
-            seats=int(m.group(1)),
-            players=int(m.group(2)),
-        )
-    m = _TOO_LARGE.fullmatch(message)
-    if m:
-        return tr._("a table request is at most {n} KB", n=int(m.group(1)))
     m = _NOT_VALID.fullmatch(message)
     if m:
         return tr._(
@@ -181,29 +158,28 @@ def request_error_text(message: str, lang: str | Translator | None = None) -> st
             least=m.group(2),
             most=m.group(3),
         )
-    m = _BAD_REQUEST.fullmatch(message)
-    if m:
-        return tr._("bad table request: {detail}", detail=m.group(1))
-    return message
+    return words(message, tr) if tr.lang != "en" else message
 
 
 def table_error_text(code: str, message: str, lang: str | Translator | None = None) -> str:
-    """A table's refusal (``TableError`` code and English message) in ``lang``."""
+    """A table's refusal (``TableError`` code and message) in ``lang``: from the message's id
+    (or, for a fixed sentence, the sentence as its msgid); never an English sentence to a
+    French or Welsh reader."""
     tr = tr_of(lang)
-    if code == "illegal":
-        return illegal_reason(message, tr)
+    if isinstance(message, Message):
+        return words(message, tr)
     if message in _TABLE_FIXED:
         return tr._(_TABLE_FIXED[message])
-    m = _TURN.fullmatch(message)
-    if m:
-        return tr._("it is {name}'s turn, not yours", name=m.group(1))
-    m = _STALE_PREFIX.fullmatch(message)
-    if m:
-        return tr._(
-            "the table changed since you looked: {reason}",
-            reason=table_error_text(code, m.group(1), tr),
-        )
-    m = _AT_MOST.fullmatch(message)
-    if m:
-        return tr._("a message is at most {n} bytes", n=int(m.group(1)))
     return request_error_text(message, tr)
+
+
+def fixed_sentence(message: str, lang: str | Translator | None = None) -> str | None:
+    """One of the fixed refusals in ``lang`` (None if ``message`` is not one)."""
+    if message in _TABLE_FIXED:
+        return tr_of(lang)._(_TABLE_FIXED[message])
+    return None
+
+
+def message_id(code: str, message: str) -> str:
+    """The id a refusal carries on the wire: its message's, else ``table.<code>``."""
+    return message.id if isinstance(message, Message) else f"table.{code}"

@@ -330,7 +330,11 @@ class NainJauneTable:
         turn = self.turn()
         assert turn is not None
         if turn.seat != seat:
-            raise TableError("not-your-turn", f"it is {self.names[turn.seat]}'s turn, not yours")
+            name = self.names[turn.seat]
+            raise TableError(
+                "not-your-turn",
+                Message("table.turn", f"it is {name}'s turn, not yours", name=name),
+            )
         by = data.get("by")
         if by not in ("person", "bot"):
             raise TableError("bad-request", "an action is by a person or a bot")

@@ -153,7 +153,10 @@ class RealtimeTables:
         if live is None:
             entries = await self.store.entries(table_id)
             if not entries or not is_realtime(entries[0]):
-                raise TableError("not-found", f"there is no real-time table {table_id!r}")
+                raise TableError(
+                    "not-found",
+                    Message("table.no-table", f"there is no real-time table {table_id!r}"),
+                )
             await self.load(table_id, entries)
             return
         async with live.lock:
@@ -266,7 +269,9 @@ class RealtimeTables:
     def _get(self, table_id: str) -> _RealtimeLive:
         live = self._live.get(table_id)
         if live is None:
-            raise TableError("not-found", f"there is no table {table_id!r}")
+            raise TableError(
+                "not-found", Message("table.no-table", f"there is no table {table_id!r}")
+            )
         return live
 
     # -- creating, joining, starting ------------------------------------------------------------
