@@ -147,10 +147,14 @@ def test_the_tables_refusals_in_french_and_welsh() -> None:
     assert table_error_text(
         "forbidden", "you are watching this table: open an invitation link to take a seat", "cy"
     ) == ("rydych chi’n gwylio’r bwrdd hwn: agorwch ddolen wahodd i gymryd sedd")
-    assert table_error_text("not-found", "there is no table 'x1'", "fr") == (
-        "cette table n’existe pas"
+    no_table = Message("table.no-table", "there is no table 'x1'")
+    assert table_error_text("not-found", no_table, "fr") == "cette table n’existe pas"
+    two = Message("lobby.two-players", "Spit is played by 2, not 3", game="spit", n=3)
+    assert request_error_text(two, "cy") == "chwaraeir Tafod gan 2, nid 3"
+    # a sentence the tables never said is not shown to a Welsh reader as it is
+    assert table_error_text("bad-request", "entry 7 does not follow entry 5", "cy") == (
+        "nid yw hynny’n bosibl nawr"
     )
-    assert request_error_text("Spit is played by 2, not 3", "cy") == "chwaraeir Tafod gan 2, nid 3"
 
 
 def test_bots_are_named_in_the_page_language() -> None:
