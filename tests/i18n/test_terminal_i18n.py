@@ -104,7 +104,7 @@ async def test_speed_screen_in_welsh(tmp_path: Path) -> None:
         assert app.names[1] == "Bot hawdd"
         assert app.sub_title == "Cyflymder yn erbyn Bot hawdd (hedyn 5)"
         assert shown(app, "#status") == (
-            "Cyfnod: dechrau   galw am y troi (bwlch)   cyfrif i lawr 3.0 eiliad"
+            "Cyfnod: dechrau   galw am y troi (Bylchwr)   cyfrif i lawr 3.0 eiliad"
         )
         assert shown(app, "#opponent") == "Bot hawdd: 5 yn y llaw, 10 i’w codi"
         assert shown(app, "#centre").endswith("pentyrrau ochr 10 / 10")
