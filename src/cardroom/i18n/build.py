@@ -118,6 +118,12 @@ def js_catalog(lang: str, web: set[str]) -> bytes:
                 out[key] = list(value) if isinstance(value, tuple | list) else value
     if lang != "en":
         out["@phrases"] = phrases(lang)
+        from cardroom.cards import Rank
+        from cardroom.i18n.words import RANK_LETTERS
+
+        letters = RANK_LETTERS.get(lang, {})
+        if letters:
+            out["@letters"] = {Rank(r).symbol: letter for r, letter in letters.items()}
     return (json.dumps(out, ensure_ascii=False, sort_keys=True, indent=0) + "\n").encode()
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from cardroom.cards import Card, Suit
+from cardroom.cards import Card, Rank, Suit
 from cardroom.games.messages import Message, message_json
 from cardroom.i18n import Translator, translator
 from cardroom.i18n.grammar import rank_phrase
@@ -47,6 +47,19 @@ _TAKES = {
     12: N_("queen who takes"),
     13: N_("king who takes"),
 }
+RANK_LETTERS: dict[str, dict[int, str]] = {"fr": {11: "V", 12: "D", 13: "R"}}
+"""The letters on the court cards where a language has its own: French packs print V, D, R
+(valet, dame, roi; the ace keeps A). Welsh packs are printed with the English indices (A, K,
+Q, J), and the Welsh rules of Spit and Speed list the ranks the same way (« SAFON CARDIAU: A,
+K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so Welsh keeps them."""
+
+
+def rank_letter(rank: int, lang: str | Translator | None = None) -> str:
+    """The letter on a card of ``rank`` in the language's packs (``D`` for a French queen)."""
+    letters = RANK_LETTERS.get(tr_of(lang).lang, {})
+    return letters.get(int(rank)) or Rank(int(rank)).symbol
+
+
 def tr_of(lang: str | Translator | None) -> Translator:
     """A translator from a language code (or the translator itself)."""
     return lang if isinstance(lang, Translator) else translator(lang)

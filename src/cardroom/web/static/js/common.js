@@ -171,7 +171,8 @@ export function rankPhrase(rank) {
 /** "7D" -> "7♦". */
 export function cardText(code) {
   const { rank, suit } = splitCard(code);
-  return `${rank}${SUIT_SYMBOLS[suit] || suit}`;
+  const letter = (catalog["@letters"] || {})[rank] || rank;
+  return `${letter}${SUIT_SYMBOLS[suit] || suit}`;
 }
 
 export function isRed(code) {
@@ -200,8 +201,10 @@ export function sortHand(codes) {
 /** An <img> of a card face; decorative when a parent carries the label. */
 export function cardImg(code, { labelled = false } = {}) {
   const { rank, suit } = splitCard(code);
+  // a court card of a pack printed with the language's own letters (French V, D, R)
+  const folder = (catalog["@letters"] || {})[rank] ? `${LANG}/` : "";
   const img = el("img", {
-    src: `/static/cards/${encodeURIComponent(rank + suit)}.svg`,
+    src: `/static/cards/${folder}${encodeURIComponent(rank + suit)}.svg`,
     class: "card-img",
     alt: labelled ? cardLabel(code) : "",
     draggable: "false",
