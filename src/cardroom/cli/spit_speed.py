@@ -401,7 +401,7 @@ def _play_command(game: str) -> None:
                   cls=FieldsOption, help="A {game} rule option (repeatable).",
                   help_fields=fields)
     @seed_option(None, "Seed of the deal and the bot.")
-    @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
+    @click.option("--name", default=None, help="Your name in the record.")
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
                   default=Path("cardroom-records"), show_default=True,
                   help="Where the record of the game is saved.")
@@ -414,7 +414,7 @@ def _play_command(game: str) -> None:
         bot: str,
         option_pairs: tuple[str, ...],
         seed: int | None,
-        name: str,
+        name: str | None,
         records: Path,
         plain: bool,
         speak: bool,
@@ -423,6 +423,8 @@ def _play_command(game: str) -> None:
             check_spec(bot, game)
         except BotError as exc:
             raise click.BadParameter(str(exc), param_hint="--bot") from None
+        if name is None:  # "Player" in the command line's language
+            name = tr_of(current_lang())._("Player")
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:

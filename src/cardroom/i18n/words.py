@@ -302,6 +302,19 @@ def engine_event_text(
     return event_text(engine_event_dict(event), names.__getitem__, lang)
 
 
+def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
+    """A seat's name, with the names cardroom gives (``Bot 2``, ``Seat 3``) in ``lang``."""
+    name, seat = row.get("name"), row.get("seat")
+    if not isinstance(seat, int):
+        return name
+    tr = tr_of(lang)
+    if name == f"Bot {seat + 1}" and row.get("kind") == "bot":
+        return tr._("Bot {number}", number=seat + 1)
+    if name == f"Seat {seat + 1}":
+        return tr._("Seat {number}", number=seat + 1)
+    return name
+
+
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
     frame's seats); other frames are returned as they are (copied)."""
@@ -314,9 +327,14 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
         reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
         out["game_result"] = {**result, "reason": reason}
+    rows = [dict(row) for row in frame.get("seats") or []]
+    for row in rows:
+        row["name"] = default_name(row, tr)
+    if rows:
+        out["seats"] = rows
     if not events:
         return out
-    names = {s.get("seat"): s.get("name") for s in frame.get("seats") or []}
+    names = {s.get("seat"): s.get("name") for s in rows}
 
     def name(seat: int) -> str:
         return str(names.get(seat) or tr._("Seat {number}", number=seat + 1))
