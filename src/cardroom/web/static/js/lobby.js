@@ -1,5 +1,5 @@
 // The lobby: create a table (every option), list my tables and the open ones.
-import { _, clear, el, readJson, startI18n } from "./common.js";
+import { LANG, _, clear, el, readJson, startI18n } from "./common.js";
 import {
   BOARD_SETS, CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_WORDS,
 } from "./options.js";
@@ -151,7 +151,7 @@ async function create(event) {
   localStorage.setItem(NAME_KEY, body.name);
   $("create-button").disabled = true;
   try {
-    const data = await readJson(await fetch("/api/tables", {
+    const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
@@ -205,7 +205,7 @@ function tableRow(row, mine) {
 
 async function loadTables() {
   try {
-    const data = await readJson(await fetch("/api/tables", { credentials: "same-origin" }));
+    const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, { credentials: "same-origin" }));
     for (const [key, mine] of [["mine", true], ["open", false]]) {
       const list = clear($(key));
       const rows = (data && data[key]) || [];
