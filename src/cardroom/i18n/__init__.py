@@ -79,6 +79,10 @@ class Translator:
         """The form for ``n`` (``{n}`` is filled in with ``n``)."""
         return fill(self._t.ngettext(singular, plural, n), {"n": n, **fields})
 
+    def raw_ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        """The form for ``n``, its fields left to fill (for click, which fills them)."""
+        return self._t.ngettext(singular, plural, n)
+
     def pgettext(self, context: str, message: str, /, **fields: object) -> str:
         """``message`` in ``context`` (for short words that differ by use)."""
         text = self._t.pgettext(context, message)
