@@ -16,7 +16,7 @@ from cardroom.cards import Card
 from cardroom.i18n import Translator
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import words
-from cardroom.i18n.words import N_, card_name, tr_of
+from cardroom.i18n.words import N_, card_name, pretty, tr_of
 
 GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
 """The games' names: « Tafod » and « Cyflymder » in Welsh."""
@@ -31,7 +31,7 @@ CardText = Callable[[Card, Translator], str]
 
 
 def _pretty(card: Card, tr: Translator) -> str:
-    return card.pretty
+    return pretty(card, tr)
 
 
 def _named(card: Card, tr: Translator) -> str:

@@ -107,9 +107,11 @@ def takes_call(card: Card | str, lang: str | Translator | None = None) -> str:
     return tr._(special) if special else tr._("{rank} who takes", rank=int(card.rank))
 
 
-def pretty(card: Card | str) -> str:
-    """``7♦`` (the same in every language)."""
-    return (Card.parse(card) if isinstance(card, str) else card).pretty
+def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
+    """``7♦``, ``Q♠`` (French: ``D♠``, the letter of the language's packs)."""
+    card = Card.parse(card) if isinstance(card, str) else card
+    letter = RANK_LETTERS.get(tr_of(lang).lang, {}).get(int(card.rank))
+    return card.pretty if letter is None else letter + card.pretty[len(card.rank.symbol) :]
 
 
 def _message_of(value: Any, msg: Any = None) -> Any:
@@ -169,7 +171,7 @@ def event_text(
     who = name(seat) if isinstance(seat, int) else ""
     card: str = str(event.get("card") or "")
     if kind == "play":
-        return tr._("{name} plays {card}", name=who, card=pretty(card))
+        return tr._("{name} plays {card}", name=who, card=pretty(card, tr))
     if kind == "takes":
         return tr.ngettext(
             '{name}: "{call}" ({n} chip)',
@@ -179,7 +181,9 @@ def event_text(
             call=takes_call(card, tr),
         )
     if kind == "forgot":
-        return tr._("{name} forgot to announce {card}: the box stays", name=who, card=pretty(card))
+        return tr._(
+            "{name} forgot to announce {card}: the box stays", name=who, card=pretty(card, tr)
+        )
     if kind == "without":
         return tr._('{name}: "{call}"', name=who, call=without_call(event["rank"], tr))
     if kind == "next-rank":
@@ -212,7 +216,9 @@ def event_text(
             owed=event["owed"],
         )
     if kind == "doubled":
-        fields_ = {"name": who, "card": pretty(card), "paid": event["paid"], "owed": event["owed"]}
+        fields_ = {
+            "name": who, "card": pretty(card, tr), "paid": event["paid"], "owed": event["owed"]
+        }
         held = event.get("reason") == "held"
         if event["paid"] == event["owed"]:
             return (
