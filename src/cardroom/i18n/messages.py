@@ -121,7 +121,8 @@ PILE_FIELDS = {"pile": "number", "stock": "number", "target": "target"}
 """Index fields (from 0) -> the placeholder of their number as players count (from 1)."""
 
 
-def _card(value: Any) -> Card | None:
+def card_of(value: Any) -> Card | None:
+    """A card field: the card itself or its code (None for anything else)."""
     if isinstance(value, Card):
         return value
     if isinstance(value, str):
@@ -145,7 +146,7 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in fields.items():
         if key in CARD_FIELDS:
-            card = _card(value)
+            card = card_of(value)
             if card is not None:
                 out[key] = card_phrase(card, tr.lang)
         elif key in RANK_FIELDS and isinstance(value, int):
@@ -174,7 +175,7 @@ def message_words(
     « that is not possible now », logged)."""
     tr = tr_of(lang)
     text = MESSAGES.get(id)
-    if id == "rt.stale" and _card((fields or {}).get("seen")) is None:
+    if id == "rt.stale" and card_of((fields or {}).get("seen")) is None:
         text = MESSAGES["rt.stale-unseen"]
     if text is None:
         logger.warning("a message without words: %s %r", id, fields)

@@ -15,6 +15,7 @@ from typing import Any
 from cardroom.cards import Card
 from cardroom.i18n import Translator
 from cardroom.i18n.grammar import card_phrase
+from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
 from cardroom.i18n.words import N_, card_name, pretty, tr_of
 
@@ -57,17 +58,6 @@ def event_fields(event: Any) -> dict[str, Any]:
             value = [v.code if isinstance(v, Card) else v for v in value]
         out[f.name] = value
     return out
-
-
-def _card_of(value: Any) -> Card | None:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        try:
-            return Card.parse(value)
-        except ValueError:
-            return None
-    return None
 
 
 def _event_text(
