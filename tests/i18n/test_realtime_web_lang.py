@@ -234,7 +234,7 @@ async def test_a_spit_table_speaks_french_and_welsh_over_the_websocket(tmp_path:
     from cardroom.i18n.grammar import card_phrase
     from cardroom.i18n.messages import message_words
 
-    assert error["code"] == "illegal"
+    assert error["code"] == "illegal" and error["id"] == "rt.not-next"
     assert error["message"] == message_words("rt.not-next", {"card": card, "top": top}, "fr")
     fr_log = [line["text"] for f in ann.frames if f["type"] == "state" for line in f["log"]]
     cy_log = [line["text"] for f in watcher.frames if f["type"] == "state" for line in f["log"]]

@@ -17,7 +17,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
-from cardroom.i18n.words import N_, card_name, pretty, tr_of
+from cardroom.i18n.words import N_, card_name, tr_of
 
 GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
 """The games' names: « Tafod » and « Cyflymder » in Welsh."""
@@ -32,7 +32,7 @@ CardText = Callable[[Card, Translator], str]
 
 
 def _pretty(card: Card, tr: Translator) -> str:
-    return pretty(card, tr)
+    return card.pretty  # the terminal's printed cards: their letters are the keys typed
 
 
 def _named(card: Card, tr: Translator) -> str:

@@ -158,20 +158,27 @@ def stakes_text(
 
 
 def event_text(
-    event: Mapping[str, Any], name: Callable[[int], str], lang: str | Translator | None = None
+    event: Mapping[str, Any],
+    name: Callable[[int], str],
+    lang: str | Translator | None = None,
+    *,
+    letters: bool = True,
 ) -> str:
-    """One structured event in words; ``name(seat)`` gives a player's name.
+    """One structured event in words; ``name(seat)`` gives a player's name. Printed cards
+    carry the language's letters (French ``D♠``) unless ``letters`` is False (the terminal,
+    where the letters are the keys typed).
 
     The kinds are those of the table frames (``play``, ``takes``, ``without`` …); an unknown kind
     gives its ``text`` as it is.
     """
     tr = tr_of(lang)
+    shown = tr if letters else "en"
     kind = event.get("kind")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
     card: str = str(event.get("card") or "")
     if kind == "play":
-        return tr._("{name} plays {card}", name=who, card=pretty(card, tr))
+        return tr._("{name} plays {card}", name=who, card=pretty(card, shown))
     if kind == "takes":
         return tr.ngettext(
             '{name}: "{call}" ({n} chip)',
@@ -182,7 +189,7 @@ def event_text(
         )
     if kind == "forgot":
         return tr._(
-            "{name} forgot to announce {card}: the box stays", name=who, card=pretty(card, tr)
+            "{name} forgot to announce {card}: the box stays", name=who, card=pretty(card, shown)
         )
     if kind == "without":
         return tr._('{name}: "{call}"', name=who, call=without_call(event["rank"], tr))
@@ -217,7 +224,7 @@ def event_text(
         )
     if kind == "doubled":
         fields_ = {
-            "name": who, "card": pretty(card, tr), "paid": event["paid"], "owed": event["owed"]
+            "name": who, "card": pretty(card, shown), "paid": event["paid"], "owed": event["owed"]
         }
         held = event.get("reason") == "held"
         if event["paid"] == event["owed"]:
@@ -302,10 +309,14 @@ def engine_event_dict(event: object) -> dict[str, Any]:
 
 
 def engine_event_text(
-    event: object, names: Sequence[str], lang: str | Translator | None = None
+    event: object,
+    names: Sequence[str],
+    lang: str | Translator | None = None,
+    *,
+    letters: bool = True,
 ) -> str:
     """A Nain Jaune engine event in words (``names`` by round position)."""
-    return event_text(engine_event_dict(event), names.__getitem__, lang)
+    return event_text(engine_event_dict(event), names.__getitem__, lang, letters=letters)
 
 
 def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
