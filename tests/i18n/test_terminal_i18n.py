@@ -180,7 +180,7 @@ def test_cardroom_help_in_french_and_welsh() -> None:
         "Chaque commande a son propre --help.",
         "--version Afficher la version et quitter.",
         "-h, --help Afficher ce message et quitter.",
-        "Commandes: play Jouer une partie dans le terminal contre des robots.",
+        "Commandes : play Jouer une partie dans le terminal contre des robots.",
     ):
         assert phrase in flat(fr), phrase
     assert "Show this message" not in fr and "Examples" not in fr

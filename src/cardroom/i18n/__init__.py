@@ -96,6 +96,21 @@ class Translator:
         return self._("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined (it is translated where used)."""
+    return message
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural message (both forms) for translation where it is defined."""
+    return singular, plural
+
+
+def tr_of(lang: str | Translator | None) -> Translator:
+    """A translator from a language code (or the translator itself)."""
+    return lang if isinstance(lang, Translator) else translator(lang)
+
+
 @cache
 def translator(lang: str | None = None) -> Translator:
     """The translator of ``lang`` (``en`` for None or an unknown language)."""

@@ -16,9 +16,8 @@ from typing import Any
 
 from cardroom.cards import Card
 from cardroom.games.messages import Message
-from cardroom.i18n import Translator
+from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.grammar import card_phrase, rank_phrase
-from cardroom.i18n.words import N_, Np_, tr_of
 
 logger = logging.getLogger(__name__)
 
@@ -101,6 +100,67 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "refused": N_("that is not possible now"),
 }
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
+
+FIXED = {
+    "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
+    "no round is being played": N_("no round is being played"),
+    "the game is over": N_("the game is over"),
+    "the table has not started": N_("the table has not started"),
+    # the web tables' refusals (websocket, Spit and Speed tables, hints)
+    "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
+    "the game has not started yet": N_("the game has not started yet"),
+    "a bot plays this seat": N_("a bot plays this seat"),
+    "only the table's creator can start it": N_("only the table's creator can start it"),
+    "this is not a person's seat": N_("this is not a person's seat"),
+    "the record is published when the game is over": N_(
+        "the record is published when the game is over"
+    ),
+    "a rematch is offered once the game is over": N_("a rematch is offered once the game is over"),
+    "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
+    "the table is closed": N_("the table is closed"),
+    "hints are off at this table": N_("hints are off at this table"),
+    "hints are offered at Nain Jaune tables only": N_(
+        "hints are offered at Nain Jaune tables only"
+    ),
+    "no hint: it is not your turn": N_("no hint: it is not your turn"),
+    "the table moved on since you looked: ask again": N_(
+        "the table moved on since you looked: ask again"
+    ),
+    "this table was changed by another server: reload the page": N_(
+        "this table was changed by another server: reload the page"
+    ),
+    "there is no such table": N_("there is no such table"),
+    "this page is not from this server": N_("this page is not from this server"),
+    "this seat link is not valid for this table: open your invitation link again": N_(
+        "this seat link is not valid for this table: open your invitation link again"
+    ),
+    "you are sending messages too fast: wait a moment": N_(
+        "you are sending messages too fast: wait a moment"
+    ),
+    "too many bad messages: closing the connection": N_(
+        "too many bad messages: closing the connection"
+    ),
+    "binary messages are not accepted: send JSON text": N_(
+        "binary messages are not accepted: send JSON text"
+    ),
+    "you are watching this table: open an invitation link to take a seat": N_(
+        "you are watching this table: open an invitation link to take a seat"
+    ),
+    "the server could not do that (the error was logged)": N_(
+        "the server could not do that (the error was logged)"
+    ),
+    "this message is not valid JSON": N_("this message is not valid JSON"),
+    # creating a table (the lobby)
+    "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
+    "a Speed match to a target is not offered here": N_(
+        "a Speed match to a target is not offered here"
+    ),
+    "board_cards must be five different cards": N_("board_cards must be five different cards"),
+    "the fifth board card is always the Yellow Dwarf, 7D": N_(
+        "the fifth board card is always the Yellow Dwarf, 7D"
+    ),
+}
+"""The tables' and the web layer's fixed refusals: each sentence is its own msgid."""
 
 WHAT = {
     "play": N_("play"),
@@ -199,12 +259,8 @@ def words(message: str | Mapping[str, Any], lang: str | Translator | None = None
     reach a French reader); the general refusal is said instead, and it is logged.
     """
     inner = _nested(message)
-    if inner is None and isinstance(message, str):
-        from cardroom.i18n.reasons import fixed_sentence
-
-        said = fixed_sentence(message, lang)
-        if said is not None:
-            return said
+    if inner is None and isinstance(message, str) and message in FIXED:
+        return tr_of(lang)._(FIXED[message])
     if inner is None:
         logger.warning("a message without an id reached a person: %r", message)
         return tr_of(lang)._(str(MESSAGES["refused"]))

@@ -12,76 +12,16 @@ import re
 
 from cardroom.games.messages import Message
 from cardroom.i18n import Translator
+from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words
 from cardroom.i18n.words import N_, tr_of
 
 
 def illegal_reason(reason: str, lang: str | Translator | None = None) -> str:
     """A Nain Jaune engine's ``IllegalAction.reason`` (a message with an id) in ``lang``."""
-    from cardroom.i18n.messages import words
-
     return words(reason, lang)
 
 
-_TABLE_FIXED = {
-    "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
-    "no round is being played": N_("no round is being played"),
-    "the game is over": N_("the game is over"),
-    "the table has not started": N_("the table has not started"),
-    # the web tables' refusals (websocket, Spit and Speed tables, hints)
-    "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
-    "the game has not started yet": N_("the game has not started yet"),
-    "a bot plays this seat": N_("a bot plays this seat"),
-    "only the table's creator can start it": N_("only the table's creator can start it"),
-    "this is not a person's seat": N_("this is not a person's seat"),
-    "the record is published when the game is over": N_(
-        "the record is published when the game is over"
-    ),
-    "a rematch is offered once the game is over": N_("a rematch is offered once the game is over"),
-    "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
-    "the table is closed": N_("the table is closed"),
-    "hints are off at this table": N_("hints are off at this table"),
-    "hints are offered at Nain Jaune tables only": N_(
-        "hints are offered at Nain Jaune tables only"
-    ),
-    "no hint: it is not your turn": N_("no hint: it is not your turn"),
-    "the table moved on since you looked: ask again": N_(
-        "the table moved on since you looked: ask again"
-    ),
-    "this table was changed by another server: reload the page": N_(
-        "this table was changed by another server: reload the page"
-    ),
-    "there is no such table": N_("there is no such table"),
-    "this page is not from this server": N_("this page is not from this server"),
-    "this seat link is not valid for this table: open your invitation link again": N_(
-        "this seat link is not valid for this table: open your invitation link again"
-    ),
-    "you are sending messages too fast: wait a moment": N_(
-        "you are sending messages too fast: wait a moment"
-    ),
-    "too many bad messages: closing the connection": N_(
-        "too many bad messages: closing the connection"
-    ),
-    "binary messages are not accepted: send JSON text": N_(
-        "binary messages are not accepted: send JSON text"
-    ),
-    "you are watching this table: open an invitation link to take a seat": N_(
-        "you are watching this table: open an invitation link to take a seat"
-    ),
-    "the server could not do that (the error was logged)": N_(
-        "the server could not do that (the error was logged)"
-    ),
-    "this message is not valid JSON": N_("this message is not valid JSON"),
-    # creating a table (the lobby)
-    "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
-    "a Speed match to a target is not offered here": N_(
-        "a Speed match to a target is not offered here"
-    ),
-    "board_cards must be five different cards": N_("board_cards must be five different cards"),
-    "the fifth board card is always the Yellow Dwarf, 7D": N_(
-        "the fifth board card is always the Yellow Dwarf, 7D"
-    ),
-}
 _NOT_VALID = re.compile(r"(?:rules: )?(\w+=.{0,80}?) is not valid: (.+)")
 _UNKNOWN_OPTION = re.compile(
     r"(?:rules: )?unknown (?:Spit )?option (.{0,80}?): the (?:Speed )?options are (.+)"
@@ -171,13 +111,6 @@ def table_error_text(code: str, message: str, lang: str | Translator | None = No
     if message in _TABLE_FIXED:
         return tr._(_TABLE_FIXED[message])
     return request_error_text(message, tr)
-
-
-def fixed_sentence(message: str, lang: str | Translator | None = None) -> str | None:
-    """One of the fixed refusals in ``lang`` (None if ``message`` is not one)."""
-    if message in _TABLE_FIXED:
-        return tr_of(lang)._(_TABLE_FIXED[message])
-    return None
 
 
 def message_id(code: str, message: str) -> str:

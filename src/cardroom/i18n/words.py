@@ -13,19 +13,12 @@ from typing import Any
 
 from cardroom.cards import Card, Rank, Suit
 from cardroom.games.messages import Message, message_json
-from cardroom.i18n import Translator, translator
+from cardroom.i18n import N_ as N_
+from cardroom.i18n import Np_ as Np_
+from cardroom.i18n import Translator
+from cardroom.i18n import tr_of as tr_of
 from cardroom.i18n.grammar import rank_phrase
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for translation where it is defined (it is translated where used)."""
-    return message
-
-
-def Np_(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a plural message (both forms) for translation where it is defined."""
-    return singular, plural
-
+from cardroom.i18n.messages import words
 
 YELLOW_DWARF = "7D"
 _FACE = {1: N_("ace"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")}
@@ -58,11 +51,6 @@ def rank_letter(rank: int, lang: str | Translator | None = None) -> str:
     """The letter on a card of ``rank`` in the language's packs (``D`` for a French queen)."""
     letters = RANK_LETTERS.get(tr_of(lang).lang, {})
     return letters.get(int(rank)) or Rank(int(rank)).symbol
-
-
-def tr_of(lang: str | Translator | None) -> Translator:
-    """A translator from a language code (or the translator itself)."""
-    return lang if isinstance(lang, Translator) else translator(lang)
 
 
 def rank_name(rank: int, lang: str | Translator | None = None) -> str:
@@ -124,15 +112,11 @@ def _message_of(value: Any, msg: Any = None) -> Any:
 
 def sequence_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
     """Why a new sequence starts, in words (from the reason's id and fields)."""
-    from cardroom.i18n.messages import words
-
     return words(_message_of(reason, msg), lang)
 
 
 def game_over_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
     """Why the game ended, in words (from the reason's id and fields)."""
-    from cardroom.i18n.messages import words
-
     return words(_message_of(reason, msg), lang)
 
 
