@@ -282,7 +282,12 @@ class Arbiter(Generic[A, V]):
             self.log.append(Entry(now, seat, action, False, exc.reason))
             return Outcome(False, exc.reason)
         self.log.append(Entry(now, seat, action, True, None, events))
-        if stalemate_before and any(called_before) and not any(getattr(engine, "called", ())):
+        if (
+            getattr(engine, "renews_countdown", True)
+            and stalemate_before
+            and any(called_before)
+            and not any(getattr(engine, "called", ()))
+        ):
             # Both called: the engine resolved the stalemate; one that follows at once is new.
             self._since = None
         self._note_stalemate(now)
@@ -408,7 +413,11 @@ def replay(data: Any) -> Replay:
 
     Every action is fed at its recorded time through a fresh engine and arbiter; each must be
     accepted or rejected as recorded, and each countdown entry must fall exactly where the
-    countdown runs out (and no countdown may run out unrecorded).
+    countdown runs out (and no countdown may run out unrecorded). The game is played under the
+    version of its rules the record names; a record written before records had versions is
+    replayed under the versions it may have been played under, latest first, and the first
+    under which it replays is kept (``replay.engine.rules_version``; the error of the latest if
+    none).
     """
     if not isinstance(data, dict):
         raise RecordError("a Spit or Speed record is a JSON object with a 'game' field")
@@ -417,7 +426,25 @@ def replay(data: Any) -> Replay:
         raise RecordError("the record has no 'game' name")
     module = _record_module(game)
     try:
-        engine = module.game_from_header(data)
+        read_versions = getattr(module, "rules_versions", None)
+        versions = [None] if read_versions is None else read_versions(data)
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    failed: RecordError | None = None
+    for version in versions:  # several only for a record written before records had versions
+        try:
+            return _replay_under(module, data, version)
+        except RecordError as exc:
+            failed = failed or exc
+    assert failed is not None
+    raise failed
+
+
+def _replay_under(module: Any, data: dict[str, Any], version: int | None) -> Replay:
+    try:
+        engine = (
+            module.game_from_header(data, version) if version else module.game_from_header(data)
+        )
         players = get_names(data.get("players"), 2)
         actions = get_list(data.get("actions"), "actions", MAX_ACTIONS)
     except RecordError:

@@ -81,8 +81,10 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]
     db = tmp_path_factory.mktemp("e2e") / "cardroom.db"
     port = _free_port()
     settings = Settings(
-        host="127.0.0.1", port=port, db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.02
-    )
+        host="127.0.0.1", port=port, db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.02,
+        # a module's browsers make many tables from this one address
+        tables_per_minute=1000, open_tables_per_client=1000,
+    )  # fmt: skip
     app = create_app(settings)
     wrapped = _LoopCapture(app)
     config = uvicorn.Config(

@@ -34,7 +34,8 @@ async def _reset(url: str) -> None:
 
     conn = await asyncpg.connect(asyncpg_dsn(url))
     try:
-        await conn.execute("DROP TABLE IF EXISTS chat, events, seats, tables")
+        # every table, alembic_version and whatever later migrations add
+        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
     finally:
         await conn.close()
 

@@ -69,7 +69,8 @@ def header() -> dict[str, Any]:
 
 def test_the_header_round_trips_and_ignores_the_arbiter_keys() -> None:
     h = header()
-    assert set(h) == {"game", "rules", "players", "seed", "deal"}
+    assert set(h) == {"game", "version", "rules", "players", "seed", "deal"}
+    assert h["version"] == {"format": 2, "rules": 2}
     assert h["rules"] == {
         "piles": 4,
         "slap": "chooser",

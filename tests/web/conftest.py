@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 
 from cardroom.tables import TableService
 from cardroom.web import Settings, create_app
+from cardroom.web.server import uvicorn_config
 
 
 def settings_for(path: Path, **changes: Any) -> Settings:
@@ -52,7 +53,7 @@ async def serving(settings: Settings) -> AsyncIterator[tuple[FastAPI, str]]:
     sock.listen(128)
     sock.setblocking(False)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+    config = uvicorn_config(app, settings, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:

@@ -8,6 +8,8 @@ from fastapi.testclient import TestClient
 
 from tests.web.test_replay_frames import sweep_record
 
+JSON_TYPE = {"Content-Type": "application/json"}
+
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/tables", json={"name": "Ann", **body})
@@ -104,8 +106,10 @@ def test_bad_create_requests_say_what_is_wrong_and_create_nothing(client: TestCl
         assert response.status_code == 400, change
         assert words in response.json()["message"], (change, response.json())
         assert "set-cookie" not in response.headers
-    assert client.post("/api/tables", content=b"{not json").status_code == 400
-    huge = client.post("/api/tables", content=b'{"name": "' + b"x" * 20000 + b'"}')
+    assert client.post("/api/tables", content=b"{not json", headers=JSON_TYPE).status_code == 400
+    huge = client.post(
+        "/api/tables", content=b'{"name": "' + b"x" * 20000 + b'"}', headers=JSON_TYPE
+    )
     assert huge.status_code == 413 and "at most 16 KB" in huge.json()["message"]
     assert client.get("/api/tables").json() == {"open": [], "mine": []}
 
@@ -119,7 +123,7 @@ def test_replay_upload_returns_the_engines_frames(client: TestClient) -> None:
     bad = client.post("/api/replay", json={**sweep_record(), "moves": ["AC", "3C"]})
     assert bad.status_code == 400
     assert "move 2 (3C) by seat 1 is illegal" in bad.json()["message"]
-    assert client.post("/api/replay", content=b"\xff\xfe").status_code == 400
+    assert client.post("/api/replay", content=b"\xff\xfe", headers=JSON_TYPE).status_code == 400
     huge = b"[" + b"1," * (1024 * 1024) + b"1]"
-    too_large = client.post("/api/replay", content=huge)
+    too_large = client.post("/api/replay", content=huge, headers=JSON_TYPE)
     assert too_large.status_code == 413 and "at most 2 MB" in too_large.json()["message"]

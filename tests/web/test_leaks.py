@@ -109,7 +109,9 @@ def table_config(i: int) -> TableConfig:
 async def test_no_frame_names_a_card_its_client_could_not_see(tmp_path: Path) -> None:
     tables = 32
     # scripted players answer at machine speed: lift the per-connection rate limit
-    fast = settings_for(tmp_path, rate_per_second=1000.0, rate_burst=1000)
+    fast = settings_for(
+        tmp_path, rate_per_second=1000.0, rate_burst=1000, sockets_per_address=1000
+    )
     async with serving(fast) as (app, address):
         service = service_of(app)
 

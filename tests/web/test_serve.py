@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -22,6 +23,19 @@ def test_help_has_examples() -> None:
     assert result.exit_code == 0
     assert "cardroom serve --host 0.0.0.0" in result.output
     assert "--bot-delay" in result.output and "--db" in result.output
+    for option in ("--secure-cookies", "--allowed-host", "--proxy", "--tables-per-minute"):
+        assert option in result.output
+
+
+def test_the_bounds_options_default_to_the_settings() -> None:
+    from cardroom.cli.serve import serve
+    from cardroom.web.settings import Settings
+
+    defaults = {p.name: p.default for p in serve.params}
+    assert defaults["tables_per_minute"] == Settings.tables_per_minute
+    assert defaults["open_tables"] == Settings.open_tables_per_client
+    assert defaults["sockets_per_address"] == Settings.sockets_per_address
+    assert defaults["max_connections"] == Settings.max_connections
 
 
 def test_a_port_in_use_says_to_choose_another(tmp_path: Path) -> None:
@@ -53,7 +67,8 @@ def test_serve_prints_where_it_is_and_answers(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
     db = tmp_path / "club.db"
     env = {**os.environ, "PYTHONPATH": SRC}
-    command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port), "--db", str(db)]
+    command = [sys.executable, "-m", "cardroom", "serve", "--port", str(port), "--db", str(db),
+               "--allowed-host", "cards.example.org"]  # fmt: skip
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -71,6 +86,19 @@ def test_serve_prints_where_it_is_and_answers(tmp_path: Path) -> None:
                 time.sleep(0.05)
         else:
             raise AssertionError("the server never answered")
+        named = urllib.request.Request(
+            f"http://127.0.0.1:{port}/healthz", headers={"Host": "cards.example.org"}
+        )
+        with urllib.request.urlopen(named) as response:
+            assert response.status == 200
+        rebound = urllib.request.Request(
+            f"http://127.0.0.1:{port}/healthz", headers={"Host": "evil.example"}
+        )
+        try:
+            urllib.request.urlopen(rebound)
+            raise AssertionError("a foreign Host was served")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 400
     finally:
         server.terminate()
         server.wait(30)

@@ -64,11 +64,14 @@ def lan_address() -> str | None:
 
 
 async def check_database(url: str) -> None:
-    """Open and close the store once, so a bad ``--db`` is reported before serving."""
+    """Open and close the store once, so a bad ``--db`` is reported before serving (and an
+    older database is upgraded, once, before the workers start: said on the terminal)."""
     from cardroom.store import EventStore
 
     store = await EventStore.open(url)
     await store.close()
+    if store.upgraded is not None and store.upgraded.before is not None:
+        click.echo(store.upgraded.describe())
 
 
 @cli.command(context_settings=CONTEXT)
@@ -107,8 +110,70 @@ async def check_database(url: str) -> None:
     type=click.IntRange(1, 64),
     help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
 )
+@click.option(
+    "--secure-cookies",
+    is_flag=True,
+    help="Behind HTTPS: seat cookies only travel over HTTPS, and browsers are told to "
+    "keep to HTTPS (HSTS).",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A name this server answers to, e.g. cards.example.org (repeat for more; "
+    "*.example.org for its subdomains). Always allowed: the --host address and localhost.",
+)
+@click.option(
+    "--proxy",
+    default=None,
+    metavar="ADDRESS",
+    help="Trust the client address and scheme that the reverse proxy at this address "
+    "forwards (X-Forwarded-For, X-Forwarded-Proto), e.g. 127.0.0.1.",
+)
+@click.option(
+    "--tables-per-minute",
+    default=10,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Tables one client address may create per minute.",
+)
+@click.option(
+    "--open-tables",
+    default=20,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Tables not over yet that one client address may have created.",
+)
+@click.option(
+    "--sockets-per-address",
+    default=128,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Open table connections one client address may hold.",
+)
+@click.option(
+    "--max-connections",
+    default=8192,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Connections one server process accepts at once (past it: busy, try again).",
+)
 @lang_option
-def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) -> None:
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    bot_delay: float,
+    workers: int,
+    secure_cookies: bool,
+    allowed_hosts: tuple[str, ...],
+    proxy: str | None,
+    tables_per_minute: int,
+    open_tables: int,
+    sockets_per_address: int,
+    max_connections: int,
+) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
 
     Open the address it prints, create a table, and send each friend their invitation link.
@@ -123,12 +188,15 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) 
       cardroom serve --bot-delay 0                bots play at once
       cardroom serve --db postgresql://cardroom@127.0.0.1/cardroom --workers 2
                                                   a club: two processes on PostgreSQL
+      cardroom serve --allowed-host cards.example.org --secure-cookies --proxy 127.0.0.1
+                                                  behind an HTTPS proxy (docs/deploy.md)
     """
     import uvicorn
 
     from cardroom.store import StoreError, resolve_url
     from cardroom.web import Settings, create_app
-    from cardroom.web.settings import sqlite_path
+    from cardroom.web.server import uvicorn_config
+    from cardroom.web.settings import default_hosts, sqlite_path
 
     try:
         url = resolve_url(db)
@@ -157,14 +225,20 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, workers: int) 
     if workers > 1:
         click.echo(f"{workers} server processes share the port (a dead one is replaced)")
     click.echo("stop with Ctrl-C")
-    settings = Settings(host=host, port=port, db_url=url, bot_delay=bot_delay)
-    config = uvicorn.Config(
-        create_app(settings),
-        log_level="warning",
-        ws_max_size=64 * 1024,
-        proxy_headers=False,
-        server_header=False,
+    settings = Settings(
+        host=host,
+        port=port,
+        db_url=url,
+        bot_delay=bot_delay,
+        secure_cookies=secure_cookies,
+        allowed_hosts=(*default_hosts(host), *allowed_hosts),
+        tables_per_minute=tables_per_minute,
+        open_tables_per_client=open_tables,
+        sockets_per_address=sockets_per_address,
+        max_connections=max_connections,
     )
+    proxied = {"proxy_headers": True, "forwarded_allow_ips": proxy} if proxy else {}
+    config: uvicorn.Config = uvicorn_config(create_app(settings), settings, **proxied)
 
     def run_one() -> None:
         server = uvicorn.Server(config)

@@ -37,7 +37,7 @@ from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n.words import N_, rules_note, tr_of
 from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
 
 GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
@@ -266,6 +266,7 @@ def result_json(rep: Replay) -> dict[str, Any]:
         "stale": sum(1 for e in log if not e.accepted and (e.reason or "").startswith("stale: ")),
         "timeouts": arb.timeouts,
         "stalemates": arb.stalemates,
+        "rules_version": engine.rules_version,
     }
 
 
@@ -331,6 +332,9 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
     else:
         yield tr._("{game}: {first} (seat 0) v {second} (seat 1); {rules}; seed {seed}",
                    **fields_)
+    note = rules_note(engine.game, engine.rules_version, tr)
+    if note is not None:
+        yield note
     yield from entry_lines(rep, lang=lang)
     res = result_json(rep)
     left = " · ".join(

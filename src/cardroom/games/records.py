@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 MAX_RECORD_BYTES = 8 * 1024 * 1024
@@ -195,3 +196,47 @@ def get_names(value: Any, count: int | tuple[int, int], where: str = "players") 
             raise RecordError(f"{where}[{i}] is an empty name")
         out.append(text)
     return out
+
+
+FORMAT = 2
+"""The record format this code writes. 1: records before they carried a version (read as they
+are); 2: every record (a Spit or Speed game, a Nain Jaune round) carries ``"version":
+{"format": 2, "rules": R}``, R being the version of its game's rules it was played under."""
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """The format of a record and the version of its game's rules it was played under."""
+
+    format: int
+    rules: int
+
+    def to_json(self) -> dict[str, int]:
+        """``{"format": F, "rules": R}``."""
+        return {"format": self.format, "rules": self.rules}
+
+
+def written_version(rules: int) -> dict[str, int]:
+    """The ``version`` object a record written now carries (``rules``: the game's version)."""
+    return Version(FORMAT, rules).to_json()
+
+
+def read_version(data: Mapping[str, Any], game: str, current: int, before: int = 1) -> Version:
+    """A record's version; raise :class:`RecordError` if a newer release wrote it.
+
+    A record without ``version`` (format 1) was played under rules ``before``, which the
+    game's reader works out from what the record holds.
+    """
+    raw = data.get("version")
+    if raw is None:
+        return Version(1, before)
+    version = get_object(raw, "version")
+    fmt = get_int(version.get("format"), "version.format", 1, MAX_COUNT)
+    rules = get_int(version.get("rules"), "version.rules", 1, MAX_COUNT)
+    if fmt > FORMAT or rules > current:
+        raise RecordError(
+            f"this {game} record was written by a newer cardroom (format {fmt}, rules {rules}; "
+            f"this one reads up to format {FORMAT}, rules {current}): upgrade cardroom to "
+            "replay it"
+        )
+    return Version(fmt, rules)

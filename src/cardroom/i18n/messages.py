@@ -80,6 +80,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "spit.not-due": N_('no stalemate: "Spit!" is not due'),
     "speed.not-turned": N_("the middle cards are not turned yet: call for the flip first"),
     "speed.not-in-hand": N_("{card.the} is not in your hand"),
+    "speed.not-stuck": N_("no stalemate: a card can still be played, so there is nothing to flip"),
     "speed.already-called": N_(
         "you have already called: waiting for the other player or the countdown"
     ),
@@ -150,6 +151,25 @@ FIXED = {
         "the server could not do that (the error was logged)"
     ),
     "this message is not valid JSON": N_("this message is not valid JSON"),
+    # the bounds of the web server's work
+    'at a Nain Jaune table an action is a card, "pass" or "claim"': N_(
+        'at a Nain Jaune table an action is a card, "pass" or "claim"'
+    ),
+    "many players are asking for hints: ask again in a moment": N_(
+        "many players are asking for hints: ask again in a moment"
+    ),
+    "you have asked for many hints lately: wait a minute": N_(
+        "you have asked for many hints lately: wait a minute"
+    ),
+    "too many connections from your address: close a few pages and reload": N_(
+        "too many connections from your address: close a few pages and reload"
+    ),
+    "this seat is sending messages too fast: wait a moment": N_(
+        "this seat is sending messages too fast: wait a moment"
+    ),
+    "a Nain Jaune table has no log to page through": N_(
+        "a Nain Jaune table has no log to page through"
+    ),
     # creating a table (the lobby)
     "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
     "a Speed match to a target is not offered here": N_(

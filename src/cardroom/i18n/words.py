@@ -53,6 +53,37 @@ def rank_letter(rank: int, lang: str | Translator | None = None) -> str:
     return letters.get(int(rank)) or Rank(int(rank)).symbol
 
 
+EARLIER_RULES: dict[tuple[str, int], str] = {
+    ("speed", 1): N_(
+        "Played under the earliest rules of Speed (version 1, before 23 November 2026): as "
+        "under version 2, the flip came as soon as neither player could play and its countdown "
+        "ran from that moment, a game nobody could finish ended at once, and the winner scored "
+        "the cards left in the loser's hand and draw pile; besides, when neither could play "
+        "again right after a flip both had called, the countdown went on from before instead "
+        "of starting again."
+    ),
+    ("speed", 2): N_(
+        "Played under the earlier rules of Speed (version 2, before 23 November 2026): the flip "
+        "came as soon as neither player could play and its countdown ran from that moment, a "
+        "game nobody could finish ended at once, and the winner scored the cards left in the "
+        "loser's hand and draw pile."
+    ),
+    ("spit", 1): N_(
+        "Played under the earlier rules of Spit (version 1, before 23 November 2026): when "
+        "neither player could move again right after a “Spit!” both had called, the countdown "
+        "went on from before instead of starting again."
+    ),
+}
+"""What was different under each earlier version of a game's rules (the games' ``RULES_VERSION``
+docs say when it changed); a record played under one of them is replayed under it."""
+
+
+def rules_note(game: str, version: int, lang: str | Translator | None = None) -> str | None:
+    """The line that says a record was played under earlier rules (None: today's rules)."""
+    text = EARLIER_RULES.get((game, version))
+    return None if text is None else tr_of(lang)._(text)
+
+
 def rank_name(rank: int, lang: str | Translator | None = None) -> str:
     """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king`` (``as``, ``valet``, ``dame`` …)."""
     face = _FACE.get(int(rank))

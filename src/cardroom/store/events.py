@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from cardroom.store.migrate import SchemaError, Upgrade, upgrade
 
 
 class StoreError(RuntimeError):
@@ -72,6 +75,8 @@ class TableRow:
 
 
 metadata = sa.MetaData()
+"""The tables as the code reads and writes them. The migrations (``store/migrations/``) make
+them: a change here needs a migration (``tests/store/test_migrations.py`` compares the two)."""
 
 tables_t = sa.Table(
     "tables",
@@ -196,10 +201,16 @@ class EventStore:
         """At most this many entries in one transaction."""
         self.batches = 0
         """Transactions written by :meth:`append` so far (for tests and benchmarks)."""
+        self.upgraded: Upgrade | None = None
+        """What :meth:`open` did to the schema (None: it was up to date)."""
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
-        """Connect (``url`` None: the default SQLite file) and create the schema.
+        """Connect (``url`` None: the default SQLite file) and bring its schema up to date.
+
+        An empty database gets every table; an older one is upgraded in place by the
+        migrations (:mod:`cardroom.store.migrate`; a SQLite file is copied beside itself
+        first): :attr:`upgraded` says what was done.
 
         Raises :class:`StoreError` with a one-line reason if the database cannot be used.
         """
@@ -224,11 +235,11 @@ class EventStore:
             sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine, full)
         try:
-            async with engine.begin() as conn:
-                if engine.dialect.name == "postgresql":  # several servers starting at once
-                    await conn.execute(sa.text("SELECT pg_advisory_xact_lock(7254)"))
-                await conn.run_sync(metadata.create_all)
-        except (OperationalError, OSError, DBAPIError) as exc:
+            store.upgraded = await upgrade(engine, full, path)
+        except SchemaError as exc:
+            await engine.dispose()
+            raise StoreError(str(exc)) from None
+        except (OperationalError, OSError, DBAPIError, sqlite3.Error) as exc:
             await engine.dispose()
             raise StoreError(f"cannot open the database {full}: {exc}") from None
         return store

@@ -95,6 +95,11 @@ class TokenBucket:
         self.tokens -= 1.0
         return True
 
+    def full(self, now: float | None = None) -> bool:
+        """Whether the bucket has refilled (forgetting it then changes nothing)."""
+        now = time.monotonic() if now is None else now
+        return self.tokens + (now - self.last) * self.rate >= self.burst
+
 
 class SeatFrames(Protocol):
     """What the chat needs of a table service: a seat's ``state`` frame (for its name)."""
@@ -252,7 +257,8 @@ class TableChat:
         if not feeds:
             self._feeds.pop(feed.table_id, None)
             self._told.pop(feed.table_id, None)
-            for key in [k for k in self._buckets if k[0] == feed.table_id]:
+            # a seat that reconnects keeps its bucket until it has refilled
+            for key in [k for k, bucket in self._buckets.items() if bucket.full()]:
                 del self._buckets[key]
         feed.put(None)
 

@@ -15,6 +15,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -89,10 +90,16 @@ class TableService:
         clock: Callable[[], float] = time.time,
         coordinate: bool | None = None,
         lease_interval: float = LEASE_INTERVAL,
+        hint_threads: int = 1,
     ) -> None:
         """``coordinate`` (default: when the store is PostgreSQL): share the database with
-        other processes through table leases and notices (see ``tables/cluster.py``)."""
+        other processes through table leases and notices (see ``tables/cluster.py``).
+        Hints are worked out in a pool of ``hint_threads`` threads of their own, so a flood of
+        them never delays a bot."""
         self.store = store
+        self._hint_pool = ThreadPoolExecutor(hint_threads, thread_name_prefix="cardroom-hint")
+        self._hint_limit = 8 * hint_threads
+        self._hints_waiting = 0
         self.clock = clock
         self._live: dict[str, _Live] = {}
         self._bots: dict[str, Bot] = {}
@@ -152,6 +159,7 @@ class TableService:
         Each table's lock is taken first, so no change is cut between its append and its apply.
         """
         self._stopping = True
+        self._hint_pool.shutdown(wait=False, cancel_futures=True)
         await self.realtime.stop()
         tasks: list[asyncio.Task[None]] = list(self._tasks)
         if self._lease_task is not None:
@@ -227,7 +235,17 @@ class TableService:
         self, table_id: str, seat: int, action: Any, ref: object = None
     ) -> None:
         """A person's action at a Spit or Speed table, in record form with ``seen``."""
+        if table_id in self._live:
+            raise TableError(
+                "bad-request", 'at a Nain Jaune table an action is a card, "pass" or "claim"'
+            )
         await self.realtime.act(table_id, seat, action, ref)
+
+    async def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
+        """The log lines of a Spit or Speed table before index ``before`` (a ``log`` frame)."""
+        if not await self._is_realtime(table_id):
+            raise TableError("bad-request", "a Nain Jaune table has no log to page through")
+        return self.realtime.earlier_log(table_id, seat, before)
 
     async def realtime_record(self, table_id: str) -> dict[str, Any]:
         """The record of a finished Spit or Speed table."""
@@ -400,12 +418,19 @@ class TableService:
             raise TableError("not-your-turn", "no hint: it is not your turn")
         view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
         sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
+        if self._hints_waiting >= self._hint_limit:
+            raise TableError(
+                "unavailable", "many players are asking for hints: ask again in a moment"
+            )
+        self._hints_waiting += 1
         try:
-            action, reason = await asyncio.to_thread(
-                partial(suggest, view, ms=100, seed=sample_seed, lang=lang)
+            action, reason = await asyncio.get_running_loop().run_in_executor(
+                self._hint_pool, partial(suggest, view, ms=100, seed=sample_seed, lang=lang)
             )
         except HintError as exc:
             raise TableError("not-your-turn", str(exc)) from None
+        finally:
+            self._hints_waiting -= 1
         return action_text(action), reason
 
     async def ready(self, table_id: str, seat: int) -> None:

@@ -46,7 +46,9 @@ from cardroom.cards import Card
 from cardroom.games.messages import message_json
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedRules
+from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
 from cardroom.games.spit import SpitGame, SpitRules
+from cardroom.games.spit.rules import RULES_VERSION as SPIT_RULES_VERSION
 from cardroom.i18n.spit_speed_words import event_fields, public_refusal
 from cardroom.tables.config import SeatSpec, TableError
 
@@ -60,13 +62,20 @@ KINDS = ("created", "joined", "started", "action", "timeout", "over", "rematch")
 GAMES = ("spit", "speed")
 
 
-def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
-    """A new Spit or Speed game with ``key=value`` options, dealt by ``seed``."""
+def make_engine(
+    game: str, options: Mapping[str, str], seed: int, rules_version: int | None = None
+) -> Any:
+    """A new Spit or Speed game with ``key=value`` options, dealt by ``seed``, under
+    ``rules_version`` of its rules (None: today's)."""
     if game == "spit":
-        return SpitGame.new(SpitRules.from_options(options), seed)
+        return SpitGame.new(SpitRules.from_options(options), seed, rules_version)
     if game == "speed":
-        return SpeedGame.new(SpeedRules.from_options(options), seed)
+        return SpeedGame.new(SpeedRules.from_options(options), seed, rules_version)
     raise RealtimeTableError("bad-request", f"game must be spit or speed, not {game!r}")
+
+
+RULES_VERSIONS = {"spit": SPIT_RULES_VERSION, "speed": SPEED_RULES_VERSION}
+"""Today's version of each game's rules (a table's ``created`` entry keeps the one it plays)."""
 
 
 MAX_NAME = 24
@@ -97,12 +106,16 @@ class RealtimeConfig:
     seed: int
     level: str = "medium"
     """The level of the bots that fill empty person seats."""
+    rules_version: int | None = None
+    """The version of the game's rules played (None: today's); kept in the log so that a table
+    goes on, and replays, under the rules it began with."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the ``created`` entry's ``config``), rules written out in full."""
         rules = make_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
         return {
             "game": self.game,
+            "rules_version": self.rules_version or RULES_VERSIONS[self.game],
             "rules": rules.to_json(),
             "seats": [s.to_json() for s in self.seats],
             "seed": self.seed,
@@ -136,8 +149,23 @@ class RealtimeConfig:
         rules = data.get("rules", {})
         if not isinstance(rules, Mapping):
             raise RealtimeTableError("bad-request", "rules must be an object")
+        # tables were first logged under today's rules of both games (their rules changed
+        # before web tables existed): a log without the field is of today's version
+        version = data.get("rules_version", RULES_VERSIONS[game])
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise RealtimeTableError("bad-request", f"rules_version must be 1, 2…, not {version!r}")
+        if version > RULES_VERSIONS[game]:
+            raise RealtimeTableError(
+                "bad-request",
+                f"this table was made by a newer cardroom (rules version {version}): upgrade",
+            )
         config = cls(
-            game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level
+            game=game,
+            options=dict(rules),
+            seats=(seats[0], seats[1]),
+            seed=seed,
+            level=level,
+            rules_version=version,
         )
         if config.rules_target() > 0:
             raise RealtimeTableError("bad-request", "a Speed match (target) is not offered here")
@@ -311,7 +339,9 @@ class RealtimeTable:
             self.config = RealtimeConfig.from_json(data["config"])
             self.names = [s.name for s in self.config.seats]
             options = {k: str(v) for k, v in self.config.options.items()}
-            self.engine = make_engine(self.config.game, options, self.config.seed)
+            self.engine = make_engine(
+                self.config.game, options, self.config.seed, self.config.rules_version
+            )
         elif kind == "joined":
             self.names[_seat(data)] = str(data["name"]).strip()
         elif kind == "started":

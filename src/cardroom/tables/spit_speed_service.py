@@ -33,10 +33,11 @@ import contextlib
 import logging
 import random
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
@@ -51,7 +52,26 @@ from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
 from cardroom.tables.subscription import Frame, Subscription
 
 logger = logging.getLogger(__name__)
+
+
+def _in_english(lines: list[dict[str, Any]], game: str, seats: list[dict[str, Any]]) -> None:
+    """Log lines' ``text`` and ``reason`` in English words, from their fields (no card codes);
+    each connection re-renders them in its language."""
+    names = ["", ""]
+    for row in seats:
+        if row.get("seat") in (0, 1):
+            names[row["seat"]] = str(row.get("name") or "")
+    for line in lines:
+        line["text"] = line_words(line, game, names, "en") or line["text"]
+        if "reason" in line:
+            line["reason"] = reason_words(line["reason"], "en", line.get("reason_msg"))
 RETRIES = 8
+REFUSALS_LOGGED = 10
+"""A person's refused actions logged per seat in ``REFUSAL_WINDOW`` seconds; past it a refused
+action is answered and counted (``_RealtimeLive.unlogged``) but not stored."""
+REFUSAL_WINDOW = 10.0
+FULL_FRAME_LOG = 200
+"""The log lines a full frame carries: the last ones (``log_from`` says where they start)."""
 """Times a person's action is stamped anew and appended again after losing a seq race."""
 _UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
@@ -94,6 +114,10 @@ class _RealtimeLive:
     must_read: bool = False
     behind: bool = False
     catch_task: asyncio.Task[None] | None = None
+    refusals: dict[int, deque[float]] = field(default_factory=dict)
+    """Per seat: when its latest refused actions were logged (table time)."""
+    unlogged: dict[int, int] = field(default_factory=dict)
+    """Per seat: refused actions answered but not stored (past ``REFUSALS_LOGGED``)."""
 
     def present(self) -> set[int]:
         return {s.seat for s in self.subs if s.seat is not None}
@@ -411,6 +435,7 @@ class RealtimeTables:
         parsed = table.check("action", data)
         data["action"] = table.engine.action_to_json(parsed)
         assert table.arbiter is not None
+        self._throttle_refusal(live, seat, table.engine.why_illegal(seat, parsed), now)
         before = len(table.arbiter.log)
         await self._commit(live, "action", data, ref=ref)
         if len(table.arbiter.log) == before:
@@ -422,6 +447,22 @@ class RealtimeTables:
             if reason.startswith("stale: "):
                 raise TableError("stale", said, reason=reason)
             raise TableError("illegal", said, reason=reason)
+
+    @staticmethod
+    def _throttle_refusal(live: _RealtimeLive, seat: int, why: str | None, now: float) -> None:
+        """Let a refusal be logged if the seat has few lately; else count it and refuse it
+        here, storing nothing (a flood of refused actions cannot fill the log)."""
+        if why is None:
+            return
+        times = live.refusals.setdefault(seat, deque())
+        while times and times[0] <= now - REFUSAL_WINDOW:
+            times.popleft()
+        if len(times) < REFUSALS_LOGGED:
+            times.append(now)
+            return
+        live.unlogged[seat] = live.unlogged.get(seat, 0) + 1
+        code: Literal["stale", "illegal"] = "stale" if why.startswith("stale: ") else "illegal"
+        raise TableError(code, words(why, "en"), reason=why)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next
@@ -648,6 +689,8 @@ class RealtimeTables:
         return len(arbiter.log) if arbiter is not None else 0
 
     def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
+        if since is None:  # a full frame: the log's last lines only
+            since = max(0, self._log_length(live) - FULL_FRAME_LOG)
         frame = live.table.frame(seat, since)
         present = live.present() | self.remote_present(live.table.table_id)
         for row in frame["seats"]:
@@ -656,14 +699,7 @@ class RealtimeTables:
         frame["creator"] = 0
         frame["now"] = self.clock()
         frame["rematch"] = f"/t/{live.table.rematch}" if live.table.rematch else None
-        names = ["", ""]
-        for row in frame["seats"]:
-            if row.get("seat") in (0, 1):
-                names[row["seat"]] = str(row.get("name") or "")
-        for line in frame.get("log", []):
-            line["text"] = line_words(line, str(frame.get("game")), names, "en") or line["text"]
-            if "reason" in line:
-                line["reason"] = reason_words(line["reason"], "en", line.get("reason_msg"))
+        _in_english(frame.get("log", []), str(frame.get("game")), frame["seats"])
         return frame
 
     def _fan_out(
@@ -690,6 +726,21 @@ class RealtimeTables:
             if not sub._put(out):
                 sub._put({**self._frame(live, sub.seat, None), "resync": True})
             sub.cursor = end
+
+    def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
+        """A ``log`` frame: the (at most ``FULL_FRAME_LOG``) log lines before index ``before``,
+        as ``seat`` may see them (a full frame carries only the last ones)."""
+        live = self._get(table_id)
+        table = live.table
+        log = table.arbiter.log if table.arbiter is not None else []
+        end = max(0, min(before, len(log)))
+        start = max(0, end - FULL_FRAME_LOG)
+        lines = [table._log_json(entry, seat) for entry in log[start:end]]
+        seats = [{"seat": s, "name": table.names[s], "bot": b} for s, b in enumerate(table.bots)]
+        game = table.config.game if table.config is not None else ""
+        _in_english(lines, game, seats)
+        return {"type": "log", "table": table.table_id, "game": game, "seats": seats,
+                "log_from": start, "log": lines}  # fmt: skip
 
     # -- after the game -------------------------------------------------------------------------
 

@@ -21,7 +21,10 @@ from cardroom.store import EventStore, StoreUnavailable
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
 from cardroom.web.gcpause import GcKeeper
+from cardroom.web.guard import Guard
+from cardroom.web.limits import Limits
 from cardroom.web.routes import lobby, replay, tables, ws
+from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
 
 CSP = (
@@ -50,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(settings.db_url)
-        service = TableService(store)
+        service = TableService(store, hint_threads=settings.hint_threads)
         chat = TableChat(store, service)
         keeper: asyncio.Task[None] | None = None
         try:
@@ -69,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     await keeper
             await service.stop()
             await store.close()
+            replays.close()
 
     app = FastAPI(
         title="cardroom",
@@ -78,6 +82,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.state.settings = settings
+    app.state.limits = Limits(settings)
+    replays = Replays(settings.replay_cache)
+    app.state.replays = replays
+    hsts = {"Strict-Transport-Security": "max-age=31536000"} if settings.secure_cookies else {}
 
     @app.middleware("http")
     async def security_headers(
@@ -86,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         response = await call_next(request)
         csp = content_security_policy(request.headers.get("host"))
         response.headers.setdefault("Content-Security-Policy", csp)
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in {**SECURITY_HEADERS, **hsts}.items():
             response.headers.setdefault(name, value)
         return response
 
@@ -102,4 +110,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")
+    app.add_middleware(Guard, allowed_hosts=settings.allowed_hosts)
     return app

@@ -1,7 +1,7 @@
 """The websocket and HTTP messages of the web tables, checked by msgspec.
 
 Client messages are JSON text frames tagged by ``type`` (``act``, ``join``, ``start``,
-``ready``, ``hint``, ``chat``, ``ping``); :func:`decode_message` reads one or raises
+``ready``, ``hint``, ``chat``, ``ping``, ``log``); :func:`decode_message` reads one or raises
 :class:`ProtocolError` with words a person understands. :class:`CreateTable` is the body of
 ``POST /api/tables``.
 Server frames are plain dicts (``state`` frames come from the table service); :func:`error_frame`
@@ -18,7 +18,7 @@ from msgspec import Meta
 
 from cardroom.games.messages import Message
 
-MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping")
+MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
@@ -39,11 +39,11 @@ class ProtocolError(ValueError):
 
 
 class RealtimeAction(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """A Spit or Speed action in record form: ``{"type": "play", "card": "7D", "pile": 0,
-    "seen": "8C"}``, ``{"type": "turn-up", "stock": 2}``, ``{"type": "move", "card": "5H",
-    "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``, ``{"type":
-    "choose", "pile": 0}``, ``{"type": "flip"}``. The engine reads it (a play without
-    ``seen`` is refused)."""
+    """A Spit or Speed action in record form. Both games: ``{"type": "play", "card": "7D",
+    "pile": 0, "seen": "8C"}``. Spit: ``{"type": "turn-up", "stock": 2}``, ``{"type": "move",
+    "card": "5H", "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``,
+    ``{"type": "choose", "pile": 0}``. Speed: ``{"type": "call"}`` (call for the flip). The
+    table's engine reads it (a play without ``seen`` is refused)."""
 
     type: Annotated[str, Meta(min_length=1, max_length=16)]
     card: Annotated[str, Meta(max_length=4)] | None = None
@@ -102,16 +102,26 @@ class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=T
     id: ClientId | None = None
 
 
+class Log(msgspec.Struct, tag_field="type", tag="log", forbid_unknown_fields=True):
+    """Spit and Speed: the log lines before index ``before`` (a full frame carries only the
+    last ones; its ``log_from`` says where they start); answered by a ``log`` frame."""
+
+    before: Annotated[int, Meta(ge=0, le=2**31)]
+    id: ClientId | None = None
+
+
 class Ping(msgspec.Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Are you there? Answered by a ``pong`` frame."""
 
     id: ClientId | None = None
 
 
-ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping
+ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping | Log
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()
+
+
 def _enc_hook(obj: Any) -> Any:
     if isinstance(obj, str):  # a message with an id is its English text (its id travels beside)
         return str(obj)
@@ -119,7 +129,12 @@ def _enc_hook(obj: Any) -> Any:
 
 
 _encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    "\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+"""What never reaches a name or a title: control characters (NUL too), bidirectional
+overrides, embeddings and isolates, zero-width and invisible characters, lone surrogates."""
 
 
 def _ref_of(raw: Any) -> object:
@@ -165,6 +180,12 @@ def decode_message(text: str | bytes) -> ClientMessage:
             message.id,
         )
     return message
+
+
+def clean_text(text: str, most: int) -> str:
+    """``text`` without the characters of ``_CONTROL``, its blanks made single spaces, cut to
+    ``most`` characters."""
+    return " ".join(_CONTROL.sub("", text).split())[:most]
 
 
 def clean_name(name: str, ref: object = None) -> str:

@@ -27,26 +27,72 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
-from cardroom.i18n.words import engine_event_text, stakes_text
+from cardroom.i18n.words import N_, engine_event_text, rules_note, stakes_text
 
-__all__ = ["RecordError", "replay_frames"]
+__all__ = ["RecordError", "ReplayTooLarge", "replay_frames"]
 
 
-def replay_frames(data: Any, lang: str = "en") -> dict[str, Any]:
-    """Check and replay a parsed JSON record (a game or one round) and return its frames.
+class ReplayTooLarge(Exception):
+    """A record past the viewer's bounds; ``message`` is an msgid with ``fields``."""
 
-    Raises :class:`RecordError` (the engine's message) for a malformed record or illegal move.
+    def __init__(self, message: str, **fields: int) -> None:
+        super().__init__(message.format(**fields))
+        self.message = message
+        self.fields = fields
+
+
+def replay_frames(
+    data: Any, lang: str = "en", max_rounds: int | None = None, max_steps: int | None = None
+) -> dict[str, Any]:
+    """Check and replay a parsed JSON record (a game or one round) and return its frames, with
+    ``rules_notes``: the line saying which earlier rules it was played under, if any.
+
+    Raises :class:`RecordError` (the engine's message) for a malformed record or illegal move,
+    :class:`ReplayTooLarge` past ``max_rounds`` rounds (before anything is replayed) or
+    ``max_steps`` steps (as soon as they are reached).
     """
+    if max_rounds is not None and isinstance(data, list) and len(data) > max_rounds:
+        raise ReplayTooLarge(
+            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
+            n=len(data),
+            most=max_rounds,
+        )
     replays = replay_game(parse_game(data))
-    rounds = [_round_frames(rep, number, lang) for number, rep in enumerate(replays, start=1)]
-    return {"players": list(replays[0].record.players), "rounds": rounds}
+    budget = _Budget(max_steps)
+    rounds = [
+        _round_frames(rep, number, lang, budget) for number, rep in enumerate(replays, start=1)
+    ]
+    notes = {rules_note("nain-jaune", rep.record.rules_version, lang) for rep in replays}
+    return {
+        "players": list(replays[0].record.players),
+        "rounds": rounds,
+        "rules_notes": sorted(n for n in notes if n is not None),
+    }
 
 
-def _round_frames(rep: Replay, number: int, lang: str = "en") -> dict[str, Any]:
+class _Budget:
+    """The steps a replay may still compute (None: no bound)."""
+
+    def __init__(self, most: int | None) -> None:
+        self.most = most
+        self.spent = 0
+
+    def spend(self, steps: int = 1) -> None:
+        self.spent += steps
+        if self.most is not None and self.spent > self.most:
+            raise ReplayTooLarge(
+                N_("this record is too long to replay here: at most {most} steps"), most=self.most
+            )
+
+
+def _round_frames(
+    rep: Replay, number: int, lang: str = "en", budget: _Budget | None = None
+) -> dict[str, Any]:
     record = rep.record
     names = record.players
     rnd = record.new_round()
     steps = [_step(rnd, _texts(rnd.events, names, lang))]
+    counted = 0
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}
     # the record was checked by replay_game: every move below is legal, passes included
     for move in record.moves:
@@ -65,6 +111,11 @@ def _round_frames(rep: Replay, number: int, lang: str = "en") -> dict[str, Any]:
         if rnd.rules.announce == "manual" and move.announced and rnd.pending_claim is card:
             events += rnd.apply(CLAIM)
         steps.append(_step(rnd, _texts(events, names, lang)))
+        if budget is not None:  # the passes before it too
+            budget.spend(len(steps) - counted)
+            counted = len(steps)
+    if budget is not None:
+        budget.spend(len(steps) - counted)
     result = result_json(rep)
     settlement: dict[str, Any] | None = None
     res = rep.result
@@ -129,6 +180,5 @@ def _step(rnd: Round, text: list[str]) -> dict[str, Any]:
         "sequence": _sequence(rnd),
         "to_act": rnd.current_player,
         "need": rnd.need,
-        "played": [[seat, card.code] for seat, card in rnd.played],
         "text": text,
     }

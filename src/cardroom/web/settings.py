@@ -42,3 +42,54 @@ class Settings:
     templates_dir: Path = WEB_DIR / "templates"
     secure_cookies: bool = False
     """Mark seat cookies ``Secure`` (set it when the server is behind HTTPS)."""
+    allowed_hosts: tuple[str, ...] | None = None
+    """The names this server answers to (``Host`` of every request and websocket; ``*.x``
+    allows x's subdomains). None: no check (tests); ``cardroom serve`` always gives a list
+    (:func:`default_hosts` plus ``--allowed-host``)."""
+    max_replay_rounds: int = 200
+    """The most rounds a replayed record may hold (past it: 422, nothing computed)."""
+    max_replay_steps: int = 20_000
+    """The most steps a replay's frames may hold (past it: 422)."""
+    replays_per_minute: int = 20
+    """Records one client address may upload for a replay per minute (past it: 429)."""
+    replay_cache: int = 32
+    """Finished tables whose replay frames are kept, computed once (per process)."""
+    tables_per_minute: int = 10
+    """Tables one client address may create per minute (past it: 429 with Retry-After)."""
+    open_tables_per_client: int = 20
+    """Tables not over that one client address may have created (per process)."""
+    min_takeover_after: float = 5.0
+    """The shortest wait, in seconds, before a bot takes over an absent person's seat (0, never,
+    is allowed too)."""
+    max_table_rounds: int = 1000
+    """The most rounds a table's end condition may ask for (``rounds:N``)."""
+    hints_per_minute: int = 10
+    """Hints one seat may ask for per minute (past it: an error frame)."""
+    hint_threads: int = 1
+    """Threads of the hints' own pool (bots and replays never wait for a hint)."""
+    seat_rate_per_second: float = 20.0
+    """Messages one seat may send per second over all its connections (per process)."""
+    seat_rate_burst: int = 40
+    """Messages one seat may send at once over all its connections."""
+    sockets_per_address: int = 128
+    """Websockets one client address may hold open (per process)."""
+    header_timeout: float = 10.0
+    """Seconds a client has to send a whole request's headers before it is disconnected."""
+    max_connections: int = 8192
+    """Connections (and requests in progress) per process; past it uvicorn answers 503."""
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def default_hosts(host: str) -> tuple[str, ...]:
+    """The names a server bound to ``host`` answers to by default: ``host`` itself and the
+    local names; any IP address as well when it listens on every address (0.0.0.0 or ::).
+
+    An address typed as digits cannot be rebound by DNS, so only names need listing."""
+    names = list(LOCAL_HOSTS)
+    if host in ("0.0.0.0", "::"):
+        names.append("<ip>")
+    elif host not in names:
+        names.append(host)
+    return tuple(names)

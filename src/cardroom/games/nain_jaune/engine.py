@@ -20,12 +20,14 @@ from cardroom.games.nain_jaune.rules import (
     HAND_SIZES,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULES_VERSION,
     STAKE_PER_ROUND,
     STAKES,
     Rules,
     RulesError,
     card_value,
 )
+from cardroom.games.records import written_version
 
 KING = int(Rank.KING)
 
@@ -901,6 +903,7 @@ def round_record(rnd: Round, names: Sequence[str]) -> dict[str, object]:
     """The JSON-ready record of a round (see the record contract)."""
     return {
         "game": "nain-jaune",
+        "version": written_version(RULES_VERSION),
         "rules": rnd.rules.to_json(),
         "players": list(names),
         "chips": list(rnd.chips_before),

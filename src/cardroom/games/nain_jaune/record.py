@@ -35,11 +35,20 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RULES_VERSION,
     STAKE_PER_ROUND,
     Rules,
     RulesError,
 )
-from cardroom.games.records import MAX_COUNT, brief, get_bool, get_int, get_list, get_names
+from cardroom.games.records import (
+    MAX_COUNT,
+    brief,
+    get_bool,
+    get_int,
+    get_list,
+    get_names,
+    read_version,
+)
 from cardroom.games.records import RecordError as BaseRecordError
 
 
@@ -81,6 +90,8 @@ class RoundRecord:
     hands: list[list[Card]]
     talon: list[Card]
     moves: list[Move]
+    rules_version: int = RULES_VERSION
+    """The version of the rules the round was played under (the record's ``version``)."""
 
     def new_round(self) -> Round:
         """The round as dealt, stakes taken, no card played."""
@@ -148,6 +159,7 @@ def _parse_round(data: Any) -> RoundRecord:
     for key in ("players", "hands", "talon", "moves"):
         if key not in data:
             raise RecordError(f"the record has no {key!r}")
+    version = read_version(data, "Nain Jaune", RULES_VERSION)
     try:
         rules = Rules.from_json(data.get("rules"))
     except RulesError as exc:
@@ -188,7 +200,9 @@ def _parse_round(data: Any) -> RoundRecord:
     talon = _cards(data["talon"], "talon")
     moves_raw = get_list(data["moves"], "moves", MAX_MOVES)
     moves = [_move(move, i) for i, move in enumerate(moves_raw, start=1)]
-    record = RoundRecord(rules, list(players), chips, board, dealer, hands, talon, moves)
+    record = RoundRecord(
+        rules, list(players), chips, board, dealer, hands, talon, moves, version.rules
+    )
     try:
         record.new_round()
     except RulesError as exc:

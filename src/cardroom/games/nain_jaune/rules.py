@@ -36,6 +36,10 @@ BOARD_SETS: dict[str, tuple[Card, ...]] = {"standard": STANDARD_BOARD, "regional
 STAKES: tuple[int, ...] = (1, 2, 3, 4, 5)
 """Chips each player stakes on the five boxes, in board order (the Yellow Dwarf takes 5)."""
 STAKE_PER_ROUND = sum(STAKES)
+RULES_VERSION = 1
+"""The version of Nain Jaune's rules this code plays (a record says which one it was played
+under); no rule has been corrected since records began (later changes fixed how records were
+read, not how the game is played)."""
 MAX_STARTING_CHIPS = 1_000_000
 """The most chips a player may start with (chips stay exact 64-bit counts in the fast path)."""
 MAX_END_NUMBER = 1_000_000_000

@@ -24,7 +24,13 @@ from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
-from cardroom.games.speed.rules import HAND_SIZE, SpeedRules
+from cardroom.games.speed.rules import (
+    FLIP_CALLED_FROM,
+    HAND_SIZE,
+    RENEWED_COUNTDOWN_FROM,
+    RULES_VERSION,
+    SpeedRules,
+)
 
 if TYPE_CHECKING:
     from cardroom.games.speed.view import SpeedView
@@ -286,9 +292,19 @@ class SpeedGame:
 
     game = "speed"
 
-    def __init__(self, rules: SpeedRules, deal: Sequence[Card], seed: int) -> None:
+    def __init__(
+        self, rules: SpeedRules, deal: Sequence[Card], seed: int, rules_version: int = RULES_VERSION
+    ) -> None:
         sides, middle, draws = split_deal(rules, deal)
+        if not 1 <= rules_version <= RULES_VERSION:
+            raise ValueError(f"Speed's rules go from version 1 to {RULES_VERSION}")
         self.rules = rules
+        self.rules_version = rules_version
+        """The version of the rules played (``rules.RULES_VERSION``; older ones only to replay
+        records: up to 2 the flip is due when nobody can play, see ``rules.RULES_VERSION``)."""
+        self.renews_countdown = rules_version >= RENEWED_COUNTDOWN_FROM
+        """The arbiter starts the countdown again after a flip both players called."""
+        self._stuck_rule = rules_version < FLIP_CALLED_FROM
         self.deal: tuple[Card, ...] = tuple(deal)
         self.seed = seed
         self._rng = random.Random(f"speed-rebuild:{seed}")
@@ -311,9 +327,13 @@ class SpeedGame:
             self._refill(seat)
 
     @classmethod
-    def new(cls, rules: SpeedRules | None = None, seed: int = 0) -> SpeedGame:
-        """A game dealt from a pack shuffled by ``random.Random(seed)``."""
-        return cls(rules or SpeedRules(), shuffled_deck(random.Random(seed)), seed)
+    def new(
+        cls, rules: SpeedRules | None = None, seed: int = 0, rules_version: int | None = None
+    ) -> SpeedGame:
+        """A game dealt from a pack shuffled by ``random.Random(seed)`` (under today's rules
+        unless ``rules_version`` says otherwise)."""
+        deal = shuffled_deck(random.Random(seed))
+        return cls(rules or SpeedRules(), deal, seed, rules_version or RULES_VERSION)
 
     # --------------------------------------------------------------------- state
 
@@ -324,7 +344,7 @@ class SpeedGame:
             return "over"
         if not self._started:
             return "start"
-        return "stalemate" if self._called[0] or self._called[1] else "play"
+        return "stalemate" if self.stalemate else "play"
 
     @property
     def stalemate(self) -> bool:
@@ -332,6 +352,8 @@ class SpeedGame:
         who cannot play has called for it. Public: it never depends on a hidden card."""
         if self._result is not None:
             return False
+        if self._stuck_rule:  # due as soon as nobody can play
+            return not self._started or self.stuck
         return not self._started or self._called[0] or self._called[1]
 
     @property
@@ -488,6 +510,11 @@ class SpeedGame:
                 )
             return None
         if isinstance(action, CallFlip):
+            if self._stuck_rule and not self.stalemate:
+                return Message(
+                    "speed.not-stuck",
+                    "no stalemate: a card can still be played, so there is nothing to flip",
+                )
             if self._called[seat]:
                 return Message(
                     "speed.already-called",
@@ -525,6 +552,8 @@ class SpeedGame:
         seat's hand and the public table."""
         if self._result is not None or seat not in SEATS:
             return []
+        if self._stuck_rule and self.stalemate:
+            return [] if self._called[seat] else [CALL]
         out: list[Action] = []
         if self._started:
             for pile in (0, 1):
@@ -587,7 +616,14 @@ class SpeedGame:
             left = (self.cards_left(0), self.cards_left(1))
             self._result = SpeedResult(seat, points, left, blocked=False)
             events.append(GameWon(seat, points))
+        elif self._stuck_rule:
+            events.extend(self._blocked_now())
         return events
+
+    def _blocked_now(self) -> list[Event]:
+        """Rules before version 3: a game nobody can ever finish ends at once (not at a flip)."""
+        blocked = self._blocked()
+        return [] if blocked is None else [blocked]
 
     def _flip(self, timeout: bool) -> list[Event]:
         events: list[Event] = []
@@ -616,6 +652,8 @@ class SpeedGame:
             self.flips += 1
             events.append(Flipped((slid[0], slid[1]), start=False, timeout=timeout))
         self._called = [False, False]
+        if self._stuck_rule:
+            events.extend(self._blocked_now())
         return events
 
     def _rebuild(self) -> Rebuilt:

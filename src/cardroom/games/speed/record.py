@@ -3,7 +3,8 @@
 A game record is the header written by :func:`record_header` plus the arbiter's ``actions``
 list (``cardroom.arbiter`` writes and replays those)::
 
-    {"game": "speed", "rules": {"side_piles": 10, "countdown": 3.0, "target": 0},
+    {"game": "speed", "version": {"format": 2, "rules": 3},
+     "rules": {"side_piles": 10, "countdown": 3.0, "target": 0, "score_hand": false},
      "players": ["Ann", "Bob"], "seed": 7, "deal": ["4H", "QS", ... 52 cards],
      "actions": [...]}
 
@@ -12,19 +13,24 @@ feeds the shuffles of rebuilt side piles. A game of a match also carries
 ``"match": {"seed": S, "game": n, "scores": [a, b]}``: the match seed, the game's number (from
 1; its ``seed`` must be ``derive_seed(S, n)``) and the scores before it. A match record is a JSON
 list of game records, in order.
+
+``version`` (from format 2) names the version of the rules the game was played under
+(:data:`~cardroom.games.speed.rules.RULES_VERSION`); a record without it is replayed under the
+rules of its time (:func:`rules_versions`), so records of every earlier release replay as played.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import parse_deal, read_header
-from cardroom.games.records import get_int
+from cardroom.games.records import RecordError as BaseRecordError
+from cardroom.games.records import get_int, read_version, written_version
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
-from cardroom.games.speed.rules import SpeedRules
+from cardroom.games.speed.rules import FLIP_CALLED_FROM, RULES_VERSION, SpeedRules
 
 __all__ = [
     "MatchSummary",
@@ -34,6 +40,7 @@ __all__ = [
     "parse_deal",
     "record_header",
     "result_json",
+    "rules_versions",
 ]
 
 
@@ -45,6 +52,7 @@ def record_header(
         raise ValueError(f"Speed is played by two players, not {len(players)}")
     header: dict[str, Any] = {
         "game": "speed",
+        "version": written_version(game.rules_version),
         "rules": game.rules.to_json(),
         "players": list(players),
         "seed": game.seed,
@@ -69,10 +77,14 @@ def _int(value: Any, where: str, minimum: int = 0) -> int:
         raise RecordError(str(exc)) from None
 
 
-def game_from_header(data: Any) -> SpeedGame:
-    """The game a record's header describes, as dealt; raise :class:`RecordError` naming the
-    problem (not an object, another game, bad rules, players, seed, deal or match)."""
+def game_from_header(data: Any, rules_version: int | None = None) -> SpeedGame:
+    """The game a record's header describes, as dealt, under ``rules_version`` (None: the
+    latest version the record may have been played under); raise :class:`RecordError` naming
+    the problem (not an object, another game, bad rules, players, seed, deal or match)."""
     rules, _, seed, deal = read_header(data, "speed", SpeedRules.from_json)
+    version = rules_versions(data)[0] if rules_version is None else rules_version
+    if version < FLIP_CALLED_FROM:  # then the winner scored the loser's hand too
+        rules = replace(rules, score_hand=True)
     if "match" in data:
         match = data["match"]
         if not isinstance(match, Mapping):
@@ -91,7 +103,23 @@ def game_from_header(data: Any) -> SpeedGame:
                 f"seed {seed} is not the seed of game {number} of match {match_seed} "
                 f"({derive_seed(match_seed, number)})"
             )
-    return SpeedGame(rules, deal, seed)
+    return SpeedGame(rules, deal, seed, version)
+
+
+def rules_versions(data: Mapping[str, Any]) -> list[int]:
+    """The versions of the rules a record may have been played under, latest first: the one
+    it names, or for a record written before records carried one, 3 if its ``rules`` have
+    ``score_hand`` (the option came with version 3), else 2 or 1 (told apart by replaying)."""
+    raw_rules = data.get("rules")
+    if isinstance(raw_rules, Mapping) and "score_hand" in raw_rules:
+        before = [FLIP_CALLED_FROM]
+    else:
+        before = list(range(FLIP_CALLED_FROM - 1, 0, -1))
+    try:
+        version = read_version(data, "Speed", RULES_VERSION, before[0])
+    except BaseRecordError as exc:
+        raise RecordError(str(exc)) from None
+    return [version.rules] if version.format > 1 else before
 
 
 def result_json(game: SpeedGame) -> dict[str, Any]:

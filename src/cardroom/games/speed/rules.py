@@ -14,7 +14,35 @@ from typing import Any
 from cardroom.games.nain_jaune.rules import RulesError, parse_flag
 from cardroom.games.records import brief
 
-__all__ = ["HAND_SIZE", "SIDE_PILE_SIZES", "RulesError", "SpeedRules"]
+__all__ = [
+    "FLIP_CALLED_FROM",
+    "HAND_SIZE",
+    "RENEWED_COUNTDOWN_FROM",
+    "RULES_VERSION",
+    "SIDE_PILE_SIZES",
+    "RulesError",
+    "SpeedRules",
+]
+
+RULES_VERSION = 3
+"""The version of Speed's rules this code plays (a record says which one it was played under).
+
+1. Until commit a6487c5 (23 Nov 2026, 10:43): as version 2, and when a new stalemate followed
+   at once a flip both players had called, its countdown went on from the earlier stalemate
+   instead of starting again (the arbiter's rule, shared with Spit).
+2. Until commit 4bfc9fe (23 Nov 2026, 14:49): the flip was due as soon as neither player could
+   play (a fact of the hidden hands), either player could then call for it and its countdown
+   ran from that moment; a game nobody could ever finish ended as soon as it was so; the
+   winner scored the cards left in the loser's hand and draw pile.
+3. Since: a player calls for the flip only when he cannot play, a card played clears the
+   calls, the countdown runs from the first call, a blocked game ends at a flip, and the
+   winner scores the loser's draw pile (``score_hand`` for the hand too). See
+   ``docs/games/speed.md``, decision 4.
+"""
+RENEWED_COUNTDOWN_FROM = 2
+"""The first version whose countdown starts again after a flip both players called."""
+FLIP_CALLED_FROM = 3
+"""The first version where the flip is called by a player who cannot play (decision 4)."""
 
 HAND_SIZE = 5
 """Cards a player holds while his draw pile lasts."""

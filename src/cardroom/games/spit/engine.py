@@ -23,7 +23,7 @@ from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
-from cardroom.games.spit.rules import SpitRules
+from cardroom.games.spit.rules import RENEWED_COUNTDOWN_FROM, RULES_VERSION, SpitRules
 
 if TYPE_CHECKING:
     from cardroom.games.spit.view import SpitView
@@ -33,7 +33,6 @@ PACKET = 26
 _ADJACENT = tuple(adjacent(a, b) for a in DECK for b in DECK)
 _ALTERNATING = tuple(adjacent(a, b) and a.red != b.red for a in DECK for b in DECK)
 """Whether card ``a`` may go on top card ``b``, indexed ``a.index * 52 + b.index``."""
-
 
 
 def stock_name(stock: object) -> str:
@@ -350,8 +349,17 @@ class SpitGame:
 
     game = "spit"
 
-    def __init__(self, rules: SpitRules, deal: Sequence[Card], seed: int) -> None:
+    def __init__(
+        self, rules: SpitRules, deal: Sequence[Card], seed: int, rules_version: int = RULES_VERSION
+    ) -> None:
+        if not 1 <= rules_version <= RULES_VERSION:
+            raise ValueError(f"Spit's rules go from version 1 to {RULES_VERSION}")
         self.rules = rules
+        self.rules_version = rules_version
+        """The version of Spit's rules played (``rules.RULES_VERSION``; older ones only to
+        replay records)."""
+        self.renews_countdown = rules_version >= RENEWED_COUNTDOWN_FROM
+        """The arbiter starts the countdown again after a "Spit!" both players called."""
         self.deal: tuple[Card, ...] = _check_deal(deal)
         self.seed = seed
         self._rng = random.Random(f"spit:{seed}")
@@ -379,9 +387,13 @@ class SpitGame:
         self.events.extend(self._deal_layouts([list(self.deal[:PACKET]), list(self.deal[PACKET:])]))
 
     @classmethod
-    def new(cls, rules: SpitRules | None = None, seed: int = 0) -> SpitGame:
-        """A game dealt from a pack shuffled by ``random.Random(seed)``."""
-        return cls(rules or SpitRules(), shuffled_deck(random.Random(seed)), seed)
+    def new(
+        cls, rules: SpitRules | None = None, seed: int = 0, rules_version: int | None = None
+    ) -> SpitGame:
+        """A game dealt from a pack shuffled by ``random.Random(seed)`` (under today's rules
+        unless ``rules_version`` says otherwise)."""
+        deal = shuffled_deck(random.Random(seed))
+        return cls(rules or SpitRules(), deal, seed, rules_version or RULES_VERSION)
 
     # ------------------------------------------------------------------ state queries
 

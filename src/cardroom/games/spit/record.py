@@ -1,20 +1,24 @@
 """The header of a Spit record: rules, players, seed and deal (the arbiter adds the actions).
 
-``{"game": "spit", "rules": {...}, "players": ["Ann", "Bob"], "seed": 7, "deal": [52 codes]}``;
+``{"game": "spit", "version": {"format": 2, "rules": 2}, "rules": {...}, "players": ["Ann",
+"Bob"], "seed": 7, "deal": [52 codes]}`` (``version`` since format 2: see
+:mod:`cardroom.games.records`);
 :func:`game_from_header` rebuilds the game as dealt, checking every field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import read_header
+from cardroom.games.records import RecordError as BaseRecordError
+from cardroom.games.records import read_version, written_version
 from cardroom.games.spit.engine import SpitGame
-from cardroom.games.spit.rules import SpitRules
+from cardroom.games.spit.rules import RULES_VERSION, SpitRules
 
-__all__ = ["RecordError", "game_from_header", "record_header"]
+__all__ = ["RecordError", "game_from_header", "record_header", "rules_versions"]
 
 
 def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
@@ -23,6 +27,7 @@ def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
         raise RecordError(f"Spit is played by two players, not {len(players)}")
     return {
         "game": "spit",
+        "version": written_version(RULES_VERSION),
         "rules": game.rules.to_json(),
         "players": list(players),
         "seed": game.seed,
@@ -30,7 +35,22 @@ def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def game_from_header(data: Any) -> SpitGame:
-    """The game as dealt from a record header; raise :class:`RecordError` naming the problem."""
+def game_from_header(data: Any, rules_version: int | None = None) -> SpitGame:
+    """The game as dealt from a record header, under ``rules_version`` (None: the latest the
+    record may have been played under); raise :class:`RecordError` naming the problem."""
     rules, _, seed, deal = read_header(data, "spit", SpitRules.from_json)
-    return SpitGame(rules, deal, seed)
+    version = rules_versions(data)[0] if rules_version is None else rules_version
+    return SpitGame(rules, deal, seed, version)
+
+
+def rules_versions(data: Any) -> list[int]:
+    """The versions of the rules a record may have been played under, latest first: the one
+    it names, or for a record written before records carried one, 2 or 1 (told apart by
+    replaying: only the countdown after a "Spit!" both called differs)."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a Spit record must be a JSON object")
+    try:
+        version = read_version(data, "Spit", RULES_VERSION, RULES_VERSION)
+    except BaseRecordError as exc:
+        raise RecordError(str(exc)) from None
+    return [version.rules] if version.format > 1 else list(range(RULES_VERSION, 0, -1))

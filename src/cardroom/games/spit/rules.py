@@ -19,7 +19,25 @@ MAX_COUNTDOWN = 600
 
 SlapRule = Literal["race", "chooser"]
 
-__all__ = ["RulesError", "SlapRule", "SpitRules", "layout_size"]
+__all__ = [
+    "RENEWED_COUNTDOWN_FROM",
+    "RULES_VERSION",
+    "RulesError",
+    "SlapRule",
+    "SpitRules",
+    "layout_size",
+]
+
+RULES_VERSION = 2
+"""The version of Spit's rules this code plays (a record says which one it was played under).
+
+1. Until commit a6487c5 (23 Nov 2026, 10:43): when a new stalemate followed at once a "Spit!"
+   both players had called, its countdown went on from the earlier stalemate instead of
+   starting again (the arbiter's rule, shared with Speed).
+2. Since: every stalemate has its own countdown.
+"""
+RENEWED_COUNTDOWN_FROM = 2
+"""The first version whose countdown starts again after a "Spit!" both players called."""
 
 
 def layout_size(piles: int) -> int:

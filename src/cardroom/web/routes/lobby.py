@@ -10,11 +10,20 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import Rules, RulesError
+from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
+from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
-from cardroom.web.protocol import CreateTable, ProtocolError, SeatIn, clean_name, decode_create
+from cardroom.web.limits import Limits, retry_after
+from cardroom.web.protocol import (
+    CreateTable,
+    ProtocolError,
+    SeatIn,
+    clean_name,
+    clean_text,
+    decode_create,
+)
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,
@@ -26,6 +35,7 @@ from cardroom.web.routes.common import (
     settings_of,
     table_error_json,
 )
+from cardroom.web.settings import Settings
 
 router = APIRouter()
 
@@ -43,6 +53,9 @@ async def healthz(request: Request) -> dict[str, Any]:
     """Alive, and how many tables are open."""
     rows = await service_of(request).list_tables(status={"waiting", "playing"})
     return {"ok": True, "open_tables": len(rows)}
+
+
+TITLE_MAX = 60
 
 
 def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
@@ -77,7 +90,7 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
             for s in body.seats
         ]
     seats[0] = SeatSpec("person", name=name)  # named: the creator has joined
-    title = " ".join(body.title.split())[:60]
+    title = clean_text(body.title, TITLE_MAX)
     try:
         return TableConfig(
             rules=rules,
@@ -135,13 +148,80 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
             raise ProtocolError("bad-request", "a Speed match to a target is not offered here")
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
-    return config, " ".join(body.title.split())[:60]
+    return config, clean_text(body.title, TITLE_MAX)
+
+
+def _too_many(wait: float, words: str) -> Response:
+    response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
+    response.headers["Retry-After"] = retry_after(wait)
+    return response
+
+
+async def creation_refused(request: Request, address: str, lang: str) -> Response | None:
+    """A 429 when ``address`` made too many tables this minute or has too many open."""
+    limits: Limits = request.app.state.limits
+    settings = settings_of(request)
+    tr = translator(lang)
+    wait = limits.creations.wait(address)
+    if wait > 0:
+        return _too_many(
+            wait,
+            tr.ngettext(
+                "you have made {n} table in the last minute: wait a moment",
+                "you have made {n} tables in the last minute: wait a moment",
+                settings.tables_per_minute,
+            ),
+        )
+    mine = limits.created_by(address)
+    if len(mine) >= settings.open_tables_per_client:
+        rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
+        open_ids = {str(row["id"]) for row in rows}
+        if sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client:
+            return _too_many(
+                60,
+                tr.ngettext(
+                    "you have {n} table not over yet: finish it before making another",
+                    "you have {n} tables not over yet: finish one before making another",
+                    settings.open_tables_per_client,
+                ),
+            )
+    return None
+
+
+def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | None:
+    """The words refusing a takeover delay under the server's least (0, never, is allowed) or
+    an end past its most rounds; None if the table is within the bounds."""
+    tr = translator(lang)
+    least = settings.min_takeover_after
+    if body.game == "nain-jaune" and 0 < body.takeover_after < least:
+        return tr.ngettext(
+            "a bot may take an absent player's seat after {seconds} second at the soonest",
+            "a bot may take an absent player's seat after {seconds} seconds at the soonest",
+            max(1, int(least)),
+            seconds=f"{least:g}",
+        )
+    try:
+        end = EndCondition.parse(body.end or str(body.options.get("end", "broke")))
+    except RulesError:
+        return None  # config_from says what is wrong with it
+    if end.kind == "rounds" and end.number > settings.max_table_rounds:
+        return tr.ngettext(
+            "a table plays at most {n} round: choose fewer",
+            "a table plays at most {n} rounds: choose fewer",
+            settings.max_table_rounds,
+        )
+    return None
 
 
 @router.post("/api/tables")
 async def create_table(request: Request) -> Response:
-    """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat."""
+    """Create a table; the creator gets seat 0 (cookie) and one invitation link per person seat.
+    At most ``tables_per_minute`` a minute and ``open_tables_per_client`` not over per client."""
     lang = connection_lang(request)
+    address = request.client.host if request.client else ""
+    refused = await creation_refused(request, address, lang)
+    if refused is not None:
+        return refused
     body_bytes = await read_limited(request, MAX_CREATE_BYTES)
     if body_bytes is None:
         return error_json(
@@ -159,6 +239,9 @@ async def create_table(request: Request) -> Response:
     try:
         body = decode_create(body_bytes)
         name = clean_name(body.name)
+        refusal = bound_refusal(body, settings_of(request), lang)
+        if refusal is not None:
+            return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-request", refusal)
         if body.game == "nain-jaune":
             config = config_from(body, name, settings_of(request).bot_delay)
         else:
@@ -174,6 +257,7 @@ async def create_table(request: Request) -> Response:
     except TableError as exc:
         return table_error_json(exc, lang)
     table_id = created.table_id
+    request.app.state.limits.note_table(address, table_id)
     response = JSONResponse(
         {
             "table": table_id,

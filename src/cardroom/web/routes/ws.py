@@ -21,12 +21,14 @@ from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
+from cardroom.web.limits import Limits
 from cardroom.web.protocol import (
     Act,
     Chat,
     ClientMessage,
     Hint,
     Join,
+    Log,
     Ping,
     ProtocolError,
     Ready,
@@ -76,6 +78,23 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if not same_origin(websocket):
         await _refuse(websocket, "forbidden", "this page is not from this server", CLOSE_FORBIDDEN)
         return
+    limits: Limits = websocket.app.state.limits
+    address = websocket.client.host if websocket.client else ""
+    if not limits.open_socket(address):
+        await _refuse(
+            websocket,
+            "rate-limited",
+            "too many connections from your address: close a few pages and reload",
+            CLOSE_TRY_AGAIN,
+        )
+        return
+    try:
+        await _serve(websocket, table_id)
+    finally:
+        limits.close_socket(address)
+
+
+async def _serve(websocket: WebSocket, table_id: str) -> None:
     service = service_of(websocket)
     token = websocket.query_params.get("token") or websocket.cookies.get(cookie_name(table_id))
     if websocket.query_params.get("watch") not in (None, "", "0"):
@@ -153,6 +172,8 @@ class Connection:
         self.table_id = table_id
         self.seat = seat
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.limits: Limits = websocket.app.state.limits
+        self.seat_bucket = None if seat is None else self.limits.seat_bucket(table_id, seat)
         self.abuse = 0
         self.send_lock = asyncio.Lock()
         self.lang = "en"
@@ -238,6 +259,11 @@ class Connection:
                 "rate-limited", "you are sending messages too fast: wait a moment", abuse=True
             )
             return
+        if self.seat_bucket is not None and not self.seat_bucket.take():
+            await self._error(
+                "rate-limited", "this seat is sending messages too fast: wait a moment", abuse=True
+            )
+            return
         text = message.get("text")
         if text is None:
             await self._error(
@@ -266,6 +292,9 @@ class Connection:
             return
         if isinstance(message, Chat):
             await self._chat(message)
+            return
+        if isinstance(message, Log):
+            await self._earlier_log(message)
             return
         seat = self.seat
         if seat is None:
@@ -318,8 +347,26 @@ class Connection:
                 "bad-request", "the server could not do that (the error was logged)", message.id
             )
 
+    async def _earlier_log(self, message: Log) -> None:
+        """Older log lines of a Spit or Speed table, to this connection only."""
+        try:
+            frame = await self.service.earlier_log(self.table_id, self.seat, message.before)
+        except TableError as exc:
+            await self._error(exc.code, exc.message, message.id)
+            return
+        shown = localize_realtime_frame({**frame, "type": "state"}, self.lang)
+        await self.send({**shown, "type": "log", "ref": message.id})
+
     async def _hint(self, seat: int, message: Hint) -> None:
-        """The expert's suggestion, to this connection only (it changes nothing)."""
+        """The expert's suggestion, to this connection only (it changes nothing); at most
+        ``hints_per_minute`` per seat."""
+        key = (self.table_id, seat)
+        if self.limits.hints.wait(key) > 0:
+            await self._error(
+                "rate-limited", "you have asked for many hints lately: wait a minute", message.id
+            )
+            return
+        self.limits.hints.note(key)
         action, text = await self.service.hint(self.table_id, seat, message.seq, self.lang)
         await self.send(
             {"type": "hint", "seq": message.seq, "action": action, "text": text, "ref": message.id}

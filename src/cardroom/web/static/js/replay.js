@@ -35,6 +35,9 @@ function show(data, label) {
   si = 0;
   $("replay-title").textContent = label;
   document.title = `cardroom: ${label}`;
+  const notes = Array.isArray(data.rules_notes) ? data.rules_notes : [];
+  $("r-rules").textContent = notes.join(" ");
+  $("r-rules").hidden = !notes.length;
   $("viewer").hidden = false;
   draw();
 }
