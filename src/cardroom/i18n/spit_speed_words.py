@@ -17,7 +17,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
-from cardroom.i18n.words import N_, card_name, tr_of
+from cardroom.i18n.words import N_, tr_of
 
 GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
 """The games' names: « Tafod » and « Cyflymder » in Welsh."""
@@ -28,15 +28,16 @@ LEVEL_WORDS = {
     "expert": N_("expert"),
 }
 
-CardText = Callable[[Card, Translator], str]
+CardText = Callable[[Card, Translator], object]
+"""A card as an event shows it: printed (``7♦``) or a noun phrase (« l’as de cœur »)."""
 
 
 def _pretty(card: Card, tr: Translator) -> str:
     return card.pretty  # the terminal's printed cards: their letters are the keys typed
 
 
-def _named(card: Card, tr: Translator) -> str:
-    return card_name(card, tr)
+def _named(card: Card, tr: Translator) -> object:
+    return card_phrase(card, tr.lang)
 
 
 def pile_name(pile: object, tr: Translator) -> str:
@@ -132,7 +133,9 @@ def _event_text(
     if kind == "Won":
         return tr._("{name} has no cards left and wins!", name=who)
     if kind == "Flipped":
-        shown = tr.join(show(c, tr) for c in (_card_of(x) for x in f["cards"]) if c is not None)
+        shown = tr.join(
+            str(show(c, tr)) for c in (_card_of(x) for x in f["cards"]) if c is not None
+        )
         if f.get("start"):
             if f.get("timeout"):
                 return tr._("the middle cards are turned (countdown): {cards}", cards=shown)
