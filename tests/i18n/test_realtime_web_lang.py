@@ -73,7 +73,7 @@ def test_every_spit_and_speed_event_has_its_own_words(lang: str) -> None:
 
 def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
     fr = [event_words(e, g, NAMES, "fr", named=True) for g, e in _every_event()]
-    assert "Ann pose 7 de carreau sur la pile 2" in fr
+    assert "Ann pose le 7 de carreau sur la pile 2" in fr
     assert "Bob prend la pile 1 (12 cartes)" in fr
     assert "Bob pioche 3 cartes" in fr
     turned = "les cartes du milieu sont retournées (compte à rebours) : roi de pique et 2 de cœur"
