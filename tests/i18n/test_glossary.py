@@ -54,7 +54,7 @@ def _term(term: str) -> re.Pattern[str]:
 NOT_THE_TERM = re.compile(
     r"--|\b(?:[a-z_]+=|cardroom \w+|type \w+|key \w+)|empty space|to (?:a )?space"
 )
-_FIELD = re.compile(r"\{[a-z_.]*\}")
+_FIELD = re.compile(r"\{[a-z_.]*\}|\"[a-z]+\"")  # fields, and words sent as they are ("claim")
 
 
 @pytest.mark.parametrize("lang", ["fr", "cy"])
