@@ -26,7 +26,7 @@ def test_spit_lines_and_the_bot_between_them(tmp_path: Path) -> None:
     p, out, clock = _game(tmp_path, "spit")
     p.after_change()
     assert p.command("1 1")  # before "Spit!": refused, and the line says why
-    assert out[-1].endswith('refused: cannot play before "Spit!": call it to start')
+    assert out[-1].endswith('refused: you cannot play before "Spit!": call it to start')
     assert p.command("s")
     assert out[-1] == '   0.0s  Ann calls "Spit!"'
     clock.advance(5.0)

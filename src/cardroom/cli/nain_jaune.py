@@ -158,7 +158,7 @@ def seat_names(human: str, players: int) -> list[str]:
     help="Change one rule, e.g. payment=card-count, announce=manual, end=rounds:3 (repeatable).",
 )
 @seed_option(None, "Seed of the deals and bots (default random).")
-@click.option("--name", default="Player", show_default=True, help="Your name at the table.")
+@click.option("--name", default=None, help="Your name at the table.")
 @click.option(
     "--level",
     metavar="LEVEL",
@@ -211,7 +211,7 @@ def play_nain_jaune(
     preset: str,
     options: tuple[str, ...],
     seed: int | None,
-    name: str,
+    name: str | None,
     level: str,
     bot_specs: tuple[str, ...],
     plain: bool,
@@ -246,6 +246,8 @@ def play_nain_jaune(
       cardroom play nain-jaune --plain < moves.txt      line by line, commands from a file
       cardroom play nain-jaune --resume cardroom-records/nain-jaune-….json
     """
+    if name is None:  # "Player" in the command line's language
+        name = tr_of(current_lang())._("Player")
     if resume_path is not None:
         table = resume_table(resume_path, players, seed, level, bot_specs)
     else:

@@ -66,7 +66,7 @@ def event_lines(
         if stakes:
             yield stakes_line(stakes, names, tr)
             stakes = {}
-        yield ("  " if settling else "") + engine_event_text(event, names, tr)
+        yield ("  " if settling else "") + engine_event_text(event, names, tr, letters=False)
         if isinstance(event, OutOfCards):
             settling = True
             yield tr._("Settlement:")

@@ -159,7 +159,7 @@ async function create(event) {
   localStorage.setItem(NAME_KEY, body.name);
   $("create-button").disabled = true;
   try {
-    const data = await readJson(await fetch("/api/tables", {
+    const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
@@ -201,7 +201,7 @@ function tableRow(row, mine) {
 
 async function loadTables() {
   try {
-    const data = await readJson(await fetch("/api/tables", { credentials: "same-origin" }));
+    const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, { credentials: "same-origin" }));
     const mineIds = new Set(((data && data.mine) || []).map((row) => String(row.table ?? row.id)));
     for (const [key, mine] of [["mine", true], ["open", false]]) {
       const list = clear($(key));
