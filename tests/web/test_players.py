@@ -270,6 +270,8 @@ def my_games_export_and_leaving(client: TestClient) -> None:
     after = client.get(f"/t/{table}/record").json()
     assert "Zelda" not in json.dumps(after) and FORMER_PLAYER in json.dumps(after)
     replay_game(parse_game(after))
+    welsh = client.get(f"/api/replay/{table}", headers={"Accept-Language": "cy"}).json()
+    assert welsh["players"][0] == "cyn-chwaraewr" and FORMER_PLAYER not in json.dumps(welsh)
     assert chat_lines(client, said) == 0
     with client.websocket_connect(f"/ws/{table}?watch=1") as ws:
         assert "Zelda" not in json.dumps(first_state(ws))

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardroom.cards import Card, Rank, Suit
 from cardroom.i18n import Translator, translator
+from cardroom.i18n.names import shown_name
 
 
 def N_(message: str) -> str:
@@ -388,7 +389,7 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     names = {s.get("seat"): s.get("name") for s in frame.get("seats") or []}
 
     def name(seat: int) -> str:
-        return str(names.get(seat) or tr._("Seat {number}", number=seat + 1))
+        return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
     out["events"] = [{**ev, "text": event_text(ev, name, tr)} for ev in events]
     return out
