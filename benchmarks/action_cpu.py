@@ -10,7 +10,7 @@ measured for ``--seconds`` after ``--settle``: table changes per second and CPU 
 
 Rows: the store with one commit per entry (``max_batch=1``, the store before group commit)
 beside group commit, group commit without the server's ``GcKeeper`` (``web/gcpause.py``:
-survivors frozen every second, one full collection every 10 minutes), and with
+survivors frozen every second, one full collection at its start), and with
 ``--peer-src DIR`` the same workload on another tree's ``src`` (e.g. the code before these
 changes). ``loop lag``: how late a 10 ms sleep wakes (what every answer waits for on top of
 its own work); ``longest GC``: the longest garbage collection pause of the window.

@@ -89,6 +89,8 @@ class Table:
     table_id: str
     tokens: dict[int, str]
     seq: int = 0
+    over: bool = False
+    """The game has ended (its people stop)."""
     pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
     """Expected seq -> (time the act was sent, seats that have seen it)."""
 
@@ -105,7 +107,7 @@ class Person:
         self.stop = False
 
     async def run(self) -> None:
-        while not self.stop:
+        while not self.stop and not self.table.over:
             try:
                 async with websockets.connect(self.url, max_size=2**22, open_timeout=20) as ws:
                     await self._session(ws)
@@ -126,6 +128,9 @@ class Person:
             if frame["type"] != "state":
                 continue
             self._seen(frame["seq"])
+            if frame["status"] == "over":
+                self.table.over = True
+                return
             seq = frame["seq"]
             rnd = frame.get("round") or {}
             if frame["status"] == "waiting" and not frame["seats"][self.seat]["joined"]:

@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("i18n",),  # words in every language
     ("bots",),
     ("research",),
-    ("sim",),  # many games: simulation, tournaments, simulated Spit/Speed tables
+    ("sim", "analysis"),  # many games: simulation, tournaments, simulated tables; game analysis
     ("tables",),  # the table services (state machines, seats, logs, bots, chat)
     ("terminal", "web"),  # the front ends
     ("cli",),  # the command definitions

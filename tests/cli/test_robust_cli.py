@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import cardroom.cli.main as main_module
+import cardroom.cli.records as records_module
 from cardroom.cli.groups import cli, printable
 from cardroom.cli.options import cpu_count, local_workers
 from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
@@ -78,7 +78,7 @@ def test_dev_zero_is_read_only_up_to_the_limit() -> None:
 def test_a_fifo_with_no_writer_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs here")
-    monkeypatch.setattr(main_module, "READ_TIMEOUT", 0.3)
+    monkeypatch.setattr(records_module, "READ_TIMEOUT", 0.3)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     assert "nothing more arrived in 0.3 s" in one_error_line(replay(str(fifo)))

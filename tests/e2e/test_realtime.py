@@ -120,7 +120,9 @@ def test_two_people_race_for_the_same_pile(browser: Browser, running: RunningSer
     lost_card = bob_card if winner_card == ann_card else ann_card
     wait_until(lambda: loser.locator("#error").inner_text() != "", what="the refusal")
     words = loser.locator("#error").inner_text()
-    assert words.startswith("too late: the pile changed") or "is not next to" in words, words
+    # the loser aimed at the old top: the page sends it as `seen`, so the words say the race
+    # was lost, never that the card does not fit the winner's card
+    assert words.startswith("too late: the pile changed"), words
     assert not CODE.search(words), words
     assert lost_card in my_cards(loser)
     assert winner_card not in my_cards(ann if loser is bob else bob)
@@ -191,6 +193,7 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     result.wait_for(state="visible")
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
+    assert result.locator(f'a[href="/analysis/{table_id}"]').count() == 1
     page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
     page.wait_for_url(lambda url: bool(re.search(r"/t/[^/]+$", url)) and table_id not in url)
     page.wait_for_selector("#call-button")
@@ -223,4 +226,61 @@ def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server:
     # side piles of 5: 20 cards each, 5 in hand and 15 to draw
     assert page.locator("#me .rt-extra").inner_text() == "draw pile: 15 cards"
     assert not errors, errors
+    page.context.close()
+
+
+def race_seeds(count: int) -> list[tuple[int, int, str, str]]:
+    """Deals like :func:`race_seed`'s, ``count`` of them."""
+    found = []
+    for seed in range(1, 5000):
+        game = SpeedGame.new(SpeedRules.from_options(OPTIONS), seed)
+        game.apply(0, CallFlip())
+        game.apply(1, CallFlip())
+        pairs = [
+            (pile, a.code, b.code) for pile in (0, 1) for a in game.view(0).hand
+            for b in game.view(1).hand
+            if (top := game.view(0).centre[pile]) is not None and adjacent(a, top)
+            and adjacent(b, top) and not adjacent(a, b) and a != b
+        ]  # fmt: skip
+        if pairs:
+            found.append((seed, *pairs[0]))
+            if len(found) == count:
+                return found
+    raise AssertionError("not enough deals")
+
+
+RACES = 50
+
+
+def test_the_loser_of_a_close_race_always_reads_too_late(
+    browser: Browser, running: RunningServer
+) -> None:
+    """Ann's play reaches the server, then Bob's click 10 to 40 ms later (by then his page may
+    already show Ann's card): Bob is told "too late" every time."""
+    service = running.app.state.service
+    page = browser.new_context().new_page()
+    said: list[str] = []
+    for n, (seed, pile, ann_card, bob_card) in enumerate(race_seeds(RACES)):
+        config = RealtimeConfig(
+            game="speed", options=OPTIONS, seed=seed,
+            seats=(SeatSpec("person", name="Ann"), SeatSpec("person", name="Bob")),
+        )  # fmt: skip
+        created = running.call(service.create_realtime(config, "Races"))
+        table_id = created.table_id
+        for seat in (0, 1):
+            running.call(service.act_realtime(table_id, seat, {"type": "call"}))
+        page.goto(seat_link(running, table_id, created.invites[1]))
+        page.click(f'#me button[data-card="{bob_card}"]')
+        seen = top(page, pile)
+        delay = 10 + (n * 7) % 31  # 10 … 40 ms after Ann's play is in
+        play = {"type": "play", "card": ann_card, "pile": pile, "seen": seen}
+        running.call(service.act_realtime(table_id, 0, play))
+        page.evaluate(
+            "([delay, pile]) => setTimeout(() => document.querySelector("
+            '`#middle [data-pile="${pile}"]`).click(), delay)',
+            [delay, pile],
+        )
+        wait_until(lambda: page.locator("#error").inner_text() != "", what="Bob's refusal")
+        said.append(page.locator("#error").inner_text())
+    assert all(words.startswith("too late: the pile changed") for words in said), said
     page.context.close()

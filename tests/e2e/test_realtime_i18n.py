@@ -99,7 +99,7 @@ def test_a_french_spit_table(browser: Browser, running: RunningServer, tmp_path:
     )
     expect(page.locator("#call-button")).to_have_text("« Spit ! » (Espace)")
     expect(page.locator("#me h2")).to_have_text("Ann (vous)")
-    expect(page.locator("#them h2")).to_have_text("Bob (adversaire)")
+    expect(page.locator("#them h2")).to_have_text("Bob (adversaire) absent")  # never came
     expect(page.locator("#me .rt-extra")).to_have_text("pile de spit : 11 cartes")
     page.keyboard.press("?")
     expect(page.locator("#help")).to_contain_text("Espace annonce « Spit ! » (Spit)")

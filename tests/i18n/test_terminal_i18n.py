@@ -89,10 +89,12 @@ async def test_speed_result_and_keys_in_french(tmp_path: Path) -> None:
         await pilot.pause()
         assert game.over and game.winner == 0
         assert shown(app, "#status") == (
-            "Phase : finie   Ann gagne (cartes restantes : 0 / 15).   q pour quitter"
+            "Phase : finie   Ann gagne (cartes restantes : 0 / 15). Ann marque 10 points : un par "
+            "carte restée dans la pioche du perdant.   q pour quitter"
         )
         assert app.log_lines[-2:] == [
-            "Ann gagne (cartes restantes : 0 / 15).",
+            "Ann gagne (cartes restantes : 0 / 15). Ann marque 10 points : un par carte restée "
+            "dans la pioche du perdant.",
             "Appuyez sur q pour quitter.",
         ]
 
@@ -179,7 +181,8 @@ def test_cardroom_help_in_french_and_welsh() -> None:
         "Chaque commande a son propre --help.",
         "--version Afficher la version et quitter.",
         "-h, --help Afficher ce message et quitter.",
-        "Commandes: play Jouer une partie dans le terminal contre des robots.",
+        "Commandes: analyse Analyse le RECORD (JSON) d’une partie terminée",
+        "play Jouer une partie dans le terminal contre des robots.",
     ):
         assert phrase in flat(fr), phrase
     assert "Show this message" not in fr and "Examples" not in fr

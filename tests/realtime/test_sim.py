@@ -180,3 +180,16 @@ def test_workers_do_not_change_the_result() -> None:
     two = CliRunner().invoke(cli, [*base, "--workers", "2"])
     assert one.exit_code == two.exit_code == 0, one.output + two.output
     assert json.loads(one.output) == json.loads(two.output)
+
+
+def test_replay_prints_times_from_the_start_for_web_records_too(tmp_path: Path) -> None:
+    path, data = _record(tmp_path)
+    shifted = {**data, "start": data["start"] + 1795504000.0}  # a web record: the server's clock
+    shifted["actions"] = [{**a, "t": a["t"] + 1795504000.0} for a in data["actions"]]
+    web = tmp_path / "web.json"
+    web.write_text(json.dumps(shifted))
+    lines = [CliRunner().invoke(cli, ["replay", str(p)]).output.splitlines() for p in (path, web)]
+    assert lines[0] == lines[1]
+    first = data["actions"][0]["t"] - data["start"]
+    assert any(line.strip().startswith(f"{first:.2f}s") for line in lines[1])
+    assert "17955" not in "\n".join(lines[1])

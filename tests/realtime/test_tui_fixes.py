@@ -89,7 +89,11 @@ async def test_the_winning_move_is_shown_saved_and_later_keys_change_nothing(
             clock.advance_to(t)
             await pilot.press("1", "a", "space", "d")
         assert len(app.arbiter.log) == entries
-        assert status(app).endswith("Ann wins (cards left: 0 / 15).   press q to quit")
+        # the bot kept 5 cards in hand and 10 to draw: 10 points, and the screen says why
+        assert status(app).endswith(
+            "Ann wins (cards left: 0 / 15). Ann scores 10 points: one for each card left in the "
+            "loser's draw pile.   press q to quit"
+        )
         await pilot.press("q")
     result = CliRunner().invoke(cli, ["replay", str(next(tmp_path.glob("*.json"))), "--json"])
     out = json.loads(result.output)

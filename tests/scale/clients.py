@@ -42,6 +42,8 @@ class ServerProcess:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = open(os.devnull, "wb")  # noqa: SIM115
+        self.entry = ["-m", "cardroom"]
+        """What ``python`` runs: a benchmark may put a wrapper script in its place."""
 
     @property
     def address(self) -> str:
@@ -51,7 +53,7 @@ class ServerProcess:
         """Start and wait until ``/healthz`` answers (at most 60 s)."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
         command = [
-            sys.executable, "-m", "cardroom", "serve", "--host", "127.0.0.1",
+            sys.executable, *self.entry, "serve", "--host", "127.0.0.1",
             "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay),
             "--workers", str(self.workers),
             # every client of the load runs from this one address: lift the per-address bounds

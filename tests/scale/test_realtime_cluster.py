@@ -281,3 +281,44 @@ async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> Non
     finally:
         for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
             await closing
+
+
+async def test_a_person_away_from_the_other_process_pauses_the_game_and_forfeits(
+    pg_url: str,
+) -> None:
+    store_a, store_b, a, b = await two_services(pg_url)
+    try:
+        config = RealtimeConfig(
+            game="speed", options={"countdown": "0.3"}, seed=21, away_limit=2.0,
+            seats=(SeatSpec("person", name="Ann"), SeatSpec("person")),
+        )  # fmt: skip
+        created = await a.create_realtime(config)
+        tid = created.table_id
+        assert await b.seat_of(tid, created.invites[1]) == 1  # Bob is connected to B
+        ann = a.subscribe(tid, 0)
+        bob = b.subscribe(tid, 1)
+        await b.join(tid, 1, "Bob")
+        await until(lambda: a.realtime.status(tid) == "playing", steps=3000)
+        await until(lambda: 1 in a.realtime._live[tid].seen, steps=3000)  # A heard of Bob
+        b.unsubscribe(bob)  # Bob's page closes: A, the clock, logs him away
+        await until(lambda: b.frame_for(tid, 1)["paused"] is not None, steps=3000)
+        frame = b.frame_for(tid, 0)
+        assert frame["paused"]["seats"] == [1] and frame["seats"][1]["present"] is False
+        with pytest.raises(TableError) as info:  # Ann may not play on meanwhile, on either side
+            await a.act_realtime(tid, 0, {"type": "call"})
+        assert info.value.code == "paused"
+        bob = b.subscribe(tid, 1)  # back, through B again
+        await until(lambda: a.frame_for(tid, 0)["paused"] is None, steps=3000)
+        kinds = [e.kind for e in await store_a.entries(tid)]
+        assert kinds[-2:] == ["away", "back"]
+        b.unsubscribe(bob)  # gone for good: after the limit, A logs the forfeit
+        await until(lambda: b.realtime.status(tid) == "over", steps=3000)
+        entries = await store_b.entries(tid)
+        assert [e.kind for e in entries[-2:]] == ["away", "over"]
+        assert entries[-1].data["reason"] == "forfeit" and entries[-1].data["seat"] == 1
+        assert entries[-1].data["t"] - entries[-2].data["t"] >= 2.0
+        assert b.frame_for(tid, 0)["winner"] == a.frame_for(tid, 0)["winner"] == 0
+        a.unsubscribe(ann)
+    finally:
+        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
+            await closing

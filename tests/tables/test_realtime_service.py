@@ -190,3 +190,88 @@ async def test_the_first_play_on_a_pile_wins_the_race(store: EventStore) -> None
     mine = await sub0.get()
     assert mine is not None and mine["ref"] == "r0"
     await service.stop()
+
+
+async def test_a_speed_match_deals_games_until_the_target_and_its_record_replays(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.arbiter import replay_any
+    from cardroom.tables import spit_speed
+
+    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)  # the scores are shown briefly
+    service = TableService(store)
+    bot = SeatSpec("bot", FAST)
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0.1", "target": "12"}, seats=(bot, bot), seed=4
+    )
+    created = await service.create_realtime(config)
+    table_id = created.table_id
+    sub = service.subscribe(table_id, None)
+    between: list[dict[str, Any]] = []
+    while True:
+        frame = await asyncio.wait_for(sub.get(), 30)
+        assert frame is not None
+        if frame["match"]["between"]:
+            between.append(frame["match"])
+        if frame["status"] == "over":
+            break
+    await finished(service, table_id)
+    entries = await store.entries(table_id)
+    check_log(entries)
+    nexts = [e for e in entries if e.kind == "next"]
+    records = await service.realtime_record(table_id)
+    assert isinstance(records, list) and len(records) == len(nexts) + 1 >= 2
+    replays = replay_any(records)
+    scores = [0, 0]
+    for rep in replays:  # each game's points go to its winner, as the headers carry them
+        assert rep.header["match"]["scores"] == scores
+        scores[rep.engine.winner] += rep.engine.result.points
+    assert max(scores) >= 12 and sorted(scores)[0] < 12
+    final = service.frame_for(table_id, None)
+    assert final["match"]["scores"] == scores
+    assert final["match"]["winner"] == scores.index(max(scores))
+    assert final["winner"] == final["match"]["winner"]
+    # between two games every frame showed the scores so far, the target not reached
+    assert between and all(max(m["scores"]) < 12 and m["next_at"] is not None for m in between)
+    # the log counts on across games: a full frame ends with the last game's last lines, and
+    # the lines before page back through the earlier games
+    total = sum(len(r["actions"]) for r in records)
+    assert final["log_from"] + len(final["log"]) == total
+    earlier = await service.earlier_log(table_id, None, final["log_from"])
+    assert earlier["log_from"] + len(earlier["log"]) == final["log_from"]
+    first_game = len(records[0]["actions"])
+    if earlier["log_from"] < first_game <= final["log_from"]:  # the page spans two games
+        assert earlier["log"][first_game - earlier["log_from"] - 1]["t"] == pytest.approx(
+            records[0]["actions"][-1]["t"]
+        )
+    service.unsubscribe(sub)
+    await service.stop()
+
+
+async def test_a_spit_match_is_won_by_the_first_to_win_two_games(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.arbiter import replay_any
+    from cardroom.tables import spit_speed
+
+    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)
+    service = TableService(store)
+    bot = SeatSpec("bot", FAST)
+    config = RealtimeConfig(
+        game="spit", options={"countdown": "0.1"}, seats=(bot, bot), seed=6, games=2
+    )
+    created = await service.create_realtime(config)
+    await finished(service, created.table_id)
+    records = await service.realtime_record(created.table_id)
+    assert isinstance(records, list) and 2 <= len(records) <= 3
+    winners = [rep.engine.winner for rep in replay_any(records)]
+    scores = [winners.count(0), winners.count(1)]
+    assert max(scores) == 2 and winners[-1] == scores.index(2)  # the last game decided it
+    frame = service.frame_for(created.table_id, None)
+    assert frame["match"]["unit"] == "games" and frame["match"]["target"] == 2
+    assert frame["match"]["scores"] == scores and frame["winner"] == scores.index(2)
+    entries = await store.entries(created.table_id)
+    assert [e.kind for e in entries].count("next") == len(records) - 1
+    with pytest.raises(TableError):
+        RealtimeConfig.from_json({**config.to_json(), "game": "speed", "rules": {}})
+    await service.stop()

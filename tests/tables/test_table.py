@@ -205,3 +205,35 @@ def test_the_shared_frame_parts_follow_every_change_presence_and_deadline(
                 assert kept == fresh_frame(table, seat, present, deadline)
                 assert kept["seats"][0]["present"] == (0 in present)
                 assert kept["deadline"] == deadline and kept["you"] == seat
+
+
+def test_a_frames_played_cards_and_passes_are_its_own_and_stay_as_sent() -> None:
+    """The round's played cards and passes are grown once per entry, not rebuilt per frame:
+    every frame still lists exactly the round's so far, and a frame kept (a slow connection's
+    queue) is not changed by later actions."""
+    rng = random.Random(7)
+    rules = Rules().with_options({"end": "rounds:3"})
+    seats = (SeatSpec("person", name="Ann"), *(SeatSpec("bot", "easy") for _ in range(3)))
+    drv = Driver(TableConfig(rules=rules, seats=seats, seed=7))
+    table = drv.table
+    assert drv.propose("started", {"filled": [], "dealer": 0})
+    kept: list[tuple[dict[str, Any], str]] = []
+    rounds_seen = set()
+    while table.status != "over":
+        if table.round is None or table.status == "round-over":
+            assert drv.propose("round", table.deal())
+            continue
+        rnd, turn = table.round, table.turn()
+        assert rnd is not None and turn is not None
+        rounds_seen.add(id(rnd))
+        frame = table.frame(None)
+        seats_now = table.round_seats
+        assert frame["round"]["played"] == [[seats_now[p], c.code] for p, c in rnd.played]
+        assert frame["round"]["passes"] == [[seats_now[p], r] for p, r in rnd.passes]
+        kept.append((frame, json.dumps(frame["round"])))
+        action = rng.choice(rnd.legal_actions())
+        by = "bot" if turn.bot else "person"
+        assert drv.propose("action", {"seat": turn.seat, "action": action_text(action), "by": by})
+    assert len(rounds_seen) >= 3 and any(f["round"]["passes"] for f, _ in kept)
+    for frame, text in kept:
+        assert json.dumps(frame["round"]) == text

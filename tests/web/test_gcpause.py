@@ -1,9 +1,12 @@
-"""GcKeeper: frozen survivors are left out of collections until its next full collection."""
+"""GcKeeper: survivors frozen every step, one full collection at the start and none after."""
 
 from __future__ import annotations
 
 import gc
 import weakref
+from collections.abc import Iterator
+
+import pytest
 
 from cardroom.web.gcpause import GcKeeper
 
@@ -13,30 +16,82 @@ class Node:
         self.me: Node = self  # a cycle: only the cyclic collector frees it
 
 
-def test_frozen_cycles_wait_for_the_next_full_collection() -> None:
-    now = [0.0]
-    keeper = GcKeeper(freeze_every=10, full_every=600, clock=lambda: now[0])
+class Leaf:
+    """No cycle: its reference count frees it."""
+
+
+@pytest.fixture
+def collections(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The generation of every ``gc.collect`` call (2 for a full one); gc's own thresholds
+    are switched off so that only the keeper collects."""
+    calls: list[int] = []
+    real = gc.collect
+
+    def spy(generation: int = 2) -> int:
+        calls.append(generation)
+        return real(generation)
+
+    monkeypatch.setattr(gc, "collect", spy)
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
-        assert keeper.step() == "full"
-        node = Node()
-        ref = weakref.ref(node)
-        now[0] = 10.0
-        assert keeper.step() == "freeze"  # node survives (still referenced) and is frozen
-        assert gc.get_freeze_count() > 0
-        del node
-        gc.collect()
-        assert ref() is not None  # frozen: even a full collection leaves it
-        now[0] = 599.0
-        assert keeper.step() == "freeze"
-        assert ref() is not None
-        now[0] = 600.0
-        assert keeper.step() == "full"
-        assert ref() is None  # unfrozen and collected
-        young = Node()
-        young_ref = weakref.ref(young)
-        del young
-        now[0] = 610.0
-        assert keeper.step() == "freeze"  # the young generations are collected before freezing
-        assert young_ref() is None
+        yield calls
     finally:
         gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
+def test_one_full_collection_at_the_start_and_never_again(collections: list[int]) -> None:
+    now = [0.0]
+    keeper = GcKeeper(freeze_every=1, clock=lambda: now[0])
+    keeper.start()
+    assert collections == [2]
+    for t in (1.0, 600.0, 3600.0, 86_400.0 * 30):
+        now[0] = t
+        assert keeper.step() == "freeze"
+    assert collections == [2, 1, 1, 1, 1]  # only the young generations after the start
+
+
+def test_a_first_step_without_start_is_the_full_collection(collections: list[int]) -> None:
+    keeper = GcKeeper(clock=lambda: 5.0)
+    assert keeper.step() == "full"
+    assert keeper.step() == "freeze"
+    assert collections == [2, 1]
+
+
+def test_full_every_brings_back_the_periodic_full_collection(collections: list[int]) -> None:
+    now = [0.0]
+    keeper = GcKeeper(freeze_every=10, full_every=600, clock=lambda: now[0])
+    assert keeper.step() == "full"
+    now[0] = 599.0
+    assert keeper.step() == "freeze"
+    now[0] = 600.0
+    assert keeper.step() == "full"
+    now[0] = 1199.0
+    assert keeper.step() == "freeze"
+    assert collections == [2, 1, 2, 1]
+
+
+def test_frozen_objects_are_left_to_reference_counting(collections: list[int]) -> None:
+    keeper = GcKeeper(clock=lambda: 0.0)
+    keeper.start()
+    cycle, plain = Node(), [Leaf()]
+    cycle_ref, plain_ref = weakref.ref(cycle), weakref.ref(plain[0])
+    assert keeper.step() == "freeze"  # both survive (referenced) and are frozen
+    assert gc.get_freeze_count() > 0
+    young = Node()
+    young_ref = weakref.ref(young)
+    del young  # a cycle made and dropped after that freeze: the next step's collection frees it
+    assert young_ref() is not None
+    assert keeper.step() == "freeze"
+    assert young_ref() is None
+    del cycle
+    plain.clear()
+    assert plain_ref() is None  # frozen, but freed by its reference count at once
+    keeper.step()
+    gc.collect(2)  # frozen: not even a full collection sees the dropped cycle
+    assert cycle_ref() is not None
+    gc.unfreeze()
+    gc.collect()
+    assert cycle_ref() is None

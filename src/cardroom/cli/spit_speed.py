@@ -241,7 +241,8 @@ for _game in GAME_NAMES:
 
 
 def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
-    """One line per log entry: the time, then the events, or the refusal and its reason."""
+    """One line per log entry: the seconds since the start, then the events, or the refusal and
+    its reason (a web record starts at the server's clock, a terminal one at 0)."""
     names = shown_names(rep.names, lang)
     for entry in rep.arbiter.log:
         said = (
@@ -249,7 +250,7 @@ def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
             if lang == "en"
             else entry_words(entry, rep.engine.game, names, None, lang)
         )
-        yield f"{entry.t:8.2f}s  " + said
+        yield f"{entry.t - rep.arbiter.start:8.2f}s  " + said  # from the start, for every record
 
 
 def result_json(rep: Replay) -> dict[str, Any]:

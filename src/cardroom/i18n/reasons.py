@@ -59,6 +59,12 @@ _TABLE_FIXED = {
     "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
     "the game has not started yet": N_("the game has not started yet"),
     "a bot plays this seat": N_("a bot plays this seat"),
+    "the game is paused until everybody is back": N_(
+        "the game is paused until everybody is back"
+    ),
+    "this game is over: the next game of the match is dealt soon": N_(
+        "this game is over: the next game of the match is dealt soon"
+    ),
     "only the table's creator can start it": N_("only the table's creator can start it"),
     "this is not a person's seat": N_("this is not a person's seat"),
     "the record is published when the game is over": N_(

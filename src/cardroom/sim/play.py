@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from cardroom.bots.base import Bot
 from cardroom.games.nain_jaune.engine import Game, Round
+from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import view_of
 
 
@@ -14,7 +15,11 @@ def play_round(rnd: Round, bots: Sequence[Bot], rngs: Sequence[random.Random]) -
     """Let ``bots[seat]`` (with ``rngs[seat]``) act until the round is over; returns ``rnd``."""
     while rnd.result is None:
         seat = rnd.to_act
-        rnd.apply(bots[seat].act(view_of(rnd, seat), rngs[seat]))
+        bot = bots[seat]
+        if getattr(bot, "sees_all", False):  # the oracle yardstick (sim/oracle.py) only
+            rnd.apply(bot.act_seeing(rnd, rngs[seat]))  # type: ignore[attr-defined]
+        else:
+            rnd.apply(bot.act(view_of(rnd, seat), rngs[seat]))
     return rnd
 
 
@@ -31,3 +36,12 @@ def play_game(game: Game, bots: Sequence[Bot], seed: int, max_rounds: int = 1000
         play_round(rnd, [bots[s] for s in seats], [rngs[s] for s in seats])
         game.finish_round()
     return game
+
+
+def game_record(
+    rules: Rules, names: Sequence[str], bots: Sequence[Bot], seed: int, max_rounds: int = 1000
+) -> list[dict[str, object]]:
+    """The record (a list of round records) of a whole game played by ``bots`` (see
+    :func:`play_game`)."""
+    game = play_game(Game(rules, list(names)), bots, seed, max_rounds)
+    return game.records

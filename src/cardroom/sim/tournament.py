@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from statistics import fmean, stdev
 from typing import Any
 
+import cardroom.sim.oracle
 from cardroom.bots import make_bot
 from cardroom.bots.base import REGISTRY, Bot, BotError
 from cardroom.games.nain_jaune.engine import Round

@@ -19,6 +19,7 @@ ErrorCode = Literal[
     "over",
     "not-started",
     "unavailable",
+    "paused",
 ]
 
 

@@ -175,6 +175,11 @@ class NainJauneTable:
         self.round_ended_at: float | None = None
         self._shared: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None] | None = None
         """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
+        self._round_lists: (
+            tuple[Round, tuple[int, ...], list[list[Any]], list[list[Any]]] | None
+        ) = None
+        """The current round's ``played`` and ``passes`` as JSON, grown as the round goes (the
+        round's lists only grow): a frame copies them instead of building them again."""
 
     # -- rebuilding --------------------------------------------------------------------------
 
@@ -690,6 +695,7 @@ class NainJauneTable:
         assert rnd is not None and game is not None
         seats = self.round_seats
         to_act = rnd.current_player
+        played, passes = self._played_and_passes(rnd, seats)
         out: dict[str, Any] = {
             "k": game.rounds_played - (1 if rnd.over else 0),
             "dealer": seats[rnd.dealer],
@@ -703,12 +709,31 @@ class NainJauneTable:
             "hand_sizes": {str(g): len(rnd.hands[p]) for p, g in enumerate(seats)},
             "talon_size": len(rnd.talon),
             "chips": {str(g): rnd.chips[p] for p, g in enumerate(seats)},
-            "played": [[seats[p], c.code] for p, c in rnd.played],
+            "played": played,
             "sequence": [c.code for c in current_run(rnd)],
-            "passes": [[seats[p], r] for p, r in rnd.passes],
+            "passes": passes,
             "winner": seats[rnd.result.winner] if rnd.result is not None else None,
         }
         return self._round_seat(out, seat)
+
+    def _played_and_passes(
+        self, rnd: Round, seats: list[int]
+    ) -> tuple[list[list[Any]], list[list[Any]]]:
+        """Fresh copies of ``rnd``'s played cards and passes as JSON (``[seat, card code]``,
+        ``[seat, rank]``), only the entries new since the last frame built."""
+        cache = self._round_lists
+        if (
+            cache is None
+            or cache[0] is not rnd
+            or cache[1] != tuple(seats)
+            or len(cache[2]) > len(rnd.played)
+            or len(cache[3]) > len(rnd.passes)
+        ):
+            cache = self._round_lists = (rnd, tuple(seats), [], [])
+        _, _, played, passes = cache
+        played.extend([seats[p], c.code] for p, c in rnd.played[len(played) :])
+        passes.extend([seats[p], r] for p, r in rnd.passes[len(passes) :])
+        return list(played), list(passes)
 
     def _round_seat(self, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """``public`` (the round's shared part) with ``seat``'s hand, legal actions, claim."""

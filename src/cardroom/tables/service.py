@@ -246,8 +246,8 @@ class TableService:
             raise TableError("bad-request", "a Nain Jaune table has no log to page through")
         return self.realtime.earlier_log(table_id, seat, before)
 
-    async def realtime_record(self, table_id: str) -> dict[str, Any]:
-        """The record of a finished Spit or Speed table."""
+    async def realtime_record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
+        """The record of a finished Spit or Speed table (a Speed match: a list of games)."""
         if not await self._is_realtime(table_id):
             raise TableError("bad-request", "this is not a Spit or Speed table")
         return await self.realtime.record(table_id)

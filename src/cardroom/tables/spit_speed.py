@@ -19,7 +19,25 @@ Entry kinds (``data`` of each):
 ``over``     ``{"t": t, "reason": "won"|"abandoned"}``: the table is closed
 ``rematch``  ``{"table": id}``: once the game is over, the id of its rematch, logged before
              that table is made (the first process to log it wins: every process offers it)
+``away``     ``{"seat": s, "t": t, "since": t0}``: a person seat has no connection since ``t0``
+             (``t0 <= t``, never before the last entry: after a restart, the last entry's
+             time, so the downtime is a pause): the game pauses from ``t0``
+``back``     ``{"seat": s, "t": t}``: the person is back (at a seat away or taken by a bot);
+             once no seat is away the game goes on from ``t``
+``takeover`` ``{"seat": s, "t": t}``: a seat away for the table's ``away_limit`` is played by a
+             bot of the table's level from ``t`` (``away_then`` ``bot``)
+``next``     ``{"t": t}``: a match (Speed: to ``rules.target`` points; Spit: until a player has
+             won ``games`` games): the next game is dealt (``BETWEEN`` seconds after a game
+             that left the match open, the scores shown)
 =========== ====================================================================================
+
+``over`` may also be ``{"t": t, "reason": "forfeit", "seat": s}``: seat ``s`` was away for the
+table's ``away_limit`` (``away_then`` ``forfeit``); the other seat wins.
+
+**Game time.** The arbiter's clock is *game time*: an entry's time ``t`` less the seconds the
+game spent paused before it (:attr:`RealtimeTable.paused_for`). While a seat is away nothing is
+applied but presence entries, the countdown stands still and the bots wait; a paused countdown
+runs on from where it stopped. The record (game time only) never shows the pauses.
 
 The service (not here) stamps each arrival with its clock, asks :meth:`RealtimeTable.check`
 (which changes nothing), appends the entry to the store, then :meth:`RealtimeTable.apply` s it
@@ -37,14 +55,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS, client_action
-from cardroom.games.speed import SpeedGame, SpeedRules
+from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
 from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.games.spit.rules import RULES_VERSION as SPIT_RULES_VERSION
@@ -57,8 +75,67 @@ RealtimeSeat = SeatSpec
 """A seat as created: a person (named when he joins) or a bot of a level."""
 
 Status = Literal["waiting", "playing", "over"]
-KINDS = ("created", "joined", "started", "action", "timeout", "over", "rematch")
+KINDS = (
+    "created", "joined", "started", "action", "timeout", "over", "rematch", "away", "back",
+    "takeover", "next",
+)  # fmt: skip
+BETWEEN = 6.0
+"""Seconds the scores are shown between two games of a match before the next is dealt."""
 GAMES = ("spit", "speed")
+AWAY_THEN = ("forfeit", "bot")
+"""What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
+MAX_AWAY_LIMIT = 3600.0
+MAX_GAMES = 9
+"""The most games a Spit match may ask a player to win."""
+
+
+class SpitMatch:
+    """Games of Spit until a player has won ``wins`` of them; game ``n`` (from 1) is dealt by
+    ``SpitGame.new(rules, derive_seed(seed, n))``, as a Speed match's games are."""
+
+    def __init__(
+        self, rules: SpitRules, seed: int, wins: int, rules_version: int | None = None
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.wins = wins
+        self.version = rules_version
+        self.games: list[SpitGame] = [SpitGame.new(rules, derive_seed(seed, 1), rules_version)]
+
+    @property
+    def game(self) -> SpitGame:
+        """The game being played (or the last one)."""
+        return self.games[-1]
+
+    @property
+    def number(self) -> int:
+        """The current game's number, from 1."""
+        return len(self.games)
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Games each seat has won."""
+        won = [g.winner for g in self.games if g.over]
+        return (won.count(0), won.count(1))
+
+    @property
+    def over(self) -> bool:
+        """True once a player has won ``wins`` games."""
+        return max(self.scores) >= self.wins
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, once it is over."""
+        return self.scores.index(max(self.scores)) if self.over else None
+
+    def next_game(self) -> SpitGame:
+        """Deal the next game (the current one over, the match not)."""
+        if not self.game.over or self.over:
+            raise ValueError("the next game is dealt after a game that leaves the match open")
+        self.games.append(
+            SpitGame.new(self.rules, derive_seed(self.seed, self.number + 1), self.version)
+        )
+        return self.game
 
 
 def make_engine(
@@ -104,10 +181,22 @@ class RealtimeConfig:
     seats: tuple[RealtimeSeat, RealtimeSeat]
     seed: int
     level: str = "medium"
-    """The level of the bots that fill empty person seats."""
+    """The level of the bots that fill empty person seats (and take over a seat left)."""
     rules_version: int | None = None
     """The version of the game's rules played (None: today's); kept in the log so that a table
     goes on, and replays, under the rules it began with."""
+    away_limit: float = 60.0
+    """Seconds a person seat may be away (the game paused) before ``away_then``."""
+    away_then: str | None = None
+    """``forfeit`` or ``bot``; None: ``forfeit`` between two people, ``bot`` against a bot."""
+    games: int = 1
+    """Spit: the games a player must win to win the match (1: a single game)."""
+
+    def then(self) -> str:
+        """What happens after ``away_limit`` (the default worked out from the seats)."""
+        if self.away_then is not None:
+            return self.away_then
+        return "forfeit" if all(s.kind == "person" for s in self.seats) else "bot"
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the ``created`` entry's ``config``), rules written out in full."""
@@ -119,6 +208,9 @@ class RealtimeConfig:
             "seats": [s.to_json() for s in self.seats],
             "seed": self.seed,
             "level": self.level,
+            "away_limit": self.away_limit,
+            "away_then": self.then(),
+            "games": self.games,
         }
 
     @classmethod
@@ -158,16 +250,27 @@ class RealtimeConfig:
                 "bad-request",
                 f"this table was made by a newer cardroom (rules version {version}): upgrade",
             )
+        limit = data.get("away_limit", 60.0)  # (tables of earlier releases have none)
+        if isinstance(limit, bool) or not isinstance(limit, int | float):
+            raise RealtimeTableError("bad-request", f"away_limit must be seconds, not {limit!r}")
+        if not 0 <= limit <= MAX_AWAY_LIMIT:
+            raise RealtimeTableError(
+                "bad-request", f"away_limit is 0 to {MAX_AWAY_LIMIT:g} seconds, not {limit!r}"
+            )
+        then = data.get("away_then")
+        if then is not None and then not in AWAY_THEN:
+            raise RealtimeTableError("bad-request", f"away_then is forfeit or bot, not {then!r}")
+        games = data.get("games", 1)
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise RealtimeTableError("bad-request", f"games is 1 to {MAX_GAMES}, not {games!r}")
+        if games > 1 and game != "spit":
+            raise RealtimeTableError("bad-request", "a Speed match is played to a target score")
         config = cls(
-            game=game,
-            options=dict(rules),
-            seats=(seats[0], seats[1]),
-            seed=seed,
-            level=level,
-            rules_version=version,
-        )
-        if config.rules_target() > 0:
-            raise RealtimeTableError("bad-request", "a Speed match (target) is not offered here")
+            game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
+            rules_version=version, away_limit=float(limit), away_then=then, games=games,
+        )  # fmt: skip
+        if config.rules_target() > 0 and version != RULES_VERSIONS[game]:
+            raise RealtimeTableError("bad-request", "a Speed match is played under today's rules")
         return config
 
     def rules_target(self) -> int:
@@ -231,6 +334,27 @@ class RealtimeTable:
         self.engine: Any = None
         self.arbiter: Arbiter[Any, Any] | None = None
         self._clock = VirtualClock()
+        self.time = 0.0
+        """The time stamp of the last entry that had one (the server's clock)."""
+        self.paused_for = 0.0
+        """Seconds of server time spent paused before now (game time = time - paused_for)."""
+        self.paused_at: float | None = None
+        """When the running pause began (some person seat is away), or None."""
+        self.away: dict[int, float] = {}
+        """Person seats away (no connection) and since when that was logged (their limit counts
+        from then); a seat a bot took is not here."""
+        self.taken: set[int] = set()
+        """Person seats a bot plays since their person was away too long."""
+        self.forfeit: int | None = None
+        """The seat that lost by being away too long (``over`` with reason ``forfeit``)."""
+        self.match: SpeedMatch | SpitMatch | None = None
+        """A match: its games so far (``engine`` is the current one)."""
+        self.past: list[Arbiter[Any, Any]] = []
+        """The arbiters of a match's finished games (``arbiter`` plays the current one)."""
+        self.past_log = 0
+        """How many log lines those games had (a frame's log counts on across games)."""
+        self.ended_at: float | None = None
+        """The server time of the entry that ended the current game of a match."""
 
     @classmethod
     def replay(cls, table_id: str, entries: Sequence[LogEntryLike]) -> RealtimeTable:
@@ -244,10 +368,75 @@ class RealtimeTable:
 
     @property
     def deadline(self) -> float | None:
-        """When the running countdown runs out (log a ``timeout`` then), or None."""
-        if self.arbiter is None or self.status != "playing":
+        """When the running countdown runs out on the server's clock (log a ``timeout`` then),
+        or None (none runs, or the game is paused)."""
+        if self.arbiter is None or self.status != "playing" or self.paused_at is not None:
             return None
-        return self.arbiter.deadline
+        deadline = self.arbiter.deadline
+        return None if deadline is None else deadline + self.paused_for
+
+    @property
+    def paused(self) -> bool:
+        """True while a person seat is away (nothing but presence entries is applied)."""
+        return self.paused_at is not None
+
+    def game_time(self, t: float) -> float:
+        """The arbiter's time for the server time ``t``: paused seconds do not count."""
+        base = t if self.paused_at is None else min(t, self.paused_at)
+        game = base - self.paused_for
+        return game if self.arbiter is None else max(game, self.arbiter.time)
+
+    def server_time(self, game: float) -> float:
+        """The server time at which game time ``game`` comes (while not paused)."""
+        return game + self.paused_for
+
+    def people(self) -> list[int]:
+        """The seats people play (a seat a bot took over from its person among them)."""
+        config = self._require_config()
+        return [
+            g for g in SEATS
+            if config.seats[g].kind == "person" and (self.bots[g] is None or g in self.taken)
+        ]  # fmt: skip
+
+    def limit_at(self, seat: int) -> float:
+        """When seat ``seat``, away, reaches the table's ``away_limit``."""
+        return self.away[seat] + self._require_config().away_limit
+
+    @property
+    def next_limit(self) -> tuple[float, int] | None:
+        """``(when, seat)``: the first away seat to reach the limit, or None."""
+        if self.status != "playing" or not self.away:
+            return None
+        return min((self.limit_at(g), g) for g in self.away)
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won: by the game (the match), or because the other forfeited."""
+        if self.forfeit is not None:
+            return 1 - self.forfeit
+        if self.match is not None:
+            return self.match.winner
+        return self.engine.winner if self.engine is not None and self.engine.over else None
+
+    @property
+    def between(self) -> bool:
+        """True between two games of a match (the scores shown, the next game not dealt)."""
+        return (
+            self.match is not None and self.status == "playing" and bool(self.engine.over)
+            and not self.match.over
+        )  # fmt: skip
+
+    @property
+    def next_at(self) -> float | None:
+        """When the next game of the match is dealt (None: not between games, or paused)."""
+        if not self.between or self.paused_at is not None or self.ended_at is None:
+            return None
+        return max(self.ended_at, self.time) + BETWEEN
+
+    @property
+    def log_length(self) -> int:
+        """The table talk's lines so far (every game of a match)."""
+        return self.past_log + (len(self.arbiter.log) if self.arbiter is not None else 0)
 
     def _require_config(self) -> RealtimeConfig:
         if self.config is None:
@@ -296,34 +485,90 @@ class RealtimeTable:
             return None
         if kind == "over":
             _time(data)
-            if data.get("reason") not in ("won", "abandoned"):
-                raise RealtimeTableError("bad-request", "reason is won or abandoned")
-            if data.get("reason") == "won" and not (self.engine is not None and self.engine.over):
+            reason = data.get("reason")
+            if reason not in ("won", "abandoned", "forfeit"):
+                raise RealtimeTableError("bad-request", "reason is won, abandoned or forfeit")
+            if reason == "won" and not (self.engine is not None and self.engine.over):
                 raise RealtimeTableError("bad-request", "nobody has won yet")
+            if reason == "forfeit":
+                self._check_limit(data, "forfeit")
             return None
         if self.status == "waiting" or self.arbiter is None:
             raise RealtimeTableError("not-started", "the game has not started yet")
         if self.status == "over":
             raise RealtimeTableError("over", "the game is over")
         t = _time(data)
-        if t < self.arbiter.time:
+        if t < self.time:
             raise RealtimeTableError("bad-request", f"time {t} is before the last entry's")
-        deadline = self.arbiter.deadline
+        deadline = self.deadline
         if kind == "timeout":
-            if deadline != t:
+            if deadline is None or deadline != t:
                 raise RealtimeTableError("bad-request", f"no countdown runs out at {t}")
             return None
+        if kind in ("away", "back", "takeover"):
+            return self._check_presence(kind, data, t, deadline)
+        if kind == "next":
+            if not self.between or self.paused_at is not None:
+                raise RealtimeTableError("bad-request", "no game of a match is to be dealt now")
+            return None
+        if self.between:
+            raise RealtimeTableError(
+                "not-started", "this game is over: the next game of the match is dealt soon"
+            )
         if deadline is not None and deadline <= t:
             raise RealtimeTableError(
                 "bad-request", f"the countdown ran out at {deadline}: log the timeout first"
             )
         seat = _seat(data)
+        if self.paused_at is not None:
+            raise RealtimeTableError("paused", "the game is paused until everybody is back")
         try:
             if person and data.get("by", "person") == "person":
                 return client_action(self.engine, data.get("action"))
             return self.engine.action_from_json(data.get("action"))
         except ValueError as exc:
             raise RealtimeTableError("bad-request", f"seat {seat}: {exc}") from None
+
+    def _check_presence(
+        self, kind: str, data: Mapping[str, Any], t: float, deadline: float | None
+    ) -> None:
+        seat = _seat(data)
+        if seat not in self.people():
+            raise RealtimeTableError("bad-request", f"seat {seat} is a bot's seat")
+        if kind == "away":
+            if seat in self.away or seat in self.taken:
+                raise RealtimeTableError("bad-request", f"seat {seat} is away already")
+            since = _time({"t": data.get("since", t)})
+            first = self.time if self.paused_at is None else self.paused_at
+            if not first <= since <= t:
+                raise RealtimeTableError(
+                    "bad-request", "a seat is away since a time between the last entry and now"
+                )
+            if deadline is not None and deadline <= since:
+                raise RealtimeTableError(
+                    "bad-request", f"the countdown ran out at {deadline}: log the timeout first"
+                )
+        elif kind == "back":
+            if seat not in self.away and seat not in self.taken:
+                raise RealtimeTableError("bad-request", f"seat {seat} is not away")
+        else:
+            self._check_limit(data, "bot")
+
+    def _check_limit(self, data: Mapping[str, Any], then: str) -> None:
+        """A seat away for the limit may be forfeited or taken over (as the table says)."""
+        config = self._require_config()
+        seat = _seat(data)
+        if self.status != "playing" or seat not in self.away:
+            raise RealtimeTableError("bad-request", f"seat {seat} is not away")
+        if config.then() != then:
+            raise RealtimeTableError("bad-request", f"this table's away seats {config.then()}")
+        if _time(data) < self.limit_at(seat):
+            raise RealtimeTableError("bad-request", f"seat {seat} has not been away long enough")
+
+    def _resume(self, t: float) -> None:
+        if not self.away and self.paused_at is not None:
+            self.paused_for += max(0.0, t - self.paused_at)
+            self.paused_at = None
 
     def apply(self, entry: LogEntryLike) -> None:
         """Apply the next entry (its ``seq`` must follow); refused entries raise and change
@@ -341,6 +586,15 @@ class RealtimeTable:
             self.engine = make_engine(
                 self.config.game, options, self.config.seed, self.config.rules_version
             )
+            if self.config.rules_target() > 0:
+                self.match = SpeedMatch(self.engine.rules, self.config.seed)
+                self.engine = self.match.game
+            elif self.config.games > 1:
+                self.match = SpitMatch(
+                    self.engine.rules, self.config.seed, self.config.games,
+                    self.config.rules_version,
+                )  # fmt: skip
+                self.engine = self.match.game
         elif kind == "joined":
             self.names[_seat(data)] = str(data["name"]).strip()
         elif kind == "started":
@@ -353,27 +607,72 @@ class RealtimeTable:
                     if self.names[s] is None:
                         self.names[s] = f"{str(self.bots[s]).capitalize()} bot"
             self._clock = VirtualClock(t)
+            self.time = t
             names = [n or f"Seat {s}" for s, n in enumerate(self.names)]
             self.arbiter = Arbiter(self.engine, self._clock, names)
             self.status = "playing"
         elif kind == "timeout":
-            assert self.arbiter is not None
-            t = _time(data)
-            self._clock.advance_to(t)
-            self.arbiter.tick(t)
+            assert self.arbiter is not None and self.arbiter.deadline is not None
+            game = self.arbiter.deadline  # exactly, whatever the pauses before
+            self._clock.advance_to(game)
+            self.arbiter.tick(game)
+            self.time = _time(data)
         elif kind == "action":
             assert self.arbiter is not None
             t = _time(data)
-            self._clock.advance_to(t)
-            self.arbiter.submit(_seat(data), parsed, t)
+            game = self.game_time(t)
+            self._clock.advance_to(game)
+            self.arbiter.submit(_seat(data), parsed, game)
+            self.time = t
+        elif kind in ("away", "back", "takeover"):
+            self._apply_presence(kind, data)
+        elif kind == "next":
+            assert self.match is not None and self.arbiter is not None
+            t = _time(data)
+            game = self.game_time(t)
+            self.past.append(self.arbiter)
+            self.past_log += len(self.arbiter.log)
+            self.engine = self.match.next_game()
+            self._clock = VirtualClock(game)
+            self.arbiter = Arbiter(self.engine, self._clock, self.arbiter.names)
+            self.ended_at = None
+            self.time = t
         elif kind == "rematch":
             self.rematch = str(data["table"])
         else:
             self.closed = str(data["reason"])
             self.status = "over"
+            if self.closed == "forfeit":
+                self.forfeit = _seat(data)
+            if self.arbiter is not None:
+                self.time = max(self.time, _time(data))
         if self.engine is not None and self.engine.over and self.status == "playing":
-            self.status = "over"
+            if self.match is None or self.match.over:
+                self.status = "over"
+            elif self.ended_at is None:
+                self.ended_at = self.time
         self.seq = entry.seq
+
+    def _apply_presence(self, kind: str, data: Mapping[str, Any]) -> None:
+        config = self._require_config()
+        seat = _seat(data)
+        t = _time(data)
+        if kind == "away":
+            since = _time({"t": data.get("since", t)})
+            self.away[seat] = t  # the limit counts from when it is known (after a restart too)
+            if self.paused_at is None:
+                self.paused_at = since
+        elif kind == "back":
+            if seat in self.taken:
+                self.taken.discard(seat)
+                self.bots[seat] = None
+            self.away.pop(seat, None)
+        else:
+            del self.away[seat]
+            self.taken.add(seat)
+            self.bots[seat] = config.level
+        self._resume(t)
+        self.time = t
 
     # -- what a connection sees -----------------------------------------------------------------
 
@@ -391,11 +690,31 @@ class RealtimeTable:
             "closed": self.closed,
             "rules": self.engine.rules.to_json(),
             "seats": [
-                {"seat": s, "name": self.names[s], "kind": config.seats[s].kind, "bot": b}
+                {"seat": s, "name": self.names[s], "kind": config.seats[s].kind, "bot": b,
+                 "away": self.away.get(s), "taken": s in self.taken,
+                 "limit_at": self.limit_at(s) if s in self.away else None}
                 for s, b in zip(SEATS, self.bots, strict=True)
             ],
             "deadline": None,
-        }
+            "paused": None,
+            "away_then": config.then(),
+            "away_limit": config.away_limit,
+            "forfeit": self.forfeit,
+            "winner": self.winner,
+        }  # fmt: skip
+        if self.match is not None:
+            out["match"] = {
+                "unit": "points" if isinstance(self.match, SpeedMatch) else "games",
+                "target": (
+                    self.match.rules.target if isinstance(self.match, SpeedMatch)
+                    else self.match.wins
+                ),
+                "game": self.match.number,
+                "scores": list(self.match.scores),
+                "between": self.between,
+                "next_at": self.next_at,
+                "winner": self.match.winner,
+            }  # fmt: skip
         if self.arbiter is None:
             return out
         view = self.engine.view(0 if seat is None else seat)
@@ -403,9 +722,18 @@ class RealtimeTable:
         deadline = self.deadline
         if deadline is not None:
             out["deadline"] = {"kind": "countdown", "at": deadline}
-        start = 0 if since is None else max(0, min(since, len(self.arbiter.log)))
+        if self.paused_at is not None:
+            standing = self.arbiter.deadline
+            game = self.game_time(self.paused_at)
+            out["paused"] = {
+                "since": self.paused_at,
+                "seats": sorted(self.away),
+                "countdown_left": None if standing is None else max(0.0, standing - game),
+            }
+        start = 0 if since is None else max(0, min(since, self.log_length))
         out["log_from"] = start
-        out["log"] = [self._log_json(e, seat) for e in self.arbiter.log[start:]]
+        out["log"] = [self._log_json(e, seat) for e in self._lines_from(start)]
+
         return out
 
     def _view_json(self, view: Any, seat: int | None) -> dict[str, Any]:
@@ -445,6 +773,14 @@ class RealtimeTable:
             common["legal"] = [self.engine.action_to_json(a) for a in view.legal_actions]
         return common
 
+    def _lines_from(self, start: int) -> list[Entry]:
+        """The table talk's entries from line ``start`` on, across a match's games."""
+        assert self.arbiter is not None
+        if start >= self.past_log:
+            return self.arbiter.log[start - self.past_log :]
+        earlier = [e for arbiter in self.past for e in arbiter.log]
+        return earlier[start:] + self.arbiter.log
+
     def _log_json(self, entry: Entry, seat: int | None) -> dict[str, Any]:
         """A log line for ``seat``: the other seat's refused actions without their cards."""
         names = self.arbiter.names if self.arbiter is not None else ["", ""]
@@ -472,4 +808,21 @@ class RealtimeTable:
         game only (the service must refuse it while the game goes on)."""
         if self.arbiter is None:
             raise RealtimeTableError("not-started", "the game has not started yet")
-        return self.arbiter.record()
+        if self.match is None:
+            return self.arbiter.record()
+        raise RealtimeTableError("bad-request", "a match's record is a list: use records()")
+
+    def records(self) -> dict[str, Any] | list[dict[str, Any]]:
+        """The record: one game's, or a match's list of every game's (``cardroom replay`` and
+        the replay viewer read both)."""
+        if self.match is None:
+            return self.record()
+        assert self.arbiter is not None
+        names = self.arbiter.names
+        arbiters = [*self.past, self.arbiter]
+        if isinstance(self.match, SpitMatch):
+            return [arbiter.record() for arbiter in arbiters]
+        return [
+            arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
+            for arbiter in arbiters
+        ]

@@ -99,6 +99,11 @@ class _RealtimeLive:
     must_read: bool = False
     behind: bool = False
     catch_task: asyncio.Task[None] | None = None
+    moved: bool = False
+    """A connection came or went since the clock last looked at who is here."""
+    seen: set[int] = field(default_factory=set)
+    """Person seats that have had a connection (here or elsewhere) since this process held the
+    table: one of them without any connection now is away."""
     refusals: dict[int, deque[float]] = field(default_factory=dict)
     """Per seat: when its latest refused actions were logged (table time)."""
     unlogged: dict[int, int] = field(default_factory=dict)
@@ -185,6 +190,7 @@ class RealtimeTables:
                 await self._follow_up(live)  # the process stopped between created and started
             elif table.status == "playing":
                 self._new_bots(live)
+                await self._pause_absent(live)
                 await self._catch_up(live)
             await self._store_status(live)
         self._ensure_task(live)
@@ -440,6 +446,47 @@ class RealtimeTables:
                 raise TableError("stale", in_words(reason), reason=reason)
             raise TableError("illegal", in_words(reason), reason=reason)
 
+    async def _pause_absent(self, live: _RealtimeLive) -> None:
+        """This process just became the table's clock (a restart, a lease that moved): every
+        person seat with no connection anywhere is away since the last entry, so the time the
+        table had no clock is a pause, not game time, and no countdown runs out meanwhile."""
+        table = live.table
+        present = self._present(live)
+        since = table.time
+        for g in table.people():
+            if g not in present and g not in table.away and g not in table.taken:
+                now = max(self.clock(), table.time)
+                await self._commit(live, "away", {"seat": g, "t": now, "since": since})
+
+    def _present(self, live: _RealtimeLive) -> set[int]:
+        return live.present() | self.remote_present(live.table.table_id)
+
+    async def _presence(self, live: _RealtimeLive) -> None:
+        """Log who went away and who came back; forfeit or hand to a bot a seat away for the
+        table's limit (the clock's process only, the lock held)."""
+        table = live.table
+        if table.status != "playing":
+            return
+        present = self._present(live)
+        live.seen |= present
+        for g in table.people():
+            now = max(self.clock(), table.time)
+            if g in present and (g in table.away or g in table.taken):
+                await self._commit(live, "back", {"seat": g, "t": now})
+            elif g not in present and g in live.seen and g not in table.away.keys() | table.taken:
+                await self._catch_up(live)  # a countdown that ran out before is logged first
+                if table.status == "playing":
+                    await self._commit(live, "away", {"seat": g, "t": now})
+        config = table.config
+        assert config is not None
+        while (due := table.next_limit) is not None and due[0] <= self.clock():
+            when, g = due
+            now = max(self.clock(), table.time, when)
+            if config.then() == "bot":
+                await self._commit(live, "takeover", {"seat": g, "t": now})
+            else:
+                await self._commit(live, "over", {"t": now, "reason": "forfeit", "seat": g})
+
     @staticmethod
     def _throttle_refusal(live: _RealtimeLive, seat: int, why: str | None, now: float) -> None:
         """Let a refusal be logged if the seat has few lately; else count it and refuse it
@@ -461,7 +508,7 @@ class RealtimeTables:
         (never before the last entry's)."""
         table = live.table
         assert table.arbiter is not None
-        now = max(self.clock(), table.arbiter.time)
+        now = max(self.clock(), table.time)
         deadline = table.deadline
         while deadline is not None and deadline <= now and table.status == "playing":
             await self._commit(live, "timeout", {"t": deadline})
@@ -514,8 +561,10 @@ class RealtimeTables:
         table = live.table
         arbiter_log = len(table.arbiter.log) if table.arbiter is not None else 0
         table.apply(entry)
-        if entry.kind == "started" and self.owns(table.table_id):
+        if entry.kind in ("started", "next") and self.owns(table.table_id):
             self._new_bots(live)
+        elif entry.kind in ("takeover", "back") and self.owns(table.table_id):
+            self._seat_bot(live, int(entry.data["seat"]))
         accepted = True
         if entry.kind == "action" and table.arbiter is not None:
             log = table.arbiter.log
@@ -532,8 +581,8 @@ class RealtimeTables:
             "game": table.config.game if table.config else None,
             "names": list(table.names),
         }
-        if table.engine is not None and table.engine.over:
-            summary["winner"] = table.engine.winner
+        if table.winner is not None:
+            summary["winner"] = table.winner
         if table.rematch is not None:
             summary["rematch"] = table.rematch
         await self.store.update_table(table.table_id, {"status": table.status, "summary": summary})
@@ -557,6 +606,21 @@ class RealtimeTables:
                 raise TableError("bad-request", str(exc)) from None
         self._show_bots(live, now)
 
+    def _seat_bot(self, live: _RealtimeLive, g: int) -> None:
+        """A bot for seat ``g`` if the table says a bot plays it now, else none."""
+        table = live.table
+        config = table.config
+        assert config is not None
+        level = table.bots[g]
+        live.bots.pop(g, None)
+        if level is None or table.arbiter is None:
+            return
+        rng = random.Random(f"{config.seed}/rt-seat/{g}/{table.seq}")
+        bot = make_reaction_bot(level, config.game, g, rng)
+        live.bots[g] = bot
+        bot.notice((table.engine.phase, table.arbiter.stalemate),
+                   partial(table.engine.view, g), table.arbiter.time)  # fmt: skip
+
     def _show_bots(self, live: _RealtimeLive, now: float | None = None) -> None:
         table = live.table
         if not live.bots or table.arbiter is None or table.status != "playing":
@@ -567,10 +631,16 @@ class RealtimeTables:
             bot.notice(key, partial(table.engine.view, bot.seat), when)
 
     def _next_due(self, live: _RealtimeLive) -> float | None:
+        """The next time the clock has something to do (the server's time), or None."""
         table = live.table
         if table.status != "playing":
             return None
-        times = [b.due for b in live.bots.values() if b.due is not None]
+        if table.paused:
+            limit = table.next_limit
+            return None if limit is None else limit[0]
+        if table.between:
+            return table.next_at
+        times = [table.server_time(b.due) for b in live.bots.values() if b.due is not None]
         if table.deadline is not None:
             times.append(table.deadline)
         return min(times) if times else None
@@ -586,6 +656,8 @@ class RealtimeTables:
         while not self._stopping and live.table.status != "over":
             live.wake.clear()
             due = self._next_due(live)
+            if live.moved:  # a connection came or went: who is away is looked at now
+                due = self.clock()
             if due is None:
                 await live.wake.wait()
                 continue
@@ -607,15 +679,24 @@ class RealtimeTables:
     async def _due(self, live: _RealtimeLive) -> None:
         """Whatever is due now: countdowns first, then the bot whose hand gets there first."""
         table = live.table
-        if table.status != "playing":
+        live.moved = False
+        await self._presence(live)
+        if table.status != "playing" or table.paused:
+            return
+        if table.between:  # a match: the next game once the scores have been shown
+            next_at = table.next_at
+            if next_at is not None and next_at <= self.clock():
+                await self._commit(live, "next", {"t": max(self.clock(), table.time)})
             return
         now = await self._catch_up(live)
-        ready = [(b.due, g) for g, b in live.bots.items() if b.due is not None and b.due <= now]
-        if not ready or table.status != "playing":
+        game = table.game_time(now) + 1e-9  # (server and game time differ by a sum of floats)
+        ready = [(b.due, g) for g, b in live.bots.items() if b.due is not None and b.due <= game]
+        if not ready or table.status != "playing" or table.paused:
             return
         _, g = min(ready)
         bot = live.bots[g]
-        action = bot.act(now)
+        game = table.game_time(now)
+        action = bot.act(game)
         assert table.arbiter is not None
         before = len(table.arbiter.log)
         data = {"seat": g, "action": table.engine.action_to_json(action), "t": now, "by": "bot"}
@@ -623,12 +704,12 @@ class RealtimeTables:
             await self._commit(live, "action", data)
         except _Conflict:  # another process's entry came first: look again from there
             if table.status == "playing" and bot.plan is None:
-                bot.rejected(True, table.engine.view(g), now)
+                bot.rejected(True, table.engine.view(g), game)
             raise
         log = table.arbiter.log
         if len(log) > before and not log[-1].accepted and table.status == "playing":
             bot.rejected(log[-1].reason is not None and log[-1].reason.startswith("stale: "),
-                         table.engine.view(g), now)  # fmt: skip
+                         table.engine.view(g), game)  # fmt: skip
 
     # -- subscribers ----------------------------------------------------------------------------
 
@@ -646,6 +727,8 @@ class RealtimeTables:
         if seat is not None:
             self._fan_out(live, skip=sub)
             self._tell(live, seat)
+            live.moved = True  # the clock logs the person back
+            live.wake.set()
         return sub
 
     def _tell(self, live: _RealtimeLive, seat: int) -> None:
@@ -658,6 +741,8 @@ class RealtimeTables:
         live = self._live.get(table_id)
         if live is not None:
             self._fan_out(live)
+            live.moved = True
+            live.wake.set()
 
     def unsubscribe(self, sub: Subscription) -> None:
         """End a subscription (the others see the seat away)."""
@@ -671,20 +756,21 @@ class RealtimeTables:
             self._fan_out(live)
         if sub.seat is not None:
             self._tell(live, sub.seat)
+            live.moved = True  # the clock logs the person away
+            live.wake.set()
 
     def frame_for(self, table_id: str, seat: int | None) -> Frame:
         """The full ``state`` frame for ``seat`` (or a spectator)."""
         return self._frame(self._get(table_id), seat, None)
 
     def _log_length(self, live: _RealtimeLive) -> int:
-        arbiter = live.table.arbiter
-        return len(arbiter.log) if arbiter is not None else 0
+        return live.table.log_length
 
     def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
         if since is None:  # a full frame: the log's last lines only
             since = max(0, self._log_length(live) - FULL_FRAME_LOG)
         frame = live.table.frame(seat, since)
-        present = live.present() | self.remote_present(live.table.table_id)
+        present = self._present(live)
         for row in frame["seats"]:
             row["present"] = row["seat"] in present or row["bot"] is not None
         frame["title"] = live.title
@@ -727,10 +813,10 @@ class RealtimeTables:
         as ``seat`` may see them (a full frame carries only the last ones)."""
         live = self._get(table_id)
         table = live.table
-        log = table.arbiter.log if table.arbiter is not None else []
-        end = max(0, min(before, len(log)))
+        end = max(0, min(before, table.log_length))  # (a match's games count on)
         start = max(0, end - FULL_FRAME_LOG)
-        lines = [table._log_json(entry, seat) for entry in log[start:end]]
+        entries = table._lines_from(start)[: end - start] if table.arbiter is not None else []
+        lines = [table._log_json(entry, seat) for entry in entries]
         for line in lines:
             line["text"] = in_words(line["text"])
             if "reason" in line:
@@ -742,12 +828,13 @@ class RealtimeTables:
 
     # -- after the game -------------------------------------------------------------------------
 
-    async def record(self, table_id: str) -> dict[str, Any]:
-        """The game's record (``cardroom replay`` reads it); ``forbidden`` until it is over."""
+    async def record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
+        """The game's record (a match: the list of its games; ``cardroom replay`` reads both);
+        ``forbidden`` until it is over."""
         live = self._get(table_id)
         if live.table.status != "over" or live.table.arbiter is None:
             raise TableError("forbidden", "the record is published when the game is over")
-        return live.table.record()
+        return live.table.records()
 
     async def rematch(self, table_id: str, seat: int) -> str:
         """The id of the rematch of a finished table (made by the first to ask, whichever

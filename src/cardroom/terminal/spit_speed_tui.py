@@ -556,6 +556,23 @@ class RealtimeApp(App[None]):
                         second=left(1))
         else:
             line = tr._("A draw.")
+        result = getattr(self.engine, "result", None)
+        if w is not None and self.game == "speed" and result is not None:
+            line += " " + (
+                tr.ngettext(
+                    "{name} scores {n} point: one for each card left in the loser's draw pile "
+                    "and hand.",
+                    "{name} scores {n} points: one for each card left in the loser's draw pile "
+                    "and hand.",
+                    result.points, name=self.names[w],
+                )
+                if self.engine.rules.score_hand
+                else tr.ngettext(
+                    "{name} scores {n} point: one for each card left in the loser's draw pile.",
+                    "{name} scores {n} points: one for each card left in the loser's draw pile.",
+                    result.points, name=self.names[w],
+                )
+            )  # fmt: skip
         if self.match is not None:
             s = self.match.scores
             line += " " + tr._("Match scores: {first} {first_score}, {second} {second_score}",

@@ -27,7 +27,7 @@ from cardroom.web.identity import TooManyPlayers
 from cardroom.web.limits import Limits
 from cardroom.web.play_now import PlayNow
 from cardroom.web.ratings import RatingKeeper
-from cardroom.web.routes import lobby, players, replay, rules, tables, ws
+from cardroom.web.routes import analysis, lobby, players, replay, rules, tables, ws
 from cardroom.web.routes.common import connection_lang
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
@@ -66,7 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await service.start()
             await chat.start()
-            keeper = asyncio.get_running_loop().create_task(GcKeeper().run())
+            gc_keeper = GcKeeper()
+            gc_keeper.start()  # the only full collection, before the first request
+            keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             ratings = asyncio.get_running_loop().create_task(
                 RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
             )
@@ -78,6 +80,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             play = asyncio.get_running_loop().create_task(app.state.play.run())
             yield
         finally:
+            if getattr(app.state, "analyses", None) is not None:
+                await app.state.analyses.close()
             await chat.stop()
             for task in (ratings, play):
                 if task is not None:
@@ -135,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (lobby, tables, replay, rules, ws, players):
+    for module in (lobby, tables, replay, rules, analysis, ws, players):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

@@ -245,6 +245,11 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     starting_chips: Annotated[int, Meta(ge=0, le=10**6)] | None = None
     end: Annotated[str, Meta(max_length=32)] | None = None
     takeover_after: Annotated[float, Meta(ge=0, le=3600)] = 60.0
+    """Seconds a person may be away: then a bot plays their seat (Spit and Speed: the game is
+    paused meanwhile, then ``when_away`` happens)."""
+    when_away: Literal["forfeit", "bot"] | None = None
+    """Spit and Speed: what happens to a seat away ``takeover_after`` seconds (default: forfeit
+    between two people, a bot of ``level`` against a bot)."""
     title: Annotated[str, Meta(max_length=80)] = ""
     public: bool = True
     hints: bool = False

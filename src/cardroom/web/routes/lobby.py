@@ -130,16 +130,21 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     options = {
         k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in body.options.items()
     }
+    games = options.pop("games", "1") if body.game == "spit" else "1"  # a Spit match
+    if not games.isdigit() or not 1 <= int(games) <= 9:
+        raise ProtocolError("bad-request", f"games is a whole number from 1 to 9, not {games!r}")
     config = RealtimeConfig(
         game=body.game,
         options=options,
         seats=(SeatSpec("person", name=name), second),
         seed=secrets.randbits(63),
         level=body.level,
+        away_limit=body.takeover_after,
+        away_then=body.when_away,
+        games=int(games),
     )
     try:
-        if config.rules_target() > 0:
-            raise ProtocolError("bad-request", "a Speed match to a target is not offered here")
+        config.rules_target()  # a Speed match to a target is played here too
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
     return config, clean_text(body.title, TITLE_MAX)

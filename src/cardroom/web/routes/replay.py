@@ -26,6 +26,8 @@ from cardroom.i18n.words import N_
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, retry_after
 from cardroom.web.replay_frames import RecordError, ReplayTooLarge, replay_frames
+from cardroom.web.replay_realtime import RecordError as RealtimeRecordError
+from cardroom.web.replay_realtime import is_realtime_record, realtime_frames
 from cardroom.web.routes.common import (
     check_table_id,
     connection_lang,
@@ -100,6 +102,8 @@ async def replay_table_page(request: Request, table_id: str) -> Response:
 
 
 def _frames_json(data: Any, lang: str, max_rounds: int, max_steps: int) -> bytes:
+    if is_realtime_record(data):  # Spit / Speed: one step per log entry
+        return _encoder.encode(realtime_frames(data, lang, max_rounds, max_steps))
     return _encoder.encode(replay_frames(data, lang, max_rounds, max_steps))
 
 
@@ -121,7 +125,7 @@ async def _frames(request: Request, data: Any, lang: str = "en") -> Response:
     replays.waiting += 1
     try:
         body = await asyncio.get_running_loop().run_in_executor(replays.pool, work)
-    except RecordError as exc:
+    except (RecordError, RealtimeRecordError) as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
     except ReplayTooLarge as exc:
         words = translator(lang)._(exc.message, **exc.fields)
@@ -185,7 +189,12 @@ async def replay_table(request: Request, table_id: str) -> Response:
     replays.making[key] = future
     try:
         try:
-            record = await service_of(request).record(table_id)
+            service = service_of(request)
+            record: Any = (
+                await service.realtime_record(table_id)
+                if await service.game_of(table_id) in ("spit", "speed")
+                else await service.record(table_id)
+            )
         except TableError as exc:
             response: Response = table_error_json(exc, lang)
         else:

@@ -262,10 +262,19 @@ export function setConn(text, kind) {
   c.dataset.kind = kind;
 }
 
-/** One websocket to a table, opened again after a drop (waiting `backoffMs` × 2, 4, … 64).
+/** Milliseconds to wait before the `retry`-th attempt (1, 2, …): doubling from `first`, at most
+ * `max`, drawn within ±25 %. */
+export function reconnectDelay(retry, first, max, random = Math.random) {
+  const base = Math.min(max, first * 2 ** Math.max(0, retry - 1));
+  return Math.round(base * (0.75 + 0.5 * random()));
+}
+
+/** One websocket to a table, opened again after a drop: after `backoffMs`, then twice as long
+ * each time up to `maxMs`, each wait drawn ±25 % (so pages do not all knock at once after a
+ * restart, and one is back within about a second once the server answers).
  * `onFrame` gets every frame that parses; `onOpening` runs as each connection starts, `onClose`
  * as each one ends. A table that cannot be opened (4403, 4404) is not tried again. */
-export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClose = () => {}, backoffMs = 300 }) {
+export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClose = () => {}, backoffMs = 300, maxMs = 1600 }) {
   let ws = null;
   let retry = 0;
   const connected = () => Boolean(ws && ws.readyState === WebSocket.OPEN);
@@ -287,8 +296,8 @@ export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClo
         return;
       }
       setConn(_("reconnecting…"), "wait");
-      retry = Math.min(retry + 1, 6);
-      setTimeout(connect, backoffMs * 2 ** retry);
+      retry = Math.min(retry + 1, 8);
+      setTimeout(connect, reconnectDelay(retry, backoffMs, maxMs));
     });
   }
   /** Send `msg` as JSON; false (and nothing sent) while not connected. */

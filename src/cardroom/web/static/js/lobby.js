@@ -7,11 +7,19 @@ import {
 
 await startI18n();
 const $ = (id) => document.getElementById(id);
+// each level's tournament rating (cardroom.bots.strength), shown beside its name
+const STRENGTH = await fetch("/api/levels").then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
 const NAME_KEY = "cardroom.name";
 const STATUS_WORDS = { waiting: N_("waiting"), playing: N_("playing"), "round-over": N_("round over"), over: N_("over") };
 
 function N_(message) {
   return message;
+}
+
+function levelText(lv) {
+  const word = _(LEVEL_WORDS[lv] || lv);
+  const rating = STRENGTH.levels?.[lv]?.rating;
+  return typeof rating === "number" ? `${word} (${Math.round(rating)})` : word; // the hint says what the number is
 }
 
 function presetValues() {
@@ -93,7 +101,7 @@ function buildSeats() {
       el("option", { value: "bot" }, _("a bot")));
     kind.value = prev.kind || "bot";
     const level = el("select", { class: "seat-level", "aria-label": _("Seat {number} bot level", { number: g + 1 }) },
-      LEVELS.map((lv) => el("option", { value: lv }, _(LEVEL_WORDS[lv] || lv))));
+      LEVELS.map((lv) => el("option", { value: lv }, levelText(lv))));
     level.value = prev.level || "medium";
     const sync = () => { level.hidden = kind.value !== "bot"; };
     kind.addEventListener("change", sync);

@@ -21,9 +21,11 @@ function body() {
     options.piles = $("rt-piles").value;
     options.slap = $("rt-slap").value;
     options.alternate_colours = $("rt-alternate").checked;
+    if ($("rt-games").value !== "1") options.games = $("rt-games").value; // a match
   } else {
     options.side_piles = $("rt-side").value;
     options.score_hand = $("rt-score-hand").checked;
+    if ($("rt-target").value !== "0") options.target = $("rt-target").value; // a match
   }
   const level = $("rt-level").value;
   const other = $("rt-opponent").value === "bot" ? { kind: "bot", level } : { kind: "person" };

@@ -21,6 +21,9 @@ let offset = 0;            // server time - this computer's time (seconds)
 let selected = null;       // {card, stock} (Spit) or {card} (Speed) chosen for the next pile
 let moving = false;        // Spit: "m" pressed, the next digit is the empty space
 let errorTimer = null;
+let tops = [null, null];   // per middle pile: {top, before, at}: its top, the one before, when it changed
+let slapEnded = 0;         // when a slap / choose phase last ended (a late j or k)
+const REACTION_MS = 400;   // a top that changed this recently was not yet seen by the hand aiming
 let announceTimer = null;
 const logLines = [];
 
@@ -39,6 +42,10 @@ function send(msg) {
 
 function act(action) {
   if (!state || state.you === null || state.status !== "playing") return;
+  if (state.paused) {
+    showError(_("The game is paused until everybody is back."));
+    return;
+  }
   send({ type: "act", action, id: `a${nextId++}` });
 }
 
@@ -60,8 +67,16 @@ function onFrame(frame) {
     (frame.log || []).forEach((line, i) => {
       if (from + i >= logLines.length) addLog(line);
     });
+    if (frame.table_view) noteTops(frame.table_view.centre || []);
     if (prev && prev.table_view && frame.table_view && prev.table_view.phase !== frame.table_view.phase) {
+      if (["slap", "choose"].includes(prev.table_view.phase)) slapEnded = Date.now();
       announcePhase(frame.table_view.phase);
+    }
+    if (prev && !prev.paused && frame.paused && frame.status === "playing") {
+      const away = frame.paused.seats.filter((g) => g !== mySeat());
+      if (away.length) announce(_("{name} is reconnecting: the game is paused.", { name: seatName(away[0]) }));
+    } else if (prev && prev.paused && !frame.paused && frame.status === "playing") {
+      announce(_("Everybody is back: play!"));
     }
     keepSelection();
     render();
@@ -85,6 +100,32 @@ function announce(text) {
   announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
 }
 
+function noteTops(centre) {
+  tops = [0, 1].map((pile) => {
+    const was = tops[pile];
+    const top = centre[pile] || null;
+    if (!was) return { top, before: null, at: 0 };
+    return was.top === top ? was : { top, before: was.top, at: Date.now() };
+  });
+}
+
+const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+function nextTo(a, b) {
+  const x = RANKS.indexOf(a.slice(0, -1));
+  const y = RANKS.indexOf(b.slice(0, -1));
+  return x >= 0 && y >= 0 && (Math.abs(x - y) === 1 || Math.abs(x - y) === 12);
+}
+
+/** The top the person aimed at: the pile's top, unless it changed too recently for the hand
+ * to have seen it and the card fits the top before, not this one (the race was lost: "too
+ * late"). A card that fits neither is told it does not follow the top shown. */
+function aimedAt(card, pile, now = Date.now()) {
+  const t = tops[pile];
+  const top = view().centre[pile];
+  if (!t || t.top !== top || !t.before || now - t.at > REACTION_MS) return top;
+  return nextTo(card, t.before) && !nextTo(card, top) ? t.before : top;
+}
+
 function announcePhase(phase) {
   const words = {
     slap: _("New layout: slap a middle pile!"),
@@ -94,6 +135,10 @@ function announcePhase(phase) {
     over: _("Game over"),
   };
   if (words[phase]) announce(words[phase]);
+  else {  // the banner of the phase that ended goes at once
+    clearTimeout(announceTimer);
+    $("announce").classList.remove("show");
+  }
 }
 
 function addLog(line) {
@@ -102,6 +147,7 @@ function addLog(line) {
   log.append(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""));
   while (log.children.length > 200) log.removeChild(log.firstChild);
   log.scrollTop = log.scrollHeight;
+  requestAnimationFrame(() => { log.scrollTop = log.scrollHeight; }); // once wrapped lines are laid out
 }
 
 // ---- reading the frame --------------------------------------------------------------------
@@ -142,7 +188,7 @@ function keepSelection() {
 // ---- actions ------------------------------------------------------------------------------
 function play(card, pile) {
   const v = view();
-  const seen = v.centre[pile];
+  const seen = v.centre[pile] ? aimedAt(card, pile) : null;
   if (!seen) {
     showError(_("Middle pile {number} is empty.", { number: pile + 1 }));
     return;
@@ -161,6 +207,8 @@ function pilePressed(pile) {
     act({ type: "slap", pile });
   } else if (isSpit() && v.phase === "choose") {
     act({ type: "choose", pile });
+  } else if (isSpit() && Date.now() - slapEnded < 2000) {
+    showError(_("Too late: the middle piles were already taken."));
   } else {
     showError(_("Choose one of your cards first, then the pile."));
   }
@@ -207,6 +255,7 @@ function render() {
   document.title = `cardroom: ${title}`;
   renderStatus();
   renderCountdown();
+  renderPause();
   renderThem();
   renderMiddle();
   renderActions();
@@ -222,8 +271,14 @@ function renderStatus() {
     text = missing
       ? ngettext("Waiting for {n} player to take their seat.", "Waiting for {n} players to take their seat.", missing)
       : _("Starting…");
+  } else if (state.status === "over" && state.forfeit !== null && state.forfeit !== undefined) {
+    text = _("{name} wins: {other} was away too long.", { name: seatName(1 - state.forfeit), other: seatName(state.forfeit) });
   } else if (state.status === "over") {
     text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
+  } else if (state.paused) {
+    text = "";
+  } else if (state.match && state.match.between) {
+    text = _("Game {number} is over: the next one is dealt in a moment.", { number: state.match.game });
   } else if (v) {
     const phase = v.phase;
     if (phase === "start") text = isSpit() ? _("Call “Spit!” to start (Space).") : _("Call for the flip to start (Space).");
@@ -235,17 +290,87 @@ function renderStatus() {
   $("status-line").textContent = text;
 }
 
+const tenths = (x) => x.toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const serverNow = () => Date.now() / 1000 + offset;
+
 function renderCountdown() {
   const box = $("countdown");
   const d = state.deadline;
+  const paused = state.paused;
+  if (paused && paused.countdown_left !== null && paused.countdown_left !== undefined && state.status === "playing") {
+    box.textContent = _("Countdown stopped at {seconds} s", { seconds: tenths(paused.countdown_left) });
+    return;
+  }
   if (!d || state.status !== "playing") {
     box.textContent = "";
     return;
   }
-  const left = Math.max(0, d.at - (Date.now() / 1000 + offset));
-  box.textContent = _("Countdown: {seconds} s", { seconds: left.toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+  const left = Math.max(0, d.at - serverNow());
+  box.textContent = _("Countdown: {seconds} s", { seconds: tenths(left) });
 }
-setInterval(() => { if (state) renderCountdown(); }, 100);
+
+/** Whether a seat's person is here, reconnecting (seconds away) or replaced by a bot. */
+function presenceText(row) {
+  if (!row || row.kind !== "person") return "";
+  if (row.taken) return _("away: a bot plays for them");
+  if (row.away !== null && row.away !== undefined) {
+    return _("reconnecting… {seconds} s", { seconds: Math.max(0, Math.floor(serverNow() - row.away)) });
+  }
+  if (state.status === "over") return "";
+  return row.present ? _("connected") : _("away");
+}
+
+function presenceBadge(g) {
+  const row = state.seats.find((x) => x.seat === g);
+  const text = presenceText(row);
+  if (!text) return null;
+  const kind = row.present && !row.taken ? "ok" : "wait";
+  return el("span", { class: "rt-presence", "data-presence": kind, "data-seat": g }, text);
+}
+
+/** The pause: who is reconnecting, for how long, and what happens at the limit. */
+function renderPause() {
+  const box = $("pause");
+  const paused = state.paused;
+  if (!paused || state.status !== "playing") {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.hidden = false;
+  clear(box);
+  paused.seats.forEach((g) => {
+    const row = state.seats.find((x) => x.seat === g);
+    const name = seatName(g);
+    if (g === mySeat()) {
+      box.append(el("span", { class: "rt-pause-line" }, _("Welcome back: the game goes on in a moment.")));
+      return;
+    }
+    const away = Math.max(0, Math.floor(serverNow() - row.away));
+    const left = Math.max(0, Math.ceil(row.limit_at - serverNow()));
+    const then = state.away_then === "bot"
+      ? _("The game is paused: if {name} is not back in {seconds} s, a bot plays for them until they return.", { name, seconds: left })
+      : _("The game is paused: if {name} is not back in {seconds} s, {name} loses the game.", { name, seconds: left });
+    const who = _("{name} is reconnecting… {seconds} s", { name, seconds: away });
+    box.append(el("span", { class: "rt-pause-line" }, el("strong", {}, who), " ", el("span", {}, then)));
+  });
+}
+
+setInterval(() => {
+  if (!state) return;
+  renderCountdown();
+  if (state.match && state.match.between && $("next-game")) {
+    const left = Math.max(0, Math.ceil((state.match.next_at || 0) - serverNow()));
+    $("next-game").textContent = _("Game {number} starts in {seconds} s.", { number: state.match.game + 1, seconds: left });
+  }
+  if (state.paused) {
+    renderPause();
+    document.querySelectorAll(".rt-presence").forEach((badge) => {
+      const row = state.seats.find((x) => x.seat === Number(badge.dataset.seat));
+      badge.textContent = presenceText(row);
+    });
+  }
+}, 100);
 
 function pileBox(label, top, n, attrs = {}) {
   const face = top ? cardFace(top, "rt-card") : n > 0 ? cardBack("rt-card") : el("span", { class: "card rt-card rt-empty", "aria-hidden": "true" });
@@ -257,7 +382,7 @@ function renderThem() {
   const v = view();
   if (!v) return;
   const them = 1 - viewSeat();
-  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) })));
+  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) }), " ", presenceBadge(them)));
   const row = el("div", { class: "rt-row" });
   if (isSpit()) {
     (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
@@ -357,13 +482,15 @@ function renderMe() {
   if (me === null) {
     // a spectator sees seat 1's public side too (face-up tops only)
     const row = el("div", { class: "rt-row" });
-    if (isSpit()) (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
-    else {
+    if (isSpit()) {
+      (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
+      row.append(pileBox(_("spit pile {n}", { n: v.spit_left[0] }), null, v.spit_left[0]));
+    } else {
       const hand = ngettext("{n} card in hand", "{n} cards in hand", v.hand_sizes[0]);
       const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
       row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
     }
-    box.append(el("h2", { class: "rt-name" }, seatName(0)), row);
+    box.append(el("h2", { class: "rt-name" }, seatName(0), " ", presenceBadge(0)), row);
     return;
   }
   box.append(el("h2", { class: "rt-name" }, _("{name} (you)", { name: seatName(me) })));
@@ -411,16 +538,24 @@ function cardsLeft(v, g) {
   return v.hand_sizes[g] + v.draw_sizes[g];
 }
 
+/** The scores of a match: "Match to 20 points: Ann 12, Bob 7". */
+function matchLine(m) {
+  const f = { target: m.target, first: seatName(0), first_score: m.scores[0], second: seatName(1), second_score: m.scores[1] };
+  if (m.unit === "games") return _("First to win {target} games: {first} {first_score}, {second} {second_score}", f);
+  return _("Match to {target} points: {first} {first_score}, {second} {second_score}", f);
+}
+
 function renderResult() {
   const box = $("result");
   const v = view();
-  if (state.status !== "over" || !v) {
+  const between = Boolean(state.match && state.match.between);
+  if ((state.status !== "over" && !between) || !v) {
     box.hidden = true;
     return;
   }
   box.hidden = false;
   clear(box);
-  const winner = v.winner;
+  const winner = between || state.winner === undefined ? v.winner : state.winner;
   box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? _("No winner") : _("{name} wins", { name: seatName(winner) })));
   const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
     el("th", { scope: "row" }, seatName(g)),
@@ -429,6 +564,22 @@ function renderResult() {
   box.append(el("table", { class: "settlement" },
     el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Cards left")), isSpit() ? null : el("th", {}, _("Points")))),
     el("tbody", {}, rows)));
+  if (state.match) {
+    const m = state.match;
+    box.append(el("p", { class: "rt-match", id: "match-scores" }, matchLine(m)));
+    if (between) {
+      const left = Math.max(0, Math.ceil((m.next_at || 0) - serverNow()));
+      box.append(el("p", { class: "muted", id: "next-game" }, _("Game {number} starts in {seconds} s.", { number: m.game + 1, seconds: left })));
+    } else if (m.winner !== null && m.winner !== undefined) {
+      box.append(el("p", { class: "game-winner" }, _("{name} wins the match.", { name: seatName(m.winner) })));
+    }
+  }
+  if (!isSpit() && v.winner !== null && v.winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
+    box.append(el("p", { class: "muted rt-points-note" }, state.rules && state.rules.score_hand
+      ? _("Points: one for each card the loser still had to draw, and in hand.")
+      : _("Points: one for each card the loser still had to draw (their draw pile).")));
+  }
+  if (between) return; // no rematch or record between two games of a match
   const links = el("p", {});
   if (mySeat() !== null) {
     const text = state.rematch ? _("Join the rematch") : _("Rematch");
@@ -437,6 +588,7 @@ function renderResult() {
     links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the rematch")), " ");
   }
   links.append(el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: "" }, _("Download the record")), " ",
+    el("a", { class: "button", href: `/analysis/${encodeURIComponent(TABLE)}` }, _("Analyse")), " ",
     el("a", { class: "button", href: "/" }, _("Lobby")));
   box.append(links);
 }

@@ -2,6 +2,7 @@
 import {
   _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, sortHand, startI18n,
 } from "./common.js";
+import { drawRealtime, realtimeLabels } from "./replay_realtime.js";
 
 await startI18n();
 
@@ -39,8 +40,11 @@ function show(data, label) {
   $("r-rules").textContent = notes.join(" ");
   $("r-rules").hidden = !notes.length;
   $("viewer").hidden = false;
+  if (isRealtime()) realtimeLabels();
   draw();
 }
+
+const isRealtime = () => replay && (replay.game === "spit" || replay.game === "speed");
 
 function round() {
   return replay.rounds[ri];
@@ -86,6 +90,10 @@ function draw() {
   $("r-next").disabled = end;
   $("r-last").disabled = end;
   $("r-next-round").disabled = ri === replay.rounds.length - 1;
+  if (isRealtime()) {
+    drawRealtime(replay, ri, si, name, (s) => go(ri, s));
+    return;
+  }
 
   const board = clear($("r-board"));
   (step.board || []).forEach((b, i) => {
@@ -190,9 +198,10 @@ async function loadTable() {
   const url = `/t/${encodeURIComponent(TABLE)}/record`;
   $("finished").hidden = false;
   $("record-link").href = url;
-  $("record-link").setAttribute("download", `nain-jaune-${TABLE}.json`);
+  $("analyse-link").href = `/analysis/${encodeURIComponent(TABLE)}`;
   try {
     const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}?lang=${LANG}`, { credentials: "same-origin" }));
+    $("record-link").setAttribute("download", `${data.game || "nain-jaune"}-${TABLE}.json`);
     show(data, _("Replay of table {id}", { id: TABLE }));
   } catch (err) {
     showError(err.message);

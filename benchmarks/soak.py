@@ -1,0 +1,212 @@
+"""Soak: N Nain Jaune tables for a bounded time; resident memory and event-loop pauses per minute.
+
+``--tables`` tables (300) play for ``--minutes`` (20) against ``cardroom serve`` (SQLite, one
+process) on 127.0.0.1, each with 2 people (the scripted websocket clients of
+``benchmarks/load.py``, ``--think`` s before they act) and 2 bots (``--bot-delay``); a game
+lasts ``--rounds`` rounds (100: longer than a soak) and a finished table is replaced by a new
+one. The server runs under ``benchmarks/soak_server.py``, which measures inside it how late a
+10 ms sleep on the event loop wakes (every pause of the loop, whatever its cause) and how long
+each garbage collection takes.
+
+The peer, in the same run and on the same machine at the same time: a second server with the
+same tables and clients whose keeper runs the old periodic full collection (unfreeze, collect
+everything, freeze) every ``--peer-full-every`` seconds (60, so that a shortened soak shows
+it; the server did it every 600 s); ``--peer-full-every 0`` leaves the peer out.
+
+Every minute a row per server: tables, actions reaching the clients per second, act->all p99
+(from a person's act until both people have the state; a loaded machine shows there first),
+the server's resident memory (RSS), the longest loop pause of the minute and the most CPU
+the loop's thread spent within one (what the server itself stalled, whatever the machine's
+load), its longest garbage collection, its full collections, the CPU of the keeper's steps,
+and the machine's load average.
+
+    PYTHONPATH=src:. python benchmarks/soak.py [--tables 300] [--minutes 20]
+        [--peer-full-every 60]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.load import Person, Stats, Table, percentile
+from benchmarks.soak_server import rss_mb
+from tests.scale.clients import ServerProcess, create_table
+
+
+@dataclass
+class Soaked:
+    """One server of the soak, its tables and what was seen of it."""
+
+    label: str
+    full_every: float
+    report: Path
+    server: ServerProcess | None = None
+    stats: Stats = field(default_factory=Stats)
+    tables: list[Table] = field(default_factory=list)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    people: list[Person] = field(default_factory=list)
+    replaced: int = 0
+    rss: list[float] = field(default_factory=list)
+    longest_lag: float = 0.0
+    longest_busy: float = 0.0
+    read: int = 0
+    """Lines of ``report`` already read."""
+
+    def start(self, bot_delay: float) -> None:
+        os.environ["SOAK_REPORT"] = str(self.report)
+        os.environ["SOAK_FULL_EVERY"] = str(self.full_every)
+        self.server = ServerProcess(self.report.with_suffix(".db").as_posix(), bot_delay=bot_delay)
+        self.server.entry = [str(Path(__file__).with_name("soak_server.py"))]
+        self.server.start()
+
+    def seat(self, made: Table, think: float) -> None:
+        assert self.server is not None
+        self.tables.append(made)
+        for seat in (0, 1):
+            person = Person(self.server.address, made, seat, think, self.stats)
+            self.people.append(person)
+            self.tasks.append(asyncio.create_task(person.run()))
+
+    def minute(self) -> dict[str, float]:
+        """The server's monitor lines since the last call, folded together."""
+        lines = self.report.read_text().splitlines() if self.report.exists() else []
+        new = [json.loads(x) for x in lines[self.read :]]
+        self.read = len(lines)
+        return {
+            "lag_ms": max((x["lag_ms"] for x in new), default=float("nan")),
+            "busy_ms": max((x["busy_ms"] for x in new), default=float("nan")),
+            "gc_ms": max((x["gc_ms"] for x in new), default=float("nan")),
+            "full": sum(x["full"] for x in new),
+            "keeper_ms": sum(x.get("keeper_cpu_ms", 0.0) for x in new),
+            "frozen": new[-1]["frozen"] if new else 0,
+        }
+
+    def stop(self) -> None:
+        for person in self.people:
+            person.stop = True
+        for task in self.tasks:
+            task.cancel()
+        if self.server is not None:
+            self.server.stop()
+
+
+async def keep_tables(soak: Soaked, args: argparse.Namespace, http: httpx.AsyncClient) -> None:
+    """Make the tables (10 at a time), then replace each finished one."""
+    while True:
+        done = [t for t in soak.tables if t.over]
+        for t in done:
+            soak.tables.remove(t)
+            soak.replaced += 1
+        soak.people = [p for p in soak.people if not p.table.over]
+        missing = args.tables - len(soak.tables)
+        if missing > 0:
+            made = await asyncio.gather(
+                *(
+                    create_table(http, rounds=args.rounds, level="easy")
+                    for _ in range(min(10, missing))
+                )
+            )
+            for m in made:
+                soak.seat(Table(m.table_id, m.tokens), args.think)
+            continue
+        await asyncio.sleep(2)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument("--think", type=float, default=1.0, help="a person's thinking time")
+    parser.add_argument("--bot-delay", type=float, default=0.8)
+    parser.add_argument("--rounds", type=int, default=100, help="rounds of a game")
+    parser.add_argument(
+        "--peer-full-every", type=float, default=60.0,
+        help="the peer's periodic full collection, seconds (0: no peer)",
+    )  # fmt: skip
+    args = parser.parse_args()
+    print(
+        f"soak: {args.tables} tables a server for {args.minutes:g} min, think {args.think} s, bot "
+        f"delay {args.bot_delay} s, {args.rounds} rounds a game, {os.cpu_count()} cores, load "
+        f"average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        "| server | minute | tables | actions/s | act->all p99 ms | RSS MB | longest loop pause ms "
+        "| its CPU ms | longest GC ms | full GCs | keeper CPU ms | frozen objects | load avg |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        soaks = [Soaked("freeze only (now)", 0.0, Path(tmp) / "now.jsonl")]
+        if args.peer_full_every > 0:
+            label = f"full GC every {args.peer_full_every:g} s (before)"
+            soaks.append(Soaked(label, args.peer_full_every, Path(tmp) / "peer.jsonl"))
+        makers: list[asyncio.Task[None]] = []
+        clients = [httpx.AsyncClient(timeout=60) for _ in soaks]
+        try:
+            for soak, http in zip(soaks, clients, strict=True):
+                soak.start(args.bot_delay)
+                assert soak.server is not None
+                http.base_url = httpx.URL(f"http://{soak.server.address}")
+                makers.append(asyncio.create_task(keep_tables(soak, args, http)))
+            end = time.monotonic() + 60 * args.minutes
+            minute = 0
+            while time.monotonic() < end:
+                for soak in soaks:
+                    soak.stats.latencies.clear()
+                    soak.stats.changes = 0
+                    soak.stats.measuring = True
+                t0 = time.perf_counter()
+                await asyncio.sleep(min(60.0, end - time.monotonic()))
+                wall = time.perf_counter() - t0
+                minute += 1
+                for soak in soaks:
+                    assert soak.server is not None and soak.server.proc is not None
+                    seen = soak.minute()
+                    rss = rss_mb(soak.server.proc.pid)
+                    soak.rss.append(rss)
+                    soak.longest_lag = max(soak.longest_lag, seen["lag_ms"])
+                    soak.longest_busy = max(soak.longest_busy, seen["busy_ms"])
+                    lat = [1000 * x for x in soak.stats.latencies]
+                    print(
+                        f"| {soak.label} | {minute} | {len(soak.tables)} | "
+                        f"{soak.stats.changes / wall:.0f} | {percentile(lat, 0.99):.0f} | "
+                        f"{rss:.0f} | {seen['lag_ms']:.0f} | {seen['busy_ms']:.0f} | "
+                        f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} | "
+                        f"{seen['frozen']:.0f} | {os.getloadavg()[0]:.1f} |",
+                        flush=True,
+                    )
+        finally:
+            for task in makers:
+                task.cancel()
+            for soak in soaks:
+                soak.stop()
+            with contextlib.suppress(Exception):
+                await asyncio.gather(*makers, *(t for s in soaks for t in s.tasks),
+                                     return_exceptions=True)  # fmt: skip
+            for http in clients:
+                await http.aclose()
+    print()
+    for soak in soaks:
+        if soak.rss:
+            print(
+                f"{soak.label}: RSS {soak.rss[0]:.0f} MB after minute 1, {max(soak.rss):.0f} MB "
+                f"at most, {soak.rss[-1]:.0f} MB at the end; longest loop pause "
+                f"{soak.longest_lag:.0f} ms (of it CPU at most {soak.longest_busy:.0f} ms); "
+                f"{soak.replaced} finished tables replaced"
+            )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,109 @@
+"""``cardroom serve`` with a monitor of its event loop (the server of ``benchmarks/soak.py``).
+
+Runs ``python -m cardroom ...`` in this process with the app's ``GcKeeper`` replaced by one
+that also measures, and every ``SOAK_EVERY`` seconds (5) appends a JSON line to the file
+``SOAK_REPORT``: the longest lateness of a 10 ms sleep on the event loop (``lag_ms``: every
+pause, whatever its cause, waiting for a core on a loaded machine included), the most CPU the
+loop's thread used within one such sleep (``busy_ms``: the pauses the server makes itself,
+whatever the load), the longest garbage collection (``gc_ms``) and full collections
+(``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``), the
+frozen objects and the resident memory. ``SOAK_FULL_EVERY``
+(seconds) gives the keeper the old periodic full collection (the soak's peer).
+
+    SOAK_REPORT=/tmp/r.jsonl python benchmarks/soak_server.py serve --db ... (as cardroom)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from cardroom.web import app as web_app
+from cardroom.web.gcpause import GcKeeper
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of a process in MB (``VmRSS``), 0 when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class MeasuredKeeper(GcKeeper):
+    """The server's keeper, plus the loop-lag and GC-pause monitor."""
+
+    def __init__(self) -> None:
+        full = float(os.environ.get("SOAK_FULL_EVERY", "0"))
+        super().__init__(full_every=full or None)
+        self.report = Path(os.environ["SOAK_REPORT"])
+        self.every = float(os.environ.get("SOAK_EVERY", "5"))
+        self.lag = 0.0
+        self.busy = 0.0
+        self.gc_longest = 0.0
+        self.full = 0
+        self.keeper_cpu = 0.0
+        self._gc_start = 0.0
+
+    def step(self) -> str:
+        cpu = time.thread_time()
+        try:
+            return super().step()
+        finally:
+            self.keeper_cpu += time.thread_time() - cpu
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+            return
+        self.gc_longest = max(self.gc_longest, time.perf_counter() - self._gc_start)
+        if info["generation"] == 2:
+            self.full += 1
+
+    async def run(self) -> None:
+        gc.callbacks.append(self._on_gc)
+        monitor = asyncio.get_running_loop().create_task(self._monitor())
+        try:
+            await super().run()
+        finally:
+            monitor.cancel()
+            gc.callbacks.remove(self._on_gc)
+
+    async def _monitor(self) -> None:
+        written = time.perf_counter()
+        while True:
+            start, cpu = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            self.lag = max(self.lag, now - start - 0.01)
+            self.busy = max(self.busy, time.thread_time() - cpu)
+            if now - written >= self.every:
+                line = {
+                    "t": time.time(), "lag_ms": 1000 * self.lag, "busy_ms": 1000 * self.busy,
+                    "gc_ms": 1000 * self.gc_longest, "full": self.full,
+                    "keeper_cpu_ms": 1000 * self.keeper_cpu,
+                    "frozen": gc.get_freeze_count(), "rss_mb": rss_mb(),
+                }  # fmt: skip
+                with self.report.open("a") as out:
+                    out.write(json.dumps(line) + "\n")
+                self.lag = self.busy = self.gc_longest = 0.0
+                self.full = 0
+                self.keeper_cpu = 0.0
+                written = now
+
+
+if __name__ == "__main__":
+    web_app.GcKeeper = MeasuredKeeper  # type: ignore[misc]
+    from cardroom.cli.main import main
+
+    sys.argv = ["cardroom", *sys.argv[1:]]
+    main()

@@ -1,0 +1,135 @@
+"""The web's analyses: a bounded queue, a worker process of their own, and the stored results.
+
+A finished Nain Jaune game is analysed once and the result kept in the store's ``analyses``
+table (:class:`cardroom.store.analyses.AnalysisStore`, migration ``0002``). The work runs in its
+own process pool (one worker by default, started on the first request, at a lower scheduling
+priority), so an analysis never takes the server's own CPU time from a table; at most
+``max_pending`` analyses wait or run at once, and a request past that is refused
+(:class:`QueueFull`) until one finishes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from cardroom.analysis.nain_jaune import DEFAULT_WORLDS, AnalysisError
+from cardroom.store.analyses import AnalysisStore
+
+STORE_VERSION = 1
+MAX_PENDING = 8
+"""Analyses waiting or running at once, over every table."""
+
+
+class QueueFull(RuntimeError):
+    """Too many analyses are waiting: ask again later."""
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Where an analysis stands: ``absent``, ``queued`` (``ahead`` before it), ``running``,
+    ``done`` (with ``analysis``) or ``failed`` (with ``error``, an :class:`AnalysisError` code)."""
+
+    state: str
+    ahead: int = 0
+    analysis: dict[str, Any] | None = None
+    error: str | None = None
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def run_analysis(data: Any, worlds: int) -> dict[str, Any]:
+    """Analyse a record (in the worker process); an :class:`AnalysisError` becomes
+    ``{"error": code}``."""
+    from cardroom.analysis.nain_jaune import analyse
+
+    try:
+        return analyse(data, worlds=worlds, hindsight=True).to_json()
+    except AnalysisError as exc:
+        return {"error": exc.code}
+
+
+class AnalysisQueue:
+    """Analyses of finished tables: computed once in a worker pool, then read from the store."""
+
+    def __init__(
+        self,
+        store: AnalysisStore,
+        workers: int = 1,
+        max_pending: int = MAX_PENDING,
+        worlds: int = DEFAULT_WORLDS,
+    ) -> None:
+        self.store = store
+        self.workers = workers
+        self.max_pending = max_pending
+        self.worlds = worlds
+        self._pool: ProcessPoolExecutor | None = None
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._order: list[str] = []
+        self._failed: dict[str, str] = {}
+
+    async def status(self, table_id: str) -> Status:
+        """Where the analysis of ``table_id`` stands (nothing is started)."""
+        if table_id in self._tasks:
+            ahead = self._order.index(table_id)
+            return Status("running" if ahead < self.workers else "queued", ahead=ahead)
+        done = await self.store.get(table_id, STORE_VERSION)
+        if done is not None:
+            return Status("done", analysis=done)
+        if table_id in self._failed:
+            return Status("failed", error=self._failed[table_id])
+        return Status("absent")
+
+    async def start(self, table_id: str, record: Any) -> Status:
+        """Queue the analysis of a finished table's ``record`` unless it is stored or under way;
+        raise :class:`QueueFull` when ``max_pending`` are already waiting or running."""
+        now = await self.status(table_id)
+        if now.state in ("done", "queued", "running"):
+            return now
+        if len(self._tasks) >= self.max_pending:
+            raise QueueFull(f"{len(self._tasks)} analyses are already waiting")
+        self._failed.pop(table_id, None)
+        self._order.append(table_id)
+        self._tasks[table_id] = asyncio.get_running_loop().create_task(
+            self._run(table_id, record)
+        )
+        return await self.status(table_id)
+
+    async def _run(self, table_id: str, record: Any) -> None:
+        try:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                )
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(self._pool, run_analysis, record, self.worlds)
+            if "error" in result:
+                self._failed[table_id] = str(result["error"])
+            else:
+                await self.store.put(table_id, STORE_VERSION, result)
+        except Exception as exc:  # a broken pool, a database down: say so, keep serving
+            self._failed[table_id] = f"failed: {type(exc).__name__}"
+        finally:
+            self._tasks.pop(table_id, None)
+            self._order.remove(table_id)
+
+    async def close(self) -> None:
+        """Stop: cancel what waits, and shut the worker pool down."""
+        for task in list(self._tasks.values()):
+            task.cancel()
+        for task in list(self._tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

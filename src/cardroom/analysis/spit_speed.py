@@ -1,0 +1,169 @@
+"""Analysis of a Spit or Speed game: how fast each player reacted, and what each one missed.
+
+The record is replayed (:func:`cardroom.arbiter.replay_any`: every action at its time, checked
+as in play), then its accepted actions are applied once more to a fresh engine, and after every
+change the cards each player could play are noted (``legal_actions``: the plays of the seat's
+view):
+
+- a **reaction time** runs from the moment a card became playable for the player to the moment
+  the player played it (a card that stays playable while it is moved between stock piles keeps
+  its moment);
+- a **play missed** is a card that was playable and stopped being so because of the other
+  player's action or a countdown (its pile covered, a flip), not the player's own;
+- **refused plays**: the player's plays refused as stale (the pile had changed) or illegal;
+- **stalemate calls**: "Spit!" (Spit) or the call for the flip (Speed), at the start included;
+- **slaps won and lost** (Spit): who slapped first in each race for the centre piles.
+"""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardroom.arbiter import RECORD_MODULES, RecordError, Replay, replay_any
+from cardroom.cards import Card
+from cardroom.games.realtime_engine import SEATS
+
+HISTOGRAM_STEP = 0.25
+"""Seconds per bar of the reaction-time histogram."""
+HISTOGRAM_BARS = 16
+"""Bars of the histogram; the last one holds every slower reaction."""
+
+
+class AnalysisError(ValueError):
+    """A record cannot be analysed (malformed, or not a Spit or Speed record)."""
+
+    code = "bad-record"
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    """One player's figures over the record (every game of a Speed match)."""
+
+    name: str
+    reactions: list[float] = field(default_factory=list)
+    """Every reaction time, in seconds, in the order played."""
+    missed: int = 0
+    refused: int = 0
+    calls: int = 0
+    slaps_won: int = 0
+    slaps_lost: int = 0
+    timeline: list[tuple[float, float]] = field(default_factory=list)
+    """(time of the play, reaction time) for every play, for the chart."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON, with the summary figures."""
+        r = self.reactions
+        return {
+            "name": self.name,
+            "plays": len(r),
+            "median": round(statistics.median(r), 3) if r else None,
+            "mean": round(statistics.fmean(r), 3) if r else None,
+            "fastest": round(min(r), 3) if r else None,
+            "slowest": round(max(r), 3) if r else None,
+            "missed": self.missed,
+            "refused": self.refused,
+            "calls": self.calls,
+            "slaps_won": self.slaps_won,
+            "slaps_lost": self.slaps_lost,
+            "histogram": histogram(r),
+            "timeline": [[round(t, 3), round(x, 3)] for t, x in self.timeline],
+        }
+
+
+@dataclass(slots=True)
+class RealtimeAnalysis:
+    """A Spit or Speed record's analysis."""
+
+    game: str
+    players: list[PlayerStats]
+    games: int
+    duration: float
+    """Seconds from the first game's start to the last action."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (``--json``, the web)."""
+        return {
+            "game": self.game,
+            "games": self.games,
+            "duration": round(self.duration, 3),
+            "histogram_step": HISTOGRAM_STEP,
+            "players": [p.to_json() for p in self.players],
+        }
+
+
+def histogram(reactions: list[float]) -> list[int]:
+    """How many reactions fall in each ``HISTOGRAM_STEP`` (the last bar: that and slower)."""
+    bars = [0] * HISTOGRAM_BARS
+    for x in reactions:
+        bars[min(HISTOGRAM_BARS - 1, int(x / HISTOGRAM_STEP))] += 1
+    return bars
+
+
+def _playable(engine: Any, seat: int) -> set[Card]:
+    return {a.card for a in engine.legal_actions(seat) if type(a).__name__ == "Play"}
+
+
+def _analyse_game(rep: Replay, stats: list[PlayerStats]) -> float:
+    header = rep.header
+    engine = importlib.import_module(RECORD_MODULES[header["game"]]).game_from_header(header)
+    since: list[dict[Card, float]] = [{}, {}]
+    start = float(header.get("start", 0.0))
+    last = start
+
+    def refresh(t: float, actor: int | None) -> None:
+        for seat in SEATS:
+            now = _playable(engine, seat)
+            for card in list(since[seat]):
+                if card not in now:
+                    del since[seat][card]
+                    if actor != seat:
+                        stats[seat].missed += 1
+            for card in now:
+                since[seat].setdefault(card, t)
+
+    refresh(start, None)
+    for entry in rep.arbiter.log:
+        last = entry.t
+        if entry.seat is None:  # a countdown ran out: the engine resolved the stalemate
+            engine.resolve_stalemate()
+            refresh(entry.t, None)
+            continue
+        seat, action = entry.seat, entry.action
+        kind = type(action).__name__
+        if not entry.accepted:
+            if kind == "Play":
+                stats[seat].refused += 1
+            continue
+        if kind == "Play":
+            became = since[seat].pop(action.card, entry.t)
+            stats[seat].reactions.append(entry.t - became)
+            stats[seat].timeline.append((entry.t, entry.t - became))
+        elif kind in ("CallSpit", "CallFlip"):
+            stats[seat].calls += 1
+        for event in engine.apply(seat, action):
+            if type(event).__name__ == "Slapped":
+                stats[event.seat].slaps_won += 1
+                stats[1 - event.seat].slaps_lost += 1
+        refresh(entry.t, seat)
+    return last
+
+
+def analyse(data: Any) -> RealtimeAnalysis:
+    """Analyse a Spit game, a Speed game or a Speed match (a parsed JSON record).
+
+    Raises :class:`AnalysisError` (the replay's message) for a malformed record.
+    """
+    try:
+        replays = replay_any(data)
+    except RecordError as exc:
+        raise AnalysisError(str(exc)) from None
+    names = replays[0].names
+    stats = [PlayerStats(name) for name in names]
+    start = float(replays[0].header.get("start", 0.0))
+    end = start
+    for rep in replays:
+        end = max(end, _analyse_game(rep, stats))
+    return RealtimeAnalysis(str(replays[0].header["game"]), stats, len(replays), end - start)

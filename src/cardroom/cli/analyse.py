@@ -1,0 +1,299 @@
+"""``cardroom analyse RECORD``: what every decision of a finished game was worth (Nain Jaune),
+or how fast each player reacted (Spit, Speed)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardroom.analysis import REFUSALS
+from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
+from cardroom.cli.options import BoundedInt
+from cardroom.i18n import Translator
+from cardroom.i18n.words import N_, pretty, tr_of
+
+MARK_WORDS = {
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
+LEVEL_WORDS = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+}
+
+
+@cli.command(context_settings=CONTEXT)
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--worlds", type=BoundedInt(16, 20000), default=4000, show_default=True,
+              help="Deals of the hidden cards tried per decision (Nain Jaune): more is "
+              "steadier and slower.")
+@click.option("--hindsight", is_flag=True,
+              help="Also value every choice with every card known (Nain Jaune).")
+@click.option("--all", "show_all", is_flag=True,
+              help="List every decision, not only the marked ones (Nain Jaune).")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
+@lang_option
+def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json: bool) -> None:
+    """Analyse a finished game's RECORD (JSON): where chips were lost, or time.
+
+    Nain Jaune: for every decision of every player (which card to play, whether to stop under
+    may_stop, whether to claim under announce=manual) the expert values each legal choice from
+    that player's view at that moment (its own hand and what was public, never the hidden
+    cards): it deals the hidden cards WORLDS times in ways that agree with what the player had
+    seen, plays each choice out to the end of the round in every deal and averages the chips.
+    The loss of a choice is the best choice's value minus its own, in expected chips; a loss of
+    1, 3 or 6 chips or more is an inaccuracy, a mistake or a blunder (only when it is larger
+    than the noise of the deals). Accuracy is the share of the chips at stake in a player's
+    choices that the choices kept (100%: always the best). --hindsight adds each choice's
+    value with every card known: what was possible, and how much was luck. The same record
+    always gives the same figures.
+
+    Spit and Speed: each player's reaction times (from a card becoming playable to its being
+    played), plays missed (a playable card covered before it was played), stalemate calls and
+    slaps won and lost.
+
+    \b
+    Examples:
+      cardroom analyse game.json                      marks and accuracy per player
+      cardroom analyse game.json --all --hindsight    every decision, and with every card known
+      cardroom analyse game.json --worlds 16000       steadier figures, four times slower
+      cardroom analyse game.json --json | jq .summary
+      cardroom analyse spit.json                      reaction times in a Spit game
+    """
+    from cardroom.cli.records import load_record
+
+    tr = tr_of(current_lang())
+    where = printable(str(record))
+    data, kind = load_record(record)
+    out = Console(file=sys.stdout)
+    if not out.is_terminal:
+        out = Console(file=sys.stdout, width=120)
+    if kind in ("spit", "speed"):
+        from cardroom.analysis.spit_speed import AnalysisError as RealtimeError
+        from cardroom.analysis.spit_speed import analyse as analyse_realtime
+
+        try:
+            result = analyse_realtime(data)
+        except RealtimeError as exc:
+            raise click.ClickException(f"{where}: {exc}") from None
+        if as_json:
+            echo_json(result.to_json())
+        else:
+            show_realtime(result, out, tr)
+        return
+    from cardroom.analysis.nain_jaune import AnalysisError
+    from cardroom.analysis.nain_jaune import analyse as analyse_game
+
+    try:
+        if as_json:
+            analysis = analyse_game(data, worlds=worlds, hindsight=hindsight)
+        else:
+            with Progress(
+                TextColumn(escape(tr._("Decisions"))),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            ) as bar:
+                task = bar.add_task("decisions", total=None)
+                analysis = analyse_game(
+                    data,
+                    worlds=worlds,
+                    hindsight=hindsight,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+    except AnalysisError as exc:
+        raise click.ClickException(f"{where}: {analysis_error(exc.code, str(exc), tr)}") from None
+    if as_json:
+        echo_json(analysis.to_json())
+    else:
+        show(analysis.to_json(), out, tr, show_all)
+
+
+def analysis_error(code: str, english: str, tr: Translator) -> str:
+    """An analysis refusal in words (a malformed record keeps the engine's own message)."""
+    if code in ("unfinished", "too-long"):
+        return tr._(REFUSALS[code])
+    return english
+
+
+def mark_words(mark: str | None, tr: Translator) -> str:
+    """A mark in words (nothing for none)."""
+    words = MARK_WORDS.get(mark or "")
+    return tr._(words) if words else ""
+
+
+def choice_words(label: str, tr: Translator) -> str:
+    """An analysed choice in words: ``7♥``, ``claim``, ``pass``."""
+    if label == "claim":
+        return tr._("claim")
+    if label == "pass":
+        return tr._("pass")
+    return pretty(label)
+
+
+def _num(x: float | None, signed: bool = False) -> str:
+    if x is None:
+        return "–"
+    return f"{x:+.1f}" if signed else f"{x:.1f}"
+
+
+def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool) -> None:
+    """The analysis as rich tables: one line per player, then the marked (or all) decisions."""
+    players = [printable(p) for p in data["players"]]
+    hindsight = bool(data["hindsight"])
+    total = sum(len(r["decisions"]) for r in data["rounds"])
+    table = Table(
+        title=tr.ngettext(
+            "Nain Jaune: {count} decision analysed, {worlds} deals of the hidden cards each",
+            "Nain Jaune: {count} decisions analysed, {worlds} deals of the hidden cards each",
+            total,
+            count=total,
+            worlds=data["worlds"],
+        )
+    )
+    columns = [
+        tr._("Player"),
+        tr._("Decisions"),
+        tr._("Accuracy"),
+        tr._("Chips lost"),
+        mark_words("inaccuracy", tr).capitalize(),
+        mark_words("mistake", tr).capitalize(),
+        mark_words("blunder", tr).capitalize(),
+    ]
+    if hindsight:
+        columns.append(tr._("Lost in hindsight"))
+    columns.append(tr._("Plays like"))
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if i == 0 else "right")
+    for p in data["summary"]:
+        acc = p["accuracy"]
+        row = [
+            escape(players[p["seat"]]),
+            str(p["decisions"]),
+            "–" if acc is None else f"{acc:.0f}%",
+            _num(p["lost"]),
+            str(p["marks"]["inaccuracy"]),
+            str(p["marks"]["mistake"]),
+            str(p["marks"]["blunder"]),
+        ]
+        if hindsight:
+            row.append(_num(p["hindsight_lost"]))
+        level = LEVEL_WORDS.get(p["like"] or "")
+        row.append(tr._(level) if level else "–")
+        table.add_row(*row)
+    console.print(table)
+    listed = Table(
+        title=tr._("Every decision") if show_all else tr._("Marked decisions"),
+    )
+    heads = [
+        tr._("Round"),
+        tr._("Decision"),
+        tr._("Player"),
+        tr._("Played"),
+        tr._("Best"),
+        tr._("Expected chips"),
+        tr._("Loss"),
+        tr._("Mark"),
+    ]
+    if hindsight:
+        heads.append(tr._("In hindsight"))
+    for i, head in enumerate(heads):
+        listed.add_column(head, justify="left" if i in (2, 3, 4, 7) else "right")
+    rows = 0
+    for r in data["rounds"]:
+        for d in r["decisions"]:
+            if not show_all and d["mark"] is None:
+                continue
+            rows += 1
+            row = [
+                str(r["number"]),
+                str(d["step"]),
+                escape(players[d["seat"]]),
+                escape(choice_words(d["chosen"], tr)),
+                escape(choice_words(d["best"], tr)),
+                f"{d['value']:.1f}",
+                f"{d['loss']:.1f} ± {d['noise']:.1f}",
+                mark_words(d["mark"], tr),
+            ]
+            if hindsight:
+                row.append(_num(d["hindsight_loss"]))
+            listed.add_row(*row)
+    if rows:
+        console.print(listed)
+    else:
+        console.print(tr._("No decision earned a mark."))
+
+
+BLOCKS = " ▁▂▃▄▅▆▇█"
+
+
+def bars(counts: list[int]) -> str:
+    """A histogram as one line of block characters, the tallest bar full."""
+    top = max(counts) or 1
+    return "".join(BLOCKS[0 if c == 0 else max(1, round(8 * c / top))] for c in counts)
+
+
+def _seconds(x: float | None, tr: Translator) -> str:
+    return "–" if x is None else tr._("{seconds} s", seconds=f"{x:.2f}")
+
+
+def show_realtime(result: Any, console: Console, tr: Translator) -> None:
+    """A Spit or Speed analysis as a rich table and a histogram of the reaction times (see
+    :mod:`cardroom.analysis.spit_speed`)."""
+    data = result.to_json()
+    spit = data["game"] == "spit"
+    title = (
+        tr._("Spit: reaction times and missed plays")
+        if spit
+        else tr._("Speed: reaction times and missed plays")
+    )
+    table = Table(title=title)
+    heads = [
+        tr._("Player"),
+        tr._("Plays"),
+        tr._("Median reaction"),
+        tr._("Mean reaction"),
+        tr._("Fastest"),
+        tr._("Plays missed"),
+        tr._("Plays refused"),
+        tr._("Stalemate calls"),
+    ]
+    if spit:
+        heads += [tr._("Slaps won"), tr._("Slaps lost")]
+    for i, head in enumerate(heads):
+        table.add_column(head, justify="left" if i == 0 else "right")
+    for p in data["players"]:
+        row = [
+            escape(printable(p["name"])),
+            str(p["plays"]),
+            _seconds(p["median"], tr),
+            _seconds(p["mean"], tr),
+            _seconds(p["fastest"], tr),
+            str(p["missed"]),
+            str(p["refused"]),
+            str(p["calls"]),
+        ]
+        if spit:
+            row += [str(p["slaps_won"]), str(p["slaps_lost"])]
+        table.add_row(*row)
+    console.print(table)
+    step = data["histogram_step"]
+    console.print(tr._("Reaction times, {step} s a bar (the last bar: slower)", step=step))
+    chart = Table(show_edge=False)
+    chart.add_column(tr._("Player"))
+    chart.add_column(f"0 s … {step * len(data['players'][0]['histogram']):g} s")
+    for p in data["players"]:
+        chart.add_row(escape(printable(p["name"])), bars(p["histogram"]))
+    console.print(chart)

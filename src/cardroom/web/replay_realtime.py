@@ -1,0 +1,142 @@
+"""The replay viewer's frames for Spit and Speed: a record stepped through the arbiter.
+
+A record (one game, or a Speed match's list of games; from the terminal or the web) is checked
+by :func:`cardroom.arbiter.replay_any`, then played again entry by entry on a virtual clock;
+each entry gives one step with every card face up (the game is over), its time in seconds from
+the start, its words in the viewer's language, and for a refused action the action and the
+reason. The page never re-implements the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardroom.arbiter import (
+    RECORD_MODULES,
+    Arbiter,
+    Entry,
+    RecordError,
+    Replay,
+    VirtualClock,
+    replay_any,
+)
+from cardroom.cards import Card
+from cardroom.i18n import translator
+from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
+from cardroom.i18n.words import N_
+from cardroom.web.replay_frames import ReplayTooLarge
+
+__all__ = ["RecordError", "is_realtime_record", "realtime_frames"]
+
+
+def is_realtime_record(data: Any) -> bool:
+    """True for a Spit or Speed record (a game, or a non-empty list of games)."""
+    if isinstance(data, list) and data:
+        data = data[0]
+    return isinstance(data, dict) and data.get("game") in RECORD_MODULES
+
+
+def realtime_frames(
+    data: Any, lang: str = "en", max_games: int | None = None, max_steps: int | None = None
+) -> dict[str, Any]:
+    """The viewer's steps of a Spit or Speed record; :class:`RecordError` when it does not
+    replay (the arbiter's message), :class:`ReplayTooLarge` past ``max_games`` games or
+    ``max_steps`` steps (counted before anything is replayed)."""
+    games = data if isinstance(data, list) else [data]
+    if max_games is not None and len(games) > max_games:
+        raise ReplayTooLarge(
+            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
+            n=len(games), most=max_games,
+        )  # fmt: skip
+    lists = [g.get("actions") for g in games if isinstance(g, dict)]
+    steps = sum(len(a) + 1 for a in lists if isinstance(a, list))
+    if max_steps is not None and steps > max_steps:
+        raise ReplayTooLarge(
+            N_("this record is too long to replay here: at most {most} steps"), most=max_steps
+        )
+    replays = replay_any(data)
+    games = [_game(rep, number, lang) for number, rep in enumerate(replays, start=1)]
+    return {
+        "game": replays[0].engine.game,
+        "players": list(replays[0].names),
+        "rounds": games,
+    }
+
+
+def _code(card: Card | None) -> str | None:
+    return None if card is None else card.code
+
+
+def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
+    module = __import__(RECORD_MODULES[rep.engine.game], fromlist=["game_from_header"])
+    engine = module.game_from_header(rep.header)
+    clock = VirtualClock(rep.arbiter.start)
+    arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, rep.names)
+    start = arbiter.start
+    steps = [_step(engine, None, 0.0, lang, rep.names)]
+    for entry in rep.arbiter.log:  # checked by replay_any: each one goes as it went
+        clock.advance_to(entry.t)
+        if entry.timeout:
+            arbiter.tick(entry.t)
+        else:
+            assert entry.seat is not None
+            arbiter.submit(entry.seat, entry.action, entry.t)
+        steps.append(_step(engine, entry, entry.t - start, lang, rep.names))
+    final = rep.engine
+    result: dict[str, Any] = {"winner": final.winner, "over": bool(final.over)}
+    if final.game == "speed" and final.over:
+        result["points"] = final.view(0).points
+    match = rep.header.get("match")
+    if isinstance(match, dict):
+        result["match"] = {"game": match.get("game"), "scores": match.get("scores")}
+    return {
+        "number": number,
+        "players": list(rep.names),
+        "rules": engine.rules.to_json(),
+        "duration": steps[-1]["t"],
+        "steps": steps,
+        "result": result,
+    }
+
+
+def _step(
+    engine: Any, entry: Entry | None, t: float, lang: str, names: list[str]
+) -> dict[str, Any]:
+    views = [engine.view(0), engine.view(1)]
+    step: dict[str, Any] = {
+        "t": round(t, 3),
+        "seat": None if entry is None else entry.seat,
+        "accepted": True if entry is None else entry.accepted,
+        "timeout": entry is not None and entry.timeout,
+        "phase": views[0].phase,
+        "centre": [_code(c) for c in views[0].centre],
+        "centre_sizes": list(views[0].centre_sizes),
+        "called": list(views[0].called),
+        "text": [],
+    }
+    if entry is not None and entry.accepted:
+        step["text"] = [entry_words(entry, engine.game, names, None, lang)]
+    elif entry is not None:
+        assert entry.seat is not None
+        tr = translator(lang)
+        step["text"] = [tr._("{name}: refused", name=names[entry.seat])]
+        step["refused"] = {
+            "action": action_words(engine.action_to_json(entry.action), lang),
+            "reason": reason_words(entry.reason or "", lang),
+        }
+    if engine.game == "spit":
+        step["stocks"] = [
+            [
+                {"cards": [c.code for c in pile], "up": bool(up)}
+                for pile, up in zip(engine.stock(seat), engine.face_up(seat), strict=True)
+            ]
+            for seat in (0, 1)
+        ]
+        step["spit_left"] = [views[0].spit_left, views[1].spit_left]
+        step["redeals"] = views[0].redeals
+    else:
+        step["hands"] = [[c.code for c in views[seat].hand] for seat in (0, 1)]
+        step["draw_sizes"] = list(views[0].draw_sizes)
+        step["side_sizes"] = list(views[0].side_sizes)
+        step["points"] = views[0].points
+    return step

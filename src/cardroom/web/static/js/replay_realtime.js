@@ -1,0 +1,106 @@
+// The replay viewer's Spit and Speed steps: both players' cards face up (the game is over), the
+// middle piles, what happened (a refusal with its reason) and a time line in real seconds.
+import { _, cardFace, clear, el, ngettext } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const secs = (x) => Number(x || 0).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** The labels of the step buttons for a real-time game. */
+export function realtimeLabels() {
+  const set = (id, text, label) => { $(id).textContent = text; $(id).setAttribute("aria-label", label); };
+  set("r-prev", _("‹ Step"), _("Previous step"));
+  set("r-next", _("Step ›"), _("Next step"));
+  set("r-prev-round", _("« Game"), _("Previous game"));
+  set("r-next-round", _("Game »"), _("Next game"));
+  $("r-slider").setAttribute("aria-label", _("Step in this game"));
+  const hint = document.querySelector("#viewer .hint");
+  if (hint) hint.textContent = _("Keys: left and right arrows step by step, up and down arrows or Page Up and Page Down game by game, Home and End.");
+}
+
+/** Draw step `si` of game `rd` (game index `ri` of `games`); `name(seat)` gives a name;
+ * `go(step)` moves to a step of this game (the time line's clicks). */
+export function drawRealtime(replay, ri, si, name, go) {
+  const rd = replay.rounds[ri];
+  const step = rd.steps[si] || {};
+  const spit = replay.game === "spit";
+  $("r-pos").textContent = _("Game {game} of {games} · step {step} of {steps} · {seconds} s of {total} s", {
+    game: ri + 1, games: replay.rounds.length, step: si + 1, steps: rd.steps.length, seconds: secs(step.t), total: secs(rd.duration),
+  });
+  clear($("r-board")).hidden = true;
+  drawTimeline(rd, si, go);
+
+  const text = clear($("r-text"));
+  if (si === 0) text.append(el("li", {}, _("The cards are dealt.")));
+  for (const line of step.text || []) text.append(el("li", { class: step.accepted ? "" : "ev-refused" }, String(line)));
+  if (step.refused) {
+    text.append(el("li", { class: "ev-refused" }, `${step.refused.action}: ${step.refused.reason}`));
+  }
+
+  $("r-need").textContent = step.timeout ? _("The countdown ran out.") : "";
+  const middle = clear($("r-sequence"));
+  if (!spit) middle.append(pile(_("side {n}", { n: step.side_sizes[0] }), null, step.side_sizes[0]));
+  [0, 1].forEach((p) => middle.append(pile(_("pile {number}", { number: p + 1 }) + ` · ${step.centre_sizes[p]}`, step.centre[p], step.centre_sizes[p])));
+  if (!spit) middle.append(pile(_("side {n}", { n: step.side_sizes[1] }), null, step.side_sizes[1]));
+
+  const list = clear($("r-players"));
+  [0, 1].forEach((g) => {
+    const acting = step.seat === g;
+    const head = el("span", { class: "seat-head" },
+      acting ? el("span", { class: "turn-mark", role: "img", "aria-label": _("acted") }, "▶") : null,
+      el("span", { class: "seat-name" }, name(g)),
+      step.called && step.called[g] ? el("span", { class: "muted" }, " · " + (spit ? _("called “Spit!”") : _("called for the flip"))) : null);
+    const row = el("span", { class: "r-hand rt-replay-row" });
+    if (spit) {
+      (step.stocks[g] || []).forEach((p, i) => row.append(el("span", { class: "rt-replay-stock", role: "group", "aria-label": _("stock pile {number}", { number: i + 1 }) },
+        p.cards.length ? p.cards.map((c, k) => cardFace(c, `small${k === p.cards.length - 1 && !p.up ? " rt-down" : ""}`)) : el("span", { class: "muted" }, "–"))));
+      row.append(el("span", { class: "muted" }, " " + _("spit pile {n}", { n: step.spit_left[g] })));
+    } else {
+      (step.hands[g] || []).forEach((c) => row.append(cardFace(c, "small")));
+      row.append(el("span", { class: "muted" }, " " + ngettext("{n} card to draw", "{n} cards to draw", step.draw_sizes[g])));
+    }
+    list.append(el("li", { class: `r-player${acting ? " to-act" : ""}` }, head, row));
+  });
+
+  const box = $("r-settlement");
+  clear(box);
+  const last = si === rd.steps.length - 1;
+  box.hidden = !last;
+  if (!last) return;
+  const res = rd.result || {};
+  if (res.winner === null || res.winner === undefined) {
+    box.append(el("p", {}, _("The record stops here: this game was not finished.")));
+    return;
+  }
+  box.append(el("h2", { class: "game-winner" }, _("{name} wins", { name: name(res.winner) })));
+  if (!spit && res.points !== undefined) {
+    box.append(el("p", {}, ngettext("{n} point: one for each card the loser still had to draw.", "{n} points: one for each card the loser still had to draw.", res.points)));
+  }
+}
+
+function pile(label, top, n) {
+  const face = top ? cardFace(top, "small") : el("span", { class: "card small rt-empty", "aria-hidden": "true" });
+  return el("span", { class: "rt-replay-pile" }, face, el("span", { class: "rt-count" }, label));
+}
+
+/** Every step as a tick at its time; the current one marked; a click goes to the nearest. */
+function drawTimeline(rd, si, go) {
+  const line = $("r-timeline");
+  line.hidden = false;
+  clear(line);
+  const total = rd.duration || 1;
+  rd.steps.forEach((s, i) => {
+    if (i === 0) return;
+    line.append(el("span", {
+      class: `r-tick${s.accepted ? "" : " refused"}${s.timeout ? " timeout" : ""}${i === si ? " current" : ""}`,
+      style: `left: ${(100 * s.t) / total}%`,
+      "aria-hidden": "true",
+    }));
+  });
+  line.onclick = (ev) => {
+    const box = line.getBoundingClientRect();
+    const t = ((ev.clientX - box.left) / box.width) * total;
+    let best = 0;
+    rd.steps.forEach((s, i) => { if (Math.abs(s.t - t) < Math.abs(rd.steps[best].t - t)) best = i; });
+    go(best);
+  };
+}

@@ -1,0 +1,198 @@
+"""The game analysis on hand-made positions whose best choice is known, its use of the view alone,
+its determinism and its refusals."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from cardroom.analysis.nain_jaune import (
+    TIE,
+    AnalysisError,
+    Decision,
+    analyse,
+    mark_of,
+    moments,
+    value_choices,
+)
+from cardroom.bots.base import make_bot
+from cardroom.cards import DECK, Card, parse_cards
+from cardroom.games.nain_jaune.engine import PASS, Action, Play, Round, round_record
+from cardroom.games.nain_jaune.record import parse_game
+from cardroom.games.nain_jaune.rules import Rules
+from cardroom.sim.play import play_round
+
+WORLDS = 200
+NAMES = [f"P{i}" for i in range(8)]
+
+
+def deal8(hands: dict[int, str], talon: str) -> tuple[list[list[Card]], list[Card]]:
+    """Eight hands of six: those given, the others filled in deck order from what is left."""
+    given = {seat: parse_cards(text) for seat, text in hands.items()}
+    tal = parse_cards(talon)
+    used = {c for h in given.values() for c in h} | set(tal)
+    rest = iter(c for c in DECK if c not in used)
+    out = [given.get(seat) or [next(rest) for _ in range(6)] for seat in range(8)]
+    assert next(rest, None) is None
+    return out, tal
+
+
+def record_of(
+    rules: Rules,
+    deal: tuple[list[list[Card]], list[Card]],
+    script: Sequence[Action],
+) -> dict[str, object]:
+    """The round dealt as given (dealer 0), the scripted actions (forced passes in between are
+    made here: under ``may_stop`` a player holding the rank stops), then played to its end by
+    the heuristic for every seat."""
+    rnd = Round(rules, [100] * 8, [0] * 5, 0, deal[0], deal[1])
+    for action in script:
+        while action not in rnd.legal_actions():
+            legal = rnd.legal_actions()
+            assert PASS in legal, f"{action} is not playable: {legal}"
+            rnd.apply(PASS)
+        rnd.apply(action)
+    bot = make_bot("heuristic")
+    play_round(rnd, [bot] * 8, [random.Random(0)] * 8)
+    return round_record(rnd, NAMES)
+
+
+def decision_at(decisions: Sequence[Decision], seat: int, played: int) -> Decision:
+    return next(d for d in decisions if d.seat == seat and d.played == played)
+
+
+def play(codes: str) -> list[Action]:
+    return [Play(c) for c in parse_cards(codes)]
+
+
+CLASSIC = Rules.from_options("classic")
+# P1 leads first (dealer 0) and holds a run of six non-board cards: led from its lowest card,
+# the run empties the hand at once (P1 must play every next rank it holds): a certain win.
+RUN = deal8({1: "2C 3D 4H 5S 6C 7S"}, "AC AD AH AS")
+
+
+def test_the_lead_that_plays_out_the_hand_is_best() -> None:
+    good = analyse(record_of(CLASSIC, RUN, play("2C")), worlds=WORLDS)
+    first = decision_at(good.rounds[0].decisions, 1, 0)
+    assert first.best == "2C" and first.chosen == "2C" and first.loss == 0 and first.mark is None
+    bad = analyse(record_of(CLASSIC, RUN, play("4H")), worlds=WORLDS)
+    first = decision_at(bad.rounds[0].decisions, 1, 0)
+    assert first.best == "2C" and first.chosen == "4H"
+    # leading 2C wins the round and every other player's points: far more than a blunder
+    assert first.loss >= 6 and first.mark == "blunder"
+
+
+# P1 leads J♥ and is asked for a queen holding Q♠ (a board card: its box holds 8 × 3 chips)
+# and Q♣. Playing Q♠ takes the box now; keeping it risks paying the box again at the end.
+BOARD = deal8({1: "JH QS QC 2C 3C 4C"}, "KC KD KS AS")
+
+
+@pytest.mark.parametrize("queen", ["QS", "QC"])
+def test_the_board_card_is_played_not_kept(queen: str) -> None:
+    result = analyse(record_of(CLASSIC, BOARD, play(f"JH {queen}")), worlds=WORLDS)
+    decision = decision_at(result.rounds[0].decisions, 1, 1)
+    assert {c.action for c in decision.choices} == {"QS", "QC"}
+    assert decision.best == "QS"
+    if queen == "QC":
+        assert decision.loss >= 6 and decision.mark == "blunder"
+    else:
+        assert decision.loss == 0 and decision.mark is None
+
+
+# may_stop, free-restart. P1 leads 5♣, 5♦ and 5♠ (the sixes are in the talon: every time all
+# pass and P1 leads again), then 3♦; P2 plays 4♠ and is asked for a five holding 5♥, 10♥ J♥ Q♥
+# K♣. Every other five is played, so if P2 stops nobody can play a five, the sequence restarts
+# with P2, who runs 10♥-K♣, leads again after the king and goes out with 5♥: a certain win.
+# Playing 5♥ asks the others for a six, which P2 cannot know are all in the talon.
+STOP = deal8({1: "5C 5D 5S 3D 2C 2D", 2: "4S 5H 10H JH QH KC"}, "6C 6D 6H 6S")
+MAY_STOP = Rules.from_options("classic", {"may_stop": "true", "when_blocked": "free-restart"})
+
+
+@pytest.mark.parametrize("stop", [True, False])
+def test_a_stop_that_wins_the_round(stop: bool) -> None:
+    script = [*play("5C 5D 5S 3D 4S"), PASS if stop else Play(Card.parse("5H"))]
+    result = analyse(record_of(MAY_STOP, STOP, script), worlds=WORLDS)
+    decision = decision_at(result.rounds[0].decisions, 2, 5)
+    assert {c.action for c in decision.choices} == {"5H", "pass"}
+    assert decision.best == "pass"
+    if stop:
+        assert decision.loss == 0
+    else:
+        assert decision.loss > 1 and decision.mark is not None
+
+
+def test_the_values_come_from_the_view_alone() -> None:
+    """Deal every card P2 cannot see when asked for a five (the other hands' unplayed cards and
+    the talon, sizes kept) anew and replay the same public moves: P2's view is the same and so
+    are the values; the values with every card known (in hindsight) do change."""
+    hands, talon = STOP
+    seen = set(hands[2]) | set(parse_cards("5C 5D 5S 3D"))
+    hidden = [c for h in hands for c in h if c not in seen] + list(talon)
+    shuffled = list(hidden)
+    random.Random(5).shuffle(shuffled)
+    swap = dict(zip(hidden, shuffled, strict=True))
+    other = ([[swap.get(c, c) for c in h] for h in hands], [swap[c] for c in talon])
+    script = [*play("5C 5D 5S 3D 4S"), PASS]
+    found = []
+    for deal in (STOP, other):
+        decisions, _ = moments(parse_game(record_of(MAY_STOP, deal, script))[0])
+        found.append(next(m for m in decisions if m.view.seat == 2 and len(m.view.played) == 5))
+    a, b = found
+    assert a.view == b.view and a.hidden != b.hidden
+    va = value_choices(a.view, WORLDS, 11, a.hidden)
+    vb = value_choices(b.view, WORLDS, 11, b.hidden)
+    assert va.actions == vb.actions and va.values == vb.values and va.batches == vb.batches
+    assert va.hindsight != vb.hindsight
+
+
+def five_player_game() -> list[dict[str, object]]:
+    from cardroom.sim.play import game_record
+
+    rules = Rules.from_options("classic", {"end": "rounds:2"})
+    bots = [make_bot(b) for b in ("heuristic", "greedy", "random", "greedy", "random")]
+    return game_record(rules, NAMES[:5], bots, 3)
+
+
+def test_the_same_record_gives_the_same_analysis() -> None:
+    data = five_player_game()
+    one = analyse(data, worlds=64, hindsight=True)
+    two = analyse(data, worlds=64, hindsight=True)
+    assert one.to_json() == two.to_json()
+    decisions = [d for r in one.rounds for d in r.decisions]
+    assert decisions and any(d.mark for d in decisions)
+    # every player's decisions are there, with its accuracy between 0 and 100
+    assert {d.seat for d in decisions} == set(range(5))
+    for p in one.summary:
+        assert p.accuracy is None or 0 <= p.accuracy <= 100
+        assert p.lost == pytest.approx(sum(d.loss for d in decisions if d.seat == p.seat))
+    # the chosen choice is one of the choices, and its loss is the best value minus its own
+    # (a near tie counts as the best)
+    for d in decisions:
+        values = {c.action: c.value for c in d.choices}
+        behind = max(values.values()) - values[d.choice]
+        assert d.loss == pytest.approx(behind if behind >= TIE else 0.0)
+
+
+def test_an_unfinished_game_is_refused() -> None:
+    data = five_player_game()
+    last = dict(data[-1])
+    last["moves"] = list(last["moves"])[:3]  # type: ignore[call-overload]
+    with pytest.raises(AnalysisError) as info:
+        analyse([*data[:-1], last], worlds=64)
+    assert info.value.code == "unfinished"
+    with pytest.raises(AnalysisError) as info:
+        analyse({"game": "nain-jaune"}, worlds=64)
+    assert info.value.code == "bad-record"
+    with pytest.raises(AnalysisError) as info:
+        analyse(data, worlds=1)
+    assert info.value.code == "bad-worlds"
+
+
+def test_marks_need_the_loss_and_more_than_the_noise() -> None:
+    assert mark_of(0.9, 0.0) is None
+    assert mark_of(1.0, 0.1) == "inaccuracy"
+    assert mark_of(3.0, 0.1) == "mistake"
+    assert mark_of(6.0, 0.1) == "blunder"
+    assert mark_of(6.0, 3.0) is None  # no more than twice its standard error

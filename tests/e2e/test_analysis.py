@@ -1,0 +1,87 @@
+"""The replay viewer's Analyse button opens the analysis of a finished game."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from cardroom.sim.spit_speed import make_engine, new_table, run_table
+from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "games" / "nain-jaune-example.json"
+
+
+def test_the_analyse_button_shows_every_players_figures_and_a_chart(
+    running: RunningServer, browser: Browser, shots: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the service answers the example game (8 players, one round) as table "ex1", finished
+    record = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    service = running.app.state.service
+
+    async def game_of(table_id: str) -> str:
+        return "nain-jaune"
+
+    async def record_of(table_id: str) -> object:
+        return record
+
+    monkeypatch.setattr(service, "game_of", game_of)
+    monkeypatch.setattr(service, "record", record_of)
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(running.base + "/replay/ex1")
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.click("#analyse-link")
+    page.wait_for_url("**/analysis/ex1")
+    expect(page.locator("#a-result")).to_be_visible(timeout=120_000)
+    rows = page.locator("#a-summary tbody tr")
+    assert rows.count() == 8
+    # Bob led 2♣ and ran to 4♣: his first lead is a decision of his; Cid ran out (no choice)
+    names = [r.locator("th").inner_text() for r in rows.all()]
+    assert names[:3] == ["Ann", "Bob", "Cid"]
+    assert page.locator("#a-chart svg polyline").count() >= 1
+    page.check("#a-all")
+    assert page.locator("#a-decisions tbody tr").count() >= 1
+    page.screenshot(path=str(shots / "analysis-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "analysis-phone.png"), full_page=True)
+    assert errors == []
+    ctx.close()
+
+
+def test_a_speed_game_shows_reaction_times(
+    running: RunningServer, browser: Browser, shots: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = new_table(make_engine("speed", {}, 3), ["easy", "expert"],
+                      [random.Random(1), random.Random(2)], ["Eve", "Xan"])
+    assert run_table(table)
+    record = table.arbiter.record()
+    service = running.app.state.service
+
+    async def game_of(table_id: str) -> str:
+        return "speed"
+
+    async def realtime_record(table_id: str) -> object:
+        return record
+
+    monkeypatch.setattr(service, "game_of", game_of)
+    monkeypatch.setattr(service, "realtime_record", realtime_record)
+    ctx = browser.new_context(viewport=PHONE)
+    ctx.add_cookies([{"name": "cr_lang", "value": "fr", "url": running.base}])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(running.base + "/analysis/sp1")
+    expect(page.locator("#a-realtime")).to_be_visible(timeout=30_000)
+    rows = page.locator("#a-summary tbody tr")
+    assert [r.locator("th").inner_text() for r in rows.all()] == ["Eve", "Xan"]
+    assert "Réaction médiane" in page.locator("#a-summary thead").inner_text()
+    assert page.locator("#a-histogram svg rect").count() == 32  # 16 bars for each player
+    page.screenshot(path=str(shots / "analysis-speed-phone-fr.png"), full_page=True)
+    assert errors == []
+    ctx.close()

@@ -1,0 +1,142 @@
+"""Two friends at a Speed table in the browser: one closes the page, the other sees the game
+paused with a counting pause and what happens at the limit; the first comes back through the
+same link, the pause ends and the game goes on. Screenshots of the pause at both widths in the
+three languages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+from cardroom.games.realtime_engine import adjacent
+from cardroom.tables import SeatSpec
+from cardroom.tables.spit_speed import RealtimeConfig
+from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
+from tests.e2e.helpers import wait_until
+
+LIMIT = 40
+
+
+def pause_text(page: Page) -> str:
+    box = page.locator("#pause")
+    return box.inner_text() if box.is_visible() else ""
+
+
+def open_seat(
+    browser: Browser, url: str, locale: str = "en-GB", ready: str = "#call-button"
+) -> Page:
+    page = browser.new_context(viewport=DESKTOP, locale=locale).new_page()
+    page.goto(url)
+    page.wait_for_selector(ready)
+    return page
+
+
+def shoot(page: Page, shots: Path, name: str) -> None:
+    for size, tag in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(shots / f"{name}-{tag}.png"), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size["width"], (name, tag, width)  # never scrolls sideways
+    page.set_viewport_size(DESKTOP)
+
+
+def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back(
+    browser: Browser, running: RunningServer, shots: Path
+) -> None:
+    config = RealtimeConfig(
+        game="speed",
+        options={"countdown": "0"},
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("person", name="Bob")),
+        seed=4,
+        away_limit=LIMIT,
+    )
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Ann and Bob"))
+    table_id = created.table_id
+    link = f"{running.base}/j/{table_id}.{{}}"
+    ann = open_seat(browser, link.format(created.creator_token))
+    bob = open_seat(browser, link.format(created.invites[1]))
+    for page in (ann, bob):
+        page.keyboard.press(" ")  # both call for the flip: the game starts
+    wait_until(lambda: ann.locator('#middle [data-pile="1"]').get_attribute("data-top") != "",
+               what="the middle cards")  # fmt: skip
+    assert "connected" in ann.locator("#them .rt-presence").inner_text()
+
+    bob_context = bob.context
+    bob.close()  # Bob's page is gone (his browser keeps his seat's cookie)
+    wait_until(lambda: "Bob is reconnecting" in pause_text(ann), what="the pause")
+    first = pause_text(ann)
+    assert re.search(r"if Bob is not back in (\d+) s, Bob loses the game", first), first
+    ann.wait_for_timeout(2200)
+    later = pause_text(ann)
+    counted = [int(x) for x in re.findall(r"reconnecting… (\d+) s", first + later)]
+    left = [int(x) for x in re.findall(r"back in (\d+) s", first + later)]
+    assert counted[1] >= counted[0] + 2 and left[1] <= left[0] - 2, (first, later)
+    assert "reconnecting" in ann.locator("#them .rt-presence").inner_text()
+    card = ann.locator("#me button[data-card]").first
+    seq = ann.evaluate("document.body.dataset.seq")
+    card.click()
+    ann.click('#middle [data-pile="0"]')
+    wait_until(lambda: "paused" in ann.locator("#error").inner_text(), what="the refusal")
+    assert ann.evaluate("document.body.dataset.seq") == seq  # nothing was sent
+    shoot(ann, shots, "rt-paused-en")
+    for locale, tag in (("fr-FR", "fr"), ("cy-GB", "cy")):
+        look = open_seat(browser, f"{running.base}/t/{table_id}/watch", locale, "#middle button")
+        wait_until(lambda page=look: pause_text(page) != "", what="the pause, watching")
+        assert "Bob" in pause_text(look) and "reconnecting" not in pause_text(look)
+        shoot(look, shots, f"rt-paused-{tag}")
+        look.context.close()
+
+    bob = bob_context.new_page()  # back: the table's address again
+    bob.goto(f"{running.base}/t/{table_id}")
+    bob.wait_for_selector("#call-button")
+    wait_until(lambda: pause_text(ann) == "" and pause_text(bob) == "", what="the end of the pause")
+    assert "connected" in ann.locator("#them .rt-presence").inner_text()
+    kinds = [e.kind for e in running.call(service.store.entries(table_id))]
+    assert kinds.count("away") == 1 and kinds.count("back") == 1 and "over" not in kinds
+    # the game goes on: Ann plays a card that fits
+    tops = [ann.locator(f'#middle [data-pile="{p}"]').get_attribute("data-top") for p in (0, 1)]
+    table = service.realtime._live[table_id].table
+    view = table.engine.view(0)
+    fits = [
+        (c.code, p) for c in view.hand for p in (0, 1)
+        if view.centre[p] is not None and adjacent(c, view.centre[p])
+    ]  # fmt: skip
+    if fits:
+        code, pile = fits[0]
+        ann.click(f'#me button[data-card="{code}"]')
+        ann.click(f'#middle [data-pile="{pile}"]')
+        wait_until(lambda: ann.locator(f'#middle [data-pile="{pile}"]').get_attribute("data-top")
+                   == code, what="Ann's card on the pile")  # fmt: skip
+        assert tops[pile] != code
+    for page in (ann, bob):
+        page.context.close()
+
+
+def test_a_speed_match_to_10_points_shows_the_scores_between_games(
+    browser: Browser, running: RunningServer, shots: Path
+) -> None:
+    # Ann's bot is quicker: she wins games outright (at most 10 points each: Bob's draw pile)
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0.2", "target": "10"}, seed=8,
+        seats=(SeatSpec("bot", "reaction:min=0.01,max=0.03", "Ann"),
+               SeatSpec("bot", "reaction:min=0.15,max=0.3", "Bob")),
+    )  # fmt: skip
+    service = running.app.state.service
+    table_id = running.call(service.create_realtime(config, "Match")).table_id
+    page = open_seat(browser, f"{running.base}/t/{table_id}/watch", ready="#middle button")
+    wait_until(lambda: page.locator("#next-game").is_visible(), 60, "the scores between games")
+    scores = page.locator("#match-scores").inner_text()
+    assert re.fullmatch(r"Match to 10 points: Ann \d+, Bob \d+", scores), scores
+    assert "Game 2 starts in" in page.locator("#next-game").inner_text()
+    assert "is over: the next one is dealt" in page.locator("#status-line").inner_text()
+    shoot(page, shots, "rt-match-between-en")
+    wait_until(lambda: page.evaluate("document.body.dataset.status") == "over", 120, "the end")
+    final = page.locator("#result").inner_text()
+    assert "wins the match." in final, final
+    records = running.call(service.realtime_record(table_id))
+    assert isinstance(records, list) and len(records) >= 2
+    page.context.close()

@@ -1,0 +1,96 @@
+"""The analysis API: refused for an unfinished table, computed once in its own worker process
+and stored, bounded by its queue."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cardroom.analysis.queue import AnalysisQueue
+from cardroom.bots.base import make_bot
+from cardroom.games.nain_jaune.rules import Rules
+from cardroom.sim.play import game_record
+from cardroom.store.analyses import AnalysisStore
+from cardroom.web import Settings, create_app
+from tests.web.conftest import service_of
+from tests.web.test_http import create
+
+
+def finished_game() -> list[dict[str, object]]:
+    rules = Rules.from_options("classic", {"end": "rounds:1"})
+    bots = [make_bot(b) for b in ("heuristic", "random", "greedy")]
+    return game_record(rules, ["Ann", "Bob", "Cat"], bots, 4)
+
+
+def pretend_finished(client: TestClient, monkeypatch: pytest.MonkeyPatch, table: str) -> Any:
+    """The service answers a finished Nain Jaune game's record for ``table``."""
+    service = service_of(client.app)  # type: ignore[arg-type]
+    record = finished_game()
+
+    async def game_of(table_id: str) -> str:
+        return "nain-jaune"
+
+    async def record_of(table_id: str) -> list[dict[str, object]]:
+        assert table_id == table
+        return record
+
+    monkeypatch.setattr(service, "game_of", game_of)
+    monkeypatch.setattr(service, "record", record_of)
+    return record
+
+
+def test_an_unfinished_table_is_refused_in_words(client: TestClient) -> None:
+    table = create(client, players=2, seats=[{"kind": "person"}, {"kind": "person"}])["table"]
+    response = client.post(f"/api/analysis/{table}")
+    assert response.status_code == 409
+    assert response.json()["message"].startswith("Only a finished game can be analysed")
+    french = client.post(f"/api/analysis/{table}?lang=fr")
+    assert french.json()["message"].startswith("Seule une partie terminée")
+    assert client.get(f"/api/analysis/{table}").json()["state"] == "absent"
+    assert client.post("/api/analysis/nosuch").status_code == 404
+    assert client.get(f"/analysis/{table}").status_code == 200
+
+
+def test_a_finished_game_is_analysed_once_and_stored(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    table = "t1"
+    pretend_finished(client, monkeypatch, table)
+    first = client.post(f"/api/analysis/{table}").json()
+    assert first["state"] in ("queued", "running")
+    deadline = time.monotonic() + 120
+    answer = first
+    while answer["state"] != "done":
+        assert answer["state"] in ("queued", "running"), answer
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+        answer = client.get(f"/api/analysis/{table}").json()
+    analysis = answer["analysis"]
+    assert analysis["game"] == "nain-jaune" and analysis["players"] == ["Ann", "Bob", "Cat"]
+    assert analysis["hindsight"] and analysis["rounds"][0]["decisions"]
+    # stored in the database: a new server on the same file reads it without analysing again
+    # asked again: read from the store, the same figures, nothing queued
+    again = client.post(f"/api/analysis/{table}").json()
+    assert again["state"] == "done" and again["analysis"] == analysis
+    with TestClient(create_app(settings)) as other:
+        assert other.get(f"/api/analysis/{table}").json()["analysis"] == analysis
+
+
+def test_a_full_queue_refuses_in_words(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    pretend_finished(client, monkeypatch, "t2")
+    state = client.app.state  # type: ignore[attr-defined]
+    state.analyses = AnalysisQueue(AnalysisStore(state.store), max_pending=0)
+    response = client.post("/api/analysis/t2")
+    assert response.status_code == 503
+    assert response.json()["error"] == "busy" and "try again" in response.json()["message"]
+
+
+def test_the_lobby_reads_the_levels_ratings(client: TestClient) -> None:
+    from cardroom.bots.strength import LEVEL_STRENGTH
+
+    levels = client.get("/api/levels").json()["levels"]
+    assert list(levels) == ["easy", "medium", "hard", "expert"]
+    assert levels["hard"]["rating"] == LEVEL_STRENGTH["hard"].rating
