@@ -61,3 +61,14 @@ def test_the_table_frames_name_a_former_player_in_the_readers_words(lang: str) -
     assert event["text"].startswith(SHOWN[lang]) and FORMER_PLAYER not in event["text"]
     realtime = localize_realtime_frame({"type": "state", "game": "speed", "seats": seats}, lang)
     assert realtime["seats"][0]["name"] == SHOWN[lang]
+
+
+@pytest.mark.parametrize("lang", ["fr", "cy"])
+def test_the_speed_replay_viewer_names_a_former_player_in_the_readers_words(lang: str) -> None:
+    from cardroom.web.replay_realtime import realtime_frames
+
+    speed = {**json.loads(SPEED.read_text(encoding="utf-8")), "players": [FORMER_PLAYER, "Bot"]}
+    frames = realtime_frames(speed, lang)
+    text = json.dumps(frames, ensure_ascii=False)
+    assert frames["players"] == [SHOWN[lang], "Bot"]
+    assert FORMER_PLAYER not in text and text.count(SHOWN[lang]) > 2
