@@ -39,6 +39,7 @@ from cardroom.games.nain_jaune.record import (
 )
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
+from cardroom.i18n.names import shown_names
 from cardroom.i18n.words import tr_of
 from cardroom.terminal.nain_jaune_game import RecordsError, ResumeError, resume
 from cardroom.terminal.nain_jaune_input import Table
@@ -83,7 +84,7 @@ def replay_nain_jaune(data: Any, as_json: bool) -> int:
     if game is not None:
         echo_line("")
         if game.result is not None:
-            for line in game_over_lines(game.result, game.game.names, lang):
+            for line in game_over_lines(game.result, shown_names(game.game.names, lang), lang):
                 echo_line(line)
         else:
             echo_line(

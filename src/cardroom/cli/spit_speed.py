@@ -35,6 +35,7 @@ from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
+from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
@@ -243,7 +244,7 @@ for _game in GAME_NAMES:
 def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     """One line per log entry: the seconds since the start, then the events, or the refusal and
     its reason (a web record starts at the server's clock, a terminal one at 0)."""
-    names = rep.names
+    names = shown_names(rep.names, lang)
     for entry in rep.arbiter.log:
         said = entry_words(entry, rep.engine.game, names, None, lang)
         yield f"{decimal(entry.t - rep.arbiter.start, 2, lang):>8}s  " + said  # from the start
@@ -294,7 +295,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         for line in account_lines(rep, number if len(reps) > 1 else None, lang=lang):
             echo_line(line)
     if match is not None:
-        names = reps[-1].names
+        names = shown_names(reps[-1].names, lang)
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
         tr = tr_of(lang)
@@ -321,7 +322,7 @@ def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
 def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -> Iterator[str]:
     """A readable account of one replayed game (in ``lang``)."""
     tr = tr_of(lang)
-    names = rep.names
+    names = shown_names(rep.names, tr)
     engine = rep.engine
     rules = ", ".join(f"{k}={v}" for k, v in engine.rules.to_json().items())
     game = tr._(GAME_WORDS.get(engine.game, engine.game))
@@ -342,7 +343,7 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
         f"{n} {c}" for n, c in zip(names, res["cards_left"], strict=True) if c is not None
     )
     if engine.over:
-        who = res["winner_name"]
+        who = names[res["winner"]] if res["winner"] is not None else None
         seconds = decimal(res["seconds"], 1, lang)
         if who:
             yield tr._("{name} wins after {seconds} s. Cards left: {left}.", name=who,

@@ -17,6 +17,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
+from cardroom.i18n.names import shown_name
 from cardroom.i18n.words import N_, tr_of
 
 GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
@@ -357,7 +358,7 @@ def seat_name(row: Mapping[str, Any], lang: str | Translator | None) -> str:
     if isinstance(level, str) and level in LEVEL_WORDS and name == f"{level.capitalize()} bot":
         return tr._("{level} bot", level=tr._(LEVEL_WORDS[level]))
     if name:
-        return str(name)
+        return shown_name(str(name), tr)
     seat = row.get("seat")
     return tr._("Seat {number}", number=(seat if isinstance(seat, int) else 0) + 1)
 

@@ -19,6 +19,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n import tr_of as tr_of
 from cardroom.i18n.grammar import rank_phrase
 from cardroom.i18n.messages import words
+from cardroom.i18n.names import shown_name
 
 YELLOW_DWARF = "7D"
 _FACE = {1: N_("ace"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")}
@@ -396,7 +397,7 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     names = {s.get("seat"): s.get("name") for s in rows}
 
     def name(seat: int) -> str:
-        return str(names.get(seat) or tr._("Seat {number}", number=seat + 1))
+        return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
     out["events"] = [{**ev, "text": event_text(ev, name, tr)} for ev in events]
     return out

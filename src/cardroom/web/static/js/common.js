@@ -55,6 +55,14 @@ export function _(msg, fields) {
   return fill(typeof t === "string" && t ? t : msg, fields);
 }
 
+/** The name stored for a deleted player's seats (an msgid: shown in the reader's words). */
+export const FORMER_PLAYER = "a former player";
+
+/** A seat's or chat line's name as the reader sees it. */
+export function personName(name) {
+  return name === FORMER_PLAYER ? _("a former player") : name;
+}
+
 /** The plural form for n ({n} is filled in). */
 export function ngettext(singular, plural, n, fields = {}) {
   const forms = catalog[singular];

@@ -1,5 +1,5 @@
 // The lobby: create a table and sit down at it (every option in words), my tables, open tables.
-import { _, LANG, clear, el, ngettext, readJson, startI18n } from "./common.js";
+import { _, LANG, clear, el, ngettext, personName, readJson, startI18n } from "./common.js";
 import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
@@ -186,7 +186,7 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s) => s.name || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
+  const who = (row.seats || []).map((s) => personName(s.name) || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {

@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
+  personName, postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -242,7 +242,7 @@ function withoutName(text, g) {
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
   if (!s) return _("Seat {number}", { number: g + 1 });
-  return s.name || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
+  return personName(s.name) || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
 }
 
 function render() {
@@ -575,7 +575,7 @@ function settlementTable(res) {
       shown.map(([, label]) => el("th", { scope: "col" }, label)),
       el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
     el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
-      el("th", { scope: "row" }, row.name || seatName(row.seat)),
+      el("th", { scope: "row" }, personName(row.name) || seatName(row.seat)),
       shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? signed(row[k]) : "·")),
       el("td", { class: "total" }, signed(row.total ?? row.paid)),
       el("td", { class: "chips-col" }, String(row.chips ?? "")))))));
