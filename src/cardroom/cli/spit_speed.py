@@ -37,6 +37,7 @@ from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
+from cardroom.i18n.options import sentence
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
 from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -319,12 +320,29 @@ def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     return {"scores": list(summary.scores), "winner": summary.winner, "match_games": summary.games}
 
 
+def _rules_words(game: str, rules: dict[str, Any], tr: Translator) -> str:
+    """A game's options as sentences, never as ``key=value``."""
+    parts = []
+    for key, value in rules.items():
+        if key == "countdown":
+            seconds = float(value)
+            shown_s = integer(int(seconds), tr) if seconds.is_integer() else decimal(seconds, 1, tr)
+            parts.append(tr._("Countdown: {seconds} s", seconds=shown_s))
+            continue
+        shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        try:
+            parts.append(sentence(game, key, shown, tr))
+        except KeyError:  # a match's target: the match's own lines tell it
+            continue
+    return " · ".join(parts)
+
+
 def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -> Iterator[str]:
     """A readable account of one replayed game (in ``lang``)."""
     tr = tr_of(lang)
     names = shown_names(rep.names, tr)
     engine = rep.engine
-    rules = ", ".join(f"{k}={v}" for k, v in engine.rules.to_json().items())
+    rules = _rules_words(engine.game, engine.rules.to_json(), tr)
     game = tr._(GAME_WORDS.get(engine.game, engine.game))
     fields_ = {"game": game, "first": names[0], "second": names[1], "rules": rules,
                "seed": engine.seed, "number": number}
