@@ -93,7 +93,8 @@ CASES: list[tuple[Callable[[], object], str, str, str, str]] = [
         nj(starting_chips="lots"),
         "rules.starting-chips-number",
         "starting_chips='lots' must be a whole number from 15 to 1,000,000",
-        "Jetons de départ : 'lots' ne convient pas, donnez un nombre entier de 15 à 1\u202f000\u202f000",
+        "Jetons de départ : 'lots' ne convient pas, donnez un nombre entier de 15 à "
+        "1\u202f000\u202f000",
         "Sglodion i ddechrau: nid yw 'lots' yn ddilys, rhowch rif cyfan o 15 i 1,000,000",
     ),
     (
