@@ -311,6 +311,7 @@ def _quoted(text: str, tr: Translator) -> str:
 
 def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
     """The fields of a ``rules.*`` message: options and presets in words, values as typed."""
+    from cardroom.i18n.numbers import integer
     from cardroom.i18n.options import PRESET_NAMES
 
     game = fields.get("game")
@@ -329,18 +330,12 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key == "choices":
             out[key] = _choices(game, fields.get("option"), value, tr)
         elif key in ("most", "least", "n") and isinstance(value, int):
-            out[key] = _number(value, tr)
+            out[key] = integer(value, tr)
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         else:
             out[key] = value
     return out
-
-
-def _number(n: int, tr: Translator) -> str:
-    """``1,000,000`` in English and Welsh, ``1 000 000`` in French."""
-    text = f"{n:,}"
-    return text.replace(",", "\u202f") if tr.lang == "fr" else text
 
 
 def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
