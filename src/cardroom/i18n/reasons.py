@@ -8,6 +8,7 @@ A refusal is a :class:`~cardroom.games.messages.Message` (an id and fields, told
 from __future__ import annotations
 
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.i18n import Translator
 from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words
@@ -28,6 +29,16 @@ def request_error_text(message: str, lang: str | Translator | None = None) -> st
     if message in _TABLE_FIXED:
         return tr._(_TABLE_FIXED[message])
     return words(message, tr) if tr.lang != "en" else message
+
+
+def rules_error_text(error: RulesError, lang: str | Translator | None = None) -> str:
+    """A rules error on the command line: its English sentence in English (as it always was),
+    else told from its id; an error without an id or fixed words stays as it was said."""
+    tr = tr_of(lang)
+    message = error.message
+    if tr.lang == "en" or not (isinstance(message, Message) or message in _TABLE_FIXED):
+        return str(error)
+    return request_error_text(message, tr)
 
 
 def table_error_text(code: str, message: str, lang: str | Translator | None = None) -> str:
