@@ -167,15 +167,8 @@ class Rules:
         for key, value in options.items():
             name = key.replace("-", "_")
             if name not in known:
-                raise RulesError(
-                    Message(
-                        "rules.unknown-option",
-                        f"unknown option {brief(key)}: the options are {', '.join(sorted(known))}",
-                        game="nain-jaune",
-                        typed=brief(key),
-                        options=tuple(sorted(known)),
-                    )
-                )
+                said = "unknown option {typed}: the options are {options}"
+                raise RulesError(unknown_option("nain-jaune", key, known, said))
             changes[name] = _convert(name, value)
         return replace(self, **changes)
 
@@ -258,6 +251,19 @@ def not_valid(game: str, option: str, value: Any, how: Message) -> Message:
         option=option,
         value=brief(value),
         how=how,
+    )
+
+
+def unknown_option(game: str, key: Any, known: set[str], sentence: str) -> Message:
+    """An option nobody knows: ``sentence`` (with ``{typed}`` and ``{options}``) as its English,
+    the key as typed and the known options as fields."""
+    typed, options = brief(key), tuple(sorted(known))
+    return Message(
+        "rules.unknown-option",
+        sentence.format(typed=typed, options=", ".join(options)),
+        game=game,
+        typed=typed,
+        options=options,
     )
 
 

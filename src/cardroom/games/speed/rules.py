@@ -17,6 +17,7 @@ from cardroom.games.nain_jaune.rules import (
     RulesError,
     not_valid,
     parse_flag,
+    unknown_option,
 )
 from cardroom.games.records import brief
 
@@ -127,16 +128,8 @@ class SpeedRules:
         for key, value in options.items():
             name = str(key).replace("-", "_")
             if name not in known:
-                raise RulesError(
-                    Message(
-                        "rules.unknown-option",
-                        f"unknown option {brief(key)}: the Speed options are "
-                        f"{', '.join(sorted(known))}",
-                        game="speed",
-                        typed=brief(key),
-                        options=tuple(sorted(known)),
-                    )
-                )
+                said = "unknown option {typed}: the Speed options are {options}"
+                raise RulesError(unknown_option("speed", key, known, said))
             changes[name] = _convert(name, value)
         return replace(self, **changes)
 

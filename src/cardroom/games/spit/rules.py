@@ -17,8 +17,8 @@ from cardroom.games.nain_jaune.rules import (
     RulesError,
     not_valid,
     parse_flag,
+    unknown_option,
 )
-from cardroom.games.records import brief
 
 MAX_COUNTDOWN = 600
 """The longest countdown, in seconds."""
@@ -105,16 +105,8 @@ class SpitRules:
         for key, value in (options or {}).items():
             name = str(key).strip().replace("-", "_")
             if name not in known:
-                raise RulesError(
-                    Message(
-                        "rules.unknown-option",
-                        f"unknown Spit option {brief(key)}: the options are "
-                        f"{', '.join(sorted(known))}",
-                        game="spit",
-                        typed=brief(key),
-                        options=tuple(sorted(known)),
-                    )
-                )
+                said = "unknown Spit option {typed}: the options are {options}"
+                raise RulesError(unknown_option("spit", key, known, said))
             values[name] = _convert(name, value)
         return cls(**values)
 
