@@ -122,7 +122,7 @@ def test_two_people_race_for_the_same_pile(browser: Browser, running: RunningSer
     words = loser.locator("#error").inner_text()
     # the loser aimed at the old top: the page sends it as `seen`, so the words say the race
     # was lost, never that the card does not fit the winner's card
-    assert words.startswith("too late: the pile changed"), words
+    assert words.startswith("too late: "), words
     assert not CODE.search(words), words
     assert lost_card in my_cards(loser)
     assert winner_card not in my_cards(ann if loser is bob else bob)
@@ -282,5 +282,5 @@ def test_the_loser_of_a_close_race_always_reads_too_late(
         )
         wait_until(lambda: page.locator("#error").inner_text() != "", what="Bob's refusal")
         said.append(page.locator("#error").inner_text())
-    assert all(words.startswith("too late: the pile changed") for words in said), said
+    assert all(words.startswith("too late: ") for words in said), said
     page.context.close()
