@@ -218,7 +218,17 @@ def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server:
     page.fill("#rt-name", "Cleo")
     page.select_option("#rt-level", "expert")
     page.select_option("#rt-side", "5")
-    page.click("#rt-create")  # a bot: nobody to invite, so straight to the seat in one step
+    # what happens to a person away: the service's defaults, a bot against a bot, else forfeit
+    assert page.locator("#rt-away").input_value() == "60"
+    assert page.locator("#rt-away-then").input_value() == "bot"
+    page.select_option("#rt-opponent", "person")
+    assert page.locator("#rt-away-then").input_value() == "forfeit"
+    page.select_option("#rt-opponent", "bot")
+    page.fill("#rt-away", "25")
+    with page.expect_request("**/api/tables") as made:
+        page.click("#rt-create")  # a bot: nobody to invite, so straight to the seat in one step
+    sent = made.value.post_data_json
+    assert (sent["takeover_after"], sent["when_away"]) == (25, "bot")
     page.wait_for_selector("#call-button")
     assert page.evaluate("document.body.dataset.game") == "speed"
     assert page.locator("#me h2").inner_text() == "Cleo (you)"
