@@ -235,6 +235,11 @@ def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server:
     assert "Expert bot" in page.locator("#them h2").inner_text()
     # side piles of 5: 20 cards each, 5 in hand and 15 to draw
     assert page.locator("#me .rt-extra").inner_text() == "draw pile: 15 cards"
+    # the top bar's rules are this game's, in the page's ?lang= when it has one
+    assert page.locator(".rules-link").get_attribute("href") == "/rules/speed"
+    page.goto(page.url + ("&" if "?" in page.url else "?") + "lang=cy")
+    page.wait_for_selector("#call-button")
+    assert page.locator(".rules-link").get_attribute("href") == "/rules/speed?lang=cy"
     assert not errors, errors
     page.context.close()
 
