@@ -65,18 +65,19 @@ def corner(rank: str, s: str, color: str) -> str:
     )
 
 
-def card_svg(rank: str, s: str) -> str:
-    """One card face."""
+def card_svg(rank: str, s: str, letter: str | None = None, name: str | None = None) -> str:
+    """One card face (``letter``: the index printed for ``rank`` in another language's packs)."""
     color = RED if s in "DH" else BLACK
-    name = f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[s]}"
+    name = name or f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[s]}"
+    shown = letter or rank
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" '
         f'width="{W}" height="{H}" role="img" aria-label="{name}">',
         f"<title>{name}</title>",
         f'<rect x="1" y="1" width="{W - 2}" height="{H - 2}" rx="8" fill="#fff" '
         'stroke="#9a9a9a" stroke-width="2"/>',
-        corner(rank, s, color),
-        f'<g transform="rotate(180 {W / 2:g} {H / 2:g})">{corner(rank, s, color)}</g>',
+        corner(shown, s, color),
+        f'<g transform="rotate(180 {W / 2:g} {H / 2:g})">{corner(shown, s, color)}</g>',
     ]
     if rank in EMBLEMS:
         tint = "#fbe3e6" if color == RED else "#e6e9f0"
@@ -86,7 +87,7 @@ def card_svg(rank: str, s: str) -> str:
             f'<path d="{EMBLEMS[rank]}" fill="#e0b000" stroke="{color}" stroke-width="1.5" '
             'transform="translate(30 20)"/>',
             f'<text x="50" y="90" font-family="{FONT}" font-size="46" font-weight="700" '
-            f'fill="{color}" text-anchor="middle">{rank}</text>',
+            f'fill="{color}" text-anchor="middle">{shown}</text>',
             suit(s, 38, 98, 24, color),
         ]
     else:
@@ -127,6 +128,19 @@ def main() -> None:
         for rank in RANKS:
             (OUT / f"{rank}{s}.svg").write_text(card_svg(rank, s), encoding="utf-8")
     (OUT / "back.svg").write_text(back_svg(), encoding="utf-8")
+    # The court cards of packs printed with other letters (French V, D, R), one folder a
+    # language; the letters and names come from cardroom.i18n, where the words are chosen.
+    from cardroom.cards import Card
+    from cardroom.i18n.grammar import card_phrase
+    from cardroom.i18n.words import RANK_LETTERS
+
+    for lang, letters in RANK_LETTERS.items():
+        (OUT / lang).mkdir(exist_ok=True)
+        for value, letter in letters.items():
+            for s in "CDHS":
+                card = Card.parse(f"{RANKS[value - 1]}{s}")
+                svg = card_svg(RANKS[value - 1], s, letter, card_phrase(card, lang).bare)
+                (OUT / lang / f"{card.code}.svg").write_text(svg, encoding="utf-8")
     (OUT / "LICENSE").write_text(LICENSE, encoding="utf-8")
     print(f"wrote 53 cards to {OUT}", file=sys.stderr)
 

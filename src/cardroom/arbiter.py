@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
 from cardroom.games.records import MAX_SECONDS, brief, get_bool, get_list, get_names, get_number
 from cardroom.games.records import RecordError as BaseRecordError
@@ -42,7 +43,7 @@ RECORD_MODULES: dict[str, str] = {
 
 TIMEOUT = "timeout"
 """The record's action type for a countdown that ran out (its seat is null)."""
-GAME_OVER = "the game is over"
+GAME_OVER = Message("rt.game-over", "the game is over")
 """The reason given for an action sent after the end (such actions are not logged)."""
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import DESKTOP
+from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.helpers import click_move, create_table, seq, status, wait_until
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -137,3 +137,26 @@ def test_a_welsh_spit_table_passes_axe(browser: Browser, server: str, shots: Pat
     ctx.close()
     assert errors == []
     assert found == [], json.dumps(found, indent=1)
+
+
+def test_lang_in_the_address_is_kept_across_pages(
+    browser: Browser, server: str, shots: Path
+) -> None:
+    """``?lang=cy`` wins over the browser's French, stays in every link of this site, and the
+    next page (reached by a link) speaks Welsh too; the language switch keeps it in the address."""
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR")
+    page = ctx.new_page()
+    page.goto(server + "/?lang=cy")
+    expect(page.locator("html")).to_have_attribute("lang", "cy")
+    replay = page.locator("nav a[href^='/replay']")
+    expect(replay).to_have_attribute("href", "/replay?lang=cy")
+    expect(page.locator("a.brand")).to_have_attribute("href", "/?lang=cy")
+    page.screenshot(path=str(shots / "lobby-lang-cy-390.png"), full_page=True)
+    replay.click()
+    page.wait_for_url("**/replay?lang=cy")
+    expect(page.locator("html")).to_have_attribute("lang", "cy")
+    expect(page.locator("nav a").first).to_have_attribute("href", "/?lang=cy")
+    page.select_option("#lang-switch", "fr")
+    page.wait_for_url("**/replay?lang=fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    ctx.close()

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import adjacent
+from cardroom.i18n.messages import message_words
 from cardroom.i18n.words import card_name
 from cardroom.tables import SeatSpec
 from cardroom.tables.spit_speed import RealtimeConfig
@@ -113,7 +114,7 @@ def test_a_french_spit_table(browser: Browser, running: RunningServer, tmp_path:
     expect(page.locator("#log")).to_contain_text("compte à rebours fini : Ann crache ")
     found = axe_violations(page)
     words, card, top = _refusal(page)
-    assert words == f"{card_name(card, 'fr')} ne suit pas {card_name(top, 'fr')}", words
+    assert words == message_words("rt.not-next", {"card": card, "top": top}, "fr"), words
     # a face-up card button: its name is what it shows (the key) with the card's name before it
     button = page.locator(f'#me button[data-card="{card}"]')
     assert button.get_attribute("aria-label") is None

@@ -26,7 +26,7 @@ def test_spit_lines_and_the_bot_between_them(tmp_path: Path) -> None:
     p, out, clock = _game(tmp_path, "spit")
     p.after_change()
     assert p.command("1 1")  # before "Spit!": refused, and the line says why
-    assert out[-1].endswith('refused: cannot play before "Spit!": call it to start')
+    assert out[-1].endswith('refused: you cannot play before "Spit!": call it to start')
     assert p.command("s")
     assert out[-1] == '   0.0s  Ann calls "Spit!"'
     clock.advance(5.0)
@@ -91,7 +91,10 @@ def test_spit_replay_account_in_welsh_and_french(tmp_path: Path) -> None:
     assert any(line.endswith("Ann yn gweiddi “Poeri!”") for line in lines), lines
     assert any("yn poeri " in line and " ar bentwr " in line for line in lines), lines
     assert lines[-1].startswith("Mae’r cofnod yn gorffen yma: ni orffennwyd y gêm.")
+    assert "=" not in lines[0] and "Cyfrif i lawr: 3 e" in lines[0], lines[0]  # options in words
     fr = runner.invoke(cli, ["replay", str(path), "--lang", "fr"])
     assert any(line.endswith("Ann annonce « Spit ! »") for line in fr.stdout.splitlines())
+    first = fr.stdout.splitlines()[0]
+    assert "piles=" not in first and "Piles de réserve : cinq piles de 1 à 5 cartes" in first
     en = runner.invoke(cli, ["replay", str(path)])
     assert any(line.endswith('Ann calls "Spit!"') for line in en.stdout.splitlines())

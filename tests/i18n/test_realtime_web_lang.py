@@ -12,6 +12,7 @@ import pytest
 
 from cardroom.bots.hint import suggest
 from cardroom.cards import Card
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import view_of
@@ -19,7 +20,6 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import engine as speed
 from cardroom.games.spit import engine as spit
 from cardroom.i18n.reasons import request_error_text, table_error_text
-from cardroom.i18n.spit_speed_reasons import in_words
 from cardroom.i18n.spit_speed_words import (
     event_words,
     localize_realtime_frame,
@@ -73,7 +73,7 @@ def test_every_spit_and_speed_event_has_its_own_words(lang: str) -> None:
 
 def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
     fr = [event_words(e, g, NAMES, "fr", named=True) for g, e in _every_event()]
-    assert "Ann pose 7 de carreau sur la pile 2" in fr
+    assert "Ann pose le 7 de carreau sur la pile 2" in fr
     assert "Bob prend la pile 1 (12 cartes)" in fr
     assert "Bob pioche 3 cartes" in fr
     turned = "les cartes du milieu sont retournées (compte à rebours) : roi de pique et 2 de cœur"
@@ -81,7 +81,7 @@ def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
     assert "Ann annonce « Spit ! »" in fr
     cy = [event_words(e, g, NAMES, "cy", named=True) for g, e in _every_event()]
     assert "Ann yn gweiddi “Poeri!”" in cy
-    assert "Bob yn codi 3 cerdyn" in cy  # Welsh: 3 takes the singular noun
+    assert "Bob yn codi 3 cherdyn" in cy  # Welsh: 3 takes the singular noun, aspirated
     assert "Bob yn cymryd pentwr 1 (12 o gardiau)" in cy
     # the terminal keeps the printed cards
     assert event_words(spit.Played(0, C("7D"), 2, 1), "spit", NAMES, "fr") == (
@@ -90,31 +90,54 @@ def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
 
 
 def test_the_engines_refusals_in_french_and_welsh() -> None:
-    assert reason_words("9D is not one rank above or below 5H", "fr") == (
-        "9 de carreau ne suit pas 5 de cœur"
+    """The engines' own refusals (messages with an id), told from their id and fields."""
+    game = speed.SpeedGame.new(speed.SpeedRules(), 3)
+    for seat in (0, 1):
+        game.apply(seat, speed.CALL)
+    top = game.view(0).centre[0]
+    card = next(c for c in game.view(0).hand if not adjacent(c, top))
+    misfit = game.why_illegal(0, speed.Play(card, 0, top))
+    assert misfit is not None and misfit.id == "rt.not-next"
+    assert reason_words(misfit, "en") == f"the {_en(card)} is not next to the {_en(top)}"
+    assert reason_words(Message("rt.not-next", "", card=C("9D"), top=C("5H")), "fr") == (
+        "le 9 de carreau n’est pas voisin du 5 de cœur"
     )
-    assert reason_words("stale: pile 1 now shows 8C, not 7D", "fr") == (
-        "trop tard : la pile a changé (la pile 1 montre maintenant 8 de trèfle, pas 7 de carreau)"
+    assert reason_words(Message("rt.not-next", "", card=C("QD"), top=C("AH")), "fr") == (
+        "la dame de carreau n’est pas voisine de l’as de cœur"
     )
-    assert reason_words('cannot play before "Spit!": call it to start', "fr") == (
+    stale = Message("rt.stale", "", pile=0, top=C("8C"), seen=C("7D"))
+    assert reason_words(stale, "fr") == (
+        "trop tard : la pile 1 montre maintenant le 8 de trèfle, et non plus le 7 de carreau"
+    )
+    assert reason_words(Message("spit.not-before-spit", "", what="play"), "fr") == (
         "vous ne pouvez pas jouer avant « Spit ! » : annoncez-le pour commencer"
     )
-    assert reason_words("QS is not in your hand", "cy") == "nid yw brenhines rhawiau yn eich llaw"
-    assert reason_words(
-        "10C cannot go on AH: it must be one rank above or below (K-A-2 wraps)", "cy"
-    ) == ("nid yw 10 clybiau yn dilyn as calonnau")
-    assert reason_words(
-        'not a stalemate: the other player can still turn up stock pile 3 ("Spit!" is only '
-        "called when nobody can move)",
-        "cy",
-    ) == (
+    assert reason_words(Message("speed.not-in-hand", "", card=C("QS")), "cy") == (
+        "nid yw brenhines rhawiau yn eich llaw"
+    )
+    assert reason_words(Message("spit.same-colour", "", card=C("QS"), top=C("KC")), "cy") == (
+        "rhaid i frenhines rhawiau fod o’r lliw arall i frenin clybiau"
+    )
+    move = Message("spit.move.turn-up", "", stock=2)
+    left = Message("spit.they-can-still", "", move=move)
+    assert reason_words(Message("spit.not-stalemate", "", move=left), "cy") == (
         "nid cyfyngder: mae’r chwaraewr arall yn dal i allu troi pentwr stoc 3 (dim ond pan na "
         "all neb symud y gwaeddir “Poeri!”)"
     )
-    # English is the words the page always had; an unknown reason is put into words as it is
-    reason = "9D is not one rank above or below 5H"
-    assert reason_words(reason, "en") == in_words(reason)
-    assert reason_words("something new about 9D", "fr") == "something new about the 9 of diamonds"
+    # the JSON a frame carries says the same
+    assert reason_words("ignored", "cy", {"id": "speed.not-in-hand", "fields": {"card": "QS"}}) == (
+        "nid yw brenhines rhawiau yn eich llaw"
+    )
+    # a sentence without an id is never shown: the general refusal is said instead
+    assert reason_words("9D is not one rank above or below 5H", "fr") == (
+        "ce n’est pas possible maintenant"
+    )
+
+
+def _en(card: Card) -> str:
+    names = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    return f"{names.get(int(card.rank), str(int(card.rank)))} of {suits[card.code[-1]]}"
 
 
 def test_the_tables_refusals_in_french_and_welsh() -> None:
@@ -124,10 +147,14 @@ def test_the_tables_refusals_in_french_and_welsh() -> None:
     assert table_error_text(
         "forbidden", "you are watching this table: open an invitation link to take a seat", "cy"
     ) == ("rydych chi’n gwylio’r bwrdd hwn: agorwch ddolen wahodd i gymryd sedd")
-    assert table_error_text("not-found", "there is no table 'x1'", "fr") == (
-        "cette table n’existe pas"
+    no_table = Message("table.no-table", "there is no table 'x1'")
+    assert table_error_text("not-found", no_table, "fr") == "cette table n’existe pas"
+    two = Message("lobby.two-players", "Spit is played by 2, not 3", game="spit", n=3)
+    assert request_error_text(two, "cy") == "chwaraeir Tafod gan 2, nid 3"
+    # a sentence the tables never said is not shown to a Welsh reader as it is
+    assert table_error_text("bad-request", "entry 7 does not follow entry 5", "cy") == (
+        "nid yw hynny’n bosibl nawr"
     )
-    assert request_error_text("Spit is played by 2, not 3", "cy") == "chwaraeir Tafod gan 2, nid 3"
 
 
 def test_bots_are_named_in_the_page_language() -> None:
@@ -204,17 +231,18 @@ async def test_a_spit_table_speaks_french_and_welsh_over_the_websocket(tmp_path:
         )
         await ann.close()
         await watcher.close()
-    from cardroom.i18n.words import card_name
+    from cardroom.i18n.grammar import card_phrase
+    from cardroom.i18n.messages import message_words
 
-    assert error["code"] == "illegal"
-    assert error["message"] == f"{card_name(card, 'fr')} ne suit pas {card_name(top, 'fr')}"
+    assert error["code"] == "illegal" and error["id"] == "rt.not-next"
+    assert error["message"] == message_words("rt.not-next", {"card": card, "top": top}, "fr")
     fr_log = [line["text"] for f in ann.frames if f["type"] == "state" for line in f["log"]]
     cy_log = [line["text"] for f in watcher.frames if f["type"] == "state" for line in f["log"]]
     assert "Ann annonce « Spit ! »" in fr_log
     assert any(t.startswith("compte à rebours fini : ") for t in fr_log), fr_log
     assert (
-        f"Ann : poser {card_name(card, 'fr')} sur la pile 1 refusé : "
-        f"{card_name(card, 'fr')} ne suit pas {card_name(top, 'fr')}"
+        f"Ann : poser {card_phrase(card, 'fr').the} sur la pile 1 refusé : "
+        + message_words("rt.not-next", {"card": card, "top": top}, "fr")
     ) in fr_log
     assert "Ann yn gweiddi “Poeri!”" in cy_log
     assert any(t.startswith("amser ar ben: ") for t in cy_log), cy_log

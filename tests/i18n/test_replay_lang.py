@@ -73,7 +73,7 @@ def test_welsh_account_from_the_locale(tmp_path: Path) -> None:
             "Dee: “Corrach Melyn sy’n cymryd” (40 o sglodion)",
             "Eve: “gwas sy’n cymryd” (16 o sglodion)",
             "Eve: “heb frenhines”",
-            "Talu:",
+            "Taliadau:",
             "  Cid yn talu 28 i Bob",
             "Bob sy’n ennill y rownd.",
             "Deliwr nesaf: Ann",

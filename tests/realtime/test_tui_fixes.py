@@ -183,7 +183,7 @@ async def test_the_live_log_never_names_the_bots_hidden_cards(tmp_path: Path) ->
         app.after_change()
         await pilot.pause()
         log = "\n".join(app.log_lines)
-        assert "Bot: a play on pile 1 refused (stale: the pile had changed)" in log
+        assert "Bot: too late for pile 1, it had changed" in log
         assert "Bot: a play on pile 2 refused" in log
         for card in H("2S 2H 2D 2C JS"):
             assert card.code not in log and card.pretty not in log

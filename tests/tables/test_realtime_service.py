@@ -13,7 +13,7 @@ import pytest
 
 from cardroom.arbiter import replay
 from cardroom.games.realtime_engine import adjacent
-from cardroom.i18n.spit_speed_reasons import in_words
+from cardroom.i18n.grammar import card_phrase
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.spit_speed import RealtimeConfig
@@ -132,14 +132,14 @@ async def test_a_persons_refusals_are_told_in_words(store: EventStore) -> None:
         )
     assert info.value.code == "illegal"
     assert "is not next to" in info.value.message and not CODE.search(info.value.message)
-    assert info.value.message.startswith(in_words(misfit.code))
+    assert info.value.message.startswith(card_phrase(misfit, "en").the)
     other = next(c for c in engine.view(1).hand if c != top)
     with pytest.raises(TableError) as info:
         await service.act_realtime(
             table_id, 0, {"type": "play", "card": misfit.code, "pile": 0, "seen": other.code}
         )
     assert info.value.code == "stale"
-    assert info.value.message.startswith("too late: the pile changed")
+    assert info.value.message.startswith("too late: pile 1 now shows")
     assert not CODE.search(info.value.message)
     # refusals are logged (the record keeps them) but nobody's view changed
     assert service.frame_for(table_id, 1)["table_view"]["centre"][0] == top.code

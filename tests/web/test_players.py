@@ -270,6 +270,8 @@ def my_games_export_and_leaving(client: TestClient) -> None:
     after = client.get(f"/t/{table}/record").json()
     assert "Zelda" not in json.dumps(after) and FORMER_PLAYER in json.dumps(after)
     replay_game(parse_game(after))
+    welsh = client.get(f"/api/replay/{table}", headers={"Accept-Language": "cy"}).json()
+    assert welsh["players"][0] == "cyn-chwaraewr" and FORMER_PLAYER not in json.dumps(welsh)
     assert chat_lines(client, said) == 0
     with client.websocket_connect(f"/ws/{table}?watch=1") as ws:
         assert "Zelda" not in json.dumps(first_state(ws))
@@ -324,3 +326,55 @@ def test_leaving_renames_a_speed_seat_in_the_log(client: TestClient) -> None:
     client.post("/api/me/delete", json={"confirm": True}, headers=ORIGIN)
     assert "Zed" not in logged() and FORMER_PLAYER in logged()
     assert "Zed" not in json.dumps(client.get("/api/tables").json())
+
+
+def test_sign_ins_passkeys_and_play_now_are_bounded_per_address_and_name(tmp_path: Path) -> None:
+    settings = settings_for(
+        tmp_path,
+        sign_ins_per_minute=3,
+        wrong_passwords_per_name=2,
+        passkey_tries_per_minute=2,
+        plays_per_minute=2,
+    )
+    wrong = {"name": "Ann", "password": "wrong horse"}
+    with TestClient(create_app(settings)) as client:
+        name(client, "Ann")
+        client.post("/api/me/password", json={"password": "correct horse"}, headers=ORIGIN)
+        tries = [client.post("/api/signin", json=wrong, headers=ORIGIN) for _ in range(2)]
+        assert [r.status_code for r in tries] == [401, 401]
+        # the third is within the address's bound but past the name's two wrong passwords
+        right = {"name": "ann", "password": "correct horse"}
+        named = client.post("/api/signin", json=right, headers={**ORIGIN, "Accept-Language": "fr"})
+        assert named.status_code == 429 and 3000 <= int(named.headers["retry-after"]) <= 3600
+        assert named.json()["message"] == (
+            "trop de mauvais mots de passe pour ce nom ces derniers temps : "
+            "attendez un moment et réessayez"
+        )
+        other = {"name": "Bob", "password": "any horse"}
+        late = client.post("/api/signin", json=other, headers={**ORIGIN, "Accept-Language": "cy"})
+        assert late.status_code == 429 and 1 <= int(late.headers["retry-after"]) <= 60
+        assert late.json()["message"] == (
+            "gormod o ymdrechion i fewngofnodi o'r fan hon: "
+            "arhoswch funud a rhowch gynnig arall arni"
+        )
+        options = [
+            client.post("/api/passkey/signin-options", json={"confirm": True}, headers=ORIGIN)
+            for _ in range(2)
+        ]
+        assert [r.status_code for r in options] == [200, 200]
+        past = client.post("/api/passkey/signin", json={"credential": {}}, headers=ORIGIN)
+        assert past.status_code == 429 and "retry-after" in past.headers
+        assert past.json()["message"] == (
+            "too many passkey attempts from here: wait a minute and try again"
+        )
+        plays = [
+            client.post(
+                "/api/play", json={"game": "nain-jaune", "size": 3, "wait": 300}, headers=ORIGIN
+            )
+            for _ in range(3)
+        ]
+        assert [r.status_code for r in plays] == [200, 200, 429]
+        assert plays[2].json()["message"] == (
+            "Play now was pressed too often in the last minute: wait a moment"
+        )
+        assert 1 <= int(plays[2].headers["retry-after"]) <= 60

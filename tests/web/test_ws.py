@@ -186,12 +186,20 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
             (watcher, {"type": "act", "action": hand[0], "seq": seq}, "forbidden", "watching"),
             (actor, {"type": "ready"}, "bad-request", "not over"),
         ]
+        ids = {
+            "stale": {"table.stale"},
+            "illegal": {"nj.not-held", "nj.must-lead"},
+            "not-your-turn": {"table.turn"},
+            "too-large": {"web.too-large"},
+        }
         for player, message, code, words in cases:
             mark = len(player.frames)
             await player.send(message)
             error = await player.wait_for(lambda f: f["type"] != "state", mark)
             assert error["type"] == "error" and error["code"] == code, (message, error)
             assert words in error["message"], (message, error)
+            # every refusal names its message: the engine's, the table's, or table.<code>
+            assert error["id"] in ids.get(code, {f"table.{code}"}), (message, error)
         await actor.send({"type": "ping", "id": "p"})
         assert (await actor.wait_for(lambda f: f["type"] == "pong"))["ref"] == "p"
         assert await app.state.store.entries(created.table_id) == log_before

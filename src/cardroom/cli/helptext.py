@@ -17,12 +17,13 @@ import gettext
 import inspect
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import click
 
 from cardroom.i18n import Translator, normalize, translator
-from cardroom.i18n.words import N_
+from cardroom.i18n.words import N_, Np_
 
 Fields = Callable[[Translator], Mapping[str, object]]
 """Values for a help text's ``{fields}``, in the language being printed."""
@@ -44,10 +45,16 @@ CLICK_WORDS = (
     N_("Missing argument"),
     N_("Missing command."),
     N_("Aborted!"),
+    *Np_("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
+    *Np_("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
+    *Np_("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."),
 )
 """The words of click that our commands show (its other messages stay in English)."""
 HELP_OPTION = "Show this message and exit."
-_CLICK_MODULES = ("click.core", "click.exceptions", "click.formatting", "click.decorators")
+_CLICK_MODULES = (
+    "click.core", "click.exceptions", "click.formatting", "click.decorators", "click.parser",
+    "click.types",
+)  # fmt: skip
 _META_KEY = "cardroom.lang"
 
 
@@ -70,10 +77,13 @@ def use_click_words(lang: str) -> None:
     """Make click's own messages ("Usage:", "Options"…) come from ``lang``'s catalog."""
     tr = translator(lang)
     words = gettext.gettext if tr.lang == "en" else tr._
+    plural = gettext.ngettext if tr.lang == "en" else tr.raw_ngettext
     for name in _CLICK_MODULES:
         module = sys.modules.get(name)
         if module is not None and hasattr(module, "_"):
             module._ = words  # type: ignore[attr-defined]
+        if module is not None and hasattr(module, "ngettext"):
+            module.ngettext = plural  # type: ignore[attr-defined]
 
 
 def lang_in(args: Sequence[str]) -> str | None:
@@ -166,8 +176,14 @@ class _Translating:
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         tr = translator(_help_lang(ctx))
         assert isinstance(self, click.Command)
+        if tr.lang == "fr":  # French puts a (no-break) space before a colon: « Options : »
+            formatter.write_heading = partial(_french_heading, formatter)  # type: ignore[method-assign]
         with _translated(self, ctx, tr):
             super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+def _french_heading(formatter: click.HelpFormatter, heading: str) -> None:
+    formatter.write(f"{'':>{formatter.current_indent}}{heading}\u00a0:\n")
 
 
 class TrCommand(_Translating, click.Command):

@@ -39,6 +39,7 @@ from cardroom.games.nain_jaune.record import (
 )
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
+from cardroom.i18n.names import shown_names
 from cardroom.i18n.words import tr_of
 from cardroom.terminal.nain_jaune_game import RecordsError, ResumeError, resume
 from cardroom.terminal.nain_jaune_input import Table
@@ -83,7 +84,7 @@ def replay_nain_jaune(data: Any, as_json: bool) -> int:
     if game is not None:
         echo_line("")
         if game.result is not None:
-            for line in game_over_lines(game.result, game.game.names, lang):
+            for line in game_over_lines(game.result, shown_names(game.game.names, lang), lang):
                 echo_line(line)
         else:
             echo_line(
@@ -158,7 +159,7 @@ def seat_names(human: str, players: int) -> list[str]:
     help="Change one rule, e.g. payment=card-count, announce=manual, end=rounds:3 (repeatable).",
 )
 @seed_option(None, "Seed of the deals and bots (default random).")
-@click.option("--name", default="Player", show_default=True, help="Your name at the table.")
+@click.option("--name", default=None, help="Your name at the table.")
 @click.option(
     "--level",
     metavar="LEVEL",
@@ -211,7 +212,7 @@ def play_nain_jaune(
     preset: str,
     options: tuple[str, ...],
     seed: int | None,
-    name: str,
+    name: str | None,
     level: str,
     bot_specs: tuple[str, ...],
     plain: bool,
@@ -246,6 +247,8 @@ def play_nain_jaune(
       cardroom play nain-jaune --plain < moves.txt      line by line, commands from a file
       cardroom play nain-jaune --resume cardroom-records/nain-jaune-….json
     """
+    if name is None:  # "Player" in the command line's language
+        name = tr_of(current_lang())._("Player")
     if resume_path is not None:
         table = resume_table(resume_path, players, seed, level, bot_specs)
     else:

@@ -19,6 +19,7 @@ import click
 
 from cardroom.cli.helptext import FieldsOption
 from cardroom.i18n import Translator, translator
+from cardroom.i18n.numbers import integer
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -74,10 +75,16 @@ class BoundedInt(click.IntRange):
                     value = str(int(mantissa) * 10 ** int(exponent))
             else:
                 value = text
+            try:
+                int(value)
+            except ValueError:
+                self.fail(_tr()._("{value} is not a whole number", value=_short(value)), param, ctx)
         return super().convert(value, param, ctx)
 
     def _describe_range(self) -> str:
-        return _tr()._("{low} to {high}", low=f"{self.min:,}", high=f"{self.max:,}")
+        tr = _tr()
+        low, high = integer(self.min or 0, tr), integer(self.max or 0, tr)
+        return tr._("{low} to {high}", low=low, high=high)
 
 
 def _tr() -> Translator:

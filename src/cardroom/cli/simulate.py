@@ -26,6 +26,7 @@ from cardroom.cli.options import (
 )
 from cardroom.games.nain_jaune.rules import PRESETS, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
+from cardroom.i18n.numbers import decimal, integer
 from cardroom.i18n.words import N_, tr_of
 
 
@@ -228,13 +229,9 @@ END_REASONS = {
 
 def _number(n: int, tr: Translator) -> str:
     """``1,234,567`` (French: ``1 234 567``, with narrow no-break spaces)."""
-    text = f"{n:,}"
-    return text.replace(",", "\u202f") if tr.lang == "fr" else text
+    return integer(n, tr)
 
 
 def _decimal(x: float, places: int, tr: Translator, sign: bool = False) -> str:
     """``x`` with ``places`` decimals (a decimal comma in French)."""
-    text = f"{x:+,.{places}f}" if sign else f"{x:,.{places}f}"
-    if tr.lang == "fr":
-        text = text.replace(",", "\u202f").replace(".", ",")
-    return text
+    return decimal(x, places, tr, sign=sign)

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardroom.arbiter import RecordError, Replay, cards_left, entry_text, replay_any
+from cardroom.arbiter import RecordError, Replay, cards_left, replay_any
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cli.groups import (
@@ -35,6 +35,9 @@ from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
+from cardroom.i18n.names import shown_names
+from cardroom.i18n.numbers import decimal, integer, percent
+from cardroom.i18n.options import sentence
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
 from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -128,17 +131,17 @@ def summary_table(
     table.add_column(tr._("win rate"), justify="right")
     for label, wins in data["wins"].items():
         rate = wins / summary.games if summary.games else 0.0
-        table.add_row(label, str(wins), _percent(rate, tr))
+        table.add_row(label, integer(wins, tr), _percent(rate, tr))
     if data["draws"]:
-        table.add_row(tr._("draws"), str(data["draws"]),
+        table.add_row(tr._("draws"), integer(data["draws"], tr),
                       _percent(data["draws"] / summary.games, tr))
     if data["unfinished"]:
-        table.add_row(tr._("unfinished"), str(data["unfinished"]), "")
+        table.add_row(tr._("unfinished"), integer(data["unfinished"], tr), "")
     return table
 
 
 def _percent(rate: float, tr: Translator) -> str:
-    return tr._("{percent} %", percent=f"{100 * rate:.1f}") if tr.lang != "en" else f"{rate:.1%}"
+    return percent(rate, 1, tr)
 
 
 def summary_lines(summary: Summary, lang: str | Translator | None = None) -> list[str]:
@@ -147,12 +150,12 @@ def summary_lines(summary: Summary, lang: str | Translator | None = None) -> lis
     data = summary.to_json()
     return [
         tr._("Game length: {seconds} s of game time on average",
-             seconds=f"{data['mean_game_seconds']:.1f}"),
+             seconds=decimal(data["mean_game_seconds"], 1, tr)),
         tr._("Stalemates: {stalemates} per game ({timeouts} resolved by the countdown)",
-             stalemates=f"{data['stalemates_per_game']:.2f}",
-             timeouts=f"{data['timeouts_per_game']:.2f}"),
-        tr._("Re-deals: {redeals} per game", redeals=f"{data['redeals_per_game']:.2f}"),
-        tr._("Stale plays refused: {stale} per game", stale=f"{data['stale_per_game']:.2f}"),
+             stalemates=decimal(data["stalemates_per_game"], 2, tr),
+             timeouts=decimal(data["timeouts_per_game"], 2, tr)),
+        tr._("Re-deals: {redeals} per game", redeals=decimal(data["redeals_per_game"], 2, tr)),
+        tr._("Stale plays refused: {stale} per game", stale=decimal(data["stale_per_game"], 2, tr)),
     ]
 
 
@@ -242,14 +245,10 @@ for _game in GAME_NAMES:
 def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     """One line per log entry: the seconds since the start, then the events, or the refusal and
     its reason (a web record starts at the server's clock, a terminal one at 0)."""
-    names = rep.names
+    names = shown_names(rep.names, lang)
     for entry in rep.arbiter.log:
-        said = (
-            entry_text(entry, names)
-            if lang == "en"
-            else entry_words(entry, rep.engine.game, names, None, lang)
-        )
-        yield f"{entry.t - rep.arbiter.start:8.2f}s  " + said  # from the start, for every record
+        said = entry_words(entry, rep.engine.game, names, None, lang)
+        yield f"{decimal(entry.t - rep.arbiter.start, 2, lang):>8}s  " + said  # from the start
 
 
 def result_json(rep: Replay) -> dict[str, Any]:
@@ -297,7 +296,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         for line in account_lines(rep, number if len(reps) > 1 else None, lang=lang):
             echo_line(line)
     if match is not None:
-        names = reps[-1].names
+        names = shown_names(reps[-1].names, lang)
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
         tr = tr_of(lang)
@@ -321,12 +320,29 @@ def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     return {"scores": list(summary.scores), "winner": summary.winner, "match_games": summary.games}
 
 
+def _rules_words(game: str, rules: dict[str, Any], tr: Translator) -> str:
+    """A game's options as sentences, never as ``key=value``."""
+    parts = []
+    for key, value in rules.items():
+        if key == "countdown":
+            seconds = float(value)
+            shown_s = integer(int(seconds), tr) if seconds.is_integer() else decimal(seconds, 1, tr)
+            parts.append(tr._("Countdown: {seconds} s", seconds=shown_s))
+            continue
+        shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        try:
+            parts.append(sentence(game, key, shown, tr))
+        except KeyError:  # a match's target: the match's own lines tell it
+            continue
+    return " · ".join(parts)
+
+
 def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -> Iterator[str]:
     """A readable account of one replayed game (in ``lang``)."""
     tr = tr_of(lang)
-    names = rep.names
+    names = shown_names(rep.names, tr)
     engine = rep.engine
-    rules = ", ".join(f"{k}={v}" for k, v in engine.rules.to_json().items())
+    rules = _rules_words(engine.game, engine.rules.to_json(), tr)
     game = tr._(GAME_WORDS.get(engine.game, engine.game))
     fields_ = {"game": game, "first": names[0], "second": names[1], "rules": rules,
                "seed": engine.seed, "number": number}
@@ -345,8 +361,8 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
         f"{n} {c}" for n, c in zip(names, res["cards_left"], strict=True) if c is not None
     )
     if engine.over:
-        who = res["winner_name"]
-        seconds = f"{res['seconds']:.1f}"
+        who = names[res["winner"]] if res["winner"] is not None else None
+        seconds = decimal(res["seconds"], 1, lang)
         if who:
             yield tr._("{name} wins after {seconds} s. Cards left: {left}.", name=who,
                        seconds=seconds, left=left)
@@ -414,7 +430,7 @@ def _play_command(game: str) -> None:
                   cls=FieldsOption, help="A {game} rule option (repeatable).",
                   help_fields=fields)
     @seed_option(None, "Seed of the deal and the bot.")
-    @click.option("--name", default="Player", show_default=True, help="Your name in the record.")
+    @click.option("--name", default=None, help="Your name in the record.")
     @click.option("--records", "records", type=click.Path(file_okay=False, path_type=Path),
                   default=Path("cardroom-records"), show_default=True,
                   help="Where the record of the game is saved.")
@@ -427,7 +443,7 @@ def _play_command(game: str) -> None:
         bot: str,
         option_pairs: tuple[str, ...],
         seed: int | None,
-        name: str,
+        name: str | None,
         records: Path,
         plain: bool,
         speak: bool,
@@ -436,6 +452,8 @@ def _play_command(game: str) -> None:
             check_spec(bot, game)
         except BotError as exc:
             raise click.BadParameter(str(exc), param_hint="--bot") from None
+        if name is None:  # "Player" in the command line's language
+            name = tr_of(current_lang())._("Player")
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:

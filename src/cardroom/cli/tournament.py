@@ -27,6 +27,7 @@ from cardroom.cli.options import (
 )
 from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
+from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.words import N_, tr_of
 from cardroom.sim.tournament import (
     Setup,
@@ -157,10 +158,10 @@ def show(result: TournamentResult, console: Console, lang: str | Translator | No
         lo, hi = st.ci95
         table.add_row(
             st.name,
-            f"{st.mean_chips_per_round:+.2f}",
-            f"[{lo:+.2f}, {hi:+.2f}]",
-            f"{100 * st.round_win_rate:.1f}%",
-            str(st.grand_operas),
-            f"{st.rating:.2f}",
+            decimal(st.mean_chips_per_round, 2, tr, sign=True),
+            f"[{decimal(lo, 2, tr, sign=True)}, {decimal(hi, 2, tr, sign=True)}]",
+            percent(st.round_win_rate, 1, tr),
+            integer(st.grand_operas, tr),
+            decimal(st.rating, 2, tr),
         )
     console.print(table)

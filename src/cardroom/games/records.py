@@ -18,6 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+FORMER_PLAYER = "a former player"
+"""The name a deleted player's seats carry in records, logs and chat: a language-neutral key
+(an msgid) that every reader shows in its own language (``cardroom.i18n.names``)."""
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 """The largest record read (8 MiB: thousands of Nain Jaune rounds, hundreds of Spit games)."""
 MAX_DEPTH = 12

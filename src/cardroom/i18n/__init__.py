@@ -12,9 +12,11 @@ import gettext
 import io
 import os
 import re
+import string
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -26,7 +28,7 @@ LANG_COOKIE = "cr_lang"
 LANG_NAMES = {"en": "English", "fr": "Français", "cy": "Cymraeg"}
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "cardroom"
-_FIELD = re.compile(r"\{([a-z_]*)\}")
+_FIELD = re.compile(r"\{([a-z_]*)(?:\.[a-z_]+)?\}")
 
 
 def catalog_path(lang: str) -> Path:
@@ -39,6 +41,28 @@ def placeholders(text: str) -> set[str]:
     return set(_FIELD.findall(text))
 
 
+class _Forms(string.Formatter):
+    """``{card.the}`` with a noun phrase; with a plain value (a printed card ``7♦``, a number)
+    the form is the value itself."""
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        try:
+            return super().get_field(field_name, args, kwargs)
+        except AttributeError:
+            return super().get_field(field_name.split(".", 1)[0], args, kwargs)
+
+
+_FORMS = _Forms()
+_HAS_FORM = re.compile(r"\{[a-z_]+\.")
+
+
+def fill(text: str, fields: Mapping[str, object]) -> str:
+    """``text`` with its ``{fields}`` (and ``{field.form}``) filled in."""
+    if _HAS_FORM.search(text):
+        return _FORMS.vformat(text, (), fields)
+    return text.format(**fields)
+
+
 class Translator:
     """The words of one language: ``tr._("text {x}", x=1)`` and ``tr.ngettext(s, p, n)``."""
 
@@ -49,16 +73,20 @@ class Translator:
     def _(self, message: str, /, **fields: object) -> str:
         """``message`` in this language, with ``fields`` filled in."""
         text = self._t.gettext(message)
-        return text.format(**fields) if fields else text
+        return fill(text, fields) if fields else text
 
     def ngettext(self, singular: str, plural: str, n: int, /, **fields: object) -> str:
         """The form for ``n`` (``{n}`` is filled in with ``n``)."""
-        return self._t.ngettext(singular, plural, n).format(n=n, **fields)
+        return fill(self._t.ngettext(singular, plural, n), {"n": n, **fields})
+
+    def raw_ngettext(self, singular: str, plural: str, n: int, /) -> str:
+        """The form for ``n``, its fields left to fill (for click, which fills them)."""
+        return self._t.ngettext(singular, plural, n)
 
     def pgettext(self, context: str, message: str, /, **fields: object) -> str:
         """``message`` in ``context`` (for short words that differ by use)."""
         text = self._t.pgettext(context, message)
-        return text.format(**fields) if fields else text
+        return fill(text, fields) if fields else text
 
     def join(self, items: Iterable[str]) -> str:
         """``A, B and C`` in this language."""
@@ -66,6 +94,21 @@ class Translator:
         if len(items) <= 1:
             return "".join(items)
         return self._("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined (it is translated where used)."""
+    return message
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural message (both forms) for translation where it is defined."""
+    return singular, plural
+
+
+def tr_of(lang: str | Translator | None) -> Translator:
+    """A translator from a language code (or the translator itself)."""
+    return lang if isinstance(lang, Translator) else translator(lang)
 
 
 @cache

@@ -24,7 +24,7 @@ from cardroom.i18n import DOMAIN, LANGS, LOCALE_DIR, catalog_path
 
 PACKAGE = Path(__file__).resolve().parent.parent
 STATIC_I18N = PACKAGE / "web" / "static" / "i18n"
-KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_": None}
+KEYWORDS = {**DEFAULT_KEYWORDS, "N_": None, "_": None, "Np_": (1, 2)}
 _HTML_ATTR = re.compile(r'data-i18n(?:-[a-z-]+)?="([^"]+)"')
 _HTML_TEXT = re.compile(r"<[^>]*\sdata-i18n(?:\s[^>]*)?>([^<]+)<")
 PLURAL_FORMS = {
@@ -116,7 +116,31 @@ def js_catalog(lang: str, web: set[str]) -> bytes:
             if key and key in web:
                 value = message.string
                 out[key] = list(value) if isinstance(value, tuple | list) else value
+    if lang != "en":
+        out["@phrases"] = phrases(lang)
+        from cardroom.cards import Rank
+        from cardroom.i18n.words import RANK_LETTERS
+
+        letters = RANK_LETTERS.get(lang, {})
+        if letters:
+            out["@letters"] = {Rank(r).symbol: letter for r, letter in letters.items()}
     return (json.dumps(out, ensure_ascii=False, sort_keys=True, indent=0) + "\n").encode()
+
+
+def phrases(lang: str) -> dict[str, dict[str, str]]:
+    """Every card (``"QS"``) and rank (``"rank:Q"``) as a noun phrase of ``lang``, every form:
+    the pages fill ``{card.the}`` from these (the words are chosen here, once)."""
+    from cardroom.cards import DECK, Rank
+    from cardroom.i18n.grammar import FORMS, card_phrase, rank_phrase
+
+    def forms(phrase: Any) -> dict[str, str]:
+        return {"bare": phrase.bare, **{f: getattr(phrase, f) for f in FORMS}}
+
+    out = {card.code: forms(card_phrase(card, lang)) for card in DECK}
+    symbols = {1: "A", 11: "J", 12: "Q", 13: "K"}
+    for rank in Rank:
+        out[f"rank:{symbols.get(rank.value, rank.value)}"] = forms(rank_phrase(rank.value, lang))
+    return out
 
 
 def build(check: bool = False) -> list[Path]:

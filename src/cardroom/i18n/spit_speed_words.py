@@ -8,14 +8,17 @@ action are put into words by :func:`reason_words`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
 from cardroom.cards import Card
 from cardroom.i18n import Translator
-from cardroom.i18n.words import N_, card_name, tr_of
+from cardroom.i18n.grammar import card_phrase
+from cardroom.i18n.messages import card_of as _card_of
+from cardroom.i18n.messages import words
+from cardroom.i18n.names import shown_name
+from cardroom.i18n.words import N_, tr_of
 
 GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
 """The games' names: « Tafod » and « Cyflymder » in Welsh."""
@@ -26,15 +29,16 @@ LEVEL_WORDS = {
     "expert": N_("expert"),
 }
 
-CardText = Callable[[Card, Translator], str]
+CardText = Callable[[Card, Translator], object]
+"""A card as an event shows it: printed (``7♦``) or a noun phrase (« l’as de cœur »)."""
 
 
 def _pretty(card: Card, tr: Translator) -> str:
-    return card.pretty
+    return card.pretty  # the terminal's printed cards: their letters are the keys typed
 
 
-def _named(card: Card, tr: Translator) -> str:
-    return card_name(card, tr)
+def _named(card: Card, tr: Translator) -> object:
+    return card_phrase(card, tr.lang)
 
 
 def pile_name(pile: object, tr: Translator) -> str:
@@ -56,17 +60,6 @@ def event_fields(event: Any) -> dict[str, Any]:
             value = [v.code if isinstance(v, Card) else v for v in value]
         out[f.name] = value
     return out
-
-
-def _card_of(value: Any) -> Card | None:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        try:
-            return Card.parse(value)
-        except ValueError:
-            return None
-    return None
 
 
 def _event_text(
@@ -141,7 +134,9 @@ def _event_text(
     if kind == "Won":
         return tr._("{name} has no cards left and wins!", name=who)
     if kind == "Flipped":
-        shown = tr.join(show(c, tr) for c in (_card_of(x) for x in f["cards"]) if c is not None)
+        shown = tr.join(
+            str(show(c, tr)) for c in (_card_of(x) for x in f["cards"]) if c is not None
+        )
         if f.get("start"):
             if f.get("timeout"):
                 return tr._("the middle cards are turned (countdown): {cards}", cards=shown)
@@ -221,206 +216,25 @@ def entry_words(
         return tr._("countdown over: {events}", events=said)
     who = names[entry.seat] if entry.seat is not None else "?"
     if not entry.accepted:
-        from cardroom.arbiter import entry_text
-
         if viewer is not None and entry.seat != viewer:
-            stale = (entry.reason or "").startswith("stale: ")
-            return (
-                tr._("{name}: refused (stale: the pile had changed)", name=who)
-                if stale
-                else tr._("{name}: refused", name=who)
-            )
-        return entry_text(entry, names, viewer)
+            refused = public_refusal(entry.action, entry.reason)
+            return _public_words(refused, who, tr)
+        return tr._(
+            "{name}: {action} refused: {reason}",
+            name=who,
+            action=action_words(_action_json(entry.action), tr),
+            reason=reason_words(entry.reason, tr),
+        )
     return said or f"{who}: {entry.action}"
 
 
 # ----------------------------------------------------------------------------- refusals
 
-_C = r"(10|[2-9AJQKT][CDHS])"
-_CODE = r"(?:10|[2-9AJQKT])[CDHS]"
-_WHAT = {
-    "turn up a card": N_("turn up a card"),
-    "move a card": N_("move a card"),
-    'call "Spit!"': N_('call "Spit!"'),
-    "slap a pile": N_("slap a pile"),
-    "choose a pile": N_("choose a pile"),
-    "play": N_("play"),
-}
-_FIXED = {
-    "the game is over": N_("the game is over"),
-    'you have already called "Spit!"': N_('you have already called "Spit!"'),
-    "stale: the other player slapped first and the piles are shared": N_(
-        "too late: the other player slapped first and the piles are shared"
-    ),
-    "the middle cards are not turned yet: call for the flip first": N_(
-        "the middle cards are not turned yet: call for the flip first"
-    ),
-    "you have already called: waiting for the other player or the countdown": N_(
-        "you have already called: waiting for the other player or the countdown"
-    ),
-    "nobody is stuck yet": N_("nobody is stuck yet"),
-    "not now": N_("not now"),
-}
-_STALE = re.compile(rf"stale: pile (\d) now shows ({_CODE}), not ({_CODE}|None|\S+)")
-_NOT_NEXT = re.compile(rf"({_CODE}) is not one rank above or below ({_CODE})")
-_CANNOT_GO = re.compile(
-    rf"({_CODE}) cannot go on ({_CODE}): it must be one rank above or below \(K-A-2 wraps\)"
-)
-_COLOUR = re.compile(rf"({_CODE}) must be the other colour to ({_CODE}) \(alternate colours\)")
-_NOT_UP = re.compile(rf"({_CODE}|\S+) is not a face-up top card of your stock")
-_NOT_HAND = re.compile(rf"({_CODE}) is not in your hand")
-_ONE_PILE = re.compile(r"there is only one spit pile now: play on pile (\d)")
-_EMPTY = re.compile(r"pile (\d) is empty")
-_STOCK_EMPTY = re.compile(r"stock pile (\d) is empty")
-_ALREADY_UP = re.compile(r"the top card of stock pile (\d) is already face up")
-_NOT_SPACE = re.compile(r"stock pile (\d) is not an empty space")
-_CHOOSER = re.compile(r"seat (\d) cleared the stock and chooses the pile")
-_NOT_NOW = re.compile(
-    r'cannot (.+?)(?: (before "Spit!": call it to start)'
-    r"| now: (slap a centre pile for the new layout)| now: seat (\d) is choosing a pile| now)"
-)
-_NO_SPEED_STALEMATE = re.compile(
-    rf"no stalemate: you can still play ({_CODE}) on pile (\d), so there is nothing to flip"
-)
-_NO_SPIT_STALEMATE = re.compile(
-    r'not a stalemate: (.+) \("Spit!" is only called when nobody can move\)'
-)
-_MOVE_LEFT = re.compile(r"(you|the other player) can still (.+)")
-_PROGRESS_TURN = re.compile(r"turn up stock pile (\d)")
-_PROGRESS_PLAY = re.compile(rf"play ({_CODE}) on pile (\d)")
-_PROGRESS_MOVE = re.compile(
-    rf"move ({_CODE}) from stock pile (\d) into the empty stock pile (\d), uncovering a card"
-)
 
-
-def _progress_words(text: str, tr: Translator) -> str | None:
-    m = _PROGRESS_TURN.fullmatch(text)
-    if m:
-        return tr._("turn up stock pile {number}", number=m.group(1))
-    m = _PROGRESS_PLAY.fullmatch(text)
-    if m:
-        return tr._(
-            "play {card} on pile {number}", card=card_name(m.group(1), tr), number=m.group(2)
-        )
-    m = _PROGRESS_MOVE.fullmatch(text)
-    if m:
-        return tr._(
-            "move {card} from stock pile {source} into the empty stock pile {target}, "
-            "uncovering a card",
-            card=card_name(m.group(1), tr),
-            source=m.group(2),
-            target=m.group(3),
-        )
-    return None
-
-
-def _move_left_words(text: str, tr: Translator) -> str | None:
-    if text in _FIXED:
-        return tr._(_FIXED[text])
-    m = _MOVE_LEFT.fullmatch(text)
-    if not m:
-        return None
-    move = _progress_words(m.group(2), tr)
-    if move is None:
-        return None
-    if m.group(1) == "you":
-        return tr._("you can still {move}", move=move)
-    return tr._("the other player can still {move}", move=move)
-
-
-def _translated_reason(reason: str, tr: Translator) -> str | None:
-    """``reason`` (an engine's English reason, card codes and all) in ``tr``'s language."""
-    if reason in _FIXED:
-        return tr._(_FIXED[reason])
-    m = _STALE.fullmatch(reason)
-    if m:
-        seen = _card_of(m.group(3))
-        return tr._(
-            "too late: the pile changed (pile {number} now shows {card}, not {seen})",
-            number=m.group(1),
-            card=card_name(m.group(2), tr),
-            seen=card_name(seen, tr) if seen is not None else m.group(3),
-        )
-    m = _NOT_NEXT.fullmatch(reason) or _CANNOT_GO.fullmatch(reason)
-    if m:
-        return tr._(
-            "{card} is not next to {top}",
-            card=card_name(m.group(1), tr),
-            top=card_name(m.group(2), tr),
-        )
-    m = _COLOUR.fullmatch(reason)
-    if m:
-        return tr._(
-            "{card} must be the other colour from {top}",
-            card=card_name(m.group(1), tr),
-            top=card_name(m.group(2), tr),
-        )
-    m = _NOT_UP.fullmatch(reason)
-    if m:
-        up = _card_of(m.group(1))
-        return tr._(
-            "{card} is not a face-up top card of your stock",
-            card=card_name(up, tr) if up is not None else m.group(1),
-        )
-    m = _NOT_HAND.fullmatch(reason)
-    if m:
-        return tr._("{card} is not in your hand", card=card_name(m.group(1), tr))
-    m = _ONE_PILE.fullmatch(reason)
-    if m:
-        return tr._("there is only one spit pile now: play on pile {number}", number=m.group(1))
-    m = _STOCK_EMPTY.fullmatch(reason)
-    if m:
-        return tr._("stock pile {number} is empty", number=m.group(1))
-    m = _EMPTY.fullmatch(reason)
-    if m:
-        return tr._("pile {number} is empty", number=m.group(1))
-    m = _ALREADY_UP.fullmatch(reason)
-    if m:
-        return tr._("the top card of stock pile {number} is already face up", number=m.group(1))
-    m = _NOT_SPACE.fullmatch(reason)
-    if m:
-        return tr._("stock pile {number} is not an empty space", number=m.group(1))
-    m = _CHOOSER.fullmatch(reason)
-    if m:
-        return tr._("the other player cleared the stock and chooses the pile")
-    m = _NOT_NOW.fullmatch(reason)
-    if m and m.group(1) in _WHAT:
-        what = tr._(_WHAT[m.group(1)])
-        if m.group(2):
-            return tr._('you cannot {what} before "Spit!": call it to start', what=what)
-        if m.group(3):
-            return tr._("you cannot {what} now: slap a centre pile for the new layout", what=what)
-        if m.group(4):
-            return tr._("you cannot {what} now: a pile is being chosen", what=what)
-        return tr._("you cannot {what} now", what=what)
-    m = _NO_SPEED_STALEMATE.fullmatch(reason)
-    if m:
-        return tr._(
-            "no stalemate: you can still play {card} on pile {number}, so there is nothing to flip",
-            card=card_name(m.group(1), tr),
-            number=m.group(2),
-        )
-    m = _NO_SPIT_STALEMATE.fullmatch(reason)
-    if m:
-        left = _move_left_words(m.group(1), tr)
-        if left is not None:
-            return tr._(
-                'not a stalemate: {move} ("Spit!" is only called when nobody can move)',
-                move=left,
-            )
-    return None
-
-
-def reason_words(reason: str, lang: str | Translator | None = None) -> str:
-    """A Spit or Speed engine's reason for refusing an action, in words in ``lang`` (no card
-    codes: ``"le 9 de carreau ne suit pas le 5 de cœur"``)."""
-    from cardroom.i18n.spit_speed_reasons import in_words
-
-    tr = tr_of(lang)
-    if tr.lang == "en":
-        return in_words(reason)
-    text = _translated_reason(reason, tr)
-    return text if text is not None else in_words(reason)
+def reason_words(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+    """A Spit or Speed engine's reason for refusing an action, in words in ``lang``, from its id
+    and fields (the :class:`~cardroom.games.messages.Message`, or its JSON ``msg``)."""
+    return words(msg if isinstance(msg, Mapping) else reason, lang)
 
 
 def action_words(action: Mapping[str, Any], lang: str | Translator | None = None) -> str:
@@ -428,16 +242,16 @@ def action_words(action: Mapping[str, Any], lang: str | Translator | None = None
     tr = tr_of(lang)
     kind = action.get("type")
     card = _card_of(action.get("card"))
-    named = card_name(card, tr) if card is not None else ""
+    named = card_phrase(card, tr.lang) if card is not None else ""
     pile = action.get("pile")
     number = pile + 1 if isinstance(pile, int) else pile
     if kind == "play":
-        return tr._("play {card} on pile {number}", card=named, number=number)
+        return tr._("play {card.the} on pile {number}", card=named, number=number)
     if kind == "turn-up":
         return tr._("turn up stock pile {number}", number=int(action.get("stock") or 0) + 1)
     if kind == "move":
         return tr._(
-            "move {card} to stock pile {number}",
+            "move {card.the} to stock pile {number}",
             card=named,
             number=int(action.get("to_stock") or 0) + 1,
         )
@@ -463,6 +277,17 @@ _PUBLIC_WHAT = {
 }
 
 
+def _action_json(action: Any) -> dict[str, Any]:
+    from cardroom.games import speed, spit
+
+    for module in (spit, speed):
+        try:
+            return dict(module.action_to_json(action))
+        except TypeError:
+            continue
+    return {"type": str(action)}
+
+
 def public_refusal(action: Any, reason: str | None) -> dict[str, Any]:
     """What everyone may know of a refused action: its kind, its pile, whether it was stale."""
     out: dict[str, Any] = {"what": type(action).__name__.lower()}
@@ -481,7 +306,10 @@ def _public_words(refused: Mapping[str, Any], who: str, tr: Translator) -> str:
     else:
         said = tr._(_PUBLIC_WHAT.get(what, N_("an action refused")))
     if refused.get("stale"):
-        said = tr._("{refusal} (stale: the pile had changed)", refusal=said)
+        if isinstance(pile, int):
+            return tr._("{name}: too late for pile {number}, it had changed", name=who,
+                        number=pile + 1)
+        return tr._("{name}: too late, the pile had changed", name=who)
     return tr._("{name}: {refusal}", name=who, refusal=said)
 
 
@@ -514,7 +342,7 @@ def line_words(
                 "{name}: {action} refused: {reason}",
                 name=who,
                 action=action_words(action, tr),
-                reason=reason_words(reason, tr),
+                reason=reason_words(reason, tr, line.get("reason_msg")),
             )
         return None
     if said:
@@ -530,7 +358,7 @@ def seat_name(row: Mapping[str, Any], lang: str | Translator | None) -> str:
     if isinstance(level, str) and level in LEVEL_WORDS and name == f"{level.capitalize()} bot":
         return tr._("{level} bot", level=tr._(LEVEL_WORDS[level]))
     if name:
-        return str(name)
+        return shown_name(str(name), tr)
     seat = row.get("seat")
     return tr._("Seat {number}", number=(seat if isinstance(seat, int) else 0) + 1)
 

@@ -7,19 +7,19 @@ of the table frames) or :func:`engine_event_text` (the engine's event objects).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
 from cardroom.cards import Card, Rank, Suit
-from cardroom.i18n import Translator, translator
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for translation where it is defined (it is translated where used)."""
-    return message
-
+from cardroom.games.messages import Message, message_json
+from cardroom.i18n import N_ as N_
+from cardroom.i18n import Np_ as Np_
+from cardroom.i18n import Translator
+from cardroom.i18n import tr_of as tr_of
+from cardroom.i18n.grammar import rank_phrase
+from cardroom.i18n.messages import words
+from cardroom.i18n.names import shown_name
 
 YELLOW_DWARF = "7D"
 _FACE = {1: N_("ace"), 11: N_("jack"), 12: N_("queen"), 13: N_("king")}
@@ -41,14 +41,17 @@ _TAKES = {
     12: N_("queen who takes"),
     13: N_("king who takes"),
 }
-_A_RANK_DEFAULT = N_("a {rank}")
-_A_RANK = {
-    1: N_("an ace"),
-    8: N_("an {rank}"),
-    11: N_("a jack"),
-    12: N_("a queen"),
-    13: N_("a king"),
-}
+RANK_LETTERS: dict[str, dict[int, str]] = {"fr": {11: "V", 12: "D", 13: "R"}}
+"""The letters on the court cards where a language has its own: French packs print V, D, R
+(valet, dame, roi; the ace keeps A). Welsh packs are printed with the English indices (A, K,
+Q, J), and the Welsh rules of Spit and Speed list the ranks the same way (« SAFON CARDIAU: A,
+K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so Welsh keeps them."""
+
+
+def rank_letter(rank: int, lang: str | Translator | None = None) -> str:
+    """The letter on a card of ``rank`` in the language's packs (``D`` for a French queen)."""
+    letters = RANK_LETTERS.get(tr_of(lang).lang, {})
+    return letters.get(int(rank)) or Rank(int(rank)).symbol
 
 
 EARLIER_RULES: dict[tuple[str, int], str] = {
@@ -82,11 +85,6 @@ def rules_note(game: str, version: int, lang: str | Translator | None = None) ->
     return None if text is None else tr_of(lang)._(text)
 
 
-def tr_of(lang: str | Translator | None) -> Translator:
-    """A translator from a language code (or the translator itself)."""
-    return lang if isinstance(lang, Translator) else translator(lang)
-
-
 def rank_name(rank: int, lang: str | Translator | None = None) -> str:
     """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king`` (``as``, ``valet``, ``dame`` …)."""
     face = _FACE.get(int(rank))
@@ -94,8 +92,8 @@ def rank_name(rank: int, lang: str | Translator | None = None) -> str:
 
 
 def a_rank(rank: int, lang: str | Translator | None = None) -> str:
-    """``a 7``, ``an 8``, ``an ace``, ``a queen`` (``une dame`` …)."""
-    return tr_of(lang)._(_A_RANK.get(int(rank), _A_RANK_DEFAULT), rank=int(rank))
+    """``a 7``, ``an 8``, ``an ace``, ``a queen`` (``une dame``, ``brenhines`` …)."""
+    return rank_phrase(int(rank), tr_of(lang).lang).a
 
 
 def suit_name(suit: Suit, lang: str | Translator | None = None) -> str:
@@ -129,54 +127,29 @@ def takes_call(card: Card | str, lang: str | Translator | None = None) -> str:
     return tr._(special) if special else tr._("{rank} who takes", rank=int(card.rank))
 
 
-def pretty(card: Card | str) -> str:
-    """``7♦`` (the same in every language)."""
-    return (Card.parse(card) if isinstance(card, str) else card).pretty
+def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
+    """``7♦``, ``Q♠`` (French: ``D♠``, the letter of the language's packs)."""
+    card = Card.parse(card) if isinstance(card, str) else card
+    letter = RANK_LETTERS.get(tr_of(lang).lang, {}).get(int(card.rank))
+    return card.pretty if letter is None else letter + card.pretty[len(card.rank.symbol) :]
 
 
-_NOBODY_PLAYED = re.compile(r"nobody played an? (\w+)")
-_ROUNDS = re.compile(r"(\d+) rounds played")
-_REACHED = re.compile(r"reached (\d+) chips")
-_REASONS = {
-    "a player could not pay in full": N_("a player could not pay in full"),
-    "a player cannot stake for the next round": N_("a player cannot stake for the next round"),
-    "only one player can still stake": N_("only one player can still stake"),
-    "nobody can stake": N_("nobody can stake"),
-}
+def _message_of(value: Any, msg: Any = None) -> Any:
+    """A reason as a message: the :class:`~cardroom.games.messages.Message` itself, or the JSON
+    ``{"id", "fields"}`` a frame carries beside it (``reason_msg``)."""
+    if isinstance(msg, Mapping):
+        return msg
+    return value
 
 
-def _rank_from_label(label: str) -> int:
-    for value, face in _FACE.items():
-        if label == face:
-            return value
-    return Rank(int(label)).value
+def sequence_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+    """Why a new sequence starts, in words (from the reason's id and fields)."""
+    return words(_message_of(reason, msg), lang)
 
 
-def sequence_reason(reason: str, lang: str | Translator | None = None) -> str:
-    """Why a new sequence starts (the engine's English reason, translated)."""
-    tr = tr_of(lang)
-    if reason == "after a king":
-        return tr._("after a king")
-    if reason == "nobody has a king":
-        return tr._("nobody has {a_rank}", a_rank=a_rank(13, tr))
-    m = _NOBODY_PLAYED.fullmatch(reason)
-    if m:
-        return tr._("nobody played {a_rank}", a_rank=a_rank(_rank_from_label(m.group(1)), tr))
-    return reason
-
-
-def game_over_reason(reason: str, lang: str | Translator | None = None) -> str:
-    """Why the game ended (the engine's English reason, translated)."""
-    tr = tr_of(lang)
-    if reason in _REASONS:
-        return tr._(_REASONS[reason])
-    m = _ROUNDS.fullmatch(reason)
-    if m:
-        return tr.ngettext("{n} round played", "{n} rounds played", int(m.group(1)))
-    m = _REACHED.fullmatch(reason)
-    if m:
-        return tr.ngettext("reached {n} chip", "reached {n} chips", int(m.group(1)))
-    return reason
+def game_over_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+    """Why the game ended, in words (from the reason's id and fields)."""
+    return words(_message_of(reason, msg), lang)
 
 
 def stakes_text(
@@ -201,20 +174,27 @@ def stakes_text(
 
 
 def event_text(
-    event: Mapping[str, Any], name: Callable[[int], str], lang: str | Translator | None = None
+    event: Mapping[str, Any],
+    name: Callable[[int], str],
+    lang: str | Translator | None = None,
+    *,
+    letters: bool = True,
 ) -> str:
-    """One structured event in words; ``name(seat)`` gives a player's name.
+    """One structured event in words; ``name(seat)`` gives a player's name. Printed cards
+    carry the language's letters (French ``D♠``) unless ``letters`` is False (the terminal,
+    where the letters are the keys typed).
 
     The kinds are those of the table frames (``play``, ``takes``, ``without`` …); an unknown kind
     gives its ``text`` as it is.
     """
     tr = tr_of(lang)
+    shown = tr if letters else "en"
     kind = event.get("kind")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
     card: str = str(event.get("card") or "")
     if kind == "play":
-        return tr._("{name} plays {card}", name=who, card=pretty(card))
+        return tr._("{name} plays {card}", name=who, card=pretty(card, shown))
     if kind == "takes":
         return tr.ngettext(
             '{name}: "{call}" ({n} chip)',
@@ -224,7 +204,9 @@ def event_text(
             call=takes_call(card, tr),
         )
     if kind == "forgot":
-        return tr._("{name} forgot to announce {card}: the box stays", name=who, card=pretty(card))
+        return tr._(
+            "{name} forgot to announce {card}: the box stays", name=who, card=pretty(card, shown)
+        )
     if kind == "without":
         return tr._('{name}: "{call}"', name=who, call=without_call(event["rank"], tr))
     passed = event.get("passed")
@@ -233,16 +215,16 @@ def event_text(
     if kind == "next-rank":
         rank = int(event["rank"])
         return tr._(
-            "nobody has {a_rank}: {name} goes on with {rank}",
-            a_rank=a_rank(rank, tr),
+            "nobody has {rank.a}: {name} goes on with {next}",
+            rank=rank_phrase(rank, tr.lang),
             name=who,
-            rank=rank_name(rank + 1, tr),
+            next=rank_phrase(rank + 1, tr.lang),
         )
     if kind == "new-sequence":
         return tr._(
             "{name} starts a new sequence ({reason})",
             name=who,
-            reason=sequence_reason(str(event.get("reason", "")), tr),
+            reason=sequence_reason(event.get("reason"), tr, event.get("reason_msg")),
         )
     if kind == "out":
         return tr._("{name} has no card left and wins the round", name=who)
@@ -260,7 +242,9 @@ def event_text(
             owed=event["owed"],
         )
     if kind == "doubled":
-        fields_ = {"name": who, "card": pretty(card), "paid": event["paid"], "owed": event["owed"]}
+        fields_ = {
+            "name": who, "card": pretty(card, shown), "paid": event["paid"], "owed": event["owed"]
+        }
         held = event.get("reason") == "held"
         if event["paid"] == event["owed"]:
             return (
@@ -306,7 +290,7 @@ def event_text(
             "Game over ({reason}): {names} wins",
             "Game over ({reason}): {names} win",
             len(winners),
-            reason=game_over_reason(event["reason"], tr),
+            reason=game_over_reason(event["reason"], tr, event.get("reason_msg")),
             names=tr.join(winners),
         )
     if kind == "takeover":
@@ -360,16 +344,35 @@ def engine_event_dict(event: object) -> dict[str, Any]:
     for f in fields(event):  # type: ignore[arg-type]
         value = getattr(event, f.name)
         out[f.name] = value.code if isinstance(value, Card) else value
+        if isinstance(value, Message):
+            out[f"{f.name}_msg"] = message_json(value)
     if out["kind"] == "paid":
         out["seat"] = out["payer"]
     return out
 
 
 def engine_event_text(
-    event: object, names: Sequence[str], lang: str | Translator | None = None
+    event: object,
+    names: Sequence[str],
+    lang: str | Translator | None = None,
+    *,
+    letters: bool = True,
 ) -> str:
     """A Nain Jaune engine event in words (``names`` by round position)."""
-    return event_text(engine_event_dict(event), names.__getitem__, lang)
+    return event_text(engine_event_dict(event), names.__getitem__, lang, letters=letters)
+
+
+def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
+    """A seat's name, with the names cardroom gives (``Bot 2``, ``Seat 3``) in ``lang``."""
+    name, seat = row.get("name"), row.get("seat")
+    if not isinstance(seat, int):
+        return name
+    tr = tr_of(lang)
+    if name == f"Bot {seat + 1}" and row.get("kind") == "bot":
+        return tr._("Bot {number}", number=seat + 1)
+    if name == f"Seat {seat + 1}":
+        return tr._("Seat {number}", number=seat + 1)
+    return name
 
 
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
@@ -382,13 +385,19 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     tr = tr_of(lang)
     result = frame.get("game_result")
     if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
-        out["game_result"] = {**result, "reason": game_over_reason(result["reason"], tr)}
+        reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
+        out["game_result"] = {**result, "reason": reason}
+    rows = [dict(row) for row in frame.get("seats") or []]
+    for row in rows:
+        row["name"] = default_name(row, tr)
+    if rows:
+        out["seats"] = rows
     if not events:
         return out
-    names = {s.get("seat"): s.get("name") for s in frame.get("seats") or []}
+    names = {s.get("seat"): s.get("name") for s in rows}
 
     def name(seat: int) -> str:
-        return str(names.get(seat) or tr._("Seat {number}", number=seat + 1))
+        return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
     out["events"] = [{**ev, "text": event_text(ev, name, tr)} for ev in events]
     return out

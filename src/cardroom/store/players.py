@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from cardroom.games.records import FORMER_PLAYER as FORMER_PLAYER  # re-exported
 from cardroom.store.events import EventStore, TableRow, _guard, metadata
 from cardroom.store.ratings import play_queue_t, rating_changes_t, ratings_t
 
@@ -33,9 +34,6 @@ PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 MOVE_TTL = 600.0
 """Seconds a move link stays usable (once)."""
-FORMER_PLAYER = "a former player"
-"""The name a deleted player's seats, log entries and chat lines carry from then on (an English
-msgid: pages show it in the reader's language)."""
 HASHING_AT_ONCE = 2
 """Password hashes or checks a process runs at once (the others wait their turn)."""
 _R = TypeVar("_R")

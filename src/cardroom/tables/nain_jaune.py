@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.messages import Message, message_json
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -372,7 +373,11 @@ class NainJauneTable:
         turn = self.turn()
         assert turn is not None
         if turn.seat != seat:
-            raise TableError("not-your-turn", f"it is {self.names[turn.seat]}'s turn, not yours")
+            name = self.names[turn.seat]
+            raise TableError(
+                "not-your-turn",
+                Message("table.turn", f"it is {name}'s turn, not yours", name=name),
+            )
         by = data.get("by")
         if by not in ("person", "bot"):
             raise TableError("bad-request", "an action is by a person or a bot")
@@ -520,6 +525,7 @@ class NainJauneTable:
                     "kind": "game-over",
                     "winners": list(game.result.winners),
                     "reason": game.result.reason,
+                    "reason_msg": message_json(game.result.reason),
                 },
                 f"Game over ({game.result.reason}): {who} "
                 + ("win" if len(game.result.winners) > 1 else "wins"),
@@ -589,6 +595,8 @@ class NainJauneTable:
                 elif f.name == "label":
                     continue
                 out[f.name] = value
+                if isinstance(value, Message):
+                    out[f"{f.name}_msg"] = message_json(value)
             self._event(out, event.describe(names))
         if stakes:
             if all(v == STAKE_PER_ROUND for v in stakes.values()):
@@ -675,6 +683,7 @@ class NainJauneTable:
             else {
                 "winners": list(result.winners),
                 "reason": result.reason,
+                "reason_msg": message_json(result.reason),
                 "chips": list(result.chips),
                 "rounds": result.rounds,
             },

@@ -23,6 +23,7 @@ from typing import Any
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS
 from cardroom.bots.hint import HintError, suggest
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.cluster import Coordinator
@@ -53,6 +54,10 @@ logger = logging.getLogger(__name__)
 
 def _new_table_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def _no_table(table_id: str) -> Message:
+    return Message("table.no-table", f"there is no table {table_id!r}")
 
 
 @dataclass
@@ -194,7 +199,7 @@ class TableService:
         except StoreUnavailable as exc:
             raise TableError("unavailable", _UNAVAILABLE) from exc
         if not entries:
-            raise TableError("not-found", f"there is no table {table_id!r}")
+            raise TableError("not-found", _no_table(table_id))
         live = self._live.get(table_id)  # loaded meanwhile by another caller
         if live is None:
             live = _Live(NainJauneTable.replay(table_id, entries))
@@ -209,7 +214,7 @@ class TableService:
             return True
         entries = await self.store.entries(table_id)
         if not entries:
-            raise TableError("not-found", f"there is no table {table_id!r}")
+            raise TableError("not-found", _no_table(table_id))
         if not is_realtime(entries[0]):
             return False
         try:
@@ -331,7 +336,7 @@ class TableService:
     def _get(self, table_id: str) -> _Live:
         live = self._live.get(table_id)
         if live is None:
-            raise TableError("not-found", f"there is no table {table_id!r}")
+            raise TableError("not-found", _no_table(table_id))
         return live
 
     async def _resume(self, live: _Live) -> None:

@@ -63,6 +63,7 @@ from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
+from cardroom.games.messages import message_json
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
 from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
@@ -805,6 +806,7 @@ class RealtimeTable:
             if entry.reason is not None:
                 line["reason"] = entry.reason
                 line["engine_reason"] = entry.reason  # `reason` is put into words later
+                line["reason_msg"] = message_json(entry.reason)  # its id and fields
         elif entry.seat is not None:
             line["refused"] = public_refusal(entry.action, entry.reason)
         return line

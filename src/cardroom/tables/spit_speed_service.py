@@ -41,8 +41,10 @@ from typing import Any, Literal
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
+from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS
-from cardroom.i18n.spit_speed_reasons import in_words
+from cardroom.i18n.messages import words
+from cardroom.i18n.spit_speed_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.config import Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
@@ -50,6 +52,19 @@ from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
 from cardroom.tables.subscription import Frame, Subscription
 
 logger = logging.getLogger(__name__)
+
+
+def _in_english(lines: list[dict[str, Any]], game: str, seats: list[dict[str, Any]]) -> None:
+    """Log lines' ``text`` and ``reason`` in English words, from their fields (no card codes);
+    each connection re-renders them in its language."""
+    names = ["", ""]
+    for row in seats:
+        if row.get("seat") in (0, 1):
+            names[row["seat"]] = str(row.get("name") or "")
+    for line in lines:
+        line["text"] = line_words(line, game, names, "en") or line["text"]
+        if "reason" in line:
+            line["reason"] = reason_words(line["reason"], "en", line.get("reason_msg"))
 RETRIES = 8
 REFUSALS_LOGGED = 10
 """A person's refused actions logged per seat in ``REFUSAL_WINDOW`` seconds; past it a refused
@@ -180,7 +195,10 @@ class RealtimeTables:
         if live is None:
             entries = await self.store.entries(table_id)
             if not entries or not is_realtime(entries[0]):
-                raise TableError("not-found", f"there is no real-time table {table_id!r}")
+                raise TableError(
+                    "not-found",
+                    Message("table.no-table", f"there is no real-time table {table_id!r}"),
+                )
             await self.load(table_id, entries)
             return
         async with live.lock:
@@ -294,7 +312,9 @@ class RealtimeTables:
     def _get(self, table_id: str) -> _RealtimeLive:
         live = self._live.get(table_id)
         if live is None:
-            raise TableError("not-found", f"there is no table {table_id!r}")
+            raise TableError(
+                "not-found", Message("table.no-table", f"there is no table {table_id!r}")
+            )
         return live
 
     # -- creating, joining, starting ------------------------------------------------------------
@@ -441,10 +461,11 @@ class RealtimeTables:
             raise TableError("over", "the game is over")
         entry = table.arbiter.log[-1]
         if not entry.accepted:
-            reason = entry.reason or "not now"
+            reason = entry.reason or Message("refused", "not now")
+            said = words(reason, "en")
             if reason.startswith("stale: "):
-                raise TableError("stale", in_words(reason), reason=reason)
-            raise TableError("illegal", in_words(reason), reason=reason)
+                raise TableError("stale", said, reason=reason)
+            raise TableError("illegal", said, reason=reason)
 
     async def _pause_absent(self, live: _RealtimeLive) -> None:
         """This process just became the table's clock (a restart, a lease that moved): every
@@ -501,7 +522,7 @@ class RealtimeTables:
             return
         live.unlogged[seat] = live.unlogged.get(seat, 0) + 1
         code: Literal["stale", "illegal"] = "stale" if why.startswith("stale: ") else "illegal"
-        raise TableError(code, in_words(why), reason=why)
+        raise TableError(code, words(why, "en"), reason=why)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next
@@ -779,10 +800,7 @@ class RealtimeTables:
         frame["creator"] = 0
         frame["now"] = self.clock()
         frame["rematch"] = f"/t/{live.table.rematch}" if live.table.rematch else None
-        for line in frame.get("log", []):
-            line["text"] = in_words(line["text"])
-            if "reason" in line:
-                line["reason"] = in_words(line["reason"])
+        _in_english(frame.get("log", []), str(frame.get("game")), frame["seats"])
         return frame
 
     def _fan_out(
@@ -819,12 +837,9 @@ class RealtimeTables:
         start = max(0, end - FULL_FRAME_LOG)
         entries = table._lines_from(start)[: end - start] if table.arbiter is not None else []
         lines = [table._log_json(entry, seat) for entry in entries]
-        for line in lines:
-            line["text"] = in_words(line["text"])
-            if "reason" in line:
-                line["reason"] = in_words(line["reason"])
         seats = [{"seat": s, "name": table.names[s], "bot": b} for s, b in enumerate(table.bots)]
         game = table.config.game if table.config is not None else ""
+        _in_english(lines, game, seats)
         return {"type": "log", "table": table.table_id, "game": game, "seats": seats,
                 "log_from": start, "log": lines}  # fmt: skip
 
@@ -898,7 +913,8 @@ class RealtimeTables:
         for _ in range(RETRIES):
             async with live.lock:
                 try:
-                    await self._commit(live, "seat-token", {"seat": seat, "hash": hash_token(token)})
+                    data = {"seat": seat, "hash": hash_token(token)}
+                    await self._commit(live, "seat-token", data)
                 except _Conflict:
                     continue  # another process wrote first: log it after its entries
                 return token

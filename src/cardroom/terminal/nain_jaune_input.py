@@ -14,7 +14,8 @@ from typing import Literal
 from cardroom.cards import Card, CardError, Rank, parse_card
 from cardroom.games.nain_jaune.engine import CLAIM, PASS, Action, Play
 from cardroom.i18n import Translator
-from cardroom.i18n.words import rank_name, tr_of
+from cardroom.i18n.grammar import rank_phrase
+from cardroom.i18n.words import tr_of
 from cardroom.terminal.nain_jaune_game import InputError, Phase, Table
 
 __all__ = ["HELP_LINES", "Command", "InputError", "Phase", "Table", "help_lines", "parse_input"]
@@ -110,7 +111,7 @@ def parse_input(
     if not held:
         if word == "q":
             raise InputError(tr._("you hold no queen (q is the queen: type quit to stop)"))
-        raise InputError(tr._("you hold no {rank}", rank=rank_name(rank, tr)))
+        raise InputError(tr._("you hold no {rank}", rank=rank_phrase(rank, tr.lang)))
     if len(held) == 1 or (need is not None and need != rank):
         return Play(held[0])
     options = tr._("{first} or {last}", first=", ".join(c.code for c in held[:-1]),

@@ -14,6 +14,7 @@ import click
 
 from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, Play
 from cardroom.i18n import Translator
+from cardroom.i18n.grammar import rank_phrase
 from cardroom.i18n.reasons import illegal_reason
 from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import takes_call, tr_of, without_call
@@ -31,7 +32,6 @@ from cardroom.terminal.nain_jaune_text import (
     event_lines,
     game_over_lines,
     need_text,
-    rank_name,
     result_lines,
     rules_text,
 )
@@ -261,7 +261,7 @@ class PlainGame:
         elif can_pass and view.need is not None:
             parts.append(tr._(
                 'You have no {rank}: type pass ("{call}").',
-                rank=rank_name(view.need, tr), call=without_call(view.need, tr),
+                rank=rank_phrase(view.need, tr.lang), call=without_call(view.need, tr),
             ))
         if can_claim and view.pending_claim is not None:
             parts.append(tr._(

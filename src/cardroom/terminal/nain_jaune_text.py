@@ -20,6 +20,7 @@ from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
+from cardroom.i18n.names import shown_names
 from cardroom.i18n.options import rules_text as options_rules_text
 from cardroom.i18n.words import a_rank, engine_event_text, game_over_reason, stakes_text, tr_of
 from cardroom.i18n.words import rank_name as _rank_name
@@ -66,7 +67,7 @@ def event_lines(
         if stakes:
             yield stakes_line(stakes, names, tr)
             stakes = {}
-        yield ("  " if settling else "") + engine_event_text(event, names, tr)
+        yield ("  " if settling else "") + engine_event_text(event, names, tr, letters=False)
         if isinstance(event, OutOfCards):
             settling = True
             yield tr._("Settlement:")
@@ -170,7 +171,7 @@ def replay_lines(replays: Sequence[Replay], lang: Lang = None) -> Iterator[str]:
     tr = tr_of(lang)
     for number, rep in enumerate(replays, start=1):
         rec = rep.record
-        names = rec.players
+        names = shown_names(rec.players, tr)
         if number > 1:
             yield ""
         fields_ = {

@@ -31,6 +31,7 @@ from cardroom.games.nain_jaune.engine import (
     Play,
 )
 from cardroom.i18n import Translator
+from cardroom.i18n.grammar import rank_phrase
 from cardroom.i18n.reasons import illegal_reason
 from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import N_, takes_call, tr_of, without_call
@@ -42,7 +43,6 @@ from cardroom.terminal.nain_jaune_text import (
     event_lines,
     game_over_lines,
     need_text,
-    rank_name,
     result_lines,
     rules_text,
 )
@@ -434,7 +434,7 @@ class NainJauneApp(App[None]):
         hand = self._hand()
         matches = [i for i, c in enumerate(hand) if c.rank == rank]
         if not matches:
-            self._refuse(self.tr._("you hold no {rank}", rank=rank_name(rank, self.tr)))
+            self._refuse(self.tr._("you hold no {rank}", rank=rank_phrase(rank, self.tr.lang)))
             return
         playable = [i for i in matches if i in self._playable()]
         if not playable:  # none of that rank may be played now: say why

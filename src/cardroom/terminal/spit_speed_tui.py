@@ -27,7 +27,7 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Header, RichLog, Static
 
-from cardroom.arbiter import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock, entry_text
+from cardroom.arbiter import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock
 from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.games import speed as speed_game
@@ -35,7 +35,6 @@ from cardroom.games import spit as spit_game
 from cardroom.i18n import Translator
 from cardroom.i18n.spit_speed_words import (
     GAME_WORDS,
-    action_words,
     entry_words,
     pile_name,
     reason_words,
@@ -531,15 +530,6 @@ class RealtimeApp(App[None]):
 
     def entry_said(self, entry: Entry) -> str:
         """A log entry in words for the live log (the bot's refusals name no card)."""
-        if self.tr.lang == "en":
-            return entry_text(entry, self.names, viewer=HUMAN)
-        if not entry.accepted and entry.seat == HUMAN:
-            return self.tr._(
-                "{name}: {action} refused: {reason}",
-                name=self.names[HUMAN],
-                action=action_words(self.engine.action_to_json(entry.action), self.tr),
-                reason=reason_words(entry.reason or "", self.tr),
-            )
         return entry_words(entry, self.game, self.names, HUMAN, self.tr)
 
     def _result_line(self) -> str:

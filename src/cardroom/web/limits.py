@@ -62,6 +62,14 @@ class Limits:
         """Hints asked per (table, seat)."""
         self.replays = Window(settings.replays_per_minute, 60.0, clock)
         """Records uploaded for a replay per address."""
+        self.sign_ins = Window(settings.sign_ins_per_minute, 60.0, clock)
+        """Password sign-ins tried per address."""
+        self.wrong_passwords = Window(settings.wrong_passwords_per_name, 3600.0, clock)
+        """Wrong passwords per name (casefolded), from any address."""
+        self.passkeys = Window(settings.passkey_tries_per_minute, 60.0, clock)
+        """Passkey sign-in options and sign-ins per address."""
+        self.plays = Window(settings.plays_per_minute, 60.0, clock)
+        """Play now presses per address and per player (keys ``("player", id)``)."""
         self._seat_buckets: OrderedDict[tuple[str, int], TokenBucket] = OrderedDict()
 
     def note_table(self, address: str, table_id: str) -> None:

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from cardroom.games.messages import Message
+
 MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log", "history")
 NAME_MAX = 24
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
@@ -126,7 +128,15 @@ ClientMessage = Act | Join | Start | Ready | Hint | Chat | Ping | Log | History
 
 _decoder = msgspec.json.Decoder(ClientMessage, strict=True)
 _raw_decoder = msgspec.json.Decoder()
-_encoder = msgspec.json.Encoder()
+
+
+def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, str):  # a message with an id is its English text (its id travels beside)
+        return str(obj)
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+_encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
 _CONTROL = re.compile(
     "[\x00-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
     "\ufeff\ufff9-\ufffb\ud800-\udfff]"
@@ -191,14 +201,28 @@ def clean_name(name: str, ref: object = None) -> str:
     cleaned = " ".join(_CONTROL.sub("", name).split())
     if not 1 <= len(cleaned) <= NAME_MAX:
         raise ProtocolError(
-            "bad-request", f"a name has 1 to {NAME_MAX} characters, not {len(cleaned)}", ref
+            "bad-request",
+            Message(
+                "web.name-length",
+                f"a name has 1 to {NAME_MAX} characters, not {len(cleaned)}",
+                most=NAME_MAX,
+                n=len(cleaned),
+            ),
+            ref,
         )
     return cleaned
 
 
-def error_frame(code: str, message: str, ref: object = None) -> dict[str, Any]:
-    """An ``error`` frame; an error changes nothing at the table."""
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def error_frame(
+    code: str, message: str, ref: object = None, id: str | None = None
+) -> dict[str, Any]:
+    """An ``error`` frame; an error changes nothing at the table. ``id`` names the message
+    (``rt.not-next``, ``table.turn`` …) whose words ``message`` is, in the connection's
+    language."""
+    frame = {"type": "error", "code": code, "message": message, "ref": ref}
+    if id is not None:
+        frame["id"] = id
+    return frame
 
 
 PONG: dict[str, Any] = {"type": "pong"}
@@ -270,4 +294,7 @@ def decode_create(body: bytes) -> CreateTable:
         body_struct: CreateTable = _create_decoder.decode(body)
         return body_struct
     except msgspec.DecodeError as exc:
-        raise ProtocolError("bad-request", f"bad table request: {exc}") from None
+        raise ProtocolError(
+            "bad-request",
+            Message("lobby.bad-request", f"bad table request: {exc}", detail=str(exc)),
+        ) from None

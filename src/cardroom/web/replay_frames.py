@@ -27,6 +27,7 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
+from cardroom.i18n.names import shown_name, shown_names
 from cardroom.i18n.words import N_, engine_event_text, rules_note, stakes_text
 
 __all__ = ["RecordError", "ReplayTooLarge", "replay_frames"]
@@ -64,7 +65,7 @@ def replay_frames(
     ]
     notes = {rules_note("nain-jaune", rep.record.rules_version, lang) for rep in replays}
     return {
-        "players": list(replays[0].record.players),
+        "players": shown_names(replays[0].record.players, lang),
         "rounds": rounds,
         "rules_notes": sorted(n for n in notes if n is not None),
     }
@@ -89,7 +90,7 @@ def _round_frames(
     rep: Replay, number: int, lang: str = "en", budget: _Budget | None = None
 ) -> dict[str, Any]:
     record = rep.record
-    names = record.players
+    names = shown_names(record.players, lang)
     rnd = record.new_round()
     steps = [_step(rnd, _texts(rnd.events, names, lang))]
     counted = 0
@@ -117,6 +118,8 @@ def _round_frames(
     if budget is not None:
         budget.spend(len(steps) - counted)
     result = result_json(rep)
+    if isinstance(result.get("winner_name"), str):
+        result["winner_name"] = shown_name(result["winner_name"], lang)
     settlement: dict[str, Any] | None = None
     res = rep.result
     if res is not None:

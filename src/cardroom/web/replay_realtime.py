@@ -22,6 +22,7 @@ from cardroom.arbiter import (
 )
 from cardroom.cards import Card
 from cardroom.i18n import translator
+from cardroom.i18n.names import shown_names
 from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
 from cardroom.i18n.words import N_
 from cardroom.web.replay_frames import ReplayTooLarge
@@ -58,7 +59,7 @@ def realtime_frames(
     games = [_game(rep, number, lang) for number, rep in enumerate(replays, start=1)]
     return {
         "game": replays[0].engine.game,
-        "players": list(replays[0].names),
+        "players": shown_names(replays[0].names, lang),
         "rounds": games,
     }
 
@@ -73,7 +74,8 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
     clock = VirtualClock(rep.arbiter.start)
     arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, rep.names)
     start = arbiter.start
-    steps = [_step(engine, None, 0.0, lang, rep.names)]
+    names = shown_names(rep.names, lang)
+    steps = [_step(engine, None, 0.0, lang, names)]
     for entry in rep.arbiter.log:  # checked by replay_any: each one goes as it went
         clock.advance_to(entry.t)
         if entry.timeout:
@@ -81,7 +83,7 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
         else:
             assert entry.seat is not None
             arbiter.submit(entry.seat, entry.action, entry.t)
-        steps.append(_step(engine, entry, entry.t - start, lang, rep.names))
+        steps.append(_step(engine, entry, entry.t - start, lang, names))
     final = rep.engine
     result: dict[str, Any] = {"winner": final.winner, "over": bool(final.over)}
     if final.game == "speed" and final.over:
@@ -91,7 +93,7 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
         result["match"] = {"game": match.get("game"), "scores": match.get("scores")}
     return {
         "number": number,
-        "players": list(rep.names),
+        "players": names,
         "rules": engine.rules.to_json(),
         "duration": steps[-1]["t"],
         "steps": steps,

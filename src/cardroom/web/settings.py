@@ -54,6 +54,14 @@ class Settings:
     """Records one client address may upload for a replay per minute (past it: 429)."""
     replay_cache: int = 32
     """Finished tables whose replay frames are kept, computed once (per process)."""
+    sign_ins_per_minute: int = 10
+    """Password sign-ins one client address may try per minute (past it: 429)."""
+    wrong_passwords_per_name: int = 20
+    """Wrong passwords given for one name per hour, from any address (past it: 429)."""
+    passkey_tries_per_minute: int = 20
+    """Passkey sign-in options and sign-ins one client address may ask for per minute."""
+    plays_per_minute: int = 20
+    """Play now presses per minute, of one client address and of one player (past it: 429)."""
     tables_per_minute: int = 10
     """Tables one client address may create per minute (past it: 429 with Retry-After)."""
     open_tables_per_client: int = 20

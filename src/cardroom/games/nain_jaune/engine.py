@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from cardroom.cards import DECK, Card, Rank, deal_in_packets, shuffled_deck
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import (
     HAND_SIZES,
     MAX_PLAYERS,
@@ -257,7 +258,7 @@ Event = (
 # dataclass costs more than the rest of a pass).
 _SEATS = range(MAX_PLAYERS)
 _CARD_PLAYED = [[CardPlayed(seat, card) for card in DECK] for seat in _SEATS]  # by card index
-_AFTER_A_KING = [FreeSequence(seat, "after a king") for seat in _SEATS]
+_AFTER_A_KING = [FreeSequence(seat, Message("nj.after-king", "after a king")) for seat in _SEATS]
 _WITHOUT = [[Without(seat, rank) for rank in range(KING + 1)] for seat in _SEATS]
 _NEXT_RANK = [[NextRank(seat, rank) for rank in range(KING + 1)] for seat in _SEATS]
 _STAKED: dict[tuple[int, int, str, int], Staked] = {}
@@ -457,32 +458,48 @@ class Round:
     def why_illegal(self, action: Action) -> str | None:
         """None if ``action`` is legal now, else the reason it is not."""
         if self.result is not None:
-            return "the round is over"
+            return Message("nj.round-over", "the round is over")
         seat = self.to_act
         if isinstance(action, Claim):
             if self.pending_claim is None:
-                return "there is no board card of yours to claim"
+                return Message("nj.nothing-to-claim", "there is no board card of yours to claim")
             return None
         if self.awaiting_final_claim:
             if isinstance(action, Pass):
                 return None
-            return "you have played your last card: claim its box or pass"
+            return Message(
+                "nj.claim-or-pass", "you have played your last card: claim its box or pass"
+            )
         if isinstance(action, Pass):
             if self.need is None:
-                return "you start a new sequence and must play a card"
+                return Message(
+                    "nj.must-lead", "you start a new sequence and must play a card"
+                )
             if not self.rules.may_stop and any(c.rank == self.need for c in self.hands[seat]):
-                return f"you hold {_a_rank(self.need)} and must play it"
+                return Message(
+                    "nj.must-play-rank",
+                    f"you hold {_a_rank(self.need)} and must play it",
+                    rank=self.need,
+                )
             return None
         if isinstance(action, Play):
             card = action.card
             if card not in self.hands[seat]:
-                return f"seat {seat} does not hold {card.code}"
+                return Message(
+                    "nj.not-held", f"seat {seat} does not hold {card.code}", card=card, seat=seat
+                )
             if self.need is not None and card.rank != self.need:
-                return f"the next card must be {_a_rank(self.need)}"
+                return Message(
+                    "nj.wrong-rank", f"the next card must be {_a_rank(self.need)}", rank=self.need
+                )
             if action.forget and self.board_box(card) is None:
-                return f"{card.code} is not a board card: there is nothing to forget"
+                return Message(
+                    "nj.not-board-card",
+                    f"{card.code} is not a board card: there is nothing to forget",
+                    card=card,
+                )
             return None
-        return f"{action!r} is not a Nain Jaune action"
+        return Message("nj.not-an-action", f"{action!r} is not a Nain Jaune action")
 
     # -- the one place the state changes ---------------------------------------
 
@@ -606,10 +623,14 @@ class Round:
         self.passes_in_row = 0
         if self.rules.when_blocked == "free-restart":
             self.need = None
-            events.append(FreeSequence(leader, f"nobody played {_a_rank(need)}"))
+            events.append(
+                FreeSequence(
+                    leader, Message("nj.nobody-played", f"nobody played {_a_rank(need)}", rank=need)
+                )
+            )
         elif need == KING:
             self.need = None
-            events.append(FreeSequence(leader, "nobody has a king"))
+            events.append(FreeSequence(leader, Message("nj.no-king", "nobody has a king", rank=13)))
         else:
             self.need = need + 1
             events.append(_NEXT_RANK[leader][need])
@@ -849,23 +870,29 @@ class Game:
         if end.kind == "broke":
             broke = [s for s in self.active if chips[s] < STAKE_PER_ROUND]
             if short:
-                reason = "a player could not pay in full"
+                reason = Message("nj.end.short", "a player could not pay in full")
             elif broke:
-                reason = "a player cannot stake for the next round"
+                reason = Message("nj.end.cannot-stake", "a player cannot stake for the next round")
         elif end.kind == "last-standing":
             still = [s for s in self.active if chips[s] >= STAKE_PER_ROUND]
             if len(still) <= 1:
                 among = still or self.active
-                reason = "only one player can still stake" if still else "nobody can stake"
+                reason = (
+                    Message("nj.end.one-left", "only one player can still stake")
+                    if still
+                    else Message("nj.end.nobody-can-stake", "nobody can stake")
+                )
             self.active = still or self.active
         elif end.kind == "rounds":
             if self.rounds_played >= end.number:
-                reason = f"{end.number} rounds played"
+                reason = Message(
+                    "nj.end.rounds", f"{end.number} rounds played", n=end.number
+                )
         elif end.kind == "target":
             reached = [s for s in self.active if chips[s] >= end.number]
             if reached:
                 among = reached
-                reason = f"reached {end.number} chips"
+                reason = Message("nj.end.reached", f"reached {end.number} chips", n=end.number)
         if reason is not None:
             self.result = GameResult(
                 self._most_chips(among), reason, tuple(chips), self.rounds_played

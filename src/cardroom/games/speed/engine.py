@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.speed.rules import (
@@ -469,45 +470,70 @@ class SpeedGame:
         tops = [p[-1] for p in self._centre]
         return any(adjacent(c, t) for c in self._hand[seat] for t in tops)
 
-    def why_illegal(self, seat: int, action: Action) -> str | None:
+    def why_illegal(self, seat: int, action: Action) -> Message | None:
         """Why ``seat`` may not take ``action`` now, or None when it may."""
         if seat not in SEATS:
-            return f"seat {seat!r} is not at this table: Speed seats are 0 and 1"
+            return Message(
+                "rt.no-seat", f"seat {seat!r} is not at this table: Speed seats are 0 and 1"
+            )
         if self._result is not None:
-            return "the game is over"
+            return Message("rt.game-over", "the game is over")
         if isinstance(action, Play):
             if not self._started:
-                return "the middle cards are not turned yet: call for the flip first"
+                return Message(
+                    "speed.not-turned",
+                    "the middle cards are not turned yet: call for the flip first",
+                )
             if action.card not in self._hand[seat]:
-                return f"{action.card.code} is not in your hand"
+                return Message(
+                    "speed.not-in-hand", f"{action.card.code} is not in your hand", card=action.card
+                )
             if action.pile not in (0, 1):
-                return f"pile must be 0 or 1, not {action.pile!r}"
+                return Message("rt.no-pile", f"pile must be 0 or 1, not {action.pile!r}")
             top = self._centre[action.pile][-1]
             if action.seen is not None and action.seen is not top:
-                return (
+                return Message(
+                    "rt.stale",
                     f"stale: {centre_name(action.pile)} now shows {top.code}, "
-                    f"not {action.seen.code}"
+                    f"not {action.seen.code}",
+                    pile=action.pile,
+                    top=top,
+                    seen=action.seen,
                 )
             if not adjacent(action.card, top):
-                return (
+                return Message(
+                    "rt.not-next",
                     f"{action.card.code} cannot go on {top.code}: it must be one rank above "
-                    "or below (K-A-2 wraps)"
+                    "or below (K-A-2 wraps)",
+                    card=action.card,
+                    top=top,
                 )
             return None
         if isinstance(action, CallFlip):
             if self._stuck_rule and not self.stalemate:
-                return "no stalemate: a card can still be played, so there is nothing to flip"
+                return Message(
+                    "speed.not-stuck",
+                    "no stalemate: a card can still be played, so there is nothing to flip",
+                )
             if self._called[seat]:
-                return "you have already called: waiting for the other player or the countdown"
+                return Message(
+                    "speed.already-called",
+                    "you have already called: waiting for the other player or the countdown",
+                )
             playable = self._playable(seat)
             if playable is not None:
                 card, pile = playable
-                return (
+                return Message(
+                    "speed.can-play",
                     f"no stalemate: you can still play {card.code} on {centre_name(pile)}, "
-                    "so there is nothing to flip"
+                    "so there is nothing to flip",
+                    card=card,
+                    pile=pile,
                 )
             return None
-        return f"{action!r} is not a Speed action: send Play or CallFlip"
+        return Message(
+            "rt.not-an-action", f"{action!r} is not a Speed action: send Play or CallFlip"
+        )
 
     def _playable(self, seat: int) -> tuple[Card, int] | None:
         """A card of ``seat``'s hand that fits a centre pile now, and the pile; or None."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.spit.rules import RENEWED_COUNTDOWN_FROM, RULES_VERSION, SpitRules
@@ -528,37 +529,48 @@ class SpitGame:
                 return True
         return False
 
-    def _progress(self, seat: int) -> str | None:
+    def _progress(self, seat: int) -> Message | None:
         """One move by which ``seat`` makes progress, in words (``_can_progress``'s witness)."""
         stock, up = self._stock[seat], self._up[seat]
         tops = [(p, self._centre[p][-1]) for p in (0, 1) if self._open[p] and self._centre[p]]
         empties = [i for i, p in enumerate(stock) if not p]
         for i, pile in enumerate(stock):
             if pile and not up[i]:
-                return f"turn up {stock_name(i)}"
+                return Message("spit.move.turn-up", f"turn up {stock_name(i)}", stock=i)
         for pile in stock:  # every top is face up now
             if pile:
                 for p, top in tops:
                     if self._fits(pile[-1], top):
-                        return f"play {pile[-1].code} on {centre_name(p)}"
+                        return Message(
+                            "spit.move.play",
+                            f"play {pile[-1].code} on {centre_name(p)}",
+                            card=pile[-1],
+                            pile=p,
+                        )
         for i, pile in enumerate(stock):
             if empties and len(pile) > 1:
-                return (
+                return Message(
+                    "spit.move.move",
                     f"move {pile[-1].code} from {stock_name(i)} into the empty "
-                    f"{stock_name(empties[0])}, uncovering a card"
+                    f"{stock_name(empties[0])}, uncovering a card",
+                    card=pile[-1],
+                    stock=i,
+                    target=empties[0],
                 )
         return None
 
-    def move_left(self, seat: int) -> str:
+    def move_left(self, seat: int) -> Message:
         """Why there is no stalemate, told to ``seat``: a move he or the other player can still
         make (every card it names is face up)."""
         mine = self._progress(seat)
         if mine is not None:
-            return f"you can still {mine}"
+            return Message("spit.you-can-still", f"you can still {mine}", move=mine)
         theirs = self._progress(1 - seat)
         if theirs is not None:
-            return f"the other player can still {theirs}"
-        return "nobody is stuck yet"
+            return Message(
+                "spit.they-can-still", f"the other player can still {theirs}", move=theirs
+            )
+        return Message("spit.nobody-stuck", "nobody is stuck yet")
 
     def _stuck(self) -> bool:
         """Neither seat can make progress (memoised until the next change of state)."""
@@ -566,94 +578,152 @@ class SpitGame:
             self._stuck_memo = not (self._can_progress(0) or self._can_progress(1))
         return self._stuck_memo
 
-    def why_illegal(self, seat: int, action: Action) -> str | None:
+    def why_illegal(self, seat: int, action: Action) -> Message | None:
         """Why ``action`` of ``seat`` is not legal now, or None if it is."""
         if seat not in SEATS:
-            return f"there is no seat {seat!r}: Spit has seats 0 and 1"
+            return Message("rt.no-seat", f"there is no seat {seat!r}: Spit has seats 0 and 1")
         if self._winner is not None:
-            return "the game is over"
+            return Message("rt.game-over", "the game is over")
         if isinstance(action, Play):
             return self._why_play(seat, action)
         if isinstance(action, TurnUp):
             if self._kind != "play":
-                return self._not_now("turn up a card")
+                return self._not_now("turn-up", "turn up a card")
             if not _index_ok(action.stock, self.rules.piles):
-                return f"there is no stock pile {action.stock!r}: use 0 to {self.rules.piles - 1}"
+                return Message(
+                    "spit.no-stock",
+                    f"there is no stock pile {action.stock!r}: use 0 to {self.rules.piles - 1}",
+                    count=self.rules.piles,
+                )
             if not self._stock[seat][action.stock]:
-                return f"{stock_name(action.stock)} is empty"
+                return Message(
+                    "spit.stock-empty", f"{stock_name(action.stock)} is empty", stock=action.stock
+                )
             if self._up[seat][action.stock]:
-                return f"the top card of {stock_name(action.stock)} is already face up"
+                return Message(
+                    "spit.already-up",
+                    f"the top card of {stock_name(action.stock)} is already face up",
+                    stock=action.stock,
+                )
             return None
         if isinstance(action, Move):
             if self._kind != "play":
-                return self._not_now("move a card")
+                return self._not_now("move", "move a card")
             if not _index_ok(action.to_stock, self.rules.piles):
-                return (
+                return Message(
+                    "spit.no-stock",
                     f"there are only {self.rules.piles} stock spaces: "
-                    f"use 0 to {self.rules.piles - 1}"
+                    f"use 0 to {self.rules.piles - 1}",
+                    count=self.rules.piles,
                 )
             if self._stock_top(seat, action.card) is None:
-                return f"{_code(action.card)} is not a face-up top card of your stock"
+                return _not_up(action.card)
             if self._stock[seat][action.to_stock]:
-                return f"{stock_name(action.to_stock)} is not an empty space"
+                return Message(
+                    "spit.not-empty",
+                    f"{stock_name(action.to_stock)} is not an empty space",
+                    stock=action.to_stock,
+                )
             return None
         if isinstance(action, CallSpit):
             if not self.stalemate:
                 if self._kind in ("slap", "choose"):
-                    return self._not_now('call "Spit!"')
-                return (
-                    f"not a stalemate: {self.move_left(seat)} "
-                    '("Spit!" is only called when nobody can move)'
+                    return self._not_now("call", 'call "Spit!"')
+                left = self.move_left(seat)
+                return Message(
+                    "spit.not-stalemate",
+                    f'not a stalemate: {left} ("Spit!" is only called when nobody can move)',
+                    move=left,
                 )
             if self._called[seat]:
-                return 'you have already called "Spit!"'
+                return Message("spit.already-called", 'you have already called "Spit!"')
             return None
         if isinstance(action, Slap):
             if self._kind != "slap":
                 if self._kind == "start" and self._slapped:
-                    return "stale: the other player slapped first and the piles are shared"
-                return self._not_now("slap a pile")
+                    return Message(
+                        "spit.stale-slap",
+                        "stale: the other player slapped first and the piles are shared",
+                    )
+                return self._not_now("slap", "slap a pile")
             if action.pile not in (0, 1) or isinstance(action.pile, bool):
-                return f"there is no centre pile {action.pile!r}: use 0 or 1"
+                return _no_pile(action.pile)
             return None
         if isinstance(action, Choose):
             if self._kind != "choose":
-                return self._not_now("choose a pile")
+                return self._not_now("choose", "choose a pile")
             if seat != self._chooser:
-                return f"seat {self._chooser} cleared the stock and chooses the pile"
+                return Message(
+                    "spit.other-chooses",
+                    f"seat {self._chooser} cleared the stock and chooses the pile",
+                    seat=self._chooser,
+                )
             if action.pile not in (0, 1) or isinstance(action.pile, bool):
-                return f"there is no centre pile {action.pile!r}: use 0 or 1"
+                return _no_pile(action.pile)
             return None
-        return f"{action!r} is not a Spit action"
+        return Message("rt.not-an-action", f"{action!r} is not a Spit action")
 
-    def _not_now(self, what: str) -> str:
+    def _not_now(self, what: str, text: str) -> Message:
+        """``what`` (``play``, ``turn-up``, ``move``, ``call``, ``slap``, ``choose``) cannot be
+        done in this phase of the game."""
         if self._kind == "start":
-            return f'cannot {what} before "Spit!": call it to start'
+            return Message(
+                "spit.not-before-spit", f'cannot {text} before "Spit!": call it to start', what=what
+            )
         if self._kind == "slap":
-            return f"cannot {what} now: slap a centre pile for the new layout"
+            return Message(
+                "spit.not-now-slap",
+                f"cannot {text} now: slap a centre pile for the new layout",
+                what=what,
+            )
         if self._kind == "choose":
-            return f"cannot {what} now: seat {self._chooser} is choosing a pile"
-        return f"cannot {what} now"
+            return Message(
+                "spit.not-now-choosing",
+                f"cannot {text} now: seat {self._chooser} is choosing a pile",
+                what=what,
+                seat=self._chooser,
+            )
+        return Message("spit.not-now", f"cannot {text} now", what=what)
 
-    def _why_play(self, seat: int, action: Play) -> str | None:
+    def _why_play(self, seat: int, action: Play) -> Message | None:
         if self._kind != "play":
-            return self._not_now("play")
+            return self._not_now("play", "play")
         pile = action.pile
         if isinstance(pile, bool) or pile not in (0, 1):
-            return f"there is no centre pile {pile!r}: use 0 or 1"
+            return _no_pile(pile)
         if self._stock_top(seat, action.card) is None:
-            return f"{_code(action.card)} is not a face-up top card of your stock"
+            return _not_up(action.card)
         if not self._open[pile]:
-            return f"there is only one spit pile now: play on {centre_name(1 - pile)}"
+            return Message(
+                "spit.one-pile",
+                f"there is only one spit pile now: play on {centre_name(1 - pile)}",
+                pile=1 - pile,
+            )
         top = self.top(pile)
         if top is None:
-            return f"{centre_name(pile)} is empty"
+            return Message("rt.pile-empty", f"{centre_name(pile)} is empty", pile=pile)
         if action.seen is not None and action.seen is not top:
-            return f"stale: {centre_name(pile)} now shows {top.code}, not {_code(action.seen)}"
+            return Message(
+                "rt.stale",
+                f"stale: {centre_name(pile)} now shows {top.code}, not {_code(action.seen)}",
+                pile=pile,
+                top=top,
+                seen=action.seen if isinstance(action.seen, Card) else None,
+            )
         if not adjacent(action.card, top):
-            return f"{action.card.code} is not one rank above or below {top.code}"
+            return Message(
+                "rt.not-next",
+                f"{action.card.code} is not one rank above or below {top.code}",
+                card=action.card,
+                top=top,
+            )
         if self.rules.alternate_colours and action.card.red == top.red:
-            return f"{action.card.code} must be the other colour to {top.code} (alternate colours)"
+            return Message(
+                "spit.same-colour",
+                f"{action.card.code} must be the other colour to {top.code} (alternate colours)",
+                card=action.card,
+                top=top,
+            )
         return None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -738,7 +808,9 @@ class SpitGame:
     def resolve_stalemate(self) -> list[Event]:
         """Do the "Spit!" now (the countdown ran out); raise RealtimeIllegal if none is due."""
         if not self.stalemate:
-            raise RealtimeIllegal(-1, "timeout", 'no stalemate: "Spit!" is not due')
+            raise RealtimeIllegal(
+                -1, "timeout", Message("spit.not-due", 'no stalemate: "Spit!" is not due')
+            )
         self._views.clear()
         events = self._spit_now()
         self.events.extend(events)
@@ -860,6 +932,18 @@ def _index_ok(value: object, n: int) -> bool:
 
 def _code(card: object) -> str:
     return card.code if isinstance(card, Card) else repr(card)
+
+
+def _no_pile(pile: object) -> Message:
+    return Message("rt.no-pile", f"there is no centre pile {pile!r}: use 0 or 1")
+
+
+def _not_up(card: object) -> Message:
+    return Message(
+        "spit.not-up",
+        f"{_code(card)} is not a face-up top card of your stock",
+        card=card if isinstance(card, Card) else None,
+    )
 
 
 # ----------------------------------------------------------------------------- JSON actions

@@ -10,8 +10,9 @@ from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import HTTPConnection
 
+from cardroom.games.messages import Message
 from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize, translator
-from cardroom.i18n.reasons import request_error_text, table_error_text
+from cardroom.i18n.reasons import message_id, request_error_text, table_error_text
 from cardroom.tables import TableError, TableService
 from cardroom.web.settings import Settings
 
@@ -65,19 +66,24 @@ def check_table_id(table_id: str) -> str:
     return table_id
 
 
-def error_json(status: int, code: str, message: str) -> JSONResponse:
-    """``{"error": code, "message": message}`` with an HTTP status."""
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def error_json(status: int, code: str, message: str, id: str | None = None) -> JSONResponse:
+    """``{"error": code, "message": message}`` (and the message's ``id``) with an HTTP status."""
+    body = {"error": code, "message": message}
+    if id is not None:
+        body["id"] = id
+    return JSONResponse(body, status_code=status)
 
 
 def table_error_json(exc: TableError, lang: str = "en") -> JSONResponse:
     """A refused request as JSON (its message in ``lang``), with the HTTP status its code
     calls for."""
-    return error_json(
+    response = error_json(
         STATUS_OF_CODE.get(exc.code, HTTPStatus.BAD_REQUEST),
         exc.code,
         table_error_text(exc.code, exc.message, lang),
+        id=message_id(exc.code, exc.message),
     )
+    return response
 
 
 def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
@@ -95,7 +101,8 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
     (``title`` and ``message`` are English msgids, or the words of a refusal)."""
     lang = connection_lang(request)
     tr = translator(lang)
-    title, message = tr._(title), request_error_text(tr._(message), tr)
+    said = message if isinstance(message, Message) else tr._(message)
+    title, message = tr._(title), request_error_text(said, tr)
     back = tr._("Back to the lobby")
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'

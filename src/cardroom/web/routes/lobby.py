@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import request_error_text
@@ -80,7 +81,13 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
         if len(body.seats) != body.players:
             raise ProtocolError(
                 "bad-request",
-                f"seats lists {len(body.seats)} seats for {body.players} players: give one each",
+                Message(
+                    "lobby.seats",
+                    f"seats lists {len(body.seats)} seats for {body.players} players: give one "
+                    "each",
+                    seats=len(body.seats),
+                    players=body.players,
+                ),
             )
         if body.seats[0].kind != "person":
             raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
@@ -113,13 +120,22 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
 def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, str]:
     """The Spit or Speed table a create request asks for, and its title."""
     if body.preset is not None:
-        raise ProtocolError("bad-request", f"{body.game.capitalize()} has no presets")
+        raise ProtocolError(
+            "bad-request",
+            Message("lobby.no-presets", f"{body.game.capitalize()} has no presets", game=body.game),
+        )
     if body.hints or body.learning:
         raise ProtocolError("bad-request", "hints are offered at Nain Jaune tables only")
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:
         raise ProtocolError(
-            "bad-request", f"{body.game.capitalize()} is played by 2, not {len(seats_in)}"
+            "bad-request",
+            Message(
+                "lobby.two-players",
+                f"{body.game.capitalize()} is played by 2, not {len(seats_in)}",
+                game=body.game,
+                n=len(seats_in),
+            ),
         )
     if seats_in[0].kind != "person":
         raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
@@ -233,7 +249,14 @@ async def create_table(request: Request) -> Response:
         return error_json(
             HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
             "too-large",
-            request_error_text(f"a table request is at most {MAX_CREATE_BYTES // 1024} KB", lang),
+            request_error_text(
+                Message(
+                    "lobby.too-large",
+                    f"a table request is at most {MAX_CREATE_BYTES // 1024} KB",
+                    n=MAX_CREATE_BYTES // 1024,
+                ),
+                lang,
+            ),
         )
     try:
         body = decode_create(body_bytes)

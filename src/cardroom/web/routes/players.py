@@ -22,7 +22,7 @@ from msgspec import Meta
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store import Player, PlayerError
-from cardroom.store.players import FORMER_PLAYER, MOVE_TTL
+from cardroom.store.players import FORMER_PLAYER, MOVE_TTL, clean_display_name
 from cardroom.tables import TableError
 from cardroom.web.guard import cross_site
 from cardroom.web.identity import (
@@ -33,6 +33,7 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
+from cardroom.web.limits import Limits, Window, retry_after
 from cardroom.web.passkeys import (
     PasskeyError,
     register,
@@ -74,6 +75,12 @@ _MESSAGES = {
     "move-expired": N_("this link to move a player has expired (after 10 minutes): make a new one"),
     "move-unknown": N_("this link to move a player does not work: make a new one"),
     "passkey": N_("the passkey did not work: try again, or use your password"),
+    "sign-ins": N_("too many sign-in attempts from here: wait a minute and try again"),
+    "wrong-passwords": N_(
+        "too many wrong passwords for this name lately: wait a while and try again"
+    ),
+    "passkeys": N_("too many passkey attempts from here: wait a minute and try again"),
+    "plays": N_("Play now was pressed too often in the last minute: wait a moment"),
 }
 
 
@@ -107,6 +114,28 @@ class PlayIn(msgspec.Struct, forbid_unknown_fields=True):
 def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) -> JSONResponse:
     tr = translator(connection_lang(request))
     return error_json(status, code, tr._(_MESSAGES[code]))
+
+
+def _bound(request: Request, window: Window, code: str, *keys: object) -> JSONResponse | None:
+    """A 429 (words ``code``, Retry-After) if any of ``keys`` is past ``window``; else None
+    and one more is counted for each key."""
+    wait = max(window.wait(key) for key in keys)
+    if wait > 0:
+        response = _refused(request, code, HTTPStatus.TOO_MANY_REQUESTS)
+        response.headers["Retry-After"] = retry_after(wait)
+        return response
+    for key in keys:
+        window.note(key)
+    return None
+
+
+def _limits(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else ""
 
 
 async def _body(request: Request, kind: type[_T]) -> _T | JSONResponse:
@@ -234,9 +263,22 @@ async def sign_in(request: Request) -> Response:
     body = await _body(request, SignInIn)
     if isinstance(body, Response):
         return body
+    limits = _limits(request)
+    try:
+        name_key = clean_display_name(body.name).casefold()
+    except PlayerError:
+        name_key = ""
+    refused = _bound(request, limits.sign_ins, "sign-ins", _address(request))
+    wait = limits.wrong_passwords.wait(name_key)  # counted below, only when wrong
+    if refused is None and wait > 0:
+        refused = _refused(request, "wrong-passwords", HTTPStatus.TOO_MANY_REQUESTS)
+        refused.headers["Retry-After"] = retry_after(wait)
+    if refused is not None:
+        return refused
     try:
         player, key = await players_of(request).sign_in(body.name, body.password, time.time())
     except PlayerError as exc:
+        limits.wrong_passwords.note(name_key)
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
     response = JSONResponse(_me_json(player, request))
     set_player_cookie(response, request, key)
@@ -274,6 +316,9 @@ async def passkey_sign_in_options(request: Request) -> Response:
     body = await _body(request, ConfirmIn)
     if isinstance(body, Response):
         return body
+    refused = _bound(request, _limits(request).passkeys, "passkeys", _address(request))
+    if refused is not None:
+        return refused
     options = await sign_in_options(request, players_of(request))
     return Response(options, media_type="application/json")
 
@@ -284,6 +329,9 @@ async def passkey_sign_in(request: Request) -> Response:
     body = await _body(request, CredentialIn)
     if isinstance(body, Response):
         return body
+    refused = _bound(request, _limits(request).passkeys, "passkeys", _address(request))
+    if refused is not None:
+        return refused
     try:
         player, key = await passkey_sign_in_as(request, players_of(request), body.credential)
     except PasskeyError:
@@ -496,6 +544,11 @@ async def play_now(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     body, player = got
+    refused = _bound(
+        request, _limits(request).plays, "plays", _address(request), ("player", player.id)
+    )
+    if refused is not None:
+        return refused
     size = 2 if body.game in ("spit", "speed") else body.size
     play = _play(request)
     await play.join(player.id, body.game, size, body.wait)

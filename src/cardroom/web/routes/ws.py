@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from cardroom.i18n.reasons import table_error_text
+from cardroom.games.messages import Message
+from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
 from cardroom.tables import Subscription, TableError, TableService
@@ -125,7 +126,7 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
     text = table_error_text(code, message, connection_lang(websocket))
     try:
-        await websocket.send_text(encode(error_frame(code, text)))
+        await websocket.send_text(encode(error_frame(code, text, id=message_id(code, message))))
         await websocket.close(close)
     except (WebSocketDisconnect, RuntimeError):
         pass
@@ -252,7 +253,8 @@ class Connection:
             if reason is not None
             else table_error_text(code, message, self.lang)
         )
-        await self.send(error_frame(code, text, ref))
+        said = reason if reason is not None else message
+        await self.send(error_frame(code, text, ref, id=message_id(code, said)))
 
     async def _receive(self, message: Any) -> None:
         if not self.bucket.take():
@@ -273,7 +275,11 @@ class Connection:
             return
         limit = self.settings.max_message_bytes
         if len(text) > limit or len(text.encode("utf-8", "replace")) > limit:
-            await self._error("too-large", f"a message is at most {limit} bytes", abuse=True)
+            await self._error(
+                "too-large",
+                Message("web.too-large", f"a message is at most {limit} bytes", n=limit),
+                abuse=True,
+            )
             return
         try:
             decoded = decode_message(text)
@@ -327,7 +333,7 @@ class Connection:
                 await self._error(exc.code, text, ref, reason=exc.reason)
                 return
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
-                text = f"{STALE_PREFIX}: {text}"
+                text = Message("table.stale", f"{STALE_PREFIX}: {text}", reason=text)
             await self._error(exc.code, text, ref)
         except Exception:
             log.exception("table %s seat %s: %r failed", self.table_id, seat, message)

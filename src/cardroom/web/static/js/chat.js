@@ -1,6 +1,6 @@
 // The table chat panel (Nain Jaune and Spit/Speed pages): seated players write, everyone reads.
 // Lines are put in with text nodes only (el()), never as HTML.
-import { LANG, _, el } from "./common.js";
+import { LANG, _, el, personName } from "./common.js";
 
 const TEXT_MAX = 300;
 const SHOWN_MAX = 200;
@@ -63,7 +63,7 @@ export function mountChat(send, { watching = false, collapsed = false } = {}) {
     const item = el("li", { class: line.seat === you ? "chat-line mine" : "chat-line", "data-n": n },
       el("time", { class: "chat-time muted", datetime: new Date(Number(line.at) * 1000).toISOString() }, timeOf(line.at)),
       " ",
-      el("span", { class: "chat-name" }, `${String(line.name ?? "")}:`),
+      el("span", { class: "chat-name" }, `${personName(String(line.name ?? ""))}:`),
       " ",
       el("span", { class: "chat-text" }, String(line.text ?? "")));
     // keep the lines in their order at the table (another server's line may come a bit late)

@@ -12,8 +12,12 @@ function pick(tag) {
   return Object.hasOwn(LANGS, base) ? base : null;
 }
 
-/** The page's language: the switch's cookie, else the browser's languages, else English. */
+/** The language the address asks for (`?lang=fr`), kept in the page's links. */
+const URL_LANG = pick(new URLSearchParams(location.search).get("lang"));
+
+/** The page's language: ?lang=, the switch's cookie, else the browser's languages, else English. */
 export function chooseLang() {
+  if (URL_LANG) return URL_LANG;
   const cookie = document.cookie.split("; ").find((c) => c.startsWith(`${LANG_COOKIE}=`));
   const chosen = cookie ? pick(cookie.slice(LANG_COOKIE.length + 1)) : null;
   if (chosen) return chosen;
@@ -33,14 +37,30 @@ export function pluralIndex(n, lang = LANG) {
   return n === 1 ? 0 : 1;
 }
 
+// {card} is a field; {card.the} one form of a noun phrase ({bare, the, of_the, …}, made by
+// cardroom.i18n.grammar and shipped in the catalog as "@phrases").
 function fill(text, fields) {
-  return fields ? text.replace(/\{([a-z_]*)\}/g, (m, k) => (k in fields ? String(fields[k]) : m)) : text;
+  if (!fields) return text;
+  return text.replace(/\{([a-z_]*)(?:\.([a-z_]+))?\}/g, (m, k, form) => {
+    if (!(k in fields)) return m;
+    const v = fields[k];
+    if (v && typeof v === "object") return String((form && v[form]) || v.bare || "");
+    return String(v);
+  });
 }
 
 /** A message in the page's language, with its {fields} filled in. */
 export function _(msg, fields) {
   const t = catalog[msg];
   return fill(typeof t === "string" && t ? t : msg, fields);
+}
+
+/** The name stored for a deleted player's seats (an msgid: shown in the reader's words). */
+export const FORMER_PLAYER = "a former player";
+
+/** A seat's or chat line's name as the reader sees it. */
+export function personName(name) {
+  return name === FORMER_PLAYER ? _("a former player") : name;
 }
 
 /** The plural form for n ({n} is filled in). */
@@ -77,9 +97,43 @@ export async function startI18n() {
       Object.entries(LANGS).map(([code, name]) => el("option", { value: code, lang: code, selected: code === LANG }, name)));
     select.addEventListener("change", () => {
       document.cookie = `${LANG_COOKIE}=${select.value}; Path=/; Max-Age=31536000; SameSite=Lax`;
-      location.reload();
+      if (URL_LANG) {
+        const url = new URL(location.href);
+        url.searchParams.set("lang", select.value);
+        location.replace(url.href);
+      } else {
+        location.reload();
+      }
     });
     spot.append(select);
+  }
+  if (URL_LANG) {
+    keepLangIn(document.body);
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        if (change.type === "attributes") keepLangIn(change.target);
+        for (const node of change.addedNodes) keepLangIn(node);
+      }
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["href"] });
+  }
+}
+
+/** An address of this site with the page's ?lang= kept (other addresses as they are). */
+export function withLang(href) {
+  if (!URL_LANG || !href || href.startsWith("#")) return href;
+  const url = new URL(href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/static/")) return href;
+  url.searchParams.set("lang", URL_LANG);
+  return url.pathname + url.search + url.hash;
+}
+
+function keepLangIn(node) {
+  if (!(node instanceof Element)) return;
+  const links = node.matches("a[href]") ? [node] : [...node.querySelectorAll("a[href]")];
+  for (const a of links) {
+    const href = a.getAttribute("href");
+    const kept = withLang(href);
+    if (kept !== href) a.setAttribute("href", kept);
   }
 }
 
@@ -148,10 +202,23 @@ export function cardLabel(code) {
   return _("{rank} of {suit}", { rank: rankName(rank), suit: SUITS[suit] ? _(SUITS[suit]) : suit });
 }
 
+/** A card as a noun phrase of the page's language (its article, elision, mutations). */
+export function cardPhrase(code) {
+  const phrase = (catalog["@phrases"] || {})[String(code).toUpperCase()];
+  return phrase || { bare: cardLabel(code) };
+}
+
+/** A rank ("A", "7", "Q") as a noun phrase of the page's language. */
+export function rankPhrase(rank) {
+  const phrase = (catalog["@phrases"] || {})[`rank:${rank}`];
+  return phrase || { bare: rankName(rank) };
+}
+
 /** "7D" -> "7♦". */
 export function cardText(code) {
   const { rank, suit } = splitCard(code);
-  return `${rank}${SUIT_SYMBOLS[suit] || suit}`;
+  const letter = (catalog["@letters"] || {})[rank] || rank;
+  return `${letter}${SUIT_SYMBOLS[suit] || suit}`;
 }
 
 export function isRed(code) {
@@ -180,8 +247,10 @@ export function sortHand(codes) {
 /** An <img> of a card face; decorative when a parent carries the label. */
 export function cardImg(code, { labelled = false } = {}) {
   const { rank, suit } = splitCard(code);
+  // a court card of a pack printed with the language's own letters (French V, D, R)
+  const folder = (catalog["@letters"] || {})[rank] ? `${LANG}/` : "";
   const img = el("img", {
-    src: `/static/cards/${encodeURIComponent(rank + suit)}.svg`,
+    src: `/static/cards/${folder}${encodeURIComponent(rank + suit)}.svg`,
     class: "card-img",
     alt: labelled ? cardLabel(code) : "",
     draggable: "false",
@@ -272,7 +341,7 @@ export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClo
   const connected = () => Boolean(ws && ws.readyState === WebSocket.OPEN);
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(table)}${watch ? "?watch=1" : ""}`);
+    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(table)}?${watch ? "watch=1&" : ""}lang=${LANG}`);
     onOpening();
     setConn(_("connecting…"), "wait");
     ws.addEventListener("open", () => { retry = 0; setConn(watch ? _("watching") : _("connected"), "ok"); });

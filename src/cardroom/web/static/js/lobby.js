@@ -1,5 +1,5 @@
 // The lobby: create a table and sit down at it (every option in words), my tables, open tables.
-import { _, LANG, clear, el, ngettext, readJson, startI18n } from "./common.js";
+import { _, LANG, clear, el, ngettext, personName, readJson, startI18n } from "./common.js";
 import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
@@ -159,7 +159,7 @@ async function create(event) {
   localStorage.setItem(NAME_KEY, body.name);
   $("create-button").disabled = true;
   try {
-    const data = await readJson(await fetch("/api/tables", {
+    const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
@@ -186,7 +186,7 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s) => s.name || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
+  const who = (row.seats || []).map((s) => personName(s.name) || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {
@@ -201,7 +201,7 @@ function tableRow(row, mine) {
 
 async function loadTables() {
   try {
-    const data = await readJson(await fetch("/api/tables", { credentials: "same-origin" }));
+    const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, { credentials: "same-origin" }));
     const mineIds = new Set(((data && data.mine) || []).map((row) => String(row.table ?? row.id)));
     for (const [key, mine] of [["mine", true], ["open", false]]) {
       const list = clear($(key));

@@ -1,6 +1,6 @@
 // The lobby's Spit / Speed form: a table for two (you and a bot or a friend) with its options.
 // Against a bot it takes you to your seat at once; a friend's table shows the invitation first.
-import { _, clear, el, readJson } from "./common.js";
+import { LANG, _, clear, el, readJson } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -61,7 +61,7 @@ async function create(event) {
   localStorage.setItem(NAME_KEY, data.name);
   $("rt-create").disabled = true;
   try {
-    const made = await readJson(await fetch("/api/tables", {
+    const made = await readJson(await fetch(`/api/tables?lang=${LANG}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(data),

@@ -1,5 +1,5 @@
 // Play now: a button per game, the wait for the other people, the leaderboards.
-import { _, clear, el, readJson, startI18n } from "./common.js";
+import { _, clear, el, personName, readJson, startI18n } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -43,7 +43,7 @@ async function board() {
   $("board-hint").textContent = _("People appear after {n} rated games; the bots are there at the ratings measured in tournaments.", { n: data.min_games });
   clear($("board"));
   for (const row of data.board) {
-    const who = row.bot ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot)) : el("span", {}, row.name === "a former player" ? _("a former player") : row.name);
+    const who = row.bot ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot)) : el("span", {}, personName(row.name));
     $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, String(row.rating))));
   }
 }

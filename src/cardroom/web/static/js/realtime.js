@@ -3,7 +3,7 @@
 // card it showed ("seen").
 import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
-  tableSocket, postJson,
+  personName, tableSocket, postJson,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -161,7 +161,7 @@ function seatName(g) {
   if (LANG !== "en" && s && s.bot && LEVEL_WORDS[s.bot] && s.name === `${s.bot[0].toUpperCase()}${s.bot.slice(1)} bot`) {
     return _("{level} bot", { level: _(LEVEL_WORDS[s.bot]) });
   }
-  return (s && s.name) || _("Seat {number}", { number: g + 1 });
+  return (s && personName(s.name)) || _("Seat {number}", { number: g + 1 });
 }
 
 function legal(type) {

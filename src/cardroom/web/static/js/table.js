@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket,
+  personName, postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -242,7 +242,7 @@ function withoutName(text, g) {
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
   if (!s) return _("Seat {number}", { number: g + 1 });
-  return s.name || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
+  return personName(s.name) || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
 }
 
 function render() {
@@ -329,7 +329,7 @@ function renderBoard() {
   const cards = state.round?.board || (state.rules?.board_cards || []).map((card) => ({ card }));
   cards.forEach((b, i) => {
     const chips = b.chips ?? null;
-    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": _("{card} box", { card: cardLabel(b.card) }) },
+    box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": _("{card} box", { card: cardPhrase(b.card) }) },
       cardFace(b.card, "small"),
       el("span", { class: "chips" }, chips === null ? "–" : String(chips),
         el("span", { class: "sr-only" }, " " + _("chips"))),
@@ -443,10 +443,10 @@ function renderActions() {
   if (moves.includes("claim")) {
     const card = r.pending_claim;
     box.append(el("button", { type: "button", class: "claim", id: "claim-button", onclick: () => act("claim") },
-      keyless(card ? _("Claim the {card} box (c)", { card: cardLabel(card) }) : _("Claim the box (c)"))),
+      keyless(card ? _("Claim the {card} box (c)", { card: cardPhrase(card) }) : _("Claim the box (c)"))),
       el("span", { class: "deadline" }, _("Claim before your next card.")));
   } else if (r && r.pending_claim && state.status === "playing") {
-    box.append(el("span", { class: "deadline" }, _("Unclaimed: {card}. Claim before your next card.", { card: cardLabel(r.pending_claim) })));
+    box.append(el("span", { class: "deadline" }, _("Unclaimed: {card}. Claim before your next card.", { card: cardPhrase(r.pending_claim) })));
   }
   if (moves.includes("pass")) {
     const only = !moves.some((m) => m !== "pass" && m !== "claim");
@@ -504,13 +504,13 @@ function renderHand() {
       type: "button",
       class: `card play${ok ? " legal" : ""}`,
       "data-card": code,
-      "aria-label": ok ? cardLabel(code) : _("{card} (cannot be played now)", { card: cardLabel(code) }),
+      "aria-label": ok ? cardLabel(code) : _("{card} (cannot be played now)", { card: cardPhrase(code) }),
       "aria-disabled": ok ? null : "true",
       title: cardText(code),
     }, cardImg(code));
     button.addEventListener("click", () => {
       if (ok) act(code);
-      else if (state.round.to_act === state.you && !pending) showError(_("The {card} cannot be played now.", { card: cardLabel(code) }));
+      else if (state.round.to_act === state.you && !pending) showError(_("The {card} cannot be played now.", { card: cardPhrase(code) }));
     });
     box.append(button);
   }
@@ -575,7 +575,7 @@ function settlementTable(res) {
       shown.map(([, label]) => el("th", { scope: "col" }, label)),
       el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
     el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
-      el("th", { scope: "row" }, row.name || seatName(row.seat)),
+      el("th", { scope: "row" }, personName(row.name) || seatName(row.seat)),
       shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? signed(row[k]) : "·")),
       el("td", { class: "total" }, signed(row.total ?? row.paid)),
       el("td", { class: "chips-col" }, String(row.chips ?? "")))))));
@@ -773,7 +773,7 @@ function onKey(e) {
     const i = buttons.indexOf(document.activeElement);
     buttons[(i + 1) % buttons.length].focus();
   } else if (moves.length) {
-    showError(_("No {rank} can be played now.", { rank: rankName(rank) }));
+    showError(_("No {rank} can be played now.", { rank: rankPhrase(rank) }));
   }
   e.preventDefault();
 }

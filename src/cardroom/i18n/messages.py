@@ -1,0 +1,307 @@
+"""The words of every message with an id (:class:`cardroom.games.messages.Message`), chosen once
+for the terminal, the web, replay and speech.
+
+:data:`MESSAGES` maps each id to its English text, the catalog's msgid (``N_`` marks it), whose
+``{fields}`` are filled from the message's typed fields: a card or a rank becomes a
+:class:`~cardroom.i18n.grammar.Phrase` (the catalog picks ``{card.the}``, ``{rank.neg}``,
+``{card.soft}`` …), a pile or stock index becomes its number as players count (from 1), a
+nested message its own words. Nothing here reads an English sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from cardroom.cards import Card
+from cardroom.games.messages import Message
+from cardroom.i18n import N_, Np_, Translator, tr_of
+from cardroom.i18n.grammar import card_phrase, rank_phrase
+
+logger = logging.getLogger(__name__)
+
+MESSAGES: dict[str, str | tuple[str, str, str]] = {
+    # Nain Jaune: refusals
+    "nj.round-over": N_("the round is over"),
+    "nj.nothing-to-claim": N_("there is no board card of yours to claim"),
+    "nj.claim-or-pass": N_("you have played your last card: claim its box or pass"),
+    "nj.must-lead": N_("you start a new sequence and must play a card"),
+    "nj.must-play-rank": N_("you hold {rank.a} and must play it"),
+    "nj.not-held": N_("you do not hold {card.the}"),
+    "nj.wrong-rank": N_("the next card must be {rank.a}"),
+    "nj.not-board-card": N_("{card.the} is not a board card"),
+    "nj.not-an-action": N_("that is not a Nain Jaune action"),
+    # Nain Jaune: why a new sequence starts, why the game ended
+    "nj.after-king": N_("after a king"),
+    "nj.nobody-played": N_("nobody played {rank.a}"),
+    "nj.no-king": N_("nobody has {rank.a}"),
+    "nj.end.short": N_("a player could not pay in full"),
+    "nj.end.cannot-stake": N_("a player cannot stake for the next round"),
+    "nj.end.one-left": N_("only one player can still stake"),
+    "nj.end.nobody-can-stake": N_("nobody can stake"),
+    "nj.end.rounds": ("n", *Np_("{n} round played", "{n} rounds played")),
+    "nj.end.reached": ("n", *Np_("reached {n} chip", "reached {n} chips")),
+    # Spit and Speed: refusals
+    "rt.game-over": N_("the game is over"),
+    "rt.no-seat": N_("there is no such seat at this table"),
+    "rt.not-an-action": N_("that is not an action of this game"),
+    "rt.no-pile": N_("there is no such centre pile: use pile 1 or 2"),
+    "rt.pile-empty": N_("pile {number} is empty"),
+    "rt.stale": N_("too late: pile {number} now shows {top.the}, not {seen.the}"),
+    "rt.stale-unseen": N_("too late: pile {number} changed"),
+    "rt.not-next": N_("{card.the} is not next to {top.the}"),
+    "spit.same-colour": N_("{card.the} must be the other colour from {top.the}"),
+    "spit.not-up": N_("{card.the} is not a face-up top card of your stock"),
+    "spit.no-stock": N_("there is no such stock pile: use 1 to {count}"),
+    "spit.stock-empty": N_("stock pile {number} is empty"),
+    "spit.already-up": N_("the top card of stock pile {number} is already face up"),
+    "spit.not-empty": N_("stock pile {number} is not an empty space"),
+    "spit.one-pile": N_("there is only one spit pile now: play on pile {number}"),
+    "spit.not-stalemate": N_(
+        'not a stalemate: {move} ("Spit!" is only called when nobody can move)'
+    ),
+    "spit.you-can-still": N_("you can still {move}"),
+    "spit.they-can-still": N_("the other player can still {move}"),
+    "spit.nobody-stuck": N_("nobody is stuck yet"),
+    "spit.move.turn-up": N_("turn up stock pile {number}"),
+    "spit.move.play": N_("play {card.the} on pile {number}"),
+    "spit.move.move": N_(
+        "move {card.the} from stock pile {number} into the empty stock pile {target}, "
+        "uncovering a card"
+    ),
+    "spit.already-called": N_('you have already called "Spit!"'),
+    "spit.stale-slap": N_("too late: the other player slapped first and the piles are shared"),
+    "spit.other-chooses": N_("the other player cleared the stock and chooses the pile"),
+    "spit.not-before-spit": N_('you cannot {what} before "Spit!": call it to start'),
+    "spit.not-now-slap": N_("you cannot {what} now: slap a centre pile for the new layout"),
+    "spit.not-now-choosing": N_("you cannot {what} now: a pile is being chosen"),
+    "spit.not-now": N_("you cannot {what} now"),
+    "spit.not-due": N_('no stalemate: "Spit!" is not due'),
+    "speed.not-turned": N_("the middle cards are not turned yet: call for the flip first"),
+    "speed.not-in-hand": N_("{card.the} is not in your hand"),
+    "speed.not-stuck": N_("no stalemate: a card can still be played, so there is nothing to flip"),
+    "speed.already-called": N_(
+        "you have already called: waiting for the other player or the countdown"
+    ),
+    "speed.can-play": N_(
+        "no stalemate: you can still play {card.the} on pile {number}, so there is nothing to flip"
+    ),
+    # the tables and the web layer
+    "table.turn": N_("it is {name}'s turn, not yours"),
+    "table.stale": N_("the table changed since you looked: {reason}"),
+    "table.no-table": N_("there is no such table"),
+    "web.too-large": N_("a message is at most {n} bytes"),
+    "web.name-length": N_("a name has 1 to {most} characters, not {n}"),
+    "lobby.no-presets": N_("{game} has no presets"),
+    "lobby.two-players": N_("{game} is played by 2, not {n}"),
+    "lobby.seats": N_("seats lists {seats} seats for {players} players: give one each"),
+    "lobby.too-large": N_("a table request is at most {n} KB"),
+    "lobby.bad-request": N_("bad table request: {detail}"),
+    "refused": N_("that is not possible now"),
+}
+"""Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
+
+FIXED = {
+    "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
+    "no round is being played": N_("no round is being played"),
+    "the game is over": N_("the game is over"),
+    "the table has not started": N_("the table has not started"),
+    # the web tables' refusals (websocket, Spit and Speed tables, hints)
+    "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
+    "the game has not started yet": N_("the game has not started yet"),
+    "a bot plays this seat": N_("a bot plays this seat"),
+    "only the table's creator can start it": N_("only the table's creator can start it"),
+    "this is not a person's seat": N_("this is not a person's seat"),
+    "the record is published when the game is over": N_(
+        "the record is published when the game is over"
+    ),
+    "a rematch is offered once the game is over": N_("a rematch is offered once the game is over"),
+    "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
+    "the table is closed": N_("the table is closed"),
+    "hints are off at this table": N_("hints are off at this table"),
+    "hints are offered at Nain Jaune tables only": N_(
+        "hints are offered at Nain Jaune tables only"
+    ),
+    "no hint: it is not your turn": N_("no hint: it is not your turn"),
+    "the table moved on since you looked: ask again": N_(
+        "the table moved on since you looked: ask again"
+    ),
+    "this table was changed by another server: reload the page": N_(
+        "this table was changed by another server: reload the page"
+    ),
+    "there is no such table": N_("there is no such table"),
+    "this page is not from this server": N_("this page is not from this server"),
+    "this seat link is not valid for this table: open your invitation link again": N_(
+        "this seat link is not valid for this table: open your invitation link again"
+    ),
+    "you are sending messages too fast: wait a moment": N_(
+        "you are sending messages too fast: wait a moment"
+    ),
+    "too many bad messages: closing the connection": N_(
+        "too many bad messages: closing the connection"
+    ),
+    "binary messages are not accepted: send JSON text": N_(
+        "binary messages are not accepted: send JSON text"
+    ),
+    "you are watching this table: open an invitation link to take a seat": N_(
+        "you are watching this table: open an invitation link to take a seat"
+    ),
+    "the server could not do that (the error was logged)": N_(
+        "the server could not do that (the error was logged)"
+    ),
+    "this message is not valid JSON": N_("this message is not valid JSON"),
+    # the bounds of the web server's work
+    'at a Nain Jaune table an action is a card, "pass" or "claim"': N_(
+        'at a Nain Jaune table an action is a card, "pass" or "claim"'
+    ),
+    "many players are asking for hints: ask again in a moment": N_(
+        "many players are asking for hints: ask again in a moment"
+    ),
+    "you have asked for many hints lately: wait a minute": N_(
+        "you have asked for many hints lately: wait a minute"
+    ),
+    "too many connections from your address: close a few pages and reload": N_(
+        "too many connections from your address: close a few pages and reload"
+    ),
+    "this seat is sending messages too fast: wait a moment": N_(
+        "this seat is sending messages too fast: wait a moment"
+    ),
+    "a Nain Jaune table has no log to page through": N_(
+        "a Nain Jaune table has no log to page through"
+    ),
+    # creating a table (the lobby)
+    "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
+    "a Speed match to a target is not offered here": N_(
+        "a Speed match to a target is not offered here"
+    ),
+    "board_cards must be five different cards": N_("board_cards must be five different cards"),
+    "the fifth board card is always the Yellow Dwarf, 7D": N_(
+        "the fifth board card is always the Yellow Dwarf, 7D"
+    ),
+    # refusals added by this wave's table features (people, presence, matches, rematch, leave)
+    "a rated table gives no hints: choose one or the other": N_(
+        "a rated table gives no hints: choose one or the other"
+    ),
+    "someone else already holds this seat: ask the table's creator for a new invitation link": N_(
+        "someone else already holds this seat: ask the table's creator for a new invitation link"
+    ),
+    "the game is paused until everybody is back": N_("the game is paused until everybody is back"),
+    "this game is over: the next game of the match is dealt soon": N_(
+        "this game is over: the next game of the match is dealt soon"
+    ),
+    "only the players at this table can do that": N_("only the players at this table can do that"),
+    "you left this table: a bot plays your seat": N_("you left this table: a bot plays your seat"),
+    "there is no such round": N_("there is no such round"),
+    "the table is busy: ask for the rematch again": N_(
+        "the table is busy: ask for the rematch again"
+    ),
+    "a Spit or Speed table is left by closing the page": N_(
+        "a Spit or Speed table is left by closing the page"
+    ),
+}
+"""The tables' and the web layer's fixed refusals: each sentence is its own msgid."""
+
+WHAT = {
+    "play": N_("play"),
+    "turn-up": N_("turn up a card"),
+    "move": N_("move a card"),
+    "call": N_('call "Spit!"'),
+    "slap": N_("slap a pile"),
+    "choose": N_("choose a pile"),
+}
+"""The ``what`` of a refusal that depends on the phase of the game."""
+
+GAMES = {"spit": N_("Spit"), "speed": N_("Speed"), "nain-jaune": N_("Nain Jaune")}
+"""A ``game`` field's words (« Tafod », « Cyflymder »)."""
+
+CARD_FIELDS = frozenset({"card", "top", "seen"})
+RANK_FIELDS = frozenset({"rank", "next"})
+PILE_FIELDS = {"pile": "number", "stock": "number", "target": "target"}
+"""Index fields (from 0) -> the placeholder of their number as players count (from 1)."""
+
+
+def card_of(value: Any) -> Card | None:
+    """A card field: the card itself or its code (None for anything else)."""
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        try:
+            return Card.parse(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _nested(value: Any) -> tuple[str, Mapping[str, Any]] | None:
+    if isinstance(value, Message):
+        return value.id, value.fields
+    if isinstance(value, Mapping) and isinstance(value.get("id"), str):
+        fields = value.get("fields")
+        return value["id"], fields if isinstance(fields, Mapping) else {}
+    return None
+
+
+def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key in CARD_FIELDS:
+            card = card_of(value)
+            if card is not None:
+                out[key] = card_phrase(card, tr.lang)
+        elif key in RANK_FIELDS and isinstance(value, int):
+            out[key] = rank_phrase(value, tr.lang)
+        elif key in PILE_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            out[PILE_FIELDS[key]] = value + 1
+        elif key == "what" and value in WHAT:
+            out[key] = tr._(WHAT[value])
+        elif key == "game" and value in GAMES:
+            out[key] = tr._(GAMES[value])
+        elif (inner := _nested(value)) is not None:
+            out[key] = message_words(inner[0], inner[1], tr)
+        elif key == "reason" and isinstance(value, str):
+            out[key] = words(value, tr)
+        else:
+            out[key] = value
+    return out
+
+
+def message_words(
+    id: str,
+    fields: Mapping[str, Any] | None = None,
+    lang: str | Translator | None = None,
+) -> str:
+    """The words of message ``id`` with ``fields`` in ``lang`` (an unknown id: a general
+    « that is not possible now », logged)."""
+    tr = tr_of(lang)
+    text = MESSAGES.get(id)
+    if id == "rt.stale" and card_of((fields or {}).get("seen")) is None:
+        text = MESSAGES["rt.stale-unseen"]
+    if text is None:
+        logger.warning("a message without words: %s %r", id, fields)
+        return tr._(str(MESSAGES["refused"]))
+    values = _fields(fields or {}, tr)
+    try:
+        if isinstance(text, tuple):
+            count, singular, plural = text
+            n = int(values.pop(count))
+            return tr.ngettext(singular, plural, n, **values)
+        return tr._(text, **values)
+    except (KeyError, AttributeError, IndexError, ValueError, TypeError):
+        logger.warning("a message missing a field: %s %r", id, fields)
+        return tr._(str(MESSAGES["refused"]))
+
+
+def words(message: str | Mapping[str, Any], lang: str | Translator | None = None) -> str:
+    """A :class:`Message` (or its JSON ``{"id", "fields"}``) in ``lang``.
+
+    A plain string has no id: it is never shown as it is (that is how an English sentence would
+    reach a French reader); the general refusal is said instead, and it is logged.
+    """
+    inner = _nested(message)
+    if inner is None and isinstance(message, str) and message in FIXED:
+        return tr_of(lang)._(FIXED[message])
+    if inner is None:
+        logger.warning("a message without an id reached a person: %r", message)
+        return tr_of(lang)._(str(MESSAGES["refused"]))
+    return message_words(inner[0], inner[1], lang)
