@@ -225,7 +225,7 @@ def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server:
     assert page.locator("#rt-away-then").input_value() == "forfeit"
     page.select_option("#rt-opponent", "bot")
     page.fill("#rt-away", "25")
-    with page.expect_request("**/api/tables") as made:
+    with page.expect_request(lambda r: "/api/tables" in r.url and r.method == "POST") as made:
         page.click("#rt-create")  # a bot: nobody to invite, so straight to the seat in one step
     sent = made.value.post_data_json
     assert (sent["takeover_after"], sent["when_away"]) == (25, "bot")
