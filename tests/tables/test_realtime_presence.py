@@ -357,4 +357,5 @@ async def test_a_rematch_gives_each_person_a_fresh_token_and_old_ones_do_not_ope
     assert ann not in str([e.data for e in entries]) and bob not in str([e.data for e in entries])
     # the log alone gives the same seats (a restart, or another process)
     assert RealtimeTable.replay(new_id, entries).seq == len(entries)
+    assert table(service, new_id).config.away_limit == 20  # the rematch keeps the settings
     await service.stop()

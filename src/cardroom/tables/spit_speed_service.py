@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -878,12 +879,12 @@ class RealtimeTables:
                     type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
                     for g, spec in enumerate(config.seats)
                 )
-                again = RealtimeConfig(
-                    game=config.game,
+                again = dataclasses.replace(  # the same settings: away limit, match, level
+                    config,
                     options=dict(config.options),
                     seats=(seats[0], seats[1]),
                     seed=secrets.randbits(63),
-                    level=config.level,
+                    rules_version=None,  # a new game is played under today's rules
                 )
                 try:
                     created = await self.create(
