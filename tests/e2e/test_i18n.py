@@ -94,7 +94,7 @@ def test_a_french_table_speaks_french_and_passes_axe(
     page.wait_for_load_state("load")
     page.wait_for_selector("#hand button.card, #result:not([hidden])")
     assert page.evaluate("document.documentElement.lang") == "cy"
-    expect(page.locator(".log-box h2")).to_have_text("Sgwrs y bwrdd")
+    expect(page.locator(".log-box h2")).to_have_text("Cyhoeddiadau’r bwrdd")
     expect(page.locator("#log")).to_contain_text("Betiau: 15 o sglodion yr un ar y bwrdd")
     page.screenshot(path=str(shots / "table-cy.png"), full_page=True)
     table_cy = axe_violations(page)
@@ -131,7 +131,7 @@ def test_a_welsh_spit_table_passes_axe(browser: Browser, server: str, shots: Pat
     page.click("#rt-create")  # against a bot: straight to the seat
     page.wait_for_selector("#call-button")
     assert page.evaluate("document.documentElement.lang") == "cy"
-    expect(page.locator(".log-box h2")).to_have_text("Sgwrs y bwrdd")
+    expect(page.locator(".log-box h2")).to_have_text("Cyhoeddiadau’r bwrdd")
     page.screenshot(path=str(shots / "spit-cy.png"), full_page=True)
     found = axe_violations(page)
     ctx.close()

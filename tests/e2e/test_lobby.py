@@ -50,7 +50,9 @@ def test_lobby_offers_every_option_and_sends_the_changed_ones(
     page.check("#opt-may_stop-true")
     page.check("#opt-board_cards-regional")
     page.screenshot(path=str(shots / "lobby-options-desktop.png"), full_page=True)
-    with page.expect_response("**/api/tables") as info:
+    with page.expect_response(
+        lambda r: "/api/tables" in r.url and r.request.method == "POST"
+    ) as info:
         page.click("#create-button")
     assert info.value.status == 201
     page.wait_for_selector("#board .box")

@@ -101,7 +101,7 @@ def test_a_newcomer_plays_now_and_finds_the_game_and_rating(
         for word in words:
             assert word in text, (word, text)
         assert "Ann" in row and "Bob" in row and "→" in row, row
-        assert page.locator(f'#games a[href="/t/{table_id}/record"]').count() == 1
+        assert page.locator(f'#games a[href="/replay/{table_id}"]').count() == 1
     shoot(ann, shots, "me-en")
     shoot(bob, shots, "me-fr")
     for page, lang in ((ann, "en"), (bob, "fr")):
@@ -109,6 +109,11 @@ def test_a_newcomer_plays_now_and_finds_the_game_and_rating(
         page.wait_for_selector("#f-rated")
         assert page.locator("#f-name").input_value() in ("Ann", "Bob")  # the name, asked once
         shoot(page, shots, f"lobby-{lang}")
+    # a Speed game's replay steps through it, as a Nain Jaune game's does
+    ann.goto(f"{running.base}/me")
+    ann.click(f'#games a[href="/replay/{table_id}"]')
+    ann.wait_for_selector("#viewer:not([hidden])")
+    assert ann.locator("#r-players .back").count() == 0  # both hands face up
     bob.goto(f"{running.base}/me")
     bob.click("#move")
     bob.wait_for_selector("#move-out:not([hidden])")

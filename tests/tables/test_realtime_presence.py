@@ -328,3 +328,34 @@ def test_tables_of_earlier_releases_read_with_the_defaults() -> None:
         RealtimeConfig.from_json({**config, "away_then": "wait"})
     with pytest.raises(TableError):
         RealtimeConfig.from_json({**config, "away_limit": -1})
+
+
+async def test_a_rematch_gives_each_person_a_fresh_token_and_old_ones_do_not_open_it(
+    store: EventStore,
+) -> None:
+    clock = FakeClock()
+    service = TableService(store, clock=clock)
+    created = await service.create_realtime(people("speed", away_limit=20))
+    table_id = created.table_id
+    old = {0: created.creator_token, 1: created.invites[1]}
+    await service.join(table_id, 1, "Bob")
+    subs = [service.subscribe(table_id, g) for g in (0, 1)]
+    await until(lambda: live(service, table_id).seen == {0, 1})
+    await leave(service, table_id, subs[0])
+    await tick(service, table_id, clock, 20.0)  # Ann forfeits
+    assert table(service, table_id).status == "over"
+    new_id, bob = await service.rematch(table_id, 1)  # Bob asks first: he makes the table
+    again, ann = await service.rematch(table_id, 0)
+    assert again == new_id and ann and bob and len({ann, bob, *old.values()}) == 4
+    assert (await service.seat_of(new_id, ann), await service.seat_of(new_id, bob)) == (0, 1)
+    for token in old.values():  # the old table's tokens open nothing there
+        with pytest.raises(TableError):
+            await service.seat_of(new_id, token)
+        assert await service.seat_of(table_id, token) in (0, 1)  # (they still open the old table)
+    entries = await store.entries(new_id)
+    assert [e.data["seat"] for e in entries if e.kind == "seat-token"] == [0]  # only hashes
+    assert ann not in str([e.data for e in entries]) and bob not in str([e.data for e in entries])
+    # the log alone gives the same seats (a restart, or another process)
+    assert RealtimeTable.replay(new_id, entries).seq == len(entries)
+    assert table(service, new_id).config.away_limit == 20  # the rematch keeps the settings
+    await service.stop()

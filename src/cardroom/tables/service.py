@@ -264,10 +264,10 @@ class TableService:
 
         Nain Jaune: the rematch's id is logged on this table first (``rematch``), so whoever
         asks, in whichever process, lands on the same table; each person's token there is new,
-        logged as a hash (``seat-token``) when they ask. Spit and Speed keep the seat tokens.
+        logged as a hash (``seat-token``) when they ask. Spit and Speed alike.
         """
         if await self._is_realtime(table_id):
-            return await self.realtime.rematch(table_id, seat), None
+            return await self.realtime.rematch(table_id, seat)
         live = await self._load(table_id)
         async with live.lock:
             table = live.table

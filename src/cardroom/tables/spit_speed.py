@@ -26,6 +26,8 @@ Entry kinds (``data`` of each):
              once no seat is away the game goes on from ``t``
 ``takeover`` ``{"seat": s, "t": t}``: a seat away for the table's ``away_limit`` is played by a
              bot of the table's level from ``t`` (``away_then`` ``bot``)
+``seat-token`` ``{"seat": s, "hash": h}``: a rematch's person seat opens with a new token
+             (given to that person when they ask; only its hash is kept)
 ``next``     ``{"t": t}``: a match (Speed: to ``rules.target`` points; Spit: until a player has
              won ``games`` games): the next game is dealt (``BETWEEN`` seconds after a game
              that left the match open, the scores shown)
@@ -79,7 +81,7 @@ RealtimeSeat = SeatSpec
 Status = Literal["waiting", "playing", "over"]
 KINDS = (
     "created", "joined", "started", "action", "timeout", "over", "rematch", "away", "back",
-    "takeover", "next",
+    "takeover", "next", "seat-token",
 )  # fmt: skip
 BETWEEN = 6.0
 """Seconds the scores are shown between two games of a match before the next is dealt."""
@@ -466,6 +468,10 @@ class RealtimeTable:
             if not isinstance(data.get("table"), str) or not data["table"]:
                 raise RealtimeTableError("bad-request", "a rematch names its table")
             return None
+        if kind == "seat-token":
+            if config.seats[_seat(data)].kind != "person" or not isinstance(data.get("hash"), str):
+                raise RealtimeTableError("bad-request", "a seat token is for a person's seat")
+            return None
         if self.closed is not None:
             raise RealtimeTableError("over", "the table is closed")
         if kind == "joined":
@@ -643,6 +649,8 @@ class RealtimeTable:
             self.time = t
         elif kind == "rematch":
             self.rematch = str(data["table"])
+        elif kind == "seat-token":
+            pass  # the service keeps the seats' token hashes
         else:
             self.closed = str(data["reason"])
             self.status = "over"

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
@@ -582,6 +583,8 @@ class RealtimeTables:
         table = live.table
         arbiter_log = len(table.arbiter.log) if table.arbiter is not None else 0
         table.apply(entry)
+        if entry.kind == "seat-token":
+            live.token_hashes[int(entry.data["seat"])] = str(entry.data["hash"])
         if entry.kind in ("started", "next") and self.owns(table.table_id):
             self._new_bots(live)
         elif entry.kind in ("takeover", "back") and self.owns(table.table_id):
@@ -851,11 +854,11 @@ class RealtimeTables:
             raise TableError("forbidden", "the record is published when the game is over")
         return live.table.records()
 
-    async def rematch(self, table_id: str, seat: int) -> str:
-        """The id of the rematch of a finished table (made by the first to ask, whichever
-        process: its id is logged as ``rematch`` first, then the table is made by whoever finds
-        it missing): the same seats, options and level, a new deal; each person keeps their
-        seat token."""
+    async def rematch(self, table_id: str, seat: int) -> tuple[str, str | None]:
+        """The rematch of a finished table (made by the first to ask, whichever process: its
+        id is logged as ``rematch`` first, then the table is made by whoever finds it missing):
+        the same seats, options and level, a new deal. Answers its id and a fresh token for
+        ``seat`` there (None: a bot plays it); the old table's tokens do not open it."""
         live = self._get(table_id)
         async with live.lock:
             table = live.table
@@ -868,6 +871,7 @@ class RealtimeTables:
             new_id = table.rematch
             if new_id is None:
                 raise TableError("stale", "the table is busy: ask for the rematch again")
+            created: Created | None = None
             if not self.holds(new_id) and not await self.store.entries(new_id):
                 config = table.config
                 assert config is not None
@@ -875,24 +879,47 @@ class RealtimeTables:
                     type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
                     for g, spec in enumerate(config.seats)
                 )
-                again = RealtimeConfig(
-                    game=config.game,
+                again = dataclasses.replace(  # the same settings: away limit, match, level
+                    config,
                     options=dict(config.options),
                     seats=(seats[0], seats[1]),
                     seed=secrets.randbits(63),
-                    level=config.level,
+                    rules_version=None,  # a new game is played under today's rules
                 )
                 try:
-                    await self.create(
-                        again, live.title, live.public, tokens=dict(live.token_hashes),
-                        rematch_of=table_id, table_id=new_id,
-                    )  # fmt: skip
+                    created = await self.create(
+                        again, live.title, live.public, rematch_of=table_id, table_id=new_id
+                    )
                 except TableError as exc:
                     if exc.code != "stale":
                         raise  # (stale: another process made it meanwhile)
             with contextlib.suppress(StoreError):
                 await self._store_status(live)
-            return new_id
+        if created is not None:  # made here: the asker's token is in its ``created`` entry
+            tokens = {0: created.creator_token, **created.invites}
+            if seat in tokens:
+                return new_id, tokens[seat]
+        return new_id, await self._seat_token(new_id, seat)
+
+    async def _seat_token(self, table_id: str, seat: int) -> str | None:
+        """A fresh token for a person's ``seat`` of a rematch (its hash logged)."""
+        if not self.holds(table_id):
+            await self.load(table_id, await self.store.entries(table_id))
+        live = self._get(table_id)
+        config = live.table.config
+        assert config is not None
+        if config.seats[seat].kind != "person":
+            return None
+        token = secrets.token_urlsafe(24)
+        for _ in range(RETRIES):
+            async with live.lock:
+                try:
+                    data = {"seat": seat, "hash": hash_token(token)}
+                    await self._commit(live, "seat-token", data)
+                except _Conflict:
+                    continue  # another process wrote first: log it after its entries
+                return token
+        raise TableError("stale", "the table is very busy: try again")
 
     def game_of(self, table_id: str) -> str:
         """``spit`` or ``speed``."""

@@ -166,18 +166,16 @@ async def _seat_from_cookie(
 async def rematch(request: Request, table_id: str) -> Response:
     """Play again once the game is over (any game): the same seats and options at a new table
     made by the first to ask. Answers ``{"table", "url", "seat"}`` and sets the cookie of the
-    asker's seat there (a fresh token at Nain Jaune; ``seat`` null: a bot plays it, watch)."""
+    asker's seat there (a fresh token; ``seat`` null: a bot plays it, watch)."""
     check_table_id(table_id)
     lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
     try:
-        seat, token = await _seat_from_cookie(
+        seat, _ = await _seat_from_cookie(
             request, table_id, "only the players can ask for a rematch"
         )
-        new_id, new_token = await service_of(request).rematch(table_id, seat)
+        new_id, mine = await service_of(request).rematch(table_id, seat)
     except TableError as exc:
         return table_error_json(exc, lang)
-    game = await service_of(request).game_of(table_id)
-    mine = new_token if game == "nain-jaune" else token
     response = JSONResponse(
         {
             "table": new_id,

@@ -7,7 +7,7 @@ await startI18n();
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/").filter(Boolean); // ["analysis", id]
 const TABLE = decodeURIComponent(parts[1] || "");
-const SVG = "http://www.w3.org/2000/svg";
+const SVG = "http://www.w3.org/2000/svg";  // the xmlns of SVG (a name, nothing is loaded)
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const MARKS = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
 const LEVELS = { easy: _("easy"), medium: _("medium"), hard: _("hard"), expert: _("expert") };

@@ -11,8 +11,13 @@ function gameChanged() {
 }
 
 function opponentChanged() {
-  $("rt-level").disabled = $("rt-opponent").value !== "bot";
+  const bot = $("rt-opponent").value === "bot";
+  $("rt-level").disabled = !bot;
+  // the service's defaults: a bot takes the seat of a person away from a bot, a friend forfeits
+  if (!awayChosen) $("rt-away-then").value = bot ? "bot" : "forfeit";
 }
+
+let awayChosen = false; // once the person picks what happens, the opponent no longer changes it
 
 function body() {
   const game = $("rt-game").value;
@@ -38,6 +43,8 @@ function body() {
     options,
     public: $("rt-public").checked,
     rated: $("rt-rated").checked,
+    takeover_after: Number($("rt-away").value || "60"),
+    when_away: $("rt-away-then").value,
   };
 }
 
@@ -85,5 +92,6 @@ $("rt-name").value = localStorage.getItem(NAME_KEY) || "";
 $("rt-game").addEventListener("change", gameChanged);
 $("rt-opponent").addEventListener("change", opponentChanged);
 $("rt-form").addEventListener("submit", create);
+$("rt-away-then").addEventListener("change", () => { awayChosen = true; });
 gameChanged();
 opponentChanged();

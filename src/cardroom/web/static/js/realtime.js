@@ -246,10 +246,20 @@ function call() {
 }
 
 // ---- drawing ------------------------------------------------------------------------------
+/** The top bar's "Rules" opens the rules of this table's game, in the page's ?lang= if any. */
+function rulesLink() {
+  const lang = new URLSearchParams(location.search).get("lang");
+  const query = lang ? `?lang=${encodeURIComponent(lang)}` : "";
+  for (const link of document.querySelectorAll(".rules-link")) {
+    link.href = `/rules/${encodeURIComponent(state.game)}${query}`;
+  }
+}
+
 function render() {
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.status = state.status;
   document.body.dataset.game = state.game;
+  rulesLink();
   const title = state.title || (isSpit() ? _("Spit") : _("Speed"));
   $("table-title").textContent = mySeat() === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
