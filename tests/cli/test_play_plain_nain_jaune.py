@@ -300,3 +300,16 @@ def test_q_quits_between_rounds_and_shows_the_settlement_columns(tmp_path: Path)
     for row in rows:  # each row adds up; nobody staked other than 15
         numbers = [int(x) for x in row[1:]]
         assert numbers[0] == -15 and sum(numbers[:-1]) == numbers[-1]
+
+
+def test_a_bad_option_is_told_in_the_commands_language() -> None:
+    runner = CliRunner()
+    fr = runner.invoke(cli, [*ARGS[:2], "--plain", "--lang", "fr", "-o", "piles_of=2"])
+    assert fr.exit_code == 2
+    said = " ".join(fr.output.split())  # the wrapped lines and no-break spaces as plain spaces
+    assert "option inconnue 'piles_of' : les options sont « Prendre une case »" in said
+    spit = runner.invoke(cli, ["play", "spit", "--lang", "cy", "-o", "piles=3"])
+    assert spit.exit_code == 2
+    assert "Pentyrrau stoc: nid yw 3 yn ddilys" in " ".join(spit.output.split())
+    english = runner.invoke(cli, ["play", "spit", "-o", "piles=3"])
+    assert "piles=3 is not valid: use 5 or 4 (stock piles)" in " ".join(english.output.split())

@@ -274,8 +274,9 @@ def test_the_lobby_and_table_pages_answer_in_the_requests_language(tmp_path: Pat
         record = client.get("/t/nosuchtable/record", headers=fr)
     assert bad_piles.status_code == 400
     assert bad_piles.json()["message"] == (
-        "piles=3 n’est pas valide : utilisez 5 ou 4 (piles de réserve)"
+        "Piles de réserve : la valeur 3 ne convient pas : utilisez 5 ou 4 (piles de réserve)"
     )
+    assert bad_piles.json()["id"] == "rules.not-valid"
     assert no_name.json()["message"] == "un nom a de 1 à 24 caractères, pas 0"
     assert three.json()["message"] == "chwaraeir Tafod gan 2, nid 3"
     assert english.json()["message"] == "a name has 1 to 24 characters, not 0"

@@ -127,3 +127,37 @@ def test_replay_upload_returns_the_engines_frames(client: TestClient) -> None:
     huge = b"[" + b"1," * (1024 * 1024) + b"1]"
     too_large = client.post("/api/replay", content=huge, headers=JSON_TYPE)
     assert too_large.status_code == 413 and "at most 2 MB" in too_large.json()["message"]
+
+
+def test_a_bad_option_is_refused_in_french_with_its_id(client: TestClient) -> None:
+    fr = {"Accept-Language": "fr-FR,fr;q=0.9"}
+    cases = [
+        (
+            {"options": {"payment": "gold"}},
+            "rules.not-valid",
+            "Ce que les autres paient au gagnant d’une manche : la valeur 'gold' ne convient pas : "
+            "choisissez parmi «\u00a0la valeur de leurs cartes",
+        ),
+        (
+            {"options": {"colour": "red"}},
+            "rules.unknown-option",
+            "option inconnue 'colour' : les options sont «\u00a0Prendre une case\u00a0»",
+        ),
+        (
+            {"preset": "modern"},
+            "rules.unknown-preset",
+            "préréglage inconnu 'modern' : choisissez parmi «\u00a0Classique français\u00a0», "
+            "«\u00a0Un jeton par carte\u00a0», «\u00a0As fort, jusqu’à 120\u00a0»",
+        ),
+        (
+            {"starting_chips": 3},
+            "rules.starting-chips",
+            "Jetons de départ : 3 ne convient pas : chaque joueur a besoin d’au moins 15 jetons",
+        ),
+    ]
+    for change, id, french in cases:
+        response = client.post("/api/tables", json={"name": "Ann", **change}, headers=fr)
+        assert response.status_code == 400, change
+        answer = response.json()
+        assert answer["id"] == id and answer["message"].startswith(french), answer
+    assert client.get("/api/tables").json() == {"open": [], "mine": []}

@@ -40,6 +40,7 @@ from cardroom.games.nain_jaune.record import (
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
+from cardroom.i18n.reasons import rules_error_text
 from cardroom.i18n.words import tr_of
 from cardroom.terminal.nain_jaune_game import RecordsError, ResumeError, resume
 from cardroom.terminal.nain_jaune_input import Table
@@ -395,7 +396,7 @@ def build_table(
     try:
         rules = Rules.from_options(preset, parse_option_pairs(list(options)))
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
+        raise click.BadParameter(rules_error_text(exc, tr), param_hint="--option") from None
     if not name.strip():
         raise click.BadParameter(tr._("your name cannot be empty"), param_hint="--name")
     if seed is None:

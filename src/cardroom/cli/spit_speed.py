@@ -38,6 +38,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
+from cardroom.i18n.reasons import rules_error_text
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
 from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -57,6 +58,9 @@ def check_options(game: str, options: dict[str, str]) -> None:
     """Refuse options the game's rules do not accept, with the rules' own message."""
     try:
         make_engine(game, options, 0)
+    except RulesError as exc:
+        said = rules_error_text(exc, current_lang())
+        raise click.BadParameter(said, param_hint="--option") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
 

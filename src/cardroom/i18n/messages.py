@@ -99,6 +99,31 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "lobby.too-large": N_("a table request is at most {n} KB"),
     "lobby.bad-request": N_("bad table request: {detail}"),
     "refused": N_("that is not possible now"),
+    # the rules' options (a value as the person typed it, an option by its words)
+    "rules.not-valid": N_("{option}={value} is not valid: {how}"),
+    "rules.unknown-option": N_("unknown option {typed}: the options are {options}"),
+    "rules.unknown-preset": N_("unknown preset {typed}: choose one of {presets}"),
+    "rules.starting-chips": N_(
+        "starting_chips={value}: each player needs at least {least} chips (one round's stakes) "
+        "and at most {most}"
+    ),
+    "rules.starting-chips-number": N_(
+        "starting_chips={value} must be a whole number from {least} to {most}"
+    ),
+    "rules.whole-number": N_("{option}={value} must be a whole number"),
+    "rules.seconds": N_("{option}={value} must be a number of seconds"),
+    "rules.how.choose": N_("choose one of {choices}"),
+    "rules.how.flag": N_("use true or false"),
+    "rules.how.piles": N_("use 5 or 4 (stock piles)"),
+    "rules.how.slap": N_("choose race or chooser"),
+    "rules.how.side-piles": N_("use 10 (15 cards each) or 5 (20 cards each)"),
+    "rules.how.seconds": N_("use a number of seconds from 0 to {n} (0 = only when both call)"),
+    "rules.how.flip-seconds": N_("give seconds (0 to {n}; 0 = flip only when both players call)"),
+    "rules.how.seconds-any": N_("use a number of seconds, 0 or more"),
+    "rules.how.end": N_(
+        "use broke, last-standing, rounds:N or target:N with N a whole number from 1 to {most}"
+    ),
+    "rules.how.target": N_("give a whole number of points from 0 to {most} (0 = a single game)"),
 }
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
 
@@ -215,6 +240,14 @@ WHAT = {
 GAMES = {"spit": N_("Spit"), "speed": N_("Speed"), "nain-jaune": N_("Nain Jaune")}
 """A ``game`` field's words (« Tafod », « Cyflymder »)."""
 
+LABELS = {
+    "starting_chips": N_("Starting chips"),
+    "end": N_("The game ends"),
+    "countdown": N_("Countdown at a stalemate"),
+    "target": N_("Points to win a match"),
+}
+"""The words of the options that :mod:`cardroom.i18n.options` does not list (numbers)."""
+
 CARD_FIELDS = frozenset({"card", "top", "seen"})
 RANK_FIELDS = frozenset({"rank", "next"})
 PILE_FIELDS = {"pile": "number", "stock": "number", "target": "target"}
@@ -240,6 +273,69 @@ def _nested(value: Any) -> tuple[str, Mapping[str, Any]] | None:
         fields = value.get("fields")
         return value["id"], fields if isinstance(fields, Mapping) else {}
     return None
+
+
+def option_label(game: Any, key: str, tr: Translator) -> str:
+    """An option of ``game`` in words (« Piles de réserve »); in English, and for an option
+    without words (one the person typed themself), its key as typed."""
+    from cardroom.i18n.options import OPTIONS
+
+    if tr.lang != "en":
+        for option in OPTIONS.get(game, ()) if isinstance(game, str) else ():
+            if option.key == key:
+                return tr._(option.label)
+        if key in LABELS:
+            return tr._(LABELS[key])
+    return key
+
+
+def _choices(game: Any, key: Any, values: Any, tr: Translator) -> str:
+    """The values allowed for an option: their words (« ; » between them) outside English."""
+    from cardroom.i18n.options import OPTIONS
+
+    values = [str(v) for v in values] if isinstance(values, tuple | list) else [str(values)]
+    if tr.lang == "en":
+        return ", ".join(values)
+    option = next((o for o in OPTIONS.get(game, ()) if o.key == key), None)
+    said = []
+    for value in values:
+        choice = next((c for c in option.choices if c.value == value), None) if option else None
+        said.append(tr._(choice.words) if choice else value)
+    return ("\u00a0; " if tr.lang == "fr" else "; ").join(_quoted(w, tr) for w in said)
+
+
+def _quoted(text: str, tr: Translator) -> str:
+    """« text » in French, ‘text’ in Welsh."""
+    return f"«\u00a0{text}\u00a0»" if tr.lang == "fr" else f"‘{text}’"
+
+
+def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
+    """The fields of a ``rules.*`` message: options and presets in words, values as typed."""
+    from cardroom.i18n.numbers import integer
+    from cardroom.i18n.options import PRESET_NAMES
+
+    game = fields.get("game")
+    out: dict[str, Any] = {}
+    for key, value in fields.items():
+        if key == "option":
+            out[key] = option_label(game, str(value), tr)
+        elif key == "options":
+            labels = [option_label(game, str(v), tr) for v in value]
+            out[key] = ", ".join(labels if tr.lang == "en" else (_quoted(w, tr) for w in labels))
+        elif key == "presets":
+            names = [
+                tr._(PRESET_NAMES[p]) if p in PRESET_NAMES and tr.lang != "en" else p for p in value
+            ]
+            out[key] = ", ".join(names if tr.lang == "en" else (_quoted(n, tr) for n in names))
+        elif key == "choices":
+            out[key] = _choices(game, fields.get("option"), value, tr)
+        elif key in ("most", "least", "n") and isinstance(value, int):
+            out[key] = integer(value, tr)
+        elif (inner := _nested(value)) is not None:
+            out[key] = message_words(inner[0], inner[1], tr)
+        else:
+            out[key] = value
+    return out
 
 
 def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
@@ -280,7 +376,9 @@ def message_words(
     if text is None:
         logger.warning("a message without words: %s %r", id, fields)
         return tr._(str(MESSAGES["refused"]))
-    values = _fields(fields or {}, tr)
+    values = (
+        _rules_fields(fields or {}, tr) if id.startswith("rules.") else _fields(fields or {}, tr)
+    )
     try:
         if isinstance(text, tuple):
             count, singular, plural = text

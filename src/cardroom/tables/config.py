@@ -139,7 +139,7 @@ class TableConfig:
             if isinstance(exc, TableError):
                 raise
             if isinstance(exc, RulesError):
-                raise TableError("bad-request", str(exc)) from None
+                raise TableError("bad-request", exc.message) from None
             raise TableError("bad-request", f"bad table config: {exc}") from None
 
 

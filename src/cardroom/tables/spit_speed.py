@@ -64,6 +64,7 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
 from cardroom.games.messages import message_json
+from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
 from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
@@ -280,6 +281,8 @@ class RealtimeConfig:
         """Speed's target score (0: a single game); checks the options."""
         try:
             rules = make_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
+        except RulesError as exc:
+            raise RealtimeTableError("bad-request", exc.prefixed("rules: ")) from None
         except ValueError as exc:
             raise RealtimeTableError("bad-request", f"rules: {exc}") from None
         return int(getattr(rules, "target", 0))

@@ -12,11 +12,25 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
 from cardroom.cards import Card, CardError, parse_card, parse_cards
+from cardroom.games.messages import Message
 from cardroom.games.records import brief
 
 
 class RulesError(ValueError):
     """An option name or value is not valid."""
+
+    @property
+    def message(self) -> str:
+        """What is wrong: the :class:`Message` it was raised with (its id kept), else the text."""
+        arg = self.args[0] if self.args else None
+        return arg if isinstance(arg, Message) else str(self)
+
+    def prefixed(self, prefix: str) -> str:
+        """The message after ``prefix`` (``rules: …``), its id and fields kept."""
+        m = self.message
+        if isinstance(m, Message):
+            return Message(m.id, prefix + m, **m.fields)
+        return prefix + m
 
 
 WhenBlocked = Literal["next-rank", "free-restart"]
@@ -76,10 +90,13 @@ class EndCondition:
                 n = 0
             if 1 <= n <= MAX_END_NUMBER:
                 return cls(cast(Literal["rounds", "target"], kind), n)
-        raise RulesError(
-            f"end={brief(text)} is not valid: use broke, last-standing, rounds:N or target:N "
-            f"with N a whole number from 1 to {MAX_END_NUMBER:,}"
+        how = Message(
+            "rules.how.end",
+            "use broke, last-standing, rounds:N or target:N with N a whole number from 1 to "
+            f"{MAX_END_NUMBER:,}",
+            most=MAX_END_NUMBER,
         )
+        raise RulesError(not_valid("nain-jaune", "end", text, how))
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.number}" if self.kind in ("rounds", "target") else self.kind
@@ -112,17 +129,24 @@ class Rules:
             or not STAKE_PER_ROUND <= chips <= MAX_STARTING_CHIPS
         ):
             raise RulesError(
-                f"starting_chips={brief(chips)}: each player needs at least {STAKE_PER_ROUND} "
-                f"chips (one round's stakes) and at most {MAX_STARTING_CHIPS:,}"
+                Message(
+                    "rules.starting-chips",
+                    f"starting_chips={brief(chips)}: each player needs at least "
+                    f"{STAKE_PER_ROUND} chips (one round's stakes) and at most "
+                    f"{MAX_STARTING_CHIPS:,}",
+                    value=brief(chips),
+                    least=STAKE_PER_ROUND,
+                    most=MAX_STARTING_CHIPS,
+                )
             )
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(
-                    f"{name}={brief(value)} is not valid: choose one of {', '.join(allowed)}"
+                    not_valid("nain-jaune", name, value, choose_one("nain-jaune", name, allowed))
                 )
         if not isinstance(self.may_stop, bool):
-            raise RulesError(f"may_stop={brief(self.may_stop)} is not valid: use true or false")
+            raise RulesError(not_valid("nain-jaune", "may_stop", self.may_stop, TRUE_OR_FALSE))
         if len(self.board_cards) != 5 or len(set(self.board_cards)) != 5:
             raise RulesError("board_cards must be five different cards")
         if self.board_cards[4] != parse_card("7D"):
@@ -143,9 +167,8 @@ class Rules:
         for key, value in options.items():
             name = key.replace("-", "_")
             if name not in known:
-                raise RulesError(
-                    f"unknown option {brief(key)}: the options are {', '.join(sorted(known))}"
-                )
+                said = "unknown option {typed}: the options are {options}"
+                raise RulesError(unknown_option("nain-jaune", key, known, said))
             changes[name] = _convert(name, value)
         return replace(self, **changes)
 
@@ -156,7 +179,14 @@ class Rules:
         """Rules from a preset name (default ``classic``) with options overriding it."""
         name = preset or "classic"
         if name not in PRESETS:
-            raise RulesError(f"unknown preset {brief(name)}: choose one of {', '.join(PRESETS)}")
+            raise RulesError(
+                Message(
+                    "rules.unknown-preset",
+                    f"unknown preset {brief(name)}: choose one of {', '.join(PRESETS)}",
+                    typed=brief(name),
+                    presets=tuple(PRESETS),
+                )
+            )
         return PRESETS[name].with_options(options or {})
 
     @classmethod
@@ -196,7 +226,7 @@ def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def parse_flag(name: str, value: Any) -> bool:
+def parse_flag(name: str, value: Any, game: str = "nain-jaune") -> bool:
     """Read a true/false option: true/false, yes/no, 1/0 or on/off."""
     if isinstance(value, bool):
         return value
@@ -205,7 +235,47 @@ def parse_flag(name: str, value: Any) -> bool:
         return True
     if text in ("false", "no", "0", "off"):
         return False
-    raise RulesError(f"{name}={brief(value)} is not valid: use true or false")
+    raise RulesError(not_valid(game, name, value, TRUE_OR_FALSE))
+
+
+TRUE_OR_FALSE = Message("rules.how.flag", "use true or false")
+
+
+def not_valid(game: str, option: str, value: Any, how: Message) -> Message:
+    """``piles=3 is not valid: use 5 or 4 (stock piles)`` with its id and fields: the game, the
+    option's key, the value as typed (``brief``) and ``how`` (what to give instead)."""
+    return Message(
+        "rules.not-valid",
+        f"{option}={brief(value)} is not valid: {how}",
+        game=game,
+        option=option,
+        value=brief(value),
+        how=how,
+    )
+
+
+def unknown_option(game: str, key: Any, known: set[str], sentence: str) -> Message:
+    """An option nobody knows: ``sentence`` (with ``{typed}`` and ``{options}``) as its English,
+    the key as typed and the known options as fields."""
+    typed, options = brief(key), tuple(sorted(known))
+    return Message(
+        "rules.unknown-option",
+        sentence.format(typed=typed, options=", ".join(options)),
+        game=game,
+        typed=typed,
+        options=options,
+    )
+
+
+def choose_one(game: str, option: str, allowed: tuple[str, ...]) -> Message:
+    """``choose one of a, b`` with the option's allowed values as a field."""
+    return Message(
+        "rules.how.choose",
+        f"choose one of {', '.join(allowed)}",
+        game=game,
+        option=option,
+        choices=allowed,
+    )
 
 
 def _convert(name: str, value: Any) -> Any:
@@ -216,8 +286,14 @@ def _convert(name: str, value: Any) -> Any:
         if text.isdigit() and len(text) <= 12:
             return int(text)
         raise RulesError(
-            f"starting_chips={brief(value)} must be a whole number from {STAKE_PER_ROUND} "
-            f"to {MAX_STARTING_CHIPS:,}"
+            Message(
+                "rules.starting-chips-number",
+                f"starting_chips={brief(value)} must be a whole number from {STAKE_PER_ROUND} "
+                f"to {MAX_STARTING_CHIPS:,}",
+                value=brief(value),
+                least=STAKE_PER_ROUND,
+                most=MAX_STARTING_CHIPS,
+            )
         )
     if name == "may_stop":
         return parse_flag(name, value)

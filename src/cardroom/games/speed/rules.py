@@ -11,7 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from cardroom.games.nain_jaune.rules import RulesError, parse_flag
+from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.rules import (
+    TRUE_OR_FALSE,
+    RulesError,
+    not_valid,
+    parse_flag,
+    unknown_option,
+)
 from cardroom.games.records import brief
 
 __all__ = [
@@ -76,31 +83,33 @@ class SpeedRules:
             or not isinstance(self.side_piles, int)
             or self.side_piles not in SIDE_PILE_SIZES
         ):
-            raise RulesError(
-                f"side_piles={brief(self.side_piles)} is not valid: use 10 (15 cards each) "
-                "or 5 (20 cards each)"
-            )
+            how = Message("rules.how.side-piles", "use 10 (15 cards each) or 5 (20 cards each)")
+            raise RulesError(not_valid("speed", "side_piles", self.side_piles, how))
         if (
             isinstance(self.countdown, bool)
             or not isinstance(self.countdown, (int, float))
             or not math.isfinite(self.countdown)
             or not 0 <= self.countdown <= MAX_COUNTDOWN
         ):
-            raise RulesError(
-                f"countdown={brief(self.countdown)} is not valid: give seconds (0 to "
-                f"{MAX_COUNTDOWN}; 0 = flip only when both players call)"
+            how = Message(
+                "rules.how.flip-seconds",
+                f"give seconds (0 to {MAX_COUNTDOWN}; 0 = flip only when both players call)",
+                n=MAX_COUNTDOWN,
             )
+            raise RulesError(not_valid("speed", "countdown", self.countdown, how))
         if (
             isinstance(self.target, bool)
             or not isinstance(self.target, int)
             or not 0 <= self.target <= MAX_TARGET
         ):
-            raise RulesError(
-                f"target={brief(self.target)} is not valid: give a whole number of points from "
-                f"0 to {MAX_TARGET:,} (0 = a single game)"
+            how = Message(
+                "rules.how.target",
+                f"give a whole number of points from 0 to {MAX_TARGET:,} (0 = a single game)",
+                most=MAX_TARGET,
             )
+            raise RulesError(not_valid("speed", "target", self.target, how))
         if not isinstance(self.score_hand, bool):
-            raise RulesError(f"score_hand={brief(self.score_hand)} is not valid: use true or false")
+            raise RulesError(not_valid("speed", "score_hand", self.score_hand, TRUE_OR_FALSE))
 
     @property
     def draw_pile(self) -> int:
@@ -119,9 +128,8 @@ class SpeedRules:
         for key, value in options.items():
             name = str(key).replace("-", "_")
             if name not in known:
-                raise RulesError(
-                    f"unknown option {brief(key)}: the Speed options are {', '.join(sorted(known))}"
-                )
+                said = "unknown option {typed}: the Speed options are {options}"
+                raise RulesError(unknown_option("speed", key, known, said))
             changes[name] = _convert(name, value)
         return replace(self, **changes)
 
@@ -153,9 +161,17 @@ def _convert(name: str, value: Any) -> Any:
         try:
             return int(str(value).strip())
         except ValueError:
-            raise RulesError(f"{name}={brief(value)} must be a whole number") from None
+            raise RulesError(
+                Message(
+                    "rules.whole-number",
+                    f"{name}={brief(value)} must be a whole number",
+                    game="speed",
+                    option=name,
+                    value=brief(value),
+                )
+            ) from None
     if name == "score_hand":
-        return parse_flag(name, value)
+        return parse_flag(name, value, "speed")
     if name == "countdown":
         if isinstance(value, bool):
             return value
@@ -164,5 +180,13 @@ def _convert(name: str, value: Any) -> Any:
         try:
             return float(str(value).strip())
         except ValueError:
-            raise RulesError(f"countdown={brief(value)} must be a number of seconds") from None
+            raise RulesError(
+                Message(
+                    "rules.seconds",
+                    f"countdown={brief(value)} must be a number of seconds",
+                    game="speed",
+                    option="countdown",
+                    value=brief(value),
+                )
+            ) from None
     return value

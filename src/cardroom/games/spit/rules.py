@@ -11,8 +11,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Literal
 
-from cardroom.games.nain_jaune.rules import RulesError, parse_flag
-from cardroom.games.records import brief
+from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.rules import (
+    TRUE_OR_FALSE,
+    RulesError,
+    not_valid,
+    parse_flag,
+    unknown_option,
+)
 
 MAX_COUNTDOWN = 600
 """The longest countdown, in seconds."""
@@ -40,6 +46,10 @@ RENEWED_COUNTDOWN_FROM = 2
 """The first version whose countdown starts again after a "Spit!" both players called."""
 
 
+_PILES = Message("rules.how.piles", "use 5 or 4 (stock piles)")
+_SLAP = Message("rules.how.slap", "choose race or chooser")
+
+
 def layout_size(piles: int) -> int:
     """Cards in a full layout of ``piles`` stock piles of 1, 2, … cards: 15 for 5, 10 for 4."""
     return piles * (piles + 1) // 2
@@ -61,12 +71,12 @@ class SpitRules:
 
     def __post_init__(self) -> None:
         if isinstance(self.piles, bool) or self.piles not in (4, 5):
-            raise RulesError(f"piles={brief(self.piles)} is not valid: use 5 or 4 (stock piles)")
+            raise RulesError(not_valid("spit", "piles", self.piles, _PILES))
         if self.slap not in ("race", "chooser"):
-            raise RulesError(f"slap={brief(self.slap)} is not valid: choose race or chooser")
+            raise RulesError(not_valid("spit", "slap", self.slap, _SLAP))
         if not isinstance(self.alternate_colours, bool):
             raise RulesError(
-                f"alternate_colours={brief(self.alternate_colours)} is not valid: use true or false"
+                not_valid("spit", "alternate_colours", self.alternate_colours, TRUE_OR_FALSE)
             )
         c = self.countdown
         if (
@@ -75,10 +85,12 @@ class SpitRules:
             or not math.isfinite(c)
             or not 0 <= c <= MAX_COUNTDOWN
         ):
-            raise RulesError(
-                f"countdown={brief(c)} is not valid: use a number of seconds from 0 to "
-                f"{MAX_COUNTDOWN} (0 = only when both call)"
+            how = Message(
+                "rules.how.seconds",
+                f"use a number of seconds from 0 to {MAX_COUNTDOWN} (0 = only when both call)",
+                n=MAX_COUNTDOWN,
             )
+            raise RulesError(not_valid("spit", "countdown", c, how))
 
     @property
     def layout(self) -> int:
@@ -93,9 +105,8 @@ class SpitRules:
         for key, value in (options or {}).items():
             name = str(key).strip().replace("-", "_")
             if name not in known:
-                raise RulesError(
-                    f"unknown Spit option {brief(key)}: the options are {', '.join(sorted(known))}"
-                )
+                said = "unknown Spit option {typed}: the options are {options}"
+                raise RulesError(unknown_option("spit", key, known, said))
             values[name] = _convert(name, value)
         return cls(**values)
 
@@ -120,19 +131,17 @@ def _convert(name: str, value: Any) -> Any:
         try:
             return int(value)
         except (TypeError, ValueError, OverflowError):
-            message = f"piles={brief(value)} is not valid: use 5 or 4 (stock piles)"
-            raise RulesError(message) from None
+            raise RulesError(not_valid("spit", "piles", value, _PILES)) from None
     if name == "alternate_colours":
-        return parse_flag(name, value)
+        return parse_flag(name, value, "spit")
     if name == "countdown":
         if isinstance(value, (bool, int, float)):
             return value
         try:
             return float(value)
         except (TypeError, ValueError):
-            raise RulesError(
-                f"countdown={brief(value)} is not valid: use a number of seconds, 0 or more"
-            ) from None
+            how = Message("rules.how.seconds-any", "use a number of seconds, 0 or more")
+            raise RulesError(not_valid("spit", "countdown", value, how)) from None
     if name == "slap":
         return str(value).strip().lower()
     return value

@@ -74,7 +74,7 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
     try:
         rules = Rules.from_options(body.preset, options)
     except RulesError as exc:
-        raise ProtocolError("bad-request", str(exc)) from None
+        raise ProtocolError("bad-request", exc.message) from None
     if body.seats is None:
         seats = [SeatSpec("bot", body.level)] * body.players
     else:
@@ -273,7 +273,13 @@ async def create_table(request: Request) -> Response:
         else:
             rt_config, rt_title = realtime_config_from(body, name)
     except ProtocolError as exc:
-        return error_json(HTTPStatus.BAD_REQUEST, exc.code, request_error_text(exc.message, lang))
+        said = exc.message
+        return error_json(
+            HTTPStatus.BAD_REQUEST,
+            exc.code,
+            request_error_text(said, lang),
+            id=said.id if isinstance(said, Message) else None,
+        )
     service = service_of(request)
     try:
         if body.game == "nain-jaune":
