@@ -1,7 +1,24 @@
-"""Every test reads English words unless it asks for another language (whatever the locale)."""
+"""Every test reads English words unless it asks for another language (whatever the locale).
+
+SQLAlchemy closes a discarded aiosqlite connection "gracefully" in a task that waits for the
+connection's own thread. In a test process, where every test's server has an event loop of its
+own, a connection left from an earlier test can be finalized in a later test's loop, and that
+task then never ends: the later test hangs in its TestClient's shutdown. The tests close such
+connections at once instead (what SQLAlchemy does when no loop runs).
+"""
 
 from __future__ import annotations
 
 import os
+from typing import Any
+
+from sqlalchemy.dialects.sqlite import aiosqlite as _sa_aiosqlite
 
 os.environ["CARDROOM_LANG"] = "en"
+
+
+async def _close_at_once(self: Any) -> None:
+    self._terminate_force_close()
+
+
+_sa_aiosqlite.AsyncAdapt_aiosqlite_connection._terminate_graceful_close = _close_at_once  # type: ignore[method-assign]
