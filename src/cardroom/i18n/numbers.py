@@ -8,8 +8,7 @@ from functools import cache
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
-from cardroom.i18n import Translator
-from cardroom.i18n.words import tr_of
+from cardroom.i18n import Translator, tr_of
 
 
 @cache

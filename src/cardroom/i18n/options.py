@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from cardroom.games.nain_jaune.rules import BOARD_SETS, PRESETS, EndCondition, Rules
-from cardroom.i18n import Translator
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n import N_, Translator, tr_of
 
 SOURCES: dict[str, str] = {
     "french": N_("the French rulebook"),
