@@ -44,6 +44,9 @@ class ServerProcess:
         self.log = open(os.devnull, "wb")  # noqa: SIM115
         self.entry = ["-m", "cardroom"]
         """What ``python`` runs: a benchmark may put a wrapper script in its place."""
+        self.src = ROOT / "src"
+        """The ``src`` folder the server imports ``cardroom`` from (a benchmark's peer may
+        name another tree's)."""
 
     @property
     def address(self) -> str:
@@ -51,7 +54,7 @@ class ServerProcess:
 
     def start(self) -> None:
         """Start and wait until ``/healthz`` answers (at most 60 s)."""
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(self.src), str(ROOT)])}
         command = [
             sys.executable, *self.entry, "serve", "--host", "127.0.0.1",
             "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay),
