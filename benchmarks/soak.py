@@ -3,10 +3,11 @@
 ``--tables`` tables (300) play for ``--minutes`` (20) against ``cardroom serve`` (SQLite, one
 process) on 127.0.0.1, each with 2 people (the scripted websocket clients of
 ``benchmarks/load.py``, ``--think`` s before they act) and 2 bots (``--bot-delay``); a game
-lasts ``--rounds`` rounds (100: longer than a soak) and a finished table is replaced by a new
-one. The server runs under ``benchmarks/soak_server.py``, which measures inside it how late a
-10 ms sleep on the event loop wakes (every pause of the loop, whatever its cause) and how long
-each garbage collection takes.
+lasts ``--rounds`` rounds (5: about 6 minutes, so that games end all through the soak as on
+a real server and the finished tables' path is soaked; 100 would outlast a soak) and a
+finished table is replaced by a new one. The server runs under ``benchmarks/soak_server.py``,
+which measures inside it how late a 10 ms sleep on the event loop wakes (every pause of the
+loop, whatever its cause) and how long each garbage collection takes.
 
 The peer, in the same run and on the same machine at the same time: a second server with the
 same tables and clients whose keeper runs the old periodic full collection (unfreeze, collect
@@ -30,7 +31,7 @@ freezing kept) and the memory before and after.
 Bounded: the tables play ``--minutes``; making them and stopping take at most a minute more
 (``--port P``: the servers listen on P and P+1, free ports by default).
 
-    PYTHONPATH=src:. python benchmarks/soak.py [--tables 300] [--minutes 20] [--rounds 100]
+    PYTHONPATH=src:. python benchmarks/soak.py [--tables 300] [--minutes 20] [--rounds 5]
         [--peer-full-every 60]
 """
 
@@ -161,7 +162,7 @@ async def main() -> None:
     parser.add_argument("--minutes", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=1.0, help="a person's thinking time")
     parser.add_argument("--bot-delay", type=float, default=0.8)
-    parser.add_argument("--rounds", type=int, default=100, help="rounds of a game")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of a game")
     parser.add_argument(
         "--peer-full-every", type=float, default=60.0,
         help="the peer's periodic full collection, seconds (0: no peer)",
