@@ -20,7 +20,8 @@ reaching the clients per second, act->all p99 (from a person's act until both pe
 state; a loaded machine shows there first), the server's resident memory (RSS), the longest
 loop pause of the minute and the most CPU the loop's thread spent within one (what the server
 itself stalled, whatever the machine's load), its longest garbage collection, its full
-collections, the CPU of the keeper's steps, the frozen objects and the machine's load average.
+collections, the CPU of the keeper's steps (and of the longest step), the frozen objects and
+the machine's load average.
 
 At the end: per server, the RSS after the first minute, at most and at the end, how fast it
 grew over the first and the second half of the run (MB a minute: levelling off shows as the
@@ -111,6 +112,7 @@ class Soaked:
             "gc_ms": max((x["gc_ms"] for x in new), default=float("nan")),
             "full": sum(x["full"] for x in new),
             "keeper_ms": sum(x.get("keeper_cpu_ms", 0.0) for x in new),
+            "step_ms": max((x.get("keeper_step_ms", 0.0) for x in new), default=float("nan")),
             "frozen": new[-1]["frozen"] if new else 0,
             "live": new[-1].get("live", float("nan")) if new else float("nan"),
         }
@@ -177,7 +179,7 @@ async def main() -> None:
     print(
         "| server | minute | tables | games ended | tables in memory | actions/s | act->all p99 ms "
         "| RSS MB | longest loop pause ms | its CPU ms | longest GC ms | full GCs "
-        "| keeper CPU ms | frozen objects | load avg |"
+        "| keeper CPU ms (longest step) | frozen objects | load avg |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -217,7 +219,8 @@ async def main() -> None:
                         f"{seen['live']:.0f} | "
                         f"{soak.stats.changes / wall:.0f} | {percentile(lat, 0.99):.0f} | "
                         f"{rss:.0f} | {seen['lag_ms']:.0f} | {seen['busy_ms']:.0f} | "
-                        f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} | "
+                        f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} "
+                        f"({seen['step_ms']:.1f}) | "
                         f"{seen['frozen']:.0f} | {os.getloadavg()[0]:.1f} |",
                         flush=True,
                     )

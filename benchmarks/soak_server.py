@@ -6,7 +6,8 @@ that also measures, and every ``SOAK_EVERY`` seconds (5) appends a JSON line to 
 pause, whatever its cause, waiting for a core on a loaded machine included), the most CPU the
 loop's thread used within one such sleep (``busy_ms``: the pauses the server makes itself,
 whatever the load), the longest garbage collection (``gc_ms``) and full collections
-(``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``), the
+(``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``) and
+the longest one (``keeper_step_ms``), the
 frozen objects, the Nain Jaune tables in the service's memory (``live``) and the resident
 memory. ``SOAK_FULL_EVERY`` (seconds) gives the keeper the old periodic full collection (the
 soak's peer).
@@ -75,6 +76,7 @@ class MeasuredKeeper(GcKeeper):
         self.gc_longest = 0.0
         self.full = 0
         self.keeper_cpu = 0.0
+        self.keeper_longest = 0.0
         self._gc_start = 0.0
         self.full_asked = False
 
@@ -83,7 +85,9 @@ class MeasuredKeeper(GcKeeper):
         try:
             return super().step()
         finally:
-            self.keeper_cpu += time.thread_time() - cpu
+            spent = time.thread_time() - cpu
+            self.keeper_cpu += spent
+            self.keeper_longest = max(self.keeper_longest, spent)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -120,6 +124,7 @@ class MeasuredKeeper(GcKeeper):
                     "t": time.time(), "lag_ms": 1000 * self.lag, "busy_ms": 1000 * self.busy,
                     "gc_ms": 1000 * self.gc_longest, "full": self.full,
                     "keeper_cpu_ms": 1000 * self.keeper_cpu,
+                    "keeper_step_ms": 1000 * self.keeper_longest,
                     "frozen": gc.get_freeze_count(), "rss_mb": rss_mb(),
                     "live": live_tables(),
                 }  # fmt: skip
@@ -127,7 +132,7 @@ class MeasuredKeeper(GcKeeper):
                     out.write(json.dumps(line) + "\n")
                 self.lag = self.busy = self.gc_longest = 0.0
                 self.full = 0
-                self.keeper_cpu = 0.0
+                self.keeper_cpu = self.keeper_longest = 0.0
                 written = now
 
     def _full_report(self) -> None:
