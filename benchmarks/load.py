@@ -145,6 +145,10 @@ class Person:
                     await self._session(ws)
             except (TimeoutError, OSError, websockets.WebSocketException):
                 await asyncio.sleep(0.5)
+            except Exception as exc:  # counted (the errors column), never a silent stop
+                key = f"client {type(exc).__name__}"
+                self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
+                await asyncio.sleep(0.5)
 
     async def _session(self, ws: Any) -> None:
         acted: set[int] = set()

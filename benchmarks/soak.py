@@ -72,6 +72,8 @@ class Soaked:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     people: list[Person] = field(default_factory=list)
     replaced: int = 0
+    create_errors: dict[str, int] = field(default_factory=dict)
+    """Tables the soak could not make, by error (tried again two seconds later)."""
     rss: list[float] = field(default_factory=list)
     final: dict[str, float] = field(default_factory=dict)
     """The full collection's line at the end (``soak_server.py``)."""
@@ -87,6 +89,7 @@ class Soaked:
         self.server.entry = [str(Path(__file__).with_name("soak_server.py"))]
         if port:
             self.server.port = port
+        self.server.keep_err = True  # its stderr is told at the end
         self.server.start()
 
     def seat(self, made: Table, think: float) -> None:
@@ -150,11 +153,17 @@ async def keep_tables(soak: Soaked, args: argparse.Namespace, http: httpx.AsyncC
                 *(
                     create_table(http, rounds=args.rounds, level="easy")
                     for _ in range(min(10, missing))
-                )
+                ),
+                return_exceptions=True,
             )
             for m in made:
-                soak.seat(Table(m.table_id, m.tokens), args.think)
-            continue
+                if isinstance(m, BaseException):  # counted and tried again, never a silent stop
+                    key = f"create: {type(m).__name__} {str(m)[:80]}"
+                    soak.create_errors[key] = soak.create_errors.get(key, 0) + 1
+                else:
+                    soak.seat(Table(m.table_id, m.tokens), args.think)
+            if len(made) > sum(isinstance(m, BaseException) for m in made):
+                continue
         await asyncio.sleep(2)
 
 
@@ -179,9 +188,9 @@ async def main() -> None:
     print(
         "| server | minute | tables | games ended | tables in memory | actions/s | act->all p99 ms "
         "| RSS MB | longest loop pause ms | its CPU ms | longest GC ms | full GCs "
-        "| keeper CPU ms (longest step) | frozen objects | load avg |"
+        "| keeper CPU ms (longest step) | frozen objects | errors | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         soaks = [Soaked("freeze only (now)", 0.0, Path(tmp) / "now.jsonl")]
         if args.peer_full_every > 0:
@@ -221,7 +230,7 @@ async def main() -> None:
                         f"{rss:.0f} | {seen['lag_ms']:.0f} | {seen['busy_ms']:.0f} | "
                         f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} "
                         f"({seen['step_ms']:.1f}) | "
-                        f"{seen['frozen']:.0f} | {os.getloadavg()[0]:.1f} |",
+                        f"{seen['frozen']:.0f} | {errors(soak)} | {os.getloadavg()[0]:.1f} |",
                         flush=True,
                     )
             for task in makers:
@@ -250,6 +259,15 @@ async def main() -> None:
                 f"longest loop pause {soak.longest_lag:.0f} ms (of it CPU at most "
                 f"{soak.longest_busy:.0f} ms); {soak.replaced} finished tables replaced"
             )
+        if soak.create_errors or soak.stats.errors:
+            print(f"  errors: {errors(soak)}")
+        if soak.server is not None:
+            told = soak.server.errors().splitlines()
+            soak.server.err_path.unlink(missing_ok=True)
+            if told:
+                print(f"  the server's stderr, {len(told)} lines, the last ones:")
+                for line in told[-6:]:
+                    print(f"    {line[:200]}")
         if soak.final:
             f = soak.final
             print(
@@ -258,6 +276,13 @@ async def main() -> None:
                 f"ms CPU), RSS {f['rss_before_mb']:.0f} -> {f['rss_after_mb']:.0f} MB, "
                 f"{f['live']:.0f} tables in memory"
             )
+
+
+def errors(soak: Soaked) -> str:
+    """Errors so far: the clients' (error frames, client exceptions) and the tables the soak
+    could not make."""
+    told = {**soak.stats.errors, **soak.create_errors}
+    return ", ".join(f"{k} {v}" for k, v in sorted(told.items())) or "0"
 
 
 def growth(values: list[float]) -> float:

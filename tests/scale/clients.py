@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,10 @@ class ServerProcess:
         self.log = open(os.devnull, "wb")  # noqa: SIM115
         self.entry = ["-m", "cardroom"]
         """What ``python`` runs: a benchmark may put a wrapper script in its place."""
+        self.err_path = Path(tempfile.mkstemp(prefix="cardroom-serve-", suffix=".err")[1])
+        """The server's stderr (a file, not a pipe: a pipe nobody reads would stop a server
+        that logs a lot); removed by :meth:`stop` unless ``keep_err``."""
+        self.keep_err = False
         self.src = ROOT / "src"
         """The ``src`` folder the server imports ``cardroom`` from (a benchmark's peer may
         name another tree's)."""
@@ -63,19 +68,26 @@ class ServerProcess:
             "--tables-per-minute", "1000000", "--open-tables", "1000000",
             "--sockets-per-address", "1000000",
         ]  # fmt: skip
-        self.proc = subprocess.Popen(
-            command, env=env, stdout=self.log, stderr=subprocess.PIPE, start_new_session=True
-        )
+        with self.err_path.open("ab") as err:
+            self.proc = subprocess.Popen(
+                command, env=env, stdout=self.log, stderr=err, start_new_session=True
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"cardroom serve ended: {err.strip()[-500:]}")
+                raise RuntimeError(f"cardroom serve ended: {self.errors()[-500:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://{self.address}/healthz", timeout=1).status_code == 200:
                     return
             time.sleep(0.1)
         raise RuntimeError("cardroom serve did not answer within 60 s")
+
+    def errors(self) -> str:
+        """What the server wrote to stderr so far."""
+        try:
+            return self.err_path.read_text(errors="replace").strip()
+        except OSError:
+            return ""
 
     def children(self) -> list[int]:
         """The worker processes (``--workers`` above 1)."""
@@ -94,14 +106,15 @@ class ServerProcess:
 
     def stop(self) -> None:
         """Ctrl-C-like stop (SIGTERM), kill if it lingers."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if not self.keep_err:
+            self.err_path.unlink(missing_ok=True)
 
 
 @dataclass
