@@ -49,6 +49,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -75,7 +76,7 @@ class Soaked:
     create_errors: dict[str, int] = field(default_factory=dict)
     """Tables the soak could not make, by error (tried again two seconds later)."""
     rss: list[float] = field(default_factory=list)
-    final: dict[str, float] = field(default_factory=dict)
+    final: dict[str, Any] = field(default_factory=dict)
     """The full collection's line at the end (``soak_server.py``)."""
     longest_lag: float = 0.0
     longest_busy: float = 0.0
@@ -276,6 +277,8 @@ async def main() -> None:
                 f"ms CPU), RSS {f['rss_before_mb']:.0f} -> {f['rss_after_mb']:.0f} MB, "
                 f"{f['live']:.0f} tables in memory"
             )
+            kinds = ", ".join(f"{k} {n}" for k, n in f.get("kinds", []))
+            print(f"  the kinds of the objects freed: {kinds}")
 
 
 def errors(soak: Soaked) -> str:

@@ -15,7 +15,7 @@ soak's peer).
 On SIGUSR1 (the soak sends it at its end) the monitor runs one full collection of everything,
 the frozen objects included, and writes a line with what it found: ``garbage`` (objects the
 collection freed: cyclic garbage the freezing had kept), its pause and the memory before and
-after.
+after, and the kinds of the objects it freed (the most frequent).
 
     SOAK_REPORT=/tmp/r.jsonl python benchmarks/soak_server.py serve --db ... (as cardroom)
 """
@@ -29,6 +29,7 @@ import os
 import signal
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -141,13 +142,20 @@ class MeasuredKeeper(GcKeeper):
         frozen = gc.get_freeze_count()
         start, cpu = time.perf_counter(), time.thread_time()
         gc.unfreeze()
-        garbage = gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # keep what it finds, to tell its kinds
+        try:
+            garbage = gc.collect()
+            kinds = Counter(type(x).__qualname__ for x in gc.garbage).most_common(12)
+            gc.garbage.clear()
+        finally:
+            gc.set_debug(0)
+        gc.collect()
         gc.freeze()
         line = {
             "t": time.time(), "final_full": True, "garbage": garbage, "frozen_before": frozen,
             "pause_ms": 1000 * (time.perf_counter() - start),
             "cpu_ms": 1000 * (time.thread_time() - cpu), "rss_before_mb": before,
-            "rss_after_mb": rss_mb(), "live": live_tables(),
+            "rss_after_mb": rss_mb(), "live": live_tables(), "kinds": kinds,
         }  # fmt: skip
         with self.report.open("a") as out:
             out.write(json.dumps(line) + "\n")
