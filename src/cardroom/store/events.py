@@ -233,28 +233,36 @@ class _SqliteWriter:
         self.pool.shutdown(wait=True)
 
 
-def _raw_updates(p: _Pending) -> list[tuple[str, tuple[Any, ...]]]:
-    """The projections' updates of one append as plain SQL for :class:`_SqliteWriter` (the
-    same values SQLAlchemy writes: JSON as ``json.dumps`` text, booleans as 0/1)."""
+def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ...]]]:
+    """The projections' updates of one append as plain SQL for the direct paths (the same
+    values SQLAlchemy writes: JSON as ``json.dumps`` text); ``pg``: ``$1`` placeholders."""
+
+    def sql(table: str, columns: list[str], where: list[str]) -> str:
+        marks = [f"${i + 1}" if pg else "?" for i in range(len(columns) + len(where))]
+        sets = ", ".join(f"{c} = {m}" for c, m in zip(columns, marks, strict=False))
+        cond = " AND ".join(f"{c} = {m}" for c, m in zip(where, marks[len(columns) :], strict=True))
+        return f"UPDATE {table} SET {sets} WHERE {cond}"
+
     out: list[tuple[str, tuple[Any, ...]]] = []
     if p.table_update:
         values = {k: v for k, v in p.table_update.items() if k in _TABLE_COLUMNS}
         if "summary" in values:
             values["summary"] = json.dumps(values["summary"])
         if values:
-            sets = ", ".join(f"{k} = ?" for k in values)
-            out.append((f"UPDATE tables SET {sets} WHERE id = ?", (*values.values(), p.table_id)))
+            out.append((sql("tables", list(values), ["id"]), (*values.values(), p.table_id)))
     for seat in p.seats_update or []:
         values = {k: v for k, v in seat.items() if k in _SEAT_COLUMNS}
         if values:
-            sets = ", ".join(f"{k} = ?" for k in values)
             out.append(
                 (
-                    f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?",
+                    sql("seats", list(values), ["table_id", "seat"]),
                     (*values.values(), p.table_id, seat["seat"]),
                 )
             )
     return out
+
+
+_PG_INSERT = "INSERT INTO events (table_id, seq, kind, data, at) VALUES ($1, $2, $3, $4, $5)"
 
 
 class EventStore:
@@ -450,6 +458,9 @@ class EventStore:
         if self._writer is not None:
             await self._write_batch_raw(self._writer, batch)
             return
+        if self.engine.dialect.driver == "asyncpg":
+            await self._write_batch_pg(batch)
+            return
         async with _guard(), self._write_lock, self.engine.begin() as conn:
             rows = [
                 {"table_id": p.table_id, "seq": p.entry.seq, "kind": p.entry.kind,
@@ -494,6 +505,42 @@ class EventStore:
                     else "an entry of the batch is already in the log"
                 ) from None
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
+                raise StoreUnavailable(f"the database is not answering ({exc})") from None
+
+    async def _write_batch_pg(self, batch: list[_Pending]) -> None:
+        """The batch on the pooled connection's asyncpg connection itself: one prepared
+        ``executemany`` in one transaction, without SQLAlchemy's work per statement."""
+        import asyncpg
+
+        rows = [
+            (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
+            for p in batch
+        ]
+        updates = [u for p in batch for u in _raw_updates(p, pg=True)]
+        async with _guard(), self.engine.connect() as conn:
+            raw = (await conn.get_raw_connection()).driver_connection
+            assert raw is not None
+            try:
+                async with raw.transaction():
+                    await raw.executemany(_PG_INSERT, rows)
+                    if self.notifies and self.announce is None:
+                        for p in batch:
+                            await raw.execute(
+                                "SELECT pg_notify($1, $2)", NOTIFY_CHANNEL,
+                                f"{p.table_id} {p.entry.seq}",
+                            )  # fmt: skip
+                    for statement, params in updates:
+                        await raw.execute(statement, *params)
+                    self._before_commit(batch)
+            except asyncpg.IntegrityConstraintViolationError:
+                first = batch[0]
+                raise SeqConflict(
+                    f"table {first.table_id} already has entry {first.entry.seq}"
+                    if len(batch) == 1
+                    else "an entry of the batch is already in the log"
+                ) from None
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                await conn.invalidate()  # (a broken connection must not go back to the pool)
                 raise StoreUnavailable(f"the database is not answering ({exc})") from None
 
     def _before_commit(self, batch: list[_Pending]) -> None:

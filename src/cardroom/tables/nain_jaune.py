@@ -42,7 +42,7 @@ from cardroom.games.nain_jaune.engine import (
     deal_hands,
     round_record,
 )
-from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, RulesError
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules, RulesError
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.store import LogEntry
 from cardroom.tables.config import TableConfig, TableError
@@ -175,6 +175,8 @@ class NainJauneTable:
         self.created_at = 0.0
         self.round_ended_at: float | None = None
         self._shared: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None] | None = None
+        self._rules_json: tuple[Rules, dict[str, Any], str | None] | None = None
+        """The rules as JSON and their preset's name, made once (the rules never change)."""
         """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
         self._round_lists: (
             tuple[Round, tuple[int, ...], list[list[Any]], list[list[Any]]] | None
@@ -663,6 +665,9 @@ class NainJauneTable:
                 }
             )
         result = game.result if game is not None else None
+        rules = self._rules_json
+        if rules is None or rules[0] is not cfg.rules:
+            rules = self._rules_json = (cfg.rules, cfg.rules.to_json(), cfg.rules.preset_name)
         return {
             "type": "state",
             "seq": self.seq,
@@ -671,8 +676,8 @@ class NainJauneTable:
             "status": self.status,
             "title": cfg.title,
             "seats": seats,
-            "rules": cfg.rules.to_json(),
-            "preset": cfg.rules.preset_name,
+            "rules": rules[1],
+            "preset": rules[2],
             "creator": 0,
             "hints": cfg.hints,
             "learning": cfg.learning,
