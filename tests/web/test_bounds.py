@@ -54,9 +54,9 @@ def app_client(tmp_path: Path, **changes: Any) -> TestClient:
 
 
 def test_a_record_of_too_many_rounds_is_refused_before_it_is_replayed(tmp_path: Path) -> None:
-    record = long_record(230)  # the 2,260 rounds, scaled down past the bound of 200
+    record = long_record(230)  # the 2,260 rounds, scaled down past a bound of 200
     body = json.dumps(record, separators=(",", ":")).encode()
-    with app_client(tmp_path) as client:
+    with app_client(tmp_path, max_replay_rounds=200) as client:
         start = time.process_time()
         answer = client.post("/api/replay?lang=fr", content=body, headers=JSON_TYPE)
         spent = time.process_time() - start
@@ -99,13 +99,13 @@ async def test_a_finished_tables_frames_are_computed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     computed: list[str] = []
-    real = replay_route.replay_frames
+    real = replay_route.page_frames
 
-    def counting(data: Any, lang: str = "en", *bounds: Any) -> dict[str, Any]:
+    def counting(replays: Any, first: int, count: int, lang: str = "en", *bounds: Any) -> Any:
         computed.append(lang)
-        return real(data, lang, *bounds)
+        return real(replays, first, count, lang, *bounds)
 
-    monkeypatch.setattr(replay_route, "replay_frames", counting)
+    monkeypatch.setattr(replay_route, "page_frames", counting)
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = (SeatSpec("person", name="Ann"), SeatSpec("bot", "easy"))
@@ -122,11 +122,64 @@ async def test_a_finished_tables_frames_are_computed_once(
                 *(http.get(f"/api/replay/{table}") for _ in range(4)),
                 http.get(f"/api/replay/{table}?lang=cy"),
             )
-            again = await http.get(f"/api/replay/{table}")
+            again = await http.get(f"/api/replay/{table}?page=0")
     assert [a.status_code for a in answers] == [200] * 5
     assert len({a.content for a in answers[:4]} | {again.content}) == 1
     assert again.json()["rounds"][0]["finished"] is True
     assert sorted(computed) == ["cy", "en"]  # once per language, not once per request
+
+
+def test_a_long_record_is_served_a_page_of_rounds_at_a_time_and_checked_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = long_record(45)
+    whole = replay_route.check_record(record, 100)
+    checks: list[int] = []
+    real = replay_route.check_record
+
+    def counting(data: Any, most: int) -> Any:
+        checks.append(len(data))
+        return real(data, most)
+
+    monkeypatch.setattr(replay_route, "check_record", counting)
+    body = json.dumps(record, separators=(",", ":")).encode()
+    with app_client(tmp_path, replay_page_rounds=20) as client:
+        pages = [
+            client.post(f"/api/replay?page={n}", content=body, headers=JSON_TYPE)
+            for n in (0, 1, 2)
+        ]
+        again = client.post("/api/replay?page=1", content=body, headers=JSON_TYPE)
+        past = client.post("/api/replay?page=3&lang=fr", content=body, headers=JSON_TYPE)
+    assert [p.status_code for p in pages] == [200, 200, 200]
+    first, second, last = (p.json() for p in pages)
+    assert (first["total"], first["pages"], first["page_rounds"]) == (45, 3, 20)
+    assert [len(p["rounds"]) for p in (first, second, last)] == [20, 20, 5]
+    assert [p["first"] for p in (first, second, last)] == [0, 20, 40]
+    numbers = [r["number"] for p in (first, second, last) for r in p["rounds"]]
+    assert numbers == list(range(1, 46))
+    # each page is the whole replay's rounds, cut: the last round ends with the game's chips
+    full = replay_route.page_frames(whole.replays, 0, 45)
+    assert last["rounds"][-1] == full["rounds"][44]
+    assert second["rounds"][0] == full["rounds"][20]
+    assert again.content == pages[1].content
+    assert checks == [45]  # checked by the engine once, for every page
+    assert past.status_code == 404
+    assert past.json()["message"] == (
+        "cette relecture n’a pas cette page : rouvrez-la depuis le début"
+    )
+
+
+def test_an_upload_past_its_size_is_refused_in_words(tmp_path: Path) -> None:
+    with app_client(tmp_path, max_replay_bytes=1024 * 1024) as client:
+        big = b"[" + b" " * (1024 * 1024) + b"]"
+        answer = client.post(
+            "/api/replay", content=big, headers={**JSON_TYPE, "Accept-Language": "cy"}
+        )
+    assert answer.status_code == 413
+    assert answer.json() == {
+        "error": "too-large",
+        "message": "gall ffeil cofnod fod yn 1 MB ar y mwyaf: mae hon yn fwy",
+    }
 
 
 # -- 3. tables: how many, how fast, how long ---------------------------------------------------

@@ -30,7 +30,7 @@ from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
 from cardroom.i18n.names import shown_name, shown_names
 from cardroom.i18n.words import N_, engine_event_text, rules_note, stakes_text
 
-__all__ = ["RecordError", "ReplayTooLarge", "replay_frames"]
+__all__ = ["RecordError", "ReplayTooLarge", "checked_replays", "page_frames", "replay_frames"]
 
 
 class ReplayTooLarge(Exception):
@@ -52,19 +52,36 @@ def replay_frames(
     :class:`ReplayTooLarge` past ``max_rounds`` rounds (before anything is replayed) or
     ``max_steps`` steps (as soon as they are reached).
     """
+    replays = checked_replays(data, max_rounds)
+    return page_frames(replays, 0, len(replays), lang, max_steps)
+
+
+def checked_replays(data: Any, max_rounds: int | None = None) -> list[Replay]:
+    """The rounds of a record, checked by the engine (the costly part, done once per record);
+    :class:`ReplayTooLarge` past ``max_rounds`` rounds, before anything is replayed."""
     if max_rounds is not None and isinstance(data, list) and len(data) > max_rounds:
         raise ReplayTooLarge(
             N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
             n=len(data),
             most=max_rounds,
         )
-    replays = replay_game(parse_game(data))
+    return replay_game(parse_game(data))
+
+
+def page_frames(
+    replays: list[Replay], first: int, count: int, lang: str = "en", max_steps: int | None = None
+) -> dict[str, Any]:
+    """The frames of rounds ``first`` to ``first + count - 1`` (0-based) of checked rounds;
+    :class:`ReplayTooLarge` as soon as they reach ``max_steps`` steps."""
     budget = _Budget(max_steps)
+    chosen = replays[first : first + count]
     rounds = [
-        _round_frames(rep, number, lang, budget) for number, rep in enumerate(replays, start=1)
+        _round_frames(rep, number, lang, budget)
+        for number, rep in enumerate(chosen, start=first + 1)
     ]
     notes = {rules_note("nain-jaune", rep.record.rules_version, lang) for rep in replays}
     return {
+        "game": "nain-jaune",
         "players": shown_names(replays[0].record.players, lang),
         "rounds": rounds,
         "rules_notes": sorted(n for n in notes if n is not None),

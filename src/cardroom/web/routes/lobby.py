@@ -177,7 +177,15 @@ async def creation_refused(request: Request, address: str, lang: str) -> Respons
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
     tr = translator(lang)
-    wait = limits.creations.wait(address)
+    mine = limits.created_by(address)
+    too_many_open = len(mine) >= settings.open_tables_per_client
+    if too_many_open:  # (checked below; a request refused for it is not counted as made)
+        rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
+        open_ids = {str(row["id"]) for row in rows}
+        too_many_open = (
+            sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client
+        )
+    wait = 0.0 if too_many_open else await limits.take(limits.creations, address)
     if wait > 0:
         return _too_many(
             wait,
@@ -187,19 +195,15 @@ async def creation_refused(request: Request, address: str, lang: str) -> Respons
                 settings.tables_per_minute,
             ),
         )
-    mine = limits.created_by(address)
-    if len(mine) >= settings.open_tables_per_client:
-        rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
-        open_ids = {str(row["id"]) for row in rows}
-        if sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client:
-            return _too_many(
-                60,
-                tr.ngettext(
-                    "you have {n} table not over yet: finish it before making another",
-                    "you have {n} tables not over yet: finish one before making another",
-                    settings.open_tables_per_client,
-                ),
-            )
+    if too_many_open:
+        return _too_many(
+            60,
+            tr.ngettext(
+                "you have {n} table not over yet: finish it before making another",
+                "you have {n} tables not over yet: finish one before making another",
+                settings.open_tables_per_client,
+            ),
+        )
     return None
 
 
