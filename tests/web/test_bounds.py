@@ -583,3 +583,46 @@ def test_replay_uploads_are_bounded_per_address_and_in_flight(
     assert busy.json()["message"] == (
         "beaucoup de relectures sont en préparation : réessayez dans un instant"
     )
+
+
+async def test_requests_and_websockets_of_one_address_are_bounded_in_the_app(
+    tmp_path: Path,
+) -> None:
+    settings = settings_for(tmp_path, connections_per_address=3, sockets_per_address=100)
+    async with serving(settings) as (app, address):
+        created = await service_of(app).create(
+            TableConfig(
+                rules=Rules(), seats=(SeatSpec("person", name="Ann"), SeatSpec("person")), seed=1
+            )
+        )
+        table = created.table_id
+        kept = [await Player(address, table, None).connect() for _ in range(3)]
+        for p in kept:
+            await p.wait_for(lambda f: f["type"] == "state")
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            refused = await http.get("/api/tables", headers={"Accept-Language": "fr"})
+            assert refused.status_code == 429 and refused.headers["retry-after"] == "5"
+            assert refused.json() == {
+                "error": "rate-limited",
+                "message": "trop de connexions depuis votre adresse en même temps : fermez "
+                "quelques pages et réessayez",
+            }
+            async with websockets.connect(f"ws://{address}/ws/{table}?lang=cy") as extra:
+                frame = json.loads(await extra.recv())
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await extra.recv()
+            assert frame["type"] == "error" and frame["code"] == "rate-limited"
+            assert frame["message"] == (
+                "gormod o gysylltiadau o’ch cyfeiriad chi ar yr un pryd: caewch ambell dudalen "
+                "a rhowch gynnig arall arni"
+            )
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            await kept[0].close()
+            for _ in range(100):  # the closed websocket's place is given back
+                answer = await http.get("/api/tables")
+                if answer.status_code == 200:
+                    break
+                await asyncio.sleep(0.02)
+            assert answer.status_code == 200
+        for p in kept[1:]:
+            await p.close()

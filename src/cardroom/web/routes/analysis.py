@@ -83,8 +83,8 @@ async def analysis_page(request: Request, table_id: str) -> Response:
 UPLOAD_PREFIX = "u-"
 """The key of an uploaded record's analysis: ``u-`` and 40 hex digits of its SHA-256."""
 UPLOAD_GONE = N_(
-    "This record's analysis is not kept here: open the file in the replay viewer and press "
-    "Analyse again."
+    "This record's analysis is not kept here: open the file in the replay viewer and analyse "
+    "it again."
 )
 
 

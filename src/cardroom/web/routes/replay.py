@@ -286,12 +286,19 @@ async def _refused(request: Request, window: Window, address: str, lang: str) ->
 
 def too_large_upload(limit: int, lang: str) -> Response:
     """The 413 of a record file past ``limit`` bytes, in words."""
-    megabytes = max(1, limit // (1024 * 1024))
-    words = translator(lang).ngettext(
-        "a record file may be at most {n} MB: this one is larger",
-        "a record file may be at most {n} MB: this one is larger",
-        megabytes,
-    )
+    tr = translator(lang)
+    if limit >= 1024 * 1024:
+        words = tr.ngettext(
+            "a record file may be at most {n} MB: this one is larger",
+            "a record file may be at most {n} MB: this one is larger",
+            limit // (1024 * 1024),
+        )
+    else:
+        words = tr.ngettext(
+            "a record file may be at most {n} KB: this one is larger",
+            "a record file may be at most {n} KB: this one is larger",
+            max(1, limit // 1024),
+        )
     return error_json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too-large", words)
 
 
