@@ -28,6 +28,7 @@ from cardroom.sim.play import play_game
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import create_app
 from cardroom.web.guard import host_allowed
+from cardroom.web.replay_frames import page_frames
 from cardroom.web.settings import default_hosts
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 from tests.web.test_hints import two_people
@@ -99,7 +100,7 @@ async def test_a_finished_tables_frames_are_computed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     computed: list[str] = []
-    real = replay_route.page_frames
+    real = page_frames
 
     def counting(replays: Any, first: int, count: int, lang: str = "en", *bounds: Any) -> Any:
         computed.append(lang)
@@ -158,7 +159,7 @@ def test_a_long_record_is_served_a_page_of_rounds_at_a_time_and_checked_once(
     numbers = [r["number"] for p in (first, second, last) for r in p["rounds"]]
     assert numbers == list(range(1, 46))
     # each page is the whole replay's rounds, cut: the last round ends with the game's chips
-    full = replay_route.page_frames(whole.replays, 0, 45)
+    full = page_frames(whole.replays, 0, 45)
     assert last["rounds"][-1] == full["rounds"][44]
     assert second["rounds"][0] == full["rounds"][20]
     assert again.content == pages[1].content
