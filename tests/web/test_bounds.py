@@ -28,7 +28,7 @@ from cardroom.sim.play import play_game
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import create_app
 from cardroom.web.guard import host_allowed
-from cardroom.web.replay_frames import page_frames
+from cardroom.web.replay_frames import replay_frames, rounds_page
 from cardroom.web.settings import default_hosts
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 from tests.web.test_hints import two_people
@@ -100,13 +100,13 @@ async def test_a_finished_tables_frames_are_computed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     computed: list[str] = []
-    real = page_frames
+    real = rounds_page
 
-    def counting(replays: Any, first: int, count: int, lang: str = "en", *bounds: Any) -> Any:
+    def counting(rounds: Any, first: int, count: int, lang: str = "en", *bounds: Any) -> Any:
         computed.append(lang)
-        return real(replays, first, count, lang, *bounds)
+        return real(rounds, first, count, lang, *bounds)
 
-    monkeypatch.setattr(replay_route, "page_frames", counting)
+    monkeypatch.setattr(replay_route, "rounds_page", counting)
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = (SeatSpec("person", name="Ann"), SeatSpec("bot", "easy"))
@@ -134,7 +134,6 @@ def test_a_long_record_is_served_a_page_of_rounds_at_a_time_and_checked_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     record = long_record(45)
-    whole = replay_route.check_record(record, 100)
     checks: list[int] = []
     real = replay_route.check_record
 
@@ -159,7 +158,7 @@ def test_a_long_record_is_served_a_page_of_rounds_at_a_time_and_checked_once(
     numbers = [r["number"] for p in (first, second, last) for r in p["rounds"]]
     assert numbers == list(range(1, 46))
     # each page is the whole replay's rounds, cut: the last round ends with the game's chips
-    full = page_frames(whole.replays, 0, 45)
+    full = replay_frames(record)
     assert last["rounds"][-1] == full["rounds"][44]
     assert second["rounds"][0] == full["rounds"][20]
     assert again.content == pages[1].content

@@ -32,7 +32,7 @@ from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, Window, retry_after
-from cardroom.web.replay_frames import RecordError, ReplayTooLarge, checked_replays, page_frames
+from cardroom.web.replay_frames import RecordError, ReplayTooLarge, checked_rounds, rounds_page
 from cardroom.web.replay_realtime import RecordError as RealtimeRecordError
 from cardroom.web.replay_realtime import checked_realtime, is_realtime_record, realtime_page
 from cardroom.web.routes.common import (
@@ -58,7 +58,8 @@ MAX_WAITING = 4
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """A record replayed by the engine: its rounds (Nain Jaune) or games (Spit, Speed)."""
+    """A record checked by the engine: its parsed rounds (Nain Jaune: a page is replayed from
+    them again) or its replayed games (Spit, Speed)."""
 
     realtime: bool
     replays: list[Any]
@@ -73,7 +74,7 @@ class Checked:
         if self.realtime:
             frames = realtime_page(self.replays, first, per_page, lang, max_steps)
         else:
-            frames = page_frames(self.replays, first, per_page, lang, max_steps)
+            frames = rounds_page(self.replays, first, per_page, lang, max_steps)
         frames.update(
             first=first,
             total=len(self.replays),
@@ -88,7 +89,7 @@ def check_record(data: Any, max_rounds: int) -> Checked:
     """Replay a parsed record once (in the replays' pool)."""
     if is_realtime_record(data):  # Spit / Speed: one step per log entry
         return Checked(True, checked_realtime(data, max_rounds))
-    return Checked(False, checked_replays(data, max_rounds))
+    return Checked(False, checked_rounds(data, max_rounds))
 
 
 class Replays:
