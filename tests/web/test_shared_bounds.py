@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -113,3 +114,31 @@ async def test_a_window_forgets_what_is_older_than_it(tmp_path: Path) -> None:
         assert await bounds.count("k", 60) == 2  # 1010 and 1060: 1000 is gone, the refused too
     finally:
         await store.close()
+
+
+def test_an_analysis_under_way_in_one_process_is_told_by_the_other(tmp_path: Path) -> None:
+    """With two processes on one database, the page that polls the other one sees the analysis
+    under way (not "absent"), and asking the other one again neither starts a second analysis
+    nor counts against the address."""
+    from tests.web.test_analysis import finished_game
+
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", bot_delay=0.0, analyses_per_hour=1
+    )
+    record = finished_game()
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        first = a.post("/api/analysis/upload", json=record).json()
+        key = first["id"]
+        assert first["state"] in ("queued", "running")
+        seen = b.get(f"/api/analysis/{key}").json()
+        again = b.post("/api/analysis/upload", json=record)
+        queue_b = getattr(b.app.state, "analyses", None)  # type: ignore[attr-defined]
+        assert queue_b is None or not queue_b._tasks  # b started nothing
+        answer, deadline = seen, time.monotonic() + 120
+        while answer["state"] != "done":
+            assert answer["state"] == "running", answer  # told by b, while a analyses
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+            answer = b.get(f"/api/analysis/{key}").json()
+    assert again.status_code == 200 and again.json()["state"] == "running"
+    assert answer["analysis"]["players"] == ["Ann", "Bob", "Cat"]
