@@ -117,14 +117,16 @@ async def test_a_window_forgets_what_is_older_than_it(tmp_path: Path) -> None:
 
 
 def test_an_analysis_under_way_in_one_process_is_told_by_the_other(tmp_path: Path) -> None:
+    analysis_under_way_is_told_by_the_other(f"sqlite+aiosqlite:///{tmp_path / 'a.db'}")
+
+
+def analysis_under_way_is_told_by_the_other(url: str) -> None:
     """With two processes on one database, the page that polls the other one sees the analysis
     under way (not "absent"), and asking the other one again neither starts a second analysis
     nor counts against the address."""
     from tests.web.test_analysis import finished_game
 
-    settings = Settings(
-        db_url=f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", bot_delay=0.0, analyses_per_hour=1
-    )
+    settings = Settings(db_url=url, bot_delay=0.0, analyses_per_hour=1)
     record = finished_game()
     with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
         first = a.post("/api/analysis/upload", json=record).json()
