@@ -35,6 +35,10 @@ def two_apps_share_their_bounds(url: str, folder: Path) -> None:
         analyses_per_hour=1,
     )
     with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        bad = [  # refused for what they ask: not counted
+            client.post("/api/tables", json={"name": "Ann", "players": 99}) for client in (a, b)
+        ]
+        assert [r.status_code for r in bad] == [400, 400]
         made = [
             client.post("/api/tables", json={"name": "Ann", "players": 2})
             for client in (a, b, a, b, a)

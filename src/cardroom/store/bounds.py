@@ -83,6 +83,16 @@ class BoundStore:
             await conn.execute(bounds_t.delete().where(forget))
         return wait
 
+    async def give_back(self, key: str) -> None:
+        """Forget the latest one counted for ``key`` (a request refused after it was counted)."""
+        key = key[:200]
+        lock = getattr(self.store, "_write_lock", contextlib.nullcontext())
+        latest = sa.select(sa.func.max(bounds_t.c.id)).where(bounds_t.c.key == key)
+        async with _guard(), lock, self.engine.begin() as conn:
+            mine = (await conn.execute(latest)).scalar()
+            if mine is not None:
+                await conn.execute(bounds_t.delete().where(bounds_t.c.id == mine))
+
     async def count(self, key: str, seconds: float) -> int:
         """How many were counted for ``key`` in the last ``seconds`` (for tests and pages)."""
         async with _guard(), self.engine.connect() as conn:

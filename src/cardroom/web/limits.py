@@ -46,6 +46,12 @@ class Window:
             return 0.0
         return times[0] + self.seconds - now
 
+    def give_back(self, key: object) -> None:
+        """Forget the latest one counted for ``key``."""
+        times = self._times.get(key)
+        if times:
+            times.pop()
+
     def note(self, key: object) -> None:
         """Count one for ``key`` now."""
         times = self._times.setdefault(key, deque())
@@ -96,6 +102,14 @@ class Limits:
         if wait <= 0:
             window.note(key)
         return wait
+
+    async def give_back(self, window: Window, key: object) -> None:
+        """Forget the latest one :meth:`take` counted for ``key`` (its request was refused for
+        what it asked, so it did not cost what the bound is for)."""
+        if self.shared is not None and window.name:
+            await self.shared.give_back(f"{window.name}:{key}")
+        else:
+            window.give_back(key)
 
     def note_table(self, address: str, table_id: str) -> None:
         """``address`` created ``table_id`` (counted by :meth:`take` already)."""

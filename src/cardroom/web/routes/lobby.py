@@ -241,6 +241,14 @@ async def create_table(request: Request) -> Response:
     refused = await creation_refused(request, address, lang)
     if refused is not None:
         return refused
+    response = await _create_table(request, address, lang)
+    if response.status_code != HTTPStatus.CREATED:  # refused for what it asked: not counted
+        limits: Limits = request.app.state.limits
+        await limits.give_back(limits.creations, address)
+    return response
+
+
+async def _create_table(request: Request, address: str, lang: str) -> Response:
     player = await current_player(request)
     if player is None and settings_of(request).identity == "required":
         return error_json(
