@@ -100,7 +100,7 @@ def test_an_uploaded_record_is_analysed_once_and_bounded_per_address(tmp_path: A
     settings = Settings(
         db_url=f"sqlite+aiosqlite:///{tmp_path / 'u.db'}",
         analyses_per_hour=1,
-        max_analysis_rounds=1,
+        max_analysis_rounds=2,
         max_replay_bytes=64 * 1024,
     )
     record = finished_game()
@@ -130,10 +130,10 @@ def test_an_uploaded_record_is_analysed_once_and_bounded_per_address(tmp_path: A
             "rydych chi wedi gofyn am 1 dadansoddiad yn ystod yr awr ddiwethaf: arhoswch ychydig"
         )
         # past the rounds and the size: refused before anything is queued or counted
-        long = client.post("/api/analysis/upload?lang=fr", json=record * 2)
+        long = client.post("/api/analysis/upload?lang=fr", json=record * 3)
         assert long.status_code == 422
         assert long.json()["message"] == (
-            "l’analyse prend des parties d’au plus 1 manche : cet enregistrement en a 2"
+            "cet enregistrement a 3 manches : l’analyse prend des parties d’au plus 2 manches"
         )
         big = client.post(
             "/api/analysis/upload",

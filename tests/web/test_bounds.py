@@ -66,6 +66,7 @@ def test_a_record_of_too_many_rounds_is_refused_before_it_is_replayed(tmp_path: 
             "error": "too-large",
             "message": "cet enregistrement a 230 manches : la relecture montre des parties "
             "d’au plus 200 manches",
+            "id": "bounds.replay-rounds",
         }
         assert len(answer.content) < 300 and spent < 1.0  # nothing was replayed
         # the same game cut to the bound replays
@@ -179,6 +180,7 @@ def test_an_upload_past_its_size_is_refused_in_words(tmp_path: Path) -> None:
     assert answer.json() == {
         "error": "too-large",
         "message": "gall ffeil cofnod fod yn 1 MB ar y mwyaf: mae hon yn fwy",
+        "id": "bounds.record-file-mb",
     }
 
 
@@ -527,6 +529,7 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
     assert {f["message"] for f in limited} == {
         "you have asked for many hints lately: wait a minute"
     }
+    assert {f["id"] for f in limited} == {"bounds.hints-per-minute"}
     assert len(threads) == 4 and all(name.startswith("cardroom-hint") for name in threads)
 
 
@@ -606,12 +609,14 @@ async def test_requests_and_websockets_of_one_address_are_bounded_in_the_app(
                 "error": "rate-limited",
                 "message": "trop de connexions depuis votre adresse en même temps : fermez "
                 "quelques pages et réessayez",
+                "id": "bounds.connections",
             }
             async with websockets.connect(f"ws://{address}/ws/{table}?lang=cy") as extra:
                 frame = json.loads(await extra.recv())
                 with pytest.raises(websockets.ConnectionClosed) as closed:
                     await extra.recv()
             assert frame["type"] == "error" and frame["code"] == "rate-limited"
+            assert frame["id"] == "bounds.connections"
             assert frame["message"] == (
                 "gormod o gysylltiadau o’ch cyfeiriad chi ar yr un pryd: caewch ambell dudalen "
                 "a rhowch gynnig arall arni"

@@ -47,6 +47,7 @@ def two_apps_share_their_bounds(url: str, folder: Path) -> None:
         assert made[3].json()["message"] == (
             "you have made 3 tables in the last minute: wait a moment"
         )
+        assert made[3].json()["id"] == "bounds.tables-per-minute"
         assert 1 <= int(made[3].headers["retry-after"]) <= 60
         one_round = json.dumps(sweep_record()).encode()
         replayed = [
@@ -61,7 +62,7 @@ def two_apps_share_their_bounds(url: str, folder: Path) -> None:
         other = b.post(
             "/api/analysis/upload?lang=fr", json=realtime_record("speed", 4)
         )  # another record, the other process
-        assert other.status_code == 429
+        assert other.status_code == 429 and other.json()["id"] == "bounds.analyses-per-hour"
         assert other.json()["message"] == (
             "vous avez demandé 1 analyse dans la dernière heure : patientez un peu"
         )

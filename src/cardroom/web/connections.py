@@ -13,13 +13,13 @@ import json
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from cardroom.i18n import translator
-from cardroom.i18n.words import N_
+from cardroom.i18n.messages import message_words
 
 CLOSE_TRY_AGAIN = 1013
 RETRY_AFTER = 5
 """Seconds a refused client is told to wait."""
-TOO_MANY = N_("too many connections from your address at once: close a few pages and try again")
+TOO_MANY = "bounds.connections"
+"""The id of the words a refused client is told (:mod:`cardroom.i18n.bound_words`)."""
 
 
 def _lang(conn: HTTPConnection) -> str:
@@ -59,18 +59,18 @@ class PerAddress:
 
     async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The answer past the bound: a 429 or an error frame then 1013, in words."""
-        words = translator(_lang(HTTPConnection(scope)))._(TOO_MANY)
+        words = message_words(TOO_MANY, {}, _lang(HTTPConnection(scope)))
         if scope["type"] == "websocket":
             message = await receive()
             if message["type"] != "websocket.connect":
                 return
             frame = {"type": "error", "code": "rate-limited", "message": words, "ref": None,
-                     "id": "web.too-many-connections"}  # fmt: skip
+                     "id": TOO_MANY}  # fmt: skip
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.send", "text": json.dumps(frame)})
             await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN})
             return
-        body = json.dumps({"error": "rate-limited", "message": words}).encode()
+        body = json.dumps({"error": "rate-limited", "message": words, "id": TOO_MANY}).encode()
         await send(
             {
                 "type": "http.response.start",

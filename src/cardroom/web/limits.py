@@ -13,8 +13,12 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
+from fastapi.responses import JSONResponse
+
+from cardroom.i18n.messages import message_words
 from cardroom.store.bounds import BoundStore
 from cardroom.tables.chat import TokenBucket
+from cardroom.web.routes.common import error_json
 from cardroom.web.settings import Settings
 
 MAX_KEYS = 10_000
@@ -152,6 +156,18 @@ class Limits:
         else:
             self._seat_buckets.move_to_end(key)
         return bucket
+
+
+def refusal(
+    status: int, code: str, id: str, lang: str, wait: float | None = None, **fields: object
+) -> JSONResponse:
+    """The answer past a bound: ``{"error": code, "message": words, "id": id}`` (message ``id``
+    of :mod:`cardroom.i18n.bound_words` in ``lang``), with ``Retry-After`` when ``wait`` is
+    given."""
+    response = error_json(status, code, message_words(id, fields, lang), id=id)
+    if wait is not None:
+        response.headers["Retry-After"] = retry_after(wait)
+    return response
 
 
 def retry_after(seconds: float) -> str:

@@ -29,8 +29,9 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
+from cardroom.i18n.messages import message_words
 from cardroom.i18n.names import shown_name, shown_names
-from cardroom.i18n.words import N_, engine_event_text, rules_note, stakes_text
+from cardroom.i18n.words import engine_event_text, rules_note, stakes_text
 
 __all__ = [
     "RecordError",
@@ -43,11 +44,12 @@ __all__ = [
 
 
 class ReplayTooLarge(Exception):
-    """A record past the viewer's bounds; ``message`` is an msgid with ``fields``."""
+    """A record past the viewer's bounds: message ``id`` (:mod:`cardroom.i18n.bound_words`)
+    with ``fields``; its English words are the exception's text."""
 
-    def __init__(self, message: str, **fields: int) -> None:
-        super().__init__(message.format(**fields))
-        self.message = message
+    def __init__(self, id: str, **fields: int) -> None:
+        super().__init__(message_words(id, fields, "en"))
+        self.id = id
         self.fields = fields
 
 
@@ -72,11 +74,7 @@ def checked_rounds(data: Any, max_rounds: int | None = None) -> list[RoundRecord
     per record; what is kept is the parsed rounds, a page is replayed from them again);
     :class:`ReplayTooLarge` past ``max_rounds`` rounds, before anything is replayed."""
     if max_rounds is not None and isinstance(data, list) and len(data) > max_rounds:
-        raise ReplayTooLarge(
-            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
-            n=len(data),
-            most=max_rounds,
-        )
+        raise ReplayTooLarge("bounds.replay-rounds", n=len(data), most=max_rounds)
     rounds = parse_game(data)
     replay_game(rounds)
     return rounds
@@ -135,9 +133,7 @@ class _Budget:
     def spend(self, steps: int = 1) -> None:
         self.spent += steps
         if self.most is not None and self.spent > self.most:
-            raise ReplayTooLarge(
-                N_("this record is too long to replay here: at most {most} steps"), most=self.most
-            )
+            raise ReplayTooLarge("bounds.replay-steps", most=self.most)
 
 
 def _round_frames(

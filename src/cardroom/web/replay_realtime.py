@@ -24,7 +24,6 @@ from cardroom.cards import Card
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
-from cardroom.i18n.words import N_
 from cardroom.web.replay_frames import ReplayTooLarge
 
 __all__ = [
@@ -53,9 +52,7 @@ def realtime_frames(
     lists = [g.get("actions") for g in games if isinstance(g, dict)]
     steps = sum(len(a) + 1 for a in lists if isinstance(a, list))
     if max_steps is not None and steps > max_steps:
-        raise ReplayTooLarge(
-            N_("this record is too long to replay here: at most {most} steps"), most=max_steps
-        )
+        raise ReplayTooLarge("bounds.replay-steps", most=max_steps)
     replays = checked_realtime(data, max_games)
     return realtime_page(replays, 0, len(replays), lang)
 
@@ -65,10 +62,7 @@ def checked_realtime(data: Any, max_games: int | None = None) -> list[Replay]:
     :class:`ReplayTooLarge` past ``max_games`` games, before anything is replayed."""
     games = data if isinstance(data, list) else [data]
     if max_games is not None and len(games) > max_games:
-        raise ReplayTooLarge(
-            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
-            n=len(games), most=max_games,
-        )  # fmt: skip
+        raise ReplayTooLarge("bounds.replay-rounds", n=len(games), most=max_games)
     return replay_any(data)
 
 
@@ -80,9 +74,7 @@ def realtime_page(
     chosen = replays[first : first + count]
     steps = sum(len(rep.arbiter.log) + 1 for rep in chosen)
     if max_steps is not None and steps > max_steps:
-        raise ReplayTooLarge(
-            N_("this record is too long to replay here: at most {most} steps"), most=max_steps
-        )
+        raise ReplayTooLarge("bounds.replay-steps", most=max_steps)
     games = [_game(rep, number, lang) for number, rep in enumerate(chosen, start=first + 1)]
     return {
         "game": replays[0].engine.game,

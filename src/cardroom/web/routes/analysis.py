@@ -32,7 +32,7 @@ from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
-from cardroom.web.limits import Limits, retry_after
+from cardroom.web.limits import Limits, refusal
 from cardroom.web.replay_realtime import is_realtime_record
 from cardroom.web.routes.common import (
     check_table_id,
@@ -82,10 +82,6 @@ async def analysis_page(request: Request, table_id: str) -> Response:
 
 UPLOAD_PREFIX = "u-"
 """The key of an uploaded record's analysis: ``u-`` and 40 hex digits of its SHA-256."""
-UPLOAD_GONE = N_(
-    "This record's analysis is not kept here: open the file in the replay viewer and analyse "
-    "it again."
-)
 
 
 def _answer(status: Status, lang: str, key: str | None = None) -> Response:
@@ -147,25 +143,18 @@ async def analyse_upload(request: Request) -> Response:
     realtime = is_realtime_record(record)
     most = settings.max_analysis_rounds
     if not realtime and _rounds(record) > most:
-        words = tr.ngettext(
-            "the analysis takes games of at most {n} round: this record has {rounds}",
-            "the analysis takes games of at most {n} rounds: this record has {rounds}",
-            most,
-            rounds=_rounds(record),
-        )
-        return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", words)
+        return refusal(
+            HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", "bounds.analysis-rounds", lang,
+            n=_rounds(record), most=most,
+        )  # fmt: skip
     limits: Limits = request.app.state.limits
     address = request.client.host if request.client else ""
     wait = await limits.take(limits.analyses, address)
     if wait > 0:
-        words = tr.ngettext(
-            "you have asked for {n} analysis in the last hour: wait a while",
-            "you have asked for {n} analyses in the last hour: wait a while",
-            limits.analyses.limit,
-        )
-        refused = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
-        refused.headers["Retry-After"] = retry_after(wait)
-        return refused
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.analyses-per-hour", lang,
+            wait, n=limits.analyses.limit,
+        )  # fmt: skip
     if realtime:
         from cardroom.analysis.spit_speed import AnalysisError, analyse
 
@@ -182,11 +171,7 @@ async def analyse_upload(request: Request) -> Response:
 
 
 def _busy(lang: str) -> Response:
-    return error_json(
-        HTTPStatus.SERVICE_UNAVAILABLE,
-        "busy",
-        translator(lang)._("Many games are being analysed just now: try again in a minute."),
-    )
+    return refusal(HTTPStatus.SERVICE_UNAVAILABLE, "busy", "bounds.analyses-busy", lang, 60)
 
 
 @router.post("/api/analysis/{table_id}")
@@ -203,7 +188,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     if stored.state in ("done", "queued", "running"):
         return _answer(stored, lang)
     if table_id.startswith(UPLOAD_PREFIX):  # an upload's analysis is started by its upload
-        return error_json(HTTPStatus.NOT_FOUND, "not-found", translator(lang)._(UPLOAD_GONE))
+        return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     service = service_of(request)
     try:
         realtime = await service.game_of(table_id) in ("spit", "speed")
@@ -229,5 +214,5 @@ async def analysis_status(request: Request, table_id: str) -> Response:
     lang = connection_lang(request)
     status = await queue_of(request).status(table_id)
     if table_id.startswith(UPLOAD_PREFIX) and status.state == "absent":
-        return error_json(HTTPStatus.NOT_FOUND, "not-found", translator(lang)._(UPLOAD_GONE))
+        return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     return _answer(status, lang)

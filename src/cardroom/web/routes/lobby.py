@@ -20,7 +20,7 @@ from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
-from cardroom.web.limits import Limits, retry_after
+from cardroom.web.limits import Limits, refusal
 from cardroom.web.protocol import (
     CreateTable,
     ProtocolError,
@@ -166,17 +166,10 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
-def _too_many(wait: float, words: str) -> Response:
-    response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
-    response.headers["Retry-After"] = retry_after(wait)
-    return response
-
-
 async def creation_refused(request: Request, address: str, lang: str) -> Response | None:
     """A 429 when ``address`` made too many tables this minute or has too many open."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
-    tr = translator(lang)
     mine = limits.created_by(address)
     too_many_open = len(mine) >= settings.open_tables_per_client
     if too_many_open:  # (checked below; a request refused for it is not counted as made)
@@ -187,23 +180,15 @@ async def creation_refused(request: Request, address: str, lang: str) -> Respons
         )
     wait = 0.0 if too_many_open else await limits.take(limits.creations, address)
     if wait > 0:
-        return _too_many(
-            wait,
-            tr.ngettext(
-                "you have made {n} table in the last minute: wait a moment",
-                "you have made {n} tables in the last minute: wait a moment",
-                settings.tables_per_minute,
-            ),
-        )
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.tables-per-minute", lang,
+            wait, n=settings.tables_per_minute,
+        )  # fmt: skip
     if too_many_open:
-        return _too_many(
-            60,
-            tr.ngettext(
-                "you have {n} table not over yet: finish it before making another",
-                "you have {n} tables not over yet: finish one before making another",
-                settings.open_tables_per_client,
-            ),
-        )
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.open-tables", lang,
+            60, n=settings.open_tables_per_client,
+        )  # fmt: skip
     return None
 
 

@@ -31,7 +31,7 @@ from cardroom.games.records import loads
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.tables import TableError
-from cardroom.web.limits import Limits, Window, retry_after
+from cardroom.web.limits import Limits, Window, refusal
 from cardroom.web.replay_frames import RecordError, ReplayTooLarge, checked_rounds, rounds_page
 from cardroom.web.replay_realtime import RecordError as RealtimeRecordError
 from cardroom.web.replay_realtime import checked_realtime, is_realtime_record, realtime_page
@@ -170,8 +170,7 @@ def _page_number(request: Request) -> int | None:
 
 
 def _no_page(lang: str) -> Response:
-    words = translator(lang)._(N_("this replay has no such page: open it again from its start"))
-    return error_json(HTTPStatus.NOT_FOUND, "no-page", words)
+    return refusal(HTTPStatus.NOT_FOUND, "no-page", "bounds.replay-no-page", lang)
 
 
 async def _page(
@@ -229,13 +228,9 @@ async def _compute(
     if checked is not None and number >= checked.pages(per_page):
         return _no_page(lang)
     if replays.waiting >= MAX_WAITING:
-        busy = error_json(
-            HTTPStatus.SERVICE_UNAVAILABLE,
-            "unavailable",
-            translator(lang)._(N_("many replays are being prepared: try again in a moment")),
+        return refusal(
+            HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "bounds.replays-busy", lang, 2
         )
-        busy.headers["Retry-After"] = "2"
-        return busy
 
     def work() -> tuple[Checked, bytes | None]:
         done = checked or check_record(data, settings.max_replay_rounds)
@@ -249,8 +244,7 @@ async def _compute(
     except (RecordError, RealtimeRecordError) as exc:
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
     except ReplayTooLarge as exc:
-        words = translator(lang)._(exc.message, **exc.fields)
-        return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", words)
+        return refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", exc.id, lang, **exc.fields)
     except UnicodeEncodeError:  # e.g. a name holding half of a surrogate pair
         words = translator(lang)._(N_("this record holds text that is not valid Unicode"))
         return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-record", words)
@@ -268,39 +262,22 @@ async def _refused(request: Request, window: Window, address: str, lang: str) ->
     wait = await limits.take(window, address)
     if wait <= 0:
         return None
-    if window is limits.replays:
-        words = translator(lang).ngettext(
-            "you have replayed {n} record in the last minute: wait a moment",
-            "you have replayed {n} records in the last minute: wait a moment",
-            window.limit,
-        )
-    else:
-        words = translator(lang).ngettext(
-            "you have asked for {n} page of replays in the last minute: wait a moment",
-            "you have asked for {n} pages of replays in the last minute: wait a moment",
-            window.limit,
-        )
-    response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
-    response.headers["Retry-After"] = retry_after(wait)
-    return response
+    pages = window is not limits.replays
+    id = "bounds.replay-pages-per-minute" if pages else "bounds.replays-per-minute"
+    return refusal(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", id, lang, wait, n=window.limit)
 
 
 def too_large_upload(limit: int, lang: str) -> Response:
     """The 413 of a record file past ``limit`` bytes, in words."""
-    tr = translator(lang)
     if limit >= 1024 * 1024:
-        words = tr.ngettext(
-            "a record file may be at most {n} MB: this one is larger",
-            "a record file may be at most {n} MB: this one is larger",
-            limit // (1024 * 1024),
-        )
-    else:
-        words = tr.ngettext(
-            "a record file may be at most {n} KB: this one is larger",
-            "a record file may be at most {n} KB: this one is larger",
-            max(1, limit // 1024),
-        )
-    return error_json(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too-large", words)
+        return refusal(
+            HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too-large", "bounds.record-file-mb", lang,
+            n=limit // (1024 * 1024),
+        )  # fmt: skip
+    return refusal(
+        HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too-large", "bounds.record-file-kb", lang,
+        n=max(1, limit // 1024),
+    )  # fmt: skip
 
 
 @router.post("/api/replay")

@@ -381,9 +381,10 @@ class Connection:
         """The expert's suggestion, to this connection only (it changes nothing); at most
         ``hints_per_minute`` per seat."""
         if await self.limits.take(self.limits.hints, f"{self.table_id}/{seat}") > 0:
-            await self._error(
-                "rate-limited", "you have asked for many hints lately: wait a minute", message.id
+            hints = Message(
+                "bounds.hints-per-minute", "you have asked for many hints lately: wait a minute"
             )
+            await self._error("rate-limited", hints, message.id)
             return
         action, text = await self.service.hint(self.table_id, seat, message.seq, self.lang)
         await self.send(
