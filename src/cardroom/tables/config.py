@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Rules,
+    RulesError,
+    players_error,
+    unreachable_target,
+)
 
 SeatKind = Literal["person", "bot"]
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
@@ -85,13 +93,22 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         if self.game != "nain-jaune":
-            raise TableError("bad-request", f"unknown game {self.game!r}: only nain-jaune")
-        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
             raise TableError(
-                "bad-request", f"Nain Jaune is played by 2 to 8 players, not {len(self.seats)}"
+                "bad-request",
+                Message(
+                    "table.only-nain-jaune",
+                    f"unknown game {self.game!r}: only nain-jaune",
+                    game=self.game,
+                ),
             )
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
+            said = players_error("nain-jaune", len(self.seats), MIN_PLAYERS, MAX_PLAYERS)
+            raise TableError("bad-request", said)
         if self.seats[0].kind != "person":
             raise TableError("bad-request", "seat 0 is the creator's: it must be a person")
+        unreachable = unreachable_target(self.rules, self.rules.starting_chips * len(self.seats))
+        if unreachable is not None:  # refused now, not when the first round is dealt
+            raise TableError("bad-request", unreachable)
         for delay in (self.takeover_after, self.bot_delay, self.next_round_after):
             if not delay >= 0:
                 raise TableError("bad-request", "delays are seconds, zero or more")

@@ -13,6 +13,7 @@ from typing import Any
 
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import (
+    NOT_AN_OBJECT,
     TRUE_OR_FALSE,
     RulesError,
     not_valid,
@@ -144,7 +145,7 @@ class SpeedRules:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise RulesError("rules must be a JSON object of option names and values")
+            raise RulesError(NOT_AN_OBJECT)
         return cls.from_options(data)
 
     def to_json(self) -> dict[str, Any]:

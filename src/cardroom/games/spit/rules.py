@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import (
+    NOT_AN_OBJECT,
     TRUE_OR_FALSE,
     RulesError,
     not_valid,
@@ -47,7 +48,13 @@ RENEWED_COUNTDOWN_FROM = 2
 
 
 _PILES = Message("rules.how.piles", "use 5 or 4 (stock piles)")
-_SLAP = Message("rules.how.slap", "choose race or chooser")
+_SLAP = Message(
+    "rules.how.choose",
+    "choose race or chooser",
+    game="spit",
+    option="slap",
+    choices=("race", "chooser"),
+)
 
 
 def layout_size(piles: int) -> int:
@@ -116,7 +123,7 @@ class SpitRules:
         if data is None:
             return cls()
         if not isinstance(data, dict):
-            raise RulesError("rules must be a JSON object of option names and values")
+            raise RulesError(NOT_AN_OBJECT)
         return cls.from_options(data)
 
     def to_json(self) -> dict[str, Any]:

@@ -202,8 +202,8 @@ class Connection:
                     break
                 await self._receive(message)
                 if self.abuse >= self.settings.abuse_limit:
-                    await self.send(
-                        error_frame("rate-limited", "too many bad messages: closing the connection")
+                    await self._error(
+                        "rate-limited", "too many bad messages: closing the connection"
                     )
                     await self.websocket.close(CLOSE_POLICY)
                     break
