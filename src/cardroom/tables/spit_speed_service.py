@@ -50,7 +50,7 @@ from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreU
 from cardroom.tables.config import Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
-from cardroom.tables.subscription import Frame, Subscription
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def is_realtime(created: LogEntry) -> bool:
 
 
 @dataclass
-class _RealtimeLive:
+class _RealtimeLive(SeatsPresent):
     """A real-time table in memory: its lock, subscribers, bots and the task of its clock."""
 
     table: RealtimeTable
@@ -124,9 +124,6 @@ class _RealtimeLive:
     """Per seat: when its latest refused actions were logged (table time)."""
     unlogged: dict[int, int] = field(default_factory=dict)
     """Per seat: refused actions answered but not stored (past ``REFUSALS_LOGGED``)."""
-
-    def present(self) -> set[int]:
-        return {s.seat for s in self.subs if s.seat is not None}
 
 
 class RealtimeTables:
