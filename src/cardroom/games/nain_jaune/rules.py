@@ -7,7 +7,7 @@ Every option is one named field of :class:`Rules`. ``Rules.from_options`` reads 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
@@ -173,15 +173,9 @@ class Rules:
 
     def with_options(self, options: Mapping[str, Any]) -> Rules:
         """A copy with some options changed; values may be strings (``may_stop="true"``)."""
-        changes: dict[str, Any] = {}
+        said = "unknown option {typed}: the options are {options}"
         known = {f.name for f in fields(Rules)}
-        for key, value in options.items():
-            name = key.replace("-", "_")
-            if name not in known:
-                said = "unknown option {typed}: the options are {options}"
-                raise RulesError(unknown_option("nain-jaune", key, known, said))
-            changes[name] = _convert(name, value)
-        return replace(self, **changes)
+        return replace(self, **named_options("nain-jaune", options, known, said, _convert))
 
     @classmethod
     def from_options(
@@ -203,11 +197,7 @@ class Rules:
     @classmethod
     def from_json(cls, data: Any) -> Rules:
         """Rules from a record's ``rules`` object (it may name a ``preset``)."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise RulesError(NOT_AN_OBJECT)
-        options = dict(data)
+        options = dict(options_object(data))
         preset = options.pop("preset", None)
         if preset is not None and not isinstance(preset, str):
             raise RulesError(
@@ -268,6 +258,34 @@ NOT_AN_OBJECT = Message(
     "rules.not-object", "rules must be a JSON object of option names and values"
 )
 """A record's or a request's ``rules`` that is not an object of options (every game's)."""
+
+
+def options_object(data: Any) -> Mapping[str, Any]:
+    """A record's ``rules`` object as options (None: none); anything but an object is refused
+    (every game's ``from_json``)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise RulesError(NOT_AN_OBJECT)
+    return data
+
+
+def named_options(
+    game: str,
+    options: Mapping[str, Any],
+    known: set[str],
+    sentence: str,
+    convert: Callable[[str, Any], Any],
+) -> dict[str, Any]:
+    """``options`` by field name (``may-stop`` is ``may_stop``), each value read by ``convert``;
+    an option not in ``known`` is refused with ``sentence`` (see :func:`unknown_option`)."""
+    changes: dict[str, Any] = {}
+    for key, value in options.items():
+        name = str(key).strip().replace("-", "_")
+        if name not in known:
+            raise RulesError(unknown_option(game, key, known, sentence))
+        changes[name] = convert(name, value)
+    return changes
 
 
 def players_error(game: str, n: int, least: int, most: int) -> Message:
