@@ -5,6 +5,7 @@ never come), the lobby's own and the websocket's. Nothing English, no option key
 
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,10 +23,12 @@ from cardroom.games.speed.record import record_header as speed_header
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.record import record_header as spit_header
 from cardroom.games.spit.rules import SpitRules
+from cardroom.i18n import placeholders, translator
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import rules_error_text
 from cardroom.sim.simulate import Simulation
 from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables.nain_jaune import parse_action
 from cardroom.tables.spit_speed import make_engine
 from cardroom.web import Settings, create_app
 from cardroom.web.protocol import decode_create, decode_message
@@ -73,6 +76,11 @@ CODES = (
 )
 
 
+def _general(lang: str) -> str:
+    """The general refusal, said when a message has no words (never the answer here)."""
+    return translator(lang)._(str(MESSAGES["refused"]))
+
+
 def _typed(message: Message) -> list[str]:
     """What the person typed, as the message quotes it (it may be anything)."""
     return [str(message.fields[k]) for k in ("typed", "value") if k in message.fields]
@@ -85,7 +93,7 @@ def assert_in_words(message: object) -> None:
     assert message.id in MESSAGES, message.id
     for lang in LANGS:
         said = words(message, lang)
-        assert said != words("no id", lang), (message.id, said)  # not the general refusal
+        assert said != _general(lang), (message.id, said)  # not the general refusal
         bare = said
         for typed in _typed(message):
             bare = bare.replace(typed, "")
@@ -156,6 +164,7 @@ RAISED: dict[str, Callable[[], object]] = {
     "message of no known type": lambda: decode_message('{"type": "dance"}'),
     "message of a known type, badly": lambda: decode_message('{"type": "act", "seq": "x"}'),
     "act without seq": lambda: decode_message('{"type": "act", "action": "7D"}'),
+    "action unreadable": lambda: parse_action("XX"),
 }
 
 
@@ -207,6 +216,47 @@ def test_yes_and_no_are_understood_as_the_words_ask(typed: str, value: bool) -> 
     assert SpitRules.from_options({"alternate_colours": typed}).alternate_colours is value
 
 
+SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"
+
+
+def _message_ids() -> dict[str, str]:
+    """Every ``Message("id", …)`` the code writes -> the file it is written in."""
+    found: dict[str, str] = {}
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "Message"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found[node.args[0].value] = path.name
+    return found
+
+
+def test_every_message_the_code_raises_has_words_in_every_language() -> None:
+    ids = _message_ids()
+    assert {"table.seat-taken", "table.busy", "chat.db-down", "rules.players"} <= set(ids)
+    assert sorted(i for i in ids if i not in MESSAGES) == []
+    for id, where in ids.items():
+        text = MESSAGES[id]
+        if isinstance(text, tuple) or placeholders(text) or id == "refused":
+            continue  # told with its fields, above and in test_rules_errors.py
+        for lang in LANGS:
+            said = translator(lang)._(text)
+            assert said != text, (where, id, lang)  # translated, not left in English
+            assert said != _general(lang)
+
+
+def test_a_rules_page_that_does_not_exist_is_said_in_words(client_fr: TestClient) -> None:
+    response = client_fr.get("/rules/chess?lang=fr")
+    assert response.status_code == 404
+    assert "Cette page de règles n’existe pas" in response.text
+    assert "nain-jaune" not in response.text
+
+
 # ---------------------------------------------------------------------------- the lobby
 
 BODIES: dict[str, tuple[dict[str, Any], str]] = {
@@ -246,6 +296,11 @@ def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield client
 
 
+@pytest.fixture
+def client_fr(lobby: TestClient) -> TestClient:
+    return lobby
+
+
 @pytest.mark.parametrize("case", sorted(BODIES))
 def test_each_lobby_refusal_has_an_id_and_words(lobby: TestClient, case: str) -> None:
     body, id = BODIES[case]
@@ -255,7 +310,7 @@ def test_each_lobby_refusal_has_an_id_and_words(lobby: TestClient, case: str) ->
         answer = response.json()
         assert answer["id"] == id
         said = answer["message"]
-        assert said != words("no id", lang)
+        assert said != _general(lang)
         for typed in ("'x'", "'XX'", "'maybe'", "10000000"):
             said = said.replace(typed, "")
         assert not any(w in said for w in ENGLISH), (lang, said)

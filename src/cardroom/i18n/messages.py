@@ -105,6 +105,22 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "lobby.rated-hints": N_("a rated table gives no hints: choose one or the other"),
     "lobby.games": N_("a match is played over 1 to {most} games, not {typed}"),
     "table.only-nain-jaune": N_("this kind of table plays Nain Jaune only"),
+    "table.started": N_("the table has already started"),
+    "table.rematch-once": N_("a rematch is offered once, after the game"),
+    "table.token-person": N_("a seat token is for a person's seat"),
+    "table.not-created": N_("this table has not been created"),
+    "table.round-not-over": N_("the round is not over"),
+    "table.busy": N_("the table is very busy: try again"),
+    "table.busy-look-again": N_("the table is very busy: look again and try once more"),
+    "table.bad-seat-link": N_("this seat link is not valid for this table"),
+    "table.seat-taken": N_("this seat is already taken"),
+    "table.already-ready": N_("this seat has already asked for the next round"),
+    "table.unannounced": N_("only a card can be played unannounced"),
+    "table.unreadable-action": N_("cannot read the action {typed}: play a card, pass or claim"),
+    "table.creator-only": N_("only the table's creator can do this"),
+    "table.not-person-seat": N_("this seat is not a person's seat"),
+    "chat.none": N_("this server has no chat"),
+    "chat.db-down": N_("the database is not answering: nothing was said, try again in a moment"),
     "ws.too-deep": N_("this message is nested too deeply"),
     "ws.not-object": N_("a message must be a JSON object with a type"),
     "ws.unknown-type": N_("unknown message type {typed}"),
@@ -246,6 +262,20 @@ FIXED = {
     "a Spit or Speed table is left by closing the page": N_(
         "a Spit or Speed table is left by closing the page"
     ),
+    # the Nain Jaune service's own (tables/service.py keeps its sentences: its hot path)
+    "the table moved on since you looked: look again and choose once more": N_(
+        "the table moved on since you looked: look again and choose once more"
+    ),
+    "the database is not answering: nothing was changed, try again in a moment": N_(
+        "the database is not answering: nothing was changed, try again in a moment"
+    ),
+    "this is a Spit or Speed table": N_("this is a Spit or Speed table"),
+    "this is not a Spit or Speed table": N_("this is not a Spit or Speed table"),
+    "a Spit or Speed table has no rounds": N_("a Spit or Speed table has no rounds"),
+    "at a Spit or Speed table an action is an object": N_(
+        "at a Spit or Speed table an action is an object"
+    ),
+    "a person's seat has no level": N_("a person's seat has no level"),
 }
 """The tables' and the web layer's fixed refusals: each sentence is its own msgid."""
 

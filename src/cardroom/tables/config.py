@@ -43,6 +43,15 @@ class TableError(ValueError):
         it can be told in another language."""
 
 
+ALREADY_STARTED = Message("table.started", "the table has already started")
+REMATCH_ONCE = Message("table.rematch-once", "a rematch is offered once, after the game")
+TOKEN_FOR_PERSON = Message("table.token-person", "a seat token is for a person's seat")
+NOT_CREATED = Message("table.not-created", "this table has not been created")
+ROUND_NOT_OVER = Message("table.round-not-over", "the round is not over")
+BUSY = Message("table.busy", "the table is very busy: try again")
+"""Refusals of both kinds of table (each a message with an id: see ``i18n/messages.py``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
     """A seat as created: a person (named when they join) or a bot of a level or bot spec."""

@@ -355,7 +355,7 @@ class Connection:
         """Say a line at the table (the chat tells every connection, this one too)."""
         try:
             if self.chat is None:
-                raise TableError("bad-request", "this server has no chat")
+                raise TableError("bad-request", Message("chat.none", "this server has no chat"))
             await self.chat.say(self.table_id, self.seat, message.text)
         except ChatError as exc:
             await self.send(error_frame(exc.code, exc.words(self.lang), message.id))
