@@ -42,6 +42,15 @@ def position(page: Page) -> str:
     return page.locator("#r-pos").inner_text()
 
 
+def shown(page: Page) -> None:
+    """Wait until the viewer shows the upload (or fail with the words the page says)."""
+    page.wait_for_function(
+        "() => !document.getElementById('viewer').hidden"
+        " || document.getElementById('replay-error').textContent !== ''"
+    )
+    assert page.locator("#replay-error").inner_text() == ""
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "cy"])
 def test_a_long_upload_is_replayed_a_page_of_rounds_at_a_time(
     server: str, browser: Browser, shots: Path, tmp_path: Path, lang: str
@@ -59,7 +68,7 @@ def test_a_long_upload_is_replayed_a_page_of_rounds_at_a_time(
     )
     page.goto(server + "/replay")
     page.set_input_files("#upload-file", str(record))
-    page.wait_for_selector("#viewer:not([hidden])")
+    shown(page)
     assert position(page).startswith(POSITION[lang].format(r=1, n=45))
     assert pages_asked == ["0"]  # the first 20 rounds only
     for _ in range(19):
@@ -95,7 +104,7 @@ def test_an_uploaded_record_is_analysed_from_the_replay_viewer(
     page.goto(server + "/replay")
     assert page.locator("#upload-analyse").is_hidden()
     page.set_input_files("#upload-file", str(EXAMPLE))
-    page.wait_for_selector("#viewer:not([hidden])")
+    shown(page)
     button = page.locator("#upload-analyse")
     expect(button).to_be_visible()
     page.screenshot(path=str(shots / f"replay-analyse-button-{lang}-desktop.png"), full_page=True)
