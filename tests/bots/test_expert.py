@@ -422,11 +422,6 @@ def test_lookahead_never_values_a_candidate_below_the_plain_rollout(
     assert all(a >= p for p, a in zip(values[0], values[1], strict=True))
 
 
-def test_the_expert_looks_ahead_by_default_and_the_old_one_is_lookahead_off() -> None:
-    assert isinstance(new := make_bot("expert"), ExpertBot) and new.lookahead
-    assert isinstance(old := make_bot("expert:lookahead=off"), ExpertBot) and not old.lookahead
-
-
 def test_the_clock_option_chooses_what_ms_counts() -> None:
     import time
 
