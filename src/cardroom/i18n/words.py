@@ -375,6 +375,27 @@ def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
     return name
 
 
+def record_with_shown_names(
+    rounds: Sequence[Mapping[str, Any]], kinds: Sequence[str], lang: str | Translator | None
+) -> list[dict[str, Any]]:
+    """A table's game record (its rounds) whose bots carry the names :func:`default_name` gives
+    them in ``lang`` (``Bot 2`` -> « Robot 2 »), as at the table: for the replay viewer. The
+    names are changed alike in every round, so the record stays one game."""
+    given = {seat: f"Bot {seat + 1}" for seat, kind in enumerate(kinds) if kind == "bot"}
+    shown = {
+        name: default_name({"name": name, "seat": seat, "kind": "bot"}, lang)
+        for seat, name in given.items()
+    }
+    out: list[dict[str, Any]] = []
+    for rnd in rounds:
+        players = rnd.get("players")
+        copy = dict(rnd)
+        if isinstance(players, list):
+            copy["players"] = [shown.get(p, p) if isinstance(p, str) else p for p in players]
+        out.append(copy)
+    return out
+
+
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
     frame's seats); other frames are returned as they are (copied)."""

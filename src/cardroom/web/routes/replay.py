@@ -22,7 +22,7 @@ from fastapi.responses import Response
 from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import loads
 from cardroom.i18n import translator
-from cardroom.i18n.words import N_
+from cardroom.i18n.words import N_, record_with_shown_names
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, retry_after
 from cardroom.web.replay_frames import RecordError, ReplayTooLarge, replay_frames
@@ -190,11 +190,12 @@ async def replay_table(request: Request, table_id: str) -> Response:
     try:
         try:
             service = service_of(request)
-            record: Any = (
-                await service.realtime_record(table_id)
-                if await service.game_of(table_id) in ("spit", "speed")
-                else await service.record(table_id)
-            )
+            record: Any
+            if await service.game_of(table_id) in ("spit", "speed"):
+                record = await service.realtime_record(table_id)
+            else:  # the bots' names in the reader's words, as the table showed them
+                kinds = [spec.kind for spec in service.table(table_id).cfg.seats]
+                record = record_with_shown_names(await service.record(table_id), kinds, lang)
         except TableError as exc:
             response: Response = table_error_json(exc, lang)
         else:

@@ -1,5 +1,5 @@
 // The lobby: create a table and sit down at it (every option in words), my tables, open tables.
-import { _, LANG, clear, el, ngettext, personName, readJson, startI18n } from "./common.js";
+import { _, LANG, clear, el, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
 import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
@@ -7,7 +7,7 @@ import {
 
 await startI18n();
 const $ = (id) => document.getElementById(id);
-// each level's tournament rating (cardroom.bots.strength), shown beside its name
+// each level's fixed rating (cardroom.web.ratings.BOT_RATINGS, the leaderboard's), beside its name
 const STRENGTH = await fetch("/api/levels").then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
 const NAME_KEY = "cardroom.name";
 const STATUS_WORDS = { waiting: N_("waiting"), playing: N_("playing"), "round-over": N_("round over"), over: N_("over") };
@@ -19,7 +19,7 @@ function N_(message) {
 function levelText(lv) {
   const word = _(LEVEL_WORDS[lv] || lv);
   const rating = STRENGTH.levels?.[lv]?.rating;
-  return typeof rating === "number" ? `${word} (${Math.round(rating)})` : word; // the hint says what the number is
+  return typeof rating === "number" ? `${word} (${ratingText(rating)})` : word; // the hint says what the number is
 }
 
 function presetValues() {
