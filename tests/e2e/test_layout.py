@@ -110,6 +110,13 @@ def test_every_page_fits_a_phone_and_speaks_one_language(
     )
     page.wait_for_selector("#hand button.card")
     check_width(page, shots, f"table-{lang}", problems)
+    # the lobby's "My tables" names the bots as the table does
+    page.goto(f"{base}/")
+    wait_until(lambda: "Ann" in page.locator("#mine").inner_text(), 10, "my tables")
+    mine = page.locator("#mine").inner_text()
+    expect(words["bot2"] in mine, f"my tables: {mine}", problems)
+    page.goto(table.url)
+    page.wait_for_selector("#hand button.card")
     end = time.monotonic() + 120
     while status(page) != "over":
         assert time.monotonic() < end, "the game did not end"
@@ -153,6 +160,7 @@ def test_every_page_fits_a_phone_and_speaks_one_language(
     before, after = re.search(r"(\S+) → (\S+)", row).groups()  # type: ignore[union-attr]
     decimal = {"fr": ","}.get(lang, ".")
     expect(decimal in before and decimal in after, f"my games: {row}", problems)
+    expect(words["bot2"] in row, f"my games: {row}", problems)  # the bots as the table named them
     check_numbers(page.locator("main").inner_text(), lang, "me", problems)
     check_width(page, shots, f"me-{lang}", problems)
 

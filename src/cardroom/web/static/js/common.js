@@ -406,13 +406,15 @@ export function settlementTable(res, nameOf) {
   ];
   const rows = res.rows || [];
   const shown = cols.filter(([k]) => rows.some((row) => row[k] !== undefined));
+  // a column where nobody paid or received anything: a phone leaves it out (app.css)
+  const empty = (k) => (rows.every((row) => !row[k]) ? "empty-col" : null);
   return el("div", { class: "table-scroll" }, el("table", { class: "settlement" },
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
-      shown.map(([, label]) => el("th", { scope: "col" }, label)),
+      shown.map(([k, label]) => el("th", { scope: "col", class: empty(k) }, label)),
       el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
     el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
       el("th", { scope: "row" }, nameOf(row)),
-      shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? num(row[k], 0, { sign: true }) : "·")),
+      shown.map(([k]) => el("td", { class: row[k] ? null : `zero ${empty(k) || ""}`.trim() }, row[k] ? num(row[k], 0, { sign: true }) : "·")),
       el("td", { class: "total" }, num(row.total ?? row.paid, 0, { sign: true })),
       el("td", { class: "chips-col" }, num(row.chips)))))));
 }

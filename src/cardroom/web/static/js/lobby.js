@@ -186,7 +186,8 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s) => personName(s.name) || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
+  // a bot under the table's name for it ("Bot 2"), as its seat and log show it
+  const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? _("Bot {number}", { number: (s.seat ?? i) + 1 }) : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {

@@ -118,7 +118,7 @@ function showGames(games) {
   $("games-none").hidden = games.length > 0;
   const when = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
   for (const game of games) {
-    const people = game.people.map((n, i) => (n === FORMER ? _(FORMER) : n || (game.kinds[i] === "bot" ? _("bot") : _("free seat"))));
+    const people = game.people.map((n, i) => (n === FORMER ? _(FORMER) : n || (game.kinds[i] === "bot" ? _("Bot {number}", { number: i + 1 }) : _("free seat"))));
     const link = game.replay
       ? el("a", { href: game.replay }, _("Replay"))
       : game.record ? el("a", { href: game.record, download: "" }, _("Record")) : el("span", {}, "—");
