@@ -169,7 +169,7 @@ def test_every_page_fits_a_phone_and_speaks_one_language(
     config = RealtimeConfig(
         game="speed",
         options={"countdown": "0"},
-        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", "reaction:min=1,max=2")),
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", "medium")),
         seed=3,
     )
     created = running.call(service.create_realtime(config, "Race"))

@@ -194,8 +194,12 @@ async def replay_table(request: Request, table_id: str) -> Response:
             if await service.game_of(table_id) in ("spit", "speed"):
                 record = await service.realtime_record(table_id)
             else:  # the bots' names in the reader's words, as the table showed them
-                kinds = [spec.kind for spec in service.table(table_id).cfg.seats]
-                record = record_with_shown_names(await service.record(table_id), kinds, lang)
+                record = await service.record(table_id)
+                try:
+                    kinds = [spec.kind for spec in service.table(table_id).cfg.seats]
+                except TableError:  # not held by this process: the names as recorded
+                    kinds = []
+                record = record_with_shown_names(record, kinds, lang)
         except TableError as exc:
             response: Response = table_error_json(exc, lang)
         else:

@@ -22,6 +22,14 @@ function levelText(lv) {
   return typeof rating === "number" ? `${word} (${ratingText(rating)})` : word; // the hint says what the number is
 }
 
+/** A bot under its table's name for it, as its seat and log show it: "Bot 2" at a Nain Jaune
+ * table, "Hard bot" at a Spit or Speed table (the same msgids as the tables' pages). */
+function botName(row, s, i) {
+  const realtime = row.game === "spit" || row.game === "speed";
+  if (realtime && LEVEL_WORDS[s.level]) return _("{level} bot", { level: _(LEVEL_WORDS[s.level]) });
+  return _("Bot {number}", { number: (s.seat ?? i) + 1 });
+}
+
 function presetValues() {
   return PRESETS[$("f-preset").value] || PRESETS.classic;
 }
@@ -186,8 +194,7 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  // a bot under the table's name for it ("Bot 2"), as its seat and log show it
-  const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? _("Bot {number}", { number: (s.seat ?? i) + 1 }) : _("free seat"))).join(", ");
+  const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {
