@@ -58,6 +58,7 @@ static inline uint32_t randbelow(uint64_t *s, uint32_t n) {
         if (x2 < n) { *s = st; return (uint32_t)x2; }
     }
 }
+#define RANK_LOW_BITS 0x1111111111111ULL
 #define PC(x) __builtin_popcountll(x)
 /* what a hand owes: the card values' binary digits, one popcount each */
 static inline int64_t owed_of(uint64_t h) {
@@ -89,32 +90,33 @@ static int play_game(uint64_t key, int max_rounds, int64_t *st, int *reason_out,
         for (int p = 0; p < 4; p++) chips[p] -= 15;
         for (int b = 0; b < 5; b++) board[b] += 4 * (b + 1);
         /* play */
-        int seat = (dealer + 1) & 3, need = 0, leader = seat, first = seat;
+        int seat = (dealer + 1) & 3, need = 0, first = seat;
         int run_seat = -1, run_len = 0, winner;
         int64_t played = 0, passes = 0;
+        uint64_t held = hands[0] | hands[1] | hands[2] | hands[3];
         for (;;) {
             uint64_t bits;
-            if (need) {
-                uint64_t rm = 15ULL << (4 * need - 4);
-                unsigned hold;
-                for (;;) {  /* whole laps of forced passes: the next rank from the leader */
-                    hold = (hands[0] & rm ? 1u : 0u) | (hands[1] & rm ? 2u : 0u)
-                        | (hands[2] & rm ? 4u : 0u) | (hands[3] & rm ? 8u : 0u);
-                    if (hold) break;
-                    passes += 4;
-                    seat = leader;
-                    if (need == 13) { need = 0; break; }
-                    need++;
-                    rm <<= 4;
+            if (need) {  /* a lap from the leader: skip the ranks nobody holds */
+                uint64_t avail = ((held | held >> 1 | held >> 2 | held >> 3) & RANK_LOW_BITS)
+                    >> (4 * need - 4);
+                if (!(avail & 1)) {
+                    if (!avail) {
+                        passes += 4 * (14 - need);
+                        need = 0;
+                    } else {
+                        int k = __builtin_ctzll(avail) >> 2;
+                        passes += 4 * k;
+                        need += k;
+                    }
                 }
-                if (need) {  /* the seats before the next holder pass */
-                    int d = __builtin_ctz(((hold | hold << 4) >> seat) & 15);
-                    passes += d;
-                    seat = (seat + d) & 3;
-                    bits = hands[seat] & rm;
-                } else {
-                    bits = hands[seat];
+            }
+            if (need) {  /* the seats before the first that holds the rank pass */
+                int shift = 4 * need - 4;
+                while (!((hands[seat] >> shift) & 15)) {
+                    passes++;
+                    seat = (seat + 1) & 3;
                 }
+                bits = hands[seat] & (15ULL << shift);
             } else {
                 bits = hands[seat];
             }
@@ -123,6 +125,7 @@ static int play_game(uint64_t key, int max_rounds, int64_t *st, int *reason_out,
             int c = __builtin_ctzll(bit);
             uint64_t hand = hands[seat] ^ bit;
             hands[seat] = hand;
+            held ^= bit;
             played++;
             run_len = run_seat == seat ? run_len + 1 : 1;
             run_seat = seat;
@@ -131,7 +134,6 @@ static int play_game(uint64_t key, int max_rounds, int64_t *st, int *reason_out,
                 chips[seat] += board[b];
                 board[b] = 0;
             }
-            leader = seat;
             if (!hand) { winner = seat; break; }
             need = (c >> 2) == 12 ? 0 : (c >> 2) + 2;  /* the same seat goes on */
         }
