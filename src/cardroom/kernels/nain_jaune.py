@@ -938,6 +938,27 @@ def _rollout(s: Any, r: Any, policies: Any, rng: Any) -> int:
     return _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64))
 
 
+@_jit
+def _random_round(
+    key: Any, r: Any, n: int, dealer: int, chips: Any, board: Any, specialize: bool
+) -> Any:
+    s = np.zeros(S_SIZE, np.int64)
+    deal_rng = np.empty(1, np.uint64)
+    deal_rng[0] = _derive(key, DEAL_TAG)
+    _deal(s, n, dealer, deal_rng, chips, board, np.empty(52, np.int64))
+    rng = np.empty(n, np.uint64)
+    for i in range(n):
+        rng[i] = _derive(key, i)
+    seats = np.arange(n)
+    if specialize:
+        actions = _play_out_random(s, r, rng, seats)
+    else:
+        policies = np.zeros(n, np.int64)
+        trace = np.empty(0, np.int64)
+        actions = _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64))
+    return s, actions
+
+
 # --- the expert's search --------------------------------------------------------------------
 # One call of search_worlds does, for each of n worlds and with no Python in between:
 # 1. deal the unseen cards to the other hands and the talon, respecting every hand size, the
@@ -1279,6 +1300,21 @@ def trace_game(
         if end >= 0:
             return [int(x) for x in trace[:end]]
         size *= 4
+
+
+def random_round(
+    rules: Rules, n: int, key: int, dealer: int = 0, specialize: bool = True
+) -> tuple[I64Array, int]:
+    """One round of ``n`` random players, dealt and played on the streams of ``key``; returns
+    the final state and the number of actions. ``specialize``: by :func:`_play_out_random`
+    (which needs ``announce=auto`` and ``may_stop`` off), else by :func:`_play_out`."""
+    if specialize and (rules.announce != "auto" or rules.may_stop):
+        raise ValueError("random rounds are specialized for announce=auto, may_stop off")
+    chips = np.full(n, rules.starting_chips, np.int64)
+    s, actions = _random_round(
+        np.uint64(key), encode_rules(rules), n, dealer, chips, np.zeros(5, np.int64), specialize
+    )
+    return s, int(actions)
 
 
 def run_chunk(
