@@ -24,6 +24,9 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-untyped]
+from llvmlite.binding import get_host_cpu_features  # type: ignore[import-untyped]
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
@@ -119,6 +122,26 @@ def _ctpop_typing(typingctx: Any, src: Any) -> Any:
 
 _ctpop = cast(Callable[[Any], Any], intrinsic(_ctpop_typing))
 """The number of set bits of an integer (LLVM ``ctpop``: one instruction)."""
+
+
+def _pdep_typing(typingctx: Any, src: Any, mask: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i64 = ir.IntType(64)
+        fn = cast(Any, cgutils).get_or_insert_function(
+            builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64"
+        )
+        return builder.call(fn, args)
+
+    return numba.int64(numba.int64, numba.int64), codegen
+
+
+_pdep = cast(Callable[[Any, Any], Any], intrinsic(_pdep_typing))
+"""BMI2 ``pdep``: the bits of ``src`` deposited at the set bits of ``mask`` (one instruction;
+``_pdep(1 << i, bits)`` is the ``i``-th set bit of ``bits``). Only where :data:`_HAS_PDEP`."""
+_HAS_PDEP = bool(
+    getattr(numba.config, "CPU_NAME", None) is None and get_host_cpu_features().get("bmi2", False)
+)
+"""Whether the machine code is compiled for this machine and it has BMI2 (else a loop)."""
 _cttz = cast(Callable[[Any], Any], trailing_zeros)
 _ctlz = cast(Callable[[Any], Any], leading_zeros)
 
@@ -666,8 +689,11 @@ def _play_out_random(s: Any, r: Any, rng: Any, seats: Any) -> int:
             gseat = seats[_u(seat)]
             state, i = _randbelow(rng[_u(gseat)], m)
             rng[_u(gseat)] = state
-            for _ in range(i):
-                bits &= bits - 1
+            if _HAS_PDEP:
+                bits = _pdep(np.int64(1) << i, bits)
+            else:
+                for _ in range(i):
+                    bits &= bits - 1
         a = _ctz(bits)
         bit = np.int64(1) << a
         hand &= ~bit
