@@ -37,7 +37,7 @@ from cardroom.tables.nain_jaune import (
 )
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
-from cardroom.tables.subscription import Frame, Subscription
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription
 
 _UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
@@ -61,7 +61,7 @@ def _no_table(table_id: str) -> Message:
 
 
 @dataclass
-class _Live:
+class _Live(SeatsPresent):
     """A table held in memory with its lock, subscribers, bot task and timers."""
 
     table: NainJauneTable
@@ -79,9 +79,6 @@ class _Live:
     """Entries other processes told (seq -> entry), not applied yet."""
     must_read: bool = False
     """A change was told without its entry (or notices may have been missed): read the log."""
-
-    def present(self) -> set[int]:
-        return {s.seat for s in self.subs if s.seat is not None}
 
 
 class TableService:

@@ -46,3 +46,14 @@ class Subscription:
             while not self.queue.empty():
                 self.queue.get_nowait()
             return False
+
+
+class SeatsPresent:
+    """A live table's ``present()``: the seats with a connection in this process (both table
+    services' live tables have ``subs``)."""
+
+    subs: list[Subscription]
+
+    def present(self) -> set[int]:
+        """The seats (not spectators) that have a connection here."""
+        return {s.seat for s in self.subs if s.seat is not None}

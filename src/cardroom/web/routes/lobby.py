@@ -13,9 +13,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
+from cardroom.games.nain_jaune.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    EndCondition,
+    Rules,
+    RulesError,
+    players_error,
+)
+from cardroom.games.records import brief
 from cardroom.i18n import translator
-from cardroom.i18n.reasons import request_error_text
+from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
@@ -45,6 +53,8 @@ from cardroom.web.settings import Settings
 
 router = APIRouter()
 
+SEAT_0_YOURS = Message("lobby.seat-0", "seat 0 is yours: it must be a person")
+
 MAX_CREATE_BYTES = 16 * 1024
 
 
@@ -71,6 +81,9 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
         options["starting_chips"] = body.starting_chips
     if body.end is not None:
         options["end"] = body.end
+    if not MIN_PLAYERS <= body.players <= MAX_PLAYERS:
+        said = players_error("nain-jaune", body.players, MIN_PLAYERS, MAX_PLAYERS)
+        raise ProtocolError("bad-request", said)
     try:
         rules = Rules.from_options(body.preset, options)
     except RulesError as exc:
@@ -90,7 +103,7 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
                 ),
             )
         if body.seats[0].kind != "person":
-            raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
+            raise ProtocolError("bad-request", SEAT_0_YOURS)
         seats = [
             SeatSpec(s.kind, (s.level or body.level) if s.kind == "bot" else None)
             for s in body.seats
@@ -125,7 +138,10 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
             Message("lobby.no-presets", f"{body.game.capitalize()} has no presets", game=body.game),
         )
     if body.hints or body.learning:
-        raise ProtocolError("bad-request", "hints are offered at Nain Jaune tables only")
+        raise ProtocolError(
+            "bad-request",
+            Message("lobby.hints-nain-jaune", "hints are offered at Nain Jaune tables only"),
+        )
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:
         raise ProtocolError(
@@ -138,7 +154,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
             ),
         )
     if seats_in[0].kind != "person":
-        raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
+        raise ProtocolError("bad-request", SEAT_0_YOURS)
     other = seats_in[1]
     second = (
         SeatSpec("bot", other.level or body.level) if other.kind == "bot" else SeatSpec("person")
@@ -148,7 +164,15 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     }
     games = options.pop("games", "1") if body.game == "spit" else "1"  # a Spit match
     if not games.isdigit() or not 1 <= int(games) <= 9:
-        raise ProtocolError("bad-request", f"games is a whole number from 1 to 9, not {games!r}")
+        raise ProtocolError(
+            "bad-request",
+            Message(
+                "lobby.games",
+                f"games is a whole number from 1 to 9, not {games!r}",
+                typed=brief(games),
+                most=9,
+            ),
+        )
     config = RealtimeConfig(
         game=body.game,
         options=options,
@@ -262,7 +286,10 @@ async def create_table(request: Request) -> Response:
         body = decode_create(body_bytes)
         if body.rated and (body.hints or body.learning):
             raise ProtocolError(
-                "bad-request", "a rated table gives no hints: choose one or the other"
+                "bad-request",
+                Message(
+                    "lobby.rated-hints", "a rated table gives no hints: choose one or the other"
+                ),
             )
         name = player.name if player is not None and player.name else clean_name(body.name)
         refusal = bound_refusal(body, settings_of(request), lang)
@@ -278,7 +305,7 @@ async def create_table(request: Request) -> Response:
             HTTPStatus.BAD_REQUEST,
             exc.code,
             request_error_text(said, lang),
-            id=said.id if isinstance(said, Message) else None,
+            id=message_id(exc.code, said),
         )
     service = service_of(request)
     try:

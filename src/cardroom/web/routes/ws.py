@@ -202,8 +202,8 @@ class Connection:
                     break
                 await self._receive(message)
                 if self.abuse >= self.settings.abuse_limit:
-                    await self.send(
-                        error_frame("rate-limited", "too many bad messages: closing the connection")
+                    await self._error(
+                        "rate-limited", "too many bad messages: closing the connection"
                     )
                     await self.websocket.close(CLOSE_POLICY)
                     break
@@ -355,7 +355,7 @@ class Connection:
         """Say a line at the table (the chat tells every connection, this one too)."""
         try:
             if self.chat is None:
-                raise TableError("bad-request", "this server has no chat")
+                raise TableError("bad-request", Message("chat.none", "this server has no chat"))
             await self.chat.say(self.table_id, self.seat, message.text)
         except ChatError as exc:
             await self.send(error_frame(exc.code, exc.words(self.lang), message.id))
