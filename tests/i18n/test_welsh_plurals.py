@@ -142,6 +142,30 @@ CASES: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
             for x in ("0 o funudau", "1 munud", "2 funud", "3 munud", "6 munud", "20 munud")
         ),
     ),
+    (
+        "you have asked for {n} analysis in the last hour: wait a while",
+        "you have asked for {n} analyses in the last hour: wait a while",
+        {},
+        tuple(
+            f"rydych chi wedi gofyn am {x} yn ystod yr awr ddiwethaf: arhoswch ychydig"
+            for x in (
+                "0 o ddadansoddiadau", "1 dadansoddiad", "2 ddadansoddiad", "3 dadansoddiad",
+                "6 dadansoddiad", "20 o ddadansoddiadau",
+            )
+        ),
+    ),
+    (
+        "you have asked for {n} page of replays in the last minute: wait a moment",
+        "you have asked for {n} pages of replays in the last minute: wait a moment",
+        {},
+        tuple(
+            f"rydych chi wedi gofyn am {x} ailchwarae yn ystod y funud ddiwethaf: arhoswch eiliad"
+            for x in (
+                "0 o dudalennau", "1 tudalen", "2 dudalen", "3 tudalen", "6 thudalen",
+                "20 o dudalennau",
+            )
+        ),
+    ),
 ]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from cardroom.cards import Card
 from cardroom.games.messages import Message
 from cardroom.i18n import N_, Np_, Translator, tr_of
+from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase
 
 logger = logging.getLogger(__name__)
@@ -172,6 +173,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rules.how.target": N_("give a whole number of points from 0 to {most} (0 = a single game)"),
 }
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
+MESSAGES.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
 
 FIXED = {
     "the round is over: wait for the next one": N_("the round is over: wait for the next one"),

@@ -28,7 +28,7 @@ from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
-from cardroom.web.limits import Limits, retry_after
+from cardroom.web.limits import Limits, refusal
 from cardroom.web.protocol import (
     CreateTable,
     ProtocolError,
@@ -190,40 +190,29 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
-def _too_many(wait: float, words: str) -> Response:
-    response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
-    response.headers["Retry-After"] = retry_after(wait)
-    return response
-
-
 async def creation_refused(request: Request, address: str, lang: str) -> Response | None:
     """A 429 when ``address`` made too many tables this minute or has too many open."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
-    tr = translator(lang)
-    wait = limits.creations.wait(address)
-    if wait > 0:
-        return _too_many(
-            wait,
-            tr.ngettext(
-                "you have made {n} table in the last minute: wait a moment",
-                "you have made {n} tables in the last minute: wait a moment",
-                settings.tables_per_minute,
-            ),
-        )
     mine = limits.created_by(address)
-    if len(mine) >= settings.open_tables_per_client:
+    too_many_open = len(mine) >= settings.open_tables_per_client
+    if too_many_open:  # (checked below; a request refused for it is not counted as made)
         rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
         open_ids = {str(row["id"]) for row in rows}
-        if sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client:
-            return _too_many(
-                60,
-                tr.ngettext(
-                    "you have {n} table not over yet: finish it before making another",
-                    "you have {n} tables not over yet: finish one before making another",
-                    settings.open_tables_per_client,
-                ),
-            )
+        too_many_open = (
+            sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client
+        )
+    wait = 0.0 if too_many_open else await limits.take(limits.creations, address)
+    if wait > 0:
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.tables-per-minute", lang,
+            wait, n=settings.tables_per_minute,
+        )  # fmt: skip
+    if too_many_open:
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.open-tables", lang,
+            60, n=settings.open_tables_per_client,
+        )  # fmt: skip
     return None
 
 
@@ -261,6 +250,14 @@ async def create_table(request: Request) -> Response:
     refused = await creation_refused(request, address, lang)
     if refused is not None:
         return refused
+    response = await _create_table(request, address, lang)
+    if response.status_code != HTTPStatus.CREATED:  # refused for what it asked: not counted
+        limits: Limits = request.app.state.limits
+        await limits.give_back(limits.creations, address)
+    return response
+
+
+async def _create_table(request: Request, address: str, lang: str) -> Response:
     player = await current_player(request)
     if player is None and settings_of(request).identity == "required":
         return error_json(

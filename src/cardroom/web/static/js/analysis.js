@@ -111,7 +111,7 @@ function drawChart(a, r) {
 function showRealtime(a) {
   $("a-intro").textContent = _("A reaction time runs from the moment a card could be played to the moment it was played. A play missed is a card that could be played and was covered (or flipped away) by the other side first.");
   const spit = a.game === "spit";
-  $("a-replay").href = `/t/${encodeURIComponent(TABLE)}`; // the finished table shows its result
+  if (!UPLOAD) $("a-replay").href = `/t/${encodeURIComponent(TABLE)}`; // the finished table shows its result
   const heads = [_("Player"), _("Plays"), _("Median reaction"), _("Mean reaction"), _("Fastest"), _("Plays missed"), _("Plays refused"), _("Stalemate calls")];
   if (spit) heads.push(_("Slaps won"), _("Slaps lost"));
   const sec = (v) => (v === null ? "–" : _("{seconds} s", { seconds: Number(v).toFixed(2) }));
@@ -154,10 +154,12 @@ async function ask(method) {
   return readJson(await fetch(`/api/analysis/${encodeURIComponent(TABLE)}?lang=${LANG}`, { method, credentials: "same-origin" }));
 }
 
+const UPLOAD = TABLE.startsWith("u-"); // a record file opened in the replay viewer
+
 async function start() {
-  $("a-title").textContent = _("Analysis of table {id}", { id: TABLE });
+  $("a-title").textContent = UPLOAD ? _("Analysis of a record file") : _("Analysis of table {id}", { id: TABLE });
   document.title = `cardroom: ${$("a-title").textContent}`;
-  $("a-replay").href = `/replay/${encodeURIComponent(TABLE)}`;
+  $("a-replay").href = UPLOAD ? "/replay" : `/replay/${encodeURIComponent(TABLE)}`;
   try {
     let answer = await ask("POST");
     while (answer.state === "queued" || answer.state === "running") {

@@ -136,22 +136,51 @@ function clearCurrentRound() {
   for (const li of [...$("log").children]) if (!li.classList.contains("round-fold")) li.remove();
 }
 
+let extraFolds = 0; // folds asked for with "Earlier lines", kept beyond FOLDED_ROUNDS
+
+/** A folded "Round n" line, filled from the server when opened. */
+function fold(r) {
+  const details = el("details", {}, el("summary", {}, _("Round {number}", { number: r + 1 })), el("ol", { class: "log-round" }));
+  details.addEventListener("toggle", () => {
+    if (details.open && !details.querySelector(".log-round li")) send({ type: "history", round: r, id: `r${r}` });
+  });
+  return el("li", { class: "round-fold", "data-round": String(r) }, details);
+}
+
 /** After a (re)load: one folded line per earlier round, filled from the server when opened. */
 function earlierRounds() {
   const log = $("log");
   const k = state.round?.k ?? 0;
   const have = new Set([...log.querySelectorAll(".round-fold")].map((li) => li.dataset.round));
-  const first = Math.max(0, k - FOLDED_ROUNDS);
+  const first = Math.max(0, k - FOLDED_ROUNDS - extraFolds);
   for (let r = first; r < k; r++) {
     if (have.has(String(r))) continue;
-    const details = el("details", {}, el("summary", {}, _("Round {number}", { number: r + 1 })), el("ol", { class: "log-round" }));
-    details.addEventListener("toggle", () => {
-      if (details.open && !details.querySelector(".log-round li")) send({ type: "history", round: r, id: `r${r}` });
-    });
-    const li = el("li", { class: "round-fold", "data-round": String(r) }, details);
-    log.insertBefore(li, [...log.children].find((c) => !c.classList.contains("round-fold")) || null);
+    log.insertBefore(fold(r), [...log.children].find((c) => !c.classList.contains("round-fold")) || null);
   }
+  showEarlier();
 }
+
+/** The first round the log shows (folded or being played). */
+function firstRoundShown() {
+  const first = $("log").querySelector(".round-fold");
+  const r = first ? Number(first.dataset.round) : NaN;
+  return Number.isFinite(r) && first.dataset.round !== "" ? r : state?.round?.k ?? 0;
+}
+
+/** "Earlier lines": shown while rounds before the first one shown were played. */
+function showEarlier() {
+  $("log-earlier").hidden = !(firstRoundShown() > 0);
+}
+
+$("log-earlier").addEventListener("click", () => {
+  const log = $("log");
+  const oldest = firstRoundShown();
+  const from = Math.max(0, oldest - FOLDED_ROUNDS);
+  for (let r = oldest - 1; r >= from; r--) log.insertBefore(fold(r), log.firstChild);
+  extraFolds += oldest - from;
+  showEarlier();
+  log.scrollTop = 0;
+});
 
 /** An earlier round's lines, asked for by opening its fold. */
 function onHistory(frame) {
@@ -177,7 +206,8 @@ function foldRound() {
   log.append(el("li", { class: "round-fold", "data-round": k === undefined || k === null ? "" : String(k - 1) },
     el("details", {}, el("summary", {}, first), inner)));
   const folds = log.querySelectorAll(".round-fold");
-  if (folds.length > FOLDED_ROUNDS) folds[0].remove();
+  if (folds.length > FOLDED_ROUNDS + extraFolds) folds[0].remove();
+  showEarlier();
 }
 
 /** Scroll the log to its last line with the top line whole (never half hidden under the
