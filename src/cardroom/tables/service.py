@@ -37,7 +37,7 @@ from cardroom.tables.nain_jaune import (
 )
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
-from cardroom.tables.subscription import Frame, Subscription, idle_for
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 _UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
@@ -64,7 +64,7 @@ def _no_table(table_id: str) -> Message:
 
 
 @dataclass
-class _Live:
+class _Live(SeatsPresent):
     """A table held in memory with its lock, subscribers, bot task and timers."""
 
     table: NainJauneTable
@@ -84,9 +84,6 @@ class _Live:
     """A change was told without its entry (or notices may have been missed): read the log."""
     idle_since: float | None = None
     """When the sweep first saw the table finished with nobody connected (None: not idle)."""
-
-    def present(self) -> set[int]:
-        return {s.seat for s in self.subs if s.seat is not None}
 
 
 class TableService:

@@ -47,10 +47,10 @@ from cardroom.games.realtime_engine import SEATS
 from cardroom.i18n.messages import words
 from cardroom.i18n.spit_speed_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
-from cardroom.tables.config import Created, TableError
+from cardroom.tables.config import BUSY, Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
-from cardroom.tables.subscription import Frame, Subscription, idle_for
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def is_realtime(created: LogEntry) -> bool:
 
 
 @dataclass
-class _RealtimeLive:
+class _RealtimeLive(SeatsPresent):
     """A real-time table in memory: its lock, subscribers, bots and the task of its clock."""
 
     table: RealtimeTable
@@ -126,9 +126,6 @@ class _RealtimeLive:
     """Per seat: refused actions answered but not stored (past ``REFUSALS_LOGGED``)."""
     idle_since: float | None = None
     """When the sweep first saw the table finished with nobody connected (None: not idle)."""
-
-    def present(self) -> set[int]:
-        return {s.seat for s in self.subs if s.seat is not None}
 
 
 class RealtimeTables:
@@ -409,7 +406,7 @@ class RealtimeTables:
                     continue  # another process wrote first: join after its entries
                 await self._follow_up(live)
                 return
-        raise TableError("stale", "the table is very busy: try again")
+        raise TableError("stale", BUSY)
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the game now: an empty person seat gets a bot of the table's level."""
@@ -450,7 +447,8 @@ class RealtimeTables:
                     return await self._act(live, seat, action, ref)
                 except _Conflict:
                     continue  # another process wrote first: check it again after its entries
-        raise TableError("stale", "the table is very busy: look again and try once more")
+        said = "the table is very busy: look again and try once more"
+        raise TableError("stale", Message("table.busy-look-again", said))
 
     async def _act(self, live: _RealtimeLive, seat: int, action: Any, ref: object) -> None:
         table = live.table
@@ -931,7 +929,7 @@ class RealtimeTables:
                 except _Conflict:
                     continue  # another process wrote first: log it after its entries
                 return token
-        raise TableError("stale", "the table is very busy: try again")
+        raise TableError("stale", BUSY)
 
     def game_of(self, table_id: str) -> str:
         """``spit`` or ``speed``."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardroom.games.nain_jaune.rules import PRESETS, STAKES, STANDARD_BOARD, EndCondition
@@ -28,7 +28,7 @@ from cardroom.i18n.options import (
 )
 from cardroom.i18n.rules_text import GAMES, rules_fragment
 from cardroom.i18n.words import N_, card_name
-from cardroom.web.routes.common import connection_lang
+from cardroom.web.routes.common import connection_lang, message_page
 
 router = APIRouter()
 
@@ -46,7 +46,12 @@ async def rules_index(request: Request) -> Response:
 async def rules_page(request: Request, game: str) -> Response:
     """How to play ``game`` (``nain-jaune``, ``spit``, ``speed``) in the request's language."""
     if game not in GAMES:
-        raise HTTPException(404, "there are rules pages for nain-jaune, spit and speed")
+        return message_page(
+            request,
+            404,
+            N_("There is no such rules page"),
+            N_("there are rules pages for Nain Jaune, Spit and Speed"),
+        )
     lang = connection_lang(request)
     html = render_rules(game, lang)
     return HTMLResponse(html, headers={"Cache-Control": "no-cache", "Content-Language": lang})
