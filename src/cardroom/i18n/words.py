@@ -406,9 +406,31 @@ def record_with_shown_names(
     return out
 
 
+_MEMO: dict[tuple[int, str, object], tuple[object, Any]] = {}
+"""Parts of frames already put in words: ``(id(part), lang, names) -> (part, words)``. A
+table's frames share their seat rows (one list per change, for every seat's frame) and their
+events (one dict per event, for every frame that carries it): each is put in words once per
+language, not once per connection and frame. The value keeps the part alive, so its id is not
+reused meanwhile; the parts are never changed once made (``tables/nain_jaune.py``)."""
+_MEMO_MAX = 8192
+
+
+def _memo(part: object, lang: str, names: object, make: Callable[[], Any]) -> Any:
+    key = (id(part), lang, names)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    value = make()
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[key] = (part, value)
+    return value
+
+
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
-    frame's seats); other frames are returned as they are (copied)."""
+    frame's seats); other frames are returned as they are (copied). The result shares its
+    seat rows and events with other frames': read it, do not change it."""
     out = dict(frame)
     events = frame.get("events")
     if frame.get("type") != "state":
@@ -418,17 +440,27 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
         reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
         out["game_result"] = {**result, "reason": reason}
-    rows = [dict(row) for row in frame.get("seats") or []]
-    for row in rows:
-        row["name"] = default_name(row, tr)
+    seats = frame.get("seats") or []
+
+    def localized_rows() -> list[dict[str, Any]]:
+        rows = [dict(row) for row in seats]
+        for row in rows:
+            row["name"] = default_name(row, tr)
+        return rows
+
+    rows: list[dict[str, Any]] = _memo(seats, tr.lang, None, localized_rows) if seats else []
     if rows:
         out["seats"] = rows
     if not events:
         return out
     names = {s.get("seat"): s.get("name") for s in rows}
+    key = tuple(names.items())
 
     def name(seat: int) -> str:
         return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
-    out["events"] = [{**ev, "text": event_text(ev, name, tr)} for ev in events]
+    def told(ev: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
+        return lambda: {**ev, "text": event_text(ev, name, tr)}
+
+    out["events"] = [_memo(ev, tr.lang, key, told(ev)) for ev in events]
     return out

@@ -42,7 +42,7 @@ from cardroom.games.nain_jaune.engine import (
     deal_hands,
     round_record,
 )
-from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, RulesError
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules, RulesError
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.records import brief
 from cardroom.store import LogEntry
@@ -188,6 +188,8 @@ class NainJauneTable:
         self.created_at = 0.0
         self.round_ended_at: float | None = None
         self._shared: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None] | None = None
+        self._rules_json: tuple[Rules, dict[str, Any], str | None] | None = None
+        """The rules as JSON and their preset's name, made once (the rules never change)."""
         """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
         self._round_lists: (
             tuple[Round, tuple[int, ...], list[list[Any]], list[list[Any]]] | None
@@ -686,6 +688,9 @@ class NainJauneTable:
                 }
             )
         result = game.result if game is not None else None
+        rules = self._rules_json
+        if rules is None or rules[0] is not cfg.rules:
+            rules = self._rules_json = (cfg.rules, cfg.rules.to_json(), cfg.rules.preset_name)
         return {
             "type": "state",
             "seq": self.seq,
@@ -694,8 +699,8 @@ class NainJauneTable:
             "status": self.status,
             "title": cfg.title,
             "seats": seats,
-            "rules": cfg.rules.to_json(),
-            "preset": cfg.rules.preset_name,
+            "rules": rules[1],
+            "preset": rules[2],
             "creator": 0,
             "hints": cfg.hints,
             "learning": cfg.learning,

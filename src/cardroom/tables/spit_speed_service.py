@@ -50,7 +50,7 @@ from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreU
 from cardroom.tables.config import BUSY, Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
-from cardroom.tables.subscription import Frame, SeatsPresent, Subscription
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 logger = logging.getLogger(__name__)
 
@@ -124,6 +124,8 @@ class _RealtimeLive(SeatsPresent):
     """Per seat: when its latest refused actions were logged (table time)."""
     unlogged: dict[int, int] = field(default_factory=dict)
     """Per seat: refused actions answered but not stored (past ``REFUSALS_LOGGED``)."""
+    idle_since: float | None = None
+    """When the sweep first saw the table finished with nobody connected (None: not idle)."""
 
 
 class RealtimeTables:
@@ -167,6 +169,14 @@ class RealtimeTables:
             if live.task is not None and not live.task.done():
                 return
             del self._live[table_id]
+
+    def evict_idle(self, now: float, grace: float) -> list[str]:
+        """Drop the finished tables nobody has been connected to for ``grace`` seconds (see
+        :meth:`TableService.evict_idle`); returns their ids."""
+        gone = [tid for tid, live in self._live.items() if idle_for(live, now, grace)]
+        for table_id in gone:
+            del self._live[table_id]
+        return gone
 
     async def load(self, table_id: str, entries: Sequence[LogEntry]) -> None:
         """Rebuild a table from its entries and start its clock (after a restart, or when
@@ -744,6 +754,7 @@ class RealtimeTables:
             raise TableError("forbidden", "this is not a person's seat")
         sub = self._subscription(table_id, seat)
         live.subs.append(sub)
+        live.idle_since = None
         sub._put(self._frame(live, seat, None))
         sub.cursor = self._log_length(live)
         if seat is not None:
@@ -774,6 +785,7 @@ class RealtimeTables:
         if live is None or sub not in live.subs:
             return
         live.subs.remove(sub)
+        live.idle_since = None  # the grace period starts at the next sweep
         if sub.seat is not None and sub.seat not in live.present():
             self._fan_out(live)
         if sub.seat is not None:

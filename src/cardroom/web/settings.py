@@ -95,6 +95,10 @@ class Settings:
     """Websockets one client address may hold open (per process)."""
     header_timeout: float = 10.0
     """Seconds a client has to send a whole request's headers before it is disconnected."""
+    ws_compression: bool = False
+    """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
+    frame is a few kilobytes of JSON, and deflating every frame for every connection was a
+    tenth of the server's CPU under load (docs/performance.md)."""
     max_connections: int = 8192
     """Connections (and requests in progress) per process; past it uvicorn answers 503."""
     identity: str = "optional"
