@@ -1,10 +1,12 @@
-"""What a replay upload costs the server, within its bounds and past them.
+"""What a replay upload costs the server, a page of rounds at a time.
 
 Generates a whole game of ``--rounds`` rounds between four random bots (a valid record),
-uploads it (compact JSON) to ``POST /api/replay`` of an app in this process, and the same game
-cut to 150 rounds and to 10 (the peer: an ordinary evening's game). Prints one table: answer
-status, answer size, CPU and wall time of each request (CPU of this process: the app and the
-client share it).
+uploads it (compact JSON) to ``POST /api/replay`` of an app in this process: its first page
+(the record checked by the engine, then 20 rounds of frames), its second page (the record
+recognised, only the page computed), its last page, the first page again (kept), and the same
+game cut to 10 rounds (the peer: an ordinary evening's game). Prints one table: answer status,
+answer size, CPU and wall time of each request (CPU of this process: the app and the client
+share it).
 
     PYTHONPATH=src:. python benchmarks/replay_bounds.py [--rounds 2100]
 """
@@ -47,19 +49,26 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2100, help="rounds of the long record")
     args = parser.parse_args()
     record = game_record(args.rounds)
+    long_body = json.dumps(record, separators=(",", ":")).encode()
+    last = (args.rounds - 1) // 20
     cases = [
-        (f"{args.rounds} rounds (the issue's upload)", record),
-        ("150 rounds", record[:150]),
-        ("10 rounds (peer)", record[:10]),
+        (f"{args.rounds} rounds, page 0 (checked, then 20 rounds)", long_body, 0),
+        (f"{args.rounds} rounds, page 1 (recognised)", long_body, 1),
+        (f"{args.rounds} rounds, page {last} (the last)", long_body, last),
+        (f"{args.rounds} rounds, page 0 again (kept)", long_body, 0),
+        ("10 rounds, page 0 (peer)", json.dumps(record[:10], separators=(",", ":")).encode(), 0),
     ]
     rows = []
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(db_url=f"sqlite+aiosqlite:///{folder}/b.db", bot_delay=0.0)
+        settings = Settings(
+            db_url=f"sqlite+aiosqlite:///{folder}/b.db", bot_delay=0.0, replay_page_rounds=20
+        )
         with TestClient(create_app(settings)) as client:
-            for label, data in cases:
-                body = json.dumps(data, separators=(",", ":")).encode()
+            for label, body, page in cases:
                 answer, cpu, wall = timed(
-                    lambda body=body: client.post("/api/replay", content=body, headers=JSON_TYPE)
+                    lambda body=body, page=page: client.post(
+                        f"/api/replay?page={page}", content=body, headers=JSON_TYPE
+                    )
                 )
                 rows.append((label, len(body), answer.status_code, len(answer.content), cpu, wall))
     load = os.getloadavg()[0]

@@ -5,6 +5,9 @@ connection's own thread. In a test process, where every test's server has an eve
 own, a connection left from an earlier test can be finalized in a later test's loop, and that
 task then never ends: the later test hangs in its TestClient's shutdown. The tests close such
 connections at once instead (what SQLAlchemy does when no loop runs).
+
+A test client's websocket waits for a frame at most a minute: a frame that never comes fails
+the test at once instead of hanging the run.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import anyio
 from sqlalchemy.dialects.sqlite import aiosqlite as _sa_aiosqlite
+from starlette import testclient as _testclient
 
 os.environ["CARDROOM_LANG"] = "en"
 
@@ -22,3 +27,15 @@ async def _close_at_once(self: Any) -> None:
 
 
 _sa_aiosqlite.AsyncAdapt_aiosqlite_connection._terminate_graceful_close = _close_at_once  # type: ignore[method-assign]
+
+
+async def _receive_with_deadline(session: Any) -> Any:
+    with anyio.fail_after(60):
+        return await session._send_rx.receive()
+
+
+def _receive(self: Any) -> Any:
+    return self.portal.call(_receive_with_deadline, self)
+
+
+_testclient.WebSocketTestSession.receive = _receive  # type: ignore[method-assign]

@@ -52,18 +52,20 @@ CASES: list[tuple[Callable[[], object], str, str, str, str]] = [
         nj(may_stop="maybe"),
         "rules.not-valid",
         "may_stop='maybe' is not valid: use true or false",
-        "Si vous avez la carte suivante : la valeur 'maybe' ne convient pas : utilisez true ou "
-        "false",
-        "Os oes gennych chi’r cerdyn nesaf: nid yw 'maybe' yn ddilys: defnyddiwch true neu false",
+        "Si vous avez la carte suivante : la valeur 'maybe' ne convient pas : répondez oui ou non",
+        "Os oes gennych chi’r cerdyn nesaf: nid yw 'maybe' yn ddilys: atebwch ie neu na",
     ),
     (
         nj(end="forever"),
         "rules.not-valid",
         "end='forever' is not valid: use broke, last-standing, rounds:N or target:N with N a whole "
         "number from 1 to 1,000,000,000",
-        "La partie se termine : la valeur 'forever' ne convient pas : choisissez broke (après la "
-        "manche où un joueur n’a pas pu payer)",
-        "Mae’r gêm yn gorffen: nid yw 'forever' yn ddilys: dewiswch broke",
+        "La partie se termine : la valeur 'forever' ne convient pas : choisissez la fin après la "
+        "manche où un joueur n’a pas pu payer, quand un seul joueur a encore des jetons, après N "
+        "manches ou quand un joueur a N jetons, N étant un nombre entier de 1 à "
+        "1\u202f000\u202f000",
+        "Mae’r gêm yn gorffen: nid yw 'forever' yn ddilys: dewiswch ddiwedd ar ôl y rownd pan na "
+        "allodd chwaraewr dalu",
     ),
     (
         nj(colour="red"),
@@ -115,9 +117,9 @@ CASES: list[tuple[Callable[[], object], str, str, str, str]] = [
         spit(slap="fast"),
         "rules.not-valid",
         "slap='fast' is not valid: choose race or chooser",
-        "Une nouvelle mise en place : la valeur 'fast' ne convient pas : choisissez race ou "
-        "chooser",
-        "Cynllun newydd: nid yw 'fast' yn ddilys: dewiswch race neu chooser",
+        "Une nouvelle mise en place : la valeur 'fast' ne convient pas : choisissez parmi "
+        "«\u00a0les deux tapent sur la pile",
+        "Cynllun newydd: nid yw 'fast' yn ddilys: dewiswch un o ‘",
     ),
     (
         spit(alternate_colours="maybe"),
@@ -197,8 +199,8 @@ CASES: list[tuple[Callable[[], object], str, str, str, str]] = [
         speed(score_hand="maybe"),
         "rules.not-valid",
         "score_hand='maybe' is not valid: use true or false",
-        "Le gagnant marque : la valeur 'maybe' ne convient pas : utilisez true ou false",
-        "Mae’r enillydd yn sgorio: nid yw 'maybe' yn ddilys: defnyddiwch true neu false",
+        "Le gagnant marque : la valeur 'maybe' ne convient pas : répondez oui ou non",
+        "Mae’r enillydd yn sgorio: nid yw 'maybe' yn ddilys: atebwch ie neu na",
     ),
     (
         speed(colour="red"),
@@ -228,6 +230,16 @@ ENGLISH = (
 )
 
 
+# What a person would type on the command line, never said in French or Welsh words.
+CODES = ("true", "false", "race", "chooser", "broke", "last-standing", "rounds:", "target:")
+
+# Where the English words (the web's) differ from the English sentence (the CLI's and the logs').
+EN_WORDS = {
+    "use true or false": "answer yes or no",
+    "choose race or chooser": "choose one of race, chooser",
+}
+
+
 def _error(make: Callable[[], object]) -> RulesError:
     with pytest.raises(RulesError) as caught:
         make()
@@ -242,14 +254,19 @@ def test_each_rules_error_has_an_id_and_words(
     message = error.message
     assert isinstance(message, Message) and message.id == id and id in MESSAGES
     assert str(error) == english  # the CLI, the records and the logs keep their English
-    assert request_error_text(message, "en") == english.replace(" Spit option", " option").replace(
+    in_words = english.replace(" Spit option", " option").replace(
         "the Speed options", "the options"
     )
+    for sentence, words in EN_WORDS.items():  # said in words on the web, typed on the CLI
+        in_words = in_words.replace(sentence, words)
+    assert request_error_text(message, "en") == in_words
     french, welsh = request_error_text(message, "fr"), request_error_text(message, "cy")
     assert french.startswith(fr), french
     assert welsh.startswith(cy), welsh
     for said in (french, welsh):
         assert not any(word in said for word in ENGLISH), said
+        unquoted = said.replace(f"'{error.message.fields.get('value', '')}'", "")
+        assert not any(code in unquoted for code in CODES), said
         assert "_" not in said.replace(str(message.fields.get("typed", "")), "")
 
 

@@ -58,7 +58,7 @@ class ServerProcess:
             "--workers", str(self.workers),
             # every client of the load runs from this one address: lift the per-address bounds
             "--tables-per-minute", "1000000", "--open-tables", "1000000",
-            "--sockets-per-address", "1000000",
+            "--sockets-per-address", "1000000", "--connections-per-address", "1000000",
         ]  # fmt: skip
         self.proc = subprocess.Popen(
             command, env=env, stdout=self.log, stderr=subprocess.PIPE, start_new_session=True

@@ -52,7 +52,12 @@ async def test_a_client_that_vanishes_mid_action(tmp_path: Path) -> None:
         bob_moves = [e for e in entries if e.kind == "action" and e.data["seat"] == 1]
         acted = entries[seq] if len(entries) > seq else None  # the entry after what he saw
         if acted is not None and acted.kind == "action" and acted.data["seat"] == 1:
-            assert acted.data["by"] == "person"  # his act was taken whole, or not at all
+            # his act was taken whole, or not at all; on a slow machine a bot may already have
+            # held his seat when he saw that frame (he joined after the 0.5 s), and then it
+            # is the bot's move that stands
+            held = [e.kind for e in entries[:seq] if e.kind in ("takeover", "returned")
+                    and e.data.get("seat") == 1]  # fmt: skip
+            assert acted.data["by"] == ("bot" if held[-1:] == ["takeover"] else "person")
         assert all(e.data["by"] == "bot" for e in bob_moves if e.seq > seq + 1)
         assert final["seq"] == entries[-1].seq
         assert NainJauneTable.replay(tid, entries).status == "over"
@@ -84,7 +89,7 @@ async def test_a_client_that_reconnects_a_hundred_times(tmp_path: Path) -> None:
             # abruptly, half of the time
         assert seen == sorted(seen)  # never an older state than before
         live = service._live[tid]
-        for _ in range(200):
+        for _ in range(1000):  # up to 10 s on a slow machine
             if len(live.subs) == 1:
                 break
             await asyncio.sleep(0.01)

@@ -88,9 +88,68 @@ def test_a_full_queue_refuses_in_words(client: TestClient, monkeypatch: pytest.M
     assert response.json()["error"] == "busy" and "try again" in response.json()["message"]
 
 
-def test_the_lobby_reads_the_levels_ratings(client: TestClient) -> None:
+def test_the_lobby_shows_each_bot_at_its_leaderboard_rating(client: TestClient) -> None:
     from cardroom.bots.strength import LEVEL_STRENGTH
 
     levels = client.get("/api/levels").json()["levels"]
     assert list(levels) == ["easy", "medium", "hard", "expert"]
-    assert levels["hard"]["rating"] == LEVEL_STRENGTH["hard"].rating
+    # one rating per bot: the fixed one people are rated against, mu - 3 sigma of
+    # BOT_RATINGS (hard: 23.66 - 3 x 2.94 = 14.84), the same number the leaderboard gives
+    assert levels["hard"]["rating"] == 14.84
+    assert levels["easy"]["rating"] == 9.77  # 19.01 - 3 x 3.08
+    board = client.get("/api/leaderboard/nain-jaune").json()["board"]
+    bots = {row["bot"]: row["rating"] for row in board if row["bot"]}
+    assert bots == {level: levels[level]["rating"] for level in levels}
+    assert levels["hard"]["accuracy"] == LEVEL_STRENGTH["hard"].accuracy
+
+
+def test_an_uploaded_record_is_analysed_once_and_bounded_per_address(tmp_path: Any) -> None:
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{tmp_path / 'u.db'}",
+        analyses_per_hour=1,
+        max_analysis_rounds=2,
+        max_replay_bytes=64 * 1024,
+    )
+    record = finished_game()
+    with TestClient(create_app(settings)) as client:
+        first = client.post("/api/analysis/upload", json=record).json()
+        key = first["id"]
+        assert key.startswith("u-") and len(key) == 42
+        answer, deadline = first, time.monotonic() + 120
+        while answer["state"] != "done":
+            assert answer["state"] in ("queued", "running"), answer
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+            answer = client.get(f"/api/analysis/{key}").json()
+        assert answer["analysis"]["players"] == ["Ann", "Bob", "Cat"]
+        assert answer["analysis"]["rounds"][0]["decisions"]
+        # the same file again: the stored analysis, not counted against the bound
+        again = client.post("/api/analysis/upload", json=record).json()
+        assert again["state"] == "done" and again["id"] == key
+        assert client.post(f"/api/analysis/{key}").json()["analysis"] == answer["analysis"]
+        assert client.get(f"/analysis/{key}").status_code == 200
+        # another record from the same address within the hour: told when, in words
+        other = [{**record[0], "players": ["Ann", "Bob", "Dee"]}]
+        refused = client.post("/api/analysis/upload?lang=cy", json=other)
+        assert refused.status_code == 429
+        assert 3000 < int(refused.headers["retry-after"]) <= 3600
+        assert refused.json()["message"] == (
+            "rydych chi wedi gofyn am 1 dadansoddiad yn ystod yr awr ddiwethaf: arhoswch ychydig"
+        )
+        # past the rounds and the size: refused before anything is queued or counted
+        long = client.post("/api/analysis/upload?lang=fr", json=record * 3)
+        assert long.status_code == 422
+        assert long.json()["message"] == (
+            "cet enregistrement a 3 manches : l’analyse prend des parties d’au plus 2 manches"
+        )
+        big = client.post(
+            "/api/analysis/upload",
+            content=b"[" + b" " * 70_000 + b"]",
+            headers={"Content-Type": "application/json"},
+        )
+        assert big.status_code == 413
+        assert big.json()["message"] == "a record file may be at most 64 KB: this one is larger"
+        gone = client.get("/api/analysis/u-" + "0" * 40)
+        assert gone.status_code == 404 and gone.json()["message"].startswith(
+            "This record's analysis is not kept here"
+        )

@@ -28,6 +28,7 @@ from cardroom.sim.play import play_game
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import create_app
 from cardroom.web.guard import host_allowed
+from cardroom.web.replay_frames import replay_frames, rounds_page
 from cardroom.web.settings import default_hosts
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 from tests.web.test_hints import two_people
@@ -54,9 +55,9 @@ def app_client(tmp_path: Path, **changes: Any) -> TestClient:
 
 
 def test_a_record_of_too_many_rounds_is_refused_before_it_is_replayed(tmp_path: Path) -> None:
-    record = long_record(230)  # the 2,260 rounds, scaled down past the bound of 200
+    record = long_record(230)  # the 2,260 rounds, scaled down past a bound of 200
     body = json.dumps(record, separators=(",", ":")).encode()
-    with app_client(tmp_path) as client:
+    with app_client(tmp_path, max_replay_rounds=200) as client:
         start = time.process_time()
         answer = client.post("/api/replay?lang=fr", content=body, headers=JSON_TYPE)
         spent = time.process_time() - start
@@ -65,6 +66,7 @@ def test_a_record_of_too_many_rounds_is_refused_before_it_is_replayed(tmp_path: 
             "error": "too-large",
             "message": "cet enregistrement a 230 manches : la relecture montre des parties "
             "d’au plus 200 manches",
+            "id": "bounds.replay-rounds",
         }
         assert len(answer.content) < 300 and spent < 1.0  # nothing was replayed
         # the same game cut to the bound replays
@@ -99,13 +101,13 @@ async def test_a_finished_tables_frames_are_computed_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     computed: list[str] = []
-    real = replay_route.replay_frames
+    real = rounds_page
 
-    def counting(data: Any, lang: str = "en", *bounds: Any) -> dict[str, Any]:
+    def counting(rounds: Any, first: int, count: int, lang: str = "en", *bounds: Any) -> Any:
         computed.append(lang)
-        return real(data, lang, *bounds)
+        return real(rounds, first, count, lang, *bounds)
 
-    monkeypatch.setattr(replay_route, "replay_frames", counting)
+    monkeypatch.setattr(replay_route, "rounds_page", counting)
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = (SeatSpec("person", name="Ann"), SeatSpec("bot", "easy"))
@@ -122,11 +124,64 @@ async def test_a_finished_tables_frames_are_computed_once(
                 *(http.get(f"/api/replay/{table}") for _ in range(4)),
                 http.get(f"/api/replay/{table}?lang=cy"),
             )
-            again = await http.get(f"/api/replay/{table}")
+            again = await http.get(f"/api/replay/{table}?page=0")
     assert [a.status_code for a in answers] == [200] * 5
     assert len({a.content for a in answers[:4]} | {again.content}) == 1
     assert again.json()["rounds"][0]["finished"] is True
     assert sorted(computed) == ["cy", "en"]  # once per language, not once per request
+
+
+def test_a_long_record_is_served_a_page_of_rounds_at_a_time_and_checked_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = long_record(45)
+    checks: list[int] = []
+    real = replay_route.check_record
+
+    def counting(data: Any, most: int) -> Any:
+        checks.append(len(data))
+        return real(data, most)
+
+    monkeypatch.setattr(replay_route, "check_record", counting)
+    body = json.dumps(record, separators=(",", ":")).encode()
+    with app_client(tmp_path, replay_page_rounds=20) as client:
+        pages = [
+            client.post(f"/api/replay?page={n}", content=body, headers=JSON_TYPE)
+            for n in (0, 1, 2)
+        ]
+        again = client.post("/api/replay?page=1", content=body, headers=JSON_TYPE)
+        past = client.post("/api/replay?page=3&lang=fr", content=body, headers=JSON_TYPE)
+    assert [p.status_code for p in pages] == [200, 200, 200]
+    first, second, last = (p.json() for p in pages)
+    assert (first["total"], first["pages"], first["page_rounds"]) == (45, 3, 20)
+    assert [len(p["rounds"]) for p in (first, second, last)] == [20, 20, 5]
+    assert [p["first"] for p in (first, second, last)] == [0, 20, 40]
+    numbers = [r["number"] for p in (first, second, last) for r in p["rounds"]]
+    assert numbers == list(range(1, 46))
+    # each page is the whole replay's rounds, cut: the last round ends with the game's chips
+    full = replay_frames(record)
+    assert last["rounds"][-1] == full["rounds"][44]
+    assert second["rounds"][0] == full["rounds"][20]
+    assert again.content == pages[1].content
+    assert checks == [45]  # checked by the engine once, for every page
+    assert past.status_code == 404
+    assert past.json()["message"] == (
+        "cette relecture n’a pas cette page : rouvrez-la depuis le début"
+    )
+
+
+def test_an_upload_past_its_size_is_refused_in_words(tmp_path: Path) -> None:
+    with app_client(tmp_path, max_replay_bytes=1024 * 1024) as client:
+        big = b"[" + b" " * (1024 * 1024) + b"]"
+        answer = client.post(
+            "/api/replay", content=big, headers={**JSON_TYPE, "Accept-Language": "cy"}
+        )
+    assert answer.status_code == 413
+    assert answer.json() == {
+        "error": "too-large",
+        "message": "gall ffeil cofnod fod yn 1 MB ar y mwyaf: mae hon yn fwy",
+        "id": "bounds.record-file-mb",
+    }
 
 
 # -- 3. tables: how many, how fast, how long ---------------------------------------------------
@@ -474,6 +529,7 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
     assert {f["message"] for f in limited} == {
         "you have asked for many hints lately: wait a minute"
     }
+    assert {f["id"] for f in limited} == {"bounds.hints-per-minute"}
     assert len(threads) == 4 and all(name.startswith("cardroom-hint") for name in threads)
 
 
@@ -530,3 +586,48 @@ def test_replay_uploads_are_bounded_per_address_and_in_flight(
     assert busy.json()["message"] == (
         "beaucoup de relectures sont en préparation : réessayez dans un instant"
     )
+
+
+async def test_requests_and_websockets_of_one_address_are_bounded_in_the_app(
+    tmp_path: Path,
+) -> None:
+    settings = settings_for(tmp_path, connections_per_address=3, sockets_per_address=100)
+    async with serving(settings) as (app, address):
+        created = await service_of(app).create(
+            TableConfig(
+                rules=Rules(), seats=(SeatSpec("person", name="Ann"), SeatSpec("person")), seed=1
+            )
+        )
+        table = created.table_id
+        kept = [await Player(address, table, None).connect() for _ in range(3)]
+        for p in kept:
+            await p.wait_for(lambda f: f["type"] == "state")
+        async with httpx.AsyncClient(base_url=f"http://{address}") as http:
+            refused = await http.get("/api/tables", headers={"Accept-Language": "fr"})
+            assert refused.status_code == 429 and refused.headers["retry-after"] == "5"
+            assert refused.json() == {
+                "error": "rate-limited",
+                "message": "trop de connexions depuis votre adresse en même temps : fermez "
+                "quelques pages et réessayez",
+                "id": "bounds.connections",
+            }
+            async with websockets.connect(f"ws://{address}/ws/{table}?lang=cy") as extra:
+                frame = json.loads(await extra.recv())
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await extra.recv()
+            assert frame["type"] == "error" and frame["code"] == "rate-limited"
+            assert frame["id"] == "bounds.connections"
+            assert frame["message"] == (
+                "gormod o gysylltiadau o’ch cyfeiriad chi ar yr un pryd: caewch ambell dudalen "
+                "a rhowch gynnig arall arni"
+            )
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            await kept[0].close()
+            for _ in range(100):  # the closed websocket's place is given back
+                answer = await http.get("/api/tables")
+                if answer.status_code == 200:
+                    break
+                await asyncio.sleep(0.02)
+            assert answer.status_code == 200
+        for p in kept[1:]:
+            await p.close()

@@ -95,9 +95,9 @@ def test_bad_create_requests_say_what_is_wrong_and_create_nothing(client: TestCl
         ({"preset": "modern"}, "unknown preset 'modern'"),
         ({"end": "forever"}, "end='forever' is not valid"),
         ({"starting_chips": 3}, "at least 15 chips"),
-        ({"players": 9}, "<= 8"),
+        ({"players": 9}, "Nain Jaune is played by 2 to 8 players, not 9"),
         ({"players": 3, "seats": [{"kind": "person"}]}, "seats lists 1 seats for 3 players"),
-        ({"players": 2, "seats": [{"kind": "bot"}, {"kind": "person"}]}, "seat 0 is yours"),
+        ({"players": 2, "seats": [{"kind": "bot"}, {"kind": "person"}]}, "the first seat is yours"),
         ({"name": "   "}, "a name has 1 to 24 characters"),
         ({"surprise": 1}, "unknown field `surprise`"),
     ]

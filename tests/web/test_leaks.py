@@ -110,7 +110,8 @@ async def test_no_frame_names_a_card_its_client_could_not_see(tmp_path: Path) ->
     tables = 32
     # scripted players answer at machine speed: lift the per-connection rate limit
     fast = settings_for(
-        tmp_path, rate_per_second=1000.0, rate_burst=1000, sockets_per_address=1000
+        tmp_path, rate_per_second=1000.0, rate_burst=1000, sockets_per_address=1000,
+        connections_per_address=1000,
     )
     async with serving(fast) as (app, address):
         service = service_of(app)

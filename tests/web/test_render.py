@@ -45,3 +45,22 @@ async def test_spectators_share_each_frame_and_it_is_rendered_once_per_language(
     finally:
         await service.stop()
         await store.close()
+
+
+def test_events_put_in_words_once_follow_a_renamed_seat() -> None:
+    # two frames of one table share their event dicts; the second has new seat rows in which
+    # seat 1 has a name now: its words name them (the words made for the first are not reused)
+    event = {"kind": "play", "seat": 1, "card": "7D", "text": "Seat 2 plays 7D"}
+    seats = [{"seat": 0, "name": "Ann", "kind": "person"}, {"seat": 1, "name": "Seat 2",
+             "kind": "person"}]  # fmt: skip
+    first = {"type": "state", "seats": seats, "events": [event]}
+    renamed = [seats[0], {**seats[1], "name": "Bob"}]
+    second = {"type": "state", "seats": renamed, "events": [event]}
+    for lang, before, after in (("en", "Seat 2", "Bob"), ("fr", "Place 2", "Bob")):
+        [told] = localize_frame(first, lang)["events"]
+        assert told["text"].startswith(before), told["text"]
+        [told] = localize_frame(second, lang)["events"]
+        assert told["text"].startswith(after) and before not in told["text"], told["text"]
+        # the same frame again: the same words
+        assert localize_frame(first, lang)["events"][0]["text"].startswith(before)
+    assert event["text"] == "Seat 2 plays 7D"  # the table's own event is never changed

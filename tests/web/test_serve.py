@@ -35,6 +35,7 @@ def test_the_bounds_options_default_to_the_settings() -> None:
     assert defaults["tables_per_minute"] == Settings.tables_per_minute
     assert defaults["open_tables"] == Settings.open_tables_per_client
     assert defaults["sockets_per_address"] == Settings.sockets_per_address
+    assert defaults["connections_per_address"] == Settings.connections_per_address
     assert defaults["max_connections"] == Settings.max_connections
 
 

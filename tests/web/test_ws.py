@@ -191,6 +191,13 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
             "illegal": {"nj.not-held", "nj.must-lead"},
             "not-your-turn": {"table.turn"},
             "too-large": {"web.too-large"},
+            "bad-request": {
+                "table.bad-request",
+                "ws.unknown-type",
+                "table.unreadable-action",
+                "table.seat-taken",
+                "table.round-not-over",
+            },
         }
         for player, message, code, words in cases:
             mark = len(player.frames)

@@ -5,7 +5,9 @@ table (:class:`cardroom.store.analyses.AnalysisStore`, migration ``0002``). The 
 own process pool (one worker by default, started on the first request, at a lower scheduling
 priority), so an analysis never takes the server's own CPU time from a table; at most
 ``max_pending`` analyses wait or run at once, and a request past that is refused
-(:class:`QueueFull`) until one finishes.
+(:class:`QueueFull`) until one finishes. An analysis under way or failed is said in the store
+too (:meth:`AnalysisStore.claim`), so every process sharing the database tells the same state
+and only one analyses a game.
 """
 
 from __future__ import annotations
@@ -81,11 +83,15 @@ class AnalysisQueue:
         if table_id in self._tasks:
             ahead = self._order.index(table_id)
             return Status("running" if ahead < self.workers else "queued", ahead=ahead)
-        done = await self.store.get(table_id, STORE_VERSION)
-        if done is not None:
-            return Status("done", analysis=done)
+        state, data = await self.store.state(table_id, STORE_VERSION)
+        if state == "done":
+            return Status("done", analysis=data)
         if table_id in self._failed:
             return Status("failed", error=self._failed[table_id])
+        if state == "running":  # in another process
+            return Status("running")
+        if state == "failed" and data is not None:
+            return Status("failed", error=str(data.get("error", "failed")))
         return Status("absent")
 
     async def start(self, table_id: str, record: Any) -> Status:
@@ -96,6 +102,8 @@ class AnalysisQueue:
             return now
         if len(self._tasks) >= self.max_pending:
             raise QueueFull(f"{len(self._tasks)} analyses are already waiting")
+        if not await self.store.claim(table_id, STORE_VERSION):  # another process has it
+            return await self.status(table_id)
         self._failed.pop(table_id, None)
         self._order.append(table_id)
         self._tasks[table_id] = asyncio.get_running_loop().create_task(
@@ -115,21 +123,29 @@ class AnalysisQueue:
             result = await loop.run_in_executor(self._pool, run_analysis, record, self.worlds)
             if "error" in result:
                 self._failed[table_id] = str(result["error"])
+                await self.store.fail(table_id, self._failed[table_id])
             else:
                 await self.store.put(table_id, STORE_VERSION, result)
         except Exception as exc:  # a broken pool, a database down: say so, keep serving
             self._failed[table_id] = f"failed: {type(exc).__name__}"
+            with contextlib.suppress(Exception):
+                await self.store.fail(table_id, self._failed[table_id])
         finally:
             self._tasks.pop(table_id, None)
             self._order.remove(table_id)
 
     async def close(self) -> None:
-        """Stop: cancel what waits, and shut the worker pool down."""
+        """Stop: cancel what waits (its claims in the store are dropped: another process or a
+        restarted one may analyse those games), and shut the worker pool down."""
+        stopped = list(self._tasks)
         for task in list(self._tasks.values()):
             task.cancel()
         for task in list(self._tasks.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for table_id in stopped:
+            with contextlib.suppress(Exception):
+                await self.store.release(table_id)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -39,6 +39,7 @@ CLICK_WORDS = (
     N_("Error: {message}"),
     N_("Try '{command} {option}' for help."),
     N_("Invalid value for {param_hint}: {message}"),
+    N_("{value} is not in the range {range}."),
     N_("No such option {name!r}."),
     N_("No such command {name!r}."),
     N_("Missing option"),

@@ -405,7 +405,7 @@ def build_table(
     try:
         table = Table(rules, names, 0, bots, seed, records_dir, lang=tr)
     except RulesError as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(rules_error_text(exc, tr)) from None
     except RecordsError as exc:
         raise click.BadParameter(str(exc), param_hint="--records") from None
     table.labels = {seat: spec for seat, spec in enumerate(specs, start=1)}

@@ -161,6 +161,13 @@ async def check_database(url: str) -> None:
     help="Open table connections one client address may hold.",
 )
 @click.option(
+    "--connections-per-address",
+    default=256,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Requests and table connections one client address may have open at once.",
+)
+@click.option(
     "--max-connections",
     default=8192,  # Settings' default (a test checks it)
     show_default=True,
@@ -180,6 +187,7 @@ def serve(
     tables_per_minute: int,
     open_tables: int,
     sockets_per_address: int,
+    connections_per_address: int,
     max_connections: int,
     identity: str,
 ) -> None:
@@ -244,6 +252,7 @@ def serve(
         tables_per_minute=tables_per_minute,
         open_tables_per_client=open_tables,
         sockets_per_address=sockets_per_address,
+        connections_per_address=connections_per_address,
         max_connections=max_connections,
         identity=identity,
     )

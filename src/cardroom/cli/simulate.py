@@ -27,6 +27,7 @@ from cardroom.cli.options import (
 from cardroom.games.nain_jaune.rules import PRESETS, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, integer
+from cardroom.i18n.reasons import rules_error_text
 from cardroom.i18n.words import N_, tr_of
 
 
@@ -93,7 +94,7 @@ def simulate_nain_jaune(
         if address is not None and backend != "ray":
             raise SimulationError("--address is for --backend ray")
     except (SimulationError, RulesError) as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(rules_error_text(exc, current_lang())) from None
     if backend == "local":
         workers = local_workers(workers, sum(1 for _ in sim.chunks()))
     err = Console(stderr=True)

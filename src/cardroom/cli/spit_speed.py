@@ -51,7 +51,8 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     try:
         return parse_option_pairs(list(pairs))
     except RulesError as exc:
-        raise click.BadParameter(str(exc), param_hint="--option") from None
+        said = rules_error_text(exc, current_lang())
+        raise click.BadParameter(said, param_hint="--option") from None
 
 
 def check_options(game: str, options: dict[str, str]) -> None:

@@ -28,6 +28,7 @@ from cardroom.cli.options import (
 from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, integer, percent
+from cardroom.i18n.reasons import rules_error_text
 from cardroom.i18n.words import N_, tr_of
 from cardroom.sim.tournament import (
     Setup,
@@ -87,7 +88,7 @@ def nain_jaune(
         setup = Setup(specs, games, players if players is not None else len(specs), rules, seed)
         check_setup(setup)
     except (RulesError, BotError, TournamentError) as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(rules_error_text(exc, current_lang())) from exc
     workers = local_workers(workers, games)
     err = Console(stderr=True)
     tr = tr_of(current_lang())

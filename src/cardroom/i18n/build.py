@@ -63,7 +63,7 @@ def extract() -> tuple[Catalog, set[str]]:
                 msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
             )
             web.add(msg if isinstance(msg, str) else msg[0])
-    for path in sorted((PACKAGE / "web" / "templates").glob("*.html")):
+    for path in sorted((PACKAGE / "web" / "templates").rglob("*.html")):  # parts/ too
         text = path.read_text(encoding="utf-8")
         found = [*_HTML_ATTR.finditer(text), *_HTML_TEXT.finditer(text)]
         for m in found:

@@ -17,6 +17,7 @@ from typing import Any
 from cardroom.cards import Card
 from cardroom.games.messages import Message
 from cardroom.i18n import N_, Np_, Translator, tr_of
+from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase
 
 logger = logging.getLogger(__name__)
@@ -98,6 +99,39 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "lobby.seats": N_("seats lists {seats} seats for {players} players: give one each"),
     "lobby.too-large": N_("a table request is at most {n} KB"),
     "lobby.bad-request": N_("bad table request: {detail}"),
+    "lobby.bad-field": N_("bad table request: {field} is not valid"),
+    "lobby.bad-shape": N_("bad table request: it is not one the lobby sends"),
+    "lobby.seat-0": N_("the first seat is yours: it must be a person"),
+    "lobby.hints-nain-jaune": N_("hints are offered at Nain Jaune tables only"),
+    "lobby.rated-hints": N_("a rated table gives no hints: choose one or the other"),
+    "lobby.games": N_("a match is played over 1 to {most} games, not {typed}"),
+    "table.only-nain-jaune": N_("this kind of table plays Nain Jaune only"),
+    "table.started": N_("the table has already started"),
+    "table.rematch-once": N_("a rematch is offered once, after the game"),
+    "table.token-person": N_("a seat token is for a person's seat"),
+    "table.not-created": N_("this table has not been created"),
+    "table.round-not-over": N_("the round is not over"),
+    "table.busy": N_("the table is very busy: try again"),
+    "table.busy-look-again": N_("the table is very busy: look again and try once more"),
+    "table.bad-seat-link": N_("this seat link is not valid for this table"),
+    "table.seat-taken": N_("this seat is already taken"),
+    "table.already-ready": N_("this seat has already asked for the next round"),
+    "table.unannounced": N_("only a card can be played unannounced"),
+    "table.unreadable-action": N_("cannot read the action {typed}: play a card, pass or claim"),
+    "table.creator-only": N_("only the table's creator can do this"),
+    "table.not-person-seat": N_("this seat is not a person's seat"),
+    "chat.none": N_("this server has no chat"),
+    "chat.db-down": N_("the database is not answering: nothing was said, try again in a moment"),
+    "ws.too-deep": N_("this message is nested too deeply"),
+    "ws.not-object": N_("a message must be a JSON object with a type"),
+    "ws.unknown-type": N_("unknown message type {typed}"),
+    "ws.bad-message": N_("bad {kind} message: {detail}"),
+    "ws.bad-message-said": N_("this message is not in the form its type calls for"),
+    # the engines' refusals of a table or a deal
+    "nj.chip-counts": N_("{count} chip counts for {players} players"),
+    "nj.board-boxes": N_("the board has five boxes holding zero or more chips"),
+    "nj.negative-chips": N_("chip counts cannot be negative"),
+    "nj.not-a-dealer": N_("the dealer must be one of the table's seats"),
     "refused": N_("that is not possible now"),
     # the rules' options (a value as the person typed it, an option by its words)
     "rules.not-valid": N_("{option}={value} is not valid: {how}"),
@@ -111,11 +145,24 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "starting_chips={value} must be a whole number from {least} to {most}"
     ),
     "rules.whole-number": N_("{option}={value} must be a whole number"),
+    "rules.board-different": N_("{option}: give five different cards"),
+    "rules.board-dwarf": N_(
+        "the fifth card of the boxes is always the Yellow Dwarf, the seven of diamonds"
+    ),
+    "rules.board-card": N_("{option}: {value} is not a card"),
+    "rules.board-cards": N_("{option}: choose {choices}, or five cards"),
+    "rules.not-object": N_("the rules must be a set of options and their values"),
+    "rules.preset-name": N_("the preset must be one of {presets}"),
+    "rules.key-value": N_("option {typed} must be written key=value (see --help)"),
+    "rules.players": N_("{game} is played by {least} to {most} players, not {n}"),
+    "rules.players-two": N_("{game} is played by two players, not {n}"),
+    "rules.target-unreachable": N_(
+        "a player can never reach {target} chips: there are only {chips} chips at the table"
+    ),
     "rules.seconds": N_("{option}={value} must be a number of seconds"),
     "rules.how.choose": N_("choose one of {choices}"),
-    "rules.how.flag": N_("use true or false"),
+    "rules.how.flag": N_("answer yes or no"),
     "rules.how.piles": N_("use 5 or 4 (stock piles)"),
-    "rules.how.slap": N_("choose race or chooser"),
     "rules.how.side-piles": N_("use 10 (15 cards each) or 5 (20 cards each)"),
     "rules.how.seconds": N_("use a number of seconds from 0 to {n} (0 = only when both call)"),
     "rules.how.flip-seconds": N_("give seconds (0 to {n}; 0 = flip only when both players call)"),
@@ -126,6 +173,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rules.how.target": N_("give a whole number of points from 0 to {most} (0 = a single game)"),
 }
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
+MESSAGES.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
 
 FIXED = {
     "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
@@ -196,18 +244,10 @@ FIXED = {
         "a Nain Jaune table has no log to page through"
     ),
     # creating a table (the lobby)
-    "seat 0 is yours: it must be a person": N_("seat 0 is yours: it must be a person"),
     "a Speed match to a target is not offered here": N_(
         "a Speed match to a target is not offered here"
     ),
-    "board_cards must be five different cards": N_("board_cards must be five different cards"),
-    "the fifth board card is always the Yellow Dwarf, 7D": N_(
-        "the fifth board card is always the Yellow Dwarf, 7D"
-    ),
     # refusals added by this wave's table features (people, presence, matches, rematch, leave)
-    "a rated table gives no hints: choose one or the other": N_(
-        "a rated table gives no hints: choose one or the other"
-    ),
     "someone else already holds this seat: ask the table's creator for a new invitation link": N_(
         "someone else already holds this seat: ask the table's creator for a new invitation link"
     ),
@@ -224,6 +264,20 @@ FIXED = {
     "a Spit or Speed table is left by closing the page": N_(
         "a Spit or Speed table is left by closing the page"
     ),
+    # the Nain Jaune service's own (tables/service.py keeps its sentences: its hot path)
+    "the table moved on since you looked: look again and choose once more": N_(
+        "the table moved on since you looked: look again and choose once more"
+    ),
+    "the database is not answering: nothing was changed, try again in a moment": N_(
+        "the database is not answering: nothing was changed, try again in a moment"
+    ),
+    "this is a Spit or Speed table": N_("this is a Spit or Speed table"),
+    "this is not a Spit or Speed table": N_("this is not a Spit or Speed table"),
+    "a Spit or Speed table has no rounds": N_("a Spit or Speed table has no rounds"),
+    "at a Spit or Speed table an action is an object": N_(
+        "at a Spit or Speed table an action is an object"
+    ),
+    "a person's seat has no level": N_("a person's seat has no level"),
 }
 """The tables' and the web layer's fixed refusals: each sentence is its own msgid."""
 
@@ -329,8 +383,10 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[key] = ", ".join(names if tr.lang == "en" else (_quoted(n, tr) for n in names))
         elif key == "choices":
             out[key] = _choices(game, fields.get("option"), value, tr)
-        elif key in ("most", "least", "n") and isinstance(value, int):
+        elif key in ("most", "least", "n", "target", "chips") and isinstance(value, int):
             out[key] = integer(value, tr)
+        elif key == "game" and value in GAMES:
+            out[key] = tr._(GAMES[value])
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         else:
@@ -362,6 +418,38 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
     return out
 
 
+FIELD_WORDS = {
+    "name": N_("Your name"),
+    "title": N_("Title"),
+    "game": N_("Game"),
+    "players": N_("Players"),
+    "preset": N_("Rules"),
+    "options": N_("Every option of the rules"),
+    "seats": N_("Seats"),
+    "level": N_("Bot level"),
+    "starting_chips": N_("Starting chips"),
+    "end": N_("The game ends"),
+}
+"""The fields of a table request in the lobby's words (a bad one is named by them)."""
+
+
+def _chosen(id: str, fields: Mapping[str, Any], tr: Translator) -> tuple[str, Mapping[str, Any]]:
+    """The message whose words are said for ``id``: outside English, a decoder's English detail
+    gives way to the field it is about in words (or to a sentence without it)."""
+    if id == "rules.players" and fields.get("least") == fields.get("most"):
+        return "rules.players-two", fields
+    if tr.lang == "en":
+        return id, fields
+    if id == "ws.bad-message":
+        return "ws.bad-message-said", {}
+    if id == "lobby.bad-request":
+        field = fields.get("field")
+        if field in FIELD_WORDS:
+            return "lobby.bad-field", {"field": _quoted(tr._(FIELD_WORDS[field]), tr)}
+        return "lobby.bad-shape", {}
+    return id, fields
+
+
 def message_words(
     id: str,
     fields: Mapping[str, Any] | None = None,
@@ -370,8 +458,9 @@ def message_words(
     """The words of message ``id`` with ``fields`` in ``lang`` (an unknown id: a general
     « that is not possible now », logged)."""
     tr = tr_of(lang)
+    id, fields = _chosen(id, fields or {}, tr)
     text = MESSAGES.get(id)
-    if id == "rt.stale" and card_of((fields or {}).get("seen")) is None:
+    if id == "rt.stale" and card_of(fields.get("seen")) is None:
         text = MESSAGES["rt.stale-unseen"]
     if text is None:
         logger.warning("a message without words: %s %r", id, fields)

@@ -31,14 +31,20 @@ def request_error_text(message: str, lang: str | Translator | None = None) -> st
     return words(message, tr) if tr.lang != "en" else message
 
 
-def rules_error_text(error: RulesError, lang: str | Translator | None = None) -> str:
-    """A rules error on the command line: its English sentence in English (as it always was),
-    else told from its id; an error without an id or fixed words stays as it was said."""
+def rules_error_text(error: Exception, lang: str | Translator | None = None) -> str:
+    """An error on the command line (the rules', a simulation's): its English sentence in
+    English (as it always was), else told from its message's id; an error without an id or
+    fixed words stays as it was said."""
     tr = tr_of(lang)
-    message = error.message
+    message = error.message if isinstance(error, RulesError) else _first_arg(error)
     if tr.lang == "en" or not (isinstance(message, Message) or message in _TABLE_FIXED):
         return str(error)
     return request_error_text(message, tr)
+
+
+def _first_arg(error: Exception) -> str:
+    arg = error.args[0] if error.args else None
+    return arg if isinstance(arg, str) else str(error)
 
 
 def table_error_text(code: str, message: str, lang: str | Translator | None = None) -> str:

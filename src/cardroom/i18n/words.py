@@ -375,9 +375,62 @@ def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
     return name
 
 
+def record_with_shown_names(
+    record: Any, kinds: Sequence[str], lang: str | Translator | None
+) -> Any:
+    """A table's record (a round, or a game: a list of rounds) whose bots carry the names
+    :func:`default_name` gives them in ``lang`` (``Bot 2`` -> « Robot 2 »), as at the table: for
+    the replay viewer. The names are changed alike in every round, so the record stays one game;
+    anything else is returned as it is."""
+    if isinstance(record, Mapping):
+        return record_with_shown_names([record], kinds, lang)[0]
+    if not isinstance(record, list):
+        return record
+    given = {seat: f"Bot {seat + 1}" for seat, kind in enumerate(kinds) if kind == "bot"}
+    shown = {
+        name: default_name({"name": name, "seat": seat, "kind": "bot"}, lang)
+        for seat, name in given.items()
+    }
+    if not shown:
+        return record
+    out: list[Any] = []
+    for rnd in record:
+        if not isinstance(rnd, Mapping):
+            out.append(rnd)
+            continue
+        players = rnd.get("players")
+        copy = dict(rnd)
+        if isinstance(players, list):
+            copy["players"] = [shown.get(p, p) if isinstance(p, str) else p for p in players]
+        out.append(copy)
+    return out
+
+
+_MEMO: dict[tuple[int, str, object], tuple[object, Any]] = {}
+"""Parts of frames already put in words: ``(id(part), lang, names) -> (part, words)``. A
+table's frames share their seat rows (one list per change, for every seat's frame) and their
+events (one dict per event, for every frame that carries it): each is put in words once per
+language, not once per connection and frame. The value keeps the part alive, so its id is not
+reused meanwhile; the parts are never changed once made (``tables/nain_jaune.py``)."""
+_MEMO_MAX = 8192
+
+
+def _memo(part: object, lang: str, names: object, make: Callable[[], Any]) -> Any:
+    key = (id(part), lang, names)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    value = make()
+    if len(_MEMO) >= _MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[key] = (part, value)
+    return value
+
+
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
-    frame's seats); other frames are returned as they are (copied)."""
+    frame's seats); other frames are returned as they are (copied). The result shares its
+    seat rows and events with other frames': read it, do not change it."""
     out = dict(frame)
     events = frame.get("events")
     if frame.get("type") != "state":
@@ -387,17 +440,27 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
     if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
         reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
         out["game_result"] = {**result, "reason": reason}
-    rows = [dict(row) for row in frame.get("seats") or []]
-    for row in rows:
-        row["name"] = default_name(row, tr)
+    seats = frame.get("seats") or []
+
+    def localized_rows() -> list[dict[str, Any]]:
+        rows = [dict(row) for row in seats]
+        for row in rows:
+            row["name"] = default_name(row, tr)
+        return rows
+
+    rows: list[dict[str, Any]] = _memo(seats, tr.lang, None, localized_rows) if seats else []
     if rows:
         out["seats"] = rows
     if not events:
         return out
     names = {s.get("seat"): s.get("name") for s in rows}
+    key = tuple(names.items())
 
     def name(seat: int) -> str:
         return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
-    out["events"] = [{**ev, "text": event_text(ev, name, tr)} for ev in events]
+    def told(ev: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
+        return lambda: {**ev, "text": event_text(ev, name, tr)}
+
+    out["events"] = [_memo(ev, tr.lang, key, told(ev)) for ev in events]
     return out

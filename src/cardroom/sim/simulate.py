@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from cardroom.games.nain_jaune.engine import Game
-from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from cardroom.games.nain_jaune.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Rules,
+    RulesError,
+    players_error,
+)
 from cardroom.kernels import nain_jaune as fast
 from cardroom.kernels.streams import MAX_GAME_ROUNDS, derive_seed
 
@@ -50,7 +56,8 @@ class Simulation:
                 f"--rounds must be a whole number of at least 1, not {self.rounds}"
             )
         if not MIN_PLAYERS <= len(self.bots) <= MAX_PLAYERS:
-            raise SimulationError(f"Nain Jaune is played by 2 to 8 players, not {len(self.bots)}")
+            n = len(self.bots)
+            raise SimulationError(players_error("nain-jaune", n, MIN_PLAYERS, MAX_PLAYERS))
         unknown = [b for b in self.bots if b not in fast.POLICIES]
         if unknown:
             raise SimulationError(
@@ -60,7 +67,7 @@ class Simulation:
         try:  # the readable engine's own checks (an unreachable target, …)
             Game(self.rules, [f"seat {i}" for i in range(len(self.bots))])
         except RulesError as exc:
-            raise SimulationError(str(exc)) from None
+            raise SimulationError(exc.message) from None
 
     @classmethod
     def build(
@@ -88,7 +95,7 @@ class Simulation:
         try:
             rules = Rules.from_options(preset, options or {})
         except RulesError as exc:
-            raise SimulationError(str(exc)) from None
+            raise SimulationError(exc.message) from None
         return cls(rules, seats, rounds, seed)
 
     def chunks(self) -> Iterator[tuple[int, int]]:
@@ -155,8 +162,11 @@ def run(
     play_chunks(rules_json, sim.bots, sim.seed, [(0, 1)])
     start = time.perf_counter()
     if workers == 1:
+        r = fast.encode_rules(sim.rules)
+        policies = fast.encode_policies(sim.bots)
+        root = derive_seed(sim.seed)
         for chunk, n in sim.chunks():
-            merge(total, play_chunks(rules_json, sim.bots, sim.seed, [(chunk, n)]))
+            merge(total, fast.run_chunk(r, policies, root, chunk, n))
             report(n)
         return total, time.perf_counter() - start
     tasks = ((rules_json, sim.bots, sim.seed, c, n) for c, n in sim.chunks())

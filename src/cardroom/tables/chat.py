@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from cardroom.games.messages import Message
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store import CHAT_CHANNEL, ChatLine, ChatStore, EventStore, StoreError
@@ -228,7 +229,10 @@ class TableChat:
         except StoreError as exc:
             raise TableError(
                 "unavailable",
-                "the database is not answering: nothing was said, try again in a moment",
+                Message(
+                    "chat.db-down",
+                    "the database is not answering: nothing was said, try again in a moment",
+                ),
             ) from exc
         self._tell(line)
         return line

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Rules,
+    RulesError,
+    players_error,
+    unreachable_target,
+)
 
 SeatKind = Literal["person", "bot"]
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
@@ -33,6 +41,15 @@ class TableError(ValueError):
         self.reason = reason
         """A Spit or Speed engine's own reason (``message`` is it in English words), so that
         it can be told in another language."""
+
+
+ALREADY_STARTED = Message("table.started", "the table has already started")
+REMATCH_ONCE = Message("table.rematch-once", "a rematch is offered once, after the game")
+TOKEN_FOR_PERSON = Message("table.token-person", "a seat token is for a person's seat")
+NOT_CREATED = Message("table.not-created", "this table has not been created")
+ROUND_NOT_OVER = Message("table.round-not-over", "the round is not over")
+BUSY = Message("table.busy", "the table is very busy: try again")
+"""Refusals of both kinds of table (each a message with an id: see ``i18n/messages.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +102,22 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         if self.game != "nain-jaune":
-            raise TableError("bad-request", f"unknown game {self.game!r}: only nain-jaune")
-        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
             raise TableError(
-                "bad-request", f"Nain Jaune is played by 2 to 8 players, not {len(self.seats)}"
+                "bad-request",
+                Message(
+                    "table.only-nain-jaune",
+                    f"unknown game {self.game!r}: only nain-jaune",
+                    game=self.game,
+                ),
             )
+        if not MIN_PLAYERS <= len(self.seats) <= MAX_PLAYERS:
+            said = players_error("nain-jaune", len(self.seats), MIN_PLAYERS, MAX_PLAYERS)
+            raise TableError("bad-request", said)
         if self.seats[0].kind != "person":
             raise TableError("bad-request", "seat 0 is the creator's: it must be a person")
+        unreachable = unreachable_target(self.rules, self.rules.starting_chips * len(self.seats))
+        if unreachable is not None:  # refused now, not when the first round is dealt
+            raise TableError("bad-request", unreachable)
         for delay in (self.takeover_after, self.bot_delay, self.next_round_after):
             if not delay >= 0:
                 raise TableError("bad-request", "delays are seconds, zero or more")

@@ -42,10 +42,19 @@ from cardroom.games.nain_jaune.engine import (
     deal_hands,
     round_record,
 )
-from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, RulesError
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules, RulesError
 from cardroom.games.nain_jaune.settlement import breakdown
+from cardroom.games.records import brief
 from cardroom.store import LogEntry
-from cardroom.tables.config import TableConfig, TableError
+from cardroom.tables.config import (
+    ALREADY_STARTED,
+    NOT_CREATED,
+    REMATCH_ONCE,
+    ROUND_NOT_OVER,
+    TOKEN_FOR_PERSON,
+    TableConfig,
+    TableError,
+)
 
 Status = Literal["waiting", "playing", "round-over", "over"]
 NAME_MAX = 24
@@ -94,7 +103,8 @@ def seat_for_token(token_hashes: dict[int, str], token: str | None) -> int | Non
         if hmac.compare_digest(given, stored):
             found = g
     if found is None:
-        raise TableError("forbidden", "this seat link is not valid for this table")
+        said = Message("table.bad-seat-link", "this seat link is not valid for this table")
+        raise TableError("forbidden", said)
     return found
 
 
@@ -108,9 +118,12 @@ def parse_action(text: str) -> Action:
     try:
         return Play(parse_card(word))
     except CardError:
-        raise TableError(
-            "bad-request", f"cannot read the action {text!r}: send a card (7D), pass or claim"
-        ) from None
+        said = Message(
+            "table.unreadable-action",
+            f"cannot read the action {text!r}: send a card (7D), pass or claim",
+            typed=brief(text),
+        )
+        raise TableError("bad-request", said) from None
 
 
 def action_text(action: Action) -> str:
@@ -175,6 +188,8 @@ class NainJauneTable:
         self.created_at = 0.0
         self.round_ended_at: float | None = None
         self._shared: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None] | None = None
+        self._rules_json: tuple[Rules, dict[str, Any], str | None] | None = None
+        """The rules as JSON and their preset's name, made once (the rules never change)."""
         """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
         self._round_lists: (
             tuple[Round, tuple[int, ...], list[list[Any]], list[list[Any]]] | None
@@ -199,7 +214,7 @@ class NainJauneTable:
     def cfg(self) -> TableConfig:
         """The table's config (once created)."""
         if self.config is None:
-            raise TableError("not-found", "this table has not been created")
+            raise TableError("not-found", NOT_CREATED)
         return self.config
 
     @property
@@ -291,14 +306,14 @@ class NainJauneTable:
             TableConfig.from_json(data.get("config"))
             return
         if self.config is None:
-            raise TableError("not-found", "this table has not been created")
+            raise TableError("not-found", NOT_CREATED)
         if kind not in KINDS:
             raise TableError("bad-request", f"unknown log entry {kind!r}")
         if self.status == "over" and kind not in _AFTER_THE_GAME:
             raise TableError("over", "the game is over")
         if kind == "rematch":
             if self.status != "over" or self.rematch is not None:
-                raise TableError("forbidden", "a rematch is offered once, after the game")
+                raise TableError("forbidden", REMATCH_ONCE)
             if not isinstance(data.get("table"), str):
                 raise TableError("bad-request", "a rematch names its table")
             return
@@ -312,7 +327,9 @@ class NainJauneTable:
             if self.cfg.seats[seat].kind != "person":
                 raise TableError("forbidden", "a bot plays this seat")
             if self.joined[seat] or seat in self.filled:
-                raise TableError("bad-request", "this seat is already taken")
+                raise TableError(
+                    "bad-request", Message("table.seat-taken", "this seat is already taken")
+                )
             clean_name(data.get("name", ""))
         elif kind == "action":
             self._check_action(seat, data)
@@ -331,17 +348,22 @@ class NainJauneTable:
                 raise TableError("bad-request", "leaving needs the level of the bot that goes on")
         elif kind == "seat-token":
             if not self.is_person(seat) or not isinstance(data.get("hash"), str):
-                raise TableError("bad-request", "a seat token is for a person's seat")
+                raise TableError("bad-request", TOKEN_FOR_PERSON)
         elif kind == "ready":
             if self.status != "round-over":
-                raise TableError("bad-request", "the round is not over")
+                raise TableError("bad-request", ROUND_NOT_OVER)
             if not self.is_person(seat) or seat in self.ready_seats:
-                raise TableError("bad-request", "this seat has already asked for the next round")
+                raise TableError(
+                    "bad-request",
+                    Message(
+                        "table.already-ready", "this seat has already asked for the next round"
+                    ),
+                )
 
     def _check_table_entry(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "started":
             if self.status != "waiting":
-                raise TableError("bad-request", "the table has already started")
+                raise TableError("bad-request", ALREADY_STARTED)
             filled = data.get("filled")
             empty = [g for g in range(self.n) if self.cfg.seats[g].kind == "person"]
             if not isinstance(filled, list) or sorted(filled) != [
@@ -356,7 +378,7 @@ class NainJauneTable:
             if game is None or self.status not in ("playing", "round-over"):
                 raise TableError("bad-request", "the table has not started")
             if game.round is not None and not game.round.over:
-                raise TableError("bad-request", "the round is not over")
+                raise TableError("bad-request", ROUND_NOT_OVER)
             if data.get("k") != game.rounds_played:
                 raise TableError("stale", f"round {data.get('k')} is not the next round")
             try:
@@ -387,7 +409,10 @@ class NainJauneTable:
         action = parse_action(data.get("action", ""))
         if data.get("forget"):
             if not isinstance(action, Play):
-                raise TableError("bad-request", "only a card can be played unannounced")
+                raise TableError(
+                    "bad-request",
+                    Message("table.unannounced", "only a card can be played unannounced"),
+                )
             action = Play(action.card, forget=True)
         reason = rnd.why_illegal(action)
         if reason is not None:
@@ -663,6 +688,9 @@ class NainJauneTable:
                 }
             )
         result = game.result if game is not None else None
+        rules = self._rules_json
+        if rules is None or rules[0] is not cfg.rules:
+            rules = self._rules_json = (cfg.rules, cfg.rules.to_json(), cfg.rules.preset_name)
         return {
             "type": "state",
             "seq": self.seq,
@@ -671,8 +699,8 @@ class NainJauneTable:
             "status": self.status,
             "title": cfg.title,
             "seats": seats,
-            "rules": cfg.rules.to_json(),
-            "preset": cfg.rules.preset_name,
+            "rules": rules[1],
+            "preset": rules[2],
             "creator": 0,
             "hints": cfg.hints,
             "learning": cfg.learning,

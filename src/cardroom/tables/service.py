@@ -37,7 +37,7 @@ from cardroom.tables.nain_jaune import (
 )
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
-from cardroom.tables.subscription import Frame, Subscription
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 _UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
@@ -49,6 +49,9 @@ LEASE_INTERVAL = 1.0
 """Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
 PRESENCE_TTL = 6.0
 """Seconds another process's presence report holds unless repeated."""
+EVICT_AFTER = 120.0
+"""Seconds a finished table stays in memory after its last subscriber left (then it is read
+from the log again when someone asks for it)."""
 logger = logging.getLogger(__name__)
 
 
@@ -61,7 +64,7 @@ def _no_table(table_id: str) -> Message:
 
 
 @dataclass
-class _Live:
+class _Live(SeatsPresent):
     """A table held in memory with its lock, subscribers, bot task and timers."""
 
     table: NainJauneTable
@@ -79,9 +82,8 @@ class _Live:
     """Entries other processes told (seq -> entry), not applied yet."""
     must_read: bool = False
     """A change was told without its entry (or notices may have been missed): read the log."""
-
-    def present(self) -> set[int]:
-        return {s.seat for s in self.subs if s.seat is not None}
+    idle_since: float | None = None
+    """When the sweep first saw the table finished with nobody connected (None: not idle)."""
 
 
 class TableService:
@@ -95,12 +97,17 @@ class TableService:
         coordinate: bool | None = None,
         lease_interval: float = LEASE_INTERVAL,
         hint_threads: int = 1,
+        evict_after: float = EVICT_AFTER,
     ) -> None:
         """``coordinate`` (default: when the store is PostgreSQL): share the database with
         other processes through table leases and notices (see ``tables/cluster.py``).
         Hints are worked out in a pool of ``hint_threads`` threads of their own, so a flood of
-        them never delays a bot."""
+        them never delays a bot. A finished table nobody is connected to leaves memory
+        ``evict_after`` seconds after its last subscriber left (checked every
+        ``evict_after / 4`` seconds, at most every 30 s)."""
         self.store = store
+        self.evict_after = evict_after
+        self._evict_task: asyncio.Task[None] | None = None
         self._hint_pool = ThreadPoolExecutor(hint_threads, thread_name_prefix="cardroom-hint")
         self._hint_limit = 8 * hint_threads
         self._hints_waiting = 0
@@ -137,6 +144,7 @@ class TableService:
         With a coordinator: only the tables whose lease this process gets (the others are
         loaded when a client asks for them), then a scan every ``lease_interval`` seconds.
         """
+        self._evict_task = asyncio.get_running_loop().create_task(self._evict_loop())
         if self._coord is not None:
             try:
                 await self._coord.connect()
@@ -168,6 +176,8 @@ class TableService:
         tasks: list[asyncio.Task[None]] = list(self._tasks)
         if self._lease_task is not None:
             tasks.append(self._lease_task)
+        if self._evict_task is not None:
+            tasks.append(self._evict_task)
         for live in list(self._live.values()):
             async with live.lock:
                 mine = list(live.timers.values())
@@ -789,6 +799,7 @@ class TableService:
             raise TableError("forbidden", "this is not a person's seat")
         sub = Subscription(table_id, seat)
         live.subs.append(sub)
+        live.idle_since = None
         if seat is not None:
             self._cancel(live, ("takeover", seat))
             if seat in table.taken_over and seat not in table.left:
@@ -810,6 +821,7 @@ class TableService:
         if live is None or sub not in live.subs:
             return
         live.subs.remove(sub)
+        live.idle_since = None  # the grace period starts at the next sweep
         seat = sub.seat
         if seat is not None and seat not in self._present(live):
             if live.table.status in ("playing", "round-over"):
@@ -932,6 +944,30 @@ class TableService:
             if live.bot_task is None or live.bot_task.done():
                 del self._live[table_id]
         self.realtime.unload(table_id)
+
+    async def _evict_loop(self) -> None:
+        every = min(30.0, max(self.evict_after / 4, 0.01))
+        while not self._stopping:
+            await asyncio.sleep(every)
+            self.evict_idle()
+
+    def evict_idle(self) -> list[str]:
+        """Drop from memory the finished tables (both kinds) nobody has been connected to for
+        ``evict_after`` seconds; they are read from the log again when asked for. Returns
+        their ids."""
+        now = time.monotonic()
+        gone = [
+            table_id
+            for table_id, live in self._live.items()
+            if idle_for(live, now, self.evict_after)
+        ]
+        for table_id in gone:
+            live = self._live.pop(table_id)
+            self._cancel_timers(live)
+            live.inbox.clear()
+            self._remote.pop(table_id, None)
+            self._told_deadlines.pop(table_id, None)
+        return gone + self.realtime.evict_idle(now, self.evict_after)
 
     async def record(self, table_id: str) -> list[dict[str, Any]]:
         """The game record (replay format); ``TableError('forbidden')`` until the game is over."""

@@ -71,7 +71,13 @@ from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.games.spit.rules import RULES_VERSION as SPIT_RULES_VERSION
 from cardroom.i18n.spit_speed_words import event_fields, public_refusal
-from cardroom.tables.config import SeatSpec, TableError
+from cardroom.tables.config import (
+    ALREADY_STARTED,
+    REMATCH_ONCE,
+    TOKEN_FOR_PERSON,
+    SeatSpec,
+    TableError,
+)
 
 RealtimeTableError = TableError
 """The error of the real-time table is the service's :class:`TableError` (one type for both)."""
@@ -464,13 +470,13 @@ class RealtimeTable:
         config = self._require_config()
         if kind == "rematch":
             if self.status != "over" or self.rematch is not None:
-                raise RealtimeTableError("forbidden", "a rematch is offered once, after the game")
+                raise RealtimeTableError("forbidden", REMATCH_ONCE)
             if not isinstance(data.get("table"), str) or not data["table"]:
                 raise RealtimeTableError("bad-request", "a rematch names its table")
             return None
         if kind == "seat-token":
             if config.seats[_seat(data)].kind != "person" or not isinstance(data.get("hash"), str):
-                raise RealtimeTableError("bad-request", "a seat token is for a person's seat")
+                raise RealtimeTableError("bad-request", TOKEN_FOR_PERSON)
             return None
         if self.closed is not None:
             raise RealtimeTableError("over", "the table is closed")
@@ -484,7 +490,7 @@ class RealtimeTable:
             return None
         if kind == "started":
             if self.status != "waiting":
-                raise RealtimeTableError("bad-request", "the table has already started")
+                raise RealtimeTableError("bad-request", ALREADY_STARTED)
             _time(data)
             filled = data.get("filled", [])
             if not isinstance(filled, list) or not all(s in SEATS for s in filled):

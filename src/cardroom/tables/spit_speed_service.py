@@ -47,10 +47,10 @@ from cardroom.games.realtime_engine import SEATS
 from cardroom.i18n.messages import words
 from cardroom.i18n.spit_speed_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
-from cardroom.tables.config import Created, TableError
+from cardroom.tables.config import BUSY, Created, TableError
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
-from cardroom.tables.subscription import Frame, Subscription
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def is_realtime(created: LogEntry) -> bool:
 
 
 @dataclass
-class _RealtimeLive:
+class _RealtimeLive(SeatsPresent):
     """A real-time table in memory: its lock, subscribers, bots and the task of its clock."""
 
     table: RealtimeTable
@@ -124,9 +124,8 @@ class _RealtimeLive:
     """Per seat: when its latest refused actions were logged (table time)."""
     unlogged: dict[int, int] = field(default_factory=dict)
     """Per seat: refused actions answered but not stored (past ``REFUSALS_LOGGED``)."""
-
-    def present(self) -> set[int]:
-        return {s.seat for s in self.subs if s.seat is not None}
+    idle_since: float | None = None
+    """When the sweep first saw the table finished with nobody connected (None: not idle)."""
 
 
 class RealtimeTables:
@@ -170,6 +169,14 @@ class RealtimeTables:
             if live.task is not None and not live.task.done():
                 return
             del self._live[table_id]
+
+    def evict_idle(self, now: float, grace: float) -> list[str]:
+        """Drop the finished tables nobody has been connected to for ``grace`` seconds (see
+        :meth:`TableService.evict_idle`); returns their ids."""
+        gone = [tid for tid, live in self._live.items() if idle_for(live, now, grace)]
+        for table_id in gone:
+            del self._live[table_id]
+        return gone
 
     async def load(self, table_id: str, entries: Sequence[LogEntry]) -> None:
         """Rebuild a table from its entries and start its clock (after a restart, or when
@@ -399,7 +406,7 @@ class RealtimeTables:
                     continue  # another process wrote first: join after its entries
                 await self._follow_up(live)
                 return
-        raise TableError("stale", "the table is very busy: try again")
+        raise TableError("stale", BUSY)
 
     async def start_now(self, table_id: str, seat: int) -> None:
         """The creator starts the game now: an empty person seat gets a bot of the table's level."""
@@ -440,7 +447,8 @@ class RealtimeTables:
                     return await self._act(live, seat, action, ref)
                 except _Conflict:
                     continue  # another process wrote first: check it again after its entries
-        raise TableError("stale", "the table is very busy: look again and try once more")
+        said = "the table is very busy: look again and try once more"
+        raise TableError("stale", Message("table.busy-look-again", said))
 
     async def _act(self, live: _RealtimeLive, seat: int, action: Any, ref: object) -> None:
         table = live.table
@@ -746,6 +754,7 @@ class RealtimeTables:
             raise TableError("forbidden", "this is not a person's seat")
         sub = self._subscription(table_id, seat)
         live.subs.append(sub)
+        live.idle_since = None
         sub._put(self._frame(live, seat, None))
         sub.cursor = self._log_length(live)
         if seat is not None:
@@ -776,6 +785,7 @@ class RealtimeTables:
         if live is None or sub not in live.subs:
             return
         live.subs.remove(sub)
+        live.idle_since = None  # the grace period starts at the next sweep
         if sub.seat is not None and sub.seat not in live.present():
             self._fan_out(live)
         if sub.seat is not None:
@@ -919,7 +929,7 @@ class RealtimeTables:
                 except _Conflict:
                     continue  # another process wrote first: log it after its entries
                 return token
-        raise TableError("stale", "the table is very busy: try again")
+        raise TableError("stale", BUSY)
 
     def game_of(self, table_id: str) -> str:
         """``spit`` or ``speed``."""

@@ -46,3 +46,36 @@ class Subscription:
             while not self.queue.empty():
                 self.queue.get_nowait()
             return False
+
+
+class SeatsPresent:
+    """A live table's ``present()``: the seats with a connection in this process (both table
+    services' live tables have ``subs``)."""
+
+    subs: list[Subscription]
+
+    def present(self) -> set[int]:
+        """The seats (not spectators) that have a connection here."""
+        return {s.seat for s in self.subs if s.seat is not None}
+
+
+def idle_for(live: Any, now: float, grace: float) -> bool:
+    """True when ``live`` (a Nain Jaune or real-time table in memory) has been finished with
+    no subscriber and no running work for ``grace`` seconds (its idle clock starts now if it
+    has just become so). Shared by both services' sweeps."""
+    busy = (
+        live.table.status != "over"
+        or live.subs
+        or live.lock.locked()
+        or any(
+            task is not None and not task.done()
+            for task in (getattr(live, "bot_task", None), getattr(live, "task", None),
+                         live.catch_task)
+        )
+    )  # fmt: skip
+    if busy:
+        live.idle_since = None
+        return False
+    if live.idle_since is None:
+        live.idle_since = now
+    return bool(now - live.idle_since >= grace)

@@ -19,8 +19,10 @@ from fastapi.staticfiles import StaticFiles
 
 from cardroom.i18n import translator
 from cardroom.store import EventStore, PlayerStore, StoreUnavailable
+from cardroom.store.bounds import BoundStore
 from cardroom.tables import TableService
 from cardroom.tables.chat import TableChat
+from cardroom.web.connections import PerAddress
 from cardroom.web.gcpause import GcKeeper
 from cardroom.web.guard import Guard
 from cardroom.web.identity import TooManyPlayers
@@ -73,6 +75,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
             )
             app.state.store = store
+            app.state.limits.shared = BoundStore(store)
             app.state.service = service
             app.state.chat = chat
             app.state.players = PlayerStore(store)
@@ -144,4 +147,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")
     app.add_middleware(Guard, allowed_hosts=settings.allowed_hosts)
+    app.add_middleware(PerAddress, most=settings.connections_per_address)
     return app

@@ -1,7 +1,9 @@
-"""The work one client may cause, counted per client address and per seat (in this process).
+"""The work one client may cause, counted per client address and per seat.
 
 Each counter answers whether one more is allowed and, if not, in how many seconds it will be
-(the ``Retry-After`` of a 429). Nothing here is stored: a restart forgets the counts.
+(the ``Retry-After`` of a 429). The counts that matter across processes (tables made, replays,
+hints, analyses: :meth:`Limits.take`) are kept in the database (:mod:`cardroom.store.bounds`),
+so every process of ``--workers 2`` sees them; the others are kept by each process.
 """
 
 from __future__ import annotations
@@ -11,7 +13,12 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
+from fastapi.responses import JSONResponse
+
+from cardroom.i18n.messages import message_words
+from cardroom.store.bounds import BoundStore
 from cardroom.tables.chat import TokenBucket
+from cardroom.web.routes.common import error_json
 from cardroom.web.settings import Settings
 
 MAX_KEYS = 10_000
@@ -19,9 +26,13 @@ MAX_KEYS = 10_000
 
 
 class Window:
-    """At most ``limit`` events per ``seconds`` per key (a sliding window)."""
+    """At most ``limit`` events per ``seconds`` per key (a sliding window); ``name`` names its
+    keys in the database when the window is shared by every process (:meth:`Limits.take`)."""
 
-    def __init__(self, limit: int, seconds: float, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, limit: int, seconds: float, clock: Callable[[], float], name: str = ""
+    ) -> None:
+        self.name = name
         self.limit = limit
         self.seconds = seconds
         self.clock = clock
@@ -39,6 +50,12 @@ class Window:
             return 0.0
         return times[0] + self.seconds - now
 
+    def give_back(self, key: object) -> None:
+        """Forget the latest one counted for ``key``."""
+        times = self._times.get(key)
+        if times:
+            times.pop()
+
     def note(self, key: object) -> None:
         """Count one for ``key`` now."""
         times = self._times.setdefault(key, deque())
@@ -54,14 +71,20 @@ class Limits:
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         self.settings = settings
         self.clock = clock
-        self.creations = Window(settings.tables_per_minute, 60.0, clock)
+        self.shared: BoundStore | None = None
+        """The database's counters (set when the app's store is open; None: this process's)."""
+        self.creations = Window(settings.tables_per_minute, 60.0, clock, "tables")
         self.created: OrderedDict[str, list[str]] = OrderedDict()
         """Address -> the tables it created (checked against the open ones when it asks)."""
         self.sockets: dict[str, int] = {}
-        self.hints = Window(settings.hints_per_minute, 60.0, clock)
+        self.hints = Window(settings.hints_per_minute, 60.0, clock, "hints")
         """Hints asked per (table, seat)."""
-        self.replays = Window(settings.replays_per_minute, 60.0, clock)
+        self.replays = Window(settings.replays_per_minute, 60.0, clock, "replays")
         """Records uploaded for a replay per address."""
+        self.replay_pages = Window(settings.replay_pages_per_minute, 60.0, clock, "replay-pages")
+        """Further pages of uploaded records asked for per address."""
+        self.analyses = Window(settings.analyses_per_hour, 3600.0, clock, "analyses")
+        """Analyses of uploaded records started per address."""
         self.sign_ins = Window(settings.sign_ins_per_minute, 60.0, clock)
         """Password sign-ins tried per address."""
         self.wrong_passwords = Window(settings.wrong_passwords_per_name, 3600.0, clock)
@@ -72,9 +95,28 @@ class Limits:
         """Play now presses per address and per player (keys ``("player", id)``)."""
         self._seat_buckets: OrderedDict[tuple[str, int], TokenBucket] = OrderedDict()
 
+    async def take(self, window: Window, key: object) -> float:
+        """Count one more for ``key`` in ``window`` and answer 0, or count nothing and answer
+        the seconds until one more is allowed. Shared by every process of the database when
+        the window has a name and the store is open; else counted by this process."""
+        if self.shared is not None and window.name:
+            name = f"{window.name}:{key}"
+            return await self.shared.take(name, window.limit, window.seconds)
+        wait = window.wait(key)
+        if wait <= 0:
+            window.note(key)
+        return wait
+
+    async def give_back(self, window: Window, key: object) -> None:
+        """Forget the latest one :meth:`take` counted for ``key`` (its request was refused for
+        what it asked, so it did not cost what the bound is for)."""
+        if self.shared is not None and window.name:
+            await self.shared.give_back(f"{window.name}:{key}")
+        else:
+            window.give_back(key)
+
     def note_table(self, address: str, table_id: str) -> None:
-        """``address`` created ``table_id``."""
-        self.creations.note(address)
+        """``address`` created ``table_id`` (counted by :meth:`take` already)."""
         tables = self.created.setdefault(address, [])
         self.created.move_to_end(address)
         tables.append(table_id)
@@ -114,6 +156,18 @@ class Limits:
         else:
             self._seat_buckets.move_to_end(key)
         return bucket
+
+
+def refusal(
+    status: int, code: str, id: str, lang: str, wait: float | None = None, **fields: object
+) -> JSONResponse:
+    """The answer past a bound: ``{"error": code, "message": words, "id": id}`` (message ``id``
+    of :mod:`cardroom.i18n.bound_words` in ``lang``), with ``Retry-After`` when ``wait`` is
+    given."""
+    response = error_json(status, code, message_words(id, fields, lang), id=id)
+    if wait is not None:
+        response.headers["Retry-After"] = retry_after(wait)
+    return response
 
 
 def retry_after(seconds: float) -> str:

@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from cardroom.games.messages import Message
+from cardroom.games.records import brief
 
 MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log", "history")
 NAME_MAX = 24
@@ -165,29 +166,43 @@ def decode_message(text: str | bytes) -> ClientMessage:
         except msgspec.DecodeError:
             raise ProtocolError("bad-request", "this message is not valid JSON") from None
         except RecursionError:  # e.g. [[[[…]]]] thousands deep
-            raise ProtocolError("bad-request", "this message is nested too deeply") from None
+            raise ProtocolError(
+                "bad-request", Message("ws.too-deep", "this message is nested too deeply")
+            ) from None
         ref = _ref_of(raw)
         if not isinstance(raw, dict):
             raise ProtocolError(
-                "bad-request", 'a message is a JSON object like {"type": "ping"}', ref
+                "bad-request",
+                Message("ws.not-object", 'a message is a JSON object like {"type": "ping"}'),
+                ref,
             ) from None
         kind = raw.get("type")
         if kind not in MESSAGE_TYPES:
             raise ProtocolError(
                 "bad-request",
-                f"unknown message type {str(kind)[:20]!r}: send one of {', '.join(MESSAGE_TYPES)}",
+                Message(
+                    "ws.unknown-type",
+                    f"unknown message type {str(kind)[:20]!r}: send one of "
+                    f"{', '.join(MESSAGE_TYPES)}",
+                    typed=brief(kind, 20),
+                ),
                 ref,
             ) from None
-        raise ProtocolError("bad-request", f"bad {kind} message: {exc}", ref) from None
+        raise ProtocolError("bad-request", _bad_message(kind, str(exc)), ref) from None
     if isinstance(message, Join):
         message.name = clean_name(message.name, message.id)
     if isinstance(message, Act) and isinstance(message.action, str) and message.seq == NO_SEQ:
         raise ProtocolError(
             "bad-request",
-            "bad act message: Object missing required field `seq` (the state you saw)",
+            _bad_message("act", "Object missing required field `seq` (the state you saw)"),
             message.id,
         )
     return message
+
+
+def _bad_message(kind: str, detail: str) -> Message:
+    """``bad act message: …`` (the decoder's English detail is for English readers only)."""
+    return Message("ws.bad-message", f"bad {kind} message: {detail}", kind=kind, detail=detail)
 
 
 def clean_text(text: str, most: int) -> str:
@@ -257,7 +272,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """The creator's name (seat 0)."""
     game: Literal["nain-jaune", "spit", "speed"] = "nain-jaune"
     """Spit and Speed tables have two seats (``players`` is then 2) and no preset."""
-    players: Annotated[int, Meta(ge=2, le=8)] = 4
+    players: int = 4
+    """2 to 8 for Nain Jaune (told in words by the lobby, as the rules tell their options)."""
     preset: Annotated[str, Meta(max_length=32)] | None = None
     options: Annotated[
         dict[Annotated[str, Meta(max_length=40)], OptionValue], Meta(max_length=16)
@@ -266,7 +282,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """One per seat, seat 0 first (the creator's, a person); default: bots of ``level``."""
     level: Literal["easy", "medium", "hard", "expert"] = "medium"
     """The level of bots whose seat names none, and of bots filling empty seats."""
-    starting_chips: Annotated[int, Meta(ge=0, le=10**6)] | None = None
+    starting_chips: int | None = None
+    """Checked by the rules (``rules.starting-chips``)."""
     end: Annotated[str, Meta(max_length=32)] | None = None
     takeover_after: Annotated[float, Meta(ge=0, le=3600)] = 60.0
     """Seconds a person may be away: then a bot plays their seat (Spit and Speed: the game is
@@ -294,7 +311,20 @@ def decode_create(body: bytes) -> CreateTable:
         body_struct: CreateTable = _create_decoder.decode(body)
         return body_struct
     except msgspec.DecodeError as exc:
+        field = _field_of(exc)
         raise ProtocolError(
             "bad-request",
-            Message("lobby.bad-request", f"bad table request: {exc}", detail=str(exc)),
+            Message("lobby.bad-request", f"bad table request: {exc}", detail=str(exc), field=field),
         ) from None
+
+
+_AT_FIELD = re.compile(r" - at `\$\.([a-z_]+)")
+
+
+def _field_of(exc: msgspec.DecodeError) -> str | None:
+    """The body's field a validation error is about (``players``), if it names one: the words
+    of that field are told instead of the decoder's English."""
+    if not isinstance(exc, msgspec.ValidationError):
+        return None
+    found = _AT_FIELD.search(str(exc))
+    return found.group(1) if found else None

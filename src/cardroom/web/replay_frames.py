@@ -22,23 +22,35 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.record import (
     RecordError,
     Replay,
+    RoundRecord,
     parse_game,
     replay_game,
+    replay_round,
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
+from cardroom.games.nain_jaune.settlement import breakdown
+from cardroom.i18n.messages import message_words
 from cardroom.i18n.names import shown_name, shown_names
-from cardroom.i18n.words import N_, engine_event_text, rules_note, stakes_text
+from cardroom.i18n.words import engine_event_text, rules_note, stakes_text
 
-__all__ = ["RecordError", "ReplayTooLarge", "replay_frames"]
+__all__ = [
+    "RecordError",
+    "ReplayTooLarge",
+    "checked_rounds",
+    "page_frames",
+    "replay_frames",
+    "rounds_page",
+]
 
 
 class ReplayTooLarge(Exception):
-    """A record past the viewer's bounds; ``message`` is an msgid with ``fields``."""
+    """A record past the viewer's bounds: message ``id`` (:mod:`cardroom.i18n.bound_words`)
+    with ``fields``; its English words are the exception's text."""
 
-    def __init__(self, message: str, **fields: int) -> None:
-        super().__init__(message.format(**fields))
-        self.message = message
+    def __init__(self, id: str, **fields: int) -> None:
+        super().__init__(message_words(id, fields, "en"))
+        self.id = id
         self.fields = fields
 
 
@@ -53,20 +65,61 @@ def replay_frames(
     ``max_steps`` steps (as soon as they are reached).
     """
     if max_rounds is not None and isinstance(data, list) and len(data) > max_rounds:
-        raise ReplayTooLarge(
-            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
-            n=len(data),
-            most=max_rounds,
-        )
+        checked_rounds(data, max_rounds)  # (raises ReplayTooLarge)
     replays = replay_game(parse_game(data))
+    return page_frames(replays, 0, len(replays), lang, max_steps)
+
+
+def checked_rounds(data: Any, max_rounds: int | None = None) -> list[RoundRecord]:
+    """The rounds of a record, checked by the engine as a whole game (the costly part, done once
+    per record; what is kept is the parsed rounds, a page is replayed from them again);
+    :class:`ReplayTooLarge` past ``max_rounds`` rounds, before anything is replayed."""
+    if max_rounds is not None and isinstance(data, list) and len(data) > max_rounds:
+        raise ReplayTooLarge("bounds.replay-rounds", n=len(data), most=max_rounds)
+    rounds = parse_game(data)
+    replay_game(rounds)
+    return rounds
+
+
+def rounds_page(
+    rounds: list[RoundRecord],
+    first: int,
+    count: int,
+    lang: str = "en",
+    max_steps: int | None = None,
+) -> dict[str, Any]:
+    """The frames of rounds ``first`` to ``first + count - 1`` (0-based) of checked rounds,
+    each replayed again from its record (a round starts from its record's deal and chips)."""
+    chosen = [replay_round(record) for record in rounds[first : first + count]]
+    return _frames(chosen, first, rounds, lang, max_steps)
+
+
+def page_frames(
+    replays: list[Replay], first: int, count: int, lang: str = "en", max_steps: int | None = None
+) -> dict[str, Any]:
+    """The frames of rounds ``first`` to ``first + count - 1`` (0-based) of replayed rounds;
+    :class:`ReplayTooLarge` as soon as they reach ``max_steps`` steps."""
+    records = [rep.record for rep in replays]
+    return _frames(replays[first : first + count], first, records, lang, max_steps)
+
+
+def _frames(
+    chosen: list[Replay],
+    first: int,
+    records: list[RoundRecord],
+    lang: str,
+    max_steps: int | None,
+) -> dict[str, Any]:
     budget = _Budget(max_steps)
-    rounds = [
-        _round_frames(rep, number, lang, budget) for number, rep in enumerate(replays, start=1)
+    frames = [
+        _round_frames(rep, number, lang, budget)
+        for number, rep in enumerate(chosen, start=first + 1)
     ]
-    notes = {rules_note("nain-jaune", rep.record.rules_version, lang) for rep in replays}
+    notes = {rules_note("nain-jaune", v, lang) for v in {r.rules_version for r in records}}
     return {
-        "players": shown_names(replays[0].record.players, lang),
-        "rounds": rounds,
+        "game": "nain-jaune",
+        "players": shown_names(records[0].players, lang),
+        "rounds": frames,
         "rules_notes": sorted(n for n in notes if n is not None),
     }
 
@@ -81,9 +134,7 @@ class _Budget:
     def spend(self, steps: int = 1) -> None:
         self.spent += steps
         if self.most is not None and self.spent > self.most:
-            raise ReplayTooLarge(
-                N_("this record is too long to replay here: at most {most} steps"), most=self.most
-            )
+            raise ReplayTooLarge("bounds.replay-steps", most=self.most)
 
 
 def _round_frames(
@@ -123,10 +174,12 @@ def _round_frames(
     settlement: dict[str, Any] | None = None
     res = rep.result
     if res is not None:
+        columns = breakdown(rep.round.events, len(names))  # the table's end-of-round columns
         settlement = {
             **result,
             "rows": [
                 {
+                    **columns[seat].to_json(),
                     "seat": seat,
                     "name": names[seat],
                     "paid": res.chips[seat] - record.chips[seat],

@@ -24,10 +24,15 @@ from cardroom.cards import Card
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
-from cardroom.i18n.words import N_
 from cardroom.web.replay_frames import ReplayTooLarge
 
-__all__ = ["RecordError", "is_realtime_record", "realtime_frames"]
+__all__ = [
+    "RecordError",
+    "checked_realtime",
+    "is_realtime_record",
+    "realtime_frames",
+    "realtime_page",
+]
 
 
 def is_realtime_record(data: Any) -> bool:
@@ -44,19 +49,33 @@ def realtime_frames(
     replay (the arbiter's message), :class:`ReplayTooLarge` past ``max_games`` games or
     ``max_steps`` steps (counted before anything is replayed)."""
     games = data if isinstance(data, list) else [data]
-    if max_games is not None and len(games) > max_games:
-        raise ReplayTooLarge(
-            N_("this record has {n} rounds: the replay shows games of at most {most} rounds"),
-            n=len(games), most=max_games,
-        )  # fmt: skip
     lists = [g.get("actions") for g in games if isinstance(g, dict)]
     steps = sum(len(a) + 1 for a in lists if isinstance(a, list))
     if max_steps is not None and steps > max_steps:
-        raise ReplayTooLarge(
-            N_("this record is too long to replay here: at most {most} steps"), most=max_steps
-        )
-    replays = replay_any(data)
-    games = [_game(rep, number, lang) for number, rep in enumerate(replays, start=1)]
+        raise ReplayTooLarge("bounds.replay-steps", most=max_steps)
+    replays = checked_realtime(data, max_games)
+    return realtime_page(replays, 0, len(replays), lang)
+
+
+def checked_realtime(data: Any, max_games: int | None = None) -> list[Replay]:
+    """The games of a Spit or Speed record, checked by the arbiter (done once per record);
+    :class:`ReplayTooLarge` past ``max_games`` games, before anything is replayed."""
+    games = data if isinstance(data, list) else [data]
+    if max_games is not None and len(games) > max_games:
+        raise ReplayTooLarge("bounds.replay-rounds", n=len(games), most=max_games)
+    return replay_any(data)
+
+
+def realtime_page(
+    replays: list[Replay], first: int, count: int, lang: str = "en", max_steps: int | None = None
+) -> dict[str, Any]:
+    """The steps of games ``first`` to ``first + count - 1`` (0-based) of checked games;
+    :class:`ReplayTooLarge` when they hold more than ``max_steps`` steps (before any)."""
+    chosen = replays[first : first + count]
+    steps = sum(len(rep.arbiter.log) + 1 for rep in chosen)
+    if max_steps is not None and steps > max_steps:
+        raise ReplayTooLarge("bounds.replay-steps", most=max_steps)
+    games = [_game(rep, number, lang) for number, rep in enumerate(chosen, start=first + 1)]
     return {
         "game": replays[0].engine.game,
         "players": shown_names(replays[0].names, lang),

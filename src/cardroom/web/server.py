@@ -67,6 +67,7 @@ def uvicorn_config(app: Any, settings: Settings, **changes: Any) -> uvicorn.Conf
     options: dict[str, Any] = {
         "log_level": "warning",
         "ws_max_size": WS_MAX_SIZE,
+        "ws_per_message_deflate": settings.ws_compression,
         "proxy_headers": False,
         "server_header": False,
         "http": protocol_with_timeout(settings.header_timeout),

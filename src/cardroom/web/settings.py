@@ -46,12 +46,24 @@ class Settings:
     """The names this server answers to (``Host`` of every request and websocket; ``*.x``
     allows x's subdomains). None: no check (tests); ``cardroom serve`` always gives a list
     (:func:`default_hosts` plus ``--allowed-host``)."""
-    max_replay_rounds: int = 200
-    """The most rounds a replayed record may hold (past it: 422, nothing computed)."""
+    max_replay_rounds: int = 2500
+    """The most rounds a replayed record may hold (past it: 422, nothing computed); a 2 MB
+    record holds about 2,300."""
     max_replay_steps: int = 20_000
-    """The most steps a replay's frames may hold (past it: 422)."""
+    """The most steps one page of a replay's frames may hold (past it: 422)."""
     replays_per_minute: int = 20
     """Records one client address may upload for a replay per minute (past it: 429)."""
+    replay_page_rounds: int = 20
+    """Rounds of a replay sent at once (the viewer asks for the next page as it gets there)."""
+    replay_pages_per_minute: int = 120
+    """Further pages of uploaded records one client address may ask for per minute."""
+    analyses_per_hour: int = 6
+    """Analyses of uploaded records one client address may start per hour (past it: 429)."""
+    max_analysis_rounds: int = 30
+    """The most rounds of an uploaded Nain Jaune record the analysis takes (past it: 422)."""
+    connections_per_address: int = 256
+    """Requests in progress and websockets open at once of one client address, in one process
+    (past it: 429 with Retry-After, or a websocket closed 1013, in words)."""
     replay_cache: int = 32
     """Finished tables whose replay frames are kept, computed once (per process)."""
     sign_ins_per_minute: int = 10
@@ -83,6 +95,10 @@ class Settings:
     """Websockets one client address may hold open (per process)."""
     header_timeout: float = 10.0
     """Seconds a client has to send a whole request's headers before it is disconnected."""
+    ws_compression: bool = False
+    """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
+    frame is a few kilobytes of JSON, and deflating every frame for every connection was a
+    tenth of the server's CPU under load (docs/performance.md)."""
     max_connections: int = 8192
     """Connections (and requests in progress) per process; past it uvicorn answers 503."""
     identity: str = "optional"

@@ -26,6 +26,8 @@ from cardroom.games.nain_jaune.rules import (
     Rules,
     RulesError,
     card_value,
+    players_error,
+    unreachable_target,
 )
 from cardroom.games.records import written_version
 
@@ -272,6 +274,12 @@ def _staked(seat: int, box: int, label: str, amount: int) -> Staked:
     return event
 
 
+def _not_a_dealer(dealer: int, n: int) -> Message:
+    return Message(
+        "nj.not-a-dealer", f"dealer {dealer} is not a seat (0..{n - 1})", dealer=dealer, most=n - 1
+    )
+
+
 # ----------------------------------------------------------------------------- round
 
 
@@ -334,15 +342,24 @@ class Round:
         """
         n = len(hands)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RulesError(f"Nain Jaune is played by 2 to 8 players, not {n}")
+            raise RulesError(players_error("nain-jaune", n, MIN_PLAYERS, MAX_PLAYERS))
         if len(chips) != n:
-            raise RulesError(f"{len(chips)} chip counts for {n} players")
+            raise RulesError(
+                Message(
+                    "nj.chip-counts",
+                    f"{len(chips)} chip counts for {n} players",
+                    count=len(chips),
+                    players=n,
+                )
+            )
         if len(board) != 5 or any(b < 0 for b in board):
-            raise RulesError("the board has five boxes holding zero or more chips")
+            raise RulesError(
+                Message("nj.board-boxes", "the board has five boxes holding zero or more chips")
+            )
         if any(c < 0 for c in chips):
-            raise RulesError("chip counts cannot be negative")
+            raise RulesError(Message("nj.negative-chips", "chip counts cannot be negative"))
         if not 0 <= dealer < n:
-            raise RulesError(f"dealer {dealer} is not a seat (0..{n - 1})")
+            raise RulesError(_not_a_dealer(dealer, n))
         size = HAND_SIZES[n]
         for seat, hand in enumerate(hands):
             if len(hand) != size:
@@ -412,7 +429,7 @@ class Round:
         """Shuffle with ``rng`` and deal three at a time from the seat after the dealer."""
         n = len(chips)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RulesError(f"Nain Jaune is played by 2 to 8 players, not {n}")
+            raise RulesError(players_error("nain-jaune", n, MIN_PLAYERS, MAX_PLAYERS))
         hands, talon = deal_hands(n, dealer, rng)
         return cls(rules, chips, board, dealer, hands, talon)
 
@@ -789,19 +806,16 @@ class Game:
     def __post_init__(self) -> None:
         n = len(self.names)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RulesError(f"Nain Jaune is played by 2 to 8 players, not {n}")
+            raise RulesError(players_error("nain-jaune", n, MIN_PLAYERS, MAX_PLAYERS))
         if not self.chips:
             self.chips = [self.rules.starting_chips] * n
         if not self.active:
             self.active = list(range(n))
         if not 0 <= self.dealer < n:
-            raise RulesError(f"dealer {self.dealer} is not a seat (0..{n - 1})")
-        end = self.rules.end
-        if end.kind == "target" and end.number > sum(self.chips) + sum(self.board):
-            raise RulesError(
-                f"end=target:{end.number} can never be reached: there are only "
-                f"{sum(self.chips) + sum(self.board)} chips at the table"
-            )
+            raise RulesError(_not_a_dealer(self.dealer, n))
+        unreachable = unreachable_target(self.rules, sum(self.chips) + sum(self.board))
+        if unreachable is not None:
+            raise RulesError(unreachable)
 
     @property
     def over(self) -> bool:

@@ -7,7 +7,7 @@ Every option is one named field of :class:`Rules`. ``Rules.from_options`` reads 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
@@ -148,9 +148,20 @@ class Rules:
         if not isinstance(self.may_stop, bool):
             raise RulesError(not_valid("nain-jaune", "may_stop", self.may_stop, TRUE_OR_FALSE))
         if len(self.board_cards) != 5 or len(set(self.board_cards)) != 5:
-            raise RulesError("board_cards must be five different cards")
+            raise RulesError(
+                Message(
+                    "rules.board-different",
+                    "board_cards must be five different cards",
+                    game="nain-jaune",
+                    option="board_cards",
+                )
+            )
         if self.board_cards[4] != parse_card("7D"):
-            raise RulesError("the fifth board card is always the Yellow Dwarf, 7D")
+            raise RulesError(
+                Message(
+                    "rules.board-dwarf", "the fifth board card is always the Yellow Dwarf, 7D"
+                )
+            )
 
     @property
     def preset_name(self) -> str | None:
@@ -162,15 +173,9 @@ class Rules:
 
     def with_options(self, options: Mapping[str, Any]) -> Rules:
         """A copy with some options changed; values may be strings (``may_stop="true"``)."""
-        changes: dict[str, Any] = {}
+        said = "unknown option {typed}: the options are {options}"
         known = {f.name for f in fields(Rules)}
-        for key, value in options.items():
-            name = key.replace("-", "_")
-            if name not in known:
-                said = "unknown option {typed}: the options are {options}"
-                raise RulesError(unknown_option("nain-jaune", key, known, said))
-            changes[name] = _convert(name, value)
-        return replace(self, **changes)
+        return replace(self, **named_options("nain-jaune", options, known, said, _convert))
 
     @classmethod
     def from_options(
@@ -192,14 +197,17 @@ class Rules:
     @classmethod
     def from_json(cls, data: Any) -> Rules:
         """Rules from a record's ``rules`` object (it may name a ``preset``)."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise RulesError("rules must be a JSON object of option names and values")
-        options = dict(data)
+        options = dict(options_object(data))
         preset = options.pop("preset", None)
         if preset is not None and not isinstance(preset, str):
-            raise RulesError("rules.preset must be a preset name")
+            raise RulesError(
+                Message(
+                    "rules.preset-name",
+                    "rules.preset must be a preset name",
+                    typed=brief(preset),
+                    presets=tuple(PRESETS),
+                )
+            )
         return cls.from_options(preset, options)
 
     def to_json(self) -> dict[str, Any]:
@@ -221,24 +229,87 @@ def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise RulesError(f"option {brief(pair)} must be written key=value (see --help)")
+            raise RulesError(
+                Message(
+                    "rules.key-value",
+                    f"option {brief(pair)} must be written key=value (see --help)",
+                    typed=brief(pair),
+                )
+            )
         out[key.strip()] = value.strip()
     return out
 
 
 def parse_flag(name: str, value: Any, game: str = "nain-jaune") -> bool:
-    """Read a true/false option: true/false, yes/no, 1/0 or on/off."""
+    """Read a true/false option: true/false, yes/no, 1/0 or on/off (and yes or no in French
+    and Welsh, as the words of :data:`TRUE_OR_FALSE` ask: oui/non, ie/na)."""
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
-    if text in ("true", "yes", "1", "on"):
+    if text in ("true", "yes", "1", "on", "oui", "ie"):
         return True
-    if text in ("false", "no", "0", "off"):
+    if text in ("false", "no", "0", "off", "non", "na"):
         return False
     raise RulesError(not_valid(game, name, value, TRUE_OR_FALSE))
 
 
 TRUE_OR_FALSE = Message("rules.how.flag", "use true or false")
+NOT_AN_OBJECT = Message(
+    "rules.not-object", "rules must be a JSON object of option names and values"
+)
+"""A record's or a request's ``rules`` that is not an object of options (every game's)."""
+
+
+def options_object(data: Any) -> Mapping[str, Any]:
+    """A record's ``rules`` object as options (None: none); anything but an object is refused
+    (every game's ``from_json``)."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise RulesError(NOT_AN_OBJECT)
+    return data
+
+
+def named_options(
+    game: str,
+    options: Mapping[str, Any],
+    known: set[str],
+    sentence: str,
+    convert: Callable[[str, Any], Any],
+) -> dict[str, Any]:
+    """``options`` by field name (``may-stop`` is ``may_stop``), each value read by ``convert``;
+    an option not in ``known`` is refused with ``sentence`` (see :func:`unknown_option`)."""
+    changes: dict[str, Any] = {}
+    for key, value in options.items():
+        name = str(key).strip().replace("-", "_")
+        if name not in known:
+            raise RulesError(unknown_option(game, key, known, sentence))
+        changes[name] = convert(name, value)
+    return changes
+
+
+def players_error(game: str, n: int, least: int, most: int) -> Message:
+    """``Nain Jaune is played by 2 to 8 players, not 9`` (Spit and Speed: by two players)."""
+    name = {"nain-jaune": "Nain Jaune", "spit": "Spit", "speed": "Speed"}.get(game, game)
+    if least == most:
+        english = f"{name} is played by two players, not {n}"
+    else:
+        english = f"{name} is played by {least} to {most} players, not {n}"
+    return Message("rules.players", english, game=game, n=n, least=least, most=most)
+
+
+def unreachable_target(rules: Rules, chips: int) -> Message | None:
+    """Why ``end=target:N`` can never be met with ``chips`` at the table (None if it can)."""
+    end = rules.end
+    if end.kind == "target" and end.number > chips:
+        return Message(
+            "rules.target-unreachable",
+            f"end=target:{end.number} can never be reached: there are only {chips} chips at "
+            "the table",
+            target=end.number,
+            chips=chips,
+        )
+    return None
 
 
 def not_valid(game: str, option: str, value: Any, how: Message) -> Message:
@@ -305,9 +376,25 @@ def _convert(name: str, value: Any) -> Any:
         try:
             cards = parse_cards(value) if isinstance(value, (str, list, tuple)) else None
         except CardError as exc:
-            raise RulesError(f"board_cards: {exc}") from None
+            raise RulesError(
+                Message(
+                    "rules.board-card",
+                    f"board_cards: {exc}",
+                    game="nain-jaune",
+                    option="board_cards",
+                    value=brief(value),
+                )
+            ) from None
         if cards is None:
-            raise RulesError("board_cards must be 'standard', 'regional' or five cards")
+            raise RulesError(
+                Message(
+                    "rules.board-cards",
+                    "board_cards must be 'standard', 'regional' or five cards",
+                    game="nain-jaune",
+                    option="board_cards",
+                    choices=tuple(BOARD_SETS),
+                )
+            )
         return tuple(cards)
     return value
 

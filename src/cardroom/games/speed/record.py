@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
+from cardroom.games.nain_jaune.rules import players_error
 from cardroom.games.realtime_engine import parse_deal, read_header
 from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import get_int, read_version, written_version
@@ -49,7 +50,7 @@ def record_header(
 ) -> dict[str, Any]:
     """The header of ``game``'s record; with ``match``, the game's place in that match."""
     if len(players) != 2:
-        raise ValueError(f"Speed is played by two players, not {len(players)}")
+        raise ValueError(players_error("speed", len(players), 2, 2))
     header: dict[str, Any] = {
         "game": "speed",
         "version": written_version(game.rules_version),

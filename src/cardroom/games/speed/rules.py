@@ -15,9 +15,10 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import (
     TRUE_OR_FALSE,
     RulesError,
+    named_options,
     not_valid,
+    options_object,
     parse_flag,
-    unknown_option,
 )
 from cardroom.games.records import brief
 
@@ -123,15 +124,9 @@ class SpeedRules:
 
     def with_options(self, options: Mapping[str, Any]) -> SpeedRules:
         """A copy with some options changed; values may be strings (``side_piles="5"``)."""
+        said = "unknown option {typed}: the Speed options are {options}"
         known = {f.name for f in fields(SpeedRules)}
-        changes: dict[str, Any] = {}
-        for key, value in options.items():
-            name = str(key).replace("-", "_")
-            if name not in known:
-                said = "unknown option {typed}: the Speed options are {options}"
-                raise RulesError(unknown_option("speed", key, known, said))
-            changes[name] = _convert(name, value)
-        return replace(self, **changes)
+        return replace(self, **named_options("speed", options, known, said, _convert))
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None) -> SpeedRules:
@@ -141,11 +136,7 @@ class SpeedRules:
     @classmethod
     def from_json(cls, data: Any) -> SpeedRules:
         """Rules from a record's ``rules`` object (missing options take their defaults)."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise RulesError("rules must be a JSON object of option names and values")
-        return cls.from_options(data)
+        return cls.from_options(options_object(data))
 
     def to_json(self) -> dict[str, Any]:
         """Every option as JSON-ready values (a record's ``rules`` object)."""

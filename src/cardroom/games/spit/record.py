@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardroom.games.nain_jaune.record import RecordError
+from cardroom.games.nain_jaune.rules import players_error
 from cardroom.games.realtime_engine import read_header
 from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import read_version, written_version
@@ -24,7 +25,7 @@ __all__ = ["RecordError", "game_from_header", "record_header", "rules_versions"]
 def record_header(game: SpitGame, players: Sequence[str]) -> dict[str, Any]:
     """The record header of ``game`` played by ``players`` (seat 0 first)."""
     if len(players) != 2:
-        raise RecordError(f"Spit is played by two players, not {len(players)}")
+        raise RecordError(players_error("spit", len(players), 2, 2))
     return {
         "game": "spit",
         "version": written_version(RULES_VERSION),

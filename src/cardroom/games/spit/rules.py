@@ -15,9 +15,10 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import (
     TRUE_OR_FALSE,
     RulesError,
+    named_options,
     not_valid,
+    options_object,
     parse_flag,
-    unknown_option,
 )
 
 MAX_COUNTDOWN = 600
@@ -47,7 +48,13 @@ RENEWED_COUNTDOWN_FROM = 2
 
 
 _PILES = Message("rules.how.piles", "use 5 or 4 (stock piles)")
-_SLAP = Message("rules.how.slap", "choose race or chooser")
+_SLAP = Message(
+    "rules.how.choose",
+    "choose race or chooser",
+    game="spit",
+    option="slap",
+    choices=("race", "chooser"),
+)
 
 
 def layout_size(piles: int) -> int:
@@ -100,24 +107,14 @@ class SpitRules:
     @classmethod
     def from_options(cls, options: Mapping[str, Any] | None = None) -> SpitRules:
         """Rules with some options set; values may be strings (``piles="4"``)."""
+        said = "unknown Spit option {typed}: the options are {options}"
         known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in (options or {}).items():
-            name = str(key).strip().replace("-", "_")
-            if name not in known:
-                said = "unknown Spit option {typed}: the options are {options}"
-                raise RulesError(unknown_option("spit", key, known, said))
-            values[name] = _convert(name, value)
-        return cls(**values)
+        return cls(**named_options("spit", options or {}, known, said, _convert))
 
     @classmethod
     def from_json(cls, data: Any) -> SpitRules:
         """Rules from a record's ``rules`` object (missing options take their defaults)."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise RulesError("rules must be a JSON object of option names and values")
-        return cls.from_options(data)
+        return cls.from_options(options_object(data))
 
     def to_json(self) -> dict[str, Any]:
         """Every option as JSON-ready values (a record's ``rules`` object)."""

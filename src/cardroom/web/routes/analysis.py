@@ -6,11 +6,18 @@ analyses' own worker process and stored in the ``analyses`` table, see
 computed at once, a replay of the record) and ``GET`` says where it stands; both answer
 ``{"state": "queued" | "running" | "done" | "absent" | "failed", ...}`` with the analysis once
 done. An unfinished table is refused in words (409), a full queue too (503).
+
+``POST /api/analysis/upload`` analyses a record file opened in the replay viewer (issue 22): at
+most ``max_replay_bytes`` (413) and ``max_analysis_rounds`` rounds (422), and at most
+``analyses_per_hour`` new analyses per client address, counted across processes (429 with
+Retry-After); it is queued like a table's and stored under ``u-`` and its digest (the same file
+is analysed once), which ``GET /api/analysis/u-…`` and the analysis page read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from http import HTTPStatus
 from typing import Any
 
@@ -18,20 +25,27 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from cardroom.analysis import REFUSALS
-from cardroom.analysis.queue import AnalysisQueue, QueueFull, Status
+from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Status
 from cardroom.bots.strength import LEVEL_STRENGTH
+from cardroom.games.records import RecordError, loads
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
+from cardroom.web.limits import Limits, refusal
+from cardroom.web.ratings import bot_rating
+from cardroom.web.replay_realtime import is_realtime_record
 from cardroom.web.routes.common import (
     check_table_id,
     connection_lang,
     error_json,
     page,
+    read_limited,
     service_of,
+    settings_of,
     table_error_json,
 )
+from cardroom.web.routes.replay import too_large_upload
 
 router = APIRouter()
 
@@ -49,11 +63,17 @@ def queue_of(request: Request) -> AnalysisQueue:
 
 @router.get("/api/levels")
 async def levels() -> Response:
-    """Each Nain Jaune level's measured strength (:mod:`cardroom.bots.strength`), for the lobby."""
+    """Each Nain Jaune level's strength, for the lobby: its ``rating`` is the fixed one the
+    leaderboard shows and people's ratings are measured against (:data:`BOT_RATINGS`), its
+    ``chips`` and ``accuracy`` those of :mod:`cardroom.bots.strength`."""
     return JSONResponse(
         {
             "levels": {
-                level: {"rating": s.rating, "chips": s.chips, "accuracy": s.accuracy}
+                level: {
+                    "rating": bot_rating("nain-jaune", level),
+                    "chips": s.chips,
+                    "accuracy": s.accuracy,
+                }
                 for level, s in LEVEL_STRENGTH.items()
             }
         }
@@ -67,8 +87,14 @@ async def analysis_page(request: Request, table_id: str) -> Response:
     return page(request, "analysis.html")
 
 
-def _answer(status: Status, lang: str) -> Response:
+UPLOAD_PREFIX = "u-"
+"""The key of an uploaded record's analysis: ``u-`` and 40 hex digits of its SHA-256."""
+
+
+def _answer(status: Status, lang: str, key: str | None = None) -> Response:
     body: dict[str, Any] = {"state": status.state, "ahead": status.ahead}
+    if key is not None:
+        body["id"] = key
     if status.analysis is not None:
         body["analysis"] = status.analysis
     if status.error is not None:
@@ -97,6 +123,64 @@ async def _realtime(record: Any, lang: str) -> Response:
     return _answer(Status("done", analysis=result.to_json()), lang)
 
 
+def _rounds(record: Any) -> int:
+    """How many rounds (or games) a parsed record holds."""
+    return len(record) if isinstance(record, list) else 1
+
+
+@router.post("/api/analysis/upload")
+async def analyse_upload(request: Request) -> Response:
+    """Analyse a record file (the replay viewer sends the one it shows): its state, with the
+    ``id`` its analysis page reads."""
+    settings = settings_of(request)
+    lang = connection_lang(request)
+    tr = translator(lang)
+    body = await read_limited(request, settings.max_replay_bytes)
+    if body is None:
+        return too_large_upload(settings.max_replay_bytes, lang)
+    key = UPLOAD_PREFIX + hashlib.sha256(body).hexdigest()[:40]
+    queue = queue_of(request)
+    stored = await queue.status(key)
+    if stored.state in ("done", "queued", "running"):  # this file, analysed or under way
+        return _answer(stored, lang, key)
+    try:  # the one bounded record reader: depth, number sizes, no NaN or Infinity
+        record = loads(body, settings.max_replay_bytes)
+    except RecordError:
+        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", tr._(REFUSALS["bad-record"]))
+    realtime = is_realtime_record(record)
+    most = settings.max_analysis_rounds
+    if not realtime and _rounds(record) > most:
+        return refusal(
+            HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", "bounds.analysis-rounds", lang,
+            n=_rounds(record), most=most,
+        )  # fmt: skip
+    limits: Limits = request.app.state.limits
+    address = request.client.host if request.client else ""
+    wait = await limits.take(limits.analyses, address)
+    if wait > 0:
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.analyses-per-hour", lang,
+            wait, n=limits.analyses.limit,
+        )  # fmt: skip
+    if realtime:
+        from cardroom.analysis.spit_speed import AnalysisError, analyse
+
+        try:
+            result = await asyncio.to_thread(analyse, record)
+        except AnalysisError:
+            return _answer(Status("failed", error="bad-record"), lang, key)
+        await queue.store.put(key, STORE_VERSION, result.to_json())
+        return _answer(await queue.status(key), lang, key)
+    try:
+        return _answer(await queue.start(key, record), lang, key)
+    except QueueFull:
+        return _busy(lang)
+
+
+def _busy(lang: str) -> Response:
+    return refusal(HTTPStatus.SERVICE_UNAVAILABLE, "busy", "bounds.analyses-busy", lang, 60)
+
+
 @router.post("/api/analysis/{table_id}")
 async def start_analysis(request: Request, table_id: str) -> Response:
     """Start (or look up) the analysis of a finished table."""
@@ -104,8 +188,14 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     lang = connection_lang(request)
     queue = queue_of(request)
     stored = await queue.status(table_id)
+    if stored.state in ("done", "queued", "running", "failed") and table_id.startswith(
+        UPLOAD_PREFIX
+    ):
+        return _answer(stored, lang, table_id)
     if stored.state in ("done", "queued", "running"):
         return _answer(stored, lang)
+    if table_id.startswith(UPLOAD_PREFIX):  # an upload's analysis is started by its upload
+        return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     service = service_of(request)
     try:
         realtime = await service.game_of(table_id) in ("spit", "speed")
@@ -121,15 +211,15 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     try:
         return _answer(await queue.start(table_id, record), lang)
     except QueueFull:
-        return error_json(
-            HTTPStatus.SERVICE_UNAVAILABLE,
-            "busy",
-            translator(lang)._("Many games are being analysed just now: try again in a minute."),
-        )
+        return _busy(lang)
 
 
 @router.get("/api/analysis/{table_id}")
 async def analysis_status(request: Request, table_id: str) -> Response:
     """Where the analysis of a table stands (nothing is started)."""
     check_table_id(table_id)
-    return _answer(await queue_of(request).status(table_id), connection_lang(request))
+    lang = connection_lang(request)
+    status = await queue_of(request).status(table_id)
+    if table_id.startswith(UPLOAD_PREFIX) and status.state == "absent":
+        return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
+    return _answer(status, lang)

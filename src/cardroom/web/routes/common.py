@@ -87,13 +87,24 @@ def table_error_json(exc: TableError, lang: str = "en") -> JSONResponse:
 
 
 def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
-    """A page of ``templates/`` as it is (the page's script reads the table from its URL)."""
-    path = settings_of(request).templates_dir / name
+    """A page of ``templates/`` (the page's script reads the table from its URL), its shared
+    parts put in (``<!--#include parts/head.html-->``: the head's links, the site's top bar);
+    the top bar's link to the page itself is marked as the current page."""
+    folder = settings_of(request).templates_dir
     try:
-        html = path.read_text(encoding="utf-8")
+        html = _INCLUDE.sub(
+            lambda m: (folder / m.group(1)).read_text(encoding="utf-8").rstrip("\n"),
+            (folder / name).read_text(encoding="utf-8"),
+        )
     except FileNotFoundError:
         html = _placeholder(name)
+    here = f'<a href="{request.url.path}" data-i18n>'
+    html = html.replace(here, here.replace(" data-i18n", ' aria-current="page" data-i18n'), 1)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+_INCLUDE = re.compile(r"<!--#include (parts/[a-z_]+\.html)-->")
+"""A shared part of the pages (a file of ``templates/parts/``)."""
 
 
 def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:

@@ -13,14 +13,22 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import EndCondition, Rules, RulesError
+from cardroom.games.nain_jaune.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    EndCondition,
+    Rules,
+    RulesError,
+    players_error,
+)
+from cardroom.games.records import brief
 from cardroom.i18n import translator
-from cardroom.i18n.reasons import request_error_text
+from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
-from cardroom.web.limits import Limits, retry_after
+from cardroom.web.limits import Limits, refusal
 from cardroom.web.protocol import (
     CreateTable,
     ProtocolError,
@@ -44,6 +52,8 @@ from cardroom.web.routes.common import (
 from cardroom.web.settings import Settings
 
 router = APIRouter()
+
+SEAT_0_YOURS = Message("lobby.seat-0", "seat 0 is yours: it must be a person")
 
 MAX_CREATE_BYTES = 16 * 1024
 
@@ -71,6 +81,9 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
         options["starting_chips"] = body.starting_chips
     if body.end is not None:
         options["end"] = body.end
+    if not MIN_PLAYERS <= body.players <= MAX_PLAYERS:
+        said = players_error("nain-jaune", body.players, MIN_PLAYERS, MAX_PLAYERS)
+        raise ProtocolError("bad-request", said)
     try:
         rules = Rules.from_options(body.preset, options)
     except RulesError as exc:
@@ -90,7 +103,7 @@ def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
                 ),
             )
         if body.seats[0].kind != "person":
-            raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
+            raise ProtocolError("bad-request", SEAT_0_YOURS)
         seats = [
             SeatSpec(s.kind, (s.level or body.level) if s.kind == "bot" else None)
             for s in body.seats
@@ -125,7 +138,10 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
             Message("lobby.no-presets", f"{body.game.capitalize()} has no presets", game=body.game),
         )
     if body.hints or body.learning:
-        raise ProtocolError("bad-request", "hints are offered at Nain Jaune tables only")
+        raise ProtocolError(
+            "bad-request",
+            Message("lobby.hints-nain-jaune", "hints are offered at Nain Jaune tables only"),
+        )
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:
         raise ProtocolError(
@@ -138,7 +154,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
             ),
         )
     if seats_in[0].kind != "person":
-        raise ProtocolError("bad-request", "seat 0 is yours: it must be a person")
+        raise ProtocolError("bad-request", SEAT_0_YOURS)
     other = seats_in[1]
     second = (
         SeatSpec("bot", other.level or body.level) if other.kind == "bot" else SeatSpec("person")
@@ -148,7 +164,15 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     }
     games = options.pop("games", "1") if body.game == "spit" else "1"  # a Spit match
     if not games.isdigit() or not 1 <= int(games) <= 9:
-        raise ProtocolError("bad-request", f"games is a whole number from 1 to 9, not {games!r}")
+        raise ProtocolError(
+            "bad-request",
+            Message(
+                "lobby.games",
+                f"games is a whole number from 1 to 9, not {games!r}",
+                typed=brief(games),
+                most=9,
+            ),
+        )
     config = RealtimeConfig(
         game=body.game,
         options=options,
@@ -166,40 +190,29 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
-def _too_many(wait: float, words: str) -> Response:
-    response = error_json(HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", words)
-    response.headers["Retry-After"] = retry_after(wait)
-    return response
-
-
 async def creation_refused(request: Request, address: str, lang: str) -> Response | None:
     """A 429 when ``address`` made too many tables this minute or has too many open."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
-    tr = translator(lang)
-    wait = limits.creations.wait(address)
-    if wait > 0:
-        return _too_many(
-            wait,
-            tr.ngettext(
-                "you have made {n} table in the last minute: wait a moment",
-                "you have made {n} tables in the last minute: wait a moment",
-                settings.tables_per_minute,
-            ),
-        )
     mine = limits.created_by(address)
-    if len(mine) >= settings.open_tables_per_client:
+    too_many_open = len(mine) >= settings.open_tables_per_client
+    if too_many_open:  # (checked below; a request refused for it is not counted as made)
         rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
         open_ids = {str(row["id"]) for row in rows}
-        if sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client:
-            return _too_many(
-                60,
-                tr.ngettext(
-                    "you have {n} table not over yet: finish it before making another",
-                    "you have {n} tables not over yet: finish one before making another",
-                    settings.open_tables_per_client,
-                ),
-            )
+        too_many_open = (
+            sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client
+        )
+    wait = 0.0 if too_many_open else await limits.take(limits.creations, address)
+    if wait > 0:
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.tables-per-minute", lang,
+            wait, n=settings.tables_per_minute,
+        )  # fmt: skip
+    if too_many_open:
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.open-tables", lang,
+            60, n=settings.open_tables_per_client,
+        )  # fmt: skip
     return None
 
 
@@ -237,6 +250,14 @@ async def create_table(request: Request) -> Response:
     refused = await creation_refused(request, address, lang)
     if refused is not None:
         return refused
+    response = await _create_table(request, address, lang)
+    if response.status_code != HTTPStatus.CREATED:  # refused for what it asked: not counted
+        limits: Limits = request.app.state.limits
+        await limits.give_back(limits.creations, address)
+    return response
+
+
+async def _create_table(request: Request, address: str, lang: str) -> Response:
     player = await current_player(request)
     if player is None and settings_of(request).identity == "required":
         return error_json(
@@ -262,7 +283,10 @@ async def create_table(request: Request) -> Response:
         body = decode_create(body_bytes)
         if body.rated and (body.hints or body.learning):
             raise ProtocolError(
-                "bad-request", "a rated table gives no hints: choose one or the other"
+                "bad-request",
+                Message(
+                    "lobby.rated-hints", "a rated table gives no hints: choose one or the other"
+                ),
             )
         name = player.name if player is not None and player.name else clean_name(body.name)
         refusal = bound_refusal(body, settings_of(request), lang)
@@ -278,7 +302,7 @@ async def create_table(request: Request) -> Response:
             HTTPStatus.BAD_REQUEST,
             exc.code,
             request_error_text(said, lang),
-            id=said.id if isinstance(said, Message) else None,
+            id=message_id(exc.code, said),
         )
     service = service_of(request)
     try:

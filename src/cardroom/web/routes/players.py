@@ -167,6 +167,26 @@ async def _player_body(
     return body, player
 
 
+async def _bounded_body(
+    request: Request, kind: type[_T], window: Window, code: str
+) -> _T | JSONResponse:
+    """The body (as :func:`_body`), counted in ``window`` by the client's address: past it, a
+    429 in the words of ``code``."""
+    body = await _body(request, kind)
+    if isinstance(body, JSONResponse):
+        return body
+    refused = _bound(request, window, code, _address(request))
+    return body if refused is None else refused
+
+
+def _signed_in(request: Request, player: Player, key: str | None) -> JSONResponse:
+    """The answer that makes this browser ``player`` (its cookie set when there is a ``key``)."""
+    response = JSONResponse(_me_json(player, request))
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
 def _me_json(player: Player | None, request: Request) -> dict[str, Any]:
     return {
         "player": None
@@ -199,11 +219,7 @@ async def set_name(request: Request) -> Response:
         await players_of(request).rename(player.id, body.name)
     except PlayerError as exc:
         return _refused(request, exc.code)
-    player = await players_of(request).get(player.id) or player
-    response = JSONResponse(_me_json(player, request))
-    if key is not None:
-        set_player_cookie(response, request, key)
-    return response
+    return _signed_in(request, await players_of(request).get(player.id) or player, key)
 
 
 @router.post("/api/me/move")
@@ -260,29 +276,25 @@ async def set_password(request: Request) -> Response:
 @router.post("/api/signin")
 async def sign_in(request: Request) -> Response:
     """Sign in with one's name and password: this browser becomes that player."""
-    body = await _body(request, SignInIn)
+    limits = _limits(request)
+    body = await _bounded_body(request, SignInIn, limits.sign_ins, "sign-ins")
     if isinstance(body, Response):
         return body
-    limits = _limits(request)
     try:
         name_key = clean_display_name(body.name).casefold()
     except PlayerError:
         name_key = ""
-    refused = _bound(request, limits.sign_ins, "sign-ins", _address(request))
     wait = limits.wrong_passwords.wait(name_key)  # counted below, only when wrong
-    if refused is None and wait > 0:
+    if wait > 0:
         refused = _refused(request, "wrong-passwords", HTTPStatus.TOO_MANY_REQUESTS)
         refused.headers["Retry-After"] = retry_after(wait)
-    if refused is not None:
         return refused
     try:
         player, key = await players_of(request).sign_in(body.name, body.password, time.time())
     except PlayerError as exc:
         limits.wrong_passwords.note(name_key)
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
-    response = JSONResponse(_me_json(player, request))
-    set_player_cookie(response, request, key)
-    return response
+    return _signed_in(request, player, key)
 
 
 @router.post("/api/passkey/register-options")
@@ -313,12 +325,9 @@ async def passkey_register(request: Request) -> Response:
 @router.post("/api/passkey/signin-options")
 async def passkey_sign_in_options(request: Request) -> Response:
     """Options for the browser to sign in with a passkey of this site."""
-    body = await _body(request, ConfirmIn)
+    body = await _bounded_body(request, ConfirmIn, _limits(request).passkeys, "passkeys")
     if isinstance(body, Response):
         return body
-    refused = _bound(request, _limits(request).passkeys, "passkeys", _address(request))
-    if refused is not None:
-        return refused
     options = await sign_in_options(request, players_of(request))
     return Response(options, media_type="application/json")
 
@@ -326,19 +335,14 @@ async def passkey_sign_in_options(request: Request) -> Response:
 @router.post("/api/passkey/signin")
 async def passkey_sign_in(request: Request) -> Response:
     """Sign in with a passkey: this browser becomes its player."""
-    body = await _body(request, CredentialIn)
+    body = await _bounded_body(request, CredentialIn, _limits(request).passkeys, "passkeys")
     if isinstance(body, Response):
         return body
-    refused = _bound(request, _limits(request).passkeys, "passkeys", _address(request))
-    if refused is not None:
-        return refused
     try:
         player, key = await passkey_sign_in_as(request, players_of(request), body.credential)
     except PasskeyError:
         return _refused(request, "passkey", HTTPStatus.UNAUTHORIZED)
-    response = JSONResponse(_me_json(player, request))
-    set_player_cookie(response, request, key)
-    return response
+    return _signed_in(request, player, key)
 
 
 @router.post("/api/me/delete")

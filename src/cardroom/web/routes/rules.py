@@ -8,9 +8,10 @@ board is drawn from the rules' board cards and stakes, and the options come from
 
 from __future__ import annotations
 
+import re
 from html import escape
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardroom.games.nain_jaune.rules import PRESETS, STAKES, STANDARD_BOARD, EndCondition
@@ -28,10 +29,11 @@ from cardroom.i18n.options import (
 )
 from cardroom.i18n.rules_text import GAMES, rules_fragment
 from cardroom.i18n.words import N_, card_name
-from cardroom.web.routes.common import connection_lang
+from cardroom.web.routes.common import connection_lang, message_page
 
 router = APIRouter()
 
+FACE_CARD = re.compile(r"/static/cards/([JQK][CDHS])\.svg")
 GAME_TITLES = {"nain-jaune": N_("Nain Jaune"), "spit": N_("Spit"), "speed": N_("Speed")}
 
 
@@ -46,7 +48,12 @@ async def rules_index(request: Request) -> Response:
 async def rules_page(request: Request, game: str) -> Response:
     """How to play ``game`` (``nain-jaune``, ``spit``, ``speed``) in the request's language."""
     if game not in GAMES:
-        raise HTTPException(404, "there are rules pages for nain-jaune, spit and speed")
+        return message_page(
+            request,
+            404,
+            N_("There is no such rules page"),
+            N_("there are rules pages for Nain Jaune, Spit and Speed"),
+        )
     lang = connection_lang(request)
     html = render_rules(game, lang)
     return HTMLResponse(html, headers={"Cache-Control": "no-cache", "Content-Language": lang})
@@ -62,6 +69,8 @@ def render_rules(game: str, lang: str) -> str:
         .replace("{{spit_layout}}", spit_layout_html())
         .replace("{{speed_layout}}", speed_layout_html())
     )
+    if lang == "fr":  # French court cards, as at the French table: V, D, R
+        body = FACE_CARD.sub(r"/static/cards/fr/\1.svg", body)
     current = ' aria-current="page"'
     other_langs = " ".join(
         f'<a href="/rules/{game}?lang={code}" lang="{code}" hreflang="{code}"'

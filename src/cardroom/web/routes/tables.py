@@ -8,6 +8,7 @@ from http import HTTPStatus
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from cardroom.games.messages import Message
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store import PlayerError
@@ -261,10 +262,14 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
             request, table_id, request.cookies.get(cookie_name(table_id)), watch=False
         )
         if mine != 0:
-            raise TableError("forbidden", "only the table's creator can do this")
+            raise TableError(
+                "forbidden", Message("table.creator-only", "only the table's creator can do this")
+            )
         people = await service_of(request).store.token_hashes(table_id)
         if seat == 0 or seat not in people:
-            raise TableError("bad-request", "this seat is not a person's seat")
+            raise TableError(
+                "bad-request", Message("table.not-person-seat", "this seat is not a person's seat")
+            )
     except TableError as exc:
         return table_error_json(exc, lang)
     secret = await players_of(request).reissue(table_id, seat, time.time(), link=what == "link")

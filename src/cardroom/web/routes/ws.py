@@ -202,8 +202,8 @@ class Connection:
                     break
                 await self._receive(message)
                 if self.abuse >= self.settings.abuse_limit:
-                    await self.send(
-                        error_frame("rate-limited", "too many bad messages: closing the connection")
+                    await self._error(
+                        "rate-limited", "too many bad messages: closing the connection"
                     )
                     await self.websocket.close(CLOSE_POLICY)
                     break
@@ -355,7 +355,7 @@ class Connection:
         """Say a line at the table (the chat tells every connection, this one too)."""
         try:
             if self.chat is None:
-                raise TableError("bad-request", "this server has no chat")
+                raise TableError("bad-request", Message("chat.none", "this server has no chat"))
             await self.chat.say(self.table_id, self.seat, message.text)
         except ChatError as exc:
             await self.send(error_frame(exc.code, exc.words(self.lang), message.id))
@@ -380,13 +380,12 @@ class Connection:
     async def _hint(self, seat: int, message: Hint) -> None:
         """The expert's suggestion, to this connection only (it changes nothing); at most
         ``hints_per_minute`` per seat."""
-        key = (self.table_id, seat)
-        if self.limits.hints.wait(key) > 0:
-            await self._error(
-                "rate-limited", "you have asked for many hints lately: wait a minute", message.id
+        if await self.limits.take(self.limits.hints, f"{self.table_id}/{seat}") > 0:
+            hints = Message(
+                "bounds.hints-per-minute", "you have asked for many hints lately: wait a minute"
             )
+            await self._error("rate-limited", hints, message.id)
             return
-        self.limits.hints.note(key)
         action, text = await self.service.hint(self.table_id, seat, message.seq, self.lang)
         await self.send(
             {"type": "hint", "seq": message.seq, "action": action, "text": text, "ref": message.id}

@@ -26,6 +26,10 @@ let slapEnded = 0;         // when a slap / choose phase last ended (a late j or
 const REACTION_MS = 400;   // a top that changed this recently was not yet seen by the hand aiming
 let announceTimer = null;
 const logLines = [];
+let logBase = 0;           // the index in the table's log of logLines[0]
+let firstShown = 0;        // the index in the table's log of the first line on the page
+let logKeep = 200;         // lines kept on the page (more once earlier ones were asked for)
+const LOG_KEEP_MOST = 2000;
 
 // ---- connection -------------------------------------------------------------------------
 const socket = tableSocket(TABLE, WATCH, {
@@ -62,11 +66,14 @@ function onFrame(frame) {
       fresh = false;
       logLines.length = 0;
       clear($("log"));
+      logBase = firstShown = Number(frame.log_from || 0);
+      logKeep = 200;
     }
     const from = Number(frame.log_from || 0);
     (frame.log || []).forEach((line, i) => {
-      if (from + i >= logLines.length) addLog(line);
+      if (from + i >= logBase + logLines.length) addLog(line);
     });
+    showEarlier();
     if (frame.table_view) noteTops(frame.table_view.centre || []);
     if (prev && prev.table_view && frame.table_view && prev.table_view.phase !== frame.table_view.phase) {
       if (["slap", "choose"].includes(prev.table_view.phase)) slapEnded = Date.now();
@@ -80,9 +87,37 @@ function onFrame(frame) {
     }
     keepSelection();
     render();
+  } else if (frame.type === "log") {
+    onEarlier(frame);
   } else if (frame.type === "error") {
     showError(frame.message || _("The server refused that."));
   }
+}
+
+/** "Earlier lines": shown while the page does not hold the log from its first line. */
+function showEarlier() {
+  const button = $("log-earlier");
+  button.hidden = firstShown <= 0;
+  button.disabled = false;
+}
+
+$("log-earlier").addEventListener("click", () => {
+  $("log-earlier").disabled = true;
+  send({ type: "log", before: firstShown, id: `log${firstShown}` });
+});
+
+/** Older lines asked for with "Earlier lines": put above the ones shown. */
+function onEarlier(frame) {
+  const from = Number(frame.log_from || 0);
+  const lines = (frame.log || []).slice(0, Math.max(0, firstShown - from));
+  if (!lines.length) { showEarlier(); return; }
+  const log = $("log");
+  const top = log.firstChild;
+  for (const line of lines) log.insertBefore(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""), top);
+  firstShown = from;
+  logKeep = Math.min(LOG_KEEP_MOST, logKeep + lines.length);
+  if (top) top.scrollIntoView({ block: "start" });
+  showEarlier();
 }
 
 function showError(text) {
@@ -145,7 +180,8 @@ function addLog(line) {
   logLines.push(line);
   const log = $("log");
   log.append(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""));
-  while (log.children.length > 200) log.removeChild(log.firstChild);
+  while (log.children.length > logKeep) { log.removeChild(log.firstChild); firstShown += 1; }
+  if (logLines.length > 4 * LOG_KEEP_MOST) { logLines.splice(0, LOG_KEEP_MOST); logBase += LOG_KEEP_MOST; }
   log.scrollTop = log.scrollHeight;
   requestAnimationFrame(() => { log.scrollTop = log.scrollHeight; }); // once wrapped lines are laid out
 }

@@ -1,6 +1,6 @@
 // The replay viewer: the server turns a record into steps (POST /api/replay); this page steps.
 import {
-  _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, sortHand, startI18n,
+  _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, settlementTable, sortHand, startI18n,
 } from "./common.js";
 import { drawRealtime, realtimeLabels } from "./replay_realtime.js";
 
@@ -13,26 +13,44 @@ const TABLE = parts[1] ? decodeURIComponent(parts[1]) : null;
 let replay = null;
 let ri = 0; // round index
 let si = 0; // step index
+let source = null; // the uploaded record's text (sent again for each next page), or null
+let loading = null; // the page being fetched
 
 function showError(text) {
   $("replay-error").textContent = text || "";
 }
 
+/** Page `page` of the replay shown (a long game comes a page of rounds at a time). */
+async function fetchPage(page) {
+  if (source !== null) {
+    return readJson(await fetch(`/api/replay?lang=${LANG}&page=${page}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: source,
+      credentials: "same-origin",
+    }));
+  }
+  return readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}?lang=${LANG}&page=${page}`, { credentials: "same-origin" }));
+}
+
 async function load(record, label) {
   showError("");
-  const data = await readJson(await fetch(`/api/replay?lang=${LANG}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: typeof record === "string" ? record : JSON.stringify(record),
-    credentials: "same-origin",
-  }));
-  show(data, label);
+  source = typeof record === "string" ? record : JSON.stringify(record);
+  show(await fetchPage(0), label);
+  $("upload-analyse").hidden = false;
+}
+
+function take(data) {
+  const first = Number(data.first || 0);
+  data.rounds.forEach((rd, i) => { replay.rounds[first + i] = rd; });
 }
 
 function show(data, label) {
   if (!data || !Array.isArray(data.rounds) || !data.rounds.length) throw new Error(_("This record has no round to show."));
-  replay = data;
-  ri = 0;
+  const total = Number(data.total || data.rounds.length);
+  replay = { ...data, rounds: new Array(total), pageRounds: Number(data.page_rounds || total) || 1 };
+  take(data);
+  ri = Number(data.first || 0);
   si = 0;
   $("replay-title").textContent = label;
   document.title = `cardroom: ${label}`;
@@ -42,6 +60,24 @@ function show(data, label) {
   $("viewer").hidden = false;
   if (isRealtime()) realtimeLabels();
   draw();
+}
+
+/** Make sure round `r` is here, asking the server for its page if not (false: it failed). */
+async function ensure(r) {
+  if (replay.rounds[r]) return true;
+  const page = Math.floor(r / replay.pageRounds);
+  $("r-pos").textContent = _("Loading rounds {first} to {last}…", { first: page * replay.pageRounds + 1, last: Math.min(replay.rounds.length, (page + 1) * replay.pageRounds) });
+  try {
+    loading = loading || fetchPage(page);
+    take(await loading);
+    showError("");
+  } catch (err) {
+    showError(err.message);
+    return false;
+  } finally {
+    loading = null;
+  }
+  return !!replay.rounds[r];
 }
 
 const isRealtime = () => replay && (replay.game === "spit" || replay.game === "speed");
@@ -59,16 +95,24 @@ function name(p) {
   return typeof n === "string" ? n : n?.name || _("Player {number}", { number: Number(p) + 1 });
 }
 
-function go(r, s) {
-  if (!replay) return;
+const LAST = -1; // as a step: the last step of its round
+
+async function go(r, s) {
+  if (!replay || loading) return;
   const nr = replay.rounds.length;
   if (r < 0) { r = 0; s = 0; }
-  if (r >= nr) { r = nr - 1; s = replay.rounds[r].steps.length - 1; }
+  if (r >= nr) { r = nr - 1; s = LAST; }
+  if (s < 0 && s !== LAST) {
+    if (r > 0) { r -= 1; s = LAST; } else s = 0;
+  }
+  if (!(await ensure(r))) { draw(); return; }
   const steps = replay.rounds[r].steps.length;
-  if (s < 0) {
-    if (r > 0) { r -= 1; s = replay.rounds[r].steps.length - 1; } else s = 0;
-  } else if (s >= steps) {
-    if (r < nr - 1) { r += 1; s = 0; } else s = steps - 1;
+  if (s === LAST) s = steps - 1;
+  else if (s >= steps) {
+    if (r < nr - 1) {
+      if (!(await ensure(r + 1))) { draw(); return; }
+      r += 1; s = 0;
+    } else s = steps - 1;
   }
   ri = r;
   si = s;
@@ -136,15 +180,7 @@ function drawSettlement(box, s) {
   if (s.winner !== undefined && s.winner !== null) {
     box.append(el("p", {}, s.grand_opera ? _("{name} went out with a Grand Opéra!", { name: name(s.winner) }) : _("{name} went out.", { name: name(s.winner) })));
   }
-  if (Array.isArray(s.rows)) {
-    box.append(el("table", { class: "settlement" },
-      el("thead", {}, el("tr", {}, [_("Player"), _("Cards left"), _("Won or lost"), _("Chips")].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, s.rows.map((row) => el("tr", { class: row.seat === s.winner ? "winner" : null },
-        el("th", { scope: "row" }, row.name || name(row.seat)),
-        el("td", {}, String(row.cards_left ?? "")),
-        el("td", {}, row.paid > 0 ? `+${row.paid}` : String(row.paid ?? "")),
-        el("td", {}, String(row.chips ?? "")))))));
-  }
+  if (Array.isArray(s.rows)) box.append(settlementTable(s, (row) => name(row.seat)));  // the table's columns
   if (s.board && typeof s.board === "object") {
     box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
       Object.entries(s.board).map(([card, chips]) => `${cardText(card)} ${chips}`).join(", ")));
@@ -162,7 +198,7 @@ function onKey(e) {
   if (tag === "INPUT" && document.activeElement.type !== "range") return;
   const moves = {
     ArrowRight: () => go(ri, si + 1),
-    ArrowLeft: () => go(ri, si - 1),
+    ArrowLeft: () => (si > 0 ? go(ri, si - 1) : go(ri - 1, LAST)),
     ArrowDown: () => go(ri + 1, 0),
     PageDown: () => go(ri + 1, 0),
     ArrowUp: () => go(ri - 1, 0),
@@ -176,12 +212,33 @@ function onKey(e) {
 
 $("r-first").addEventListener("click", () => go(0, 0));
 $("r-prev-round").addEventListener("click", () => go(ri - 1, 0));
-$("r-prev").addEventListener("click", () => go(ri, si - 1));
+$("r-prev").addEventListener("click", () => (si > 0 ? go(ri, si - 1) : go(ri - 1, LAST)));
 $("r-next").addEventListener("click", () => go(ri, si + 1));
 $("r-next-round").addEventListener("click", () => go(ri + 1, 0));
 $("r-last").addEventListener("click", () => go(replay.rounds.length, 0));
 $("r-slider").addEventListener("input", (e) => go(ri, Number(e.target.value)));
 document.addEventListener("keydown", onKey);
+
+$("upload-analyse").addEventListener("click", async () => {
+  if (source === null) return;
+  showError("");
+  const button = $("upload-analyse");
+  button.disabled = true;
+  try {
+    const answer = await readJson(await fetch(`/api/analysis/upload?lang=${LANG}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: source,
+      credentials: "same-origin",
+    }));
+    if (answer.state === "failed") throw new Error(answer.message || _("The analysis failed: try again later."));
+    location.href = `/analysis/${encodeURIComponent(answer.id)}`;
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    button.disabled = false;
+  }
+});
 
 $("upload-file").addEventListener("change", async (e) => {
   const file = e.target.files?.[0];
@@ -200,7 +257,8 @@ async function loadTable() {
   $("record-link").href = url;
   $("analyse-link").href = `/analysis/${encodeURIComponent(TABLE)}`;
   try {
-    const data = await readJson(await fetch(`/api/replay/${encodeURIComponent(TABLE)}?lang=${LANG}`, { credentials: "same-origin" }));
+    source = null;
+    const data = await fetchPage(0);
     $("record-link").setAttribute("download", `${data.game || "nain-jaune"}-${TABLE}.json`);
     show(data, _("Replay of table {id}", { id: TABLE }));
   } catch (err) {

@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  personName, postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
+  personName, postJson, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -136,22 +136,51 @@ function clearCurrentRound() {
   for (const li of [...$("log").children]) if (!li.classList.contains("round-fold")) li.remove();
 }
 
+let extraFolds = 0; // folds asked for with "Earlier lines", kept beyond FOLDED_ROUNDS
+
+/** A folded "Round n" line, filled from the server when opened. */
+function fold(r) {
+  const details = el("details", {}, el("summary", {}, _("Round {number}", { number: r + 1 })), el("ol", { class: "log-round" }));
+  details.addEventListener("toggle", () => {
+    if (details.open && !details.querySelector(".log-round li")) send({ type: "history", round: r, id: `r${r}` });
+  });
+  return el("li", { class: "round-fold", "data-round": String(r) }, details);
+}
+
 /** After a (re)load: one folded line per earlier round, filled from the server when opened. */
 function earlierRounds() {
   const log = $("log");
   const k = state.round?.k ?? 0;
   const have = new Set([...log.querySelectorAll(".round-fold")].map((li) => li.dataset.round));
-  const first = Math.max(0, k - FOLDED_ROUNDS);
+  const first = Math.max(0, k - FOLDED_ROUNDS - extraFolds);
   for (let r = first; r < k; r++) {
     if (have.has(String(r))) continue;
-    const details = el("details", {}, el("summary", {}, _("Round {number}", { number: r + 1 })), el("ol", { class: "log-round" }));
-    details.addEventListener("toggle", () => {
-      if (details.open && !details.querySelector(".log-round li")) send({ type: "history", round: r, id: `r${r}` });
-    });
-    const li = el("li", { class: "round-fold", "data-round": String(r) }, details);
-    log.insertBefore(li, [...log.children].find((c) => !c.classList.contains("round-fold")) || null);
+    log.insertBefore(fold(r), [...log.children].find((c) => !c.classList.contains("round-fold")) || null);
   }
+  showEarlier();
 }
+
+/** The first round the log shows (folded or being played). */
+function firstRoundShown() {
+  const first = $("log").querySelector(".round-fold");
+  const r = first ? Number(first.dataset.round) : NaN;
+  return Number.isFinite(r) && first.dataset.round !== "" ? r : state?.round?.k ?? 0;
+}
+
+/** "Earlier lines": shown while rounds before the first one shown were played. */
+function showEarlier() {
+  $("log-earlier").hidden = !(firstRoundShown() > 0);
+}
+
+$("log-earlier").addEventListener("click", () => {
+  const log = $("log");
+  const oldest = firstRoundShown();
+  const from = Math.max(0, oldest - FOLDED_ROUNDS);
+  for (let r = oldest - 1; r >= from; r--) log.insertBefore(fold(r), log.firstChild);
+  extraFolds += oldest - from;
+  showEarlier();
+  log.scrollTop = 0;
+});
 
 /** An earlier round's lines, asked for by opening its fold. */
 function onHistory(frame) {
@@ -177,7 +206,8 @@ function foldRound() {
   log.append(el("li", { class: "round-fold", "data-round": k === undefined || k === null ? "" : String(k - 1) },
     el("details", {}, el("summary", {}, first), inner)));
   const folds = log.querySelectorAll(".round-fold");
-  if (folds.length > FOLDED_ROUNDS) folds[0].remove();
+  if (folds.length > FOLDED_ROUNDS + extraFolds) folds[0].remove();
+  showEarlier();
 }
 
 /** Scroll the log to its last line with the top line whole (never half hidden under the
@@ -552,33 +582,13 @@ function renderResult() {
       const name = seatName(res.winner);
       box.append(el("p", {}, res.grand_opera ? _("{name} went out with a Grand Opéra!", { name }) : _("{name} went out.", { name })));
     }
-    box.append(settlementTable(res));
+    box.append(settlementTable(res, (row) => seatName(row.seat)));  // the seats' names, as in the log
     if (state.status === "round-over" && state.you !== null && state.you !== undefined) box.append(el("p", {}, readyButton("ready-again")));
     if (Array.isArray(res.boxes) && res.boxes.length) {
       box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
         res.boxes.map((b) => (typeof b === "object" ? `${cardText(b.card)} ${b.after ?? b.chips}` : String(b))).join(", ")));
     }
   }
-}
-
-/** The round's settlement, one row per player, one column per kind of payment. */
-function settlementTable(res) {
-  const cols = [
-    ["stake", _("Stake")], ["taken", _("Boxes taken")], ["cards", _("Cards")],
-    ["doubled", _("Doubled boxes")], ["grand_opera", _("Grand Opéra")],
-  ];
-  const rows = res.rows || [];
-  const has = (k) => rows.some((row) => row[k] !== undefined);
-  const shown = cols.filter(([k]) => has(k));
-  return el("div", { class: "table-scroll" }, el("table", { class: "settlement" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
-      shown.map(([, label]) => el("th", { scope: "col" }, label)),
-      el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
-    el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
-      el("th", { scope: "row" }, personName(row.name) || seatName(row.seat)),
-      shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? signed(row[k]) : "·")),
-      el("td", { class: "total" }, signed(row.total ?? row.paid)),
-      el("td", { class: "chips-col" }, String(row.chips ?? "")))))));
 }
 
 /** The end of the game: standings, the chips over the rounds, the record, Play again. */
@@ -685,11 +695,6 @@ async function leaveTable() {
   }
 }
 
-function signed(n) {
-  if (n === null || n === undefined) return "";
-  const v = Number(n);
-  return v > 0 ? `+${v}` : String(v);
-}
 
 // ---- hints (at tables whose settings allow them) ------------------------------------------
 let hint = null;     // the server's hint frame for the state on screen

@@ -1,0 +1,26 @@
+"""The bounds of one client hold across server processes on PostgreSQL (two apps on one
+database, and concurrent hints through two stores: the advisory lock counts them one at a time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.web.test_shared_bounds import (
+    analysis_under_way_is_told_by_the_other,
+    hints_are_counted_once_over_two_stores,
+    two_apps_share_their_bounds,
+)
+
+
+def test_two_apps_on_one_postgresql_database_share_the_bounds_of_a_client(
+    pg_url: str, tmp_path: Path
+) -> None:
+    two_apps_share_their_bounds(pg_url, tmp_path)
+
+
+async def test_hints_of_one_seat_are_bounded_over_two_processes_postgresql(pg_url: str) -> None:
+    await hints_are_counted_once_over_two_stores(pg_url)
+
+
+def test_an_analysis_under_way_is_told_by_the_other_process_postgresql(pg_url: str) -> None:
+    analysis_under_way_is_told_by_the_other(pg_url)
