@@ -325,3 +325,113 @@ async def test_the_hint_key_works_only_at_a_table_with_hints(tmp_path: Path) -> 
                 hinted = log.split("Hint: ")[1].split(":")[0]
                 assert hinted.startswith(("play ", "pass", "claim"))
             assert str(app.query_one("#message", Static).content) == ""
+
+
+HISTORY_HANDS = (
+    "3C 9C 9D 9H 10C 10D 10H JC JD JH QC QD",
+    "4D 4C 5S 6S 7S 8S 2C 2D 2H 2S 8C 8D",
+    "AC AD AH AS 3D 3H 3S 5C 5D 5H 6C 6D",
+    "KC KD KH KS QH QS JS 10S 9S 7C 7D 7H",
+)
+
+
+def hand_made_history(steps: int = 10) -> Round:
+    """Classic, 4 players, dealer 3 (seat 0 leads), the hands above. Seat 0 leads 3♣ and
+    says "without 4"; seat 1 follows 4♣, then runs 5♠ 6♠ 7♠ and 8♣ (it holds 8♣ 8♦ 8♠: 8♣
+    has the lowest index, the heuristic's follow) and says "without 9"; seat 2 says "without
+    9"; seat 3 follows 9♠. The first ``steps`` of those ten actions are played."""
+    from cardroom.cards import DECK
+    from cardroom.games.nain_jaune.engine import PASS, Play
+
+    hands = [parse_cards(h) for h in HISTORY_HANDS]
+    used = {c for h in hands for c in h}
+    rnd = Round(Rules(), [60] * 4, [0] * 5, 3, hands, [c for c in DECK if c not in used])
+    for step in ("3C", "-", "4C", "5S", "6S", "7S", "8C", "-", "-", "9S")[:steps]:
+        rnd.apply(PASS if step == "-" else Play(parse_cards(step)[0]))
+    return rnd
+
+
+def test_a_hand_made_history_gives_the_constraints_worked_out_by_hand() -> None:
+    """Seen from seat 2: seat 0 holds no 4 and seat 1 no 9 (their "without"), seat 3 nothing
+    known; seat 2's own "without 9" is no constraint on anyone else. Hand sizes 11, 7, 12, 11
+    (seat 0 played one card, seat 1 five, seat 3 one), the talon 4 cards, 52 − 12 − 7 played
+    = 33 unseen. Every sampled world keeps all of that."""
+    view = view_of(hand_made_history(), 2)
+    assert known_lacks(view) == [1 << 4, 1 << 9, 1 << 9, 0]
+    assert list(view.hand_sizes) == [11, 7, 12, 11]
+    prep = prepare(view, sample_hidden(view, random.Random(0)))
+    assert [int(h) for h in prep.holders] == [0, 1, 3, -1]
+    assert [int(f) for f in prep.forbid] == [1 << 4, 1 << 9, 0, 0]
+    assert len(prep.cards) == 33
+    state = np.array([3, 0], np.int64)
+    slots = prep.assign.copy()
+    for _ in range(200):
+        _sample(prep.cards, prep.forbid, prep.assign, slots, state)
+        assert list(np.bincount(prep.assign, minlength=4)) == [11, 7, 11, 4]
+        for card, h in zip(prep.cards, prep.assign, strict=True):
+            rank = int(card) // 4 + 1
+            assert not (h == 0 and rank == 4) and not (h == 1 and rank == 9)
+
+
+def test_a_lead_the_heuristic_would_not_make_costs_one_mismatch() -> None:
+    """In the true deal of :func:`hand_made_history`, the heuristic holding seat 0's hand
+    would lead 9♣ (the run 9 10 J Q: 400 + 39 points + 2 × (4 + 8) chips of the 10♦ and J♣
+    boxes = 463) rather than 3♣ (a run of one, since 4s are not dead: 103). Seen from seat 2
+    with the leads only, the true world weighs one mismatch; seat 1's and seat 3's follows
+    are the heuristic's (8♣ the lowest of its 8s, 9♠ its only 9), so the follows add nothing."""
+    rnd = hand_made_history()
+    view = view_of(rnd, 2)
+    truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+    weights = []
+    for follow in (False, True):
+        prep = prepare(view, truth, model=True, follow=follow)
+        assert [int(x) for x in prep.leads[0, :2]] == [0, 8]  # seat 0, 3♣ (fast index 8)
+        totals = np.zeros(len(prep.cands), np.float64)
+        weights.append(run_worlds(prep, np.full(4, 2, np.int64), 0.2, 1,
+                                  np.array([0, 0], np.int64), totals, sample=False))
+    assert weights == [0.2, 0.2]
+    from cardroom.bots.heuristic import HeuristicBot
+    from cardroom.games.nain_jaune.engine import Play
+
+    before = hand_made_history(steps=0)
+    assert HeuristicBot().act(view_of(before, 0), random.Random(0)) == Play(parse_cards("9C")[0])
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_lookahead_never_values_a_candidate_below_the_plain_rollout(
+    players: int, seed: int, steps: int
+) -> None:
+    """In one fixed world with heuristic rollouts (deterministic), lookahead keeps at each of
+    the searcher's later choices the best of the choices, the heuristic's among them, each
+    valued by the rollout that then continues as the plain one would: so every candidate's
+    value with lookahead is at least its plain rollout's, and often more."""
+    found = decision(Rules(), players, seed, steps)
+    if found is None:
+        return
+    _, view = found
+    prep = prepare(view, sample_hidden(view, random.Random(seed)), model=False)
+    values = []
+    for lookahead in (False, True):
+        policies = np.full(players, 2, np.int64)
+        if lookahead:
+            policies[view.seat] = fast.PAUSE
+        totals = np.zeros(len(prep.cands), np.float64)
+        run_worlds(prep, policies, 0.2, 1, np.array([seed, 0], np.int64), totals, sample=False)
+        values.append(totals)
+    assert all(a >= p for p, a in zip(values[0], values[1], strict=True))
+
+
+def test_the_clock_option_chooses_what_ms_counts() -> None:
+    import time
+
+    bot = make_bot("expert:ms=5,clock=cpu")
+    assert isinstance(bot, ExpertBot) and bot.clock is time.thread_time
+    wall = make_bot("expert:ms=5")
+    assert isinstance(wall, ExpertBot) and wall.clock is time.perf_counter
+    with pytest.raises(BotError, match="clock='sun'"):
+        make_bot("expert:clock=sun")
+    found = decision(Rules(), 4, 11, 5)
+    assert found is not None
+    assert bot.act(found[1], random.Random(0)) in found[1].legal_actions
+    assert bot.last_iterations >= 1

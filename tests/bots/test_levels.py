@@ -28,6 +28,7 @@ def test_expert_options() -> None:
     default = make_bot("expert")
     assert isinstance(default, ExpertBot) and (default.ms, default.iterations) == (100, None)
     assert (default.policy, default.model, default.lookahead) == ("heuristic", "on", False)
+    assert make_bot("expert:lookahead=on").lookahead is True  # type: ignore[attr-defined]
     fixed = make_bot("expert:iterations=12,policy=random,model=leads,mismatch=0.5")
     assert isinstance(fixed, ExpertBot)
     assert (fixed.ms, fixed.iterations, fixed.policy) == (None, 12, "random")

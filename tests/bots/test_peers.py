@@ -61,8 +61,27 @@ def test_the_peer_plays_tournament_deals_and_refuses_other_positions() -> None:
         ("ismcts:ms=10,simulations=3", "not both"),
         ("ismcts:uct=high", "uct='high'"),
         ("ismcts:depth=2", "has no option depth"),
+        ("ismcts:clock=moon", "clock='moon'"),
     ],
 )
 def test_bad_peer_specs(spec: str, message: str) -> None:
     with pytest.raises(BotError, match=message):
         make_bot(spec)
+
+
+def test_a_cpu_clock_budget_plays_a_deal_with_at_least_two_simulations() -> None:
+    """``clock=cpu``: the deadline counts the thinking thread's CPU time; the peer still runs
+    its two simulations at least and plays a legal round to the end."""
+    import time
+
+    bot = make_bot("ismcts:ms=5,clock=cpu")
+    assert isinstance(bot, ISMCTSPeer) and bot.clock is time.thread_time
+    assert make_bot("ismcts:ms=5").clock is time.perf_counter  # type: ignore[attr-defined]
+    rnd = Round.deal(Rules(), [60] * 3, [0] * 5, 2, random.Random(3))
+    while rnd.result is None:
+        view = view_of(rnd, rnd.to_act)
+        action = bot.act(view, random.Random(0))
+        assert action in view.legal_actions
+        if len(view.legal_actions) > 1:
+            assert bot.last_iterations >= 2
+        rnd.apply(action)

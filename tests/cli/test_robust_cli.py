@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 import cardroom.cli.records as records_module
-from cardroom.cli.groups import cli, printable
+from cardroom.cli.groups import printable
+from cardroom.cli.main import cli
 from cardroom.cli.options import cpu_count, local_workers
 from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
 

@@ -30,6 +30,7 @@ def create_table(
     options: dict[str, str] | None = None,
     shots: Path | None = None,
     hints: bool = False,
+    rated: bool = False,
 ) -> NewTable:
     """Fill the lobby's form (seats after the creator's: ("person"|"bot", level)) and submit."""
     page.goto(base + "/")
@@ -51,6 +52,8 @@ def create_table(
             page.check(f"#opt-{key}-{value}")
     if hints:
         page.check("#f-hints")
+    if rated:
+        page.check("#f-rated")
     if shots is not None:
         page.screenshot(path=str(shots / "lobby-desktop.png"), full_page=True)
     page.click("#create-button")

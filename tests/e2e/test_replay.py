@@ -51,9 +51,14 @@ def test_replay_viewer_steps_through_an_uploaded_record(
         for r in settlement.locator("tbody tr").all()
     }
     assert len(rows) == 8
-    assert rows["Cid"][0] == "0"
+    heads = settlement.locator("thead th").all_inner_texts()
+    assert heads == [
+        "Player", "Stake", "Boxes taken", "Cards", "Doubled boxes", "Grand Opéra", "Total", "Chips"
+    ]  # the table's end-of-round columns  # fmt: skip
     # Hal and Gus staked 15 of their 60 and paid Cid all the 45 they had left
-    assert rows["Hal"][1:] == ["-60", "0"] and rows["Gus"][1:] == ["-60", "0"]
+    assert rows["Hal"] == ["-15", "·", "-45", "·", "·", "-60", "0"]
+    assert rows["Gus"] == ["-15", "·", "-45", "·", "·", "-60", "0"]
+    assert rows["Cid"][0] == "-15" and rows["Cid"][5].startswith("+")
     page.screenshot(path=str(shots / "replay-settlement-desktop.png"), full_page=True)
     page.keyboard.press("Home")
     assert page.locator("#r-pos").inner_text() == "Round 1 of 1 · step 1 of 11"

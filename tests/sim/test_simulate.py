@@ -54,10 +54,17 @@ def test_json_summary_shape_and_consistency() -> None:
     assert games["cut_at_chunk_end"] <= 1  # one chunk: at most its last game is cut
 
 
-def test_summary_counts_match_the_readable_engine() -> None:
+@pytest.mark.parametrize(
+    "seat_bots",
+    [
+        ("greedy", "random", "heuristic"),
+        ("random", "random", "random"),  # the specialized loop of random players
+    ],
+)
+def test_summary_counts_match_the_readable_engine(seat_bots: tuple[str, ...]) -> None:
     """One chunk of 40 rounds, replayed game by game through the readable engine."""
     rules = Rules(starting_chips=20)
-    sim = Simulation(rules, ("greedy", "random", "heuristic"), 40, seed=11)
+    sim = Simulation(rules, seat_bots, 40, seed=11)
     stats, _ = run(sim)
     bots = [make_bot(b) for b in sim.bots]
     rounds = games = opera = 0

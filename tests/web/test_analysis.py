@@ -88,12 +88,19 @@ def test_a_full_queue_refuses_in_words(client: TestClient, monkeypatch: pytest.M
     assert response.json()["error"] == "busy" and "try again" in response.json()["message"]
 
 
-def test_the_lobby_reads_the_levels_ratings(client: TestClient) -> None:
+def test_the_lobby_shows_each_bot_at_its_leaderboard_rating(client: TestClient) -> None:
     from cardroom.bots.strength import LEVEL_STRENGTH
 
     levels = client.get("/api/levels").json()["levels"]
     assert list(levels) == ["easy", "medium", "hard", "expert"]
-    assert levels["hard"]["rating"] == LEVEL_STRENGTH["hard"].rating
+    # one rating per bot: the fixed one people are rated against, mu - 3 sigma of
+    # BOT_RATINGS (hard: 23.66 - 3 x 2.94 = 14.84), the same number the leaderboard gives
+    assert levels["hard"]["rating"] == 14.84
+    assert levels["easy"]["rating"] == 9.77  # 19.01 - 3 x 3.08
+    board = client.get("/api/leaderboard/nain-jaune").json()["board"]
+    bots = {row["bot"]: row["rating"] for row in board if row["bot"]}
+    assert bots == {level: levels[level]["rating"] for level in levels}
+    assert levels["hard"]["accuracy"] == LEVEL_STRENGTH["hard"].accuracy
 
 
 def test_an_uploaded_record_is_analysed_once_and_bounded_per_address(tmp_path: Any) -> None:

@@ -64,6 +64,14 @@ def test_a_grand_opera_counted_by_hand() -> None:
     assert settlement["chips"] == [35, 365]
     assert [r["paid"] for r in settlement["rows"]] == [-165, 165]
     assert [r["cards_left"] for r in settlement["rows"]] == [22, 0]
+    # the same columns as the table's end of round: Ann stakes 15, pays 140 for her cards and
+    # doubles the 10D (2) and KH (8) boxes; Bob stakes 15, takes JC (4) and 7D (10) while
+    # playing, receives the 140 and sweeps 4 + 6 + 16 = 26 with his Grand Opéra
+    columns = ("stake", "taken", "cards", "doubled", "grand_opera", "total")
+    assert [[r[k] for k in columns] for r in settlement["rows"]] == [
+        [-15, 0, -140, -10, 0, -165],
+        [-15, 14, 140, 0, 26, 165],
+    ]
 
 
 def test_a_round_cut_short_has_no_settlement() -> None:

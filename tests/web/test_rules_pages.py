@@ -72,7 +72,11 @@ def test_a_rules_page_is_words_and_pictures(game: str, lang: str) -> None:
     assert len(pictures) >= 4
     for src in pictures:
         assert src.startswith("/static/cards/")
-        assert (WEB / "static" / "cards" / Path(src).name).exists(), src
+        assert (WEB / src.removeprefix("/")).exists(), src
+        # the court cards are drawn as at the table in this language: V, D, R in French
+        court = re.search(r"/([JQK][CDHS])\.svg$", src)
+        if court:
+            assert src == f"/static/cards/{'fr/' if lang == 'fr' else ''}{court[1]}.svg", src
     tr = translator(lang)
     for option in OPTIONS[game]:  # every option and every value, in the page's words
         assert tr._(option.label) in text
@@ -87,7 +91,9 @@ def test_the_board_shows_five_boxes_and_their_stakes() -> None:
     html = render_rules("nain-jaune", "fr")
     board = html[html.index('<figure class="rules-board">') :]
     board = board[: board.index("</figure>")]
-    assert re.findall(r'src="/static/cards/(\w+)\.svg"', board) == ["10D", "JC", "QS", "KH", "7D"]
+    assert re.findall(r'src="/static/cards/([\w/]+)\.svg"', board) == [
+        "10D", "fr/JC", "fr/QS", "fr/KH", "7D"
+    ]  # fmt: skip
     assert re.findall(r'class="rules-stake">([^<]*)<', board) == [
         "1 jeton",
         "2 jetons",

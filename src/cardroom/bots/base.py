@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -86,3 +87,17 @@ def parse_budget(
                 )
             return (value, None) if key == "ms" else (None, value)
     return None, None
+
+
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""What a search bot's ``ms=N`` budget counts: ``wall`` time (the default: what a person at a
+table waits) or ``cpu`` time of the thinking thread (benchmarks: the budget then does not depend
+on how loaded the machine is)."""
+
+
+def parse_clock(name: str, options: dict[str, str]) -> Callable[[], float]:
+    """A search bot's ``clock=wall|cpu`` option (default ``wall``) as its clock function."""
+    clock = options.get("clock", "wall")
+    if clock not in CLOCKS:
+        raise BotError(f"bot {name!r}: clock={clock!r} is not valid: use wall or cpu")
+    return CLOCKS[clock]

@@ -375,6 +375,37 @@ def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
     return name
 
 
+def record_with_shown_names(
+    record: Any, kinds: Sequence[str], lang: str | Translator | None
+) -> Any:
+    """A table's record (a round, or a game: a list of rounds) whose bots carry the names
+    :func:`default_name` gives them in ``lang`` (``Bot 2`` -> « Robot 2 »), as at the table: for
+    the replay viewer. The names are changed alike in every round, so the record stays one game;
+    anything else is returned as it is."""
+    if isinstance(record, Mapping):
+        return record_with_shown_names([record], kinds, lang)[0]
+    if not isinstance(record, list):
+        return record
+    given = {seat: f"Bot {seat + 1}" for seat, kind in enumerate(kinds) if kind == "bot"}
+    shown = {
+        name: default_name({"name": name, "seat": seat, "kind": "bot"}, lang)
+        for seat, name in given.items()
+    }
+    if not shown:
+        return record
+    out: list[Any] = []
+    for rnd in record:
+        if not isinstance(rnd, Mapping):
+            out.append(rnd)
+            continue
+        players = rnd.get("players")
+        copy = dict(rnd)
+        if isinstance(players, list):
+            copy["players"] = [shown.get(p, p) if isinstance(p, str) else p for p in players]
+        out.append(copy)
+    return out
+
+
 _MEMO: dict[tuple[int, str, object], tuple[object, Any]] = {}
 """Parts of frames already put in words: ``(id(part), lang, names) -> (part, words)``. A
 table's frames share their seat rows (one list per change, for every seat's frame) and their

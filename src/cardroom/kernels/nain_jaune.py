@@ -24,6 +24,9 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir  # type: ignore[import-untyped]
+from llvmlite.binding import get_host_cpu_features  # type: ignore[import-untyped]
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
@@ -74,7 +77,8 @@ S_SIZE = 64
 R_WHEN, R_PAY, R_FORGOT, R_ANNOUNCE, R_OPERA, R_MAY_STOP = 0, 1, 2, 3, 4, 5
 R_END_KIND, R_END_N, R_START = 6, 7, 8
 R_BOX_OF, R_VALUE, R_BOARD_CARD, R_BOARD_MASK = 16, 68, 120, 125
-R_SIZE = 128
+R_VALUE_BITS = 128  # 4 masks: the cards whose value has bit k set
+R_SIZE = 132
 
 END_KINDS = {"broke": 0, "last-standing": 1, "rounds": 2, "target": 3}
 REASONS: dict[int, str] = {
@@ -102,8 +106,10 @@ BOARD_BINS = 100
 ST_SIZE = ST_BOARD_HIST + BOARD_BINS
 
 _GOLDEN = np.uint64(GOLDEN)
+_GOLDEN2 = np.uint64((2 * GOLDEN) % (1 << 64))
 _MIX1 = np.uint64(MIX1)
 _MIX2 = np.uint64(MIX2)
+_RANK_LOW_BITS = np.int64(sum(1 << (4 * k) for k in range(13)))
 _FAST_OF_DECK = np.array([(d % 13) * 4 + d // 13 for d in range(52)], np.int64)
 
 
@@ -116,6 +122,26 @@ def _ctpop_typing(typingctx: Any, src: Any) -> Any:
 
 _ctpop = cast(Callable[[Any], Any], intrinsic(_ctpop_typing))
 """The number of set bits of an integer (LLVM ``ctpop``: one instruction)."""
+
+
+def _pdep_typing(typingctx: Any, src: Any, mask: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i64 = ir.IntType(64)
+        fn = cast(Any, cgutils).get_or_insert_function(
+            builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64"
+        )
+        return builder.call(fn, args)
+
+    return numba.int64(numba.int64, numba.int64), codegen
+
+
+_pdep = cast(Callable[[Any, Any], Any], intrinsic(_pdep_typing))
+"""BMI2 ``pdep``: the bits of ``src`` deposited at the set bits of ``mask`` (one instruction;
+``_pdep(1 << i, bits)`` is the ``i``-th set bit of ``bits``). Only where :data:`_HAS_PDEP`."""
+_HAS_PDEP = bool(
+    getattr(numba.config, "CPU_NAME", None) is None and get_host_cpu_features().get("bmi2", False)
+)
+"""Whether the machine code is compiled for this machine and it has BMI2 (else a loop)."""
 _cttz = cast(Callable[[Any], Any], trailing_zeros)
 _ctlz = cast(Callable[[Any], Any], leading_zeros)
 
@@ -151,61 +177,74 @@ def _derive(key: Any, tag: int) -> Any:
 @_inline
 def _randbelow(state: Any, n: int) -> Any:
     """``random.Random._randbelow_with_getrandbits(n)`` on the counter ``state``: returns
-    ``(new counter, draw)``. Scalars only, so the hot loop does no reference counting."""
+    ``(new counter, draw)``. Scalars only, so the hot loop does no reference counting.
+
+    The next two outputs are computed side by side (independent multiplications), so the
+    loop's branch is taken again only when both miss (a miss is one draw in four on average
+    for a shuffle's sizes; each mispredicted branch cost more than the second output)."""
     shift = np.uint64(_ctlz(np.int64(n)))
     while True:
-        state = state + _GOLDEN
-        x = np.int64(_mix64(state) >> shift)
-        if x < n:
-            return state, x
+        x1 = np.int64(_mix64(state + _GOLDEN) >> shift)
+        x2 = np.int64(_mix64(state + _GOLDEN2) >> shift)
+        if x1 < n:
+            return state + _GOLDEN, x1
+        state = state + _GOLDEN2
+        if x2 < n:
+            return state, x2
 
 
 # --- one round -------------------------------------------------------------------------------
+
+
+def _seat_offsets() -> I64Array:
+    """``[n * 52 + p]``: who gets pack position ``p`` when ``n`` play, as ``1..n`` seats after
+    the dealer (three at a time round the table), 0 for the talon; ``[n * 52 + 52]``: the
+    hand size."""
+    table = np.zeros(9 * 53, np.int64)
+    for n, size in HAND_SIZES.items():
+        pos = got = 0
+        while got < size:
+            take = min(3, size - got)
+            for offset in range(1, n + 1):
+                for _ in range(take):
+                    table[n * 53 + pos] = offset
+                    pos += 1
+            got += take
+        table[n * 53 + 52] = size
+    return table
+
+
+_SEAT_OF_POS = _seat_offsets()
 
 
 @_inline
 def _deal(
     s: Any, n: int, dealer: int, rng: Any, chips: Any, board: Any, deck: Any
 ) -> None:
-    """Shuffle (``random.shuffle`` order), deal three at a time, stake: a fresh round in ``s``."""
+    """Shuffle (``random.shuffle`` order), deal three at a time, stake: a fresh round in ``s``.
+
+    The shuffle settles the pack from its top position down, so each card is dealt as soon as
+    its position is settled (one pass over the pack)."""
     for i in range(52):
         deck[_u(i)] = _FAST_OF_DECK[_u(i)]  # the pack in deck order, as fast indices
-    state = rng[0]
-    for i in range(51, 0, -1):
-        state, j = _randbelow(state, i + 1)
-        d = deck[_u(i)]
-        deck[_u(i)] = deck[_u(j)]
-        deck[_u(j)] = d
-    rng[0] = state
     s[:] = 0
-    size = 22
-    if n == 3:
-        size = 15
-    elif n == 4:
-        size = 12
-    elif n == 5:
-        size = 9
-    elif n == 6:
-        size = 8
-    elif n == 7:
-        size = 7
-    elif n == 8:
-        size = 6
-    pos = 0
-    got = 0
-    while got < size:
-        take = min(3, size - got)
-        seat = dealer
-        for _ in range(n):
-            seat += 1
-            if seat == n:
-                seat = 0
-            hand = s[_u(S_HANDS + seat)]
-            for _ in range(take):
-                hand |= np.int64(1) << deck[_u(pos)]
-                pos += 1
-            s[_u(S_HANDS + seat)] = hand
-        got += take
+    row = n * 53
+    state = rng[0]
+    for i in range(51, -1, -1):
+        if i > 0:
+            state, j = _randbelow(state, i + 1)
+            d = deck[_u(j)]
+            deck[_u(j)] = deck[_u(i)]
+        else:
+            d = deck[0]
+        offset = _SEAT_OF_POS[_u(row + i)]
+        if offset != 0:
+            seat = dealer + offset
+            if seat >= n:
+                seat -= n
+            s[_u(S_HANDS + seat)] |= np.int64(1) << d
+    rng[0] = state
+    size = _SEAT_OF_POS[_u(row + 52)]
     s[S_N] = n
     s[S_DEALER] = dealer
     s[S_TO_ACT] = (dealer + 1) % n
@@ -217,13 +256,20 @@ def _deal(
     s[S_HAND_SIZE] = size
     for box in range(5):
         s[_u(S_BOARD + box)] = board[_u(box)]
+    full = 0  # the players who can stake in full (1 to 5 chips: 15)
     for seat in range(n):
         c = chips[_u(seat)]
-        for box in range(5):
-            amount = min(box + 1, c)
-            c -= amount
-            s[_u(S_BOARD + box)] += amount
+        if c >= 15:
+            full += 1
+            c -= 15
+        else:
+            for box in range(5):
+                amount = min(box + 1, c)
+                c -= amount
+                s[_u(S_BOARD + box)] += amount
         s[_u(S_CHIPS + seat)] = c
+    for box in range(5):
+        s[_u(S_BOARD + box)] += full * (box + 1)
 
 
 @_inline
@@ -235,16 +281,21 @@ def _finish(s: Any, r: Any, winner: int) -> None:
     for off in range(1, n):
         seat = (winner + off) % n
         hand = s[_u(S_HANDS + seat)]
-        owed = 0
-        while hand != 0:
-            owed += r[_u(R_VALUE + _ctz(hand))]
-            hand &= hand - 1
+        owed = (
+            _ctpop(hand & r[R_VALUE_BITS])
+            + 2 * _ctpop(hand & r[R_VALUE_BITS + 1])
+            + 4 * _ctpop(hand & r[R_VALUE_BITS + 2])
+            + 8 * _ctpop(hand & r[R_VALUE_BITS + 3])
+        )
         paid = min(owed, s[_u(S_CHIPS + seat)])
         s[_u(S_CHIPS + seat)] -= paid
         if paid < owed:
             short |= 1 << seat
         s[_u(S_CHIPS + winner)] += paid
+    left = np.int64(0)
     for seat in range(n):
+        left |= s[_u(S_HANDS + seat)]
+    for seat in range(n if left & r[R_BOARD_MASK] != 0 else 0):
         hand = s[_u(S_HANDS + seat)]
         for box in range(5):
             if (hand >> r[_u(R_BOARD_CARD + box)]) & 1:
@@ -581,6 +632,101 @@ def _play_out(
     return actions
 
 
+@_inline
+def _play_out_random(s: Any, r: Any, rng: Any, seats: Any) -> int:
+    """:func:`_play_out` of a freshly dealt round when every seat plays ``random``, boxes are
+    taken at once (``announce=auto``) and nobody may stop (``may_stop`` off), without a
+    trace: then the only choices are the plays, and a seat without the rank asked passes.
+
+    The same round (the same draws from the same streams, the same final state for
+    :func:`_play_game`'s statistics; ``tests/sim/test_differential.py`` compares the two), in
+    fewer steps: the forced passes are not taken one by one but counted, from a mask of the
+    seats that hold the rank asked (a whole lap when nobody does). The "without X" facts of
+    ``S_LACKS`` are not recorded: only the heuristic reads them.
+    """
+    n = s[S_N]
+    seat = s[S_TO_ACT]
+    need = s[S_NEED]
+    leader = seat
+    played = 0
+    played_mask = s[S_PLAYED_MASK]
+    npasses = 0
+    run_seat = -1
+    run_len = 0
+    free_restart = r[R_WHEN] == 1
+    held = np.int64(0)  # every card in a hand
+    for p in range(n):
+        held |= s[_u(S_HANDS + p)]
+    while True:
+        if need != 0:
+            # a new lap from the leader (``seat``): skip the ranks nobody holds, n passes each
+            avail = (held | (held >> 1) | (held >> 2) | (held >> 3)) & _RANK_LOW_BITS
+            avail >>= 4 * need - 4
+            if avail & 1 == 0:
+                if free_restart or avail == 0:
+                    npasses += n * (1 if free_restart else 14 - need)
+                    need = 0
+                else:
+                    k = _ctz(avail) >> 2
+                    npasses += n * k
+                    need += k
+        if need == 0:
+            hand = s[_u(S_HANDS + seat)]
+            bits = hand
+        else:
+            # someone holds the rank asked: the seats before the first of them pass
+            shift = 4 * need - 4
+            hand = s[_u(S_HANDS + seat)]
+            while (hand >> shift) & 15 == 0:
+                npasses += 1
+                seat += 1
+                if seat == n:
+                    seat = 0
+                hand = s[_u(S_HANDS + seat)]
+            bits = hand & (np.int64(15) << shift)
+        m = _ctpop(bits)
+        if m > 1:
+            gseat = seats[_u(seat)]
+            state, i = _randbelow(rng[_u(gseat)], m)
+            rng[_u(gseat)] = state
+            if _HAS_PDEP:
+                bits = _pdep(np.int64(1) << i, bits)
+            else:
+                for _ in range(i):
+                    bits &= bits - 1
+        a = _ctz(bits)
+        bit = np.int64(1) << a
+        hand &= ~bit
+        s[_u(S_HANDS + seat)] = hand
+        played_mask |= bit
+        held &= ~bit
+        played += 1
+        if run_seat == seat:
+            run_len += 1
+        else:
+            run_seat = seat
+            run_len = 1
+        box = r[_u(R_BOX_OF + a)]
+        if box >= 0:
+            s[_u(S_CHIPS + seat)] += s[_u(S_BOARD + box)]
+            s[_u(S_BOARD + box)] = 0
+        leader = seat
+        if hand == 0:
+            break
+        need = 0 if a >= 48 else (a >> 2) + 2
+    s[S_FIRST] = s[S_TO_ACT]
+    s[S_TO_ACT] = seat
+    s[S_NEED] = need
+    s[S_PLAYED_MASK] = played_mask
+    s[S_LEADER] = leader
+    s[S_PLAYED] = played
+    s[S_RUN_SEAT] = run_seat
+    s[S_RUN_LEN] = run_len
+    s[S_NPASSES] = npasses
+    _finish(s, r, seat)
+    return played + npasses
+
+
 # --- one game --------------------------------------------------------------------------------
 
 
@@ -613,10 +759,18 @@ def _play_game(
     trace: Any,
     tpos: Any,
     buffers: Any,
+    specialize: bool,
 ) -> Any:
     """Play one game (key ``key``) for at most ``max_rounds`` rounds; returns
-    ``(rounds played, reason code, winners mask)``, reason 0 if it did not end."""
+    ``(rounds played, reason code, winners mask)``, reason 0 if it did not end.
+
+    With ``specialize``, a game that :func:`_play_out_random` can play (no trace, random
+    players only, ``announce=auto``, ``may_stop`` off) is played by it."""
     tracing = trace.shape[0] > 0
+    only_random = specialize and not tracing and r[R_ANNOUNCE] == 0 and r[R_MAY_STOP] == 0
+    for i in range(nseats):
+        if policies[_u(i)] != 0:
+            only_random = False
     chips, board, active, rng, deal_rng, s, deck, seats, round_chips, among = buffers
     chips[:] = r[R_START]
     board[:] = 0
@@ -637,7 +791,10 @@ def _play_game(
                 n += 1
         deal_rng[0] = _derive(key, DEAL_TAG + rounds)
         _deal(s, n, dpos, deal_rng, round_chips, board, deck)
-        actions = _play_out(s, r, policies, rng, seats, trace, tpos)
+        if only_random:
+            actions = _play_out_random(s, r, rng, seats)
+        else:
+            actions = _play_out(s, r, policies, rng, seats, trace, tpos)
         rounds += 1
         winner = s[S_WINNER]
         # statistics of the round
@@ -740,7 +897,14 @@ def _play_game(
 
 @_jit
 def _run_chunk(
-    root: Any, chunk: int, n_rounds: int, r: Any, nseats: int, policies: Any, stats: Any
+    root: Any,
+    chunk: int,
+    n_rounds: int,
+    r: Any,
+    nseats: int,
+    policies: Any,
+    stats: Any,
+    specialize: bool,
 ) -> None:
     """Play ``n_rounds`` rounds as games back to back (game ``g`` keyed by
     ``derive(derive(root, chunk), g)``); the game still going at the end is cut."""
@@ -753,7 +917,8 @@ def _run_chunk(
     while done < n_rounds:
         cap = min(MAX_GAME_ROUNDS, n_rounds - done)
         rounds, reason, mask = _play_game(
-            _derive(chunk_key, g), r, nseats, policies, cap, stats, trace, tpos, buffers
+            _derive(chunk_key, g), r, nseats, policies, cap, stats, trace, tpos, buffers,
+            specialize,
         )
         done += rounds
         g += 1
@@ -779,7 +944,7 @@ def _trace_game(
     stats = np.zeros(ST_SIZE, np.int64)
     tpos = np.zeros(2, np.int64)
     rounds, reason, mask = _play_game(
-        key, r, nseats, policies, max_rounds, stats, trace, tpos, _buffers(nseats)
+        key, r, nseats, policies, max_rounds, stats, trace, tpos, _buffers(nseats), False
     )
     if tpos[1] != 0:
         return -1
@@ -797,6 +962,27 @@ def _rollout(s: Any, r: Any, policies: Any, rng: Any) -> int:
     seats = np.arange(n)
     trace = np.empty(0, np.int64)
     return _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64))
+
+
+@_jit
+def _random_round(
+    key: Any, r: Any, n: int, dealer: int, chips: Any, board: Any, specialize: bool
+) -> Any:
+    s = np.zeros(S_SIZE, np.int64)
+    deal_rng = np.empty(1, np.uint64)
+    deal_rng[0] = _derive(key, DEAL_TAG)
+    _deal(s, n, dealer, deal_rng, chips, board, np.empty(52, np.int64))
+    rng = np.empty(n, np.uint64)
+    for i in range(n):
+        rng[i] = _derive(key, i)
+    seats = np.arange(n)
+    if specialize:
+        actions = _play_out_random(s, r, rng, seats)
+    else:
+        policies = np.zeros(n, np.int64)
+        trace = np.empty(0, np.int64)
+        actions = _play_out(s, r, policies, rng, seats, trace, np.zeros(2, np.int64))
+    return s, actions
 
 
 # --- the expert's search --------------------------------------------------------------------
@@ -1040,7 +1226,12 @@ def encode_rules(rules: Rules) -> I64Array:
     from cardroom.cards import DECK
 
     for card in DECK:
-        r[R_VALUE + fast_index(card.index)] = card_value(card, rules.payment)
+        value = card_value(card, rules.payment)
+        assert 0 <= value < 16
+        r[R_VALUE + fast_index(card.index)] = value
+        for k in range(4):
+            if (value >> k) & 1:
+                r[R_VALUE_BITS + k] |= 1 << fast_index(card.index)
     for box, card in enumerate(rules.board_cards):
         r[R_BOX_OF + fast_index(card.index)] = box
         r[R_BOARD_CARD + box] = fast_index(card.index)
@@ -1137,11 +1328,36 @@ def trace_game(
         size *= 4
 
 
+def random_round(
+    rules: Rules, n: int, key: int, dealer: int = 0, specialize: bool = True
+) -> tuple[I64Array, int]:
+    """One round of ``n`` random players, dealt and played on the streams of ``key``; returns
+    the final state and the number of actions. ``specialize``: by :func:`_play_out_random`
+    (which needs ``announce=auto`` and ``may_stop`` off), else by :func:`_play_out`."""
+    if specialize and (rules.announce != "auto" or rules.may_stop):
+        raise ValueError("random rounds are specialized for announce=auto, may_stop off")
+    chips = np.full(n, rules.starting_chips, np.int64)
+    s, actions = _random_round(
+        np.uint64(key), encode_rules(rules), n, dealer, chips, np.zeros(5, np.int64), specialize
+    )
+    return s, int(actions)
+
+
 def run_chunk(
-    rules: I64Array, policies: I64Array, root: int, chunk: int, n_rounds: int
+    rules: I64Array,
+    policies: I64Array,
+    root: int,
+    chunk: int,
+    n_rounds: int,
+    specialize: bool = True,
 ) -> I64Array:
     """Statistics (``ST_*`` offsets) of ``n_rounds`` rounds: chunk ``chunk`` of a simulation
-    whose root key is ``root`` (:func:`cardroom.kernels.streams.derive_seed`)."""
+    whose root key is ``root`` (:func:`cardroom.kernels.streams.derive_seed`).
+
+    ``specialize=False`` plays every round with the general :func:`_play_out` (the tests
+    compare the two)."""
     stats = np.zeros(ST_SIZE, np.int64)
-    _run_chunk(np.uint64(root), chunk, n_rounds, rules, len(policies), policies, stats)
+    _run_chunk(
+        np.uint64(root), chunk, n_rounds, rules, len(policies), policies, stats, specialize
+    )
     return stats

@@ -9,7 +9,8 @@ first deal only gives it a state with the right information set. Random rollouts
 
 Options: ``ismcts:ms=N`` (simulate until N ms have passed, default 150; at least two
 simulations, since the first only expands the root) or ``ismcts:simulations=N`` (exactly
-N ≥ 2: deterministic for a seed), ``uct=C``.
+N ≥ 2: deterministic for a seed), ``uct=C``, ``clock=wall|cpu`` (what ``ms`` counts: wall time,
+the default, or CPU time of the thinking thread, for benchmarks on a loaded machine).
 
 The OpenSpiel game is one round from ``starting_chips`` each and an empty board, which is what
 a tournament deal is; the bot refuses other positions (a game's later rounds) with
@@ -20,13 +21,14 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from cardroom.bots.base import REGISTRY, BotError, parse_budget
+from cardroom.bots.base import REGISTRY, BotError, parse_budget, parse_clock
 from cardroom.bots.search import public_actions, sample_hidden
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.view import RoundView
@@ -41,6 +43,7 @@ class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
     """``ISMCTSBot`` whose search stops at a deadline instead of after a fixed count."""
 
     deadline: float | None = None
+    clock: Callable[[], float] = time.perf_counter
     simulations: int = 0
 
     def run_search(self, state: Any) -> Any:
@@ -57,7 +60,7 @@ class _TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
             self.run_simulation(self.sample_root_state(state))
             self.simulations += 1
             # the first simulation only expands the root: at least two give it a visit
-            if self.simulations >= 2 and time.perf_counter() >= self.deadline:
+            if self.simulations >= 2 and self.clock() >= self.deadline:
                 break
         return self.get_final_policy(state, self._root_node)
 
@@ -69,6 +72,8 @@ class ISMCTSPeer:
     ms: int | None = DEFAULT_MS
     simulations: int | None = None
     uct: float = 30.0
+    clock: Callable[[], float] = time.perf_counter
+    """What ``ms`` counts (``clock=wall|cpu``, see :data:`cardroom.bots.base.CLOCKS`)."""
     name: str = "ismcts"
     last_iterations: int = 0
     """Simulations run for the last decision."""
@@ -107,7 +112,7 @@ class ISMCTSPeer:
         if len(view.legal_actions) == 1:
             self.last_iterations = 0
             return view.legal_actions[0]
-        start = time.perf_counter()
+        start = self.clock()
         state = self.state_of(view, rng)
         game = state.get_game()
         np_rng = np.random.RandomState(rng.getrandbits(32))
@@ -120,19 +125,20 @@ class ISMCTSPeer:
         )
         if self.ms is not None:
             bot.deadline = start + self.ms / 1000
+            bot.clock = self.clock
         choice = bot.step(state)
         self.last_iterations = bot.simulations
         return action_from_id(int(choice))
 
 
 def _ismcts(options: dict[str, str]) -> ISMCTSPeer:
-    unknown = set(options) - {"ms", "simulations", "uct"}
+    unknown = set(options) - {"ms", "simulations", "uct", "clock"}
     if unknown:
         raise BotError(
             f"bot 'ismcts' has no option {', '.join(sorted(unknown))}: "
-            "use ms=N, simulations=N or uct=C"
+            "use ms=N, simulations=N, uct=C or clock=wall|cpu"
         )
-    bot = ISMCTSPeer()
+    bot = ISMCTSPeer(clock=parse_clock("ismcts", options))
     ms, simulations = parse_budget("ismcts", options, "simulations", 2)
     if ms is not None or simulations is not None:
         bot.ms, bot.simulations = ms, simulations

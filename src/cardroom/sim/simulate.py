@@ -162,8 +162,11 @@ def run(
     play_chunks(rules_json, sim.bots, sim.seed, [(0, 1)])
     start = time.perf_counter()
     if workers == 1:
+        r = fast.encode_rules(sim.rules)
+        policies = fast.encode_policies(sim.bots)
+        root = derive_seed(sim.seed)
         for chunk, n in sim.chunks():
-            merge(total, play_chunks(rules_json, sim.bots, sim.seed, [(chunk, n)]))
+            merge(total, fast.run_chunk(r, policies, root, chunk, n))
             report(n)
         return total, time.perf_counter() - start
     tasks = ((rules_json, sim.bots, sim.seed, c, n) for c, n in sim.chunks())

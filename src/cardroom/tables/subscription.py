@@ -48,6 +48,17 @@ class Subscription:
             return False
 
 
+class SeatsPresent:
+    """A live table's ``present()``: the seats with a connection in this process (both table
+    services' live tables have ``subs``)."""
+
+    subs: list[Subscription]
+
+    def present(self) -> set[int]:
+        """The seats (not spectators) that have a connection here."""
+        return {s.seat for s in self.subs if s.seat is not None}
+
+
 def idle_for(live: Any, now: float, grace: float) -> bool:
     """True when ``live`` (a Nain Jaune or real-time table in memory) has been finished with
     no subscriber and no running work for ``grace`` seconds (its idle clock starts now if it
@@ -68,14 +79,3 @@ def idle_for(live: Any, now: float, grace: float) -> bool:
     if live.idle_since is None:
         live.idle_since = now
     return bool(now - live.idle_since >= grace)
-
-
-class SeatsPresent:
-    """A live table's ``present()``: the seats with a connection in this process (both table
-    services' live tables have ``subs``)."""
-
-    subs: list[Subscription]
-
-    def present(self) -> set[int]:
-        """The seats (not spectators) that have a connection here."""
-        return {s.seat for s in self.subs if s.seat is not None}

@@ -75,6 +75,12 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
+def bot_rating(game: str, level: str) -> float:
+    """The rating a bot level is shown with everywhere (the lobby's levels, the leaderboard):
+    the ordinal of its fixed :data:`BOT_RATINGS`, rounded as the leaderboard sends it."""
+    return round(ordinal(*BOT_RATINGS[game][level]), 2)
+
+
 def ranks_by_chips(chips: Sequence[int]) -> list[int]:
     """Rank 1 for the most chips; equal chips share a rank (1 + how many have more)."""
     return [1 + sum(other > mine for other in chips) for mine in chips]
@@ -338,10 +344,8 @@ async def leaderboard(
         {"name": r.name, "bot": None, "rating": round(ordinal(r.mu, r.sigma), 2), "games": r.games}
         for r in rows
     ]
-    for level, (mu, sigma) in BOT_RATINGS.get(game, {}).items():
-        board.append(
-            {"name": None, "bot": level, "rating": round(ordinal(mu, sigma), 2), "games": None}
-        )
+    for level in BOT_RATINGS.get(game, {}):
+        board.append({"name": None, "bot": level, "rating": bot_rating(game, level), "games": None})
     board.sort(key=lambda e: -float(e["rating"]))
     return board
 

@@ -29,6 +29,7 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
+from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.i18n.messages import message_words
 from cardroom.i18n.names import shown_name, shown_names
 from cardroom.i18n.words import engine_event_text, rules_note, stakes_text
@@ -173,10 +174,12 @@ def _round_frames(
     settlement: dict[str, Any] | None = None
     res = rep.result
     if res is not None:
+        columns = breakdown(rep.round.events, len(names))  # the table's end-of-round columns
         settlement = {
             **result,
             "rows": [
                 {
+                    **columns[seat].to_json(),
                     "seat": seat,
                     "name": names[seat],
                     "paid": res.chips[seat] - record.chips[seat],

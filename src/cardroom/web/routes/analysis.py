@@ -33,6 +33,7 @@ from cardroom.i18n.words import N_
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, refusal
+from cardroom.web.ratings import bot_rating
 from cardroom.web.replay_realtime import is_realtime_record
 from cardroom.web.routes.common import (
     check_table_id,
@@ -62,11 +63,17 @@ def queue_of(request: Request) -> AnalysisQueue:
 
 @router.get("/api/levels")
 async def levels() -> Response:
-    """Each Nain Jaune level's measured strength (:mod:`cardroom.bots.strength`), for the lobby."""
+    """Each Nain Jaune level's strength, for the lobby: its ``rating`` is the fixed one the
+    leaderboard shows and people's ratings are measured against (:data:`BOT_RATINGS`), its
+    ``chips`` and ``accuracy`` those of :mod:`cardroom.bots.strength`."""
     return JSONResponse(
         {
             "levels": {
-                level: {"rating": s.rating, "chips": s.chips, "accuracy": s.accuracy}
+                level: {
+                    "rating": bot_rating("nain-jaune", level),
+                    "chips": s.chips,
+                    "accuracy": s.accuracy,
+                }
                 for level, s in LEVEL_STRENGTH.items()
             }
         }

@@ -29,7 +29,7 @@ from fastapi.responses import Response
 from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import loads
 from cardroom.i18n import translator
-from cardroom.i18n.words import N_
+from cardroom.i18n.words import N_, record_with_shown_names
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, Window, refusal
 from cardroom.web.replay_frames import RecordError, ReplayTooLarge, checked_rounds, rounds_page
@@ -320,6 +320,12 @@ async def replay_table(request: Request, table_id: str) -> Response:
     async def record() -> Any:
         if await service.game_of(table_id) in ("spit", "speed"):
             return await service.realtime_record(table_id)
-        return await service.record(table_id)
+        rounds = await service.record(table_id)
+        try:  # the bots' names in the reader's words, as the table showed them
+            kinds = [spec.kind for spec in service.table(table_id).cfg.seats]
+        except TableError:  # not held by this process: the names as recorded
+            kinds = []
+        return record_with_shown_names(rounds, kinds, lang)
 
-    return await _page(request, "table:" + table_id, number, lang, record)
+    # the record is checked once per language: its bots' names are the language's
+    return await _page(request, f"table:{table_id}:{lang}", number, lang, record)

@@ -8,6 +8,7 @@ board is drawn from the rules' board cards and stakes, and the options come from
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 from fastapi import APIRouter, Request
@@ -32,6 +33,7 @@ from cardroom.web.routes.common import connection_lang, message_page
 
 router = APIRouter()
 
+FACE_CARD = re.compile(r"/static/cards/([JQK][CDHS])\.svg")
 GAME_TITLES = {"nain-jaune": N_("Nain Jaune"), "spit": N_("Spit"), "speed": N_("Speed")}
 
 
@@ -67,6 +69,8 @@ def render_rules(game: str, lang: str) -> str:
         .replace("{{spit_layout}}", spit_layout_html())
         .replace("{{speed_layout}}", speed_layout_html())
     )
+    if lang == "fr":  # French court cards, as at the French table: V, D, R
+        body = FACE_CARD.sub(r"/static/cards/fr/\1.svg", body)
     current = ' aria-current="page"'
     other_langs = " ".join(
         f'<a href="/rules/{game}?lang={code}" lang="{code}" hreflang="{code}"'

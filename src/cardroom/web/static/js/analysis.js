@@ -1,6 +1,6 @@
 // The analysis page of a finished table: asks the server to analyse it (once: the result is
 // stored), waits, then shows the players' figures, a chart drawn here (SVG) and the decisions.
-import { _, LANG, cardText, clear, el, ngettext, readJson, startI18n } from "./common.js";
+import { _, LANG, cardText, clear, el, ngettext, num as localNum, percentText, readJson, startI18n } from "./common.js";
 
 await startI18n();
 
@@ -24,7 +24,7 @@ function choice(label) {
 }
 
 function num(x, digits = 1) {
-  return x === null || x === undefined ? "–" : Number(x).toFixed(digits);
+  return x === null || x === undefined ? "–" : localNum(x, digits);
 }
 
 function table(node, heads, rows) {
@@ -47,7 +47,7 @@ function showNainJaune(a) {
   if (hindsight) heads.push(_("Lost in hindsight"));
   heads.push(_("Plays like"));
   table($("a-summary"), heads, a.summary.map((p) => {
-    const row = [a.players[p.seat], String(p.decisions), p.accuracy === null ? "–" : `${Math.round(p.accuracy)}%`, num(p.lost), String(p.marks.inaccuracy), String(p.marks.mistake), String(p.marks.blunder)];
+    const row = [a.players[p.seat], String(p.decisions), p.accuracy === null ? "–" : percentText(p.accuracy), num(p.lost), String(p.marks.inaccuracy), String(p.marks.mistake), String(p.marks.blunder)];
     if (hindsight) row.push(num(p.hindsight_lost));
     row.push(p.like ? LEVELS[p.like] || p.like : "–");
     return row;
@@ -114,7 +114,7 @@ function showRealtime(a) {
   if (!UPLOAD) $("a-replay").href = `/t/${encodeURIComponent(TABLE)}`; // the finished table shows its result
   const heads = [_("Player"), _("Plays"), _("Median reaction"), _("Mean reaction"), _("Fastest"), _("Plays missed"), _("Plays refused"), _("Stalemate calls")];
   if (spit) heads.push(_("Slaps won"), _("Slaps lost"));
-  const sec = (v) => (v === null ? "–" : _("{seconds} s", { seconds: Number(v).toFixed(2) }));
+  const sec = (v) => (v === null ? "–" : _("{seconds} s", { seconds: localNum(v, 2) }));
   table($("a-summary"), heads, a.players.map((p) => {
     const row = [p.name, String(p.plays), sec(p.median), sec(p.mean), sec(p.fastest), String(p.missed), String(p.refused), String(p.calls)];
     if (spit) row.push(String(p.slaps_won), String(p.slaps_lost));

@@ -369,3 +369,52 @@ export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClo
   }
   return { connect, connected, send };
 }
+
+// ---- numbers ------------------------------------------------------------------------------
+const numberFormats = new Map();
+
+/** A number as the page's language writes it ("3.4" / "3,4"; Welsh as English): exactly
+ * ``places`` decimals, and its sign (+3, −2, 0) with ``sign``. Every figure a person reads. */
+export function num(x, places = 0, { sign = false } = {}) {
+  if (x === null || x === undefined || x === "" || Number.isNaN(Number(x))) return "";
+  const key = `${places}/${sign}`;
+  if (!numberFormats.has(key)) {
+    numberFormats.set(key, new Intl.NumberFormat(document.documentElement.lang || LANG, {
+      minimumFractionDigits: places, maximumFractionDigits: places, signDisplay: sign ? "exceptZero" : "auto",
+    }));
+  }
+  return numberFormats.get(key).format(Number(x));
+}
+
+/** A percentage (61.7 for 61.7 %) as the page's language writes it, whole: "62%" / "62 %". */
+export function percentText(x) {
+  if (x === null || x === undefined) return "–";
+  return new Intl.NumberFormat(document.documentElement.lang || LANG, { style: "percent", maximumFractionDigits: 0 }).format(Number(x) / 100);
+}
+
+/** A rating as every page shows it (the lobby's bots, the leaderboard, my games): one decimal. */
+export function ratingText(x) {
+  return num(x, 1);
+}
+
+/** A round's settlement, one row per player, one column per kind of payment (the table's end
+ * of round and the replay viewer): ``nameOf(seat)`` names a row's player. */
+export function settlementTable(res, nameOf) {
+  const cols = [
+    ["stake", _("Stake")], ["taken", _("Boxes taken")], ["cards", _("Cards")],
+    ["doubled", _("Doubled boxes")], ["grand_opera", _("Grand Opéra")],
+  ];
+  const rows = res.rows || [];
+  const shown = cols.filter(([k]) => rows.some((row) => row[k] !== undefined));
+  // a column where nobody paid or received anything: a phone leaves it out (app.css)
+  const empty = (k) => (rows.every((row) => !row[k]) ? "empty-col" : null);
+  return el("div", { class: "table-scroll" }, el("table", { class: "settlement" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
+      shown.map(([k, label]) => el("th", { scope: "col", class: empty(k) }, label)),
+      el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
+    el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
+      el("th", { scope: "row" }, nameOf(row)),
+      shown.map(([k]) => el("td", { class: row[k] ? null : `zero ${empty(k) || ""}`.trim() }, row[k] ? num(row[k], 0, { sign: true }) : "·")),
+      el("td", { class: "total" }, num(row.total ?? row.paid, 0, { sign: true })),
+      el("td", { class: "chips-col" }, num(row.chips)))))));
+}

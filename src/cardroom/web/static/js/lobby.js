@@ -1,5 +1,5 @@
 // The lobby: create a table and sit down at it (every option in words), my tables, open tables.
-import { _, LANG, clear, el, ngettext, personName, readJson, startI18n } from "./common.js";
+import { _, LANG, clear, el, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
 import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
@@ -7,7 +7,7 @@ import {
 
 await startI18n();
 const $ = (id) => document.getElementById(id);
-// each level's tournament rating (cardroom.bots.strength), shown beside its name
+// each level's fixed rating (cardroom.web.ratings.BOT_RATINGS, the leaderboard's), beside its name
 const STRENGTH = await fetch("/api/levels").then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
 const NAME_KEY = "cardroom.name";
 const STATUS_WORDS = { waiting: N_("waiting"), playing: N_("playing"), "round-over": N_("round over"), over: N_("over") };
@@ -19,7 +19,15 @@ function N_(message) {
 function levelText(lv) {
   const word = _(LEVEL_WORDS[lv] || lv);
   const rating = STRENGTH.levels?.[lv]?.rating;
-  return typeof rating === "number" ? `${word} (${Math.round(rating)})` : word; // the hint says what the number is
+  return typeof rating === "number" ? `${word} (${ratingText(rating)})` : word; // the hint says what the number is
+}
+
+/** A bot under its table's name for it, as its seat and log show it: "Bot 2" at a Nain Jaune
+ * table, "Hard bot" at a Spit or Speed table (the same msgids as the tables' pages). */
+function botName(row, s, i) {
+  const realtime = row.game === "spit" || row.game === "speed";
+  if (realtime && LEVEL_WORDS[s.level]) return _("{level} bot", { level: _(LEVEL_WORDS[s.level]) });
+  return _("Bot {number}", { number: (s.seat ?? i) + 1 });
 }
 
 function presetValues() {
@@ -186,7 +194,7 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s) => personName(s.name) || (s.kind === "bot" ? _("bot") : _("free seat"))).join(", ");
+  const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {

@@ -1,5 +1,5 @@
 // The player page: name, my games and statistics, another device, password, sign in, leaving.
-import { _, LANG, clear, el, readJson, startI18n } from "./common.js";
+import { _, LANG, clear, el, num, ratingText, readJson, startI18n } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -75,9 +75,9 @@ function resultText(game) {
   const parts = [];
   if (r.won === true) parts.push(_("won"));
   else if (r.won === false && game.status === "over") parts.push(_("lost"));
-  if (typeof r.chips === "number") parts.push(_("chips: {n}", { n: r.chips }));
+  if (typeof r.chips === "number") parts.push(_("chips: {n}", { n: num(r.chips) }));
   if (game.status !== "over") parts.push(_("not finished"));
-  if (Array.isArray(game.rating)) parts.push(_("rating {before} → {after}", { before: game.rating[0].toFixed(1), after: game.rating[1].toFixed(1) }));
+  if (Array.isArray(game.rating)) parts.push(_("rating {before} → {after}", { before: ratingText(game.rating[0]), after: ratingText(game.rating[1]) }));
   return parts.join(", ");
 }
 
@@ -118,7 +118,7 @@ function showGames(games) {
   $("games-none").hidden = games.length > 0;
   const when = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
   for (const game of games) {
-    const people = game.people.map((n, i) => (n === FORMER ? _(FORMER) : n || (game.kinds[i] === "bot" ? _("bot") : _("free seat"))));
+    const people = game.people.map((n, i) => (n === FORMER ? _(FORMER) : n || (game.kinds[i] === "bot" ? _("Bot {number}", { number: i + 1 }) : _("free seat"))));
     const link = game.replay
       ? el("a", { href: game.replay }, _("Replay"))
       : game.record ? el("a", { href: game.record, download: "" }, _("Record")) : el("span", {}, "—");
@@ -140,12 +140,12 @@ function showStats(stats) {
     const bits = [_("games played: {n}", { n: s.games })];
     if ("won" in s) bits.push(_("games won: {n}", { n: s.won }));
     if (s.rounds_won !== undefined) bits.push(_("rounds won: {n} of {m}", { n: s.rounds_won, m: s.rounds }));
-    if (s.mean_chips !== undefined && s.mean_chips !== null) bits.push(_("chips per round on average: {n}", { n: s.mean_chips }));
+    if (s.mean_chips !== undefined && s.mean_chips !== null) bits.push(_("chips per round on average: {n}", { n: num(s.mean_chips, 1) }));
     if (s.grand_operas !== undefined) bits.push(_("Grand Opéras: {n}", { n: s.grand_operas }));
     if (s.boxes !== undefined) bits.push(_("boxes taken: {n}", { n: s.boxes }));
     if (s.slaps_won !== undefined) bits.push(_("slaps won: {n}", { n: s.slaps_won }));
-    if (s.mean_reaction !== undefined && s.mean_reaction !== null) bits.push(_("mean time to play after a change: {n} s", { n: s.mean_reaction }));
-    if (s.rating !== undefined && s.rating !== null) bits.push(_("rating: {n}", { n: s.rating }));
+    if (s.mean_reaction !== undefined && s.mean_reaction !== null) bits.push(_("mean time to play after a change: {n} s", { n: num(s.mean_reaction, 2) }));
+    if (s.rating !== undefined && s.rating !== null) bits.push(_("rating: {n}", { n: ratingText(s.rating) }));
     if (s.plays_like) bits.push(_("you play like {bot}", { bot: _(LEVEL_NAMES[s.plays_like]) }));
     list.append(el("li", {}, el("strong", {}, _(GAME_NAMES[game] || game)), " ", bits.join(", ")));
   }

@@ -1,5 +1,5 @@
 // Play now: a button per game, the wait for the other people, the leaderboards.
-import { _, clear, el, personName, readJson, startI18n } from "./common.js";
+import { _, clear, el, personName, ratingText, readJson, startI18n } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -44,7 +44,7 @@ async function board() {
   clear($("board"));
   for (const row of data.board) {
     const who = row.bot ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot)) : el("span", {}, personName(row.name));
-    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, String(row.rating))));
+    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating))));
   }
 }
 

@@ -1,6 +1,6 @@
 // The replay viewer: the server turns a record into steps (POST /api/replay); this page steps.
 import {
-  _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, sortHand, startI18n,
+  _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, settlementTable, sortHand, startI18n,
 } from "./common.js";
 import { drawRealtime, realtimeLabels } from "./replay_realtime.js";
 
@@ -180,15 +180,7 @@ function drawSettlement(box, s) {
   if (s.winner !== undefined && s.winner !== null) {
     box.append(el("p", {}, s.grand_opera ? _("{name} went out with a Grand Opéra!", { name: name(s.winner) }) : _("{name} went out.", { name: name(s.winner) })));
   }
-  if (Array.isArray(s.rows)) {
-    box.append(el("table", { class: "settlement" },
-      el("thead", {}, el("tr", {}, [_("Player"), _("Cards left"), _("Won or lost"), _("Chips")].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, s.rows.map((row) => el("tr", { class: row.seat === s.winner ? "winner" : null },
-        el("th", { scope: "row" }, row.name || name(row.seat)),
-        el("td", {}, String(row.cards_left ?? "")),
-        el("td", {}, row.paid > 0 ? `+${row.paid}` : String(row.paid ?? "")),
-        el("td", {}, String(row.chips ?? "")))))));
-  }
+  if (Array.isArray(s.rows)) box.append(settlementTable(s, (row) => name(row.seat)));  // the table's columns
   if (s.board && typeof s.board === "object") {
     box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
       Object.entries(s.board).map(([card, chips]) => `${cardText(card)} ${chips}`).join(", ")));

@@ -1,7 +1,7 @@
 // The table page: one websocket, every frame redraws the view; the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  personName, postJson, secondsUntil, setConn, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
+  personName, postJson, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -582,33 +582,13 @@ function renderResult() {
       const name = seatName(res.winner);
       box.append(el("p", {}, res.grand_opera ? _("{name} went out with a Grand Opéra!", { name }) : _("{name} went out.", { name })));
     }
-    box.append(settlementTable(res));
+    box.append(settlementTable(res, (row) => seatName(row.seat)));  // the seats' names, as in the log
     if (state.status === "round-over" && state.you !== null && state.you !== undefined) box.append(el("p", {}, readyButton("ready-again")));
     if (Array.isArray(res.boxes) && res.boxes.length) {
       box.append(el("p", { class: "muted" }, _("Boxes after the round:") + " ",
         res.boxes.map((b) => (typeof b === "object" ? `${cardText(b.card)} ${b.after ?? b.chips}` : String(b))).join(", ")));
     }
   }
-}
-
-/** The round's settlement, one row per player, one column per kind of payment. */
-function settlementTable(res) {
-  const cols = [
-    ["stake", _("Stake")], ["taken", _("Boxes taken")], ["cards", _("Cards")],
-    ["doubled", _("Doubled boxes")], ["grand_opera", _("Grand Opéra")],
-  ];
-  const rows = res.rows || [];
-  const has = (k) => rows.some((row) => row[k] !== undefined);
-  const shown = cols.filter(([k]) => has(k));
-  return el("div", { class: "table-scroll" }, el("table", { class: "settlement" },
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Player")),
-      shown.map(([, label]) => el("th", { scope: "col" }, label)),
-      el("th", { scope: "col" }, _("Total")), el("th", { scope: "col", class: "chips-col" }, _("Chips")))),
-    el("tbody", {}, rows.map((row) => el("tr", { class: row.seat === res.winner ? "winner" : null },
-      el("th", { scope: "row" }, personName(row.name) || seatName(row.seat)),
-      shown.map(([k]) => el("td", { class: row[k] ? null : "zero" }, row[k] ? signed(row[k]) : "·")),
-      el("td", { class: "total" }, signed(row.total ?? row.paid)),
-      el("td", { class: "chips-col" }, String(row.chips ?? "")))))));
 }
 
 /** The end of the game: standings, the chips over the rounds, the record, Play again. */
@@ -715,11 +695,6 @@ async function leaveTable() {
   }
 }
 
-function signed(n) {
-  if (n === null || n === undefined) return "";
-  const v = Number(n);
-  return v > 0 ? `+${v}` : String(v);
-}
 
 // ---- hints (at tables whose settings allow them) ------------------------------------------
 let hint = null;     // the server's hint frame for the state on screen
