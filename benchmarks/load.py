@@ -2,16 +2,29 @@
 
 Each table has 4 seats: 2 people, simulated by scripted websocket clients in this process,
 and 2 bots on the server. People think ``--think`` seconds before they act, bots wait
-``--bot-delay``; nobody stops (a game lasts 100 rounds). For each database/process count the
-number of tables is ramped (e.g. 50, 100, 200, 500), each step measured for ``--seconds``:
+``--bot-delay``; nobody stops (a game lasts 100 rounds). For each set-up (``--modes``:
+``sqlite``, ``pg1``, ``pg2`` = PostgreSQL with ``cardroom serve --workers 2``) and each number
+of tables in ``--tables`` (e.g. 500,1000), a fresh server on a fresh database gets that many
+tables, which play ``--settle`` seconds and are then measured for ``--seconds``:
 
-* ``held``: tables that went on during the step (at least one new state);
+* ``held``: tables that went on during the window (at least one new state);
 * ``actions/s``: table changes (person and bot actions, deals) reaching the clients per second;
 * ``act->all p50/p99/max``: from a person sending ``act`` until both people at that table have
   the state with that action (real websockets, JSON both ways, the log written first);
 * CPU: seconds of CPU per second of the servers, PostgreSQL and this client process, and the
-  servers' CPU milliseconds per action; ``load avg``: the machine's 1-minute load average at
-  the end of the step (other work on a shared machine shows there).
+  servers' CPU milliseconds per action (``ms/action``);
+* ``client lag p99``: how late a 10 ms sleep wakes in this client process (its own backlog or
+  waiting for a core: a latency is measured by these clients, so a high figure here means the
+  clients, not the server, made part of it);
+* ``CPU wait %``: the share of the window in which some task on the machine waited for a core
+  (``/proc/pressure/cpu``), and ``load avg``: the 1-minute load average at the end (other work
+  on a shared machine shows in both).
+
+The peer: the same steps against a server running another tree's code (``--peer-ref REF``, a
+git revision whose ``src`` is unpacked with ``git archive``, by default ``main``; or
+``--peer-src DIR``; ``--peer-ref none`` leaves it out), one after the other with this tree's
+(their order alternates from step to step), with the same clients. A last table puts the two
+side by side (the peer column).
 
 With ``--realtime M`` (default 0), M real-time tables (``--realtime-game``, Speed by default)
 play beside them during every step, each between two scripted people over real websockets
@@ -28,20 +41,15 @@ a new table for the same pair. Their own row (``speed xM``) gives:
 With ``pg2`` the kernel spreads the connections over the two processes, so most real-time
 tables have their two people on different processes (one of them the table's clock).
 
-Only 127.0.0.1; bounded: every step is ``--seconds`` long and the whole run stops after
-``--budget`` seconds.
+Only 127.0.0.1 (``--port P``: the servers listen on P, P+1, ..., PostgreSQL on P+50, ...;
+free ports by default). Bounded: every step is ``--settle`` + ``--seconds`` long once its
+tables are made, and the whole run is cut after ``--budget`` seconds (the rows not run say
+so). Progress goes to stderr.
 
-    PYTHONPATH=src:. python benchmarks/load.py [--tables 50,100,200,500] [--seconds 10]
-        [--modes sqlite,pg1,pg2] [--realtime 20]
+    PYTHONPATH=src:. python benchmarks/load.py [--tables 500,1000] [--seconds 20]
+        [--modes sqlite,pg1,pg2] [--peer-ref main | --peer-src DIR] [--realtime 20]
 
-Measured 2026-11-23 on the shared 2-core machine, after group commit, shared frame parts and
-the server's GC keeper: 500 tables, about 550 actions/s, p99 42 ms SQLite, 38 ms PostgreSQL
-with 1 process, 41 ms with 2 (p50 7 to 10 ms; load average about 2 from other work; at load 3:
-42, 56 and 63 ms); server 1.0 to 1.3 ms of CPU per action (both processes: 1.8), clients 0.2
-of a core. The knee is between 500 and
-700 tables here, set by the cores the other work leaves (at load 4 to 5, 500 tables gave p99
-60 to 950 ms; 1000 tables held all ~990 actions/s with p99 0.4 to 0.5 s). Before: p99 1.2 s,
-0.9 s and 6 s at 500 tables. Figures and analysis: docs/deploy.md, "What it holds".
+Figures and analysis: docs/deploy.md, "What it holds".
 """
 
 from __future__ import annotations
@@ -54,6 +62,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -70,7 +79,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.pgcluster import PgCluster, why_not
 from tests.scale.clients import ServerProcess, create_realtime_table, create_table
 
-_decode = msgspec.json.Decoder().decode
+
+class _Seat(msgspec.Struct):
+    joined: bool = False
+
+
+class _Round(msgspec.Struct):
+    legal: list[Any] | None = None
+    k: int = 0
+
+
+class _Frame(msgspec.Struct):
+    """The fields of a frame a person reads; the others are skipped without being built
+    (a third of the time of decoding the whole frame into dicts)."""
+
+    type: str
+    seq: int = 0
+    status: str = ""
+    code: str = ""
+    seats: list[_Seat] = []
+    ready: list[int] = []
+    round: _Round | None = None
+
+
+_decode = msgspec.json.Decoder(_Frame).decode
 
 
 @dataclass
@@ -113,6 +145,10 @@ class Person:
                     await self._session(ws)
             except (TimeoutError, OSError, websockets.WebSocketException):
                 await asyncio.sleep(0.5)
+            except Exception as exc:  # counted (the errors column), never a silent stop
+                key = f"client {type(exc).__name__}"
+                self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
+                await asyncio.sleep(0.5)
 
     async def _session(self, ws: Any) -> None:
         acted: set[int] = set()
@@ -120,30 +156,30 @@ class Person:
         async for text in ws:
             if self.stop:
                 return
-            frame = _decode(text)  # msgspec: ~60% of json.loads's time on these frames
-            if frame["type"] == "error":
-                key = frame["code"]
-                self.stats.errors[key] = self.stats.errors.get(key, 0) + 1
+            frame = _decode(text)
+            if frame.type == "error":
+                self.stats.errors[frame.code] = self.stats.errors.get(frame.code, 0) + 1
                 continue
-            if frame["type"] != "state":
+            if frame.type != "state":
                 continue
-            self._seen(frame["seq"])
-            if frame["status"] == "over":
+            seq = frame.seq
+            self._seen(seq)
+            status = frame.status
+            if status == "over":
                 self.table.over = True
                 return
-            seq = frame["seq"]
-            rnd = frame.get("round") or {}
-            if frame["status"] == "waiting" and not frame["seats"][self.seat]["joined"]:
+            rnd = frame.round
+            if status == "waiting" and not frame.seats[self.seat].joined:
                 if seq not in acted:
                     acted.add(seq)
                     await ws.send('{"type": "join", "name": "Bob"}')
-            elif frame["status"] == "playing" and rnd.get("legal") and seq not in acted:
+            elif status == "playing" and rnd is not None and rnd.legal and seq not in acted:
                 acted.add(seq)
                 if act_task is not None:
                     act_task.cancel()
-                act_task = asyncio.create_task(self._act(ws, rnd["legal"][0], seq))
-            elif frame["status"] == "round-over" and self.seat not in frame.get("ready", []):
-                once = -1 - int(rnd.get("k", 0))
+                act_task = asyncio.create_task(self._act(ws, rnd.legal[0], seq))
+            elif status == "round-over" and self.seat not in frame.ready:
+                once = -1 - (rnd.k if rnd is not None else 0)
                 if once not in acted:
                     acted.update((seq, once))
                     await ws.send('{"type": "ready"}')
@@ -367,20 +403,107 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def run_mode(
-    label: str, db: str, workers: int, steps: list[int], args: argparse.Namespace,
-    pg: PgCluster | None, deadline: float,
-) -> list[str]:  # fmt: skip
+def cpu_waited() -> float:
+    """Seconds so far in which some task of the machine waited for a core (PSI), or nan."""
+    try:
+        text = Path("/proc/pressure/cpu").read_text()
+    except OSError:
+        return float("nan")
+    some = text.splitlines()[0]
+    return int(some.rsplit("total=", 1)[1]) / 1e6
+
+
+def progress(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+class LoopLag:
+    """How late a 10 ms sleep wakes in this (the clients') process, while ``measuring``."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.measuring = False
+
+    async def run(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            if self.measuring:
+                self.lags.append(time.perf_counter() - start - 0.01)
+
+
+@dataclass
+class Code:
+    """A tree whose ``src`` a server runs: this one, or the peer."""
+
+    label: str
+    src: Path
+
+
+@dataclass
+class Result:
+    setup: str
+    tables: int
+    code: str
+    cells: list[str]
+    p99: float = float("nan")
+    ms_per_action: float = float("nan")
+    load: float = float("nan")
+    rt_row: str = ""
+
+
+class Ports:
+    """``--port P``: servers on P, P+1, ... and PostgreSQL on P+50, ... (free ports if 0)."""
+
+    def __init__(self, base: int) -> None:
+        self.base = base
+        self.servers = 0
+        self.pgs = 0
+
+    def server(self) -> int | None:
+        if not self.base:
+            return None
+        self.servers += 1
+        return self.base + (self.servers - 1) % 50
+
+    def pg(self) -> int | None:
+        if not self.base:
+            return None
+        self.pgs += 1
+        return self.base + 50 + (self.pgs - 1) % 50
+
+
+async def fresh_database(pg: PgCluster, name: str) -> str:
+    """A new database ``name`` in the cluster; its SQLAlchemy URL."""
+    import asyncpg
+
+    conn = await asyncpg.connect(host="127.0.0.1", port=pg.port, user="cardroom",
+                                 database="postgres")  # fmt: skip
+    try:
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    return pg.url.rsplit("/", 1)[0] + "/" + name
+
+
+async def run_step(
+    setup: str, db: str, workers: int, target: int, code: Code, args: argparse.Namespace,
+    pg: PgCluster | None, port: int | None,
+) -> Result:  # fmt: skip
+    """A fresh server with ``target`` tables: settle, then measure one window."""
     server = ServerProcess(db, workers=workers, bot_delay=args.bot_delay)
+    server.src = code.src
+    if port is not None:
+        server.port = port
+    progress(f"{setup}, {target} tables, {code.label}: starting the server on {server.address}")
     server.start()
     assert server.proc is not None
     stats = Stats()
     rt_stats = RtStats()
+    lag = LoopLag()
     pairs: list[RtPair] = []
-    tables: list[Table] = []
     people: list[Person] = []
-    tasks: list[asyncio.Task[None]] = []
-    rows = []
+    tasks: list[asyncio.Task[None]] = [asyncio.create_task(lag.run())]
     pg_pid = [int((pg.data / "postmaster.pid").read_text().split()[0])] if pg else []
     try:
         async with httpx.AsyncClient(base_url=f"http://{server.address}", timeout=60) as http:
@@ -388,62 +511,40 @@ async def run_mode(
                 pair = RtPair(server.address, http, args, rt_stats, seed=n)
                 pairs.append(pair)
                 tasks.append(asyncio.create_task(pair.run()))
-            for target in steps:
-                if time.monotonic() > deadline:
-                    rows.append(f"| {label} | {target} | (not run: time budget spent) |")
-                    break
-                while len(tables) < target:
-                    batch = min(10, target - len(tables))
-                    made = await asyncio.gather(
-                        *(create_table(http, rounds=100, level=args.level) for _ in range(batch))
-                    )
-                    for m in made:
-                        table = Table(m.table_id, m.tokens)
-                        tables.append(table)
-                        for seat in (0, 1):
-                            person = Person(server.address, table, seat, args.think, stats)
-                            people.append(person)
-                            tasks.append(asyncio.create_task(person.run()))
-                await asyncio.sleep(args.settle)
-                stats.latencies.clear()
-                stats.errors.clear()
-                stats.moved.clear()
-                stats.changes = 0
-                rt_stats.reset()
-                cpu0 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
-                t0 = time.perf_counter()
-                stats.measuring = rt_stats.measuring = True
-                await asyncio.sleep(args.seconds)
-                stats.measuring = rt_stats.measuring = False
-                wall = time.perf_counter() - t0
-                cpu1 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
-                lat = [x * 1000 for x in stats.latencies]
-                cpu = [(b - a) / wall for a, b in zip(cpu0, cpu1, strict=True)]
-                row = (
-                    f"| {label} | {target} | {len(stats.moved)} | {stats.changes / wall:.0f} | "
-                    f"{len(lat)} | {percentile(lat, 0.5):.1f} | {percentile(lat, 0.99):.1f} | "
-                    f"{max(lat) if lat else float('nan'):.1f} | {cpu[0]:.2f} | "
-                    f"{cpu[1]:.2f} | {cpu[2]:.2f} | {sum(stats.errors.values())} | "
-                    f"{1000 * cpu[0] * wall / max(stats.changes, 1):.2f} | "
-                    f"{os.getloadavg()[0]:.1f} |"
+            made_at = time.monotonic()
+            told = made_at
+            tables = 0
+            while tables < target:
+                batch = min(10, target - tables)
+                made = await asyncio.gather(
+                    *(create_table(http, rounds=100, level=args.level) for _ in range(batch))
                 )
-                print(row, flush=True)
-                rows.append(row)
-                if pairs:
-                    rt = [x * 1000 for x in rt_stats.latencies]
-                    row = (
-                        f"| {label} | {args.realtime_game} x{len(pairs)} | {len(rt_stats.moved)} "
-                        f"| {rt_stats.changes / wall:.0f} | {len(rt)} | {percentile(rt, 0.5):.1f} "
-                        f"| {percentile(rt, 0.99):.1f} | {max(rt) if rt else float('nan'):.1f} "
-                        f"| (same) | | | {sum(rt_stats.errors.values())} "
-                        f"({', '.join(f'{k} {v}' for k, v in sorted(rt_stats.errors.items()))}; "
-                        f"{rt_stats.games} games ended) |"
-                    )
-                    print(row, flush=True)
-                    rows.append(row)
-                if lat and statistics.median(lat) > args.give_up_ms:
-                    print(f"| {label} | stop: median above {args.give_up_ms} ms |", flush=True)
-                    break
+                for m in made:
+                    table = Table(m.table_id, m.tokens)
+                    for seat in (0, 1):
+                        person = Person(server.address, table, seat, args.think, stats)
+                        people.append(person)
+                        tasks.append(asyncio.create_task(person.run()))
+                tables += batch
+                if time.monotonic() - told > 5 or tables == target:
+                    told = time.monotonic()
+                    progress(f"  {tables}/{target} tables made ({told - made_at:.0f} s)")
+            await asyncio.sleep(args.settle)
+            stats.latencies.clear()
+            stats.errors.clear()
+            stats.moved.clear()
+            stats.changes = 0
+            rt_stats.reset()
+            waited0 = cpu_waited()
+            cpu0 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
+            t0 = time.perf_counter()
+            stats.measuring = rt_stats.measuring = lag.measuring = True
+            progress(f"  measuring {args.seconds:g} s")
+            await asyncio.sleep(args.seconds)
+            stats.measuring = rt_stats.measuring = lag.measuring = False
+            wall = time.perf_counter() - t0
+            cpu1 = cpu_seconds([server.proc.pid]), cpu_seconds(pg_pid), time.process_time()
+            waited = (cpu_waited() - waited0) / wall
     finally:
         for person in people:
             person.stop = True
@@ -453,7 +554,135 @@ async def run_mode(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         server.stop()
-    return rows
+    lat = [x * 1000 for x in stats.latencies]
+    cpu = [(b - a) / wall for a, b in zip(cpu0, cpu1, strict=True)]
+    per_action = 1000 * cpu[0] * wall / max(stats.changes, 1)
+    load = os.getloadavg()[0]
+    p99 = percentile(lat, 0.99)
+    cells = [
+        setup, str(target), code.label, str(len(stats.moved)), f"{stats.changes / wall:.0f}",
+        str(len(lat)), f"{percentile(lat, 0.5):.1f}", f"{p99:.1f}",
+        f"{max(lat) if lat else float('nan'):.1f}", f"{cpu[0]:.2f}",
+        f"{cpu[1]:.2f}" if pg else "-", f"{cpu[2]:.2f}",
+        f"{1000 * percentile(lag.lags, 0.99):.1f}", str(sum(stats.errors.values())),
+        f"**{per_action:.2f}**", f"{100 * waited:.0f}", f"{load:.1f}",
+    ]  # fmt: skip
+    result = Result(setup, target, code.label, cells, p99, per_action, load)
+    if pairs:
+        rt = [x * 1000 for x in rt_stats.latencies]
+        errors = ", ".join(f"{k} {v}" for k, v in sorted(rt_stats.errors.items()))
+        result.rt_row = (
+            f"| {setup} | {args.realtime_game} x{len(pairs)} | {code.label} "
+            f"| {len(rt_stats.moved)} | {rt_stats.changes / wall:.0f} | {len(rt)} "
+            f"| {percentile(rt, 0.5):.1f} | {percentile(rt, 0.99):.1f} "
+            f"| {max(rt) if rt else float('nan'):.1f} | (same) | | | | "
+            f"{sum(rt_stats.errors.values())} ({errors}; {rt_stats.games} games ended) | | | |"
+        )
+    if lat and statistics.median(lat) > args.give_up_ms:
+        result.cells[2] += f" (median above {args.give_up_ms:g} ms: larger steps not run)"
+    return result
+
+
+def peer_code(args: argparse.Namespace, tmp: Path) -> Code | None:
+    """The peer's tree: ``--peer-src``, or ``--peer-ref`` unpacked with ``git archive``."""
+    root = Path(__file__).resolve().parents[1]
+    if args.peer_src is not None:
+        return Code(f"peer {args.peer_src}", args.peer_src.resolve())
+    if args.peer_ref in ("", "none"):
+        return None
+    git = ["git", "-C", str(root)]
+    rev = subprocess.run([*git, "rev-parse", "--short", args.peer_ref], capture_output=True,
+                         text=True, check=True).stdout.strip()  # fmt: skip
+    archive = subprocess.run([*git, "archive", rev, "src"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    return Code(f"peer {args.peer_ref} ({rev})", tmp / "src")
+
+
+def this_code() -> Code:
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    return Code(f"this tree ({done.stdout.strip() or '?'})", root / "src")
+
+
+HEADER = (
+    "| set-up | tables | code | held | actions/s | acts timed | act->all p50 ms | p99 ms | "
+    "max ms | server CPU | PG CPU | client CPU | client lag p99 ms | errors | "
+    "server CPU ms/action | CPU wait % | load avg |"
+)
+
+
+async def run_all(
+    args: argparse.Namespace, steps: list[int], tmp: Path, results: list[Result]
+) -> None:
+    """Every step of every set-up, this tree's and the peer's; ``results`` gets each row."""
+    ours = this_code()
+    peer = peer_code(args, tmp)
+    codes = [ours] if peer is None else [ours, peer]
+    ports = Ports(args.port)
+    print(HEADER)
+    print("|" + "---|" * HEADER.count(" | ") + "---|", flush=True)
+    n = 0
+    for mode in args.modes.split(","):
+        pg: PgCluster | None = None
+        if mode == "sqlite":
+            setup, workers = "SQLite, 1 process", 1
+        else:
+            reason = why_not()
+            if reason is not None:
+                print(f"| {mode} | skipped: {reason} |", flush=True)
+                continue
+            workers = int(mode[2:] or 1)
+            setup = f"PostgreSQL, {workers} process{'es' if workers > 1 else ''}"
+            pg = PgCluster(fsync=True, max_connections=300, options=args.pg_options)
+            port = ports.pg()
+            if port is not None:
+                pg.port = port
+            pg.start()
+        try:
+            for target in steps:
+                order = codes if n % 2 == 0 else codes[::-1]
+                gave_up = False
+                for code in order:
+                    n += 1
+                    if pg is None:
+                        db = str(tmp / f"load{n}.db")
+                    else:
+                        db = await fresh_database(pg, f"load{n}")
+                    result = await run_step(setup, db, workers, target, code, args, pg,
+                                            ports.server())  # fmt: skip
+                    results.append(result)
+                    print("| " + " | ".join(result.cells) + " |", flush=True)
+                    if result.rt_row:
+                        print(result.rt_row, flush=True)
+                    gave_up = gave_up or "median above" in result.cells[2]
+                if gave_up:
+                    break
+        finally:
+            if pg is not None:
+                pg.destroy()
+
+
+def side_by_side(results: list[Result], peer: bool) -> None:
+    """The peer column: this tree's p99 and CPU per action beside the peer's, per step."""
+    steps: dict[tuple[str, int], dict[bool, Result]] = {}
+    for r in results:
+        steps.setdefault((r.setup, r.tables), {})[r.code.startswith("peer")] = r
+    if not peer or not any(len(pair) == 2 for pair in steps.values()):
+        return
+    print()
+    print("| set-up | tables | p99 ms (this tree) | p99 ms (peer) | server CPU ms/action (this "
+          "tree) | (peer) | load avg (this tree / peer) |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for (setup, tables), pair in steps.items():
+        mine, theirs = pair.get(False), pair.get(True)
+        if mine is None or theirs is None:
+            continue
+        print(
+            f"| {setup} | {tables} | {mine.p99:.1f} | {theirs.p99:.1f} | "
+            f"{mine.ms_per_action:.2f} | {theirs.ms_per_action:.2f} | "
+            f"{mine.load:.1f} / {theirs.load:.1f} |"
+        )
 
 
 async def main() -> None:
@@ -477,38 +706,29 @@ async def main() -> None:
     parser.add_argument(
         "--rt-think", type=float, default=0.3, help="a real-time player's reaction time"
     )
+    parser.add_argument("--peer-ref", default="main", help="the peer's git revision ('none')")
+    parser.add_argument("--peer-src", type=Path, help="the peer's src folder (over --peer-ref)")
+    parser.add_argument("--port", type=int, default=0, help="first port (0: free ports)")
     args = parser.parse_args()
     steps = [int(x) for x in args.tables.split(",")]
-    deadline = time.monotonic() + args.budget
     print(
-        f"load: tables {steps}, {args.seconds:.0f} s each, think {args.think} s, bot delay "
-        f"{args.bot_delay} s, {args.realtime} {args.realtime_game} tables (react "
-        f"{args.rt_think} s), {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
+        f"load: tables {steps}, {args.seconds:g} s each after {args.settle:g} s, think "
+        f"{args.think} s, bot delay {args.bot_delay} s, {args.realtime} {args.realtime_game} "
+        f"tables (react {args.rt_think} s), {os.cpu_count()} cores, load average "
+        f"{os.getloadavg()[0]:.1f}, budget {args.budget:g} s"
     )
-    print(
-        "| database | tables | held | actions/s | acts timed | act->all p50 ms | p99 ms | "
-        "max ms | server CPU | PG CPU | client CPU | errors | server CPU ms/action | load avg |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    with tempfile.TemporaryDirectory() as tmp:
-        for mode in args.modes.split(","):
-            if mode == "sqlite":
-                await run_mode(
-                    "SQLite, 1 process", str(Path(tmp) / "load.db"), 1, steps, args, None, deadline
-                )
-                continue
-            reason = why_not()
-            if reason is not None:
-                print(f"| {mode} | skipped: {reason} |")
-                continue
-            workers = int(mode[2:] or 1)
-            pg = PgCluster(fsync=True, max_connections=300, options=args.pg_options)
-            pg.start()
-            try:
-                await run_mode(f"PostgreSQL, {workers} process{'es' if workers > 1 else ''}",
-                               pg.url, workers, steps, args, pg, deadline)  # fmt: skip
-            finally:
-                pg.destroy()
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        run = asyncio.create_task(run_all(args, steps, tmp, results))
+        try:
+            await asyncio.wait_for(asyncio.shield(run), args.budget)
+        except TimeoutError:
+            run.cancel()  # the servers and PostgreSQL are stopped by the steps' finally
+            with contextlib.suppress(asyncio.CancelledError):
+                await run
+            print(f"| (cut: the budget of {args.budget:g} s was spent; later steps not run) |")
+    side_by_side(results, peer=args.peer_src is not None or args.peer_ref not in ("", "none"))
 
 
 if __name__ == "__main__":

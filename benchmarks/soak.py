@@ -3,24 +3,36 @@
 ``--tables`` tables (300) play for ``--minutes`` (20) against ``cardroom serve`` (SQLite, one
 process) on 127.0.0.1, each with 2 people (the scripted websocket clients of
 ``benchmarks/load.py``, ``--think`` s before they act) and 2 bots (``--bot-delay``); a game
-lasts ``--rounds`` rounds (100: longer than a soak) and a finished table is replaced by a new
-one. The server runs under ``benchmarks/soak_server.py``, which measures inside it how late a
-10 ms sleep on the event loop wakes (every pause of the loop, whatever its cause) and how long
-each garbage collection takes.
+lasts ``--rounds`` rounds (5: about 6 minutes, so that games end all through the soak as on
+a real server and the finished tables' path is soaked; 100 would outlast a soak) and a
+finished table is replaced by a new one. The server runs under ``benchmarks/soak_server.py``,
+which measures inside it how late a 10 ms sleep on the event loop wakes (every pause of the
+loop, whatever its cause) and how long each garbage collection takes.
 
 The peer, in the same run and on the same machine at the same time: a second server with the
 same tables and clients whose keeper runs the old periodic full collection (unfreeze, collect
 everything, freeze) every ``--peer-full-every`` seconds (60, so that a shortened soak shows
 it; the server did it every 600 s); ``--peer-full-every 0`` leaves the peer out.
 
-Every minute a row per server: tables, actions reaching the clients per second, act->all p99
-(from a person's act until both people have the state; a loaded machine shows there first),
-the server's resident memory (RSS), the longest loop pause of the minute and the most CPU
-the loop's thread spent within one (what the server itself stalled, whatever the machine's
-load), its longest garbage collection, its full collections, the CPU of the keeper's steps,
-and the machine's load average.
+Every minute a row per server: tables, games finished (and replaced) so far, the Nain Jaune
+tables in the server's memory (finished ones it has not dropped yet included), actions
+reaching the clients per second, act->all p99 (from a person's act until both people have the
+state; a loaded machine shows there first), the server's resident memory (RSS), the longest
+loop pause of the minute and the most CPU the loop's thread spent within one (what the server
+itself stalled, whatever the machine's load), its longest garbage collection, its full
+collections, the CPU of the keeper's steps (and of the longest step), the frozen objects and
+the machine's load average.
 
-    PYTHONPATH=src:. python benchmarks/soak.py [--tables 300] [--minutes 20]
+At the end: per server, the RSS after the first minute, at most and at the end, how fast it
+grew over the first and the second half of the run (MB a minute: levelling off shows as the
+second figure near 0), the longest pause; then each server runs one full collection of
+everything, frozen objects included, and tells how many objects it freed (cyclic garbage the
+freezing kept) and the memory before and after.
+
+Bounded: the tables play ``--minutes``; making them and stopping take at most a minute more
+(``--port P``: the servers listen on P and P+1, free ports by default).
+
+    PYTHONPATH=src:. python benchmarks/soak.py [--tables 300] [--minutes 20] [--rounds 5]
         [--peer-full-every 60]
 """
 
@@ -31,11 +43,13 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -59,17 +73,24 @@ class Soaked:
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     people: list[Person] = field(default_factory=list)
     replaced: int = 0
+    create_errors: dict[str, int] = field(default_factory=dict)
+    """Tables the soak could not make, by error (tried again two seconds later)."""
     rss: list[float] = field(default_factory=list)
+    final: dict[str, Any] = field(default_factory=dict)
+    """The full collection's line at the end (``soak_server.py``)."""
     longest_lag: float = 0.0
     longest_busy: float = 0.0
     read: int = 0
     """Lines of ``report`` already read."""
 
-    def start(self, bot_delay: float) -> None:
+    def start(self, bot_delay: float, port: int) -> None:
         os.environ["SOAK_REPORT"] = str(self.report)
         os.environ["SOAK_FULL_EVERY"] = str(self.full_every)
         self.server = ServerProcess(self.report.with_suffix(".db").as_posix(), bot_delay=bot_delay)
         self.server.entry = [str(Path(__file__).with_name("soak_server.py"))]
+        if port:
+            self.server.port = port
+        self.server.keep_err = True  # its stderr is told at the end
         self.server.start()
 
     def seat(self, made: Table, think: float) -> None:
@@ -85,14 +106,30 @@ class Soaked:
         lines = self.report.read_text().splitlines() if self.report.exists() else []
         new = [json.loads(x) for x in lines[self.read :]]
         self.read = len(lines)
+        for x in new:
+            if x.get("final_full"):
+                self.final = x
+        new = [x for x in new if not x.get("final_full")]
         return {
             "lag_ms": max((x["lag_ms"] for x in new), default=float("nan")),
             "busy_ms": max((x["busy_ms"] for x in new), default=float("nan")),
             "gc_ms": max((x["gc_ms"] for x in new), default=float("nan")),
             "full": sum(x["full"] for x in new),
             "keeper_ms": sum(x.get("keeper_cpu_ms", 0.0) for x in new),
+            "step_ms": max((x.get("keeper_step_ms", 0.0) for x in new), default=float("nan")),
             "frozen": new[-1]["frozen"] if new else 0,
+            "live": new[-1].get("live", float("nan")) if new else float("nan"),
         }
+
+    async def full_collection(self) -> None:
+        """Ask the server for one full collection of everything (SIGUSR1); wait for its line
+        (at most 60 s)."""
+        assert self.server is not None and self.server.proc is not None
+        os.kill(self.server.proc.pid, signal.SIGUSR1)
+        end = time.monotonic() + 60
+        while not self.final and time.monotonic() < end:
+            await asyncio.sleep(0.5)
+            self.minute()
 
     def stop(self) -> None:
         for person in self.people:
@@ -117,11 +154,17 @@ async def keep_tables(soak: Soaked, args: argparse.Namespace, http: httpx.AsyncC
                 *(
                     create_table(http, rounds=args.rounds, level="easy")
                     for _ in range(min(10, missing))
-                )
+                ),
+                return_exceptions=True,
             )
             for m in made:
-                soak.seat(Table(m.table_id, m.tokens), args.think)
-            continue
+                if isinstance(m, BaseException):  # counted and tried again, never a silent stop
+                    key = f"create: {type(m).__name__} {str(m)[:80]}"
+                    soak.create_errors[key] = soak.create_errors.get(key, 0) + 1
+                else:
+                    soak.seat(Table(m.table_id, m.tokens), args.think)
+            if len(made) > sum(isinstance(m, BaseException) for m in made):
+                continue
         await asyncio.sleep(2)
 
 
@@ -131,11 +174,12 @@ async def main() -> None:
     parser.add_argument("--minutes", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=1.0, help="a person's thinking time")
     parser.add_argument("--bot-delay", type=float, default=0.8)
-    parser.add_argument("--rounds", type=int, default=100, help="rounds of a game")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of a game")
     parser.add_argument(
         "--peer-full-every", type=float, default=60.0,
         help="the peer's periodic full collection, seconds (0: no peer)",
     )  # fmt: skip
+    parser.add_argument("--port", type=int, default=0, help="first port (0: free ports)")
     args = parser.parse_args()
     print(
         f"soak: {args.tables} tables a server for {args.minutes:g} min, think {args.think} s, bot "
@@ -143,10 +187,11 @@ async def main() -> None:
         f"average {os.getloadavg()[0]:.1f}"
     )
     print(
-        "| server | minute | tables | actions/s | act->all p99 ms | RSS MB | longest loop pause ms "
-        "| its CPU ms | longest GC ms | full GCs | keeper CPU ms | frozen objects | load avg |"
+        "| server | minute | tables | games ended | tables in memory | actions/s | act->all p99 ms "
+        "| RSS MB | longest loop pause ms | its CPU ms | longest GC ms | full GCs "
+        "| keeper CPU ms (longest step) | frozen objects | errors | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         soaks = [Soaked("freeze only (now)", 0.0, Path(tmp) / "now.jsonl")]
         if args.peer_full_every > 0:
@@ -155,8 +200,8 @@ async def main() -> None:
         makers: list[asyncio.Task[None]] = []
         clients = [httpx.AsyncClient(timeout=60) for _ in soaks]
         try:
-            for soak, http in zip(soaks, clients, strict=True):
-                soak.start(args.bot_delay)
+            for n, (soak, http) in enumerate(zip(soaks, clients, strict=True)):
+                soak.start(args.bot_delay, args.port + n if args.port else 0)
                 assert soak.server is not None
                 http.base_url = httpx.URL(f"http://{soak.server.address}")
                 makers.append(asyncio.create_task(keep_tables(soak, args, http)))
@@ -180,13 +225,19 @@ async def main() -> None:
                     soak.longest_busy = max(soak.longest_busy, seen["busy_ms"])
                     lat = [1000 * x for x in soak.stats.latencies]
                     print(
-                        f"| {soak.label} | {minute} | {len(soak.tables)} | "
+                        f"| {soak.label} | {minute} | {len(soak.tables)} | {soak.replaced} | "
+                        f"{seen['live']:.0f} | "
                         f"{soak.stats.changes / wall:.0f} | {percentile(lat, 0.99):.0f} | "
                         f"{rss:.0f} | {seen['lag_ms']:.0f} | {seen['busy_ms']:.0f} | "
-                        f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} | "
-                        f"{seen['frozen']:.0f} | {os.getloadavg()[0]:.1f} |",
+                        f"{seen['gc_ms']:.0f} | {seen['full']:.0f} | {seen['keeper_ms']:.0f} "
+                        f"({seen['step_ms']:.1f}) | "
+                        f"{seen['frozen']:.0f} | {errors(soak)} | {os.getloadavg()[0]:.1f} |",
                         flush=True,
                     )
+            for task in makers:
+                task.cancel()
+            for soak in soaks:
+                await soak.full_collection()
         finally:
             for task in makers:
                 task.cancel()
@@ -200,12 +251,51 @@ async def main() -> None:
     print()
     for soak in soaks:
         if soak.rss:
+            half = len(soak.rss) // 2
+            first, second = growth(soak.rss[: half + 1]), growth(soak.rss[half:])
             print(
                 f"{soak.label}: RSS {soak.rss[0]:.0f} MB after minute 1, {max(soak.rss):.0f} MB "
-                f"at most, {soak.rss[-1]:.0f} MB at the end; longest loop pause "
-                f"{soak.longest_lag:.0f} ms (of it CPU at most {soak.longest_busy:.0f} ms); "
-                f"{soak.replaced} finished tables replaced"
+                f"at most, {soak.rss[-1]:.0f} MB at the end (growing {first:+.2f} MB a minute "
+                f"over minutes 1-{half + 1}, {second:+.2f} over {half + 1}-{len(soak.rss)}); "
+                f"longest loop pause {soak.longest_lag:.0f} ms (of it CPU at most "
+                f"{soak.longest_busy:.0f} ms); {soak.replaced} finished tables replaced"
             )
+        if soak.create_errors or soak.stats.errors:
+            print(f"  errors: {errors(soak)}")
+        if soak.server is not None:
+            told = soak.server.errors().splitlines()
+            soak.server.err_path.unlink(missing_ok=True)
+            if told:
+                print(f"  the server's stderr, {len(told)} lines, the last ones:")
+                for line in told[-6:]:
+                    print(f"    {line[:200]}")
+        if soak.final:
+            f = soak.final
+            print(
+                f"  then one full collection of everything: {f['garbage']:.0f} objects freed "
+                f"(of {f['frozen_before']:.0f} frozen), {f['pause_ms']:.0f} ms ({f['cpu_ms']:.0f} "
+                f"ms CPU), RSS {f['rss_before_mb']:.0f} -> {f['rss_after_mb']:.0f} MB, "
+                f"{f['live']:.0f} tables in memory"
+            )
+            kinds = ", ".join(f"{k} {n}" for k, n in f.get("kinds", []))
+            print(f"  the kinds of the objects freed: {kinds}")
+
+
+def errors(soak: Soaked) -> str:
+    """Errors so far: the clients' (error frames, client exceptions) and the tables the soak
+    could not make."""
+    told = {**soak.stats.errors, **soak.create_errors}
+    return ", ".join(f"{k} {v}" for k, v in sorted(told.items())) or "0"
+
+
+def growth(values: list[float]) -> float:
+    """Least-squares slope of ``values`` (one a minute), per minute; nan below 2 values."""
+    n = len(values)
+    if n < 2:
+        return float("nan")
+    mx, my = (n - 1) / 2, sum(values) / n
+    num = sum((i - mx) * (v - my) for i, v in enumerate(values))
+    return num / sum((i - mx) ** 2 for i in range(n))
 
 
 if __name__ == "__main__":

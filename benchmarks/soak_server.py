@@ -6,9 +6,16 @@ that also measures, and every ``SOAK_EVERY`` seconds (5) appends a JSON line to 
 pause, whatever its cause, waiting for a core on a loaded machine included), the most CPU the
 loop's thread used within one such sleep (``busy_ms``: the pauses the server makes itself,
 whatever the load), the longest garbage collection (``gc_ms``) and full collections
-(``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``), the
-frozen objects and the resident memory. ``SOAK_FULL_EVERY``
-(seconds) gives the keeper the old periodic full collection (the soak's peer).
+(``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``) and
+the longest one (``keeper_step_ms``), the
+frozen objects, the Nain Jaune tables in the service's memory (``live``) and the resident
+memory. ``SOAK_FULL_EVERY`` (seconds) gives the keeper the old periodic full collection (the
+soak's peer).
+
+On SIGUSR1 (the soak sends it at its end) the monitor runs one full collection of everything,
+the frozen objects included, and writes a line with what it found: ``garbage`` (objects the
+collection freed: cyclic garbage the freezing had kept), its pause and the memory before and
+after, and the kinds of the objects it freed (the most frequent).
 
     SOAK_REPORT=/tmp/r.jsonl python benchmarks/soak_server.py serve --db ... (as cardroom)
 """
@@ -19,13 +26,31 @@ import asyncio
 import gc
 import json
 import os
+import signal
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from cardroom.tables import TableService
 from cardroom.web import app as web_app
 from cardroom.web.gcpause import GcKeeper
+
+SERVICES: list[TableService] = []
+
+
+class CountedService(TableService):
+    """The app's table service, remembered so that the monitor can count its tables."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        SERVICES.append(self)
+
+
+def live_tables() -> int:
+    """Nain Jaune tables in the service's memory (finished ones not yet dropped included)."""
+    return sum(len(service._live) for service in SERVICES)
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -52,14 +77,18 @@ class MeasuredKeeper(GcKeeper):
         self.gc_longest = 0.0
         self.full = 0
         self.keeper_cpu = 0.0
+        self.keeper_longest = 0.0
         self._gc_start = 0.0
+        self.full_asked = False
 
     def step(self) -> str:
         cpu = time.thread_time()
         try:
             return super().step()
         finally:
-            self.keeper_cpu += time.thread_time() - cpu
+            spent = time.thread_time() - cpu
+            self.keeper_cpu += spent
+            self.keeper_longest = max(self.keeper_longest, spent)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
@@ -71,6 +100,8 @@ class MeasuredKeeper(GcKeeper):
 
     async def run(self) -> None:
         gc.callbacks.append(self._on_gc)
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGUSR1, lambda: setattr(self, "full_asked", True))
         monitor = asyncio.get_running_loop().create_task(self._monitor())
         try:
             await super().run()
@@ -86,23 +117,52 @@ class MeasuredKeeper(GcKeeper):
             now = time.perf_counter()
             self.lag = max(self.lag, now - start - 0.01)
             self.busy = max(self.busy, time.thread_time() - cpu)
+            if self.full_asked:
+                self.full_asked = False
+                self._full_report()
             if now - written >= self.every:
                 line = {
                     "t": time.time(), "lag_ms": 1000 * self.lag, "busy_ms": 1000 * self.busy,
                     "gc_ms": 1000 * self.gc_longest, "full": self.full,
                     "keeper_cpu_ms": 1000 * self.keeper_cpu,
+                    "keeper_step_ms": 1000 * self.keeper_longest,
                     "frozen": gc.get_freeze_count(), "rss_mb": rss_mb(),
+                    "live": live_tables(),
                 }  # fmt: skip
                 with self.report.open("a") as out:
                     out.write(json.dumps(line) + "\n")
                 self.lag = self.busy = self.gc_longest = 0.0
                 self.full = 0
-                self.keeper_cpu = 0.0
+                self.keeper_cpu = self.keeper_longest = 0.0
                 written = now
+
+    def _full_report(self) -> None:
+        """One full collection of everything (frozen objects included), then freeze again."""
+        before = rss_mb()
+        frozen = gc.get_freeze_count()
+        start, cpu = time.perf_counter(), time.thread_time()
+        gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # keep what it finds, to tell its kinds
+        try:
+            garbage = gc.collect()
+            kinds = Counter(type(x).__qualname__ for x in gc.garbage).most_common(12)
+            gc.garbage.clear()
+        finally:
+            gc.set_debug(0)
+        gc.collect()
+        gc.freeze()
+        line = {
+            "t": time.time(), "final_full": True, "garbage": garbage, "frozen_before": frozen,
+            "pause_ms": 1000 * (time.perf_counter() - start),
+            "cpu_ms": 1000 * (time.thread_time() - cpu), "rss_before_mb": before,
+            "rss_after_mb": rss_mb(), "live": live_tables(), "kinds": kinds,
+        }  # fmt: skip
+        with self.report.open("a") as out:
+            out.write(json.dumps(line) + "\n")
 
 
 if __name__ == "__main__":
-    web_app.GcKeeper = MeasuredKeeper  # type: ignore[misc]
+    vars(web_app).update(GcKeeper=MeasuredKeeper, TableService=CountedService)
     from cardroom.cli.main import main
 
     sys.argv = ["cardroom", *sys.argv[1:]]

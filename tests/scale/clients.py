@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,9 @@ from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import free_port
 
 ROOT = Path(__file__).parents[2]
+PER_ADDRESS_BOUNDS = (
+    "--tables-per-minute", "--open-tables", "--sockets-per-address", "--connections-per-address",
+)  # fmt: skip
 
 
 class ServerProcess:
@@ -44,6 +48,13 @@ class ServerProcess:
         self.log = open(os.devnull, "wb")  # noqa: SIM115
         self.entry = ["-m", "cardroom"]
         """What ``python`` runs: a benchmark may put a wrapper script in its place."""
+        self.err_path = Path(tempfile.mkstemp(prefix="cardroom-serve-", suffix=".err")[1])
+        """The server's stderr (a file, not a pipe: a pipe nobody reads would stop a server
+        that logs a lot); removed by :meth:`stop` unless ``keep_err``."""
+        self.keep_err = False
+        self.src = ROOT / "src"
+        """The ``src`` folder the server imports ``cardroom`` from (a benchmark's peer may
+        name another tree's)."""
 
     @property
     def address(self) -> str:
@@ -51,28 +62,39 @@ class ServerProcess:
 
     def start(self) -> None:
         """Start and wait until ``/healthz`` answers (at most 60 s)."""
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(self.src), str(ROOT)])}
         command = [
             sys.executable, *self.entry, "serve", "--host", "127.0.0.1",
             "--port", str(self.port), "--db", self.db, "--bot-delay", str(self.bot_delay),
             "--workers", str(self.workers),
-            # every client of the load runs from this one address: lift the per-address bounds
-            "--tables-per-minute", "1000000", "--open-tables", "1000000",
-            "--sockets-per-address", "1000000", "--connections-per-address", "1000000",
         ]  # fmt: skip
-        self.proc = subprocess.Popen(
-            command, env=env, stdout=self.log, stderr=subprocess.PIPE, start_new_session=True
-        )
+        # every client of the load runs from this one address: lift the per-address bounds
+        # (those this tree's ``cardroom serve`` has: a benchmark's peer may be another tree)
+        serve = self.src / "cardroom" / "cli" / "serve.py"
+        known = serve.read_text() if serve.exists() else ""
+        for bound in PER_ADDRESS_BOUNDS:
+            if not known or bound in known:
+                command += [bound, "1000000"]
+        with self.err_path.open("ab") as err:
+            self.proc = subprocess.Popen(
+                command, env=env, stdout=self.log, stderr=err, start_new_session=True
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"cardroom serve ended: {err.strip()[-500:]}")
+                raise RuntimeError(f"cardroom serve ended: {self.errors()[-500:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://{self.address}/healthz", timeout=1).status_code == 200:
                     return
             time.sleep(0.1)
         raise RuntimeError("cardroom serve did not answer within 60 s")
+
+    def errors(self) -> str:
+        """What the server wrote to stderr so far."""
+        try:
+            return self.err_path.read_text(errors="replace").strip()
+        except OSError:
+            return ""
 
     def children(self) -> list[int]:
         """The worker processes (``--workers`` above 1)."""
@@ -91,14 +113,15 @@ class ServerProcess:
 
     def stop(self) -> None:
         """Ctrl-C-like stop (SIGTERM), kill if it lingers."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.kill()
+        if self.proc is not None and self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if not self.keep_err:
+            self.err_path.unlink(missing_ok=True)
 
 
 @dataclass

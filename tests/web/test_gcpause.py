@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from cardroom.web.gcpause import GcKeeper
+from cardroom.web.gcpause import GcKeeper, break_transport_cycles
 
 
 class Node:
@@ -95,3 +97,60 @@ def test_frozen_objects_are_left_to_reference_counting(collections: list[int]) -
     gc.unfreeze()
     gc.collect()
     assert cycle_ref() is None
+
+
+def closed_connection_freed_by_reference_counts() -> bool:
+    """One TCP connection to a server on this loop, closed by the client: is the server's
+    transport gone afterwards with the cycle collector off (reference counting alone)?"""
+    transports: list[weakref.ref[Any]] = []
+
+    class Server(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            transports.append(weakref.ref(transport))  # no strong reference kept
+
+    async def connect_and_close() -> None:
+        server = await asyncio.get_running_loop().create_server(Server, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"hello")
+        await writer.drain()
+        while not transports:
+            await asyncio.sleep(0.01)
+        writer.close()
+        await writer.wait_closed()
+        for _ in range(100):  # the server sees the end of the stream and loses the connection
+            transport = transports[0]()
+            if transport is None or transport.is_closing():
+                break
+            del transport
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # connection_lost runs from the loop's next turns
+        server.close()
+        await server.wait_closed()
+
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        asyncio.run(connect_and_close())
+        return transports[0]() is None
+    finally:
+        gc.collect()
+        if was_enabled:
+            gc.enable()
+
+
+def test_a_closed_connection_is_freed_without_a_full_collection() -> None:
+    """The keeper freezes every connection's objects and never runs a full collection again,
+    so a cycle among them would stay for the server's life. asyncio's socket transport refers
+    to itself (a bound method of its own): after :func:`break_transport_cycles` a lost
+    connection's transport is freed by reference counting alone."""
+    assert break_transport_cycles()
+    assert break_transport_cycles()  # idempotent
+    assert closed_connection_freed_by_reference_counts()
+
+
+def test_the_keeper_start_breaks_the_transport_cycle() -> None:
+    GcKeeper(clock=lambda: 0.0).start()
+    assert closed_connection_freed_by_reference_counts()
+    gc.unfreeze()

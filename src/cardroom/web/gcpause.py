@@ -12,6 +12,13 @@ pause this module exists to avoid. Frozen objects are still freed by reference c
 finished table's state when the service drops it); only garbage in reference cycles among frozen
 objects would be kept, and ``benchmarks/soak.py`` measures that the resident memory levels off.
 ``full_every`` brings back the old periodic unfreeze-and-collect (the soak's peer).
+
+One such cycle came with every connection: asyncio's socket transport keeps a bound method of
+itself (``_read_ready_cb``), so a closed connection (its transport, its socket and their
+dictionaries) waited for a full collection that never comes; the soak's final collection found
+them all (about five objects per connection closed). :func:`break_transport_cycles`, called
+by :meth:`GcKeeper.start`, drops that method once the connection is lost, and reference
+counting frees the transport.
 """
 
 from __future__ import annotations
@@ -19,7 +26,32 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from asyncio import selector_events
 from collections.abc import Callable
+from typing import Any
+
+
+def break_transport_cycles() -> bool:
+    """Make a lost socket connection's transport free itself by reference counting: after
+    asyncio's own ``_call_connection_lost``, drop the bound method of itself it keeps (the
+    cycle transport -> ``_read_ready_cb`` -> transport). Idempotent; False when this Python's
+    asyncio has no such transport or attribute (nothing done)."""
+    cls: Any = getattr(selector_events, "_SelectorSocketTransport", None)
+    lost = getattr(cls, "_call_connection_lost", None)
+    if lost is None or not hasattr(cls, "_read_ready__data_received"):
+        return False
+    if getattr(lost, "breaks_cycle", False):
+        return True
+
+    def _call_connection_lost(self: Any, exc: BaseException | None) -> None:
+        try:
+            lost(self, exc)
+        finally:
+            self._read_ready_cb = None
+
+    _call_connection_lost.breaks_cycle = True  # type: ignore[attr-defined]
+    cls._call_connection_lost = _call_connection_lost
+    return True
 
 
 class GcKeeper:
@@ -38,7 +70,9 @@ class GcKeeper:
         self.last_full: float | None = None
 
     def start(self) -> None:
-        """The one full collection, at start-up: unfreeze, collect everything, freeze."""
+        """The one full collection, at start-up: unfreeze, collect everything, freeze (and,
+        once, :func:`break_transport_cycles`)."""
+        break_transport_cycles()
         gc.unfreeze()
         gc.collect()
         gc.freeze()
