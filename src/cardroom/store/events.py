@@ -233,6 +233,16 @@ class _SqliteWriter:
         self.pool.shutdown(wait=True)
 
 
+def _batch_conflict(batch: list[_Pending]) -> SeqConflict:
+    """The error of a batch one of whose entries' seq is already taken."""
+    first = batch[0]
+    return SeqConflict(
+        f"table {first.table_id} already has entry {first.entry.seq}"
+        if len(batch) == 1
+        else "an entry of the batch is already in the log"
+    )
+
+
 def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ...]]]:
     """The projections' updates of one append as plain SQL for the direct paths (the same
     values SQLAlchemy writes: JSON as ``json.dumps`` text); ``pg``: ``$1`` placeholders."""
@@ -470,12 +480,7 @@ class EventStore:
             try:
                 await conn.execute(_INSERT_EVENT, rows)
             except IntegrityError:
-                first = batch[0]
-                raise SeqConflict(
-                    f"table {first.table_id} already has entry {first.entry.seq}"
-                    if len(batch) == 1
-                    else "an entry of the batch is already in the log"
-                ) from None
+                raise _batch_conflict(batch) from None
             if self.notifies and self.announce is None:
                 for p in batch:
                     await conn.execute(
@@ -498,12 +503,7 @@ class EventStore:
                     writer.pool, writer.write, rows, updates, partial(self._before_commit, batch)
                 )
             except sqlite3.IntegrityError:
-                first = batch[0]
-                raise SeqConflict(
-                    f"table {first.table_id} already has entry {first.entry.seq}"
-                    if len(batch) == 1
-                    else "an entry of the batch is already in the log"
-                ) from None
+                raise _batch_conflict(batch) from None
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
                 raise StoreUnavailable(f"the database is not answering ({exc})") from None
 
@@ -533,12 +533,7 @@ class EventStore:
                         await raw.execute(statement, *params)
                     self._before_commit(batch)
             except asyncpg.IntegrityConstraintViolationError:
-                first = batch[0]
-                raise SeqConflict(
-                    f"table {first.table_id} already has entry {first.entry.seq}"
-                    if len(batch) == 1
-                    else "an entry of the batch is already in the log"
-                ) from None
+                raise _batch_conflict(batch) from None
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
                 await conn.invalidate()  # (a broken connection must not go back to the pool)
                 raise StoreUnavailable(f"the database is not answering ({exc})") from None
