@@ -466,3 +466,10 @@ def test_the_web_analyse_of_an_upload_says_a_bad_file_in_words(web: TestClient) 
     assert said["message"] == (
         "L’enregistrement de cette partie n’a pas pu être lu : elle ne peut pas être analysée."
     )
+
+
+def test_a_list_of_spit_games_is_said_in_words(tmp_path: Path) -> None:
+    spit = json.loads((RECORD.parent / "spit-b77b4aa.json").read_text())
+    path = _write(tmp_path, [spit])
+    assert "seuls les enregistrements de Speed" in _error_line(["replay", str(path)], "fr")
+    assert "dim ond cofnodion Cyflymder" in _error_line(["replay", str(path)], "cy")

@@ -146,6 +146,8 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "the dealer should be {name} (seat {seat}), the next player still in after the one who "
         "placed the first card of the round before"
     ),
+    # a record given to cardroom replay (cli/spit_speed.py)
+    "rec.list-not-speed": N_("only Speed records come as a list (a match to a target score)"),
     # a value from the record too large to show whole
     "rec.value.text": ("n", *Np_(
         "{text}… ({n} character)", "{text}… ({n} characters)",
