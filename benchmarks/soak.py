@@ -279,6 +279,8 @@ async def main() -> None:
             )
             kinds = ", ".join(f"{k} {n}" for k, n in f.get("kinds", []))
             print(f"  the kinds of the objects freed: {kinds}")
+            where = "; ".join(f"{k} {n}" for k, n in f.get("where", []))
+            print(f"  where they come from: {where}")
 
 
 def errors(soak: Soaked) -> str:

@@ -29,6 +29,7 @@ import os
 import signal
 import sys
 import time
+import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,7 @@ class MeasuredKeeper(GcKeeper):
         try:
             garbage = gc.collect()
             kinds = Counter(type(x).__qualname__ for x in gc.garbage).most_common(12)
+            where = Counter(_where(x) for x in gc.garbage).most_common(12)
             gc.garbage.clear()
         finally:
             gc.set_debug(0)
@@ -155,10 +157,32 @@ class MeasuredKeeper(GcKeeper):
             "t": time.time(), "final_full": True, "garbage": garbage, "frozen_before": frozen,
             "pause_ms": 1000 * (time.perf_counter() - start),
             "cpu_ms": 1000 * (time.thread_time() - cpu), "rss_before_mb": before,
-            "rss_after_mb": rss_mb(), "live": live_tables(), "kinds": kinds,
+            "rss_after_mb": rss_mb(), "live": live_tables(), "kinds": kinds, "where": where,
         }  # fmt: skip
         with self.report.open("a") as out:
             out.write(json.dumps(line) + "\n")
+
+
+def _where(obj: object) -> str:
+    """Where a piece of cyclic garbage comes from: a task's coroutine, a frame's or a
+    traceback's function (file:line), an exception's kind (and the function it was raised in);
+    else its type."""
+    if isinstance(obj, asyncio.Task):
+        coro = obj.get_coro()
+        code = getattr(coro, "cr_code", None)
+        return f"Task {getattr(code, 'co_qualname', type(coro).__qualname__)}"
+    if isinstance(obj, types.FrameType):
+        return f"frame {obj.f_code.co_qualname} {Path(obj.f_code.co_filename).name}:{obj.f_lineno}"
+    if isinstance(obj, types.TracebackType):
+        while obj.tb_next is not None:
+            obj = obj.tb_next
+        code = obj.tb_frame.f_code
+        return f"traceback to {code.co_qualname} {Path(code.co_filename).name}:{obj.tb_lineno}"
+    if isinstance(obj, BaseException):
+        tb = obj.__traceback__
+        first = tb.tb_frame.f_code.co_qualname if tb is not None else "-"
+        return f"{type(obj).__qualname__} through {first}"
+    return type(obj).__qualname__
 
 
 if __name__ == "__main__":
