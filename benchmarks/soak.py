@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.load import Person, Stats, Table, percentile
 from benchmarks.soak_server import rss_mb
-from tests.scale.clients import ServerProcess, create_table
+from tests.scale.clients import KEPT_ALIVE, ServerProcess, create_table
 
 
 @dataclass
@@ -198,7 +198,7 @@ async def main() -> None:
             label = f"full GC every {args.peer_full_every:g} s (before)"
             soaks.append(Soaked(label, args.peer_full_every, Path(tmp) / "peer.jsonl"))
         makers: list[asyncio.Task[None]] = []
-        clients = [httpx.AsyncClient(timeout=60) for _ in soaks]
+        clients = [httpx.AsyncClient(timeout=60, limits=KEPT_ALIVE) for _ in soaks]
         try:
             for n, (soak, http) in enumerate(zip(soaks, clients, strict=True)):
                 soak.start(args.bot_delay, args.port + n if args.port else 0)
