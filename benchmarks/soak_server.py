@@ -8,9 +8,13 @@ loop's thread used within one such sleep (``busy_ms``: the pauses the server mak
 whatever the load), the longest garbage collection (``gc_ms``) and full collections
 (``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``) and
 the longest one (``keeper_step_ms``), the
-frozen objects, the Nain Jaune tables in the service's memory (``live``) and the resident
-memory. ``SOAK_FULL_EVERY`` (seconds) gives the keeper the old periodic full collection (the
-soak's peer).
+frozen objects, the Nain Jaune tables in the service's memory (``live``), the resident
+memory, and the CPU and objects freed of the keeper's collections and of gc's own automatic
+ones (``keeper_gc_cpu_ms``, ``auto_gc_cpu_ms``, ``auto_gcs``, ``keeper_collected``,
+``auto_collected``). ``SOAK_FULL_EVERY`` (seconds) gives the keeper the old periodic full
+collection (the soak's peer); ``SOAK_KEEPER_GEN`` (0) and ``SOAK_THRESHOLD0`` try another
+schedule: the keeper's step collects only the youngest generation, gc's own threshold of the
+youngest is raised.
 
 On SIGUSR1 (the soak sends it at its end) the monitor runs one full collection of everything,
 the frozen objects included, and writes a line with what it found: ``garbage`` (objects the
@@ -71,6 +75,16 @@ class MeasuredKeeper(GcKeeper):
     def __init__(self) -> None:
         full = float(os.environ.get("SOAK_FULL_EVERY", "0"))
         super().__init__(full_every=full or None)
+        self.generation = int(os.environ.get("SOAK_KEEPER_GEN", "1"))
+        """The generation the keeper's step collects (1, the server's; 0 to try the cheaper)."""
+        threshold0 = int(os.environ.get("SOAK_THRESHOLD0", "0"))
+        if threshold0:  # gc's own collection of the youngest, every that many allocations
+            gc.set_threshold(threshold0, *gc.get_threshold()[1:])
+        self.in_step = False
+        self.gc_cpu = {"keeper": 0.0, "auto": 0.0}
+        self.collected = {"keeper": 0, "auto": 0}
+        self.autos = 0
+        self._gc_cpu_start = 0.0
         self.report = Path(os.environ["SOAK_REPORT"])
         self.every = float(os.environ.get("SOAK_EVERY", "5"))
         self.lag = 0.0
@@ -84,18 +98,29 @@ class MeasuredKeeper(GcKeeper):
 
     def step(self) -> str:
         cpu = time.thread_time()
+        self.in_step = True
         try:
+            if self.generation != 1 and self.last_full is not None and self.full_every is None:
+                gc.collect(self.generation)
+                gc.freeze()
+                return "freeze"
             return super().step()
         finally:
             spent = time.thread_time() - cpu
             self.keeper_cpu += spent
             self.keeper_longest = max(self.keeper_longest, spent)
+            self.in_step = False
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_start = time.perf_counter()
+            self._gc_cpu_start = time.thread_time()
             return
         self.gc_longest = max(self.gc_longest, time.perf_counter() - self._gc_start)
+        who = "keeper" if self.in_step else "auto"
+        self.gc_cpu[who] += time.thread_time() - self._gc_cpu_start
+        self.collected[who] += info["collected"]
+        self.autos += who == "auto"
         if info["generation"] == 2:
             self.full += 1
 
@@ -129,12 +154,19 @@ class MeasuredKeeper(GcKeeper):
                     "keeper_step_ms": 1000 * self.keeper_longest,
                     "frozen": gc.get_freeze_count(), "rss_mb": rss_mb(),
                     "live": live_tables(),
+                    "keeper_gc_cpu_ms": 1000 * self.gc_cpu["keeper"],
+                    "auto_gc_cpu_ms": 1000 * self.gc_cpu["auto"], "auto_gcs": self.autos,
+                    "keeper_collected": self.collected["keeper"],
+                    "auto_collected": self.collected["auto"],
                 }  # fmt: skip
                 with self.report.open("a") as out:
                     out.write(json.dumps(line) + "\n")
                 self.lag = self.busy = self.gc_longest = 0.0
                 self.full = 0
                 self.keeper_cpu = self.keeper_longest = 0.0
+                self.gc_cpu = {"keeper": 0.0, "auto": 0.0}
+                self.collected = {"keeper": 0, "auto": 0}
+                self.autos = 0
                 written = now
 
     def _full_report(self) -> None:
