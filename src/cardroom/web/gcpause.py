@@ -54,6 +54,15 @@ def break_transport_cycles() -> bool:
     return True
 
 
+YOUNG_THRESHOLD = 10_000
+"""gc's own collection of the youngest generation runs after this many more allocations than
+deallocations (CPython's default: 700). The keeper collects the young generations every second
+anyway, so gc's own collections in between only cost: at 300 tables (``benchmarks/soak.py``,
+5 minutes, the peer in the same run) they were about 700 a minute for 0.8 s of CPU and freed
+nothing; with 10,000 there were 4, and the keeper's collections and gc's together took 0.83 s
+of CPU a minute instead of 1.22 s, with the same memory and no longer loop pause."""
+
+
 class GcKeeper:
     """Freeze the survivors every ``freeze_every`` seconds; no full collection after the start
     unless ``full_every`` (seconds) asks for the old periodic one."""
@@ -63,16 +72,22 @@ class GcKeeper:
         freeze_every: float = 1.0,
         full_every: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        young_threshold: int | None = YOUNG_THRESHOLD,
     ) -> None:
         self.freeze_every = freeze_every
         self.full_every = full_every
         self.clock = clock
+        self.young_threshold = young_threshold
         self.last_full: float | None = None
 
     def start(self) -> None:
         """The one full collection, at start-up: unfreeze, collect everything, freeze (and,
-        once, :func:`break_transport_cycles`)."""
+        once, :func:`break_transport_cycles`, and gc's own threshold of the youngest generation
+        raised to ``young_threshold`` when it is lower)."""
         break_transport_cycles()
+        threshold = gc.get_threshold()
+        if self.young_threshold is not None and threshold[0] < self.young_threshold:
+            gc.set_threshold(self.young_threshold, *threshold[1:])
         gc.unfreeze()
         gc.collect()
         gc.freeze()
