@@ -40,7 +40,7 @@ from typing import Any
 
 from cardroom.tables import TableService
 from cardroom.web import app as web_app
-from cardroom.web.gcpause import YOUNG_THRESHOLD, GcKeeper
+from cardroom.web.gcpause import GcKeeper
 
 SERVICES: list[TableService] = []
 
@@ -74,13 +74,12 @@ class MeasuredKeeper(GcKeeper):
 
     def __init__(self) -> None:
         full = float(os.environ.get("SOAK_FULL_EVERY", "0"))
+        super().__init__(full_every=full or None)
+        self.generation = int(os.environ.get("SOAK_KEEPER_GEN", "1"))
+        """The generation the keeper's step collects (1, the server's; 0 to try the cheaper)."""
         threshold0 = int(os.environ.get("SOAK_THRESHOLD0", "0"))
         if threshold0:  # gc's own collection of the youngest, every that many allocations
             gc.set_threshold(threshold0, *gc.get_threshold()[1:])
-        young = None if threshold0 else YOUNG_THRESHOLD
-        super().__init__(full_every=full or None, young_threshold=young)
-        self.generation = int(os.environ.get("SOAK_KEEPER_GEN", "1"))
-        """The generation the keeper's step collects (1, the server's; 0 to try the cheaper)."""
         self.in_step = False
         self.gc_cpu = {"keeper": 0.0, "auto": 0.0}
         self.collected = {"keeper": 0, "auto": 0}

@@ -221,22 +221,3 @@ async def test_an_http_request_leaves_no_cycle(
     request, read = REQUESTS[case]
     kinds = await cyclic_garbage_of_requests(tmp_path, request, read)
     assert not {"Task", "TaskGroup", "CancelScope", "frame", "traceback"} & set(kinds), kinds
-
-
-def test_the_keeper_start_raises_gc_own_threshold_of_the_youngest() -> None:
-    """gc's own collections between two steps of the keeper only cost (the keeper collects
-    the young generations every second): its start raises their threshold, never lowers it."""
-    before = gc.get_threshold()
-    try:
-        gc.set_threshold(700, 10, 10)
-        GcKeeper(clock=lambda: 0.0).start()
-        assert gc.get_threshold() == (10_000, 10, 10)
-        gc.set_threshold(50_000, 10, 10)
-        GcKeeper(clock=lambda: 0.0, young_threshold=10_000).start()
-        assert gc.get_threshold() == (50_000, 10, 10)  # a higher one is kept
-        gc.set_threshold(700, 5, 5)
-        GcKeeper(clock=lambda: 0.0, young_threshold=None).start()
-        assert gc.get_threshold() == (700, 5, 5)
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)

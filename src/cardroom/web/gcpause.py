@@ -13,6 +13,13 @@ finished table's state when the service drops it); only garbage in reference cyc
 objects would be kept, and ``benchmarks/soak.py`` measures that the resident memory levels off.
 ``full_every`` brings back the old periodic unfreeze-and-collect (the soak's peer).
 
+What the keeper's step costs (``benchmarks/soak.py``, 300 tables, 5 minutes, a loaded
+machine): its collections 0.4 s of CPU a minute and gc's own automatic ones (about 1,000 a
+minute) 0.8 to 1.0 s, and none of them freed anything. Raising gc's own threshold of the
+youngest generation from 700 to 10,000 cut the two together by 18 to 32 %, but the keeper's
+step then grew from about 16 to 25 ms and the longest collection doubled, so the schedule is
+kept as it is.
+
 One such cycle came with every connection: asyncio's socket transport keeps a bound method of
 itself (``_read_ready_cb``), so a closed connection (its transport, its socket and their
 dictionaries) waited for a full collection that never comes; the soak's final collection found
@@ -54,15 +61,6 @@ def break_transport_cycles() -> bool:
     return True
 
 
-YOUNG_THRESHOLD = 10_000
-"""gc's own collection of the youngest generation runs after this many more allocations than
-deallocations (CPython's default: 700). The keeper collects the young generations every second
-anyway, so gc's own collections in between only cost: at 300 tables (``benchmarks/soak.py``,
-5 minutes, the peer in the same run) they were about 700 a minute for 0.8 s of CPU and freed
-nothing; with 10,000 there were 4, and the keeper's collections and gc's together took 0.83 s
-of CPU a minute instead of 1.22 s, with the same memory and no longer loop pause."""
-
-
 class GcKeeper:
     """Freeze the survivors every ``freeze_every`` seconds; no full collection after the start
     unless ``full_every`` (seconds) asks for the old periodic one."""
@@ -72,22 +70,16 @@ class GcKeeper:
         freeze_every: float = 1.0,
         full_every: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        young_threshold: int | None = YOUNG_THRESHOLD,
     ) -> None:
         self.freeze_every = freeze_every
         self.full_every = full_every
         self.clock = clock
-        self.young_threshold = young_threshold
         self.last_full: float | None = None
 
     def start(self) -> None:
         """The one full collection, at start-up: unfreeze, collect everything, freeze (and,
-        once, :func:`break_transport_cycles`, and gc's own threshold of the youngest generation
-        raised to ``young_threshold`` when it is lower)."""
+        once, :func:`break_transport_cycles`)."""
         break_transport_cycles()
-        threshold = gc.get_threshold()
-        if self.young_threshold is not None and threshold[0] < self.young_threshold:
-            gc.set_threshold(self.young_threshold, *threshold[1:])
         gc.unfreeze()
         gc.collect()
         gc.freeze()
