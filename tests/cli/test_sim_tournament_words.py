@@ -15,6 +15,7 @@ from cardroom.sim.tournament import Setup, TournamentError, check_setup, run_tou
 
 TOURNAMENT = ["tournament", "nain-jaune", "--games", "1"]
 SIMULATE = ["simulate", "nain-jaune", "--rounds", "10"]
+SPIT = ["simulate", "spit", "--games", "1"]
 
 # args -> (what the French error line says, what the Welsh one says), worked out by hand
 CASES: dict[str, tuple[list[str], str, str]] = {
@@ -93,8 +94,43 @@ CASES: dict[str, tuple[list[str], str, str]] = {
         "--address ne sert qu’avec --backend ray",
         "mae --address ar gyfer --backend ray yn unig",
     ),
+    "a reaction bot nobody knows": (
+        [*SPIT, "--bots", "foo,easy"],
+        "robot inconnu foo pour une partie de Spit : choisissez parmi easy, ",
+        "bot anhysbys foo ar gyfer Tafod: dewiswch un o easy, ",
+    ),
+    "options to a level": (
+        [*SPIT, "--bots", "easy:min=1,easy"],
+        "le niveau easy ne prend aucune option : utilisez reaction:min=…,max=…",
+        "nid yw’r lefel easy yn cymryd opsiynau: defnyddiwch reaction:min=…,max=…",
+    ),
+    "a reaction option it lacks": (
+        [*SPIT, "--bots", "reaction:foo=1,easy"],
+        "le robot reaction prend min, max et reaim, pas foo",
+        "mae’r bot reaction yn cymryd min, max a reaim, nid foo",
+    ),
+    "reaction times not numbers": (
+        [*SPIT, "--bots", "reaction:min=x,easy"],
+        "reaction:min=x : min, max et reaim sont des nombres de secondes",
+        "reaction:min=x: rhifau o eiliadau yw min, max a reaim",
+    ),
+    "max below min": (
+        [*SPIT, "--bots", "reaction:min=2.5,max=1,easy"],
+        "max=1 est inférieur à min=2,5 : donnez min ≤ max",
+        "mae max=1 yn is na min=2.5: rhowch min ≤ max",
+    ),
+    "a negative reaction time": (
+        [*SPIT, "--bots", "reaction:min=-1.5,easy"],
+        "un temps de réaction est de 0 seconde ou plus, pas de -1,5",
+        "rhaid i amser ymateb fod yn 0 eiliad neu fwy, nid -1.5",
+    ),
+    "a re-aim share above one": (
+        [*SPIT, "--bots", "reaction:reaim=2,easy"],
+        "reaim=2 doit être une part d’un temps de réaction, supérieure à 0 et au plus égale à 1",
+        "rhaid i reaim=2 fod yn gyfran o amser ymateb, uwch na 0 a dim mwy nag 1",
+    ),
 }
-ENGLISH = (" must ", " not ", " bot for ", "choose", " give ", " use ", " is ", " the ")
+ENGLISH = (" must ", " not ", " bot for ", "choose", " give ", " use ", " is not", " below ", " the ")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

@@ -97,6 +97,13 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "bot.whole-number": N_("bot {bot}: {key}={typed} must be a whole number of at least {least}"),
     "bot.not-valid": N_("bot {bot}: {key}={typed} is not valid: use one of {choices}"),
     "bot.unknown-option": N_("bot {bot} has no option {typed}: use {choices}"),
+    "bot.reaction-times": N_("reaction times must be 0 or more seconds, not {low}"),
+    "bot.reaction-order": N_("max={high} is below min={low}: give min ≤ max"),
+    "bot.reaim": N_("reaim={reaim} must be a share of a reaction time, above 0 and at most 1"),
+    "bot.level-options": N_("level {typed} takes no options: use reaction:min=…,max=…"),
+    "bot.reaction-options": N_("bot {bot} takes min, max and reaim, not {typed}"),
+    "bot.reaction-numbers": N_("{spec}: min, max and reaim are numbers of seconds"),
+    "bot.unknown-for": N_("unknown bot {typed} for {game}: choose one of {known}"),
     "bot.mismatch": N_("bot expert: mismatch={typed} must be a number above 0 and at most 1"),
     "bot.uct": N_("bot ismcts: uct={typed} must be a number"),
     "bot.ismcts-rounds": N_(
@@ -502,6 +509,10 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[key] = message_words(inner[0], inner[1], tr)
         elif key == "reason" and isinstance(value, str):
             out[key] = words(value, tr)
+        elif isinstance(value, float):  # seconds, shares: as the language writes decimals
+            from cardroom.i18n.numbers import number
+
+            out[key] = number(value, tr)
         else:
             out[key] = value
     return out
