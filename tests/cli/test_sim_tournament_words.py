@@ -130,7 +130,9 @@ CASES: dict[str, tuple[list[str], str, str]] = {
         "rhaid i reaim=2 fod yn gyfran o amser ymateb, uwch na 0 a dim mwy nag 1",
     ),
 }
-ENGLISH = (" must ", " not ", " bot for ", "choose", " give ", " use ", " is not", " below ", " the ")
+ENGLISH = (
+    " must ", " not ", " bot for ", "choose", " give ", " use ", " is not", " below ", " the "
+)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
