@@ -131,7 +131,15 @@ CASES: dict[str, tuple[list[str], str, str]] = {
     ),
 }
 ENGLISH = (
-    " must ", " not ", " bot for ", "choose", " give ", " use ", " is not", " below ", " the "
+    " must ",
+    " not ",
+    " bot for ",
+    "choose",
+    " give ",
+    " use ",
+    " is not",
+    " below ",
+    " the ",
 )
 
 
@@ -153,9 +161,7 @@ def test_in_english_the_sentences_are_as_they_were() -> None:
         "Error: bot 'expert': model='zz' is not valid: use on, leads or off"
     )
     result = CliRunner().invoke(cli, [*SIMULATE, "--bots", "random,random,random", "-n", "2"])
-    assert result.stderr.strip().splitlines()[-1] == (
-        "Error: 3 bots for 2 players: give at most 2"
-    )
+    assert result.stderr.strip().splitlines()[-1] == ("Error: 3 bots for 2 players: give at most 2")
 
 
 def _raised(error: type[Exception], make: object) -> Message:
