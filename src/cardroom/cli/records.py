@@ -14,6 +14,7 @@ import click
 from cardroom.cli.groups import current_lang, printable
 from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
 from cardroom.i18n import translator
+from cardroom.i18n.reasons import record_error_text
 
 READ_TIMEOUT = 10.0
 """Seconds a record that is not a regular file (a pipe, a device) may take to arrive."""
@@ -97,5 +98,6 @@ def load_record(path: Path) -> tuple[Any, str]:
     try:
         data = loads(read_record_bytes(path))
     except RecordError as exc:
-        raise click.ClickException(f"{printable(str(path))}: {exc}") from None
+        said = record_error_text(exc, current_lang(), path=printable(str(path)))
+        raise click.ClickException(said) from None
     return data, record_kind(data)

@@ -38,7 +38,7 @@ from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
-from cardroom.i18n.reasons import rules_error_text
+from cardroom.i18n.reasons import record_error_text, rules_error_text
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
 from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -285,7 +285,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        echo_error(exc)
+        echo_error(record_error_text(exc, current_lang()))
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]

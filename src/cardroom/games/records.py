@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cardroom.games.messages import Message
+
 FORMER_PLAYER = "a former player"
 """The name a deleted player's seats carry in records, logs and chat: a language-neutral key
 (an msgid) that every reader shows in its own language (``cardroom.i18n.names``)."""
@@ -38,7 +40,68 @@ class RecordError(ValueError):
     """A record is malformed or does not replay; the message says where and why.
 
     Every game's record error is a subclass, so a caller can catch this one class.
+
+    **Words.** A record error is raised with a :class:`~cardroom.games.messages.Message`, never
+    a bare sentence: ``RecordError(Message("rec.whole-number", f"{where} must be a whole number,
+    not {brief(value)}", field=where, value=shown(value)))``. The Message is the English
+    sentence (``str(exc)`` stays byte for byte what it always was: tests, logs and callers read
+    it) *and* an ``id`` with ``fields``; the words in French and Welsh are chosen from the id in
+    :mod:`cardroom.i18n.record_words` (ids ``rec.*``; the catalogs en/fr/cy) by
+    :func:`cardroom.i18n.reasons.record_error_text`, which every display point calls (``cardroom
+    replay``, ``cardroom analyse``, the web replay upload and its Analyse). In fields:
+
+    - a record's JSON path (``chips[2]``, ``version.format``) is the ``field``: the person's
+      own key, shown quoted, never translated;
+    - a value from the record is :func:`shown` of it (its JSON text, or a message of its size);
+    - another error's message (a rules error, an engine's illegal-move reason) is put in a
+      field as the :class:`Message` itself (``reason=exc.reason``), never ``str()`` of it, so its
+      id reaches the reader;
+    - the places a game's subclass adds (``round 2: ``, ``game 3: action 7: ``) are not glued
+      to the sentence: the subclass wraps the Message in ``rec.in-round``/``rec.at-move``/…
+      with the number and the inner message as fields (:func:`placed`), so the prefix is
+      worded too.
+
+    :attr:`message` is the Message to tell a person; an error raised with a plain string (code
+    not yet converted) is told as the general ``rec.unreadable`` in French and Welsh, never as
+    its English sentence. ``tests/i18n/test_record_errors.py`` checks that every raise in the
+    converted files passes a Message whose id has words.
     """
+
+    @property
+    def message(self) -> Message:
+        """What a person is told: the Message raised (or the general ``rec.unreadable``)."""
+        arg = self.args[0] if self.args else ""
+        if isinstance(arg, Message):
+            return arg
+        return Message("rec.unreadable", str(arg))
+
+
+def placed(id: str, prefix: str, message: str, **numbers: int) -> Message:
+    """``message`` with a place in the record before it (``round 2: …``): the English sentence
+    is ``prefix + message`` as always; the words are ``id`` with ``numbers`` and the inner
+    message as field ``detail`` (a plain string is kept as the general ``rec.unreadable``)."""
+    inner = message if isinstance(message, Message) else Message("rec.unreadable", message)
+    return Message(id, prefix + message, detail=inner, **numbers)
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value from a record for a message's ``value`` field: its JSON text when short (``null``,
+    ``true``, ``"QS"``, ``[1, 2]``), else a message of its size (``rec.value.list`` …). The
+    English sentence keeps :func:`brief`; this is what the other languages show."""
+    if isinstance(value, str) and len(value) > limit:
+        text = json.dumps(value[:limit], ensure_ascii=False)
+        return Message("rec.value.text", brief(value, limit), text=text, n=len(value))
+    if isinstance(value, (list, dict)):
+        text = _short_repr(value, limit)
+        if len(text) > limit:
+            kind = "rec.value.list" if isinstance(value, list) else "rec.value.object"
+            return Message(kind, brief(value, limit), n=len(value))
+        return text
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def brief(value: Any, limit: int = 40) -> str:

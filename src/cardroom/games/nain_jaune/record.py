@@ -48,17 +48,26 @@ from cardroom.games.records import (
     get_int,
     get_list,
     get_names,
+    placed,
     read_version,
 )
 from cardroom.games.records import RecordError as BaseRecordError
 
 
 class RecordError(BaseRecordError):
-    """A record is malformed or holds an illegal move; the message says which and why."""
+    """A record is malformed or holds an illegal move; the message says which and why.
+
+    ``message`` is a :class:`~cardroom.games.messages.Message` (see the base class); the round
+    of a whole game is not glued to it but kept as a field: ``rec.in-round`` (``round 2: …``)
+    with ``round`` and the inner message as ``detail``. ``detail`` is the inner message, for a
+    re-raise with another round number.
+    """
 
     def __init__(self, message: str, move: int | None = None, round_no: int | None = None):
-        prefix = f"round {round_no}: " if round_no is not None else ""
-        super().__init__(prefix + message)
+        if round_no is not None:
+            super().__init__(placed("rec.in-round", f"round {round_no}: ", message, round=round_no))
+        else:
+            super().__init__(message)
         self.detail = message
         self.move = move
         self.round_no = round_no
