@@ -132,6 +132,39 @@ CASES: dict[str, tuple[Any, str, str]] = {
         "rec.speed.seed",
         "la graine 7 n’est pas celle de la partie 1 du match 1 (",
     ),
+    "a header without its deal": (
+        _changed(SPIT, lambda d: d.pop("deal")),
+        "rec.rt.no-key",
+        f"l’enregistrement n’a pas de champ «{Q}deal{Q}»",
+    ),
+    "a deal card that is not one": (
+        _changed(SPIT, lambda d: d["deal"].__setitem__(0, "ZZ")),
+        "rec.rt.deal-card",
+        'carte 1 de la donne : "ZZ" n’est pas une carte',
+    ),
+    "a deal card twice": (
+        _changed(SPEED, lambda d: d["deal"].__setitem__(1, d["deal"][0])),
+        "rec.rt.deal-twice",
+        "carte 2 de la donne : ",
+    ),
+    "a deal short of a card": (
+        _changed(SPEED, lambda d: d["deal"].pop()),
+        "rec.rt.deal-size",
+        "la donne a 51 cartes : elle doit contenir chacune des 52 cartes une fois",
+    ),
+    "a Spit action of no known type": (
+        _changed(SPIT, lambda d: d["actions"][0].update(action={"type": "dance"})),
+        "rec.rt.seat-action",
+        'action 1 : place 0 : type d’action de Spit inconnu "dance" : les types sont play, ',
+    ),
+    "a Speed play on a third pile": (
+        _changed(
+            SPEED,
+            lambda d: d["actions"][0].update(action={"type": "play", "card": "7D", "pile": 5}),
+        ),
+        "rec.rt.seat-action",
+        f"action 1 : place 0 : «{Q}pile{Q}» doit valoir 0 ou 1, pas 5",
+    ),
 }
 # English words that no French refusal keeps
 ENGLISH = (" must ", " the ", " is ", " not ", " record ", " entry ", "countdown", " seat ")
@@ -205,7 +238,14 @@ def test_in_welsh_too() -> None:
     )
 
 
-FILES = ("arbiter.py", "games/spit/record.py", "games/speed/record.py")
+FILES = (
+    "arbiter.py",
+    "games/realtime_engine.py",
+    "games/spit/record.py",
+    "games/spit/engine.py",
+    "games/speed/record.py",
+    "games/speed/engine.py",
+)
 
 
 def test_no_record_error_is_raised_with_a_bare_sentence() -> None:

@@ -8,7 +8,7 @@ language writes decimals), ``seat`` a record's seat (0 or 1, as the record count
 
 from __future__ import annotations
 
-from cardroom.i18n import N_
+from cardroom.i18n import N_, Np_
 
 REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     # the arbiter's replay of one record (arbiter.py)
@@ -43,6 +43,45 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     ),
     "rec.rt.rejected-legal": N_("seat {seat}'s {value} was recorded as refused but is legal"),
     "rec.rt.empty-match": N_("a match record is a non-empty list of game records"),
+    # the header both games share and its deal (games/realtime_engine.py)
+    "rec.rt.deal-list": N_("{field} must be a list of the 52 cards"),
+    "rec.rt.deal-card": N_("deal card {n}: {value} is not a card"),
+    "rec.rt.deal-twice": N_("deal card {n}: {card.the} is already in the deal"),
+    "rec.rt.deal-size": (
+        "n",
+        *Np_(
+            "the deal has {n} card: it must hold all 52 cards once",
+            "the deal has {n} cards: it must hold all 52 cards once",
+        ),
+    ),
+    "rec.spit.deal-twice": N_("{card.the} is twice in the deal: each card once"),
+    "rec.rt.header-object": N_("a {game} record must be a JSON object"),
+    "rec.rt.wrong-game": N_("{field} is {value}, not {game}"),
+    "rec.rt.no-key": N_("the record has no {field}"),
+    "rec.rt.rules": N_("rules: {detail}"),
+    "rec.rt.countdown-long": N_(
+        "the rules' countdown of {seconds} s is too long: at most {most} s"
+    ),
+    # an action of a record (games/spit/engine.py, games/speed/engine.py: action_from_json)
+    "rec.rt.action-extra": N_("a {kind} action has no {typed}"),
+    "rec.rt.action-missing": N_("a {kind} action needs {typed}"),
+    "rec.rt.action-card": N_("{kind} action, {field}: {value} is not a card"),
+    "rec.rt.action-number": N_(
+        "{kind} action, {field} must be a whole number from 0 to {most}, not {value}"
+    ),
+    "rec.spit.action-object": N_('a Spit action must be a JSON object with a "type", not {value}'),
+    "rec.spit.action-type": N_("unknown Spit action type {value}: the types are {choices}"),
+    "rec.speed.action-object": N_(
+        'a Speed action must be a JSON object with a "type", not {value}'
+    ),
+    "rec.speed.call-fields": N_("a call action has no other fields: {value}"),
+    "rec.speed.pile": N_("{field} must be 0 or 1, not {value}"),
+    "rec.speed.play-card": N_("play action: a card cannot be read"),
+    "rec.speed.action-type": N_(
+        'unknown Speed action type {value}: the types are "play" and "call"'
+    ),
+    # a play sent by a player's page without the card it was aimed at
+    "rt.play-seen": N_('a play must carry the top card of the pile as you saw it ("seen")'),
     # a Spit header, a Speed header and a Speed match (games/spit/record.py, speed/record.py)
     "rec.spit.not-object": N_("a Spit record must be a JSON object"),
     "rec.speed.match-object": N_(
