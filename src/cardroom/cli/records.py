@@ -80,7 +80,7 @@ OS_CASES = {
     errno.EPERM: "rec.no-permission",
 }
 """The OS errors a person meets most, each with its own words (the others: ``rec.cannot-open``
-or ``rec.cannot-read`` with the system's English text as a quoted ``reason``)."""
+or ``rec.cannot-read`` with the system's English text as a quoted ``said``)."""
 
 
 def os_message(exc: OSError, doing: str) -> Message:
@@ -92,7 +92,7 @@ def os_message(exc: OSError, doing: str) -> Message:
     case = OS_CASES.get(exc.errno or 0)
     if case is not None:
         return Message(case, text)
-    return Message(f"rec.cannot-{doing}", text, reason=reason)
+    return Message(f"rec.cannot-{doing}", text, said=reason)
 
 
 def _read_all(fd: int, limit: int, deadline: float | None) -> bytes:

@@ -33,6 +33,7 @@ from cardroom.cli.groups import (
 )
 from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
@@ -319,7 +320,12 @@ def replay_realtime(data: Any, as_json: bool) -> int:
 def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     kinds = {rep.engine.game for rep in reps}
     if kinds != {"speed"}:
-        raise RecordError("only Speed records come as a list (a match to a target score)")
+        raise RecordError(
+            Message(
+                "rec.list-not-speed",
+                "only Speed records come as a list (a match to a target score)",
+            )
+        )
     from cardroom.games.speed.record import check_match
 
     summary = check_match(data, [rep.engine for rep in reps])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.games.records import RecordError
-from cardroom.i18n import Translator
+from cardroom.i18n import N_, Translator
 from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words
 from cardroom.i18n.words import tr_of
@@ -87,10 +87,8 @@ def record_error_text(
     tr = tr_of(lang)
     if tr.lang == "en":
         return f"{path}: {error}" if path is not None else str(error)
-    message = record_error_message(error)
-    if path is not None:
-        message = Message("rec.in-file", f"{path}: {message}", path=path, detail=message)
-    return words(message, tr)
+    said = words(record_error_message(error), tr)
+    return tr._(N_("{path}: {detail}"), path=path, detail=said) if path is not None else said
 
 
 PLACES = frozenset({"rec.in-round", "rec.at-action", "rec.in-game", "rec.in-game-action"})
