@@ -65,8 +65,7 @@ def test_the_service_raises_no_sentence_without_an_id() -> None:
                 and said.func.id == "str"
             ):
                 bare.append(f"{name}:{node.lineno}")
-    # config.py's two seat-shape refusals are the lobby's checks (the lobby says its own words)
-    assert [b for b in bare if not b.startswith("config.py")] == []
+    assert bare == []
 
 
 @pytest.fixture

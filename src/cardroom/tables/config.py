@@ -123,7 +123,8 @@ class SeatSpec:
     def from_json(cls, data: Any) -> SeatSpec:
         """Read :meth:`to_json`'s form."""
         if not isinstance(data, dict) or data.get("kind") not in ("person", "bot"):
-            raise TableError("bad-request", "a seat is {kind: person|bot, level, name}")
+            said = "a seat is {kind: person|bot, level, name}"
+            raise TableError("bad-request", Message("table.seat-shape", said))
         return cls(cast(SeatKind, data["kind"]), data.get("level"), data.get("name"))
 
 
@@ -169,13 +170,15 @@ class TableConfig:
             said = players_error("nain-jaune", len(self.seats), MIN_PLAYERS, MAX_PLAYERS)
             raise TableError("bad-request", said)
         if self.seats[0].kind != "person":
-            raise TableError("bad-request", "seat 0 is the creator's: it must be a person")
+            seat_0 = "seat 0 is the creator's: it must be a person"
+            raise TableError("bad-request", Message("table.seat-0", seat_0))
         unreachable = unreachable_target(self.rules, self.rules.starting_chips * len(self.seats))
         if unreachable is not None:  # refused now, not when the first round is dealt
             raise TableError("bad-request", unreachable)
         for delay in (self.takeover_after, self.bot_delay, self.next_round_after):
             if not delay >= 0:
-                raise TableError("bad-request", "delays are seconds, zero or more")
+                delays = "delays are seconds, zero or more"
+                raise TableError("bad-request", Message("table.delays", delays))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (the ``created`` entry's ``config``)."""
@@ -199,7 +202,8 @@ class TableConfig:
     def from_json(cls, data: Any) -> TableConfig:
         """Read :meth:`to_json`'s form; raises :class:`TableError` (``bad-request``)."""
         if not isinstance(data, dict):
-            raise TableError("bad-request", "a table config is a JSON object")
+            said = "a table config is a JSON object"
+            raise TableError("bad-request", Message("table.config-object", said))
         try:
             return cls(
                 game=str(data.get("game", "nain-jaune")),
@@ -221,7 +225,8 @@ class TableConfig:
                 raise
             if isinstance(exc, RulesError):
                 raise TableError("bad-request", exc.message) from None
-            raise TableError("bad-request", f"bad table config: {exc}") from None
+            said = f"bad table config: {exc}"
+            raise TableError("bad-request", Message("table.bad-config", said)) from None
 
 
 @dataclass(frozen=True, slots=True)
