@@ -130,6 +130,11 @@ async def test_each_spit_and_speed_refusal_has_its_id(service: TableService) -> 
         error = await _refused(call())
         assert error.code == code, (id, error.code)
         assert_told(error, id)
+    await service.start_now(tid, 0)  # the empty person seat gets a bot
+    unseen = {"type": "play", "card": "7D", "pile": 0}  # no "seen": the card it was aimed at
+    error = await _refused(service.act_realtime(tid, 0, unseen))
+    assert error.code == "bad-request" and str(error.message).startswith("seat 0: a play must")
+    assert_told(error, "rt.play-seen")
 
 
 # ---------------------------------------------------------------------------- the web

@@ -211,6 +211,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.exists": N_("table {table} already exists"),
     "table.cannot-rebuild": N_("table {table} cannot be rebuilt from its log"),
     "table.bad-level": N_("this table's bot level is not valid"),
+    "table.paused": N_("the game is paused until everybody is back"),
     "table.seat-shape": N_("a seat is a person's or a bot's, with its level and name"),
     "table.seat-0": N_("the first seat is the creator's: it must be a person"),
     "table.delays": N_("the table's delays are seconds, zero or more"),

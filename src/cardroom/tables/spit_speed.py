@@ -63,7 +63,7 @@ from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
-from cardroom.games.messages import message_json
+from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
@@ -80,6 +80,9 @@ from cardroom.tables.config import (
 )
 
 RealtimeTableError = TableError
+
+PAUSED = Message("table.paused", "the game is paused until everybody is back")
+"""A person's action while the game waits for an absent player."""
 """The error of the real-time table is the service's :class:`TableError` (one type for both)."""
 RealtimeSeat = SeatSpec
 """A seat as created: a person (named when he joins) or a bot of a level."""
@@ -537,13 +540,17 @@ class RealtimeTable:
             )
         seat = _seat(data)
         if self.paused_at is not None:
-            raise RealtimeTableError("paused", "the game is paused until everybody is back")
+            raise RealtimeTableError("paused", PAUSED)
         try:
             if person and data.get("by", "person") == "person":
                 return client_action(self.engine, data.get("action"))
             return self.engine.action_from_json(data.get("action"))
         except ValueError as exc:
-            raise RealtimeTableError("bad-request", f"seat {seat}: {exc}") from None
+            inner = message_of(exc)  # the person's own seat: its words need no "seat N: "
+            said: str = f"seat {seat}: {exc}"
+            if isinstance(inner, Message):
+                said = Message(inner.id, said, **inner.fields)
+            raise RealtimeTableError("bad-request", said) from None
 
     def _check_presence(
         self, kind: str, data: Mapping[str, Any], t: float, deadline: float | None
