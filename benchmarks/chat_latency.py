@@ -28,6 +28,7 @@ import websockets
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import Settings, create_app
+from cardroom.web.server import uvicorn_config
 
 SPECTATORS = 7
 
@@ -51,7 +52,7 @@ async def run(lines: int) -> list[tuple[str, int, float, float, float]]:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn_config(app, settings, lifespan="on"))
     task = asyncio.create_task(server.serve(sockets=[sock]))
     while not server.started:
         await asyncio.sleep(0.01)

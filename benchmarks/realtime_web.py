@@ -55,6 +55,7 @@ def serve(mode: str, port: int, db: str, kind: str, tables: int, out: str) -> No
     from cardroom.tables import SeatSpec
     from cardroom.tables.spit_speed import RealtimeConfig
     from cardroom.web import Settings, create_app
+    from cardroom.web.server import uvicorn_config
 
     if mode == "nostore":
 
@@ -65,7 +66,7 @@ def serve(mode: str, port: int, db: str, kind: str, tables: int, out: str) -> No
         EventStore.update_table = skip  # type: ignore[method-assign]
     settings = Settings(db_url=f"sqlite+aiosqlite:///{db}", rate_per_second=1e6, rate_burst=10**6)
     app = create_app(settings)
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn_config(app, settings, host="127.0.0.1", port=port)
     server = uvicorn.Server(config)
 
     async def main() -> None:
@@ -91,7 +92,8 @@ def serve(mode: str, port: int, db: str, kind: str, tables: int, out: str) -> No
         os.replace(out + ".tmp", out)
         await task
 
-    asyncio.run(main())
+    with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+        runner.run(main())  # on the loop cardroom serve runs on (uvloop if installed)
 
 
 def pct(values: list[float], q: float) -> float:

@@ -50,6 +50,7 @@ def serve(mode: str, port: int, db: str) -> None:
 
     from cardroom.store import EventStore
     from cardroom.web import Settings, create_app
+    from cardroom.web.server import uvicorn_config
 
     if mode == "nostore":
 
@@ -62,7 +63,8 @@ def serve(mode: str, port: int, db: str) -> None:
     settings = Settings(
         db_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0, rate_per_second=1e6, rate_burst=10**6
     )
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn_config(create_app(settings), settings, host="127.0.0.1", port=port)
+    uvicorn.Server(config).run()  # on the loop cardroom serve runs on (uvloop if installed)
 
 
 def wait_up(port: int, timeout: float = 30.0) -> None:

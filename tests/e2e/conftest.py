@@ -19,6 +19,7 @@ import uvicorn
 from playwright.sync_api import Browser, ViewportSize, sync_playwright
 
 from cardroom.web.app import create_app
+from cardroom.web.server import uvicorn_config
 from cardroom.web.settings import Settings
 
 T = TypeVar("T")
@@ -87,9 +88,7 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]
     )  # fmt: skip
     app = create_app(settings)
     wrapped = _LoopCapture(app)
-    config = uvicorn.Config(
-        wrapped, host="127.0.0.1", port=port, log_level="warning", lifespan="on"
-    )
+    config = uvicorn_config(wrapped, settings, host="127.0.0.1", port=port, lifespan="on")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -359,8 +359,10 @@ async def test_a_spit_action_at_a_nain_jaune_table_says_so(tmp_path: Path) -> No
 # -- 6. the server's connections --------------------------------------------------------------
 
 
-async def test_a_half_sent_request_is_cut_off(tmp_path: Path) -> None:
-    async with serving(settings_for(tmp_path, header_timeout=0.3)) as (_app, address):
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+async def test_a_half_sent_request_is_cut_off(tmp_path: Path, http: str) -> None:
+    settings = settings_for(tmp_path, header_timeout=0.3, http_impl=http)
+    async with serving(settings) as (_app, address):
         host, port = address.split(":")
         reader, writer = await asyncio.open_connection(host, int(port))
         writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
@@ -381,6 +383,24 @@ async def test_a_half_sent_request_is_cut_off(tmp_path: Path) -> None:
         writer.write(b"GET /healthz HTTP/1.1\r\n")  # a next request, begun and left
         assert await asyncio.wait_for(reader.read(), 5) == b""
         writer.close()
+
+
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+async def test_a_websocket_outlives_the_header_deadline(tmp_path: Path, http: str) -> None:
+    settings = settings_for(tmp_path, header_timeout=0.3, http_impl=http)
+    async with serving(settings) as (app, address):
+        created = await service_of(app).create(
+            TableConfig(
+                rules=Rules(), seats=(SeatSpec("person", name="Ann"), SeatSpec("person")), seed=2
+            )
+        )
+        ann = await Player(address, created.table_id, created.creator_token).connect()
+        await ann.wait_for(lambda f: f["type"] == "state", timeout=10)
+        await asyncio.sleep(1.0)  # past the deadline: the upgraded connection is not cut off
+        await ann.send({"type": "act", "action": {"type": "call"}, "id": 3})
+        error = await ann.wait_for(lambda f: f["type"] == "error", timeout=10)
+        await ann.close()
+    assert error["code"] == "bad-request" and error["ref"] == 3
 
 
 async def test_websockets_per_address_are_bounded(tmp_path: Path) -> None:

@@ -261,8 +261,11 @@ def serve(
 
     def run_one() -> None:
         server = uvicorn.Server(config)
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(server.serve(sockets=[sock]))
+        with (
+            contextlib.suppress(KeyboardInterrupt),
+            asyncio.Runner(loop_factory=config.get_loop_factory()) as runner,
+        ):
+            runner.run(server.serve(sockets=[sock]))
 
     try:
         if workers == 1:

@@ -1,10 +1,20 @@
-"""How uvicorn runs the app: message sizes, the connection cap and a request-header timeout.
+"""How uvicorn runs the app: the event loop, the HTTP and websocket protocols, message sizes,
+the connection cap and a request-header timeout.
+
+Everything that starts a server (``cardroom serve``, the tests' servers, the benchmarks) builds
+its configuration with :func:`uvicorn_config`, so the choices below are made in one place:
+
+* the event loop: uvloop (libuv) where it is installed (Linux and macOS), else asyncio's own;
+  ``cardroom serve`` runs the server on ``config.get_loop_factory()``'s loop;
+* HTTP: httptools (the llhttp parser, in C) rather than h11 (pure Python);
+* websockets: the ``websockets`` package's sans-I/O protocol (see ``Settings.ws_impl``).
 
 uvicorn times out idle keep-alive connections but not a request whose headers never end (a
 client can hold a connection open for ever by sending one byte at a time, or nothing at all).
-:class:`HeaderTimeoutProtocol` closes a connection whose request headers are not complete
-``header_timeout`` seconds after the connection opened or the first bytes of a next request on
-a kept-alive connection arrived (an idle kept-alive connection is uvicorn's, closed after 5 s).
+Both HTTP protocols get a deadline: a connection whose request headers are not complete
+``header_timeout`` seconds after the connection opened, or after the first bytes of a next
+request on a kept-alive connection arrived, is closed (an idle kept-alive connection is
+uvicorn's, closed after 5 s).
 """
 
 from __future__ import annotations
@@ -15,21 +25,20 @@ from typing import Any
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from cardroom.web.settings import Settings
 
 WS_MAX_SIZE = 64 * 1024
 
 
-class HeaderTimeoutProtocol(H11Protocol):
-    """uvicorn's h11 protocol, plus a deadline for each request's headers."""
+class _HeaderDeadline:
+    """A timer closing the connection when it fires; armed and disarmed by the protocol."""
 
     header_timeout = 10.0
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._header_timer: asyncio.TimerHandle | None = None
-        self._arm()
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    _header_timer: asyncio.TimerHandle | None
 
     def _arm(self) -> None:
         if self._header_timer is None:
@@ -42,8 +51,23 @@ class HeaderTimeoutProtocol(H11Protocol):
 
     def _expired(self) -> None:
         self._header_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self._waiting_for_headers() and not self.transport.is_closing():
             self.transport.close()
+
+    def _waiting_for_headers(self) -> bool:
+        raise NotImplementedError
+
+
+class HeaderTimeoutProtocol(_HeaderDeadline, H11Protocol):
+    """uvicorn's h11 protocol, plus a deadline for each request's headers."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_timer = None
+        self._arm()
+
+    def _waiting_for_headers(self) -> bool:
+        return self.conn.their_state is h11.IDLE
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -57,20 +81,61 @@ class HeaderTimeoutProtocol(H11Protocol):
         super().connection_lost(exc)
 
 
-def protocol_with_timeout(seconds: float) -> type[HeaderTimeoutProtocol]:
-    """:class:`HeaderTimeoutProtocol` with its deadline set to ``seconds``."""
-    return type("HeaderTimeoutProtocol", (HeaderTimeoutProtocol,), {"header_timeout": seconds})
+class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
+    """uvicorn's httptools protocol, plus a deadline for each request's headers: armed when the
+    connection opens and when a next request's first bytes arrive (httptools'
+    ``on_message_begin``), disarmed when its headers are complete (``on_headers_complete``,
+    also called for a websocket upgrade before the connection changes protocol)."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_timer = None
+        self._headers_pending = True
+        self._arm()
+
+    def _waiting_for_headers(self) -> bool:
+        return self._headers_pending
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._headers_pending = True
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._headers_pending = False
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+HTTP_PROTOCOLS: dict[str, type[_HeaderDeadline]] = {
+    "httptools": HttpToolsHeaderTimeoutProtocol,
+    "h11": HeaderTimeoutProtocol,
+}
+
+
+def protocol_with_timeout(seconds: float, http: str = "httptools") -> type[asyncio.Protocol]:
+    """The HTTP protocol ``http`` (``httptools`` or ``h11``) with its header deadline set to
+    ``seconds``."""
+    base = HTTP_PROTOCOLS[http]
+    made: type[asyncio.Protocol] = type(base.__name__, (base,), {"header_timeout": seconds})
+    return made
 
 
 def uvicorn_config(app: Any, settings: Settings, **changes: Any) -> uvicorn.Config:
     """The uvicorn configuration ``cardroom serve`` (and the tests' servers) run ``app`` with."""
     options: dict[str, Any] = {
         "log_level": "warning",
+        "ws": settings.ws_impl,
         "ws_max_size": WS_MAX_SIZE,
         "ws_per_message_deflate": settings.ws_compression,
         "proxy_headers": False,
         "server_header": False,
-        "http": protocol_with_timeout(settings.header_timeout),
+        "http": protocol_with_timeout(settings.header_timeout, settings.http_impl),
+        "loop": settings.event_loop,
         "limit_concurrency": settings.max_connections,
         "timeout_keep_alive": 5,
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,10 @@ def sqlite_path(url: str) -> Path | None:
     if not sep or not prefix.startswith("sqlite") or not rest or rest.startswith(":memory:"):
         return None
     return Path(rest.split("?", 1)[0])
+
+
+def _uvloop() -> bool:
+    return importlib.util.find_spec("uvloop") is not None
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,14 @@ class Settings:
     """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
     frame is a few kilobytes of JSON, and deflating every frame for every connection was a
     tenth of the server's CPU under load (docs/performance.md)."""
+    event_loop: str = field(default_factory=lambda: "uvloop" if _uvloop() else "asyncio")
+    """The event loop ``cardroom serve`` runs on: ``uvloop`` where it is installed (not on
+    Windows), else ``asyncio`` (``web/server.py``)."""
+    http_impl: str = "httptools"
+    """uvicorn's HTTP protocol: ``httptools`` (a C parser) or ``h11`` (pure Python); both get
+    the request-header deadline."""
+    ws_impl: str = "websockets-sansio"
+    """uvicorn's websocket protocol: ``websockets-sansio``, ``websockets`` or ``wsproto``."""
     max_connections: int = 8192
     """Connections (and requests in progress) per process; past it uvicorn answers 503."""
     identity: str = "optional"
