@@ -38,7 +38,7 @@ LEVEL_WORDS = {
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("record", type=click.Path(path_type=Path))
 @click.option("--worlds", type=BoundedInt(16, 20000), default=4000, show_default=True,
               help="Deals of the hidden cards tried per decision (Nain Jaune): more is "
               "steadier and slower.")
