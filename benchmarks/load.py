@@ -77,7 +77,7 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.pgcluster import PgCluster, why_not
-from tests.scale.clients import ServerProcess, create_realtime_table, create_table
+from tests.scale.clients import KEPT_ALIVE, ServerProcess, create_realtime_table, create_table
 
 
 class _Seat(msgspec.Struct):
@@ -506,7 +506,9 @@ async def run_step(
     tasks: list[asyncio.Task[None]] = [asyncio.create_task(lag.run())]
     pg_pid = [int((pg.data / "postmaster.pid").read_text().split()[0])] if pg else []
     try:
-        async with httpx.AsyncClient(base_url=f"http://{server.address}", timeout=60) as http:
+        async with httpx.AsyncClient(
+            base_url=f"http://{server.address}", timeout=60, limits=KEPT_ALIVE
+        ) as http:
             for n in range(args.realtime):
                 pair = RtPair(server.address, http, args, rt_stats, seed=n)
                 pairs.append(pair)

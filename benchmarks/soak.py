@@ -57,7 +57,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.load import Person, Stats, Table, percentile
 from benchmarks.soak_server import rss_mb
-from tests.scale.clients import ServerProcess, create_table
+from tests.scale.clients import KEPT_ALIVE, ServerProcess, create_table
+
+GC_SUMS = ("keeper_gc_cpu_ms", "auto_gc_cpu_ms", "auto_gcs", "keeper_collected",
+           "auto_collected")  # fmt: skip
+"""The monitor's garbage-collection sums, per minute (``soak_server.py``)."""
 
 
 @dataclass
@@ -82,10 +86,16 @@ class Soaked:
     longest_busy: float = 0.0
     read: int = 0
     """Lines of ``report`` already read."""
+    env: dict[str, str] = field(default_factory=dict)
+    """The keeper's schedule, when not the server's (``--peer-keeper``)."""
+    gc_minutes: list[dict[str, float]] = field(default_factory=list)
 
     def start(self, bot_delay: float, port: int) -> None:
         os.environ["SOAK_REPORT"] = str(self.report)
         os.environ["SOAK_FULL_EVERY"] = str(self.full_every)
+        for name in ("SOAK_KEEPER_GEN", "SOAK_THRESHOLD0"):
+            os.environ.pop(name, None)
+        os.environ.update(self.env)
         self.server = ServerProcess(self.report.with_suffix(".db").as_posix(), bot_delay=bot_delay)
         self.server.entry = [str(Path(__file__).with_name("soak_server.py"))]
         if port:
@@ -119,6 +129,7 @@ class Soaked:
             "step_ms": max((x.get("keeper_step_ms", 0.0) for x in new), default=float("nan")),
             "frozen": new[-1]["frozen"] if new else 0,
             "live": new[-1].get("live", float("nan")) if new else float("nan"),
+            **{k: sum(x.get(k, 0.0) for x in new) for k in GC_SUMS},
         }
 
     async def full_collection(self) -> None:
@@ -176,6 +187,12 @@ async def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.8)
     parser.add_argument("--rounds", type=int, default=5, help="rounds of a game")
     parser.add_argument(
+        "--peer-keeper", default="",
+        help="GEN[,THRESHOLD0]: the peer is the freezing keeper with another schedule (its step "
+        "collects generation GEN; gc's own threshold of the youngest THRESHOLD0) instead of "
+        "the periodic full collection",
+    )
+    parser.add_argument(
         "--peer-full-every", type=float, default=60.0,
         help="the peer's periodic full collection, seconds (0: no peer)",
     )  # fmt: skip
@@ -194,11 +211,16 @@ async def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         soaks = [Soaked("freeze only (now)", 0.0, Path(tmp) / "now.jsonl")]
-        if args.peer_full_every > 0:
+        if args.peer_keeper:
+            gen, _, threshold = args.peer_keeper.partition(",")
+            label = f"keeper collect({gen}), gc threshold {threshold or 'default'}"
+            env = {"SOAK_KEEPER_GEN": gen, "SOAK_THRESHOLD0": threshold or "0"}
+            soaks.append(Soaked(label, 0.0, Path(tmp) / "peer.jsonl", env=env))
+        elif args.peer_full_every > 0:
             label = f"full GC every {args.peer_full_every:g} s (before)"
             soaks.append(Soaked(label, args.peer_full_every, Path(tmp) / "peer.jsonl"))
         makers: list[asyncio.Task[None]] = []
-        clients = [httpx.AsyncClient(timeout=60) for _ in soaks]
+        clients = [httpx.AsyncClient(timeout=60, limits=KEPT_ALIVE) for _ in soaks]
         try:
             for n, (soak, http) in enumerate(zip(soaks, clients, strict=True)):
                 soak.start(args.bot_delay, args.port + n if args.port else 0)
@@ -223,6 +245,7 @@ async def main() -> None:
                     soak.rss.append(rss)
                     soak.longest_lag = max(soak.longest_lag, seen["lag_ms"])
                     soak.longest_busy = max(soak.longest_busy, seen["busy_ms"])
+                    soak.gc_minutes.append({k: seen[k] for k in GC_SUMS})
                     lat = [1000 * x for x in soak.stats.latencies]
                     print(
                         f"| {soak.label} | {minute} | {len(soak.tables)} | {soak.replaced} | "
@@ -260,6 +283,15 @@ async def main() -> None:
                 f"longest loop pause {soak.longest_lag:.0f} ms (of it CPU at most "
                 f"{soak.longest_busy:.0f} ms); {soak.replaced} finished tables replaced"
             )
+        if soak.gc_minutes:
+            n = len(soak.gc_minutes)
+            mean = {k: sum(m[k] for m in soak.gc_minutes) / n for k in GC_SUMS}
+            print(
+                f"  garbage collection a minute (mean of {n}): the keeper's collections "
+                f"{mean['keeper_gc_cpu_ms']:.0f} ms CPU, {mean['keeper_collected']:.0f} objects "
+                f"freed; gc's own {mean['auto_gcs']:.0f} collections "
+                f"{mean['auto_gc_cpu_ms']:.0f} ms CPU, {mean['auto_collected']:.0f} objects freed"
+            )
         if soak.create_errors or soak.stats.errors:
             print(f"  errors: {errors(soak)}")
         if soak.server is not None:
@@ -279,6 +311,8 @@ async def main() -> None:
             )
             kinds = ", ".join(f"{k} {n}" for k, n in f.get("kinds", []))
             print(f"  the kinds of the objects freed: {kinds}")
+            where = "; ".join(f"{k} {n}" for k, n in f.get("where", []))
+            print(f"  where they come from: {where}")
 
 
 def errors(soak: Soaked) -> str:

@@ -8,9 +8,13 @@ loop's thread used within one such sleep (``busy_ms``: the pauses the server mak
 whatever the load), the longest garbage collection (``gc_ms``) and full collections
 (``full``) since the last line, the CPU the keeper's own steps used (``keeper_cpu_ms``) and
 the longest one (``keeper_step_ms``), the
-frozen objects, the Nain Jaune tables in the service's memory (``live``) and the resident
-memory. ``SOAK_FULL_EVERY`` (seconds) gives the keeper the old periodic full collection (the
-soak's peer).
+frozen objects, the Nain Jaune tables in the service's memory (``live``), the resident
+memory, and the CPU and objects freed of the keeper's collections and of gc's own automatic
+ones (``keeper_gc_cpu_ms``, ``auto_gc_cpu_ms``, ``auto_gcs``, ``keeper_collected``,
+``auto_collected``). ``SOAK_FULL_EVERY`` (seconds) gives the keeper the old periodic full
+collection (the soak's peer); ``SOAK_KEEPER_GEN`` (0) and ``SOAK_THRESHOLD0`` try another
+schedule: the keeper's step collects only the youngest generation, gc's own threshold of the
+youngest is raised.
 
 On SIGUSR1 (the soak sends it at its end) the monitor runs one full collection of everything,
 the frozen objects included, and writes a line with what it found: ``garbage`` (objects the
@@ -29,6 +33,7 @@ import os
 import signal
 import sys
 import time
+import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -70,6 +75,16 @@ class MeasuredKeeper(GcKeeper):
     def __init__(self) -> None:
         full = float(os.environ.get("SOAK_FULL_EVERY", "0"))
         super().__init__(full_every=full or None)
+        self.generation = int(os.environ.get("SOAK_KEEPER_GEN", "1"))
+        """The generation the keeper's step collects (1, the server's; 0 to try the cheaper)."""
+        threshold0 = int(os.environ.get("SOAK_THRESHOLD0", "0"))
+        if threshold0:  # gc's own collection of the youngest, every that many allocations
+            gc.set_threshold(threshold0, *gc.get_threshold()[1:])
+        self.in_step = False
+        self.gc_cpu = {"keeper": 0.0, "auto": 0.0}
+        self.collected = {"keeper": 0, "auto": 0}
+        self.autos = 0
+        self._gc_cpu_start = 0.0
         self.report = Path(os.environ["SOAK_REPORT"])
         self.every = float(os.environ.get("SOAK_EVERY", "5"))
         self.lag = 0.0
@@ -83,18 +98,29 @@ class MeasuredKeeper(GcKeeper):
 
     def step(self) -> str:
         cpu = time.thread_time()
+        self.in_step = True
         try:
+            if self.generation != 1 and self.last_full is not None and self.full_every is None:
+                gc.collect(self.generation)
+                gc.freeze()
+                return "freeze"
             return super().step()
         finally:
             spent = time.thread_time() - cpu
             self.keeper_cpu += spent
             self.keeper_longest = max(self.keeper_longest, spent)
+            self.in_step = False
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_start = time.perf_counter()
+            self._gc_cpu_start = time.thread_time()
             return
         self.gc_longest = max(self.gc_longest, time.perf_counter() - self._gc_start)
+        who = "keeper" if self.in_step else "auto"
+        self.gc_cpu[who] += time.thread_time() - self._gc_cpu_start
+        self.collected[who] += info["collected"]
+        self.autos += who == "auto"
         if info["generation"] == 2:
             self.full += 1
 
@@ -128,12 +154,19 @@ class MeasuredKeeper(GcKeeper):
                     "keeper_step_ms": 1000 * self.keeper_longest,
                     "frozen": gc.get_freeze_count(), "rss_mb": rss_mb(),
                     "live": live_tables(),
+                    "keeper_gc_cpu_ms": 1000 * self.gc_cpu["keeper"],
+                    "auto_gc_cpu_ms": 1000 * self.gc_cpu["auto"], "auto_gcs": self.autos,
+                    "keeper_collected": self.collected["keeper"],
+                    "auto_collected": self.collected["auto"],
                 }  # fmt: skip
                 with self.report.open("a") as out:
                     out.write(json.dumps(line) + "\n")
                 self.lag = self.busy = self.gc_longest = 0.0
                 self.full = 0
                 self.keeper_cpu = self.keeper_longest = 0.0
+                self.gc_cpu = {"keeper": 0.0, "auto": 0.0}
+                self.collected = {"keeper": 0, "auto": 0}
+                self.autos = 0
                 written = now
 
     def _full_report(self) -> None:
@@ -146,6 +179,7 @@ class MeasuredKeeper(GcKeeper):
         try:
             garbage = gc.collect()
             kinds = Counter(type(x).__qualname__ for x in gc.garbage).most_common(12)
+            where = Counter(_where(x) for x in gc.garbage).most_common(12)
             gc.garbage.clear()
         finally:
             gc.set_debug(0)
@@ -155,10 +189,32 @@ class MeasuredKeeper(GcKeeper):
             "t": time.time(), "final_full": True, "garbage": garbage, "frozen_before": frozen,
             "pause_ms": 1000 * (time.perf_counter() - start),
             "cpu_ms": 1000 * (time.thread_time() - cpu), "rss_before_mb": before,
-            "rss_after_mb": rss_mb(), "live": live_tables(), "kinds": kinds,
+            "rss_after_mb": rss_mb(), "live": live_tables(), "kinds": kinds, "where": where,
         }  # fmt: skip
         with self.report.open("a") as out:
             out.write(json.dumps(line) + "\n")
+
+
+def _where(obj: object) -> str:
+    """Where a piece of cyclic garbage comes from: a task's coroutine, a frame's or a
+    traceback's function (file:line), an exception's kind (and the function it was raised in);
+    else its type."""
+    if isinstance(obj, asyncio.Task):
+        coro = obj.get_coro()
+        code = getattr(coro, "cr_code", None)
+        return f"Task {getattr(code, 'co_qualname', type(coro).__qualname__)}"
+    if isinstance(obj, types.FrameType):
+        return f"frame {obj.f_code.co_qualname} {Path(obj.f_code.co_filename).name}:{obj.f_lineno}"
+    if isinstance(obj, types.TracebackType):
+        while obj.tb_next is not None:
+            obj = obj.tb_next
+        code = obj.tb_frame.f_code
+        return f"traceback to {code.co_qualname} {Path(code.co_filename).name}:{obj.tb_lineno}"
+    if isinstance(obj, BaseException):
+        tb = obj.__traceback__
+        first = tb.tb_frame.f_code.co_qualname if tb is not None else "-"
+        return f"{type(obj).__qualname__} through {first}"
+    return type(obj).__qualname__
 
 
 if __name__ == "__main__":

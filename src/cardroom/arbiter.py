@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from cardroom.games.messages import Message
+from cardroom.games.messages import Message, message_of
 from cardroom.games.realtime_engine import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
 from cardroom.games.records import (
     MAX_SECONDS,
@@ -33,6 +33,7 @@ from cardroom.games.records import (
     get_names,
     get_number,
     placed,
+    shown,
 )
 from cardroom.games.records import RecordError as BaseRecordError
 
@@ -99,6 +100,10 @@ class WallClock:
 
 class ArbiterError(ValueError):
     """A submission the arbiter cannot take at all (bad seat, time running backwards)."""
+
+
+EMPTY_MATCH = Message("rec.rt.empty-match", "a match record is a non-empty list of game records")
+"""A Speed match record with no game in it."""
 
 
 class RecordError(BaseRecordError):
@@ -185,7 +190,13 @@ class Arbiter(Generic[A, V]):
         countdown: float | None = None,
     ) -> None:
         if len(names) != len(SEATS):
-            raise ArbiterError(f"a real-time table has {len(SEATS)} players, not {len(names)}")
+            raise ArbiterError(
+                Message(
+                    "arbiter.players",
+                    f"a real-time table has {len(SEATS)} players, not {len(names)}",
+                    n=len(names),
+                )
+            )
         self.engine = engine
         self.clock = clock
         self.names = list(names)
@@ -193,7 +204,13 @@ class Arbiter(Generic[A, V]):
             rules: Any = getattr(engine, "rules", None)
             countdown = float(getattr(rules, "countdown", 0.0))
         if not (countdown >= 0 and math.isfinite(countdown)):
-            raise ArbiterError(f"the countdown must be 0 or more seconds, not {countdown}")
+            raise ArbiterError(
+                Message(
+                    "arbiter.countdown",
+                    f"the countdown must be 0 or more seconds, not {countdown}",
+                    seconds=float(countdown),
+                )
+            )
         self.countdown = countdown
         self.start = clock.now()
         self.time = self.start
@@ -242,11 +259,22 @@ class Arbiter(Generic[A, V]):
     def _time(self, t: float | None) -> float:
         now = self.clock.now() if t is None else float(t)
         if not math.isfinite(now):
-            raise ArbiterError(f"an action's time must be a number of seconds, not {t!r}")
+            raise ArbiterError(
+                Message(
+                    "arbiter.time",
+                    f"an action's time must be a number of seconds, not {t!r}",
+                    value=repr(t),
+                )
+            )
         if now < self.time:
             raise ArbiterError(
-                f"time {now:.6f} is earlier than the last thing applied ({self.time:.6f}): "
-                "submit actions in time order"
+                Message(
+                    "arbiter.time-order",
+                    f"time {now:.6f} is earlier than the last thing applied ({self.time:.6f}): "
+                    "submit actions in time order",
+                    t=now,
+                    before=self.time,
+                )
             )
         return now
 
@@ -280,7 +308,9 @@ class Arbiter(Generic[A, V]):
         time) ends with the move that finished the game.
         """
         if seat not in SEATS:
-            raise ArbiterError(f"seat must be 0 or 1, not {seat!r}")
+            raise ArbiterError(
+                Message("arbiter.seat", f"seat must be 0 or 1, not {seat!r}", value=repr(seat))
+            )
         if self.engine.over:
             return Outcome(False, GAME_OVER)
         now = self._time(t)
@@ -313,7 +343,9 @@ class Arbiter(Generic[A, V]):
     def post(self, seat: int, action: A, t: float) -> None:
         """Queue ``action`` of ``seat`` made at time ``t``; :meth:`advance` applies it."""
         if seat not in SEATS:
-            raise ArbiterError(f"seat must be 0 or 1, not {seat!r}")
+            raise ArbiterError(
+                Message("arbiter.seat", f"seat must be 0 or 1, not {seat!r}", value=repr(seat))
+            )
         stamp = self._time(t)
         heapq.heappush(self._queue, _Posted(stamp, self._seq, seat, action))
         self._seq += 1
@@ -393,7 +425,13 @@ def _record_module(game: str) -> Any:
     path = RECORD_MODULES.get(game)
     if path is None:
         known = ", ".join(sorted(RECORD_MODULES))
-        raise RecordError(f"unknown real-time game {game!r} (known: {known})")
+        raise RecordError(
+            Message(
+                "rec.rt.unknown-game",
+                f"unknown real-time game {game!r} (known: {known})",
+                value=shown(game),
+            )
+        )
     return importlib.import_module(path)
 
 
@@ -422,7 +460,7 @@ def _number(value: Any, where: str, action: int | None = None) -> float:
     try:
         return get_number(value, where, 0.0, MAX_SECONDS, "a number of seconds")
     except BaseRecordError as exc:
-        raise RecordError(str(exc), action) from None
+        raise RecordError(message_of(exc), action) from None
 
 
 def replay(data: Any) -> Replay:
@@ -437,16 +475,22 @@ def replay(data: Any) -> Replay:
     none).
     """
     if not isinstance(data, dict):
-        raise RecordError("a Spit or Speed record is a JSON object with a 'game' field")
+        raise RecordError(
+            Message(
+                "rec.rt.not-object",
+                "a Spit or Speed record is a JSON object with a 'game' field",
+                field="game",
+            )
+        )
     game = data.get("game")
     if not isinstance(game, str):
-        raise RecordError("the record has no 'game' name")
+        raise RecordError(Message("rec.rt.no-game", "the record has no 'game' name", field="game"))
     module = _record_module(game)
     try:
         read_versions = getattr(module, "rules_versions", None)
         versions = [None] if read_versions is None else read_versions(data)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     failed: RecordError | None = None
     for version in versions:  # several only for a record written before records had versions
         try:
@@ -467,7 +511,7 @@ def _replay_under(module: Any, data: dict[str, Any], version: int | None) -> Rep
     except RecordError:
         raise
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     start = _number(data.get("start", 0.0), "start")
     clock = VirtualClock(start)
     arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, players)
@@ -477,7 +521,7 @@ def _replay_under(module: Any, data: dict[str, Any], version: int | None) -> Rep
         except RecordError:
             raise
         except (BaseRecordError, ArbiterError) as exc:
-            raise RecordError(str(exc), number) from None
+            raise RecordError(message_of(exc), number) from None
     return Replay(arbiter, data)
 
 
@@ -485,10 +529,24 @@ def _check_action(raw: Any) -> dict[str, Any]:
     """An action object's shape, before the engine reads it: a ``type`` string, and fields that
     are card codes, small whole numbers (seats, piles) or null."""
     if not isinstance(raw, dict):
-        raise RecordError(f'action must be an object like {{"type": ...}}, not {brief(raw)}')
+        raise RecordError(
+            Message(
+                "rec.rt.action-object",
+                f'action must be an object like {{"type": ...}}, not {brief(raw)}',
+                field="action",
+                value=shown(raw),
+            )
+        )
     kind = raw.get("type")
     if not isinstance(kind, str) or len(kind) > 20:
-        raise RecordError(f"an action's type must be a name like \"play\", not {brief(kind)}")
+        raise RecordError(
+            Message(
+                "rec.rt.action-type",
+                f"an action's type must be a name like \"play\", not {brief(kind)}",
+                field="type",
+                value=shown(kind),
+            )
+        )
     for key, value in raw.items():
         if key == "type" or value is None:
             continue
@@ -497,7 +555,13 @@ def _check_action(raw: Any) -> dict[str, Any]:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100:
             continue
         raise RecordError(
-            f"{kind} action, {brief(key)}: {brief(value)} is neither a card nor a pile number"
+            Message(
+                "rec.rt.action-field",
+                f"{kind} action, {brief(key)}: {brief(value)} is neither a card nor a pile number",
+                kind=shown(kind),
+                field=shown(key),
+                value=shown(value),
+            )
         )
     return raw
 
@@ -506,10 +570,25 @@ def _replay_entry(
     arbiter: Arbiter[Any, Any], clock: VirtualClock, engine: Any, number: int, item: Any
 ) -> None:
     if not isinstance(item, dict):
-        raise RecordError("each action must be an object with t, seat, action, accepted", number)
+        raise RecordError(
+            Message(
+                "rec.rt.entry-object",
+                "each action must be an object with t, seat, action, accepted",
+                fields="t, seat, action, accepted",
+            ),
+            number,
+        )
     t = _number(item.get("t"), "t", number)
     if t < arbiter.time:
-        raise RecordError(f"time {t} is earlier than the action before ({arbiter.time})", number)
+        raise RecordError(
+            Message(
+                "rec.rt.time-order",
+                f"time {t} is earlier than the action before ({arbiter.time})",
+                t=t,
+                before=arbiter.time,
+            ),
+            number,
+        )
     seat = item.get("seat", "missing")
     accepted = get_bool(item.get("accepted"), "accepted")
     raw = _check_action(item.get("action"))
@@ -517,45 +596,88 @@ def _replay_entry(
     before = len(arbiter.log)
     if seat is None:
         if raw.get("type") != TIMEOUT:
-            raise RecordError(f'an entry without a seat must be {{"type": "{TIMEOUT}"}}', number)
+            raise RecordError(
+                Message(
+                    "rec.rt.seatless",
+                    f'an entry without a seat must be {{"type": "{TIMEOUT}"}}',
+                    value=f'{{"type": "{TIMEOUT}"}}',
+                ),
+                number,
+            )
         if not accepted:
-            raise RecordError("a countdown entry is always accepted", number)
+            raise RecordError(
+                Message("rec.rt.countdown-accepted", "a countdown entry is always accepted"),
+                number,
+            )
         due = arbiter.deadline
         if due != t:
             when = f"it runs out at {due}" if due is not None else "no countdown is running"
-            raise RecordError(f"the record says a countdown ran out at {t}, but {when}", number)
+            said = f"the record says a countdown ran out at {t}, but {when}"
+            if due is None:
+                raise RecordError(Message("rec.rt.countdown-none", said, t=t), number)
+            raise RecordError(Message("rec.rt.countdown-at", said, t=t, due=due), number)
         arbiter.tick(t)
         fired = arbiter.log[before:]
         if len(fired) > 1:
             raise RecordError(
-                f"the countdown ran out again at {fired[1].t}, which the record does not show",
+                Message(
+                    "rec.rt.countdown-again",
+                    f"the countdown ran out again at {fired[1].t}, which the record does not show",
+                    t=fired[1].t,
+                ),
                 number + 1,
             )
         return
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
-        raise RecordError(f"seat must be 0, 1 or null (a countdown), not {brief(seat)}", number)
+        raise RecordError(
+            Message(
+                "rec.rt.seat",
+                f"seat must be 0, 1 or null (a countdown), not {brief(seat)}",
+                field="seat",
+                value=shown(seat),
+            ),
+            number,
+        )
     try:
         action = engine.action_from_json(raw)
     except ValueError as exc:
-        raise RecordError(f"seat {seat}: {exc}", number) from None
+        raise RecordError(
+            Message("rec.rt.seat-action", f"seat {seat}: {exc}", seat=seat, detail=message_of(exc)),
+            number,
+        ) from None
     outcome = arbiter.submit(seat, action, t)
     if len(arbiter.log) > before + 1:
         missed = arbiter.log[before]
         raise RecordError(
-            f"the countdown ran out at {missed.t}, before this action, but the record has no "
-            "timeout there",
+            Message(
+                "rec.rt.countdown-missed",
+                f"the countdown ran out at {missed.t}, before this action, but the record has no "
+                "timeout there",
+                t=missed.t,
+            ),
             number,
         )
     if outcome.accepted != accepted:
         if accepted:
             raise RecordError(
-                f"seat {seat}'s {brief(raw, 80)} was recorded as accepted but is illegal: "
-                f"{outcome.reason}",
+                Message(
+                    "rec.rt.accepted-illegal",
+                    f"seat {seat}'s {brief(raw, 80)} was recorded as accepted but is illegal: "
+                    f"{outcome.reason}",
+                    seat=seat,
+                    value=shown(raw, 80),
+                    reason=outcome.reason or Message("refused", "not now"),
+                ),
                 number,
             )
         raise RecordError(
-            f"seat {seat}'s {brief(raw, 80)} was recorded as rejected "
-            f"({brief(item.get('reason'))}) but is legal",
+            Message(
+                "rec.rt.rejected-legal",
+                f"seat {seat}'s {brief(raw, 80)} was recorded as rejected "
+                f"({brief(item.get('reason'))}) but is legal",
+                seat=seat,
+                value=shown(raw, 80),
+            ),
             number,
         )
 
@@ -564,7 +686,7 @@ def replay_any(data: Any) -> list[Replay]:
     """Replay a game record, or a list of them (a Speed match to a target), in order."""
     if isinstance(data, list):
         if not data:
-            raise RecordError("a match record is a non-empty list of game records")
+            raise RecordError(EMPTY_MATCH)
         out = []
         for i, item in enumerate(data, start=1):
             try:

@@ -473,3 +473,24 @@ def test_a_list_of_spit_games_is_said_in_words(tmp_path: Path) -> None:
     path = _write(tmp_path, [spit])
     assert "seuls les enregistrements de Speed" in _error_line(["replay", str(path)], "fr")
     assert "dim ond cofnodion Cyflymder" in _error_line(["replay", str(path)], "cy")
+
+
+@pytest.mark.parametrize("command", ["replay", "analyse"])
+@pytest.mark.parametrize(
+    ("lang", "missing", "folder"),
+    [
+        ("fr", "ce fichier n’existe pas", "c’est un dossier"),
+        ("cy", "nid oes ffeil o’r fath", "ffolder yw hwn"),
+    ],
+)
+def test_a_missing_file_or_a_folder_is_told_in_the_readers_words(
+    tmp_path: Path, command: str, lang: str, missing: str, folder: str
+) -> None:
+    """Our reader answers, not click's English "File '…' does not exist."."""
+    runner = CliRunner()
+    gone = runner.invoke(cli, [command, str(tmp_path / "gone.json"), "--lang", lang])
+    assert gone.exit_code == 1 and missing in gone.output
+    assert "does not exist" not in gone.output and "File" not in gone.output
+    here = runner.invoke(cli, [command, str(tmp_path), "--lang", lang])
+    assert here.exit_code == 1 and folder in here.output
+    assert "is a directory" not in here.output

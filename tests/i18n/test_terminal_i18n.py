@@ -48,7 +48,7 @@ async def test_spit_screen_in_french(tmp_path: Path) -> None:
         )
         assert app.sub_title == "Spit contre Robot (graine 5)"
         assert shown(app, "#status") == (
-            "Phase : début   annoncer « Spit ! » (espace)   compte à rebours 3.0 s"
+            "Phase : début   annoncer « Spit ! » (espace)   compte à rebours 3,0 s"
         )
         assert shown(app, "#centre").startswith("Centre :  pile 1 -- (0)     pile 2 -- (0)")
         assert shown(app, "#mine").endswith("pile de spit 11")
@@ -80,7 +80,7 @@ async def test_speed_result_and_keys_in_french(tmp_path: Path) -> None:
         )
         await pilot.press("space")
         assert "(a demandé)" not in shown(app, "#opponent")
-        assert shown(app, "#status") == "Phase : début   ont demandé : Ann   compte à rebours 3.0 s"
+        assert shown(app, "#status") == "Phase : début   ont demandé : Ann   compte à rebours 3,0 s"
         clock.advance_to(3.0)
         app.pump()
         for n, card in enumerate(H(RUN)):

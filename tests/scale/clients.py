@@ -31,6 +31,12 @@ from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import free_port
 
 ROOT = Path(__file__).parents[2]
+KEPT_ALIVE = httpx.Limits(keepalive_expiry=2.0)
+"""The benchmarks' HTTP connection pools: an idle connection is dropped after 2 s, before the
+server closes it (uvicorn's ``timeout_keep_alive``, 5 s). With httpx's default 5 s a request
+could go out on a connection the server was closing at that moment: reset, ``ReadError``, and
+nothing in the server's log (``benchmarks/keepalive.py``)."""
+
 PER_ADDRESS_BOUNDS = (
     "--tables-per-minute", "--open-tables", "--sockets-per-address", "--connections-per-address",
 )  # fmt: skip

@@ -99,7 +99,10 @@ async def test_acting_over_the_websocket(tmp_path: Path) -> None:
                 )
                 assert error["code"] == "bad-request"
                 if ref == "x":
-                    assert 'must carry "seen"' in error["message"]
+                    assert error["id"] == "rt.play-seen"
+                    assert 'must carry the top card of the pile as you saw it ("seen")' in (
+                        error["message"]
+                    )
         finally:
             await ann.close()
             await bob.close()

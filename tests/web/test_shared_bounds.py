@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from cardroom.store import EventStore
@@ -149,3 +150,108 @@ def analysis_under_way_is_told_by_the_other(url: str) -> None:
             answer = b.get(f"/api/analysis/{key}").json()
     assert again.status_code == 200 and again.json()["state"] == "running"
     assert answer["analysis"]["players"] == ["Ann", "Bob", "Cat"]
+
+
+ORIGIN = {"origin": "http://testserver"}
+
+
+def people_bounds(url: str, folder: Path, part: str) -> None:
+    """One of the bounds of people (``part``: wrong passwords per name, sign-ins or passkey
+    tries per address, Play now presses) asked alternately of two apps on ``url``: it holds
+    over both, not twice over."""
+    settings = Settings(
+        db_url=url,
+        bot_delay=0.0,
+        templates_dir=folder / "no-templates",
+        sign_ins_per_minute=100 if part == "wrong-passwords" else 2,
+        wrong_passwords_per_name=2,
+        passkey_tries_per_minute=2,
+        plays_per_minute=2,
+    )
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        assert a.post("/api/me", json={"name": "Ann"}, headers=ORIGIN).status_code == 200
+        a.post("/api/me/password", json={"password": "correct horse"}, headers=ORIGIN)
+        b.cookies.update(a.cookies)  # the same browser, sent to either process
+        if part == "wrong-passwords":  # a brute force spread over the processes
+            wrong = {"name": "Ann", "password": "wrong horse"}
+            tries = [c.post("/api/signin", json=wrong, headers=ORIGIN) for c in (a, b, a)]
+            assert [r.status_code for r in tries] == [401, 401, 429]
+            assert tries[2].json()["error"] == "wrong-passwords"
+            right = {"name": "ann", "password": "correct horse"}
+            late = b.post("/api/signin", json=right, headers=ORIGIN)
+            assert late.status_code == 429 and 3000 <= int(late.headers["retry-after"]) <= 3600
+        elif part == "sign-ins":  # of one address, whatever the names
+            tries = [
+                c.post("/api/signin", json={"name": who, "password": "any horse"}, headers=ORIGIN)
+                for c, who in ((a, "Bob"), (b, "Cat"), (a, "Dan"))
+            ]
+            assert [r.status_code for r in tries] == [401, 401, 429]
+            assert tries[2].json()["message"] == (
+                "too many sign-in attempts from here: wait a minute and try again"
+            )
+        elif part == "passkeys":
+            options = [
+                c.post("/api/passkey/signin-options", json={"confirm": True}, headers=ORIGIN)
+                for c in (a, b, a)
+            ]
+            assert [r.status_code for r in options] == [200, 200, 429]
+            assert options[2].json()["message"] == (
+                "too many passkey attempts from here: wait a minute and try again"
+            )
+        else:
+            plays = [
+                c.post(
+                    "/api/play",
+                    json={"game": "nain-jaune", "size": 3, "wait": 300},
+                    headers=ORIGIN,
+                )
+                for c in (a, b, a)
+            ]
+            assert [r.status_code for r in plays] == [200, 200, 429]
+            assert plays[2].json()["message"] == (
+                "Play now was pressed too often in the last minute: wait a moment"
+            )
+            a.post("/api/play/leave", json={"confirm": True}, headers=ORIGIN)
+
+
+PEOPLE_BOUNDS = ["wrong-passwords", "sign-ins", "passkeys", "plays"]
+
+
+@pytest.mark.parametrize("part", PEOPLE_BOUNDS)
+def test_two_apps_on_one_sqlite_file_share_the_bounds_of_people(
+    tmp_path: Path, part: str
+) -> None:
+    people_bounds(f"sqlite+aiosqlite:///{tmp_path / 'people.db'}", tmp_path, part)
+
+
+def two_apps_share_the_open_tables_of_a_client(url: str, folder: Path) -> None:
+    """Open tables per client are counted from the database: two made through one app and one
+    through the other are three, past a bound of two; one that is over frees a place."""
+    settings = Settings(
+        db_url=url,
+        bot_delay=0.0,
+        templates_dir=folder / "no-templates",
+        tables_per_minute=100,
+        open_tables_per_client=2,
+    )
+    two_people = {"name": "Ann", "players": 2, "seats": [{"kind": "person"}] * 2}
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        made = [c.post("/api/tables", json=two_people) for c in (a, b, a, b)]
+        assert [m.status_code for m in made] == [201, 201, 429, 429]
+        assert made[2].json()["id"] == "bounds.open-tables"
+        assert made[3].json()["message"] == (
+            "you have 2 tables not over yet: finish one before making another"
+        ), made[3].json()["message"]
+        first = made[0].json()
+        # the first table is over (as its last round would mark it): a place is free again
+        store = a.app.state.store  # type: ignore[attr-defined]
+        a.portal.call(store.update_table, first["table"], {"status": "over"})  # type: ignore[union-attr]
+        again = b.post("/api/tables", json=two_people)
+        assert again.status_code == 201, again.text
+        assert a.post("/api/tables", json=two_people).status_code == 429
+
+
+def test_two_apps_on_one_sqlite_file_share_the_open_tables_of_a_client(tmp_path: Path) -> None:
+    two_apps_share_the_open_tables_of_a_client(
+        f"sqlite+aiosqlite:///{tmp_path / 'open.db'}", tmp_path
+    )

@@ -187,12 +187,14 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
             (actor, {"type": "ready"}, "bad-request", "not over"),
         ]
         ids = {
-            "stale": {"table.stale"},
+            "stale": {"table.stale", "table.moved-on"},
             "illegal": {"nj.not-held", "nj.must-lead"},
             "not-your-turn": {"table.turn"},
             "too-large": {"web.too-large"},
+            "forbidden": {"ws.watching"},
             "bad-request": {
-                "table.bad-request",
+                "ws.not-json",
+                "ws.binary",
                 "ws.unknown-type",
                 "table.unreadable-action",
                 "table.seat-taken",
@@ -205,7 +207,7 @@ async def test_bad_messages_get_an_error_and_change_nothing(tmp_path: Path) -> N
             error = await player.wait_for(lambda f: f["type"] != "state", mark)
             assert error["type"] == "error" and error["code"] == code, (message, error)
             assert words in error["message"], (message, error)
-            # every refusal names its message: the engine's, the table's, or table.<code>
+            # every refusal names its own message: the engine's, the table's or the connection's
             assert error["id"] in ids.get(code, {f"table.{code}"}), (message, error)
         await actor.send({"type": "ping", "id": "p"})
         assert (await actor.wait_for(lambda f: f["type"] == "pong"))["ref"] == "p"

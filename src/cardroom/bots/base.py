@@ -7,12 +7,13 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.view import RoundView
 
 
 class BotError(ValueError):
-    """A bot name or option is not valid."""
+    """A bot name or option is not valid (its argument a :class:`Message`: id and fields)."""
 
 
 class Bot(Protocol):
@@ -42,7 +43,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, sep, value = part.partition("=")
         if not sep or not key:
-            raise BotError(f"bot option {part!r} in {spec!r} must be written key=value")
+            raise BotError(
+                Message(
+                    "bot.key-value",
+                    f"bot option {part!r} in {spec!r} must be written key=value",
+                    typed=part,
+                    spec=spec,
+                )
+            )
         options[key.strip()] = value.strip()
     return name.strip(), options
 
@@ -55,14 +63,29 @@ def make_bot(spec: str) -> Bot:
     factory = REGISTRY.get(name)
     if factory is None:
         known = ", ".join(sorted(REGISTRY) + sorted(LEVELS))
-        raise BotError(f"unknown bot {name!r}: choose one of {known}")
+        raise BotError(
+            Message(
+                "bot.unknown",
+                f"unknown bot {name!r}: choose one of {known}",
+                typed=name,
+                known=known,
+            )
+        )
     return factory(options)
 
 
 def no_options(name: str, options: dict[str, str]) -> None:
     """Refuse options for a bot that takes none."""
     if options:
-        raise BotError(f"bot {name!r} takes no options (got {', '.join(options)})")
+        typed = ", ".join(options)
+        raise BotError(
+            Message(
+                "bot.no-options",
+                f"bot {name!r} takes no options (got {typed})",
+                bot=name,
+                typed=typed,
+            )
+        )
 
 
 def parse_budget(
@@ -73,7 +96,14 @@ def parse_budget(
     Both are None when neither is given; the count must be at least ``least``.
     """
     if "ms" in options and count in options:
-        raise BotError(f"bot {name!r}: give ms=N or {count}=N, not both")
+        raise BotError(
+            Message(
+                "bot.ms-or-count",
+                f"bot {name!r}: give ms=N or {count}=N, not both",
+                bot=name,
+                count=count,
+            )
+        )
     for key in ("ms", count):
         if key in options:
             try:
@@ -83,10 +113,42 @@ def parse_budget(
             floor = 1 if key == "ms" else least
             if value < floor:
                 raise BotError(
-                    f"bot {name!r}: {key}={options[key]!r} must be a whole number ≥ {floor}"
+                    Message(
+                        "bot.whole-number",
+                        f"bot {name!r}: {key}={options[key]!r} must be a whole number ≥ {floor}",
+                        bot=name,
+                        key=key,
+                        typed=options[key],
+                        least=floor,
+                    )
                 )
             return (value, None) if key == "ms" else (None, value)
     return None, None
+
+
+def not_valid(bot: str, key: str, typed: str, choices: tuple[str, ...]) -> Message:
+    """A bot option whose value is not one of ``choices``."""
+    listed = ", ".join(choices[:-1]) + f" or {choices[-1]}"
+    return Message(
+        "bot.not-valid",
+        f"bot {bot!r}: {key}={typed!r} is not valid: use {listed}",
+        bot=bot,
+        key=key,
+        typed=typed,
+        choices=", ".join(choices),
+    )
+
+
+def unknown_options(bot: str, unknown: set[str], use: str) -> Message:
+    """Options a bot does not take (``use`` lists the ones it does, as written)."""
+    typed = ", ".join(sorted(unknown))
+    return Message(
+        "bot.unknown-option",
+        f"bot {bot!r} has no option {typed}: use {use}",
+        bot=bot,
+        typed=typed,
+        choices=use.replace(" or ", ", "),
+    )
 
 
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
@@ -99,5 +161,5 @@ def parse_clock(name: str, options: dict[str, str]) -> Callable[[], float]:
     """A search bot's ``clock=wall|cpu`` option (default ``wall``) as its clock function."""
     clock = options.get("clock", "wall")
     if clock not in CLOCKS:
-        raise BotError(f"bot {name!r}: clock={clock!r} is not valid: use wall or cpu")
+        raise BotError(not_valid(name, "clock", clock, ("wall", "cpu")))
     return CLOCKS[clock]

@@ -34,7 +34,14 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.bots.base import REGISTRY, BotError, parse_budget, parse_clock
+from cardroom.bots.base import (
+    REGISTRY,
+    BotError,
+    not_valid,
+    parse_budget,
+    parse_clock,
+    unknown_options,
+)
 from cardroom.bots.search import (
     MISMATCH,
     Hidden,
@@ -45,6 +52,7 @@ from cardroom.bots.search import (
     sample_hidden,
     unseen_cards,
 )
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import (
     Action,
     CardPlayed,
@@ -277,9 +285,12 @@ def _expert(options: dict[str, str]) -> ExpertBot:
     }
     if unknown:
         raise BotError(
-            f"bot 'expert' has no option {', '.join(sorted(unknown))}: "
-            "use ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off, "
-            "mismatch=X (0 < X ≤ 1), lookahead=on|off or clock=wall|cpu"
+            unknown_options(
+                "expert",
+                unknown,
+                "ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off, "
+                "mismatch=X (0 < X ≤ 1), lookahead=on|off or clock=wall|cpu",
+            )
         )
     bot = ExpertBot(clock=parse_clock("expert", options))
     ms, iterations = parse_budget("expert", options)
@@ -287,17 +298,15 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         bot.ms, bot.iterations = ms, iterations
     policy = options.get("policy", "heuristic")
     if policy not in ROLLOUT_POLICIES:
-        raise BotError(
-            f"bot 'expert': policy={policy!r} is not valid: use heuristic, greedy or random"
-        )
+        raise BotError(not_valid("expert", "policy", policy, ("heuristic", "greedy", "random")))
     bot.policy = policy
     model = options.get("model", "on")
     if model not in ("on", "leads", "off"):
-        raise BotError(f"bot 'expert': model={model!r} is not valid: use on, leads or off")
+        raise BotError(not_valid("expert", "model", model, ("on", "leads", "off")))
     bot.model = model
     lookahead = options.get("lookahead", "off")
     if lookahead not in ("on", "off"):
-        raise BotError(f"bot 'expert': lookahead={lookahead!r} is not valid: use on or off")
+        raise BotError(not_valid("expert", "lookahead", lookahead, ("on", "off")))
     bot.lookahead = lookahead == "on"
     if "mismatch" in options:
         try:
@@ -305,8 +314,13 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         except ValueError:
             bot.mismatch = -1.0
         if not 0 < bot.mismatch <= 1:
+            typed = options["mismatch"]
             raise BotError(
-                f"bot 'expert': mismatch={options['mismatch']!r} must be a number in (0, 1]"
+                Message(
+                    "bot.mismatch",
+                    f"bot 'expert': mismatch={typed!r} must be a number in (0, 1]",
+                    typed=typed,
+                )
             )
     return bot
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.bots.base import BotError, parse_spec
+from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import CallFlip, SpeedView
 from cardroom.games.speed import Play as SpeedPlay
@@ -62,11 +63,30 @@ class Timing:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.low) and math.isfinite(self.high) and self.low >= 0):
-            raise BotError(f"reaction times must be 0 or more seconds, not {self.low}")
+            raise BotError(
+                Message(
+                    "bot.reaction-times",
+                    f"reaction times must be 0 or more seconds, not {self.low}",
+                    low=self.low,
+                )
+            )
         if self.high < self.low:
-            raise BotError(f"max={self.high} is below min={self.low}: give min <= max")
+            raise BotError(
+                Message(
+                    "bot.reaction-order",
+                    f"max={self.high} is below min={self.low}: give min <= max",
+                    low=self.low,
+                    high=self.high,
+                )
+            )
         if not (math.isfinite(self.reaim) and 0 < self.reaim <= 1):
-            raise BotError(f"reaim={self.reaim} must be a share of a reaction time in (0, 1]")
+            raise BotError(
+                Message(
+                    "bot.reaim",
+                    f"reaim={self.reaim} must be a share of a reaction time in (0, 1]",
+                    reaim=self.reaim,
+                )
+            )
 
     def draw(self, rng: random.Random) -> float:
         """A reaction time for one card."""
@@ -182,25 +202,53 @@ def make_reaction_bot(spec: str, game: str, seat: int, rng: random.Random) -> Re
     strategy: Strategy | None = None
     if name in LEVELS:
         if options:
-            raise BotError(f"level {name!r} takes no options: use reaction:min=…,max=…")
+            raise BotError(
+                Message(
+                    "bot.level-options",
+                    f"level {name!r} takes no options: use reaction:min=…,max=…",
+                    typed=name,
+                )
+            )
         timing = LEVELS[name]
     elif name in ("reaction", "random"):
         unknown = set(options) - {"min", "max", "reaim"}
         if unknown:
-            raise BotError(f"bot {name!r} takes min, max and reaim, not {', '.join(unknown)}")
+            typed = ", ".join(sorted(unknown))
+            raise BotError(
+                Message(
+                    "bot.reaction-options",
+                    f"bot {name!r} takes min, max and reaim, not {typed}",
+                    bot=name,
+                    typed=typed,
+                )
+            )
         default = Timing(0.05, 0.05) if name == "random" else LEVELS["medium"]
         try:
             low = float(options.get("min", default.low))
             high = float(options.get("max", options.get("min", default.high)))
             reaim = float(options.get("reaim", default.reaim))
         except ValueError:
-            raise BotError(f"{spec!r}: min, max and reaim are numbers of seconds") from None
+            raise BotError(
+                Message(
+                    "bot.reaction-numbers",
+                    f"{spec!r}: min, max and reaim are numbers of seconds",
+                    spec=spec,
+                )
+            ) from None
         timing = Timing(low, high, reaim)
         if name == "random":
             strategy = _random_strategy
     else:
         known = ", ".join([*LEVELS, "reaction:min=…,max=…", "random"])
-        raise BotError(f"unknown bot {name!r} for {game}: choose one of {known}")
+        raise BotError(
+            Message(
+                "bot.unknown-for",
+                f"unknown bot {name!r} for {game}: choose one of {known}",
+                typed=name,
+                game=game,
+                known=known,
+            )
+        )
     return ReactionBot(spec.strip(), game, seat, timing, rng, strategy)
 
 

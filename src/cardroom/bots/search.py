@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cardroom.bots.base import REGISTRY, BotError, parse_budget
+from cardroom.bots.base import REGISTRY, BotError, not_valid, parse_budget, unknown_options
 from cardroom.bots.heuristic import decide
 from cardroom.bots.simple import GreedyBot
 from cardroom.cards import DECK, Card
@@ -380,8 +380,9 @@ def _search(options: dict[str, str]) -> SearchBot:
     unknown = set(options) - {"ms", "iterations", "policy", "model"}
     if unknown:
         raise BotError(
-            f"bot 'search' has no option {', '.join(sorted(unknown))}: "
-            "use ms=N, iterations=N, policy=heuristic|greedy or model=on|off"
+            unknown_options(
+                "search", unknown, "ms=N, iterations=N, policy=heuristic|greedy or model=on|off"
+            )
         )
     bot = SearchBot()
     ms, iterations = parse_budget("search", options)
@@ -389,11 +390,11 @@ def _search(options: dict[str, str]) -> SearchBot:
         bot.ms, bot.iterations = ms, iterations
     policy = options.get("policy", "heuristic")
     if policy not in POLICIES:
-        raise BotError(f"bot 'search': policy={policy!r} is not valid: use heuristic or greedy")
+        raise BotError(not_valid("search", "policy", policy, ("heuristic", "greedy")))
     bot.policy = policy
     model = options.get("model", "on")
     if model not in ("on", "off"):
-        raise BotError(f"bot 'search': model={model!r} is not valid: use on or off")
+        raise BotError(not_valid("search", "model", model, ("on", "off")))
     bot.model = model == "on"
     return bot
 

@@ -17,6 +17,7 @@ from cardroom.analysis import REFUSALS
 from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
 from cardroom.cli.options import BoundedInt
 from cardroom.i18n import Translator
+from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
 from cardroom.i18n.words import N_, pretty, tr_of
 
@@ -37,7 +38,7 @@ LEVEL_WORDS = {
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("record", type=click.Path(path_type=Path))
 @click.option("--worlds", type=BoundedInt(16, 20000), default=4000, show_default=True,
               help="Deals of the hidden cards tried per decision (Nain Jaune): more is "
               "steadier and slower.")
@@ -150,10 +151,10 @@ def choice_words(label: str, tr: Translator) -> str:
     return pretty(label)
 
 
-def _num(x: float | None, signed: bool = False) -> str:
+def _num(x: float | None, tr: Translator, signed: bool = False) -> str:
     if x is None:
         return "–"
-    return f"{x:+.1f}" if signed else f"{x:.1f}"
+    return decimal(x, 1, tr, sign=signed)
 
 
 def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool) -> None:
@@ -189,14 +190,14 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
         row = [
             escape(players[p["seat"]]),
             str(p["decisions"]),
-            "–" if acc is None else f"{acc:.0f}%",
-            _num(p["lost"]),
+            "–" if acc is None else percent(acc / 100, 0, tr),
+            _num(p["lost"], tr),
             str(p["marks"]["inaccuracy"]),
             str(p["marks"]["mistake"]),
             str(p["marks"]["blunder"]),
         ]
         if hindsight:
-            row.append(_num(p["hindsight_lost"]))
+            row.append(_num(p["hindsight_lost"], tr))
         level = LEVEL_WORDS.get(p["like"] or "")
         row.append(tr._(level) if level else "–")
         table.add_row(*row)
@@ -230,12 +231,12 @@ def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool)
                 escape(players[d["seat"]]),
                 escape(choice_words(d["chosen"], tr)),
                 escape(choice_words(d["best"], tr)),
-                f"{d['value']:.1f}",
-                f"{d['loss']:.1f} ± {d['noise']:.1f}",
+                decimal(d["value"], 1, tr),
+                f"{decimal(d['loss'], 1, tr)} ± {decimal(d['noise'], 1, tr)}",
                 mark_words(d["mark"], tr),
             ]
             if hindsight:
-                row.append(_num(d["hindsight_loss"]))
+                row.append(_num(d["hindsight_loss"], tr))
             listed.add_row(*row)
     if rows:
         console.print(listed)
@@ -253,7 +254,7 @@ def bars(counts: list[int]) -> str:
 
 
 def _seconds(x: float | None, tr: Translator) -> str:
-    return "–" if x is None else tr._("{seconds} s", seconds=f"{x:.2f}")
+    return "–" if x is None else tr._("{seconds} s", seconds=decimal(x, 2, tr))
 
 
 def show_realtime(result: Any, console: Console, tr: Translator) -> None:
@@ -297,10 +298,12 @@ def show_realtime(result: Any, console: Console, tr: Translator) -> None:
         table.add_row(*row)
     console.print(table)
     step = data["histogram_step"]
-    console.print(tr._("Reaction times, {step} s a bar (the last bar: slower)", step=step))
+    shown = number(step, tr)
+    console.print(tr._("Reaction times, {step} s a bar (the last bar: slower)", step=shown))
     chart = Table(show_edge=False)
     chart.add_column(tr._("Player"))
-    chart.add_column(f"0 s … {step * len(data['players'][0]['histogram']):g} s")
+    span = number(step * len(data["players"][0]["histogram"]), tr)
+    chart.add_column(f"{number(0, tr)} s … {span} s")
     for p in data["players"]:
         chart.add_row(escape(printable(p["name"])), bars(p["histogram"]))
     console.print(chart)

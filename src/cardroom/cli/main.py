@@ -22,7 +22,7 @@ from cardroom.i18n import translator
 
 
 @cli.command(context_settings=CONTEXT)
-@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("record", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @lang_option
 def replay(record: Path, as_json: bool) -> None:

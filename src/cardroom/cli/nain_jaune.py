@@ -333,7 +333,8 @@ def _bots(specs: list[str], players: int) -> dict[int, Any]:
     try:
         return {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
     except BotError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from None
+        said = rules_error_text(exc, current_lang())
+        raise click.BadParameter(said, param_hint="--bots") from None
 
 
 def resume_table(
@@ -392,7 +393,8 @@ def build_table(
     try:
         bots = {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
     except BotError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from None
+        said = rules_error_text(exc, current_lang())
+        raise click.BadParameter(said, param_hint="--bots") from None
     try:
         rules = Rules.from_options(preset, parse_option_pairs(list(options)))
     except RulesError as exc:

@@ -79,7 +79,14 @@ def simulate_nain_jaune(
       cardroom simulate nain-jaune --backend ray --address 127.0.0.1:6379
     """
     # imported here: the fast path needs numba, which no other command loads
-    from cardroom.sim.simulate import Simulation, SimulationError, plot, run, summarize
+    from cardroom.sim.simulate import (
+        ADDRESS_FOR_RAY,
+        Simulation,
+        SimulationError,
+        plot,
+        run,
+        summarize,
+    )
 
     check_plot_path(plot_path)
     try:
@@ -92,7 +99,7 @@ def simulate_nain_jaune(
             seed=seed,
         )
         if address is not None and backend != "ray":
-            raise SimulationError("--address is for --backend ray")
+            raise SimulationError(ADDRESS_FOR_RAY)
     except (SimulationError, RulesError) as exc:
         raise click.UsageError(rules_error_text(exc, current_lang())) from None
     if backend == "local":
@@ -117,7 +124,7 @@ def simulate_nain_jaune(
                     sim, workers, backend, address, lambda n: bar.advance(job, n)
                 )
     except SimulationError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(rules_error_text(exc, current_lang())) from None
     summary = summarize(sim, stats, seconds)
     failed: str | None = None
     if plot_path is not None:

@@ -213,7 +213,8 @@ def _simulate_command(game: str) -> None:
             try:
                 check_spec(spec, game)
             except BotError as exc:
-                raise click.BadParameter(str(exc), param_hint="--bots") from None
+                said = rules_error_text(exc, current_lang())
+                raise click.BadParameter(said, param_hint="--bots") from None
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:
@@ -462,7 +463,8 @@ def _play_command(game: str) -> None:
         try:
             check_spec(bot, game)
         except BotError as exc:
-            raise click.BadParameter(str(exc), param_hint="--bot") from None
+            said = rules_error_text(exc, current_lang())
+            raise click.BadParameter(said, param_hint="--bot") from None
         if name is None:  # "Player" in the command line's language
             name = tr_of(current_lang())._("Player")
         options = parse_options(option_pairs)

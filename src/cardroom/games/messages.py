@@ -59,3 +59,14 @@ def message_json(message: str | None) -> dict[str, Any] | None:
     if isinstance(message, Message):
         return {"id": message.id, "fields": message.json_fields()}
     return None
+
+
+def message_of(error: BaseException) -> str:
+    """What ``error`` says, as the :class:`Message` it was raised with when it has one (its
+    ``message`` attribute, or its first argument: a record's, the rules', an engine's error),
+    else its English sentence. Re-raising with it keeps the id and fields (``str(error)``
+    would keep only the English)."""
+    for said in (getattr(error, "message", None), error.args[0] if error.args else None):
+        if isinstance(said, Message):
+            return said
+    return str(error)

@@ -35,9 +35,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.nain_jaune.rules import RulesError
-from cardroom.games.records import MAX_SECONDS, brief, get_int, get_list, get_names
+from cardroom.games.records import MAX_SECONDS, brief, get_int, get_list, get_names, shown
 
 SEATS = (0, 1)
 
@@ -119,8 +120,11 @@ def client_action(engine: RealtimeEngine[A, Any], data: Any) -> A:
     changed is refused as stale rather than landing on another card. Raise RecordError."""
     if isinstance(data, Mapping) and data.get("type") == "play" and data.get("seen") is None:
         raise RecordError(
-            'a play must carry "seen", the top card of the pile as you saw it, like '
-            '{"type": "play", "card": "7D", "pile": 0, "seen": "8C"}'
+            Message(
+                "rt.play-seen",
+                'a play must carry "seen", the top card of the pile as you saw it, like '
+                '{"type": "play", "card": "7D", "pile": 0, "seen": "8C"}',
+            )
         )
     return engine.action_from_json(data)
 
@@ -131,24 +135,35 @@ R = TypeVar("R")
 def parse_deal(raw: Any) -> list[Card]:
     """Read a record's ``deal``: the 52 different cards; raise :class:`RecordError` otherwise."""
     if not isinstance(raw, list) or len(raw) > 52:
-        raise RecordError('deal must be a list of the 52 cards, like ["4H", "QS", ...]')
+        raise RecordError(
+            Message(
+                "rec.rt.deal-list",
+                'deal must be a list of the 52 cards, like ["4H", "QS", ...]',
+                field="deal",
+            )
+        )
     cards: list[Card] = []
     seen: set[Card] = set()
     for i, code in enumerate(raw, start=1):
         if not isinstance(code, str) or len(code) > 8:
-            raise RecordError(f"deal card {i}: {brief(code)} is not a card (write it like 10D)")
+            said = f"deal card {i}: {brief(code)} is not a card (write it like 10D)"
+            raise RecordError(Message("rec.rt.deal-card", said, n=i, value=shown(code)))
         try:
             card = parse_card(code)
         except CardError as exc:
-            raise RecordError(f"deal card {i}: {exc}") from None
+            said = f"deal card {i}: {exc}"
+            raise RecordError(Message("rec.rt.deal-card", said, n=i, value=shown(code))) from None
         except (TypeError, ValueError):
-            raise RecordError(f"deal card {i}: {brief(code)} is not a card") from None
+            said = f"deal card {i}: {brief(code)} is not a card"
+            raise RecordError(Message("rec.rt.deal-card", said, n=i, value=shown(code))) from None
         if card in seen:
-            raise RecordError(f"deal card {i}: {card.code} is already in the deal")
+            said = f"deal card {i}: {card.code} is already in the deal"
+            raise RecordError(Message("rec.rt.deal-twice", said, n=i, card=card))
         seen.add(card)
         cards.append(card)
     if len(cards) != 52:
-        raise RecordError(f"the deal has {len(cards)} cards: it must hold all 52 cards once")
+        said = f"the deal has {len(cards)} cards: it must hold all 52 cards once"
+        raise RecordError(Message("rec.rt.deal-size", said, n=len(cards)))
     return cards
 
 
@@ -159,23 +174,32 @@ def read_header(
     ``seed``, ``deal``); return the rules, players, seed and deal, or raise RecordError."""
     title = game.capitalize()
     if not isinstance(data, Mapping):
-        raise RecordError(f"a {title} record must be a JSON object")
+        said = f"a {title} record must be a JSON object"
+        raise RecordError(Message("rec.rt.header-object", said, game=game))
     if data.get("game") != game:
-        raise RecordError(f"game is {brief(data.get('game'))}, not {game!r}")
+        said = f"game is {brief(data.get('game'))}, not {game!r}"
+        value = shown(data.get("game"))
+        raise RecordError(Message("rec.rt.wrong-game", said, field="game", value=value, game=game))
     for key in ("players", "seed", "deal"):
         if key not in data:
-            raise RecordError(f"the record has no {key!r}")
+            raise RecordError(Message("rec.rt.no-key", f"the record has no {key!r}", field=key))
     try:
         rules = read_rules(data.get("rules"))
     except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
+        said = f"rules: {exc}"
+        raise RecordError(Message("rec.rt.rules", said, detail=message_of(exc))) from None
     countdown = getattr(rules, "countdown", 0.0)
     if isinstance(countdown, (int, float)) and countdown > MAX_SECONDS:
-        raise RecordError(f"rules: countdown={countdown:g} is too long: at most {MAX_SECONDS} s")
+        said = f"rules: countdown={countdown:g} is too long: at most {MAX_SECONDS} s"
+        raise RecordError(
+            Message(
+                "rec.rt.countdown-long", said, seconds=float(countdown), most=float(MAX_SECONDS)
+            )
+        )
     try:
         players = get_names(data["players"], 2)
         seed = get_int(data["seed"], "seed", 0, 2**63 - 1)
         get_list(data["deal"], "deal", 52)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     return rules, players, seed, parse_deal(data["deal"])

@@ -19,6 +19,7 @@ from cardroom.games.messages import Message
 from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase
+from cardroom.i18n.realtime_record_words import REALTIME_RECORD_MESSAGES
 from cardroom.i18n.record_words import RECORD_MESSAGES
 
 logger = logging.getLogger(__name__)
@@ -90,10 +91,75 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "no stalemate: you can still play {card.the} on pile {number}, so there is nothing to flip"
     ),
     # the tables and the web layer
+    # the command line's bots, simulations and tournaments (what was typed is quoted as typed)
+    "bot.key-value": N_("bot option {typed} in {spec} must be written key=value"),
+    "bot.unknown": N_("unknown bot {typed}: choose one of {known}"),
+    "bot.no-options": N_("bot {bot} takes no options (you gave {typed})"),
+    "bot.ms-or-count": N_("bot {bot}: give ms=N or {count}=N, not both"),
+    "bot.whole-number": N_("bot {bot}: {key}={typed} must be a whole number of at least {least}"),
+    "bot.not-valid": N_("bot {bot}: {key}={typed} is not valid: use one of {choices}"),
+    "bot.unknown-option": N_("bot {bot} has no option {typed}: use {choices}"),
+    "bot.reaction-times": N_("reaction times must be 0 or more seconds, not {low}"),
+    "bot.reaction-order": N_("max={high} is below min={low}: give min ≤ max"),
+    "bot.reaim": N_("reaim={reaim} must be a share of a reaction time, above 0 and at most 1"),
+    "bot.level-options": N_("level {typed} takes no options: use reaction:min=…,max=…"),
+    "bot.reaction-options": N_("bot {bot} takes min, max and reaim, not {typed}"),
+    "bot.reaction-numbers": N_("{spec}: min, max and reaim are numbers of seconds"),
+    "bot.unknown-for": N_("unknown bot {typed} for {game}: choose one of {known}"),
+    "bot.mismatch": N_("bot expert: mismatch={typed} must be a number above 0 and at most 1"),
+    "bot.uct": N_("bot ismcts: uct={typed} must be a number"),
+    "bot.ismcts-rounds": N_(
+        "bot ismcts plays single rounds from an empty board: use it in cardroom tournament"
+    ),
+    "bot.needs-openspiel": N_("bot ismcts needs OpenSpiel: pip install 'cardroom[research]'"),
+    "bot.oracle": N_("the oracle sees every card: it plays only in simulations, never at a table"),
+    "sim.rounds": N_("--rounds must be a whole number of at least 1, not {n}"),
+    "sim.bulk-bot": N_("bot {typed} cannot be simulated in bulk: choose one of {known}"),
+    "sim.bots-list": N_("--bots is a comma-separated list of bot names, e.g. random,greedy"),
+    "sim.bots-players": (
+        "n",
+        *Np_(
+            "{n} bot for {players} players: give at most {players}",
+            "{n} bots for {players} players: give at most {players}",
+        ),
+    ),
+    "sim.workers": N_("--workers must be at least 1, not {n}"),
+    "sim.backend": N_("--backend must be local or ray, not {typed}"),
+    "sim.address": N_("--address is for --backend ray"),
+    "sim.needs-ray": N_(
+        "--backend ray needs Ray: pip install '.[distributed]' in the cardroom project folder"
+    ),
+    "tournament.no-bots": N_("name at least one bot, e.g. --bots heuristic,greedy,random"),
+    "tournament.players": N_(
+        "Nain Jaune is played by {least} to {most} players, not {n} "
+        "(--players sets the seats; the bots are cycled to fill them)"
+    ),
+    "tournament.bots-seats": (
+        "n",
+        *Np_(
+            "{n} bot cannot share {seats} seats: name at most one bot per seat or raise --players",
+            "{n} bots cannot share {seats} seats: name at most one bot per seat or raise --players",
+        ),
+    ),
+    "tournament.games": N_("--games must be at least 1, not {n}"),
     "table.turn": N_("it is {name}'s turn, not yours"),
     "table.stale": N_("the table changed since you looked: {reason}"),
     "table.no-table": N_("there is no such table"),
     "web.too-large": N_("a message is at most {n} bytes"),
+    "ws.foreign-page": N_("this page is not from this server"),
+    "ws.too-many-connections": N_(
+        "too many connections from your address: close a few pages and reload"
+    ),
+    "ws.bad-seat-link": N_(
+        "this seat link is not valid for this table: open your invitation link again"
+    ),
+    "ws.too-many-bad": N_("too many bad messages: closing the connection"),
+    "ws.too-fast": N_("you are sending messages too fast: wait a moment"),
+    "ws.seat-too-fast": N_("this seat is sending messages too fast: wait a moment"),
+    "ws.binary": N_("binary messages are not accepted: send JSON text"),
+    "ws.watching": N_("you are watching this table: open an invitation link to take a seat"),
+    "ws.server-failed": N_("the server could not do that (the error was logged)"),
+    "ws.not-json": N_("this message is not valid JSON"),
     "web.name-length": N_("a name has 1 to {most} characters, not {n}"),
     "lobby.no-presets": N_("{game} has no presets"),
     "lobby.two-players": N_("{game} is played by 2, not {n}"),
@@ -114,6 +180,46 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.round-not-over": N_("the round is not over"),
     "table.busy": N_("the table is very busy: try again"),
     "table.busy-look-again": N_("the table is very busy: look again and try once more"),
+    "table.unavailable": N_(
+        "the database is not answering: nothing was changed, try again in a moment"
+    ),
+    "table.is-realtime": N_("this is a Spit or Speed table"),
+    "table.not-realtime": N_("this is not a Spit or Speed table"),
+    "table.nain-jaune-action": N_('at a Nain Jaune table an action is a card, "pass" or "claim"'),
+    "table.realtime-action": N_("at a Spit or Speed table an action is an object"),
+    "table.no-log": N_("a Nain Jaune table has no log to page through"),
+    "table.no-rounds": N_("a Spit or Speed table has no rounds"),
+    "table.left-by-closing": N_("a Spit or Speed table is left by closing the page"),
+    "table.rematch-not-over": N_("a rematch is offered once the game is over"),
+    "table.rematch-players": N_("only the players can ask for a rematch"),
+    "table.players-only": N_("only the players at this table can do that"),
+    "table.rematch-busy": N_("the table is busy: ask for the rematch again"),
+    "table.no-level": N_("a person's seat has no level"),
+    "table.creator-starts": N_("only the table's creator can start it"),
+    "table.moved-on": N_("the table moved on since you looked: look again and choose once more"),
+    "table.you-left": N_("you left this table: a bot plays your seat"),
+    "table.hints-nain-jaune": N_("hints are offered at Nain Jaune tables only"),
+    "table.hints-off": N_("hints are off at this table"),
+    "table.hint-moved-on": N_("the table moved on since you looked: ask again"),
+    "table.hint-not-your-turn": N_("no hint: it is not your turn"),
+    "table.hints-busy": N_("many players are asking for hints: ask again in a moment"),
+    "table.watch-only": N_("this is not a person's seat"),
+    "table.record-not-over": N_("the record is published when the game is over"),
+    "table.bot-plays-seat": N_("a bot plays this seat"),
+    "table.not-started-yet": N_("the game has not started yet: wait for it"),
+    "table.game-over": N_("the game is over"),
+    "table.exists": N_("table {table} already exists"),
+    "table.cannot-rebuild": N_("table {table} cannot be rebuilt from its log"),
+    "table.bad-level": N_("this table's bot level is not valid"),
+    "table.paused": N_("the game is paused until everybody is back"),
+    "table.closed": N_("the table is closed"),
+    "table.not-started": N_("the game has not started yet"),
+    "table.cannot-join": N_("this seat cannot be joined now"),
+    "table.seat-shape": N_("a seat is a person's or a bot's, with its level and name"),
+    "table.seat-0": N_("the first seat is the creator's: it must be a person"),
+    "table.delays": N_("the table's delays are seconds, zero or more"),
+    "table.config-object": N_("this table's settings cannot be read"),
+    "table.bad-config": N_("this table's settings are not valid"),
     "table.bad-seat-link": N_("this seat link is not valid for this table"),
     "table.seat-taken": N_("this seat is already taken"),
     "table.already-ready": N_("this seat has already asked for the next round"),
@@ -176,6 +282,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
 MESSAGES.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
 MESSAGES.update(RECORD_MESSAGES)  # a record's errors (record_words.py)
+MESSAGES.update(REALTIME_RECORD_MESSAGES)  # a Spit or Speed record's (realtime_record_words.py)
 
 FIXED = {
     "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
@@ -415,6 +522,10 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[key] = message_words(inner[0], inner[1], tr)
         elif key == "reason" and isinstance(value, str):
             out[key] = words(value, tr)
+        elif isinstance(value, float):  # seconds, shares: as the language writes decimals
+            from cardroom.i18n.numbers import number
+
+            out[key] = number(value, tr)
         else:
             out[key] = value
     return out

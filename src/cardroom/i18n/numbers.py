@@ -21,6 +21,11 @@ def integer(n: int, lang: str | Translator | None = None) -> str:
     return format_decimal(n, locale=_locale(tr_of(lang).lang))
 
 
+def number(x: float, lang: str | Translator | None = None) -> str:
+    """``x`` with as many decimals as it has (three at most): ``0.25`` / ``0,25``, ``2`` / ``2``."""
+    return format_decimal(x, format="#,##0.###", locale=_locale(tr_of(lang).lang))
+
+
 def decimal(
     x: float, places: int = 2, lang: str | Translator | None = None, *, sign: bool = False
 ) -> str:

@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from cardroom.bots.base import REGISTRY, BotError, parse_budget, parse_clock
+from cardroom.bots.base import REGISTRY, BotError, parse_budget, parse_clock, unknown_options
 from cardroom.bots.search import public_actions, sample_hidden
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.research.encoding import action_from_id, action_id
@@ -102,8 +103,11 @@ class ISMCTSPeer:
         assert rnd is not None
         if list(rnd.chips) != list(view.chips) or list(rnd.board) != list(view.board):
             raise BotError(
-                "bot 'ismcts' plays single rounds from an empty board (tournament deals): "
-                "use it in cardroom tournament"
+                Message(
+                    "bot.ismcts-rounds",
+                    "bot 'ismcts' plays single rounds from an empty board (tournament deals): "
+                    "use it in cardroom tournament",
+                )
             )
         return state
 
@@ -135,8 +139,7 @@ def _ismcts(options: dict[str, str]) -> ISMCTSPeer:
     unknown = set(options) - {"ms", "simulations", "uct", "clock"}
     if unknown:
         raise BotError(
-            f"bot 'ismcts' has no option {', '.join(sorted(unknown))}: "
-            "use ms=N, simulations=N, uct=C or clock=wall|cpu"
+            unknown_options("ismcts", unknown, "ms=N, simulations=N, uct=C or clock=wall|cpu")
         )
     bot = ISMCTSPeer(clock=parse_clock("ismcts", options))
     ms, simulations = parse_budget("ismcts", options, "simulations", 2)
@@ -146,7 +149,10 @@ def _ismcts(options: dict[str, str]) -> ISMCTSPeer:
         try:
             bot.uct = float(options["uct"])
         except ValueError:
-            raise BotError(f"bot 'ismcts': uct={options['uct']!r} must be a number") from None
+            typed = options["uct"]
+            raise BotError(
+                Message("bot.uct", f"bot 'ismcts': uct={typed!r} must be a number", typed=typed)
+            ) from None
     return bot
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from cardroom.bots.base import REGISTRY, Bot, BotError, no_options
 from cardroom.bots.expert import ROLLOUT_POLICIES, prepare, run_worlds
 from cardroom.bots.search import MISMATCH, candidates
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Action, Round
 from cardroom.games.nain_jaune.view import RoundView, view_of
 
@@ -31,7 +32,12 @@ class OracleBot:
 
     def act(self, view: RoundView, rng: random.Random) -> Action:
         """Refused: the oracle needs every card, a view has only the seat's own."""
-        raise BotError("the oracle sees every card: it plays only in simulations, never at a table")
+        raise BotError(
+            Message(
+                "bot.oracle",
+                "the oracle sees every card: it plays only in simulations, never at a table",
+            )
+        )
 
     def act_seeing(self, rnd: Round, rng: random.Random) -> Action:
         """The best choice of the seat to act with every card known."""

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import (
     MAX_PLAYERS,
@@ -31,6 +32,7 @@ from cardroom.games.nain_jaune.rules import (
 )
 from cardroom.kernels import nain_jaune as fast
 from cardroom.kernels.streams import MAX_GAME_ROUNDS, derive_seed
+from cardroom.sim import workers_error
 
 CHUNK_ROUNDS = 10_000
 """Rounds per chunk: the unit of work and of reproducibility (never depends on workers)."""
@@ -39,6 +41,9 @@ BOT_ALIASES = {"easy": "random", "medium": "greedy", "hard": "heuristic"}
 
 class SimulationError(ValueError):
     """A simulation was asked for with settings that cannot work; the message says why."""
+
+
+ADDRESS_FOR_RAY = Message("sim.address", "--address is for --backend ray")
 
 
 @dataclass(frozen=True)
@@ -53,16 +58,26 @@ class Simulation:
     def __post_init__(self) -> None:
         if not isinstance(self.rounds, int) or self.rounds < 1:
             raise SimulationError(
-                f"--rounds must be a whole number of at least 1, not {self.rounds}"
+                Message(
+                    "sim.rounds",
+                    f"--rounds must be a whole number of at least 1, not {self.rounds}",
+                    n=self.rounds,
+                )
             )
         if not MIN_PLAYERS <= len(self.bots) <= MAX_PLAYERS:
             n = len(self.bots)
             raise SimulationError(players_error("nain-jaune", n, MIN_PLAYERS, MAX_PLAYERS))
         unknown = [b for b in self.bots if b not in fast.POLICIES]
         if unknown:
+            known = ", ".join(fast.POLICIES)
             raise SimulationError(
-                f"bot {unknown[0]!r} cannot be simulated in bulk: choose among "
-                f"{', '.join(fast.POLICIES)} (or easy, medium, hard)"
+                Message(
+                    "sim.bulk-bot",
+                    f"bot {unknown[0]!r} cannot be simulated in bulk: choose among "
+                    f"{known} (or easy, medium, hard)",
+                    typed=unknown[0],
+                    known=f"{known}, easy, medium, hard",
+                )
             )
         try:  # the readable engine's own checks (an unreachable target, …)
             Game(self.rules, [f"seat {i}" for i in range(len(self.bots))])
@@ -83,13 +98,21 @@ class Simulation:
         names = [BOT_ALIASES.get(b.strip(), b.strip()) for b in (bots or ["random"])]
         if any(not b for b in names):
             raise SimulationError(
-                "--bots is a comma-separated list of bot names, e.g. random,greedy"
+                Message(
+                    "sim.bots-list",
+                    "--bots is a comma-separated list of bot names, e.g. random,greedy",
+                )
             )
         if players is None:
             players = len(names) if bots and len(names) > 1 else 4
         if len(names) > players:
             raise SimulationError(
-                f"{len(names)} bots for {players} players: give at most {players}"
+                Message(
+                    "sim.bots-players",
+                    f"{len(names)} bots for {players} players: give at most {players}",
+                    n=len(names),
+                    players=players,
+                )
             )
         seats = tuple(names[i % len(names)] for i in range(players))
         try:
@@ -146,11 +169,17 @@ def run(
 ) -> tuple[np.ndarray[Any, Any], float]:
     """Play the simulation; returns the statistics array and the seconds it took."""
     if workers < 1:
-        raise SimulationError(f"--workers must be at least 1, not {workers}")
+        raise SimulationError(workers_error(workers))
     if backend not in ("local", "ray"):
-        raise SimulationError(f"--backend must be local or ray, not {backend!r}")
+        raise SimulationError(
+            Message(
+                "sim.backend",
+                f"--backend must be local or ray, not {backend!r}",
+                typed=backend,
+            )
+        )
     if address is not None and backend != "ray":
-        raise SimulationError("--address is for --backend ray")
+        raise SimulationError(ADDRESS_FOR_RAY)
     report = progress or (lambda n: None)
     total = np.zeros(fast.ST_SIZE, np.int64)
     rules_json = sim.rules.to_json()
@@ -188,7 +217,11 @@ def _run_ray(
         import ray
     except ImportError:
         raise SimulationError(
-            "--backend ray needs Ray: pip install '.[distributed]' in the cardroom project folder"
+            Message(
+                "sim.needs-ray",
+                "--backend ray needs Ray: pip install '.[distributed]' in the cardroom project "
+                "folder",
+            )
         ) from None
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report over the network
     started_here = not ray.is_initialized()

@@ -33,8 +33,10 @@ from typing import Any
 import cardroom.sim.oracle
 from cardroom.bots import make_bot
 from cardroom.bots.base import REGISTRY, Bot, BotError
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from cardroom.sim import workers_error
 from cardroom.sim.play import play_round
 
 try:  # OpenSpiel's ISMCTS as the optional peer ``ismcts`` (the research extra)
@@ -42,7 +44,12 @@ try:  # OpenSpiel's ISMCTS as the optional peer ``ismcts`` (the research extra)
 except ImportError:
 
     def _no_ismcts(options: dict[str, str]) -> Bot:
-        raise BotError("bot 'ismcts' needs OpenSpiel: pip install 'cardroom[research]'")
+        raise BotError(
+            Message(
+                "bot.needs-openspiel",
+                "bot 'ismcts' needs OpenSpiel: pip install 'cardroom[research]'",
+            )
+        )
 
     REGISTRY.setdefault("ismcts", _no_ismcts)
 
@@ -85,22 +92,43 @@ def entry_names(specs: Sequence[str]) -> list[str]:
 def check_setup(setup: Setup) -> None:
     """Raise :class:`TournamentError` (or ``BotError``) if the setup cannot be played."""
     if not setup.bots:
-        raise TournamentError("name at least one bot, e.g. --bots heuristic,greedy,random")
+        raise TournamentError(
+            Message(
+                "tournament.no-bots", "name at least one bot, e.g. --bots heuristic,greedy,random"
+            )
+        )
     for spec in setup.bots:
         make_bot(spec)
     if not MIN_PLAYERS <= setup.players <= MAX_PLAYERS:
         hint = " (--players K sets the seats; the bots are cycled to fill them)"
         raise TournamentError(
-            f"Nain Jaune is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-            f"not {setup.players}{hint}"
+            Message(
+                "tournament.players",
+                f"Nain Jaune is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                f"not {setup.players}{hint}",
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+                n=setup.players,
+            )
         )
     if len(setup.bots) > setup.players:
         raise TournamentError(
-            f"{len(setup.bots)} bots cannot share {setup.players} seats: "
-            "name at most one bot per seat or raise --players"
+            Message(
+                "tournament.bots-seats",
+                f"{len(setup.bots)} bots cannot share {setup.players} seats: "
+                "name at most one bot per seat or raise --players",
+                n=len(setup.bots),
+                seats=setup.players,
+            )
         )
     if setup.games < 1:
-        raise TournamentError(f"--games must be at least 1, not {setup.games}")
+        raise TournamentError(
+            Message(
+                "tournament.games",
+                f"--games must be at least 1, not {setup.games}",
+                n=setup.games,
+            )
+        )
 
 
 @dataclass
@@ -212,7 +240,7 @@ def run_tournament(
     """Play every deal (on ``workers`` processes) and compute the results."""
     check_setup(setup)
     if workers < 1:
-        raise TournamentError(f"--workers must be at least 1, not {workers}")
+        raise TournamentError(workers_error(workers))
     indices = list(range(setup.games))
     deals: list[DealResult] = []
     if workers == 1 or setup.games == 1:

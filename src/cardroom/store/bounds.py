@@ -104,3 +104,37 @@ class BoundStore:
                 )
             ).scalar_one()
         return int(n)
+
+    async def keep(self, key: str, seconds: float) -> None:
+        """Write one row for ``key`` that lasts ``seconds`` (a fact to find again with
+        :meth:`keys_under`, such as a table an address made)."""
+        key = key[:200]
+        lock = getattr(self.store, "_write_lock", contextlib.nullcontext())
+        async with _guard(), lock, self.engine.begin() as conn:
+            now = self.clock()
+            await conn.execute(bounds_t.insert().values(key=key, at=now, until=now + seconds))
+
+    async def keys_under(self, prefix: str, limit: int = 1000) -> list[str]:
+        """The keys of the rows starting with ``prefix`` not yet expired, oldest first (at most
+        ``limit``, the newest kept)."""
+        async with _guard(), self.engine.connect() as conn:
+            keys = (
+                await conn.execute(
+                    sa.select(bounds_t.c.key)
+                    .where(
+                        bounds_t.c.key.startswith(prefix[:200], autoescape=True),
+                        bounds_t.c.until >= self.clock(),
+                    )
+                    .order_by(bounds_t.c.id.desc())
+                    .limit(limit)
+                )
+            ).scalars().all()
+        return list(reversed(keys))
+
+    async def forget(self, keys: list[str]) -> None:
+        """Delete every row of ``keys``."""
+        if not keys:
+            return
+        lock = getattr(self.store, "_write_lock", contextlib.nullcontext())
+        async with _guard(), lock, self.engine.begin() as conn:
+            await conn.execute(bounds_t.delete().where(bounds_t.c.key.in_([k[:200] for k in keys])))

@@ -49,7 +49,62 @@ TOKEN_FOR_PERSON = Message("table.token-person", "a seat token is for a person's
 NOT_CREATED = Message("table.not-created", "this table has not been created")
 ROUND_NOT_OVER = Message("table.round-not-over", "the round is not over")
 BUSY = Message("table.busy", "the table is very busy: try again")
+UNAVAILABLE = Message(
+    "table.unavailable",
+    "the database is not answering: nothing was changed, try again in a moment",
+)
+IS_REALTIME = Message("table.is-realtime", "this is a Spit or Speed table")
+NOT_REALTIME = Message("table.not-realtime", "this is not a Spit or Speed table")
+NAIN_JAUNE_ACTION = Message(
+    "table.nain-jaune-action", 'at a Nain Jaune table an action is a card, "pass" or "claim"'
+)
+REALTIME_ACTION = Message(
+    "table.realtime-action", "at a Spit or Speed table an action is an object"
+)
+NO_LOG = Message("table.no-log", "a Nain Jaune table has no log to page through")
+NO_ROUNDS = Message("table.no-rounds", "a Spit or Speed table has no rounds")
+LEFT_BY_CLOSING = Message(
+    "table.left-by-closing", "a Spit or Speed table is left by closing the page"
+)
+REMATCH_NOT_OVER = Message("table.rematch-not-over", "a rematch is offered once the game is over")
+REMATCH_PLAYERS = Message("table.rematch-players", "only the players can ask for a rematch")
+PLAYERS_ONLY = Message("table.players-only", "only the players at this table can do that")
+REMATCH_BUSY = Message("table.rematch-busy", "the table is busy: ask for the rematch again")
+NO_LEVEL = Message("table.no-level", "a person's seat has no level")
+CREATOR_STARTS = Message("table.creator-starts", "only the table's creator can start it")
+MOVED_ON = Message(
+    "table.moved-on", "the table moved on since you looked: look again and choose once more"
+)
+YOU_LEFT = Message("table.you-left", "you left this table: a bot plays your seat")
+HINTS_NAIN_JAUNE = Message("table.hints-nain-jaune", "hints are offered at Nain Jaune tables only")
+HINTS_OFF = Message("table.hints-off", "hints are off at this table")
+HINT_MOVED_ON = Message("table.hint-moved-on", "the table moved on since you looked: ask again")
+HINT_NOT_YOUR_TURN = Message("table.hint-not-your-turn", "no hint: it is not your turn")
+HINTS_BUSY = Message("table.hints-busy", "many players are asking for hints: ask again in a moment")
+WATCH_ONLY = Message("table.watch-only", "this is not a person's seat")
+RECORD_NOT_OVER = Message("table.record-not-over", "the record is published when the game is over")
+BOT_PLAYS_SEAT = Message("table.bot-plays-seat", "a bot plays this seat")
+NOT_STARTED_YET = Message("table.not-started-yet", "the game has not started yet: wait for it")
+GAME_OVER = Message("table.game-over", "the game is over")
 """Refusals of both kinds of table (each a message with an id: see ``i18n/messages.py``)."""
+
+
+def table_exists(table_id: str) -> Message:
+    """The refusal to create a table whose id is taken."""
+    return Message("table.exists", f"table {table_id} exists already", table=table_id)
+
+
+def cannot_rebuild(table_id: str, detail: str) -> Message:
+    """The refusal to open a table whose log cannot be replayed (``detail``, English, is for
+    the server's log: the person is told the table cannot be rebuilt)."""
+    return Message(
+        "table.cannot-rebuild", f"table {table_id} cannot be rebuilt: {detail}", table=table_id
+    )
+
+
+def bad_level(level: str) -> Message:
+    """The refusal of a table whose bots' level names no bot."""
+    return Message("table.bad-level", f"there is no bot level {level!r}", level=level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +123,8 @@ class SeatSpec:
     def from_json(cls, data: Any) -> SeatSpec:
         """Read :meth:`to_json`'s form."""
         if not isinstance(data, dict) or data.get("kind") not in ("person", "bot"):
-            raise TableError("bad-request", "a seat is {kind: person|bot, level, name}")
+            said = "a seat is {kind: person|bot, level, name}"
+            raise TableError("bad-request", Message("table.seat-shape", said))
         return cls(cast(SeatKind, data["kind"]), data.get("level"), data.get("name"))
 
 
@@ -114,13 +170,15 @@ class TableConfig:
             said = players_error("nain-jaune", len(self.seats), MIN_PLAYERS, MAX_PLAYERS)
             raise TableError("bad-request", said)
         if self.seats[0].kind != "person":
-            raise TableError("bad-request", "seat 0 is the creator's: it must be a person")
+            seat_0 = "seat 0 is the creator's: it must be a person"
+            raise TableError("bad-request", Message("table.seat-0", seat_0))
         unreachable = unreachable_target(self.rules, self.rules.starting_chips * len(self.seats))
         if unreachable is not None:  # refused now, not when the first round is dealt
             raise TableError("bad-request", unreachable)
         for delay in (self.takeover_after, self.bot_delay, self.next_round_after):
             if not delay >= 0:
-                raise TableError("bad-request", "delays are seconds, zero or more")
+                delays = "delays are seconds, zero or more"
+                raise TableError("bad-request", Message("table.delays", delays))
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (the ``created`` entry's ``config``)."""
@@ -144,7 +202,8 @@ class TableConfig:
     def from_json(cls, data: Any) -> TableConfig:
         """Read :meth:`to_json`'s form; raises :class:`TableError` (``bad-request``)."""
         if not isinstance(data, dict):
-            raise TableError("bad-request", "a table config is a JSON object")
+            said = "a table config is a JSON object"
+            raise TableError("bad-request", Message("table.config-object", said))
         try:
             return cls(
                 game=str(data.get("game", "nain-jaune")),
@@ -166,7 +225,8 @@ class TableConfig:
                 raise
             if isinstance(exc, RulesError):
                 raise TableError("bad-request", exc.message) from None
-            raise TableError("bad-request", f"bad table config: {exc}") from None
+            said = f"bad table config: {exc}"
+            raise TableError("bad-request", Message("table.bad-config", said)) from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,37 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.cluster import Coordinator
-from cardroom.tables.config import Created, SeatSpec, TableConfig, TableError
+from cardroom.tables.config import (
+    CREATOR_STARTS,
+    HINT_MOVED_ON,
+    HINT_NOT_YOUR_TURN,
+    HINTS_BUSY,
+    HINTS_NAIN_JAUNE,
+    HINTS_OFF,
+    IS_REALTIME,
+    LEFT_BY_CLOSING,
+    MOVED_ON,
+    NAIN_JAUNE_ACTION,
+    NO_LEVEL,
+    NO_LOG,
+    NO_ROUNDS,
+    NOT_REALTIME,
+    REALTIME_ACTION,
+    RECORD_NOT_OVER,
+    REMATCH_BUSY,
+    REMATCH_NOT_OVER,
+    REMATCH_PLAYERS,
+    UNAVAILABLE,
+    WATCH_ONLY,
+    YOU_LEFT,
+    Created,
+    SeatSpec,
+    TableConfig,
+    TableError,
+    bad_level,
+    cannot_rebuild,
+    table_exists,
+)
 from cardroom.tables.nain_jaune import (
     NainJauneTable,
     action_text,
@@ -38,8 +68,6 @@ from cardroom.tables.nain_jaune import (
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
-
-_UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -203,11 +231,11 @@ class TableService:
         if live is not None:
             return live
         if await self._is_realtime(table_id):
-            raise TableError("bad-request", "this is a Spit or Speed table")
+            raise TableError("bad-request", IS_REALTIME)
         try:
             entries = await self.store.entries(table_id)
         except StoreUnavailable as exc:
-            raise TableError("unavailable", _UNAVAILABLE) from exc
+            raise TableError("unavailable", UNAVAILABLE) from exc
         if not entries:
             raise TableError("not-found", _no_table(table_id))
         live = self._live.get(table_id)  # loaded meanwhile by another caller
@@ -230,7 +258,7 @@ class TableService:
         try:
             await self.realtime.load(table_id, entries)
         except (TableError, ValueError) as exc:
-            raise TableError("not-found", f"table {table_id} cannot be rebuilt: {exc}") from None
+            raise TableError("not-found", cannot_rebuild(table_id, str(exc))) from None
         return True
 
     async def game_of(self, table_id: str) -> str:
@@ -250,21 +278,19 @@ class TableService:
     ) -> None:
         """A person's action at a Spit or Speed table, in record form with ``seen``."""
         if table_id in self._live:
-            raise TableError(
-                "bad-request", 'at a Nain Jaune table an action is a card, "pass" or "claim"'
-            )
+            raise TableError("bad-request", NAIN_JAUNE_ACTION)
         await self.realtime.act(table_id, seat, action, ref)
 
     async def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
         """The log lines of a Spit or Speed table before index ``before`` (a ``log`` frame)."""
         if not await self._is_realtime(table_id):
-            raise TableError("bad-request", "a Nain Jaune table has no log to page through")
+            raise TableError("bad-request", NO_LOG)
         return self.realtime.earlier_log(table_id, seat, before)
 
     async def realtime_record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
         """The record of a finished Spit or Speed table (a Speed match: a list of games)."""
         if not await self._is_realtime(table_id):
-            raise TableError("bad-request", "this is not a Spit or Speed table")
+            raise TableError("bad-request", NOT_REALTIME)
         return await self.realtime.record(table_id)
 
     async def rematch(self, table_id: str, seat: int) -> tuple[str, str | None]:
@@ -282,9 +308,9 @@ class TableService:
         async with live.lock:
             table = live.table
             if table.status != "over":
-                raise TableError("forbidden", "a rematch is offered once the game is over")
+                raise TableError("forbidden", REMATCH_NOT_OVER)
             if seat not in table.person_seats():
-                raise TableError("forbidden", "only the players can ask for a rematch")
+                raise TableError("forbidden", REMATCH_PLAYERS)
             if table.rematch is None:
                 with contextlib.suppress(TableError):  # another process logged one first
                     await self._commit(live, "rematch", {"table": _new_table_id()})
@@ -292,7 +318,7 @@ class TableService:
                     await self._catch_up_locked(live, read=True)
             new_id = table.rematch
             if new_id is None:
-                raise TableError("stale", "the table is busy: ask for the rematch again")
+                raise TableError("stale", REMATCH_BUSY)
             again = self._rematch_config(table)
         try:
             created = await self.create(again, table_id=new_id, rematch_of=table_id)
@@ -333,7 +359,7 @@ class TableService:
         """The person at ``seat`` leaves a game in progress: a bot of the table's level plays
         their seat to the end (logged ``left``)."""
         if await self._is_realtime(table_id):
-            raise TableError("bad-request", "a Spit or Speed table is left by closing the page")
+            raise TableError("bad-request", LEFT_BY_CLOSING)
         live = await self._load(table_id)
         async with live.lock:
             table = live.table
@@ -380,7 +406,7 @@ class TableService:
             if spec.name is not None:
                 clean_name(spec.name)
             if g and spec.kind == "person" and spec.level is not None:
-                raise TableError("bad-request", "a person's seat has no level")
+                raise TableError("bad-request", NO_LEVEL)
         self._bot(config.level)
         tokens = {
             g: secrets.token_urlsafe(24) for g, s in enumerate(config.seats) if s.kind == "person"
@@ -388,7 +414,7 @@ class TableService:
         if table_id is None:
             table_id = _new_table_id()
         elif table_id in self._live or await self.store.entries(table_id):
-            raise TableError("stale", f"table {table_id} exists already")
+            raise TableError("stale", table_exists(table_id))
         data: dict[str, Any] = {
             "config": config.to_json(),
             "tokens": {str(g): hash_token(t) for g, t in tokens.items()},
@@ -414,7 +440,7 @@ class TableService:
                 table_id, config.game, entry, config.title, config.public, seats
             )
         except SeqConflict:  # (a rematch made by another process meanwhile)
-            raise TableError("stale", f"table {table_id} exists already") from None
+            raise TableError("stale", table_exists(table_id)) from None
         table.apply(entry)
         live = _Live(table)
         self._live[table_id] = live
@@ -454,7 +480,7 @@ class TableService:
             return await self.realtime.start_now(table_id, seat)
         live = self._get(table_id)
         if seat != 0:
-            raise TableError("forbidden", "only the table's creator can start it")
+            raise TableError("forbidden", CREATOR_STARTS)
         async with live.lock:
             await self._start(live)
             await self._after(live)
@@ -479,17 +505,14 @@ class TableService:
     async def act(self, table_id: str, seat: int, action: str, seen_seq: int) -> None:
         """Play ``"7D"``, ``"pass"`` or ``"claim"`` for ``seat``; refuses a stale ``seen_seq``."""
         if self.realtime.holds(table_id):
-            raise TableError("bad-request", "at a Spit or Speed table an action is an object")
+            raise TableError("bad-request", REALTIME_ACTION)
         live = self._get(table_id)
         async with live.lock:
             table = live.table
             if seen_seq != table.seq:
-                raise TableError(
-                    "stale",
-                    "the table moved on since you looked: look again and choose once more",
-                )
+                raise TableError("stale", MOVED_ON)
             if seat in table.left:
-                raise TableError("forbidden", "you left this table: a bot plays your seat")
+                raise TableError("forbidden", YOU_LEFT)
             if seat in table.taken_over:
                 await self._commit(live, "returned", {"seat": seat})
             await self._commit(
@@ -504,28 +527,26 @@ class TableService:
         unless the table has hints on, ``seq`` is current and it is that person's turn.
         """
         if self.realtime.holds(table_id):
-            raise TableError("bad-request", "hints are offered at Nain Jaune tables only")
+            raise TableError("bad-request", HINTS_NAIN_JAUNE)
         table = self._get(table_id).table
         if not table.cfg.hints:
-            raise TableError("forbidden", "hints are off at this table")
+            raise TableError("forbidden", HINTS_OFF)
         if seq != table.seq:
-            raise TableError("stale", "the table moved on since you looked: ask again")
+            raise TableError("stale", HINT_MOVED_ON)
         turn, rnd = table.turn(), table.round
         if turn is None or rnd is None or turn.seat != seat or turn.bot is not None:
-            raise TableError("not-your-turn", "no hint: it is not your turn")
+            raise TableError("not-your-turn", HINT_NOT_YOUR_TURN)
         view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
         sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
         if self._hints_waiting >= self._hint_limit:
-            raise TableError(
-                "unavailable", "many players are asking for hints: ask again in a moment"
-            )
+            raise TableError("unavailable", HINTS_BUSY)
         self._hints_waiting += 1
         try:
             action, reason = await asyncio.get_running_loop().run_in_executor(
                 self._hint_pool, partial(suggest, view, ms=100, seed=sample_seed, lang=lang)
             )
         except HintError as exc:
-            raise TableError("not-your-turn", str(exc)) from None
+            raise TableError("not-your-turn", HINT_NOT_YOUR_TURN) from exc
         finally:
             self._hints_waiting -= 1
         return action_text(action), reason
@@ -533,7 +554,7 @@ class TableService:
     async def ready(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` asks for the next round."""
         if self.realtime.holds(table_id):
-            raise TableError("bad-request", "a Spit or Speed table has no rounds")
+            raise TableError("bad-request", NO_ROUNDS)
         live = self._get(table_id)
         async with live.lock:
             await self._commit(live, "ready", {"seat": seat})
@@ -562,11 +583,9 @@ class TableService:
         except SeqConflict:  # another process wrote this seq first: its entry is the one
             with contextlib.suppress(StoreError):
                 await self._catch_up_locked(live, read=True)
-            raise TableError(
-                "stale", "the table moved on since you looked: look again and choose once more"
-            ) from None
+            raise TableError("stale", MOVED_ON) from None
         except StoreUnavailable as exc:
-            raise TableError("unavailable", _UNAVAILABLE) from exc
+            raise TableError("unavailable", UNAVAILABLE) from exc
         finally:
             live.writing = 0
         table.apply(entry)
@@ -723,7 +742,8 @@ class TableService:
             try:
                 bot = make_bot(spec)
             except ValueError as exc:
-                raise TableError("bad-request", str(exc)) from None
+                logger.info("bot %r: %s", spec, exc)
+                raise TableError("bad-request", bad_level(spec)) from None
             self._bots[spec] = bot
         return bot
 
@@ -796,7 +816,7 @@ class TableService:
         live = self._get(table_id)
         table = live.table
         if seat is not None and not (0 <= seat < table.n and table.is_person(seat)):
-            raise TableError("forbidden", "this is not a person's seat")
+            raise TableError("forbidden", WATCH_ONLY)
         sub = Subscription(table_id, seat)
         live.subs.append(sub)
         live.idle_since = None
@@ -918,7 +938,7 @@ class TableService:
         """The public events of round ``k`` (0, 1, …) of a Nain Jaune table (at most
         ``ROUND_EVENTS_MAX``); ``not-found`` for a round not played (yet)."""
         if await self._is_realtime(table_id):
-            raise TableError("bad-request", "a Spit or Speed table has no rounds")
+            raise TableError("bad-request", NO_ROUNDS)
         return (await self._load(table_id)).table.round_events(k)
 
     def table(self, table_id: str) -> NainJauneTable:
@@ -973,7 +993,7 @@ class TableService:
         """The game record (replay format); ``TableError('forbidden')`` until the game is over."""
         live = await self._load(table_id)
         if live.table.status != "over":
-            raise TableError("forbidden", "the record is published when the game is over")
+            raise TableError("forbidden", RECORD_NOT_OVER)
         return [dict(r) for r in live.table.record()]
 
     async def list_tables(

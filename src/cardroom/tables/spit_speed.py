@@ -63,7 +63,7 @@ from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
-from cardroom.games.messages import message_json
+from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
@@ -73,6 +73,7 @@ from cardroom.games.spit.rules import RULES_VERSION as SPIT_RULES_VERSION
 from cardroom.i18n.spit_speed_words import event_fields, public_refusal
 from cardroom.tables.config import (
     ALREADY_STARTED,
+    GAME_OVER,
     REMATCH_ONCE,
     TOKEN_FOR_PERSON,
     SeatSpec,
@@ -81,6 +82,11 @@ from cardroom.tables.config import (
 
 RealtimeTableError = TableError
 """The error of the real-time table is the service's :class:`TableError` (one type for both)."""
+
+PAUSED = Message("table.paused", "the game is paused until everybody is back")
+CLOSED = Message("table.closed", "the table is closed")
+NOT_STARTED = Message("table.not-started", "the game has not started yet")
+"""Refusals of a person's action at a Spit or Speed table (each with an id)."""
 RealtimeSeat = SeatSpec
 """A seat as created: a person (named when he joins) or a bot of a level."""
 
@@ -479,11 +485,12 @@ class RealtimeTable:
                 raise RealtimeTableError("bad-request", TOKEN_FOR_PERSON)
             return None
         if self.closed is not None:
-            raise RealtimeTableError("over", "the table is closed")
+            raise RealtimeTableError("over", CLOSED)
         if kind == "joined":
             seat = _seat(data)
             if config.seats[seat].kind != "person" or self.status != "waiting":
-                raise RealtimeTableError("forbidden", f"seat {seat} cannot be joined now")
+                taken = f"seat {seat} cannot be joined now"
+                raise RealtimeTableError("forbidden", Message("table.cannot-join", taken))
             name = data.get("name")
             if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
                 raise RealtimeTableError("bad-request", f"a name has 1 to {MAX_NAME} characters")
@@ -510,9 +517,9 @@ class RealtimeTable:
                 self._check_limit(data, "forfeit")
             return None
         if self.status == "waiting" or self.arbiter is None:
-            raise RealtimeTableError("not-started", "the game has not started yet")
+            raise RealtimeTableError("not-started", NOT_STARTED)
         if self.status == "over":
-            raise RealtimeTableError("over", "the game is over")
+            raise RealtimeTableError("over", GAME_OVER)
         t = _time(data)
         if t < self.time:
             raise RealtimeTableError("bad-request", f"time {t} is before the last entry's")
@@ -537,13 +544,17 @@ class RealtimeTable:
             )
         seat = _seat(data)
         if self.paused_at is not None:
-            raise RealtimeTableError("paused", "the game is paused until everybody is back")
+            raise RealtimeTableError("paused", PAUSED)
         try:
             if person and data.get("by", "person") == "person":
                 return client_action(self.engine, data.get("action"))
             return self.engine.action_from_json(data.get("action"))
         except ValueError as exc:
-            raise RealtimeTableError("bad-request", f"seat {seat}: {exc}") from None
+            inner = message_of(exc)  # the person's own seat: its words need no "seat N: "
+            said: str = f"seat {seat}: {exc}"
+            if isinstance(inner, Message):
+                said = Message(inner.id, said, **inner.fields)
+            raise RealtimeTableError("bad-request", said) from None
 
     def _check_presence(
         self, kind: str, data: Mapping[str, Any], t: float, deadline: float | None
@@ -826,7 +837,7 @@ class RealtimeTable:
         """The game's record (``cardroom replay`` reads it): full information, for after the
         game only (the service must refuse it while the game goes on)."""
         if self.arbiter is None:
-            raise RealtimeTableError("not-started", "the game has not started yet")
+            raise RealtimeTableError("not-started", NOT_STARTED)
         if self.match is None:
             return self.arbiter.record()
         raise RealtimeTableError("bad-request", "a match's record is a list: use records()")

@@ -47,7 +47,22 @@ from cardroom.games.realtime_engine import SEATS
 from cardroom.i18n.messages import words
 from cardroom.i18n.spit_speed_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
-from cardroom.tables.config import BUSY, Created, TableError
+from cardroom.tables.config import (
+    BOT_PLAYS_SEAT,
+    BUSY,
+    CREATOR_STARTS,
+    GAME_OVER,
+    NOT_STARTED_YET,
+    RECORD_NOT_OVER,
+    REMATCH_BUSY,
+    REMATCH_NOT_OVER,
+    UNAVAILABLE,
+    WATCH_ONLY,
+    Created,
+    TableError,
+    bad_level,
+    table_exists,
+)
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
@@ -74,7 +89,6 @@ REFUSAL_WINDOW = 10.0
 FULL_FRAME_LOG = 200
 """The log lines a full frame carries: the last ones (``log_from`` says where they start)."""
 """Times a person's action is stamped anew and appended again after losing a seq race."""
-_UNAVAILABLE = "the database is not answering: nothing was changed, try again in a moment"
 
 
 class _Conflict(TableError):
@@ -376,9 +390,9 @@ class RealtimeTables:
         try:
             await self.store.create_table(table_id, config.game, entry, title, public, seats)
         except SeqConflict:
-            raise TableError("stale", f"table {table_id} already exists") from None
+            raise TableError("stale", table_exists(table_id)) from None
         except StoreUnavailable as exc:
-            raise TableError("unavailable", _UNAVAILABLE) from exc
+            raise TableError("unavailable", UNAVAILABLE) from exc
         table.apply(entry)
         live = _RealtimeLive(table, hashes, title, public, rematch_of=rematch_of)
         self._live[table_id] = live
@@ -412,7 +426,7 @@ class RealtimeTables:
         """The creator starts the game now: an empty person seat gets a bot of the table's level."""
         live = self._get(table_id)
         if seat != 0:
-            raise TableError("forbidden", "only the table's creator can start it")
+            raise TableError("forbidden", CREATOR_STARTS)
         async with live.lock:
             await self._start(live)
 
@@ -453,11 +467,11 @@ class RealtimeTables:
     async def _act(self, live: _RealtimeLive, seat: int, action: Any, ref: object) -> None:
         table = live.table
         if table.bots[seat] is not None:
-            raise TableError("forbidden", "a bot plays this seat")
+            raise TableError("forbidden", BOT_PLAYS_SEAT)
         if table.status == "waiting":
-            raise TableError("not-started", "the game has not started yet: wait for it")
+            raise TableError("not-started", NOT_STARTED_YET)
         if table.status == "over":
-            raise TableError("over", "the game is over")
+            raise TableError("over", GAME_OVER)
         now = await self._catch_up(live)
         data: dict[str, Any] = {"seat": seat, "action": action, "t": now, "by": "person"}
         parsed = table.check("action", data)
@@ -467,7 +481,7 @@ class RealtimeTables:
         before = len(table.arbiter.log)
         await self._commit(live, "action", data, ref=ref)
         if len(table.arbiter.log) == before:
-            raise TableError("over", "the game is over")
+            raise TableError("over", GAME_OVER)
         entry = table.arbiter.log[-1]
         if not entry.accepted:
             reason = entry.reason or Message("refused", "not now")
@@ -577,7 +591,7 @@ class RealtimeTables:
             await self._read_log(live, read=True)
             raise _Conflict() from None
         except StoreUnavailable as exc:
-            raise TableError("unavailable", _UNAVAILABLE) from exc
+            raise TableError("unavailable", UNAVAILABLE) from exc
         finally:
             live.writing = 0
         was = table.status
@@ -635,7 +649,8 @@ class RealtimeTables:
             try:
                 live.bots[g] = make_reaction_bot(level, config.game, g, rng)
             except BotError as exc:
-                raise TableError("bad-request", str(exc)) from None
+                logger.info("bot %r: %s", level, exc)
+                raise TableError("bad-request", bad_level(level)) from None
         self._show_bots(live, now)
 
     def _seat_bot(self, live: _RealtimeLive, g: int) -> None:
@@ -751,7 +766,7 @@ class RealtimeTables:
         config = live.table.config
         assert config is not None
         if seat is not None and config.seats[seat].kind != "person":
-            raise TableError("forbidden", "this is not a person's seat")
+            raise TableError("forbidden", WATCH_ONLY)
         sub = self._subscription(table_id, seat)
         live.subs.append(sub)
         live.idle_since = None
@@ -861,7 +876,7 @@ class RealtimeTables:
         ``forbidden`` until it is over."""
         live = self._get(table_id)
         if live.table.status != "over" or live.table.arbiter is None:
-            raise TableError("forbidden", "the record is published when the game is over")
+            raise TableError("forbidden", RECORD_NOT_OVER)
         return live.table.records()
 
     async def rematch(self, table_id: str, seat: int) -> tuple[str, str | None]:
@@ -873,14 +888,14 @@ class RealtimeTables:
         async with live.lock:
             table = live.table
             if table.status != "over":
-                raise TableError("forbidden", "a rematch is offered once the game is over")
+                raise TableError("forbidden", REMATCH_NOT_OVER)
             await self._read_log(live)
             if table.rematch is None:
                 with contextlib.suppress(_Conflict):  # another process logged its rematch first
                     await self._commit(live, "rematch", {"table": _new_id()})
             new_id = table.rematch
             if new_id is None:
-                raise TableError("stale", "the table is busy: ask for the rematch again")
+                raise TableError("stale", REMATCH_BUSY)
             created: Created | None = None
             if not self.holds(new_id) and not await self.store.entries(new_id):
                 config = table.config

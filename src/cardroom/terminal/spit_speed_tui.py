@@ -33,6 +33,7 @@ from cardroom.cards import Card
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
 from cardroom.i18n import Translator
+from cardroom.i18n.numbers import decimal
 from cardroom.i18n.spit_speed_words import (
     GAME_WORDS,
     entry_words,
@@ -673,7 +674,7 @@ class RealtimeApp(App[None]):
             deadline = self.arbiter.deadline
             if deadline is not None:
                 left = max(0.0, deadline - self.clock.now())
-                text.append("   " + tr._("countdown {seconds} s", seconds=f"{left:.1f}"),
+                text.append("   " + tr._("countdown {seconds} s", seconds=decimal(left, 1, tr)),
                             style="bold yellow")
         elif self.seat_ui.call() in view.legal_actions:
             text.append("   " + tr._("you cannot play: {call} (space)", call=call_name),

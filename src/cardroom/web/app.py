@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request, Response
@@ -25,6 +24,7 @@ from cardroom.tables.chat import TableChat
 from cardroom.web.connections import PerAddress
 from cardroom.web.gcpause import GcKeeper
 from cardroom.web.guard import Guard
+from cardroom.web.headers import SecurityHeaders
 from cardroom.web.identity import TooManyPlayers
 from cardroom.web.limits import Limits
 from cardroom.web.play_now import PlayNow
@@ -33,24 +33,6 @@ from cardroom.web.routes import analysis, lobby, players, replay, rules, tables,
 from cardroom.web.routes.common import connection_lang
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; connect-src 'self'{sockets}; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
-HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
-
-
-def content_security_policy(host: str | None) -> str:
-    """Only this origin; its websockets named too (older browsers' 'self' omits ws:)."""
-    sockets = f" ws://{host} wss://{host}" if host and HOST.fullmatch(host) else ""
-    return CSP.format(sockets=sockets)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -110,19 +92,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limits = Limits(settings)
     replays = Replays(settings.replay_cache)
     app.state.replays = replays
-    hsts = {"Strict-Transport-Security": "max-age=31536000"} if settings.secure_cookies else {}
-
-    @app.middleware("http")
-    async def security_headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        csp = content_security_policy(request.headers.get("host"))
-        response.headers.setdefault("Content-Security-Policy", csp)
-        for name, value in {**SECURITY_HEADERS, **hsts}.items():
-            response.headers.setdefault(name, value)
-        return response
-
     @app.exception_handler(TooManyPlayers)
     async def too_many_players(request: Request, _exc: TooManyPlayers) -> Response:
         message = translator(connection_lang(request))._(
@@ -146,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")
+    app.add_middleware(SecurityHeaders, hsts=settings.secure_cookies)
     app.add_middleware(Guard, allowed_hosts=settings.allowed_hosts)
     app.add_middleware(PerAddress, most=settings.connections_per_address)
     return app

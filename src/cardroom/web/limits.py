@@ -1,9 +1,11 @@
 """The work one client may cause, counted per client address and per seat.
 
 Each counter answers whether one more is allowed and, if not, in how many seconds it will be
-(the ``Retry-After`` of a 429). The counts that matter across processes (tables made, replays,
-hints, analyses: :meth:`Limits.take`) are kept in the database (:mod:`cardroom.store.bounds`),
-so every process of ``--workers 2`` sees them; the others are kept by each process.
+(the ``Retry-After`` of a 429). The counts that matter across processes (tables made and open,
+replays, hints, analyses, sign-ins, wrong passwords, passkeys, Play now: :meth:`Limits.take`,
+:meth:`Limits.note_table`) are kept in the database (:mod:`cardroom.store.bounds`), so every
+process of ``--workers 2`` sees them; the sockets of an address and the messages of a connection
+or seat are kept by each process (they bound that process's own sockets and loop).
 """
 
 from __future__ import annotations
@@ -85,14 +87,16 @@ class Limits:
         """Further pages of uploaded records asked for per address."""
         self.analyses = Window(settings.analyses_per_hour, 3600.0, clock, "analyses")
         """Analyses of uploaded records started per address."""
-        self.sign_ins = Window(settings.sign_ins_per_minute, 60.0, clock)
+        self.sign_ins = Window(settings.sign_ins_per_minute, 60.0, clock, "sign-ins")
         """Password sign-ins tried per address."""
-        self.wrong_passwords = Window(settings.wrong_passwords_per_name, 3600.0, clock)
+        self.wrong_passwords = Window(
+            settings.wrong_passwords_per_name, 3600.0, clock, "wrong-passwords"
+        )
         """Wrong passwords per name (casefolded), from any address."""
-        self.passkeys = Window(settings.passkey_tries_per_minute, 60.0, clock)
+        self.passkeys = Window(settings.passkey_tries_per_minute, 60.0, clock, "passkeys")
         """Passkey sign-in options and sign-ins per address."""
-        self.plays = Window(settings.plays_per_minute, 60.0, clock)
-        """Play now presses per address and per player (keys ``("player", id)``)."""
+        self.plays = Window(settings.plays_per_minute, 60.0, clock, "plays")
+        """Play now presses per address and per player (keys ``player:<id>``)."""
         self._seat_buckets: OrderedDict[tuple[str, int], TokenBucket] = OrderedDict()
 
     async def take(self, window: Window, key: object) -> float:
@@ -115,8 +119,13 @@ class Limits:
         else:
             window.give_back(key)
 
-    def note_table(self, address: str, table_id: str) -> None:
-        """``address`` created ``table_id`` (counted by :meth:`take` already)."""
+    async def note_table(self, address: str, table_id: str) -> None:
+        """``address`` created ``table_id`` (counted by :meth:`take` already). Kept in the
+        database when it is shared (a row ``open-table:<address> <table>`` for
+        ``OPEN_TABLE_DAYS``), so every process counts the tables of an address."""
+        if self.shared is not None:
+            await self.shared.keep(_open_key(address, table_id), OPEN_TABLE_DAYS * 86400.0)
+            return
         tables = self.created.setdefault(address, [])
         self.created.move_to_end(address)
         tables.append(table_id)
@@ -124,9 +133,24 @@ class Limits:
         while len(self.created) > MAX_KEYS:
             self.created.popitem(last=False)
 
-    def created_by(self, address: str) -> list[str]:
-        """The tables ``address`` created lately (newest last)."""
+    async def created_by(self, address: str) -> list[str]:
+        """The tables ``address`` created lately (newest last; its latest
+        ``4 * open_tables_per_client``)."""
+        if self.shared is not None:
+            prefix = _open_key(address, "")
+            keys = await self.shared.keys_under(prefix, 4 * self.settings.open_tables_per_client)
+            return [key[len(prefix) :] for key in keys]
         return list(self.created.get(address, ()))
+
+    async def forget_tables(self, address: str, table_ids: list[str]) -> None:
+        """Tables of ``address`` found over: no longer counted (nor read again)."""
+        if self.shared is not None:
+            await self.shared.forget([_open_key(address, t) for t in table_ids])
+            return
+        gone = set(table_ids)
+        tables = self.created.get(address)
+        if tables is not None:
+            tables[:] = [t for t in tables if t not in gone]
 
     def open_socket(self, address: str) -> bool:
         """Count one more websocket of ``address``; False (nothing counted) past the bound."""
@@ -156,6 +180,15 @@ class Limits:
         else:
             self._seat_buckets.move_to_end(key)
         return bucket
+
+
+OPEN_TABLE_DAYS = 30
+"""How long the database remembers who made a table (one still open after that is no longer
+counted against its maker)."""
+
+
+def _open_key(address: str, table_id: str) -> str:
+    return f"open-table:{address} {table_id}"
 
 
 def refusal(

@@ -164,7 +164,9 @@ def decode_message(text: str | bytes) -> ClientMessage:
         try:
             raw = _raw_decoder.decode(text)
         except msgspec.DecodeError:
-            raise ProtocolError("bad-request", "this message is not valid JSON") from None
+            raise ProtocolError(
+                "bad-request", Message("ws.not-json", "this message is not valid JSON")
+            ) from None
         except RecursionError:  # e.g. [[[[…]]]] thousands deep
             raise ProtocolError(
                 "bad-request", Message("ws.too-deep", "this message is nested too deeply")

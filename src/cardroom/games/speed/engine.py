@@ -24,6 +24,7 @@ from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
+from cardroom.games.records import shown
 from cardroom.games.speed.rules import (
     FLIP_CALLED_FROM,
     HAND_SIZE,
@@ -115,32 +116,41 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def action_from_json(data: Any) -> Action:
     """Read the record form of an action; raise :class:`RecordError` saying what is wrong."""
     if not isinstance(data, dict):
-        raise RecordError(f'a Speed action is a JSON object like {{"type": "call"}}, not {data!r}')
+        said = f'a Speed action is a JSON object like {{"type": "call"}}, not {data!r}'
+        raise RecordError(Message("rec.speed.action-object", said, value=shown(data)))
     kind = data.get("type")
     if kind == "call":
         if set(data) - {"type"}:
-            raise RecordError(f"a call action has no other fields: {data!r}")
+            said = f"a call action has no other fields: {data!r}"
+            raise RecordError(Message("rec.speed.call-fields", said, value=shown(data)))
         return CALL
     if kind == "play":
         unknown = set(data) - {"type", "card", "pile", "seen"}
         if unknown:
-            raise RecordError(f"a play action has no field {', '.join(sorted(unknown))}")
+            typed = ", ".join(sorted(unknown))
+            said = f"a play action has no field {typed}"
+            raise RecordError(Message("rec.rt.action-extra", said, kind='"play"', typed=typed))
         if "card" not in data or "pile" not in data:
-            raise RecordError(
+            said = (
                 'a play action needs "card" and "pile", like {"type": "play", '
                 '"card": "7D", "pile": 0, "seen": "8C"}'
             )
+            raise RecordError(
+                Message("rec.rt.action-missing", said, kind='"play"', typed='"card", "pile"')
+            )
         pile = data["pile"]
         if isinstance(pile, bool) or pile not in (0, 1):
-            raise RecordError(f"pile must be 0 or 1, not {pile!r}")
+            said = f"pile must be 0 or 1, not {pile!r}"
+            raise RecordError(Message("rec.speed.pile", said, field="pile", value=shown(pile)))
         try:
             card = parse_card(data["card"])
             seen_raw = data.get("seen")
             seen = None if seen_raw is None else parse_card(seen_raw)
         except CardError as exc:
-            raise RecordError(f"play action: {exc}") from None
+            raise RecordError(Message("rec.speed.play-card", f"play action: {exc}")) from None
         return Play(card, pile, seen)
-    raise RecordError(f'unknown Speed action type {kind!r}: use "play" or "call"')
+    said = f'unknown Speed action type {kind!r}: use "play" or "call"'
+    raise RecordError(Message("rec.speed.action-type", said, value=shown(kind)))
 
 
 # ----------------------------------------------------------------------------- events

@@ -25,11 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.nain_jaune.rules import players_error
 from cardroom.games.realtime_engine import parse_deal, read_header
 from cardroom.games.records import RecordError as BaseRecordError
-from cardroom.games.records import get_int, read_version, written_version
+from cardroom.games.records import get_int, placed, read_version, shown, written_version
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
 from cardroom.games.speed.rules import FLIP_CALLED_FROM, RULES_VERSION, SpeedRules
 
@@ -75,7 +76,7 @@ def _int(value: Any, where: str, minimum: int = 0) -> int:
     try:
         return get_int(value, where, minimum, 2**63 - 1)
     except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
 
 
 def game_from_header(data: Any, rules_version: int | None = None) -> SpeedGame:
@@ -90,19 +91,36 @@ def game_from_header(data: Any, rules_version: int | None = None) -> SpeedGame:
         match = data["match"]
         if not isinstance(match, Mapping):
             raise RecordError(
-                'match must be an object like {"seed": 1, "game": 1, "scores": [0, 0]}'
+                Message(
+                    "rec.speed.match-object",
+                    'match must be an object like {"seed": 1, "game": 1, "scores": [0, 0]}',
+                    field="match",
+                )
             )
         match_seed = _int(match.get("seed"), "match.seed")
         number = _int(match.get("game"), "match.game", 1)
         scores = match.get("scores")
         if not isinstance(scores, list) or len(scores) != 2:
-            raise RecordError("match.scores must be a list of two numbers")
+            raise RecordError(
+                Message(
+                    "rec.speed.scores",
+                    "match.scores must be a list of two numbers",
+                    field="match.scores",
+                )
+            )
         for i, s in enumerate(scores):
             _int(s, f"match.scores[{i}]", 0)
         if derive_seed(match_seed, number) != seed:
             raise RecordError(
-                f"seed {seed} is not the seed of game {number} of match {match_seed} "
-                f"({derive_seed(match_seed, number)})"
+                Message(
+                    "rec.speed.seed",
+                    f"seed {seed} is not the seed of game {number} of match {match_seed} "
+                    f"({derive_seed(match_seed, number)})",
+                    seed=seed,
+                    game=number,
+                    match=match_seed,
+                    expected=derive_seed(match_seed, number),
+                )
             )
     return SpeedGame(rules, deal, seed, version)
 
@@ -119,7 +137,7 @@ def rules_versions(data: Mapping[str, Any]) -> list[int]:
     try:
         version = read_version(data, "Speed", RULES_VERSION, before[0])
     except BaseRecordError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     return [version.rules] if version.format > 1 else before
 
 
@@ -148,46 +166,76 @@ class MatchSummary:
     games: int
 
 
+def _in_game(number: int, id: str, said: str, **fields: Any) -> RecordError:
+    """Game ``number`` of a match record is at fault: ``rec.in-game`` around message ``id``."""
+    inner = Message(id, said, **fields)
+    return RecordError(placed("rec.in-game", f"game {number}: ", inner, game=number))
+
+
 def check_match(headers: Sequence[Mapping[str, Any]], games: Sequence[SpeedGame]) -> MatchSummary:
     """Check that a match record's games follow each other (``games`` are the replayed finals,
     one per header) and total the scores; raise :class:`RecordError` naming the game at fault."""
     if not headers or len(headers) != len(games):
-        raise RecordError("a match record is a non-empty list of game records")
+        raise RecordError(
+            Message("rec.rt.empty-match", "a match record is a non-empty list of game records")
+        )
     scores = [0, 0]
     first = headers[0]
     target = games[0].rules.target
     winner: int | None = None
     for number, (header, game) in enumerate(zip(headers, games, strict=True), start=1):
-        where = f"game {number}: "
         match = header.get("match")
         if not isinstance(match, Mapping):
-            raise RecordError(where + 'a game of a match needs its "match" object')
+            raise _in_game(
+                number,
+                "rec.speed.no-match",
+                'a game of a match needs its "match" object',
+                field="match",
+            )
         first_match = first.get("match")
         assert isinstance(first_match, Mapping)
         if match.get("seed") != first_match.get("seed"):
-            raise RecordError(where + "its match seed differs from game 1's")
+            raise _in_game(number, "rec.speed.match-seed", "its match seed differs from game 1's")
         if match.get("game") != number:
-            raise RecordError(where + f"it says it is game {match.get('game')!r}")
+            said = match.get("game")
+            raise _in_game(
+                number, "rec.speed.game-number", f"it says it is game {said!r}", value=shown(said)
+            )
         if header.get("players") != first.get("players"):
-            raise RecordError(where + "the players differ from game 1's")
+            raise _in_game(number, "rec.speed.players", "the players differ from game 1's")
         if game.rules != games[0].rules:
-            raise RecordError(where + "the rules differ from game 1's")
+            raise _in_game(number, "rec.speed.rules", "the rules differ from game 1's")
         if list(match.get("scores", [])) != scores:
-            raise RecordError(
-                where + f"it starts from scores {match.get('scores')!r}, but the games before "
-                f"leave {scores}"
+            said = match.get("scores")
+            raise _in_game(
+                number,
+                "rec.speed.start-scores",
+                f"it starts from scores {said!r}, but the games before leave {scores}",
+                value=shown(said),
+                scores=shown(scores),
             )
         if winner is not None:
-            raise RecordError(where + f"the match was already won in game {number - 1}")
+            raise _in_game(
+                number,
+                "rec.speed.already-won",
+                f"the match was already won in game {number - 1}",
+                before=number - 1,
+            )
         res = game.result
         if res is None:
             if number != len(games):
-                raise RecordError(where + "it never ended, yet another game follows")
+                raise _in_game(
+                    number, "rec.speed.unfinished", "it never ended, yet another game follows"
+                )
             break
         if res.winner is not None:
             scores[res.winner] += res.points
         if target <= 0 or max(scores) >= target:
             winner = res.winner if target <= 0 else (0 if scores[0] >= target else 1)
             if target <= 0 and number != len(games):
-                raise RecordError(where + "target is 0 (a single game), yet another game follows")
+                raise _in_game(
+                    number,
+                    "rec.speed.single-game",
+                    "target is 0 (a single game), yet another game follows",
+                )
     return MatchSummary((scores[0], scores[1]), winner, len(games))

@@ -23,6 +23,7 @@ from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
+from cardroom.games.records import shown
 from cardroom.games.spit.rules import RENEWED_COUNTDOWN_FROM, RULES_VERSION, SpitRules
 
 if TYPE_CHECKING:
@@ -327,17 +328,21 @@ def lay_out(cards: Sequence[Card], piles: int) -> tuple[list[list[Card]], list[C
 def _check_deal(deal: Sequence[Card]) -> tuple[Card, ...]:
     cards = tuple(deal)
     if len(cards) != len(DECK):
-        raise RecordError(f"a Spit deal is the 52 cards of the pack, not {len(cards)} cards")
+        said = f"a Spit deal is the 52 cards of the pack, not {len(cards)} cards"
+        raise RecordError(Message("rec.rt.deal-size", said, n=len(cards)))
     if not all(isinstance(c, Card) for c in cards):
-        raise RecordError("a Spit deal must be a list of cards")
+        raise RecordError(
+            Message("rec.rt.deal-list", "a Spit deal must be a list of cards", field="deal")
+        )
     if len(set(cards)) != len(DECK):
         seen: set[Card] = set()
-        twice: list[str] = []
+        twice: list[Card] = []
         for c in cards:
             if c in seen:
-                twice.append(c.code)
+                twice.append(c)
             seen.add(c)
-        raise RecordError(f"the deal holds {', '.join(twice)} twice: each card once")
+        said = f"the deal holds {', '.join(c.code for c in twice)} twice: each card once"
+        raise RecordError(Message("rec.spit.deal-twice", said, card=twice[0]))
     return cards
 
 
@@ -982,30 +987,52 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 def action_from_json(data: Any) -> Action:
     """Read an action's record form; raise :class:`RecordError` naming the problem."""
     if not isinstance(data, dict):
-        raise RecordError(f'a Spit action is a JSON object like {{"type": "spit"}}, not {data!r}')
+        said = f'a Spit action is a JSON object like {{"type": "spit"}}, not {data!r}'
+        raise RecordError(Message("rec.spit.action-object", said, value=shown(data)))
     kind = data.get("type")
     if kind not in _FIELDS:
-        raise RecordError(f"unknown Spit action type {kind!r}: use one of {', '.join(_FIELDS)}")
+        said = f"unknown Spit action type {kind!r}: use one of {', '.join(_FIELDS)}"
+        choices = ", ".join(_FIELDS)
+        raise RecordError(Message("rec.spit.action-type", said, value=shown(kind), choices=choices))
     allowed = {"type", *_FIELDS[kind]}
     extra = sorted(set(data) - allowed)
     if extra:
-        raise RecordError(f"a {kind} action has no {', '.join(map(repr, extra))}")
+        typed = ", ".join(map(repr, extra))
+        said = f"a {kind} action has no {typed}"
+        raise RecordError(Message("rec.rt.action-extra", said, kind=shown(kind), typed=typed))
     required = [k for k in _FIELDS[kind] if k != "seen"]
     missing = [k for k in required if k not in data]
     if missing:
-        raise RecordError(f"a {kind} action needs {', '.join(map(repr, missing))}")
+        typed = ", ".join(map(repr, missing))
+        said = f"a {kind} action needs {typed}"
+        raise RecordError(Message("rec.rt.action-missing", said, kind=shown(kind), typed=typed))
 
     def card(key: str) -> Card:
         try:
             return parse_card(data[key])
         except CardError as exc:
-            raise RecordError(f"{kind} action, {key}: {exc}") from None
+            said = f"{kind} action, {key}: {exc}"
+            raise RecordError(
+                Message(
+                    "rec.rt.action-card", said, kind=shown(kind), field=key, value=shown(data[key])
+                )
+            ) from None
 
     def number(key: str, limit: int) -> int:
         value = data[key]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < limit:
-            raise RecordError(
+            said = (
                 f"{kind} action, {key} must be a whole number from 0 to {limit - 1}, not {value!r}"
+            )
+            raise RecordError(
+                Message(
+                    "rec.rt.action-number",
+                    said,
+                    kind=shown(kind),
+                    field=key,
+                    most=limit - 1,
+                    value=shown(value),
+                )
             )
         return value
 

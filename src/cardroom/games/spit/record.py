@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.nain_jaune.rules import players_error
 from cardroom.games.realtime_engine import read_header
@@ -49,9 +50,9 @@ def rules_versions(data: Any) -> list[int]:
     it names, or for a record written before records carried one, 2 or 1 (told apart by
     replaying: only the countdown after a "Spit!" both called differs)."""
     if not isinstance(data, Mapping):
-        raise RecordError("a Spit record must be a JSON object")
+        raise RecordError(Message("rec.spit.not-object", "a Spit record must be a JSON object"))
     try:
         version = read_version(data, "Spit", RULES_VERSION, RULES_VERSION)
     except BaseRecordError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(message_of(exc)) from None
     return [version.rules] if version.format > 1 else list(range(RULES_VERSION, 0, -1))

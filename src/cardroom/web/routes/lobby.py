@@ -194,14 +194,14 @@ async def creation_refused(request: Request, address: str, lang: str) -> Respons
     """A 429 when ``address`` made too many tables this minute or has too many open."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
-    mine = limits.created_by(address)
+    mine = await limits.created_by(address)  # every process's, when the store is shared
     too_many_open = len(mine) >= settings.open_tables_per_client
     if too_many_open:  # (checked below; a request refused for it is not counted as made)
         rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
         open_ids = {str(row["id"]) for row in rows}
-        too_many_open = (
-            sum(table_id in open_ids for table_id in mine) >= settings.open_tables_per_client
-        )
+        over = [table_id for table_id in mine if table_id not in open_ids]
+        await limits.forget_tables(address, over)
+        too_many_open = len(mine) - len(over) >= settings.open_tables_per_client
     wait = 0.0 if too_many_open else await limits.take(limits.creations, address)
     if wait > 0:
         return refusal(
@@ -313,7 +313,7 @@ async def _create_table(request: Request, address: str, lang: str) -> Response:
     except TableError as exc:
         return table_error_json(exc, lang)
     table_id = created.table_id
-    request.app.state.limits.note_table(address, table_id)
+    await request.app.state.limits.note_table(address, table_id)
     if player is not None:  # the creator's seat is theirs in every tab and device
         await players_of(request).claim(table_id, 0, player.id, time.time())
         if not player.name:  # the name is asked once: this one is the player's from now on

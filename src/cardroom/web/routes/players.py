@@ -116,16 +116,22 @@ def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) 
     return error_json(status, code, tr._(_MESSAGES[code]))
 
 
-def _bound(request: Request, window: Window, code: str, *keys: object) -> JSONResponse | None:
+async def _bound(
+    request: Request, window: Window, code: str, *keys: str
+) -> JSONResponse | None:
     """A 429 (words ``code``, Retry-After) if any of ``keys`` is past ``window``; else None
-    and one more is counted for each key."""
-    wait = max(window.wait(key) for key in keys)
-    if wait > 0:
-        response = _refused(request, code, HTTPStatus.TOO_MANY_REQUESTS)
-        response.headers["Retry-After"] = retry_after(wait)
-        return response
+    and one more is counted for each key (in the database, for every process sharing it)."""
+    limits = _limits(request)
+    taken: list[str] = []
     for key in keys:
-        window.note(key)
+        wait = await limits.take(window, key)
+        if wait > 0:
+            for counted in taken:  # refused: none of its keys is counted
+                await limits.give_back(window, counted)
+            response = _refused(request, code, HTTPStatus.TOO_MANY_REQUESTS)
+            response.headers["Retry-After"] = retry_after(wait)
+            return response
+        taken.append(key)
     return None
 
 
@@ -175,7 +181,7 @@ async def _bounded_body(
     body = await _body(request, kind)
     if isinstance(body, JSONResponse):
         return body
-    refused = _bound(request, window, code, _address(request))
+    refused = await _bound(request, window, code, _address(request))
     return body if refused is None else refused
 
 
@@ -284,16 +290,16 @@ async def sign_in(request: Request) -> Response:
         name_key = clean_display_name(body.name).casefold()
     except PlayerError:
         name_key = ""
-    wait = limits.wrong_passwords.wait(name_key)  # counted below, only when wrong
-    if wait > 0:
-        refused = _refused(request, "wrong-passwords", HTTPStatus.TOO_MANY_REQUESTS)
-        refused.headers["Retry-After"] = retry_after(wait)
+    # Counted before the password is checked, so that tries at once in several processes are
+    # counted together (a brute force spread over workers); given back when it was right.
+    refused = await _bound(request, limits.wrong_passwords, "wrong-passwords", name_key)
+    if refused is not None:
         return refused
     try:
         player, key = await players_of(request).sign_in(body.name, body.password, time.time())
     except PlayerError as exc:
-        limits.wrong_passwords.note(name_key)
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
+    await limits.give_back(limits.wrong_passwords, name_key)
     return _signed_in(request, player, key)
 
 
@@ -548,8 +554,8 @@ async def play_now(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     body, player = got
-    refused = _bound(
-        request, _limits(request).plays, "plays", _address(request), ("player", player.id)
+    refused = await _bound(
+        request, _limits(request).plays, "plays", _address(request), f"player:{player.id}"
     )
     if refused is not None:
         return refused

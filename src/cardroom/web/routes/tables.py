@@ -10,9 +10,11 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from cardroom.games.messages import Message
 from cardroom.i18n import translator
+from cardroom.i18n.reasons import message_id
 from cardroom.i18n.words import N_
 from cardroom.store import PlayerError
 from cardroom.tables import TableError
+from cardroom.tables.config import PLAYERS_ONLY, REMATCH_PLAYERS
 from cardroom.web.guard import cross_site
 from cardroom.web.identity import (
     current_player,
@@ -153,7 +155,7 @@ async def _template(request: Request, table_id: str) -> str:
 
 
 async def _seat_from_cookie(
-    request: Request, table_id: str, refusal: str = "only the players at this table can do that"
+    request: Request, table_id: str, refusal: Message = PLAYERS_ONLY
 ) -> tuple[int, str]:
     """The seat (and token) this browser holds at ``table_id``; ``forbidden`` if none."""
     token = request.cookies.get(cookie_name(table_id))
@@ -171,9 +173,7 @@ async def rematch(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
     try:
-        seat, _ = await _seat_from_cookie(
-            request, table_id, "only the players can ask for a rematch"
-        )
+        seat, _ = await _seat_from_cookie(request, table_id, REMATCH_PLAYERS)
         new_id, mine = await service_of(request).rematch(table_id, seat)
     except TableError as exc:
         return table_error_json(exc, lang)
@@ -227,15 +227,14 @@ async def table_record(request: Request, table_id: str) -> Response:
             record = await service_of(request).record(table_id)
     except TableError as exc:
         if exc.code == "forbidden":
-            return JSONResponse(
-                {
-                    "error": "forbidden",
-                    "message": translator(connection_lang(request))._(
-                        "the record is published when the game is over: "
-                        "come back after the last round"
-                    ),
-                },
-                status_code=HTTPStatus.FORBIDDEN,
+            return error_json(
+                HTTPStatus.FORBIDDEN,
+                "forbidden",
+                translator(connection_lang(request))._(
+                    "the record is published when the game is over: "
+                    "come back after the last round"
+                ),
+                id=message_id(exc.code, exc.message),
             )
         return table_error_json(exc, connection_lang(request))
     return JSONResponse(

@@ -59,6 +59,26 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
 
+NO_SUCH_TABLE = Message("table.no-table", "there is no such table")
+FOREIGN_PAGE = Message("ws.foreign-page", "this page is not from this server")
+TOO_MANY_CONNECTIONS = Message(
+    "ws.too-many-connections",
+    "too many connections from your address: close a few pages and reload",
+)
+BAD_SEAT_LINK = Message(
+    "ws.bad-seat-link",
+    "this seat link is not valid for this table: open your invitation link again",
+)
+TOO_MANY_BAD = Message("ws.too-many-bad", "too many bad messages: closing the connection")
+TOO_FAST = Message("ws.too-fast", "you are sending messages too fast: wait a moment")
+SEAT_TOO_FAST = Message("ws.seat-too-fast", "this seat is sending messages too fast: wait a moment")
+BINARY = Message("ws.binary", "binary messages are not accepted: send JSON text")
+WATCHING = Message(
+    "ws.watching", "you are watching this table: open an invitation link to take a seat"
+)
+SERVER_FAILED = Message("ws.server-failed", "the server could not do that (the error was logged)")
+"""The connection's own refusals (each a message with an id: see ``i18n/messages.py``)."""
+
 
 def same_origin(websocket: WebSocket) -> bool:
     """A browser's handshake must come from a page of this server (scripts send no Origin)."""
@@ -75,10 +95,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     (no token, or ``?watch=1``)."""
     await websocket.accept()
     if not TABLE_ID.fullmatch(table_id):
-        await _refuse(websocket, "not-found", "there is no such table", CLOSE_NOT_FOUND)
+        await _refuse(websocket, "not-found", NO_SUCH_TABLE, CLOSE_NOT_FOUND)
         return
     if not same_origin(websocket):
-        await _refuse(websocket, "forbidden", "this page is not from this server", CLOSE_FORBIDDEN)
+        await _refuse(websocket, "forbidden", FOREIGN_PAGE, CLOSE_FORBIDDEN)
         return
     limits: Limits = websocket.app.state.limits
     address = websocket.client.host if websocket.client else ""
@@ -86,7 +106,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await _refuse(
             websocket,
             "rate-limited",
-            "too many connections from your address: close a few pages and reload",
+            TOO_MANY_CONNECTIONS,
             CLOSE_TRY_AGAIN,
         )
         return
@@ -107,7 +127,7 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     except TableError as exc:
         message = exc.message
         if exc.code == "forbidden" and message != SEAT_TAKEN:
-            message = "this seat link is not valid for this table: open your invitation link again"
+            message = BAD_SEAT_LINK
         close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
             exc.code, CLOSE_FORBIDDEN
         )
@@ -202,9 +222,7 @@ class Connection:
                     break
                 await self._receive(message)
                 if self.abuse >= self.settings.abuse_limit:
-                    await self._error(
-                        "rate-limited", "too many bad messages: closing the connection"
-                    )
+                    await self._error("rate-limited", TOO_MANY_BAD)
                     await self.websocket.close(CLOSE_POLICY)
                     break
         except (WebSocketDisconnect, RuntimeError):
@@ -258,20 +276,14 @@ class Connection:
 
     async def _receive(self, message: Any) -> None:
         if not self.bucket.take():
-            await self._error(
-                "rate-limited", "you are sending messages too fast: wait a moment", abuse=True
-            )
+            await self._error("rate-limited", TOO_FAST, abuse=True)
             return
         if self.seat_bucket is not None and not self.seat_bucket.take():
-            await self._error(
-                "rate-limited", "this seat is sending messages too fast: wait a moment", abuse=True
-            )
+            await self._error("rate-limited", SEAT_TOO_FAST, abuse=True)
             return
         text = message.get("text")
         if text is None:
-            await self._error(
-                "bad-request", "binary messages are not accepted: send JSON text", abuse=True
-            )
+            await self._error("bad-request", BINARY, abuse=True)
             return
         limit = self.settings.max_message_bytes
         if len(text) > limit or len(text.encode("utf-8", "replace")) > limit:
@@ -307,11 +319,7 @@ class Connection:
             return
         seat = self.seat
         if seat is None:
-            await self._error(
-                "forbidden",
-                "you are watching this table: open an invitation link to take a seat",
-                ref,
-            )
+            await self._error("forbidden", WATCHING, ref)
             return
         try:
             if isinstance(message, Act) and isinstance(message.action, RealtimeAction):
@@ -337,9 +345,7 @@ class Connection:
             await self._error(exc.code, text, ref)
         except Exception:
             log.exception("table %s seat %s: %r failed", self.table_id, seat, message)
-            await self._error(
-                "bad-request", "the server could not do that (the error was logged)", ref
-            )
+            await self._error("bad-request", SERVER_FAILED, ref)
 
     async def _history(self, message: History) -> None:
         """An earlier round's events, in this connection's language."""
@@ -363,9 +369,7 @@ class Connection:
             await self._error(exc.code, exc.message, message.id)
         except Exception:
             log.exception("table %s seat %s: chat failed", self.table_id, self.seat)
-            await self._error(
-                "bad-request", "the server could not do that (the error was logged)", message.id
-            )
+            await self._error("bad-request", SERVER_FAILED, message.id)
 
     async def _earlier_log(self, message: Log) -> None:
         """Older log lines of a Spit or Speed table, to this connection only."""
