@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cardroom.games.nain_jaune import Rules
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.tables.nain_jaune import NainJauneTable, action_text
+from cardroom.tables.nain_jaune import NainJauneTable, action_text, parse_action
 
 
 class Driver:
@@ -237,3 +237,14 @@ def test_a_frames_played_cards_and_passes_are_its_own_and_stay_as_sent() -> None
     assert len(rounds_seen) >= 3 and any(f["round"]["passes"] for f, _ in kept)
     for frame, text in kept:
         assert json.dumps(frame["round"]) == text
+
+
+def test_a_card_play_is_parsed_to_the_engines_shared_play() -> None:
+    # Round.apply checks a shared Play inline; a new instance took the slow second check
+    from cardroom.games.nain_jaune.engine import _SHARED_PLAY, Play
+
+    seven = parse_action(" 7d ")
+    assert isinstance(seven, Play) and seven.card.code == "7D"
+    assert seven is parse_action("7D")
+    assert id(seven) in _SHARED_PLAY
+    assert parse_action("QH") is not seven

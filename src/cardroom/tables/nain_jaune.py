@@ -41,6 +41,7 @@ from cardroom.games.nain_jaune.engine import (
     Without,
     deal_hands,
     round_record,
+    shared_play,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules, RulesError
 from cardroom.games.nain_jaune.settlement import breakdown
@@ -116,7 +117,7 @@ def parse_action(text: str) -> Action:
     if word == "claim":
         return CLAIM
     try:
-        return Play(parse_card(word))
+        return shared_play(parse_card(word))
     except CardError:
         said = Message(
             "table.unreadable-action",

@@ -73,6 +73,14 @@ CLAIM = Claim()
 _PLAY = {card: Play(card) for card in DECK}
 _PLAY_OF = [_PLAY[card] for card in DECK]  # by card index: no call to Card.__hash__
 _SHARED_PLAY = {id(play): play for play in _PLAY_OF}  # the shared plays, by identity
+
+
+def shared_play(card: Card) -> Play:
+    """The shared instance of the announced play of ``card``: :meth:`Round.apply` checks it
+    inline instead of calling ``why_illegal`` again (a table checks an action before storing it)."""
+    return _PLAY_OF[card.index]
+
+
 _DECK_IDS = frozenset(map(id, DECK))  # cards are interned: the same 52 objects, by identity
 _BOX_OF: dict[tuple[Card, ...], tuple[int, ...]] = {}  # board cards -> box by card index
 _SORT_KEY = attrgetter("sort_key")  # the order of Card.__lt__, without a Python call per comparison
