@@ -25,7 +25,15 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
-from cardroom.games.records import MAX_SECONDS, brief, get_bool, get_list, get_names, get_number
+from cardroom.games.records import (
+    MAX_SECONDS,
+    brief,
+    get_bool,
+    get_list,
+    get_names,
+    get_number,
+    placed,
+)
 from cardroom.games.records import RecordError as BaseRecordError
 
 MAX_ACTIONS = 200_000
@@ -101,9 +109,18 @@ class RecordError(BaseRecordError):
     """
 
     def __init__(self, message: str, action: int | None = None, game: int | None = None):
-        prefix = f"game {game}: " if game is not None else ""
-        prefix += f"action {action}: " if action is not None else ""
-        super().__init__(prefix + message)
+        # the places are fields, not glued words (see games.records.RecordError): rec.at-action
+        # "action 7: …", rec.in-game "game 3: …", rec.in-game-action "game 3: action 7: …"
+        if game is not None and action is not None:
+            prefix = f"game {game}: action {action}: "
+            said: str = placed("rec.in-game-action", prefix, message, game=game, action=action)
+        elif game is not None:
+            said = placed("rec.in-game", f"game {game}: ", message, game=game)
+        elif action is not None:
+            said = placed("rec.at-action", f"action {action}: ", message, action=action)
+        else:
+            said = message
+        super().__init__(said)
         self.detail = message
         self.action = action
         self.game = game

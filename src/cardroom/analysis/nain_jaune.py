@@ -431,7 +431,7 @@ def read_game(data: Any) -> list[RoundRecord]:
         rounds = parse_game(data)
         replays = replay_whole_game(rounds).replays
     except RecordError as exc:
-        raise AnalysisError("bad-record", str(exc)) from None
+        raise AnalysisError("bad-record", exc.message) from None  # its id kept for the words
     if replays[-1].result is None:
         raise AnalysisError("unfinished", "the game's last round is not finished")
     return rounds

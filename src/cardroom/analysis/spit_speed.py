@@ -159,7 +159,7 @@ def analyse(data: Any) -> RealtimeAnalysis:
     try:
         replays = replay_any(data)
     except RecordError as exc:
-        raise AnalysisError(str(exc)) from None
+        raise AnalysisError(exc.message) from None  # the message keeps its id for the words
     names = replays[0].names
     stats = [PlayerStats(name) for name in names]
     start = float(replays[0].header.get("start", 0.0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -17,7 +17,11 @@ from cardroom.analysis import REFUSALS
 from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
 from cardroom.cli.options import BoundedInt
 from cardroom.i18n import Translator
+from cardroom.i18n.reasons import record_error_text
 from cardroom.i18n.words import N_, pretty, tr_of
+
+if TYPE_CHECKING:
+    from cardroom.analysis.nain_jaune import AnalysisError
 
 MARK_WORDS = {
     "inaccuracy": N_("inaccuracy"),
@@ -85,7 +89,7 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
         try:
             result = analyse_realtime(data)
         except RealtimeError as exc:
-            raise click.ClickException(f"{where}: {exc}") from None
+            raise click.ClickException(record_error_text(exc, tr, path=where)) from None
         if as_json:
             echo_json(result.to_json())
         else:
@@ -114,18 +118,21 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
                     progress=lambda done, total: bar.update(task, completed=done, total=total),
                 )
     except AnalysisError as exc:
-        raise click.ClickException(f"{where}: {analysis_error(exc.code, str(exc), tr)}") from None
+        raise click.ClickException(analysis_error(exc, tr, where)) from None
     if as_json:
         echo_json(analysis.to_json())
     else:
         show(analysis.to_json(), out, tr, show_all)
 
 
-def analysis_error(code: str, english: str, tr: Translator) -> str:
-    """An analysis refusal in words (a malformed record keeps the engine's own message)."""
-    if code in ("unfinished", "too-long"):
-        return tr._(REFUSALS[code])
-    return english
+def analysis_error(exc: AnalysisError, tr: Translator, where: str) -> str:
+    """An analysis refusal in words after the file's name: a malformed record's error is told
+    from its message's id (:func:`~cardroom.i18n.reasons.record_error_text`)."""
+    if exc.code in ("unfinished", "too-long"):
+        return f"{where}: {tr._(REFUSALS[exc.code])}"
+    if exc.code == "bad-record":
+        return record_error_text(exc, tr, path=where)
+    return f"{where}: {exc}"
 
 
 def mark_words(mark: str | None, tr: Translator) -> str:

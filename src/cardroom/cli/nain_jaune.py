@@ -40,7 +40,7 @@ from cardroom.games.nain_jaune.record import (
 from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
-from cardroom.i18n.reasons import rules_error_text
+from cardroom.i18n.reasons import record_error_text, rules_error_text
 from cardroom.i18n.words import tr_of
 from cardroom.terminal.nain_jaune_game import RecordsError, ResumeError, resume
 from cardroom.terminal.nain_jaune_input import Table
@@ -74,7 +74,7 @@ def replay_nain_jaune(data: Any, as_json: bool) -> int:
         else:
             replays = [replay_round(records[0])]
     except RecordError as exc:
-        echo_error(exc)
+        echo_error(record_error_text(exc, current_lang()))
         return 1
     if as_json:
         echo_json(replay_result(replays, whole, game))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import stat
@@ -12,8 +13,10 @@ from typing import Any
 import click
 
 from cardroom.cli.groups import current_lang, printable
+from cardroom.games.messages import Message
 from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
 from cardroom.i18n import translator
+from cardroom.i18n.reasons import record_error_text
 
 READ_TIMEOUT = 10.0
 """Seconds a record that is not a regular file (a pipe, a device) may take to arrive."""
@@ -41,15 +44,18 @@ def read_record_bytes(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
     """The bytes of a record file, at most ``limit``: a larger file is refused before it is read,
     and a pipe or device (a FIFO, ``/dev/zero``) is read only up to ``limit`` bytes and for at most
     :data:`READ_TIMEOUT` seconds. Raise :class:`RecordError` saying what is wrong."""
-    too_large = RecordError(f"the file is larger than {limit // (1024 * 1024)} MiB: not a record")
+    mib = limit // (1024 * 1024)
+    too_large = RecordError(
+        Message("rec.file-too-large", f"the file is larger than {mib} MiB: not a record", n=mib)
+    )
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
-        raise RecordError(f"cannot open it: {exc.strerror}") from None
+        raise RecordError(os_message(exc, "open")) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise RecordError("this is a folder, not a record file")
+            raise RecordError(Message("rec.folder", "this is a folder, not a record file"))
         if stat.S_ISREG(info.st_mode):
             if info.st_size > limit:
                 raise too_large
@@ -58,14 +64,35 @@ def read_record_bytes(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
         else:
             data = _read_all(fd, limit, time.monotonic() + READ_TIMEOUT)
     except OSError as exc:
-        raise RecordError(f"cannot read it: {exc.strerror}") from None
+        raise RecordError(os_message(exc, "read")) from None
     finally:
         os.close(fd)
     if len(data) > limit:
         raise too_large
     if not data.strip():
-        raise RecordError("the file is empty")
+        raise RecordError(Message("rec.file-empty", "the file is empty"))
     return data
+
+
+OS_CASES = {
+    errno.ENOENT: "rec.no-file",
+    errno.EACCES: "rec.no-permission",
+    errno.EPERM: "rec.no-permission",
+}
+"""The OS errors a person meets most, each with its own words (the others: ``rec.cannot-open``
+or ``rec.cannot-read`` with the system's English text as a quoted ``said``)."""
+
+
+def os_message(exc: OSError, doing: str) -> Message:
+    """The message of a file that cannot be opened or read (``doing``: ``open`` or ``read``):
+    the English sentence as always (``cannot open it: No such file or directory``), an id per
+    common case, and the OS text only as a quoted detail of the others."""
+    reason = exc.strerror or errno.errorcode.get(exc.errno or 0, "")
+    text = f"cannot {doing} it: {exc.strerror}"
+    case = OS_CASES.get(exc.errno or 0)
+    if case is not None:
+        return Message(case, text)
+    return Message(f"rec.cannot-{doing}", text, said=reason)
 
 
 def _read_all(fd: int, limit: int, deadline: float | None) -> bytes:
@@ -77,8 +104,12 @@ def _read_all(fd: int, limit: int, deadline: float | None) -> bytes:
             ready = select.select([fd], [], [], max(left, 0.0))[0] if left > 0 else []
             if not ready:
                 raise RecordError(
-                    f"nothing more arrived in {READ_TIMEOUT:g} s: give a record file, not a pipe "
-                    "or device that never ends"
+                    Message(
+                        "rec.no-end",
+                        f"nothing more arrived in {READ_TIMEOUT:g} s: give a record file, not a "
+                        "pipe or device that never ends",
+                        seconds=f"{READ_TIMEOUT:g}",
+                    )
                 )
         try:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -97,5 +128,6 @@ def load_record(path: Path) -> tuple[Any, str]:
     try:
         data = loads(read_record_bytes(path))
     except RecordError as exc:
-        raise click.ClickException(f"{printable(str(path))}: {exc}") from None
+        said = record_error_text(exc, current_lang(), path=printable(str(path)))
+        raise click.ClickException(said) from None
     return data, record_kind(data)

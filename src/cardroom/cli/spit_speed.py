@@ -33,12 +33,13 @@ from cardroom.cli.groups import (
 )
 from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
-from cardroom.i18n.reasons import rules_error_text
+from cardroom.i18n.reasons import record_error_text, rules_error_text
 from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
 from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
@@ -284,7 +285,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        echo_error(exc)
+        echo_error(record_error_text(exc, current_lang()))
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]
@@ -318,7 +319,12 @@ def replay_realtime(data: Any, as_json: bool) -> int:
 def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     kinds = {rep.engine.game for rep in reps}
     if kinds != {"speed"}:
-        raise RecordError("only Speed records come as a list (a match to a target score)")
+        raise RecordError(
+            Message(
+                "rec.list-not-speed",
+                "only Speed records come as a list (a match to a target score)",
+            )
+        )
     from cardroom.games.speed.record import check_match
 
     summary = check_match(data, [rep.engine for rep in reps])

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cardroom.games.messages import Message
+
 FORMER_PLAYER = "a former player"
 """The name a deleted player's seats carry in records, logs and chat: a language-neutral key
 (an msgid) that every reader shows in its own language (``cardroom.i18n.names``)."""
@@ -38,7 +40,68 @@ class RecordError(ValueError):
     """A record is malformed or does not replay; the message says where and why.
 
     Every game's record error is a subclass, so a caller can catch this one class.
+
+    **Words.** A record error is raised with a :class:`~cardroom.games.messages.Message`, never
+    a bare sentence: ``RecordError(Message("rec.whole-number", f"{where} must be a whole number,
+    not {brief(value)}", field=where, value=shown(value)))``. The Message is the English
+    sentence (``str(exc)`` stays byte for byte what it always was: tests, logs and callers read
+    it) *and* an ``id`` with ``fields``; the words in French and Welsh are chosen from the id in
+    :mod:`cardroom.i18n.record_words` (ids ``rec.*``; the catalogs en/fr/cy) by
+    :func:`cardroom.i18n.reasons.record_error_text`, which every display point calls (``cardroom
+    replay``, ``cardroom analyse``, the web replay upload and its Analyse). In fields:
+
+    - a record's JSON path (``chips[2]``, ``version.format``) is the ``field``: the person's
+      own key, shown quoted, never translated;
+    - a value from the record is :func:`shown` of it (its JSON text, or a message of its size);
+    - another error's message (a rules error, an engine's illegal-move reason) is put in a
+      field as the :class:`Message` itself (``reason=exc.reason``), never ``str()`` of it, so its
+      id reaches the reader;
+    - the places a game's subclass adds (``round 2: ``, ``game 3: action 7: ``) are not glued
+      to the sentence: the subclass wraps the Message in ``rec.in-round``/``rec.at-move``/…
+      with the number and the inner message as fields (:func:`placed`), so the prefix is
+      worded too.
+
+    :attr:`message` is the Message to tell a person; an error raised with a plain string (code
+    not yet converted) is told as the general ``rec.unreadable`` in French and Welsh, never as
+    its English sentence. ``tests/i18n/test_record_errors.py`` checks that every raise in the
+    converted files passes a Message whose id has words.
     """
+
+    @property
+    def message(self) -> Message:
+        """What a person is told: the Message raised (or the general ``rec.unreadable``)."""
+        arg = self.args[0] if self.args else ""
+        if isinstance(arg, Message):
+            return arg
+        return Message("rec.unreadable", str(arg))
+
+
+def placed(id: str, prefix: str, message: str, **numbers: int) -> Message:
+    """``message`` with a place in the record before it (``round 2: …``): the English sentence
+    is ``prefix + message`` as always; the words are ``id`` with ``numbers`` and the inner
+    message as field ``detail`` (a plain string is kept as the general ``rec.unreadable``)."""
+    inner = message if isinstance(message, Message) else Message("rec.unreadable", message)
+    return Message(id, prefix + message, detail=inner, **numbers)
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A value from a record for a message's ``value`` field: its JSON text when short (``null``,
+    ``true``, ``"QS"``, ``[1, 2]``), else a message of its size (``rec.value.list`` …). The
+    English sentence keeps :func:`brief`; this is what the other languages show."""
+    if isinstance(value, str) and len(value) > limit:
+        text = json.dumps(value[:limit], ensure_ascii=False)
+        return Message("rec.value.text", brief(value, limit), text=text, n=len(value))
+    if isinstance(value, (list, dict)):
+        text = _short_repr(value, limit)
+        if len(text) > limit:
+            kind = "rec.value.list" if isinstance(value, list) else "rec.value.object"
+            return Message(kind, brief(value, limit), n=len(value))
+        return text
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def brief(value: Any, limit: int = 40) -> str:
@@ -65,38 +128,60 @@ def _short_repr(value: Any, limit: int) -> str:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise RecordError(f"{name} is not a number a record may hold")
+    raise RecordError(
+        Message("rec.not-a-number", f"{name} is not a number a record may hold", value=name)
+    )
 
 
 def _parse_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_INT_DIGITS:
         raise RecordError(
-            f"a whole number of {digits} digits is too large (at most {MAX_INT_DIGITS})"
+            Message(
+                "rec.int-too-long",
+                f"a whole number of {digits} digits is too large (at most {MAX_INT_DIGITS})",
+                n=digits,
+                most=MAX_INT_DIGITS,
+            )
         )
     return int(text)
 
 
 def _parse_float(text: str) -> float:
     if len(text) > 64:
-        raise RecordError(f"the number {text[:20]}… is written with too many characters")
+        raise RecordError(
+            Message(
+                "rec.number-too-long",
+                f"the number {text[:20]}… is written with too many characters",
+                value=text[:20] + "…",
+            )
+        )
     value = float(text)
     if not math.isfinite(value):
-        raise RecordError(f"the number {text} is too large")
+        raise RecordError(
+            Message("rec.number-too-large", f"the number {text} is too large", value=text)
+        )
     return value
 
 
 def loads(text: str | bytes, limit: int = MAX_RECORD_BYTES) -> Any:
     """Parse a record's JSON within the limits; raise :class:`RecordError` saying what is wrong."""
     if len(text) > limit:
+        mib = limit // (1024 * 1024)
         raise RecordError(
-            f"the record is larger than {limit // (1024 * 1024)} MiB: this is not a record"
+            Message(
+                "rec.too-large",
+                f"the record is larger than {mib} MiB: this is not a record",
+                n=mib,
+            )
         )
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
+            raise RecordError(
+                Message("rec.not-utf8", f"not UTF-8 text (byte {exc.start})", byte=exc.start)
+            ) from None
     try:
         data = json.loads(
             text,
@@ -106,11 +191,23 @@ def loads(text: str | bytes, limit: int = MAX_RECORD_BYTES) -> Any:
         )
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
-        raise RecordError(f"not valid JSON: {exc.msg} ({where})") from None
+        # the json module's English words (exc.msg) stay in the English sentence only
+        raise RecordError(
+            Message(
+                "rec.not-json",
+                f"not valid JSON: {exc.msg} ({where})",
+                line=exc.lineno,
+                column=exc.colno,
+            )
+        ) from None
     except RecursionError:
-        raise RecordError(f"lists or objects nested more than {MAX_DEPTH} deep") from None
+        raise RecordError(_too_deep(MAX_DEPTH)) from None
     check_depth(data)
     return data
+
+
+def _too_deep(limit: int) -> Message:
+    return Message("rec.too-deep", f"lists or objects nested more than {limit} deep", most=limit)
 
 
 def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
@@ -120,7 +217,7 @@ def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
     while level:
         depth += 1
         if depth > limit:
-            raise RecordError(f"lists or objects nested more than {limit} deep")
+            raise RecordError(_too_deep(limit))
         below: list[Any] = []
         for value in level:
             items = value.values() if value.__class__ is dict else value
@@ -134,52 +231,132 @@ def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
 def get_int(value: Any, where: str, low: int = 0, high: int = MAX_COUNT) -> int:
     """``value`` as a whole number from ``low`` to ``high`` (a bool or a float is refused)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{where} must be a whole number, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.whole-number",
+                f"{where} must be a whole number, not {brief(value)}",
+                field=where,
+                value=shown(value),
+            )
+        )
     if not low <= value <= high:
-        raise RecordError(f"{where} must be from {low} to {high}, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.out-of-range",
+                f"{where} must be from {low} to {high}, not {brief(value)}",
+                field=where,
+                low=low,
+                high=high,
+                value=shown(value),
+            )
+        )
     return value
+
+
+SECONDS = "a number of seconds"
+"""The ``what`` of :func:`get_number` for a time (its errors are ``rec.seconds…``)."""
 
 
 def get_number(
     value: Any, where: str, low: float = 0.0, high: float = MAX_SECONDS, what: str = "a number"
 ) -> float:
-    """``value`` as a finite number from ``low`` to ``high`` (a whole number or a decimal)."""
+    """``value`` as a finite number from ``low`` to ``high`` (a whole number or a decimal);
+    ``what`` is the English words of it, :data:`SECONDS` or "a number" (its message's id)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise RecordError(f"{where} must be {what}, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.seconds" if what == SECONDS else "rec.number",
+                f"{where} must be {what}, not {brief(value)}",
+                field=where,
+                value=shown(value),
+            )
+        )
     if not (math.isfinite(value) and low <= value <= high):
-        raise RecordError(f"{where} must be {what} from {low:g} to {high:g}, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.seconds-range" if what == SECONDS else "rec.number-range",
+                f"{where} must be {what} from {low:g} to {high:g}, not {brief(value)}",
+                field=where,
+                low=f"{low:g}",
+                high=f"{high:g}",
+                value=shown(value),
+            )
+        )
     return float(value)
 
 
 def get_str(value: Any, where: str, max_length: int = 200) -> str:
     """``value`` as a string of at most ``max_length`` characters."""
     if not isinstance(value, str):
-        raise RecordError(f"{where} must be a string, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.string",
+                f"{where} must be a string, not {brief(value)}",
+                field=where,
+                value=shown(value),
+            )
+        )
     if len(value) > max_length:
-        raise RecordError(f"{where} is longer than {max_length} characters")
+        raise RecordError(
+            Message(
+                "rec.text-too-long",
+                f"{where} is longer than {max_length} characters",
+                field=where,
+                n=max_length,
+            )
+        )
     return value
 
 
 def get_bool(value: Any, where: str) -> bool:
     """``value`` as true or false."""
     if not isinstance(value, bool):
-        raise RecordError(f"{where} must be true or false, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.true-false",
+                f"{where} must be true or false, not {brief(value)}",
+                field=where,
+                value=shown(value),
+            )
+        )
     return value
 
 
 def get_list(value: Any, where: str, max_length: int | None = None) -> list[Any]:
     """``value`` as a list of at most ``max_length`` items."""
     if not isinstance(value, list):
-        raise RecordError(f"{where} must be a list, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.list",
+                f"{where} must be a list, not {brief(value)}",
+                field=where,
+                value=shown(value),
+            )
+        )
     if max_length is not None and len(value) > max_length:
-        raise RecordError(f"{where} has {len(value)} items: at most {max_length}")
+        raise RecordError(
+            Message(
+                "rec.too-many-items",
+                f"{where} has {len(value)} items: at most {max_length}",
+                field=where,
+                n=max_length,
+                count=len(value),
+            )
+        )
     return value
 
 
 def get_object(value: Any, where: str) -> dict[str, Any]:
     """``value`` as a JSON object."""
     if not isinstance(value, Mapping):
-        raise RecordError(f"{where} must be a JSON object, not {brief(value)}")
+        raise RecordError(
+            Message(
+                "rec.object",
+                f"{where} must be a JSON object, not {brief(value)}",
+                field=where,
+                value=shown(value),
+            )
+        )
     return dict(value)
 
 
@@ -190,13 +367,25 @@ def get_names(value: Any, count: int | tuple[int, int], where: str = "players") 
     what = {2: "two"}.get(low, str(low)) if low == high else f"{low} to {high}"
     if not isinstance(value, list) or not low <= len(value) <= high:
         got = f"{len(value)} items" if isinstance(value, list) else brief(value)
-        raise RecordError(f"{where} must be a list of {what} names, not {got}")
+        text = f"{where} must be a list of {what} names, not {got}"
+        given = (
+            Message("rec.value.items", got, n=len(value))
+            if isinstance(value, list)
+            else shown(value)
+        )
+        if low == high:
+            raise RecordError(Message("rec.names", text, field=where, n=low, value=given))
+        raise RecordError(
+            Message("rec.names-range", text, field=where, low=low, high=high, value=given)
+        )
     names = value
     out = []
     for i, name in enumerate(names):
         text = get_str(name, f"{where}[{i}]", 100)
         if not text.strip():
-            raise RecordError(f"{where}[{i}] is an empty name")
+            raise RecordError(
+                Message("rec.empty-name", f"{where}[{i}] is an empty name", field=f"{where}[{i}]")
+            )
         out.append(text)
     return out
 
@@ -224,6 +413,10 @@ def written_version(rules: int) -> dict[str, int]:
     return Version(FORMAT, rules).to_json()
 
 
+GAME_KEYS = {"Nain Jaune": "nain-jaune", "Spit": "spit", "Speed": "speed"}
+"""A game's English name (``read_version``'s ``game``) -> its key (a message's ``game`` field)."""
+
+
 def read_version(data: Mapping[str, Any], game: str, current: int, before: int = 1) -> Version:
     """A record's version; raise :class:`RecordError` if a newer release wrote it.
 
@@ -238,8 +431,16 @@ def read_version(data: Mapping[str, Any], game: str, current: int, before: int =
     rules = get_int(version.get("rules"), "version.rules", 1, MAX_COUNT)
     if fmt > FORMAT or rules > current:
         raise RecordError(
-            f"this {game} record was written by a newer cardroom (format {fmt}, rules {rules}; "
-            f"this one reads up to format {FORMAT}, rules {current}): upgrade cardroom to "
-            "replay it"
+            Message(
+                "rec.newer",
+                f"this {game} record was written by a newer cardroom (format {fmt}, rules "
+                f"{rules}; this one reads up to format {FORMAT}, rules {current}): upgrade "
+                "cardroom to replay it",
+                game=GAME_KEYS.get(game, game),
+                format=fmt,
+                rules=rules,
+                most_format=FORMAT,
+                most_rules=current,
+            )
         )
     return Version(fmt, rules)

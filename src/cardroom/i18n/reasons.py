@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import RulesError
-from cardroom.i18n import Translator
+from cardroom.games.records import RecordError
+from cardroom.i18n import N_, Translator
 from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words
 from cardroom.i18n.words import tr_of
@@ -62,3 +63,41 @@ def table_error_text(code: str, message: str, lang: str | Translator | None = No
 def message_id(code: str, message: str) -> str:
     """The id a refusal carries on the wire: its message's, else ``table.<code>``."""
     return message.id if isinstance(message, Message) else f"table.{code}"
+
+
+def record_error_message(error: BaseException) -> Message:
+    """The message of a record's error: a :class:`RecordError`'s (its id, with the places it
+    adds as fields); an analysis refusal carrying one; else the general ``rec.unreadable``."""
+    if isinstance(error, RecordError):
+        return error.message
+    arg = error.args[0] if error.args else None
+    if isinstance(arg, Message):
+        return arg
+    return Message("rec.unreadable", str(error))
+
+
+def record_error_text(
+    error: BaseException, lang: str | Translator | None = None, path: str | None = None
+) -> str:
+    """A record's error (:class:`RecordError`, or an analysis refusal carrying its message) in
+    ``lang``, after the file's ``path`` if given: in English the sentence as it always was
+    (``path: `` before it); in French and Welsh told from the message's id and fields, so no
+    English sentence reaches the reader (an error raised with a plain string is said as the
+    general ``rec.unreadable``)."""
+    tr = tr_of(lang)
+    if tr.lang == "en":
+        return f"{path}: {error}" if path is not None else str(error)
+    said = words(record_error_message(error), tr)
+    return tr._(N_("{path}: {detail}"), path=path, detail=said) if path is not None else said
+
+
+PLACES = frozenset({"rec.in-round", "rec.at-action", "rec.in-game", "rec.in-game-action"})
+"""The ids that only say where in the record an error is (its ``detail`` says what)."""
+
+
+def record_error_id(error: BaseException) -> str:
+    """The id of what is wrong with a record (under the places it is at): ``rec.no-key`` …"""
+    message = record_error_message(error)
+    while message.id in PLACES and isinstance(message.fields.get("detail"), Message):
+        message = message.fields["detail"]
+    return message.id

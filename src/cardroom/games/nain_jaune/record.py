@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.cards import Card, CardError, Rank, parse_card
+from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -48,17 +49,27 @@ from cardroom.games.records import (
     get_int,
     get_list,
     get_names,
+    placed,
     read_version,
+    shown,
 )
 from cardroom.games.records import RecordError as BaseRecordError
 
 
 class RecordError(BaseRecordError):
-    """A record is malformed or holds an illegal move; the message says which and why."""
+    """A record is malformed or holds an illegal move; the message says which and why.
+
+    ``message`` is a :class:`~cardroom.games.messages.Message` (see the base class); the round
+    of a whole game is not glued to it but kept as a field: ``rec.in-round`` (``round 2: …``)
+    with ``round`` and the inner message as ``detail``. ``detail`` is the inner message, for a
+    re-raise with another round number.
+    """
 
     def __init__(self, message: str, move: int | None = None, round_no: int | None = None):
-        prefix = f"round {round_no}: " if round_no is not None else ""
-        super().__init__(prefix + message)
+        if round_no is not None:
+            super().__init__(placed("rec.in-round", f"round {round_no}: ", message, round=round_no))
+        else:
+            super().__init__(message)
         self.detail = message
         self.move = move
         self.round_no = round_no
@@ -126,19 +137,43 @@ class GameReplay:
         return self.game.result
 
 
-def _card(value: Any, where: str) -> Card:
+def _field(path: str) -> Message:
+    """Where in the record: a JSON path (``hands[1]``), the person's own key."""
+    return Message("rec.at-field", path, field=path)
+
+
+def _at_move(i: int) -> Message:
+    """Where in the record: entry ``i`` of ``moves`` (from 1)."""
+    return Message("rec.nj.at-move", f"move {i}", move=i)
+
+
+def _card(value: Any, where: Message) -> Card:
     if not isinstance(value, str) or len(value) > 8:
-        raise RecordError(f"{where}: {brief(value)} is not a card (write it like 10D or QS)")
+        raise RecordError(
+            Message(
+                "rec.nj.not-a-card",
+                f"{where}: {brief(value)} is not a card (write it like 10D or QS)",
+                at=where,
+                value=shown(value),
+            )
+        )
     try:
         return parse_card(value)
     except CardError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        raise RecordError(
+            Message("rec.nj.bad-card", f"{where}: {exc}", at=where, value=shown(value))
+        ) from None
     except (TypeError, ValueError):
-        raise RecordError(f"{where}: {brief(value)} is not a card") from None
+        raise RecordError(
+            Message(
+                "rec.nj.bad-card", f"{where}: {brief(value)} is not a card", at=where,
+                value=shown(value),
+            )
+        ) from None  # fmt: skip
 
 
 def _cards(value: Any, where: str) -> list[Card]:
-    return [_card(c, where) for c in get_list(value, where, 52)]
+    return [_card(c, _field(where)) for c in get_list(value, where, 52)]
 
 
 def parse_round(data: Any) -> RoundRecord:
@@ -147,56 +182,98 @@ def parse_round(data: Any) -> RoundRecord:
         return _parse_round(data)
     except RecordError:
         raise
-    except BaseRecordError as exc:  # from a shared field reader
-        raise RecordError(str(exc)) from None
+    except BaseRecordError as exc:  # from a shared field reader: its message and id kept
+        raise RecordError(exc.message) from None
 
 
 def _parse_round(data: Any) -> RoundRecord:
     if not isinstance(data, dict):
-        raise RecordError("a round record must be a JSON object")
+        raise RecordError(Message("rec.nj.not-object", "a round record must be a JSON object"))
     game = data.get("game", "nain-jaune")
     if game != "nain-jaune":
-        raise RecordError(f"game is {brief(game)}, not 'nain-jaune'")
+        raise RecordError(
+            Message(
+                "rec.nj.other-game", f"game is {brief(game)}, not 'nain-jaune'", value=shown(game)
+            )
+        )
     for key in ("players", "hands", "talon", "moves"):
         if key not in data:
-            raise RecordError(f"the record has no {key!r}")
+            raise RecordError(Message("rec.no-key", f"the record has no {key!r}", field=key))
     version = read_version(data, "Nain Jaune", RULES_VERSION)
     try:
         rules = Rules.from_json(data.get("rules"))
     except RulesError as exc:
-        raise RecordError(f"rules: {exc}") from None
+        raise RecordError(
+            Message("rec.nj.rules", f"rules: {exc}", reason=exc.message)
+        ) from None  # the rules' message keeps its id
     raw_players = data["players"]
     if isinstance(raw_players, list) and not MIN_PLAYERS <= len(raw_players) <= MAX_PLAYERS:
         raise RecordError(
-            f"Nain Jaune is played by 2 to 8 players, the record names {len(raw_players)}"
+            Message(
+                "rec.nj.players",
+                f"Nain Jaune is played by 2 to 8 players, the record names {len(raw_players)}",
+                count=len(raw_players),
+                least=MIN_PLAYERS,
+                most=MAX_PLAYERS,
+            )
         )
     players = get_names(raw_players, (MIN_PLAYERS, MAX_PLAYERS))
     n = len(players)
     chips_raw = get_list(data.get("chips", [rules.starting_chips] * n), "chips", n)
     if len(chips_raw) != n:
-        raise RecordError(f"chips must be a list of {n} numbers, one per player")
+        raise RecordError(
+            Message(
+                "rec.nj.chips-count", f"chips must be a list of {n} numbers, one per player", n=n
+            )
+        )
     chips = [get_int(c, f"chips[{i}]", 0, MAX_COUNT) for i, c in enumerate(chips_raw)]
     board_raw = data.get("board", {c.code: 0 for c in rules.board_cards})
     if not isinstance(board_raw, dict) or len(board_raw) > 5:
-        raise RecordError('board must be an object from board card to chips, like {"10D": 0}')
+        raise RecordError(
+            Message(
+                "rec.nj.board-object",
+                'board must be an object from board card to chips, like {"10D": 0}',
+            )
+        )
     board_by_card: dict[Card, int] = {}
     for key, value in board_raw.items():
-        card = _card(key, f"board key {brief(key)}")
+        at_key = Message("rec.nj.at-board-key", f"board key {brief(key)}", value=shown(key))
+        card = _card(key, at_key)
         if card not in rules.board_cards:
-            raise RecordError(f"board: {card.code} is not a board card under these rules")
+            raise RecordError(
+                Message(
+                    "rec.nj.board-not-box",
+                    f"board: {card.code} is not a board card under these rules",
+                    card=card,
+                )
+            )
         if card in board_by_card:
-            raise RecordError(f"board: {card.code} is given twice")
+            raise RecordError(
+                Message("rec.nj.board-twice", f"board: {card.code} is given twice", card=card)
+            )
         board_by_card[card] = get_int(value, f"board[{card.code}]", 0, MAX_COUNT)
-    missing = [c.code for c in rules.board_cards if c not in board_by_card]
+    missing = [c for c in rules.board_cards if c not in board_by_card]
     if missing:
-        raise RecordError(f"board: no amount for {', '.join(missing)}")
+        codes = ", ".join(c.code for c in missing)
+        raise RecordError(  # the words name the first card missing (the English, every one)
+            Message("rec.nj.board-missing", f"board: no amount for {codes}", card=missing[0])
+        )
     board = [board_by_card[c] for c in rules.board_cards]
     dealer = data.get("dealer", 0)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise RecordError(f"dealer must be a seat number from 0 to {n - 1}, not {brief(dealer)}")
+        raise RecordError(
+            Message(
+                "rec.nj.dealer",
+                f"dealer must be a seat number from 0 to {n - 1}, not {brief(dealer)}",
+                most=n - 1,
+                value=shown(dealer),
+            )
+        )
     hands_raw = get_list(data["hands"], "hands", n)
     if len(hands_raw) != n:
-        raise RecordError(f"hands must be a list of {n} hands, one per player")
+        raise RecordError(
+            Message("rec.nj.hands-count", f"hands must be a list of {n} hands, one per player", n=n)
+        )
     hands = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(hands_raw)]
     talon = _cards(data["talon"], "talon")
     moves_raw = get_list(data["moves"], "moves", MAX_MOVES)
@@ -207,7 +284,7 @@ def _parse_round(data: Any) -> RoundRecord:
     try:
         record.new_round()
     except RulesError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.message) from None  # the engine's message keeps its id
     return record
 
 
@@ -217,13 +294,29 @@ def _move(move: Any, i: int) -> Move:
     if isinstance(move, dict):
         unknown = set(move) - {"card", "announced"}
         if unknown or "card" not in move:
-            raise RecordError(f'move {i}: write a card, or {{"card": ..., "announced": false}}', i)
+            raise RecordError(
+                Message(
+                    "rec.nj.move-shape",
+                    f'move {i}: write a card, or {{"card": ..., "announced": false}}',
+                    move=i,
+                ),
+                i,
+            )
         try:
             announced = get_bool(move.get("announced", True), "announced")
         except BaseRecordError as exc:
-            raise RecordError(f"move {i}: {exc}", i) from None
-        return Move(_card(move["card"], f"move {i}"), announced)
-    return Move(_card(move, f"move {i}"))
+            raise RecordError(
+                placed("rec.nj.in-move", f"move {i}: ", exc.message, move=i), i
+            ) from None
+        return Move(_card(move["card"], _at_move(i)), announced)
+    return Move(_card(move, _at_move(i)))
+
+
+def _move_error(number: int, card: Card, id: str, text: str, **fields: Any) -> RecordError:
+    """The error of move ``number`` (``card``): "move 12 (QS): …" in English, the move and the
+    card as fields of message ``id``."""
+    where = f"move {number} ({card.code})"
+    return RecordError(Message(id, f"{where}: {text}", move=number, card=card, **fields), number)
 
 
 def replay_round(record: RoundRecord, rnd: Round | None = None) -> Replay:
@@ -242,32 +335,60 @@ def replay_round(record: RoundRecord, rnd: Round | None = None) -> Replay:
         card = move.card
         where = f"move {number} ({card.code})"
         if rnd.over:
-            raise RecordError(f"{where}: the round is already over", number)
+            raise _move_error(number, card, "rec.nj.over", "the round is already over")
         if card in played:
-            raise RecordError(f"{where}: this card was already played", number)
+            raise _move_error(number, card, "rec.nj.played-twice", "this card was already played")
         if card in talon:
-            raise RecordError(f"{where}: this card is in the talon, nobody holds it", number)
+            raise _move_error(
+                number, card, "rec.nj.in-talon", "this card is in the talon, nobody holds it"
+            )
         seat = holder[card]
         if not move.announced and rnd.board_box(card) is None:
-            raise RecordError(f"{where}: only a board card can go unannounced", number)
+            raise _move_error(
+                number, card, "rec.nj.unannounced", "only a board card can go unannounced"
+            )
         if not move.announced and rnd.rules.announce == "auto":
-            raise RecordError(
-                f"{where}: with announce=auto every board card is announced, none is forgotten",
+            raise _move_error(
                 number,
+                card,
+                "rec.nj.auto-announce",
+                "with announce=auto every board card is announced, none is forgotten",
             )
         for _ in range(14 * rnd.n + 1):
             if rnd.to_act == seat and rnd.why_illegal(Play(card)) is None:
                 break
             if rnd.why_illegal(PASS) is not None:
                 why = rnd.why_illegal(Play(card)) if rnd.to_act == seat else None
+                name = record.players[rnd.to_act]
                 reason = why or (
-                    f"{record.players[rnd.to_act]} (seat {rnd.to_act}) must play now"
+                    f"{name} (seat {rnd.to_act}) must play now"
                     + (f": he holds a {_rank(rnd.need)}" if rnd.need is not None else "")
                 )
-                raise RecordError(f"{where} by seat {seat} is illegal: {reason}", number)
+                text = f"{where} by seat {seat} is illegal: {reason}"
+                if why is not None:  # the engine's reason, its id kept
+                    raise RecordError(
+                        Message(
+                            "rec.nj.illegal-by", text, move=number, card=card, seat=seat,
+                            reason=why,
+                        ),
+                        number,
+                    )  # fmt: skip
+                other = {"move": number, "card": card, "seat": seat, "name": name}
+                if rnd.need is not None:
+                    raise RecordError(
+                        Message(
+                            "rec.nj.other-holds", text, **other, other=rnd.to_act, rank=rnd.need
+                        ),
+                        number,
+                    )
+                raise RecordError(
+                    Message("rec.nj.other-must-play", text, **other, other=rnd.to_act), number
+                )
             events.extend(rnd.apply(PASS))
         else:
-            raise RecordError(f"{where}: this card can never be played here", number)
+            raise _move_error(
+                number, card, "rec.nj.never-playable", "this card can never be played here"
+            )
         try:
             if rnd.rules.announce == "manual":
                 # as in play: an unclaimed box lapses with the next action (the last card's
@@ -279,8 +400,10 @@ def replay_round(record: RoundRecord, rnd: Round | None = None) -> Replay:
                     events.extend(rnd.apply(PASS))
             else:
                 events.extend(rnd.apply(Play(card, forget=not move.announced)))
-        except IllegalAction as exc:
-            raise RecordError(f"{where}: {exc.reason}", number) from None
+        except IllegalAction as exc:  # the engine's reason, its id kept
+            raise _move_error(
+                number, card, "rec.nj.illegal", f"{exc.reason}", reason=exc.reason
+            ) from None
         played.add(card)
     return Replay(record, rnd, events)
 
@@ -290,9 +413,19 @@ def _voluntary_pass(rnd: Round, record: RoundRecord, number: int) -> list[Event]
     declines to play it (only ``may_stop`` allows that)."""
     where = f"move {number} (pass)"
     if rnd.over:
-        raise RecordError(f"{where}: the round is already over", number)
+        raise RecordError(
+            Message("rec.nj.pass-over", f"{where}: the round is already over", move=number),
+            number,
+        )
     if not rnd.rules.may_stop:
-        raise RecordError(f"{where}: only with may_stop=true may a player stop", number)
+        raise RecordError(
+            Message(
+                "rec.nj.pass-not-allowed",
+                f"{where}: only with may_stop=true may a player stop",
+                move=number,
+            ),
+            number,
+        )
     events: list[Event] = []
     for _ in range(14 * rnd.n + 1):  # forced passes, through "nobody has …" cascades
         if rnd.need is None or rnd.awaiting_final_claim:
@@ -301,8 +434,18 @@ def _voluntary_pass(rnd: Round, record: RoundRecord, number: int) -> list[Event]
             break
         events.extend(rnd.apply(PASS))
     if rnd.need is None or rnd.awaiting_final_claim:
-        who = f"{record.players[rnd.to_act]} (seat {rnd.to_act})"
-        raise RecordError(f"{where}: {who} must play a card now, there is no rank to pass", number)
+        name = record.players[rnd.to_act]
+        who = f"{name} (seat {rnd.to_act})"
+        raise RecordError(
+            Message(
+                "rec.nj.pass-no-rank",
+                f"{where}: {who} must play a card now, there is no rank to pass",
+                move=number,
+                name=name,
+                seat=rnd.to_act,
+            ),
+            number,
+        )
     events.extend(rnd.apply(PASS))
     return events
 
@@ -348,12 +491,15 @@ def game_json(rep: GameReplay) -> dict[str, Any]:
     }
 
 
+_NOT_A_GAME = Message("rec.nj.not-a-game", "a game record is a non-empty list of round records")
+
+
 def parse_game(data: Any) -> list[RoundRecord]:
     """Read a whole-game record (a list of rounds) or a single round (a list of one)."""
     if isinstance(data, dict):
         return [parse_round(data)]
     if not isinstance(data, list) or not data:
-        raise RecordError("a game record is a non-empty list of round records")
+        raise RecordError(_NOT_A_GAME)
     out = []
     for i, item in enumerate(data, start=1):
         try:
@@ -373,14 +519,14 @@ def replay_whole_game(rounds: Sequence[RoundRecord]) -> GameReplay:
     left it (the same rules, the players still in, their chips, the board, the next dealer)
     and none may follow the game's end; raise :class:`RecordError` naming the round."""
     if not rounds:
-        raise RecordError("a game record is a non-empty list of round records")
+        raise RecordError(_NOT_A_GAME)
     first = rounds[0]
     several = len(rounds) > 1
     try:
         game = Game(first.rules, list(first.players), list(first.chips), list(first.board))
         game.dealer = first.dealer
-    except RulesError as exc:
-        raise RecordError(str(exc), round_no=1 if several else None) from None
+    except RulesError as exc:  # the engine's message keeps its id
+        raise RecordError(exc.message, round_no=1 if several else None) from None
     replays: list[Replay] = []
     for number, record in enumerate(rounds, start=1):
         label = number if several else None
@@ -392,12 +538,17 @@ def replay_whole_game(rounds: Sequence[RoundRecord]) -> GameReplay:
             replays.append(replay_round(record, rnd))
         except RecordError as exc:
             raise RecordError(exc.detail, exc.move, label) from None
-        except (RulesError, GameOver) as exc:
-            raise RecordError(str(exc), round_no=label) from None
+        except RulesError as exc:  # the engine's message keeps its id
+            raise RecordError(exc.message, round_no=label) from None
+        except GameOver as exc:  # the engine says it in English only: words of its own here
+            raise RecordError(Message("rec.nj.no-more-rounds", str(exc)), round_no=label) from None
         if rnd.result is not None:
             game.finish_round()
         elif number < len(rounds):
-            raise RecordError("this round never ended, yet another follows", round_no=number)
+            raise RecordError(
+                Message("rec.nj.round-unfinished", "this round never ended, yet another follows"),
+                round_no=number,
+            )
     return GameReplay(replays, game)
 
 
@@ -409,42 +560,68 @@ def _check_stakes(record: RoundRecord, number: int | None) -> None:
         if chips < STAKE_PER_ROUND:
             rule = "the game ends" if end.kind == "broke" else "he drops out"
             raise RecordError(
-                f"{name} has {chips} chips and cannot stake {STAKE_PER_ROUND}: under "
-                f"end={end}, {rule} before this round",
+                Message(
+                    "rec.nj.broke-ends" if end.kind == "broke" else "rec.nj.broke-drops",
+                    f"{name} has {chips} chips and cannot stake {STAKE_PER_ROUND}: under "
+                    f"end={end}, {rule} before this round",
+                    name=name,
+                    n=chips,
+                    stake=STAKE_PER_ROUND,
+                ),
                 round_no=number,
             )
 
 
 def _check_continuity(game: Game, record: RoundRecord, number: int) -> None:
-    def fail(message: str) -> RecordError:
-        return RecordError(message, round_no=number)
+    def fail(id: str, text: str, **fields: Any) -> RecordError:
+        return RecordError(Message(id, text, **fields), round_no=number)
 
     if game.result is not None:
         raise fail(
+            "rec.nj.after-end",
             f"the game ended after round {number - 1} ({game.result.reason}, end={game.rules.end})"
-            ": no round may follow"
+            ": no round may follow",
+            last=number - 1,
+            reason=game.result.reason,
         )
     if record.rules != game.rules:
-        raise fail("the rules differ from the first round's: they cannot change during a game")
+        raise fail(
+            "rec.nj.rules-changed",
+            "the rules differ from the first round's: they cannot change during a game",
+        )
     seats = game.active
     expected = [game.names[s] for s in seats]
     if record.players != expected:
         gone = [game.names[s] for s in range(len(game.names)) if s not in seats]
         out = f" ({', '.join(gone)} dropped out)" if gone else ""
-        raise fail(
-            f"the players should be {', '.join(expected)}{out}, not {', '.join(record.players)}"
-        )
+        text = f"the players should be {', '.join(expected)}{out}, not {', '.join(record.players)}"
+        names = {"expected": ", ".join(expected), "given": ", ".join(record.players)}
+        if gone:
+            raise fail("rec.nj.players-gone", text, gone=", ".join(gone), **names)
+        raise fail("rec.nj.players-changed", text, **names)
     for seat, chips in zip(seats, record.chips, strict=True):
         if game.chips[seat] != chips:
             raise fail(
+                "rec.nj.chips-changed",
                 f"{game.names[seat]} starts with {chips} chips but ended the round before "
-                f"with {game.chips[seat]}"
+                f"with {game.chips[seat]}",
+                name=game.names[seat],
+                n=chips,
+                before=game.chips[seat],
             )
     if list(game.board) != record.board:
-        raise fail(f"the board {record.board} is not what the round before left: {game.board}")
+        raise fail(
+            "rec.nj.board-changed",
+            f"the board {record.board} is not what the round before left: {game.board}",
+            given=shown(record.board),
+            before=shown(list(game.board)),
+        )
     dealer = seats.index(game.dealer)
     if record.dealer != dealer:
         raise fail(
+            "rec.nj.dealer-changed",
             f"the dealer should be {game.names[game.dealer]} (seat {dealer}), the next player "
-            "still in after the one who placed the first card of the round before"
+            "still in after the one who placed the first card of the round before",
+            name=game.names[game.dealer],
+            seat=dealer,
         )

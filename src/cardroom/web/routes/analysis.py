@@ -29,6 +29,7 @@ from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Sta
 from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.games.records import RecordError, loads
 from cardroom.i18n import translator
+from cardroom.i18n.reasons import record_error_id
 from cardroom.i18n.words import N_
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
@@ -145,8 +146,9 @@ async def analyse_upload(request: Request) -> Response:
         return _answer(stored, lang, key)
     try:  # the one bounded record reader: depth, number sizes, no NaN or Infinity
         record = loads(body, settings.max_replay_bytes)
-    except RecordError:
-        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", tr._(REFUSALS["bad-record"]))
+    except RecordError as exc:  # in words (the general refusal), with what is wrong as its id
+        words = tr._(REFUSALS["bad-record"])
+        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", words, id=record_error_id(exc))
     realtime = is_realtime_record(record)
     most = settings.max_analysis_rounds
     if not realtime and _rounds(record) > most:

@@ -26,9 +26,12 @@ import msgspec
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from cardroom.games.messages import Message
 from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import loads
 from cardroom.i18n import translator
+from cardroom.i18n.messages import words as message_text
+from cardroom.i18n.reasons import record_error_id
 from cardroom.i18n.words import N_, record_with_shown_names
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, Window, refusal
@@ -224,7 +227,7 @@ async def _compute(
         except TableError as exc:
             return table_error_json(exc, lang)
         except BaseRecordError as exc:
-            return error_json(HTTPStatus.BAD_REQUEST, "bad-record", f"not a game record: {exc}")
+            return bad_record_json(exc, lang, unreadable=True)
     if checked is not None and number >= checked.pages(per_page):
         return _no_page(lang)
     if replays.waiting >= MAX_WAITING:
@@ -242,7 +245,7 @@ async def _compute(
     try:
         done, body = await asyncio.get_running_loop().run_in_executor(replays.pool, work)
     except (RecordError, RealtimeRecordError) as exc:
-        return error_json(HTTPStatus.BAD_REQUEST, "bad-record", str(exc))
+        return bad_record_json(exc, lang)
     except ReplayTooLarge as exc:
         return refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", exc.id, lang, **exc.fields)
     except UnicodeEncodeError:  # e.g. a name holding half of a surrogate pair
@@ -254,6 +257,17 @@ async def _compute(
     if body is None:
         return _no_page(lang)
     return Response(body, media_type="application/json")
+
+
+def bad_record_json(exc: BaseRecordError, lang: str, unreadable: bool = False) -> Response:
+    """The 400 of a record that cannot be read (``whole``: not even as JSON, said as "not a game
+    record: …") or does not replay: its words in ``lang`` (English: the sentence as it always
+    was) and the id of what is wrong."""
+    message = exc.message
+    if unreadable:
+        message = Message("rec.not-a-record", f"not a game record: {message}", detail=message)
+    text = str(message) if lang == "en" else message_text(message, lang)
+    return error_json(HTTPStatus.BAD_REQUEST, "bad-record", text, id=record_error_id(exc))
 
 
 async def _refused(request: Request, window: Window, address: str, lang: str) -> Response | None:

@@ -1,0 +1,159 @@
+"""The words of a record's errors (``rec.*`` ids): a record file a person gave that cannot be
+read or does not replay.
+
+Each :class:`~cardroom.games.records.RecordError` is raised with a
+:class:`~cardroom.games.messages.Message` whose id is registered here (and so in
+:data:`cardroom.i18n.messages.MESSAGES`); :func:`cardroom.i18n.reasons.record_error_text` says
+it in the reader's language. The fields: ``field`` is the record's own JSON path (``chips[2]``:
+the person's key, quoted, never translated); ``value`` a value from the record as JSON text (or
+a ``rec.value.*`` message of its size); ``detail`` and ``reason`` a nested message (its own
+words); ``round``, ``game``, ``action``, ``move`` numbers as players count (from 1).
+"""
+
+from __future__ import annotations
+
+from cardroom.i18n import N_, Np_
+
+RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
+    # the general words of an error not yet given an id, and where an error is in the record
+    "rec.unreadable": N_("this record cannot be read"),
+    "rec.not-a-record": N_("not a game record: {detail}"),
+    "rec.in-round": N_("round {round}: {detail}"),
+    "rec.at-action": N_("action {action}: {detail}"),
+    "rec.in-game": N_("game {game}: {detail}"),
+    "rec.in-game-action": N_("game {game}: action {action}: {detail}"),
+    # the JSON of a record (games/records.py: loads)
+    "rec.not-a-number": N_("{value} is not a number a record may hold"),
+    "rec.int-too-long": N_("a whole number of {n} digits is too large (at most {most})"),
+    "rec.number-too-long": N_("the number {value} is written with too many characters"),
+    "rec.number-too-large": N_("the number {value} is too large"),
+    "rec.too-large": N_("the record is larger than {n} MiB: this is not a record"),
+    "rec.not-utf8": N_("not UTF-8 text (byte {byte})"),
+    "rec.not-json": N_("not valid JSON (line {line}, column {column})"),
+    "rec.too-deep": N_("lists or objects nested more than {most} deep"),
+    # one field of a record (games/records.py: get_int, get_str …)
+    "rec.whole-number": N_("{field} must be a whole number, not {value}"),
+    "rec.out-of-range": N_("{field} must be from {low} to {high}, not {value}"),
+    "rec.number": N_("{field} must be a number, not {value}"),
+    "rec.seconds": N_("{field} must be a number of seconds, not {value}"),
+    "rec.number-range": N_("{field} must be a number from {low} to {high}, not {value}"),
+    "rec.seconds-range": N_(
+        "{field} must be a number of seconds from {low} to {high}, not {value}"
+    ),
+    "rec.string": N_("{field} must be a string, not {value}"),
+    "rec.text-too-long": ("n", *Np_(
+        "{field} is longer than {n} character", "{field} is longer than {n} characters",
+    )),
+    "rec.true-false": N_("{field} must be true or false, not {value}"),
+    "rec.list": N_("{field} must be a list, not {value}"),
+    "rec.too-many-items": N_("{field} has {count} items: at most {n}"),
+    "rec.object": N_("{field} must be a JSON object, not {value}"),
+    "rec.names": N_("{field} must be a list of {n} names, not {value}"),
+    "rec.names-range": N_("{field} must be a list of {low} to {high} names, not {value}"),
+    "rec.empty-name": N_("{field} is an empty name"),
+    "rec.newer": N_(
+        "this {game} record was written by a newer cardroom (format {format}, rules {rules}; "
+        "this one reads up to format {most_format}, rules {most_rules}): upgrade cardroom to "
+        "replay it"
+    ),
+    # a record file (cli/records.py)
+    "rec.file-too-large": N_("the file is larger than {n} MiB: not a record"),
+    "rec.no-file": N_("there is no such file"),
+    "rec.no-permission": N_("you may not read this file"),
+    "rec.cannot-open": N_("cannot open it (the system says: {said})"),
+    "rec.cannot-read": N_("cannot read it (the system says: {said})"),
+    "rec.folder": N_("this is a folder, not a record file"),
+    "rec.file-empty": N_("the file is empty"),
+    "rec.no-end": N_(
+        "nothing more arrived in {seconds} s: give a record file, not a pipe or device that "
+        "never ends"
+    ),
+    # a Nain Jaune round or game (games/nain_jaune/record.py)
+    "rec.at-field": N_("field {field}"),
+    "rec.no-key": N_("the record has no {field}"),
+    "rec.nj.at-move": N_("move {move}"),
+    "rec.nj.at-board-key": N_("board key {value}"),
+    "rec.nj.not-a-card": N_("{at}: {value} is not a card (write it like 10D or QS)"),
+    "rec.nj.bad-card": N_("{at}: {value} is not a card"),
+    "rec.nj.not-object": N_("a round record must be a JSON object"),
+    "rec.nj.other-game": N_("this is a record of another game ({value}), not of Nain Jaune"),
+    "rec.nj.rules": N_("the rules: {reason}"),
+    "rec.nj.players": N_(
+        "Nain Jaune is played by {least} to {most} players, the record names {count}"
+    ),
+    "rec.nj.chips-count": N_("chips must be a list of {n} numbers, one per player"),
+    "rec.nj.board-object": N_(
+        'the board must be an object from each board card to its chips (like "10D": 0)'
+    ),
+    "rec.nj.board-not-box": N_("the board: {card.the} is not a board card under these rules"),
+    "rec.nj.board-twice": N_("the board: {card.the} is given twice"),
+    "rec.nj.board-missing": N_("the board gives no amount for {card.the}"),
+    "rec.nj.dealer": N_("the dealer must be a seat number from 0 to {most}, not {value}"),
+    "rec.nj.hands-count": N_("hands must be a list of {n} hands, one per player"),
+    "rec.nj.move-shape": N_(
+        'move {move}: write a card, or an object with "card" (and "announced": false)'
+    ),
+    "rec.nj.in-move": N_("move {move}: {detail}"),
+    "rec.nj.over": N_("move {move} ({card}): the round is already over"),
+    "rec.nj.played-twice": N_("move {move} ({card}): this card was already played"),
+    "rec.nj.in-talon": N_("move {move} ({card}): this card is in the talon, nobody holds it"),
+    "rec.nj.unannounced": N_("move {move} ({card}): only a board card can go unannounced"),
+    "rec.nj.auto-announce": N_(
+        "move {move} ({card}): under these rules every board card is announced, none is forgotten"
+    ),
+    "rec.nj.never-playable": N_("move {move} ({card}): this card can never be played here"),
+    "rec.nj.illegal": N_("move {move} ({card}): {reason}"),
+    "rec.nj.illegal-by": N_("move {move} ({card}) by seat {seat} is illegal: {reason}"),
+    "rec.nj.other-holds": N_(
+        "move {move} ({card}) by seat {seat} is illegal: {name} (seat {other}) must play now: "
+        "they hold {rank.a}"
+    ),
+    "rec.nj.other-must-play": N_(
+        "move {move} ({card}) by seat {seat} is illegal: {name} (seat {other}) must play now"
+    ),
+    "rec.nj.pass-over": N_("move {move} (a pass): the round is already over"),
+    "rec.nj.pass-not-allowed": N_(
+        "move {move} (a pass): under these rules a player may not stop"
+    ),
+    "rec.nj.pass-no-rank": N_(
+        "move {move} (a pass): {name} (seat {seat}) must play a card now, there is no rank to pass"
+    ),
+    "rec.nj.not-a-game": N_("a game record is a non-empty list of round records"),
+    "rec.nj.no-more-rounds": N_("this round cannot be played: the game does not go on"),
+    "rec.nj.round-unfinished": N_("this round never ended, yet another follows"),
+    "rec.nj.broke-ends": ("n", *Np_(
+        "{name} has {n} chip and cannot stake {stake}: the game ends before this round",
+        "{name} has {n} chips and cannot stake {stake}: the game ends before this round",
+    )),
+    "rec.nj.broke-drops": ("n", *Np_(
+        "{name} has {n} chip and cannot stake {stake}: they drop out before this round",
+        "{name} has {n} chips and cannot stake {stake}: they drop out before this round",
+    )),
+    "rec.nj.after-end": N_("the game ended after round {last} ({reason}): no round may follow"),
+    "rec.nj.rules-changed": N_(
+        "the rules differ from the first round's: they cannot change during a game"
+    ),
+    "rec.nj.players-gone": N_(
+        "the players should be {expected} ({gone} dropped out), not {given}"
+    ),
+    "rec.nj.players-changed": N_("the players should be {expected}, not {given}"),
+    "rec.nj.chips-changed": ("n", *Np_(
+        "{name} starts with {n} chip but ended the round before with {before}",
+        "{name} starts with {n} chips but ended the round before with {before}",
+    )),
+    "rec.nj.board-changed": N_("the board {given} is not what the round before left: {before}"),
+    "rec.nj.dealer-changed": N_(
+        "the dealer should be {name} (seat {seat}), the next player still in after the one who "
+        "placed the first card of the round before"
+    ),
+    # a record given to cardroom replay (cli/spit_speed.py)
+    "rec.list-not-speed": N_("only Speed records come as a list (a match to a target score)"),
+    # a value from the record too large to show whole
+    "rec.value.text": ("n", *Np_(
+        "{text}… ({n} character)", "{text}… ({n} characters)",
+    )),
+    "rec.value.list": ("n", *Np_("a list of {n} item", "a list of {n} items")),
+    "rec.value.items": ("n", *Np_("{n} item", "{n} items")),
+    "rec.value.object": ("n", *Np_("an object of {n} item", "an object of {n} items")),
+}  # fmt: skip
+"""Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
