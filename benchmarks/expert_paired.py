@@ -10,7 +10,11 @@ machine's load; ``--games N --resume`` with N deals already in ``--out`` only pr
 
     PYTHONPATH=src python benchmarks/expert_paired.py \
         --bots "expert:ms=30,clock=cpu;expert:ms=30,clock=cpu,lookahead=off" \
-        --games 100 [--seed 1] [--out FILE.jsonl] [--resume]
+        --games 100 [--first 0] [--seed 1] [--out FILE.jsonl] [--resume]
+
+``--first F --games N`` plays deals F .. N-1 only (deal i is the same whatever process plays
+it): two processes with the same ``--seed`` and slices 0..199 and 200..399 together play the
+400 deals; pool their ``--out`` files with ``--merge A.jsonl B.jsonl``.
 """
 
 from __future__ import annotations
@@ -40,13 +44,35 @@ def summary(diffs: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", required=True, help="A;B")
+    parser.add_argument("--bots", help="A;B")
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", metavar="JSONL",
+        help="print the pooled summary of these --out files (no play)",
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--first", type=int, default=0,
+        help="the first deal index to play (deals --first .. --games-1): split one pairing "
+        "over processes by giving each its own slice and --out, the same --seed",
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument("--resume", action="store_true")
     args = parser.parse_args()
+    if args.merge:
+        rows = {}
+        for path in args.merge:
+            for line in path.read_text().splitlines():
+                row = json.loads(line)
+                if row["deal"] in rows:
+                    parser.error(f"deal {row['deal']} is in more than one file")
+                rows[row["deal"]] = row
+        print(f"{len(rows)} deals from {len(args.merge)} files")
+        print(f"A - B per round: {summary([r['a'] - r['b'] for r in rows.values()])}")
+        return
+    if not args.bots:
+        parser.error("--bots is required (unless --merge)")
     specs = tuple(args.bots.split(";"))
     if len(specs) != 2:
         parser.error("--bots takes two bot specs separated by ';' (a spec may hold commas)")
@@ -56,7 +82,7 @@ def main() -> None:
     diffs: list[float] = []
     a_means: list[float] = []
     b_means: list[float] = []
-    start_index = 0
+    start_index = args.first
     if args.out and args.resume and args.out.exists():
         for line in args.out.read_text().splitlines():
             row = json.loads(line)
@@ -66,6 +92,8 @@ def main() -> None:
             start_index = row["deal"] + 1
     elif args.out:
         args.out.write_text("")
+    if args.first and not 0 <= args.first < args.games:
+        parser.error("--first must lie in [0, --games)")
     c0, t0 = time.process_time(), time.perf_counter()
     for i in range(start_index, args.games):
         deal = play_deal(setup, i, bots)
@@ -76,7 +104,7 @@ def main() -> None:
         if args.out:
             with args.out.open("a") as f:
                 f.write(json.dumps({"deal": i, "a": a, "b": b}) + "\n")
-        if (i + 1) % 10 == 0:
+        if len(diffs) % 10 == 0:
             print(f"  {i + 1} deals: A - B {summary(diffs)}; "
                   f"{time.process_time() - c0:.0f} s CPU", flush=True)
     load = os.getloadavg()

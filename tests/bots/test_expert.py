@@ -251,6 +251,9 @@ def test_the_same_seed_gives_the_same_decision_and_a_legal_one() -> None:
         ("expert:model=maybe", "model='maybe'"),
         ("expert:mismatch=2", "mismatch='2'"),
         ("expert:lookahead=yes", "lookahead='yes'"),
+        ("expert:guesses=0", "guesses='0'"),
+        ("expert:guesses=9", "guesses='9'"),
+        ("expert:guesses=two", "guesses='two'"),
         ("expert:depth=2", "has no option depth"),
     ],
 )
@@ -259,13 +262,24 @@ def test_bad_expert_specs(spec: str, message: str) -> None:
         make_bot(spec)
 
 
-def test_lookahead_plays_legal_moves_to_the_end() -> None:
-    bot = make_bot("expert:iterations=20,lookahead=on")
-    rnd = Round.deal(Rules(), [60] * 3, [0] * 5, 0, random.Random(4))
+@pytest.mark.parametrize(
+    "lookahead", ["on", "all", "guess", "guess-self", "guess-opp", "guess,guesses=3"]
+)
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(announce="manual", may_stop=True)], ids=["classic", "manual"]
+)
+def test_lookahead_plays_legal_moves_to_the_end(lookahead: str, rules: Rules) -> None:
+    bot = make_bot(f"expert:iterations=20,lookahead={lookahead}")
+    again = make_bot(f"expert:iterations=20,lookahead={lookahead}")
+    rnd = Round.deal(rules, [60] * 3, [0] * 5, 0, random.Random(4))
     while rnd.result is None:
         view = view_of(rnd, rnd.to_act)
         action = bot.act(view, random.Random(0))
         assert action in view.legal_actions
+        # the re-dealt worlds come from the search's own random stream: the same seed, the
+        # same values
+        assert again.act(view, random.Random(0)) == action
+        assert again.last_scores == bot.last_scores  # type: ignore[attr-defined]
         rnd.apply(action)
 
 

@@ -27,8 +27,10 @@ def test_levels_map_onto_the_four_bots() -> None:
 def test_expert_options() -> None:
     default = make_bot("expert")
     assert isinstance(default, ExpertBot) and (default.ms, default.iterations) == (100, None)
-    assert (default.policy, default.model, default.lookahead) == ("heuristic", "on", False)
-    assert make_bot("expert:lookahead=on").lookahead is True  # type: ignore[attr-defined]
+    assert (default.policy, default.model, default.lookahead) == ("heuristic", "on", "off")
+    for value in ("on", "all", "guess", "guess-opp", "guess-self"):
+        bot = make_bot(f"expert:lookahead={value},guesses=3")
+        assert isinstance(bot, ExpertBot) and (bot.lookahead, bot.guesses) == (value, 3)
     fixed = make_bot("expert:iterations=12,policy=random,model=leads,mismatch=0.5")
     assert isinstance(fixed, ExpertBot)
     assert (fixed.ms, fixed.iterations, fixed.policy) == (None, 12, "random")

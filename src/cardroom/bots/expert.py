@@ -13,15 +13,19 @@ With ``lookahead=on`` the searcher's own later choices in each world are made by
 each of them every distinct choice is played out once in that world with the rollout policy and
 the best is kept. Issue 22 measured it against the default (the rollout policy makes those
 choices too) at 30 and 150 ms of CPU a decision and found no significant difference, so the
-default stays ``off`` (docs/bots.md).
+default stays ``off`` (docs/bots.md). ``lookahead=all`` makes every seat's later choices so
+(each for its own chips, seeing the world's cards); ``lookahead=guess`` every seat's, each
+choice tried in ``guesses=K`` worlds (default 1) re-dealt from that seat's own view, as a
+searcher that does not see the cards would; ``guess-self`` only the searcher's own, and
+``guess-opp`` only the opponents'. Issue 22's screens of these are in docs/bots.md.
 
 Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:iterations=N``
 (exactly N worlds: the same seed gives the same decision); ``clock=wall|cpu`` (what ``ms``
 counts: wall time, the default, or CPU time of the thinking thread, for benchmarks on a loaded
-machine); ``lookahead=on|off``; ``policy=heuristic|greedy|random`` (the rollout policy of every
-seat); ``model=on|leads|off`` (weigh worlds by how well the heuristic explains the opponents'
-free leads and follows, the leads only, or not at all) and ``mismatch=X`` (the factor per
-unexplained choice, default 0.2).
+machine); ``lookahead=off|on|all|guess|guess-self|guess-opp`` and ``guesses=K``;
+``policy=heuristic|greedy|random`` (the rollout policy of every seat); ``model=on|leads|off``
+(weigh worlds by how well the heuristic explains the opponents' free leads and follows, the
+leads only, or not at all) and ``mismatch=X`` (the factor per unexplained choice, default 0.2).
 """
 
 from __future__ import annotations
@@ -66,6 +70,11 @@ from cardroom.games.nain_jaune.view import RoundView
 DEFAULT_MS = 100
 ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 LOOKAHEAD = 3
+GUESS = 4
+"""``cardroom.kernels.nain_jaune.GUESS``: ``GUESS + k - 1`` makes a seat's later choices by
+trying each in ``k`` worlds re-dealt from that seat's own view."""
+MAX_GUESSES = 8
+LOOKAHEADS = ("off", "on", "all", "guess", "guess-self", "guess-opp")
 """``cardroom.kernels.nain_jaune.PAUSE``: the searcher's own later choices by lookahead in each
 world."""
 _CLAIM_CODE, _PASS_CODE = 52, 53
@@ -230,8 +239,13 @@ class ExpertBot:
     ``off``: every world the same."""
     mismatch: float = MISMATCH
     """A world's weight is multiplied by this for each choice the heuristic would not make."""
-    lookahead: bool = False
-    """Make the searcher's own later choices in a rollout by trying each one in that world."""
+    lookahead: str = "off"
+    """``on``: make the searcher's own later choices in a rollout by trying each one in that
+    world; ``all``: every seat's (each for its own chips); ``guess``, ``guess-self``,
+    ``guess-opp``: every seat's, the searcher's, the opponents', each choice tried in
+    ``guesses`` worlds re-dealt from that seat's own view."""
+    guesses: int = 1
+    """Re-dealt worlds per choice for the ``guess`` lookaheads (1 to ``MAX_GUESSES``)."""
     clock: Callable[[], float] = time.perf_counter
     """What ``ms`` counts (``clock=wall|cpu``, see :data:`cardroom.bots.base.CLOCKS`)."""
     name: str = "expert"
@@ -239,6 +253,9 @@ class ExpertBot:
     """Worlds sampled for the last decision (for benchmarks)."""
     last_scores: list[tuple[Action, float]] = field(default_factory=list)
     """Each candidate of the last decision with its weighted mean final chips."""
+
+    def _guess_code(self) -> int:
+        return GUESS + self.guesses - 1
 
     def act(self, view: RoundView, rng: random.Random) -> Action:
         """The candidate with the best weighted mean chips over the sampled worlds."""
@@ -250,7 +267,16 @@ class ExpertBot:
         start = self.clock()
         prep = prepare(view, sample_hidden(view, rng), self.model != "off", self.model == "on")
         policies = np.full(view.players, ROLLOUT_POLICIES[self.policy], np.int64)
-        if self.lookahead:
+        if self.lookahead == "all":
+            policies[:] = LOOKAHEAD
+        elif self.lookahead == "guess":
+            policies[:] = self._guess_code()
+        elif self.lookahead == "guess-opp":
+            policies[:] = self._guess_code()
+            policies[view.seat] = ROLLOUT_POLICIES[self.policy]
+        elif self.lookahead == "guess-self":
+            policies[view.seat] = self._guess_code()
+        elif self.lookahead == "on":
             policies[view.seat] = LOOKAHEAD
         state = np.array([rng.getrandbits(63), 0], np.int64)
         totals = np.zeros(len(cands), np.float64)
@@ -281,7 +307,7 @@ class ExpertBot:
 
 def _expert(options: dict[str, str]) -> ExpertBot:
     unknown = set(options) - {
-        "ms", "iterations", "policy", "model", "mismatch", "lookahead", "clock"
+        "ms", "iterations", "policy", "model", "mismatch", "lookahead", "clock", "guesses"
     }
     if unknown:
         raise BotError(
@@ -289,7 +315,8 @@ def _expert(options: dict[str, str]) -> ExpertBot:
                 "expert",
                 unknown,
                 "ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off, "
-                "mismatch=X (0 < X ≤ 1), lookahead=on|off or clock=wall|cpu",
+                "mismatch=X (0 < X ≤ 1), lookahead=off|on|all|guess|guess-self|guess-opp, "
+                "guesses=K (1 to 8) or clock=wall|cpu",
             )
         )
     bot = ExpertBot(clock=parse_clock("expert", options))
@@ -305,9 +332,14 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         raise BotError(not_valid("expert", "model", model, ("on", "leads", "off")))
     bot.model = model
     lookahead = options.get("lookahead", "off")
-    if lookahead not in ("on", "off"):
-        raise BotError(not_valid("expert", "lookahead", lookahead, ("on", "off")))
-    bot.lookahead = lookahead == "on"
+    if lookahead not in LOOKAHEADS:
+        raise BotError(not_valid("expert", "lookahead", lookahead, tuple(LOOKAHEADS)))
+    bot.lookahead = lookahead
+    guesses = options.get("guesses", "1")
+    counts = tuple(str(k) for k in range(1, MAX_GUESSES + 1))
+    if guesses not in counts:
+        raise BotError(not_valid("expert", "guesses", guesses, counts))
+    bot.guesses = int(guesses)
     if "mismatch" in options:
         try:
             bot.mismatch = float(options["mismatch"])

@@ -60,6 +60,12 @@ def _inline(func: F) -> F:
 POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2}
 """Bot name -> the fast path's policy code (the bots it can play)."""
 PAUSE = 3
+GUESS = 4
+"""``GUESS + k - 1`` (``k`` from 1 to ``MAX_GUESSES``): like ``PAUSE``, but each choice is
+tried in ``k`` worlds re-dealt from the seat's own view (the other hands and the talon
+shuffled together, hand sizes kept, passes ignored), one rollout each, and the best total
+played: a model of a searcher that does not see the cards (issue 22's ``lookahead=guess``)."""
+MAX_GUESSES = 8
 """Policy code for search: :func:`_play_out` stops at this seat's next real choice (more than
 one legal action), saves the state and returns; ``(p + 1) << 6 | action`` plays ``action``
 once, then policy ``p``."""
@@ -533,7 +539,7 @@ def _play_out(
                 a = CLAIM_CODE
             else:
                 a = PASS_CODE
-        elif policy == PAUSE:
+        elif PAUSE <= policy < 64:
             break  # hand this decision back to the caller (search); the state is saved below
         elif policy >= 64:
             # a scripted first move (search tries a candidate): the action, then the policy
@@ -1083,33 +1089,72 @@ def _distinct(s: Any, r: Any, out: Any) -> int:
 
 @_jit
 def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) -> None:
-    """Play ``s`` out; at each real choice of ``seat`` (``pol[seat]`` must pause there), try
-    every distinct choice by a rollout with ``policy`` for everyone in this world and play
-    the best one for ``seat``."""
+    """Play ``s`` out; at each real choice of a seat whose ``pol`` pauses there (``PAUSE``:
+    ``seat``'s own later choices with ``lookahead=on``, or every seat's with ``all``), try
+    every distinct choice by a rollout with ``policy`` for everyone in this world and play the
+    best one for that seat; with ``GUESS + k - 1`` the rollouts are played in ``k`` worlds
+    re-dealt from that seat's view instead (it does not see the cards), summed."""
     n = s[S_N]
     seats = np.arange(n)
     trace = np.empty(0, np.int64)
     tpos = np.zeros(2, np.int64)
     s2 = np.empty(S_SIZE, np.int64)
+    s3 = np.empty(S_SIZE, np.int64)
     pol2 = np.empty(n, np.int64)
     sub = np.empty(64, np.int64)
+    pool = np.empty(52, np.int64)
+    vals = np.zeros(64, np.int64)
     while True:
         _play_out(s, r, pol, rng, seats, trace, tpos)
         if s[S_WINNER] >= 0:
             return
+        who = s[S_TO_ACT]
+        mode = pol[who]
         m = _distinct(s, r, sub)
         best = sub[0]
         best_value = np.int64(-1) << 40
+        guess = mode - GUESS + 1 if mode >= GUESS and s[S_AWAIT] == 0 else 0
         for i in range(m):
-            s2[:] = s
-            for p in range(n):
-                pol2[p] = policy
-            pol2[seat] = ((policy + 1) << 6) | sub[i]
-            _play_out(s2, r, pol2, rng, seats, trace, tpos)
-            if s2[S_CHIPS + seat] > best_value:
-                best_value = s2[S_CHIPS + seat]
+            vals[i] = 0
+        for _ in range(max(guess, 1)):
+            s3[:] = s
+            if guess > 0:
+                # re-deal what ``who`` cannot see: the other hands and the talon
+                hidden = ~s[S_PLAYED_MASK] & ((np.int64(1) << 52) - 1)
+                hidden &= ~s[S_HANDS + who]
+                k = 0
+                while hidden != 0:
+                    pool[k] = _ctz(hidden)
+                    hidden &= hidden - 1
+                    k += 1
+                state = rng[who]
+                for i in range(k - 1, 0, -1):
+                    state, j = _randbelow(state, i + 1)
+                    c = pool[i]
+                    pool[i] = pool[j]
+                    pool[j] = c
+                rng[who] = state
+                at = 0
+                for p in range(n):
+                    if p != who:
+                        size = _ctpop(s[S_HANDS + p])
+                        h = np.int64(0)
+                        for _ in range(size):
+                            h |= np.int64(1) << pool[at]
+                            at += 1
+                        s3[S_HANDS + p] = h
+            for i in range(m):
+                s2[:] = s3
+                for p in range(n):
+                    pol2[p] = policy
+                pol2[who] = ((policy + 1) << 6) | sub[i]
+                _play_out(s2, r, pol2, rng, seats, trace, tpos)
+                vals[i] += s2[S_CHIPS + who]
+        for i in range(m):
+            if vals[i] > best_value:
+                best_value = vals[i]
                 best = sub[i]
-        pol[seat] = ((PAUSE + 1) << 6) | best
+        pol[who] = ((mode + 1) << 6) | best
 
 
 @_jit
@@ -1156,6 +1201,13 @@ def search_worlds(
     tpos = np.zeros(2, np.int64)
     hands = np.empty(n, np.int64)
     weights = 0.0
+    nested = False
+    sub_policy = 2
+    for p in range(n):
+        if PAUSE <= policies[p] < 64:
+            nested = True
+        elif p != seat:
+            sub_policy = policies[p]
     for _ in range(n_worlds):
         if sample:
             _sample(cards, forbid, assign, slots, state)
@@ -1198,8 +1250,10 @@ def search_worlds(
                 pol[p] = policies[p]
                 rng[p] = np.uint64(state[K_RNG]) + np.uint64(p + 1) * np.uint64(0x9E3779B97F4A7C15)
             pol[seat] = ((policies[seat] + 1) << 6) | cands[ci]
-            if policies[seat] == PAUSE:
-                _nested_rollout(s, r, seat, pol, policies[(seat + 1) % n], rng)
+            if nested:
+                # every seat whose policy is PAUSE chooses by lookahead; the sub-rollouts
+                # use the next seat's policy (heuristic when that one pauses too)
+                _nested_rollout(s, r, seat, pol, sub_policy, rng)
             else:
                 _play_out(s, r, pol, rng, seats, trace, tpos)
             totals[ci] += weight * s[S_CHIPS + seat]
