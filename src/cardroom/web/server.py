@@ -32,13 +32,23 @@ from cardroom.web.settings import Settings
 WS_MAX_SIZE = 64 * 1024
 
 
-class _HeaderDeadline:
-    """A timer closing the connection when it fires; armed and disarmed by the protocol."""
+class _HeaderDeadline(asyncio.Protocol):
+    """A timer closing the connection when it fires: armed when the connection opens, disarmed
+    when it is lost; in between, the protocol arms and disarms it around each request."""
 
     header_timeout = 10.0
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     _header_timer: asyncio.TimerHandle | None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._header_timer = None
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
 
     def _arm(self) -> None:
         if self._header_timer is None:
@@ -61,11 +71,6 @@ class _HeaderDeadline:
 class HeaderTimeoutProtocol(_HeaderDeadline, H11Protocol):
     """uvicorn's h11 protocol, plus a deadline for each request's headers."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._header_timer = None
-        self._arm()
-
     def _waiting_for_headers(self) -> bool:
         return self.conn.their_state is h11.IDLE
 
@@ -76,10 +81,6 @@ class HeaderTimeoutProtocol(_HeaderDeadline, H11Protocol):
         elif not self.transport.is_closing():
             self._arm()  # a next request begun on a kept-alive connection: in time too
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
 
 class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
     """uvicorn's httptools protocol, plus a deadline for each request's headers: armed when the
@@ -87,11 +88,7 @@ class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
     ``on_message_begin``), disarmed when its headers are complete (``on_headers_complete``,
     also called for a websocket upgrade before the connection changes protocol)."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._header_timer = None
-        self._headers_pending = True
-        self._arm()
+    _headers_pending = True  # from the connection's opening to its first request's headers
 
     def _waiting_for_headers(self) -> bool:
         return self._headers_pending
@@ -105,10 +102,6 @@ class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
         self._headers_pending = False
         self._disarm()
         super().on_headers_complete()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
 
 
 HTTP_PROTOCOLS: dict[str, type[_HeaderDeadline]] = {
