@@ -63,12 +63,14 @@ class Coordinator:
         on_change: Callable[[str, int, LogEntry | None], None],
         on_presence: Callable[[str, str, int, int], None],
         on_deadlines: Callable[[str, list[tuple[str, int | None, float]]], None] | None = None,
+        wants: Callable[[str], bool] | None = None,
     ) -> None:
         self.dsn = asyncpg_dsn(url)
         self.pid = f"{os.getpid()}-{id(self):x}"
         self.on_change = on_change
         self.on_presence = on_presence
         self.on_deadlines = on_deadlines
+        self.wants = wants
         self.conn: Any = None
         self.lock = asyncio.Lock()
         self._outbox: list[str] = []
@@ -96,8 +98,14 @@ class Coordinator:
                 await asyncio.wait_for(self.conn.close(), 5)
             self.conn = None
 
-    def _changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _changed(self, conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid == conn.get_server_pid():  # our own notice: this process has the entry
+            return
         if payload.startswith("["):  # the entry itself: no need to read the log
+            if self.wants is not None:  # ids are letters and digits: '["<id>", ...'
+                table_id, _, _ = payload[2:].partition('"')
+                if not self.wants(table_id):
+                    return  # a table this process does not hold: not decoded
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 table_id, seq, kind, data, at = json.loads(payload)
                 self.on_change(str(table_id), int(seq), LogEntry(int(seq), kind, data, at))
@@ -113,8 +121,12 @@ class Coordinator:
                 with contextlib.suppress(ValueError):
                     self.on_presence(parts[0], parts[1], int(parts[2]), int(parts[3]))
 
-    def _deadlines(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _deadlines(self, conn: Any, pid: int, _channel: str, payload: str) -> None:
         if self.on_deadlines is None:
+            return
+        if pid == conn.get_server_pid():  # our own timers
+            return
+        if self.wants is not None and not self.wants(payload[2:].partition('"')[0]):
             return
         with contextlib.suppress(ValueError, TypeError, KeyError):
             table_id, rows = json.loads(payload)

@@ -150,7 +150,11 @@ class TableService:
         self._coord: Coordinator | None = None
         if coordinate if coordinate is not None else store.notifies:
             self._coord = Coordinator(
-                store.url, self._on_change, self._on_presence, self._on_deadlines
+                store.url,
+                self._on_change,
+                self._on_presence,
+                self._on_deadlines,
+                wants=self._holds_any,
             )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
@@ -1050,6 +1054,10 @@ class TableService:
                 seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL
             }
         return here
+
+    def _holds_any(self, table_id: str) -> bool:
+        """True if this process has that table in memory (a notice of another is dropped)."""
+        return table_id in self._live or self.realtime.holds(table_id)
 
     def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
         if self.realtime.holds(table_id):
