@@ -1066,6 +1066,18 @@ class TableService:
         live = self._live.get(table_id)
         if live is None or seq <= max(live.table.seq, live.writing):
             return
+        if (
+            entry is not None
+            and seq == live.table.seq + 1
+            and not live.inbox
+            and not live.behind
+            and not live.must_read
+            and not live.lock.locked()
+            and not self._owns(table_id)
+        ):  # the next entry of a table this process follows: applied here, no task
+            live.table.apply(entry)  # (nothing awaits in between: as if under the lock)
+            self._applied(live)
+            return
         if entry is not None:
             live.inbox[seq] = entry
         self._behind(live, read=entry is None)
@@ -1109,6 +1121,12 @@ class TableService:
                 applied += 1
         if not applied:
             return False
+        self._applied(live)
+        return True
+
+    def _applied(self, live: _Live) -> None:
+        """After entries of other processes are applied: timers, frames, bots."""
+        table = live.table
         if table.status == "over":
             self._cancel_timers(live)
         else:
@@ -1118,7 +1136,6 @@ class TableService:
         self._fan_out(live)
         self._ensure_bot_task(live)
         live.wake.set()
-        return True
 
     def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
         live = self._live.get(table_id)
