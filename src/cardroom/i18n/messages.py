@@ -19,8 +19,7 @@ from cardroom.games.messages import Message
 from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase
-from cardroom.i18n.realtime_record_words import REALTIME_RECORD_MESSAGES
-from cardroom.i18n.record_words import RECORD_MESSAGES
+from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
 
 logger = logging.getLogger(__name__)
 
@@ -282,7 +281,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
 MESSAGES.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
 MESSAGES.update(RECORD_MESSAGES)  # a record's errors (record_words.py)
-MESSAGES.update(REALTIME_RECORD_MESSAGES)  # a Spit or Speed record's (realtime_record_words.py)
+MESSAGES.update(REALTIME_RECORD_MESSAGES)  # a Spit or Speed record's (record_words.py)
 
 FIXED = {
     "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
