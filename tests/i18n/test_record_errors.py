@@ -82,7 +82,7 @@ def _bad(case: str) -> tuple[Any, str]:
         return one, "rec.names-range"
     if case == "bad card":
         one["talon"][0] = "ZZ"
-        return one, "rec.nj.bad-card"
+        return one, "rec.nj.card"
     if case == "card not a string":
         one["moves"][0] = 17
         return one, "rec.nj.not-a-card"

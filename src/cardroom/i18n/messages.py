@@ -224,6 +224,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.already-ready": N_("this seat has already asked for the next round"),
     "table.unannounced": N_("only a card can be played unannounced"),
     "table.unreadable-action": N_("cannot read the action {typed}: play a card, pass or claim"),
+    "table.unreadable-card": N_("cannot play it: {detail}"),
     "table.creator-only": N_("only the table's creator can do this"),
     "table.not-person-seat": N_("this seat is not a person's seat"),
     "chat.none": N_("this server has no chat"),
@@ -256,6 +257,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "the fifth card of the boxes is always the Yellow Dwarf, the seven of diamonds"
     ),
     "rules.board-card": N_("{option}: {value} is not a card"),
+    "rules.board-card-said": N_("{option}: {detail}"),
     "rules.board-cards": N_("{option}: choose {choices}, or five cards"),
     "rules.not-object": N_("the rules must be a set of options and their values"),
     "rules.preset-name": N_("the preset must be one of {presets}"),

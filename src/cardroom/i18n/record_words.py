@@ -77,6 +77,7 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rec.nj.at-board-key": N_("board key {value}"),
     "rec.nj.not-a-card": N_("{at}: {value} is not a card (write it like 10D or QS)"),
     "rec.nj.bad-card": N_("{at}: {value} is not a card"),
+    "rec.nj.card": N_("{at}: {detail}"),
     "rec.nj.not-object": N_("a round record must be a JSON object"),
     "rec.nj.other-game": N_("this is a record of another game ({value}), not of Nain Jaune"),
     "rec.nj.rules": N_("the rules: {reason}"),
@@ -150,6 +151,17 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     ),
     # a record given to cardroom replay (cli/spit_speed.py)
     "rec.list-not-speed": N_("only Speed records come as a list (a match to a target score)"),
+    # a card that cannot be read (cards.py: CardError), said inside another message
+    "card.not-text": N_("{value} is not a card: a card is written as text, like 10D or QS"),
+    "card.too-short": N_("{value} is not a card: write its rank then its suit, like 10D or QS"),
+    "card.rank": N_(
+        "{value} is not a card: {rank} is not a rank (write A, 2 to 10 or T, J, Q or K)"
+    ),
+    "card.suit": N_(
+        "{value} is not a card: {suit} is not a suit (write C, D, H or S, or ♣ ♦ ♥ ♠)"
+    ),
+    "card.deal": N_("cannot deal {players} hands of {size} cards from {cards} cards"),
+    "card.unreadable": N_("{value} is not a card"),
     # a value from the record too large to show whole
     "rec.value.text": ("n", *Np_(
         "{text}… ({n} character)", "{text}… ({n} characters)",
@@ -200,6 +212,7 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     # the header both games share and its deal (games/realtime_engine.py)
     "rec.rt.deal-list": N_("{field} must be a list of the 52 cards"),
     "rec.rt.deal-card": N_("deal card {n}: {value} is not a card"),
+    "rec.rt.deal-card-said": N_("deal card {n}: {detail}"),
     "rec.rt.deal-twice": N_("deal card {n}: {card.the} is already in the deal"),
     "rec.rt.deal-size": (
         "n",
@@ -220,6 +233,7 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rec.rt.action-extra": N_("a {kind} action has no {typed}"),
     "rec.rt.action-missing": N_("a {kind} action needs {typed}"),
     "rec.rt.action-card": N_("{kind} action, {field}: {value} is not a card"),
+    "rec.rt.action-card-said": N_("{kind} action, {field}: {detail}"),
     "rec.rt.action-number": N_(
         "{kind} action, {field} must be a whole number from 0 to {most}, not {value}"
     ),
@@ -231,6 +245,7 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rec.speed.call-fields": N_("a call action has no other fields: {value}"),
     "rec.speed.pile": N_("{field} must be 0 or 1, not {value}"),
     "rec.speed.play-card": N_("play action: a card cannot be read"),
+    "rec.speed.card": N_("play action: {detail}"),
     "rec.speed.action-type": N_(
         'unknown Speed action type {value}: the types are "play" and "call"'
     ),
