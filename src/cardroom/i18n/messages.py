@@ -213,6 +213,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.paused": N_("the game is paused until everybody is back"),
     "table.closed": N_("the table is closed"),
     "table.not-started": N_("the game has not started yet"),
+    "table.between-games": N_("this game is over: the next game of the match is dealt soon"),
     "table.cannot-join": N_("this seat cannot be joined now"),
     "table.seat-shape": N_("a seat is a person's or a bot's, with its level and name"),
     "table.seat-0": N_("the first seat is the creator's: it must be a person"),
