@@ -212,3 +212,27 @@ def test_the_rules_board_cards_say_which_card_is_wrong() -> None:
     assert words(said, "fr").endswith(
         ' : "7Q" n’est pas une carte : "Q" n’est pas une couleur (écrivez C, D, H ou S, ou ♣ ♦ ♥ ♠)'
     )
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_a_spit_or_speed_play_says_what_is_wrong_with_its_card(game: str) -> None:
+    """What a Spit or Speed table answers a person's play of an unreadable card (the websocket's
+    ``act``): its words name what is wrong with the card."""
+    from cardroom.games.realtime_engine import client_action
+    from cardroom.games.records import RecordError
+    from cardroom.games.speed import SpeedGame, SpeedRules
+    from cardroom.games.spit import SpitGame, SpitRules
+
+    engine: Any = (
+        SpitGame.new(SpitRules(), 1) if game == "spit" else SpeedGame.new(SpeedRules(), 1)
+    )
+    with pytest.raises(RecordError) as caught:
+        client_action(engine, {"type": "play", "card": "7X", "pile": 0, "seen": "8C"})
+    said = message_of(caught.value)
+    assert isinstance(said, Message)
+    assert said.id in ("rec.rt.action-card-said", "rec.speed.card")
+    fr = words(said, "fr")
+    cy = words(said, "cy")
+    assert fr.endswith(': "7X" n’est pas une carte : "X" n’est pas une couleur (écrivez C, D, H '
+                       "ou S, ou ♣ ♦ ♥ ♠)"), fr  # fmt: skip
+    assert 'nid yw "7X" yn gerdyn: nid yw "X" yn siwt' in cy, cy
