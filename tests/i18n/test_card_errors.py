@@ -52,8 +52,8 @@ CASES: list[tuple[Any, str, dict[str, Any], str, str]] = [
         17,
         "card.not-text",
         {"value": "17"},
-        "17 n’est pas une carte : une carte s’écrit en lettres et en chiffres, comme 10D ou QS",
-        "nid yw 17 yn gerdyn: ysgrifennir cerdyn fel testun, fel 10D neu QS",
+        "17 n’est pas une carte : une carte s’écrit sous forme de texte, comme 10D ou QS",
+        "nid yw 17 yn gerdyn: ysgrifennir cerdyn fel testun, e.e. 10D neu QS",
     ),
 ]
 
