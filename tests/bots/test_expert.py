@@ -254,7 +254,12 @@ def test_the_same_seed_gives_the_same_decision_and_a_legal_one() -> None:
         ("expert:guesses=0", "guesses='0'"),
         ("expert:guesses=9", "guesses='9'"),
         ("expert:guesses=two", "guesses='two'"),
-        ("expert:depth=2", "has no option depth"),
+        ("expert:width=2", "has no option width"),
+        ("expert:depth=9", "depth='9'"),
+        ("expert:depth=-1", "depth='-1'"),
+        ("expert:depth=one", "depth='one'"),
+        ("expert:focus=5", "focus='5'"),
+        ("expert:focus=two", "focus='two'"),
     ],
 )
 def test_bad_expert_specs(spec: str, message: str) -> None:
@@ -263,7 +268,19 @@ def test_bad_expert_specs(spec: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "lookahead", ["on", "all", "guess", "guess-self", "guess-opp", "guess,guesses=3"]
+    "lookahead",
+    [
+        "on",
+        "all",
+        "guess",
+        "guess-self",
+        "guess-opp",
+        "guess,guesses=3",
+        "guess,depth=1",
+        "all,depth=2",
+        "guess,focus=2",
+        "guess,depth=1,focus=2",
+    ],
 )
 @pytest.mark.parametrize(
     "rules", [Rules(), Rules(announce="manual", may_stop=True)], ids=["classic", "manual"]
@@ -449,3 +466,70 @@ def test_the_clock_option_chooses_what_ms_counts() -> None:
     assert found is not None
     assert bot.act(found[1], random.Random(0)) in found[1].legal_actions
     assert bot.last_iterations >= 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_depth_one_looks_ahead_at_the_next_choice_only(
+    players: int, seed: int, steps: int
+) -> None:
+    """One fixed world, heuristic rollouts, lookahead for the searcher with ``depth=1``: each
+    candidate is worth, worked out with the readable engine, the best over the searcher's next
+    real choice (more than one legal action) of a heuristic rollout from there; the plain
+    rollout if the round ends first. The rest of the round is the heuristic's."""
+    found = decision(Rules(), players, seed, steps)
+    if found is None:
+        return
+    _, view = found
+    hidden = sample_hidden(view, random.Random(seed))
+    prep = prepare(view, hidden, model=False)
+    policies = np.full(players, 2, np.int64)
+    policies[view.seat] = fast.PAUSE
+    totals = np.zeros(len(prep.cands), np.float64)
+    run_worlds(
+        prep, policies, 0.2, 1, np.array([seed, 0], np.int64), totals, sample=False, depth=1
+    )
+    for cand, total in zip(prep.cands, totals, strict=True):
+        rnd = rebuild(view, hidden)
+        rnd.apply(cand)
+        while rnd.result is None:
+            legal = rnd.legal_actions()
+            if rnd.to_act == view.seat and len(legal) > 1:
+                break
+            rnd.apply(legal[0] if len(legal) == 1 else heuristic_policy(rnd, rnd.to_act, legal))
+        if rnd.result is not None:
+            expected = rnd.chips[view.seat]
+        else:
+            options = candidates(view_of(rnd, view.seat))
+            outcomes = []
+            for option in options:
+                branch = rnd.clone()
+                branch.apply(option)
+                outcomes.append(rollout(branch, heuristic_policy).chips[view.seat])
+            expected = max(outcomes)
+        assert total == expected
+
+
+def test_focus_one_plays_the_plain_searchs_choice_and_focus_keeps_the_best() -> None:
+    """``focus=K`` first runs the plain search on the same random streams: with K = 1 its
+    choice is the plain bot's; with K = 2 it plays one of the plain search's two best, and the
+    other candidates keep their plain values."""
+    for seed, steps in ((11, 5), (2, 3), (7, 0), (5, 9)):
+        found = decision(Rules(), 4, seed, steps)
+        assert found is not None
+        _, view = found
+        plain = make_bot("expert:iterations=40")
+        one = make_bot("expert:iterations=40,lookahead=guess,focus=1")
+        two = make_bot("expert:iterations=40,lookahead=guess,focus=2")
+        assert isinstance(plain, ExpertBot) and isinstance(two, ExpertBot)
+        chosen = plain.act(view, random.Random(seed))
+        assert one.act(view, random.Random(seed)) == chosen
+        pick = two.act(view, random.Random(seed))
+        ranked = sorted(plain.last_scores, key=lambda cv: -cv[1])
+        if len(ranked) > 2:
+            assert pick in (ranked[0][0], ranked[1][0])
+            kept = {ranked[0][0], ranked[1][0]}
+            for (a, v), (b, w) in zip(plain.last_scores, two.last_scores, strict=True):
+                assert a == b
+                assert (v == w) or a in kept
+        assert two.last_iterations == 80

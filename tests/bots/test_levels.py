@@ -31,6 +31,10 @@ def test_expert_options() -> None:
     for value in ("on", "all", "guess", "guess-opp", "guess-self"):
         bot = make_bot(f"expert:lookahead={value},guesses=3")
         assert isinstance(bot, ExpertBot) and (bot.lookahead, bot.guesses) == (value, 3)
+    assert (default.depth, default.focus) == (0, 0)
+    staged = make_bot("expert:lookahead=guess,depth=1,focus=2")
+    assert isinstance(staged, ExpertBot)
+    assert (staged.lookahead, staged.depth, staged.focus) == ("guess", 1, 2)
     fixed = make_bot("expert:iterations=12,policy=random,model=leads,mismatch=0.5")
     assert isinstance(fixed, ExpertBot)
     assert (fixed.ms, fixed.iterations, fixed.policy) == (None, 12, "random")

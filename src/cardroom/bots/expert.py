@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -74,6 +74,10 @@ GUESS = 4
 """``cardroom.kernels.nain_jaune.GUESS``: ``GUESS + k - 1`` makes a seat's later choices by
 trying each in ``k`` worlds re-dealt from that seat's own view."""
 MAX_GUESSES = 8
+MAX_DEPTH = 8
+"""The largest ``depth=D``: lookahead for the first D choices of each rollout (0: all)."""
+MAX_FOCUS = 4
+"""The largest ``focus=K``: the lookahead's search over the K best candidates of a plain one."""
 LOOKAHEADS = ("off", "on", "all", "guess", "guess-self", "guess-opp")
 """``cardroom.kernels.nain_jaune.PAUSE``: the searcher's own later choices by lookahead in each
 world."""
@@ -200,8 +204,10 @@ def run_worlds(
     state: Any,
     totals: Any,
     sample: bool = True,
+    depth: int = 0,
 ) -> float:
-    """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight."""
+    """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight.
+    ``depth``: with a lookahead, how many choices of each rollout it makes (0: all)."""
     from cardroom.kernels.nain_jaune import search_worlds
 
     return float(
@@ -223,6 +229,7 @@ def run_worlds(
             n_worlds,
             state,
             totals,
+            depth,
         )
     )
 
@@ -254,18 +261,20 @@ class ExpertBot:
     last_scores: list[tuple[Action, float]] = field(default_factory=list)
     """Each candidate of the last decision with its weighted mean final chips."""
 
+    depth: int = 0
+    """With a lookahead, how many choices of each rollout it makes (0: every one); the later
+    choices are the rollout policy's."""
+    focus: int = 0
+    """0: one search over every candidate. ``K`` ≥ 1: first a third of the budget (with
+    ``iterations=N``, N worlds) of plain rollouts over every candidate, then the rest (N more
+    worlds) with the lookahead over the ``K`` best of those only; the choice is the best of
+    the ``K`` by the second search."""
+
     def _guess_code(self) -> int:
         return GUESS + self.guesses - 1
 
-    def act(self, view: RoundView, rng: random.Random) -> Action:
-        """The candidate with the best weighted mean chips over the sampled worlds."""
-        cands = candidates(view)
-        if len(cands) == 1:
-            self.last_iterations = 0
-            self.last_scores = [(cands[0], 0.0)]
-            return cands[0]
-        start = self.clock()
-        prep = prepare(view, sample_hidden(view, rng), self.model != "off", self.model == "on")
+    def _policies(self, view: RoundView) -> Any:
+        """Each seat's rollout policy code for this bot's lookahead."""
         policies = np.full(view.players, ROLLOUT_POLICIES[self.policy], np.int64)
         if self.lookahead == "all":
             policies[:] = LOOKAHEAD
@@ -278,36 +287,71 @@ class ExpertBot:
             policies[view.seat] = self._guess_code()
         elif self.lookahead == "on":
             policies[view.seat] = LOOKAHEAD
-        state = np.array([rng.getrandbits(63), 0], np.int64)
-        totals = np.zeros(len(cands), np.float64)
+        return policies
+
+    def _search(
+        self, prep: Prepared, policies: Any, state: Any, start: float, deadline: float
+    ) -> tuple[list[float], int]:
+        """Each candidate of ``prep``'s weighted mean chips, and the worlds played: with
+        ``iterations=N`` N worlds, else until the clock reaches ``deadline`` (the pace is
+        measured from ``start``)."""
+        totals = np.zeros(len(prep.cands), np.float64)
+        if self.iterations is not None:
+            weight = run_worlds(
+                prep, policies, self.mismatch, self.iterations, state, totals, depth=self.depth
+            )
+            return [t / weight for t in totals], self.iterations
         weight = 0.0
         worlds = 0
-        if self.iterations is not None:
-            weight = run_worlds(prep, policies, self.mismatch, self.iterations, state, totals)
-            worlds = self.iterations
+        batch = 4
+        while True:
+            weight += run_worlds(
+                prep, policies, self.mismatch, batch, state, totals, depth=self.depth
+            )
+            worlds += batch
+            now = self.clock()
+            if now >= deadline:
+                break
+            per_world = (now - start) / worlds
+            # at most half the time left per call: a busy machine may stretch a batch
+            batch = max(1, min(4 * batch, int((deadline - now) / per_world / 2)))
+        return [t / weight for t in totals], worlds
+
+    def act(self, view: RoundView, rng: random.Random) -> Action:
+        """The candidate with the best weighted mean chips over the sampled worlds."""
+        cands = candidates(view)
+        if len(cands) == 1:
+            self.last_iterations = 0
+            self.last_scores = [(cands[0], 0.0)]
+            return cands[0]
+        start = self.clock()
+        deadline = start + (self.ms or 0) / 1000
+        prep = prepare(view, sample_hidden(view, rng), self.model != "off", self.model == "on")
+        policies = self._policies(view)
+        state = np.array([rng.getrandbits(63), 0], np.int64)
+        if 0 < self.focus < len(cands):
+            plain = np.full(view.players, ROLLOUT_POLICIES[self.policy], np.int64)
+            means, worlds = self._search(
+                prep, plain, state, start, start + (self.ms or 0) / 3000
+            )
+            kept = sorted(sorted(range(len(cands)), key=lambda i: (-means[i], i))[: self.focus])
+            narrow = replace(prep, cands=[cands[i] for i in kept], codes=prep.codes[kept])
+            second, more = self._search(narrow, policies, state, self.clock(), deadline)
+            for j, i in enumerate(kept):
+                means[i] = second[j]
+            self.last_iterations = worlds + more
+            best = max(kept, key=lambda i: (means[i], -i))
         else:
-            assert self.ms is not None
-            deadline = start + self.ms / 1000
-            batch = 4
-            while True:
-                weight += run_worlds(prep, policies, self.mismatch, batch, state, totals)
-                worlds += batch
-                now = self.clock()
-                if now >= deadline:
-                    break
-                per_world = (now - start) / worlds
-                # at most half the time left per call: a busy machine may stretch a batch
-                batch = max(1, min(4 * batch, int((deadline - now) / per_world / 2)))
-        self.last_iterations = worlds
-        means = [t / weight for t in totals]
+            means, self.last_iterations = self._search(prep, policies, state, start, deadline)
+            best = max(range(len(cands)), key=lambda i: (means[i], -i))
         self.last_scores = list(zip(cands, means, strict=True))
-        best = max(range(len(cands)), key=lambda i: (means[i], -i))
         return cands[best]
 
 
 def _expert(options: dict[str, str]) -> ExpertBot:
     unknown = set(options) - {
-        "ms", "iterations", "policy", "model", "mismatch", "lookahead", "clock", "guesses"
+        "ms", "iterations", "policy", "model", "mismatch", "lookahead", "clock", "guesses",
+        "depth", "focus",
     }
     if unknown:
         raise BotError(
@@ -316,7 +360,7 @@ def _expert(options: dict[str, str]) -> ExpertBot:
                 unknown,
                 "ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off, "
                 "mismatch=X (0 < X ≤ 1), lookahead=off|on|all|guess|guess-self|guess-opp, "
-                "guesses=K (1 to 8) or clock=wall|cpu",
+                "guesses=K (1 to 8), depth=D (0 to 8), focus=K (0 to 4) or clock=wall|cpu",
             )
         )
     bot = ExpertBot(clock=parse_clock("expert", options))
@@ -340,6 +384,16 @@ def _expert(options: dict[str, str]) -> ExpertBot:
     if guesses not in counts:
         raise BotError(not_valid("expert", "guesses", guesses, counts))
     bot.guesses = int(guesses)
+    depth = options.get("depth", "0")
+    depths = tuple(str(k) for k in range(MAX_DEPTH + 1))
+    if depth not in depths:
+        raise BotError(not_valid("expert", "depth", depth, depths))
+    bot.depth = int(depth)
+    focus = options.get("focus", "0")
+    foci = tuple(str(k) for k in range(MAX_FOCUS + 1))
+    if focus not in foci:
+        raise BotError(not_valid("expert", "focus", focus, foci))
+    bot.focus = int(focus)
     if "mismatch" in options:
         try:
             bot.mismatch = float(options["mismatch"])

@@ -1088,13 +1088,18 @@ def _distinct(s: Any, r: Any, out: Any) -> int:
 
 
 @_jit
-def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) -> None:
+def _nested_rollout(
+    s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any, depth: int
+) -> None:
     """Play ``s`` out; at each real choice of a seat whose ``pol`` pauses there (``PAUSE``:
     ``seat``'s own later choices with ``lookahead=on``, or every seat's with ``all``), try
     every distinct choice by a rollout with ``policy`` for everyone in this world and play the
     best one for that seat; with ``GUESS + k - 1`` the rollouts are played in ``k`` worlds
-    re-dealt from that seat's view instead (it does not see the cards), summed."""
+    re-dealt from that seat's view instead (it does not see the cards), summed. With
+    ``depth`` > 0 only the first ``depth`` such choices are made so; every later choice of
+    the round is ``policy``'s."""
     n = s[S_N]
+    made = 0
     seats = np.arange(n)
     trace = np.empty(0, np.int64)
     tpos = np.zeros(2, np.int64)
@@ -1155,6 +1160,14 @@ def _nested_rollout(s: Any, r: Any, seat: int, pol: Any, policy: int, rng: Any) 
                 best_value = vals[i]
                 best = sub[i]
         pol[who] = ((mode + 1) << 6) | best
+        made += 1
+        if depth > 0 and made >= depth:
+            # the rest of the round with the plain policy: no seat pauses any more
+            for p in range(n):
+                if PAUSE <= pol[p] < 64:
+                    pol[p] = policy
+                elif pol[p] >= 64 and PAUSE <= (pol[p] >> 6) - 1 < 64:
+                    pol[p] = ((policy + 1) << 6) | (pol[p] & 63)
 
 
 @_jit
@@ -1176,6 +1189,7 @@ def search_worlds(
     n_worlds: int,
     state: Any,
     totals: Any,
+    depth: int,
 ) -> float:
     """Play ``n_worlds`` worlds (see the module docstring); returns the sum of their weights.
 
@@ -1187,7 +1201,9 @@ def search_worlds(
     ``lead_lacks[l]`` and ``lead_boards[l]`` what was known then;
     ``cands``: the candidates' action codes; ``policies``: the rollout policy per seat
     (``PAUSE`` for the searcher: its later choices are made by one rollout per choice in
-    the same world, with the next seat's policy for everyone).
+    the same world, with the next seat's policy for everyone); ``depth``: with pausing
+    policies, how many of a rollout's choices are made so (0: all of them), the rest by the
+    plain policy.
     """
     n = base[S_N]
     k = cards.shape[0]
@@ -1253,7 +1269,7 @@ def search_worlds(
             if nested:
                 # every seat whose policy is PAUSE chooses by lookahead; the sub-rollouts
                 # use the next seat's policy (heuristic when that one pauses too)
-                _nested_rollout(s, r, seat, pol, sub_policy, rng)
+                _nested_rollout(s, r, seat, pol, sub_policy, rng, depth)
             else:
                 _play_out(s, r, pol, rng, seats, trace, tpos)
             totals[ci] += weight * s[S_CHIPS + seat]
