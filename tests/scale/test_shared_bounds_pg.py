@@ -12,6 +12,7 @@ from tests.web.test_shared_bounds import (
     analysis_under_way_is_told_by_the_other,
     hints_are_counted_once_over_two_stores,
     people_bounds,
+    two_apps_at_once_take_the_last_open_table_once,
     two_apps_share_the_open_tables_of_a_client,
     two_apps_share_their_bounds,
 )
@@ -42,3 +43,9 @@ def test_two_apps_on_one_postgresql_database_share_the_open_tables_of_a_client(
     pg_url: str, tmp_path: Path
 ) -> None:
     two_apps_share_the_open_tables_of_a_client(pg_url, tmp_path)
+
+
+def test_two_apps_at_once_on_one_postgresql_database_take_the_last_open_table_once(
+    pg_url: str, tmp_path: Path
+) -> None:
+    two_apps_at_once_take_the_last_open_table_once(pg_url, tmp_path)

@@ -37,6 +37,17 @@ def test_the_bounds_options_default_to_the_settings() -> None:
     assert defaults["sockets_per_address"] == Settings.sockets_per_address
     assert defaults["connections_per_address"] == Settings.connections_per_address
     assert defaults["max_connections"] == Settings.max_connections
+    assert defaults["keep_alive"] == Settings.keep_alive
+
+
+def test_keep_alive_reaches_uvicorn() -> None:
+    from cardroom.web.server import uvicorn_config
+    from cardroom.web.settings import Settings
+
+    assert uvicorn_config(object(), Settings()).timeout_keep_alive == 5
+    assert uvicorn_config(object(), Settings(keep_alive=75.0)).timeout_keep_alive == 75.0
+    result = CliRunner().invoke(cli, ["serve", "--keep-alive", "0"])
+    assert result.exit_code == 2 and "--keep-alive" in result.output
 
 
 def test_a_port_in_use_says_to_choose_another(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +250,44 @@ def two_apps_share_the_open_tables_of_a_client(url: str, folder: Path) -> None:
         again = b.post("/api/tables", json=two_people)
         assert again.status_code == 201, again.text
         assert a.post("/api/tables", json=two_people).status_code == 429
+
+
+def two_apps_at_once_take_the_last_open_table_once(url: str, folder: Path) -> None:
+    """Two tables asked at the same instant of two processes, with one open-table place left:
+    one is made, the other refused (before: both read the same count and both were made)."""
+    settings = Settings(
+        db_url=url,
+        bot_delay=0.0,
+        templates_dir=folder / "no-templates",
+        tables_per_minute=100,
+        open_tables_per_client=1,
+    )
+    two_people = {"name": "Ann", "players": 2, "seats": [{"kind": "person"}] * 2}
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        for client in (a, b):  # each table takes 0.4 s to make: both checks come first
+            service = client.app.state.service  # type: ignore[attr-defined]
+            made_by = service.create
+
+            async def slow(config: Any, made_by: Any = made_by) -> Any:
+                await asyncio.sleep(0.4)
+                return await made_by(config)
+
+            service.create = slow
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(pool.map(lambda c: c.post("/api/tables", json=two_people), (a, b)))
+        assert sorted(r.status_code for r in answers) == [201, 429], [r.text for r in answers]
+        refused = next(r for r in answers if r.status_code == 429)
+        assert refused.json()["id"] == "bounds.open-tables"
+        # the place the refused one did not get stays the made one's: still full, for both
+        assert [c.post("/api/tables", json=two_people).status_code for c in (a, b)] == [429, 429]
+
+
+def test_two_apps_at_once_on_one_sqlite_file_take_the_last_open_table_once(
+    tmp_path: Path,
+) -> None:
+    two_apps_at_once_take_the_last_open_table_once(
+        f"sqlite+aiosqlite:///{tmp_path / 'race.db'}", tmp_path
+    )
 
 
 def test_two_apps_on_one_sqlite_file_share_the_open_tables_of_a_client(tmp_path: Path) -> None:

@@ -174,6 +174,14 @@ async def check_database(url: str) -> None:
     type=click.IntRange(1, 1_000_000),
     help="Connections one server process accepts at once (past it: busy, try again).",
 )
+@click.option(
+    "--keep-alive",
+    default=5.0,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.FloatRange(0.5, 3600),
+    help="Seconds an idle kept-alive connection stays open. Behind a proxy or load balancer "
+    "that keeps idle connections longer, raise it above theirs.",
+)
 @lang_option
 def serve(
     host: str,
@@ -189,6 +197,7 @@ def serve(
     sockets_per_address: int,
     connections_per_address: int,
     max_connections: int,
+    keep_alive: float,
     identity: str,
 ) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
@@ -254,6 +263,7 @@ def serve(
         sockets_per_address=sockets_per_address,
         connections_per_address=connections_per_address,
         max_connections=max_connections,
+        keep_alive=keep_alive,
         identity=identity,
     )
     proxied = {"proxy_headers": True, "forwarded_allow_ips": proxy} if proxy else {}

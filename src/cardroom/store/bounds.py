@@ -114,6 +114,35 @@ class BoundStore:
             now = self.clock()
             await conn.execute(bounds_t.insert().values(key=key, at=now, until=now + seconds))
 
+    async def reserve(self, prefix: str, key: str, limit: int, seconds: float) -> bool:
+        """Write one row for ``key`` (which starts with ``prefix``) lasting ``seconds`` unless
+        ``limit`` rows under ``prefix`` are still kept; True if written. Reservers of one prefix
+        meet one at a time, as :meth:`take`'s do (the row is written before it is counted)."""
+        key, prefix = key[:200], prefix[:200]
+        lock = getattr(self.store, "_write_lock", contextlib.nullcontext())
+        async with _guard(), lock, self.engine.begin() as conn:
+            now = self.clock()
+            if self._postgresql:
+                await conn.execute(sa.select(sa.func.pg_advisory_xact_lock(lock_id(prefix))))
+            inserted = await conn.execute(
+                bounds_t.insert().values(key=key, at=now, until=now + seconds)
+            )
+            (mine,) = inserted.inserted_primary_key or (None,)
+            kept = (
+                await conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(bounds_t)
+                    .where(
+                        bounds_t.c.key.startswith(prefix, autoescape=True),
+                        bounds_t.c.until >= now,
+                    )
+                )
+            ).scalar_one()
+            if int(kept) > limit:
+                await conn.execute(bounds_t.delete().where(bounds_t.c.id == mine))
+                return False
+        return True
+
     async def keys_under(self, prefix: str, limit: int = 1000) -> list[str]:
         """The keys of the rows starting with ``prefix`` not yet expired, oldest first (at most
         ``limit``, the newest kept)."""

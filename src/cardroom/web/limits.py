@@ -11,6 +11,7 @@ or seat are kept by each process (they bound that process's own sockets and loop
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -119,19 +120,49 @@ class Limits:
         else:
             window.give_back(key)
 
-    async def note_table(self, address: str, table_id: str) -> None:
-        """``address`` created ``table_id`` (counted by :meth:`take` already). Kept in the
-        database when it is shared (a row ``open-table:<address> <table>`` for
+    async def reserve_table(self, address: str) -> str | None:
+        """Hold one of ``address``'s open-table places for a table being made: a pending id to
+        give to :meth:`note_table` or :meth:`release_table`, or None when its
+        ``open_tables_per_client`` places are taken. Checked and held in one step, so two
+        requests reaching two processes at once cannot both take the last place."""
+        pending = f"{PENDING}{secrets.token_hex(6)}"
+        limit = self.settings.open_tables_per_client
+        if self.shared is not None:
+            held = await self.shared.reserve(
+                _open_key(address, ""), _open_key(address, pending), limit, PENDING_SECONDS
+            )
+            return pending if held else None
+        tables = self.created.setdefault(address, [])
+        self.created.move_to_end(address)
+        if len(tables) >= limit:
+            return None
+        tables.append(pending)
+        while len(self.created) > MAX_KEYS:
+            self.created.popitem(last=False)
+        return pending
+
+    async def note_table(self, address: str, table_id: str, pending: str | None = None) -> None:
+        """``address`` created ``table_id`` (in the place ``pending`` held, if given). Kept in
+        the database when it is shared (a row ``open-table:<address> <table>`` for
         ``OPEN_TABLE_DAYS``), so every process counts the tables of an address."""
         if self.shared is not None:
             await self.shared.keep(_open_key(address, table_id), OPEN_TABLE_DAYS * 86400.0)
+            if pending is not None:
+                await self.shared.forget([_open_key(address, pending)])
             return
         tables = self.created.setdefault(address, [])
         self.created.move_to_end(address)
-        tables.append(table_id)
+        if pending in tables:
+            tables[tables.index(pending)] = table_id
+        else:
+            tables.append(table_id)
         del tables[: -4 * self.settings.open_tables_per_client]
         while len(self.created) > MAX_KEYS:
             self.created.popitem(last=False)
+
+    async def release_table(self, address: str, pending: str) -> None:
+        """The table ``pending`` held a place for was not made: the place is free again."""
+        await self.forget_tables(address, [pending])
 
     async def created_by(self, address: str) -> list[str]:
         """The tables ``address`` created lately (newest last; its latest
@@ -183,6 +214,10 @@ class Limits:
 
 
 OPEN_TABLE_DAYS = 30
+PENDING = "pending-"
+"""How the id of a place held for a table being made begins (never a table's id)."""
+PENDING_SECONDS = 120.0
+"""How long a held place lasts if its request never ends (a process killed while making it)."""
 """How long the database remembers who made a table (one still open after that is no longer
 counted against its maker)."""
 

@@ -130,7 +130,7 @@ def uvicorn_config(app: Any, settings: Settings, **changes: Any) -> uvicorn.Conf
         "http": protocol_with_timeout(settings.header_timeout, settings.http_impl),
         "loop": settings.event_loop,
         "limit_concurrency": settings.max_connections,
-        "timeout_keep_alive": 5,
+        "timeout_keep_alive": settings.keep_alive,
     }
     options.update(changes)
     return uvicorn.Config(app, **options)

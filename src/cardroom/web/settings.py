@@ -100,6 +100,10 @@ class Settings:
     """Websockets one client address may hold open (per process)."""
     header_timeout: float = 10.0
     """Seconds a client has to send a whole request's headers before it is disconnected."""
+    keep_alive: float = 5.0
+    """Seconds a kept-alive HTTP connection may wait idle for its next request before it is
+    closed. Whatever keeps idle connections to the server (a proxy, a load balancer, a pool)
+    must drop them sooner (docs/deploy.md, "Kept-alive connections")."""
     ws_compression: bool = False
     """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
     frame is a few kilobytes of JSON, and deflating every frame for every connection was a

@@ -28,7 +28,7 @@ from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
-from cardroom.web.limits import Limits, refusal
+from cardroom.web.limits import PENDING, Limits, refusal
 from cardroom.web.protocol import (
     CreateTable,
     ProtocolError,
@@ -190,30 +190,33 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
-async def creation_refused(request: Request, address: str, lang: str) -> Response | None:
-    """A 429 when ``address`` made too many tables this minute or has too many open."""
+async def creation_refused(
+    request: Request, address: str, lang: str
+) -> tuple[Response | None, str | None]:
+    """A 429 when ``address`` has too many tables open or made too many this minute; else
+    None and the open-table place held for the table (:meth:`Limits.reserve_table`)."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
     mine = await limits.created_by(address)  # every process's, when the store is shared
-    too_many_open = len(mine) >= settings.open_tables_per_client
-    if too_many_open:  # (checked below; a request refused for it is not counted as made)
+    if len(mine) >= settings.open_tables_per_client:  # forget those that are over
         rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
         open_ids = {str(row["id"]) for row in rows}
-        over = [table_id for table_id in mine if table_id not in open_ids]
+        over = [t for t in mine if t not in open_ids and not t.startswith(PENDING)]
         await limits.forget_tables(address, over)
-        too_many_open = len(mine) - len(over) >= settings.open_tables_per_client
-    wait = 0.0 if too_many_open else await limits.take(limits.creations, address)
-    if wait > 0:
-        return refusal(
-            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.tables-per-minute", lang,
-            wait, n=settings.tables_per_minute,
-        )  # fmt: skip
-    if too_many_open:
+    pending = await limits.reserve_table(address)
+    if pending is None:  # (a request refused for it is not counted as made)
         return refusal(
             HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.open-tables", lang,
             60, n=settings.open_tables_per_client,
-        )  # fmt: skip
-    return None
+        ), None  # fmt: skip
+    wait = await limits.take(limits.creations, address)
+    if wait > 0:
+        await limits.release_table(address, pending)
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.tables-per-minute", lang,
+            wait, n=settings.tables_per_minute,
+        ), None  # fmt: skip
+    return None, pending
 
 
 def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | None:
@@ -247,17 +250,22 @@ async def create_table(request: Request) -> Response:
     At most ``tables_per_minute`` a minute and ``open_tables_per_client`` not over per client."""
     lang = connection_lang(request)
     address = request.client.host if request.client else ""
-    refused = await creation_refused(request, address, lang)
-    if refused is not None:
-        return refused
-    response = await _create_table(request, address, lang)
-    if response.status_code != HTTPStatus.CREATED:  # refused for what it asked: not counted
-        limits: Limits = request.app.state.limits
-        await limits.give_back(limits.creations, address)
+    refused, pending = await creation_refused(request, address, lang)
+    if refused is not None or pending is None:
+        return refused or Response(status_code=HTTPStatus.TOO_MANY_REQUESTS)
+    limits: Limits = request.app.state.limits
+    made = False
+    try:
+        response = await _create_table(request, address, lang, pending)
+        made = response.status_code == HTTPStatus.CREATED
+    finally:
+        if not made:  # refused for what it asked (or failed): not counted, its place freed
+            await limits.give_back(limits.creations, address)
+            await limits.release_table(address, pending)
     return response
 
 
-async def _create_table(request: Request, address: str, lang: str) -> Response:
+async def _create_table(request: Request, address: str, lang: str, pending: str) -> Response:
     player = await current_player(request)
     if player is None and settings_of(request).identity == "required":
         return error_json(
@@ -313,7 +321,7 @@ async def _create_table(request: Request, address: str, lang: str) -> Response:
     except TableError as exc:
         return table_error_json(exc, lang)
     table_id = created.table_id
-    await request.app.state.limits.note_table(address, table_id)
+    await request.app.state.limits.note_table(address, table_id, pending)
     if player is not None:  # the creator's seat is theirs in every tab and device
         await players_of(request).claim(table_id, 0, player.id, time.time())
         if not player.name:  # the name is asked once: this one is the player's from now on
