@@ -14,7 +14,32 @@ from typing import ClassVar
 
 
 class CardError(ValueError):
-    """A card (or list of cards) could not be read."""
+    """A card (or list of cards) could not be read: the English sentence, an ``id`` and its
+    ``fields`` (the words a person reads are chosen from those, in ``cardroom.i18n``; a
+    ``Message`` of them is :func:`cardroom.games.messages.message_of` the error).
+
+    The ids: ``card.not-text`` (``value``), ``card.too-short`` (``value``), ``card.rank``
+    (``value``, ``rank``: the part read as the rank), ``card.suit`` (``value``, ``suit``),
+    ``card.deal`` (``players``, ``size``, ``cards``). ``value``, ``rank`` and ``suit`` are the
+    text as typed, quoted and cut short."""
+
+    id: str
+    fields: dict[str, object]
+    near: bool
+    """Half of the text reads as a card (its rank or its suit): it was meant as one."""
+
+    def __init__(self, text: str, id: str = "card.unreadable", /, **fields: object) -> None:
+        super().__init__(text)
+        self.id = id
+        self.fields = fields
+        self.near = False
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_card_error, (self.args[0] if self.args else "", self.id, self.fields))
+
+
+def _card_error(text: str, id: str, fields: dict[str, object]) -> CardError:
+    return CardError(text, id, **fields)
 
 
 class Rank(IntEnum):
@@ -50,7 +75,8 @@ class Rank(IntEnum):
         key = text.strip().upper()
         if key in _RANK_BY_SYMBOL:
             return cls(_RANK_BY_SYMBOL[key])
-        raise CardError(f"unknown rank {_shown(text)}: use A, 2-10 (or T), J, Q or K")
+        said = f"unknown rank {_shown(text)}: use A, 2-10 (or T), J, Q or K"
+        raise CardError(said, "card.rank", value=_typed(text), rank=_typed(text))
 
 
 _RANK_SYMBOLS = {1: "A", 11: "J", 12: "Q", 13: "K"} | {v: str(v) for v in range(2, 11)}
@@ -87,7 +113,8 @@ class Suit(Enum):
         key = text.strip()
         suit = _SUIT_BY_TEXT.get(key.upper()) or _SUIT_BY_TEXT.get(key)
         if suit is None:
-            raise CardError(f"unknown suit {_shown(text)}: use C, D, H, S or ♣ ♦ ♥ ♠")
+            said = f"unknown suit {_shown(text)}: use C, D, H, S or ♣ ♦ ♥ ♠"
+            raise CardError(said, "card.suit", value=_typed(text), suit=_typed(text))
         return suit
 
 
@@ -177,17 +204,39 @@ def _shown(value: object) -> str:
     return text if len(text) <= 24 else text[:24] + "…"
 
 
+def _typed(value: object) -> str:
+    """``value`` as a field of a message: text as JSON text (``"7X"``), like a record's values;
+    cut short like :func:`_shown`."""
+    if isinstance(value, str):
+        cut = value if len(value) <= 22 else value[:22] + "…"
+        return '"' + cut.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[…]"
+    if isinstance(value, dict):
+        return "{…}"
+    text = repr(value)
+    return text if len(text) <= 24 else text[:24] + "…"
+
+
 def parse_card(text: str) -> Card:
     """Read one card written rank + suit: ``10D``, ``TD``, ``10♦``, ``qs``."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as text like '10D', not {_shown(text)}")
+        said = f"a card must be written as text like '10D', not {_shown(text)}"
+        raise CardError(said, "card.not-text", value=_typed(text))
     card = _BY_CODE.get(text)
     if card is not None:
         return card
     raw = text.strip()
     if len(raw) < 2:
-        raise CardError(f"cannot read card {_shown(text)}: write rank then suit, like 10D or QS")
-    return Card(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
+        said = f"cannot read card {_shown(text)}: write rank then suit, like 10D or QS"
+        raise CardError(said, "card.too-short", value=_typed(text))
+    try:
+        return Card(Rank.parse(raw[:-1]), Suit.parse(raw[-1]))
+    except CardError as exc:
+        error = CardError(str(exc), exc.id, **(exc.fields | {"value": _typed(text)}))
+        suit_read = raw[-1].upper() in _SUIT_BY_TEXT or raw[-1] in _SUIT_BY_TEXT
+        error.near = exc.id == "card.suit" or suit_read
+        raise error from None
 
 
 def parse_cards(items: Iterable[str] | str) -> list[Card]:
@@ -228,7 +277,8 @@ def deal_in_packets(
     of ``packet``. Returns the hands and the undealt rest of the deck (the talon), in deck order.
     """
     if hand_size * players > len(deck):
-        raise CardError(f"cannot deal {players} hands of {hand_size} from {len(deck)} cards")
+        said = f"cannot deal {players} hands of {hand_size} from {len(deck)} cards"
+        raise CardError(said, "card.deal", players=players, size=hand_size, cards=len(deck))
     hands: list[list[Card]] = [[] for _ in range(players)]
     pos = 0
     while any(len(h) < hand_size for h in hands):

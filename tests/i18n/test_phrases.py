@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -295,6 +296,10 @@ def _ids_raised_in(path: Path) -> set[str]:
     return found
 
 
+_WORDLESS = re.compile(r"\{[^}]*\}|[\s:,;.]")
+"""What a message made only of its fields and punctuation is made of."""
+
+
 def test_every_message_id_raised_has_words_in_every_language() -> None:
     ids = set()
     for path in SRC.rglob("*.py"):
@@ -313,6 +318,10 @@ def test_every_message_id_raised_has_words_in_every_language() -> None:
                 if isinstance(text, str)
                 else tr.ngettext(text[1], text[2], 2, **others)
             )
+            if not _WORDLESS.sub("", english):
+                # only fields and punctuation ("{at}: {detail}"): its words are the fields'
+                assert translated, (lang, msg_id)
+                continue
             assert translated != english or (lang == "fr" and english in {"Spit"}), (lang, msg_id)
 
 

@@ -139,7 +139,7 @@ CASES: dict[str, tuple[Any, str, str]] = {
     ),
     "a deal card that is not one": (
         _changed(SPIT, lambda d: d["deal"].__setitem__(0, "ZZ")),
-        "rec.rt.deal-card",
+        "rec.rt.deal-card-said",
         'carte 1 de la donne : "ZZ" n’est pas une carte',
     ),
     "a deal card twice": (

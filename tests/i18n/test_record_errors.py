@@ -82,7 +82,7 @@ def _bad(case: str) -> tuple[Any, str]:
         return one, "rec.names-range"
     if case == "bad card":
         one["talon"][0] = "ZZ"
-        return one, "rec.nj.bad-card"
+        return one, "rec.nj.card"
     if case == "card not a string":
         one["moves"][0] = 17
         return one, "rec.nj.not-a-card"
@@ -494,3 +494,19 @@ def test_a_missing_file_or_a_folder_is_told_in_the_readers_words(
     here = runner.invoke(cli, [command, str(tmp_path), "--lang", lang])
     assert here.exit_code == 1 and folder in here.output
     assert "is a directory" not in here.output
+
+
+def test_every_record_word_lives_in_one_module() -> None:
+    """The words of Nain Jaune and of Spit/Speed records are one module's; the older name
+    ``realtime_record_words`` still imports the very same table."""
+    import cardroom.i18n.realtime_record_words as older
+    from cardroom.i18n import record_words
+    from cardroom.i18n.messages import MESSAGES
+
+    assert older.REALTIME_RECORD_MESSAGES is record_words.REALTIME_RECORD_MESSAGES
+    assert "rec.rt.deal-card" in record_words.REALTIME_RECORD_MESSAGES
+    assert "rec.nj.bad-card" in record_words.RECORD_MESSAGES
+    source = Path(older.__file__).read_text(encoding="utf-8")
+    assert "N_(" not in source
+    for table in (record_words.RECORD_MESSAGES, record_words.REALTIME_RECORD_MESSAGES):
+        assert all(MESSAGES[key] == text for key, text in table.items())

@@ -264,7 +264,7 @@ BODIES: dict[str, tuple[dict[str, Any], str]] = {
         {"options": {"board_cards": ["10D", "10D", "QS", "KH", "7D"]}},
         "rules.board-different",
     ),
-    "board card unreadable": ({"options": {"board_cards": "XX"}}, "rules.board-card"),
+    "board card unreadable": ({"options": {"board_cards": "XX"}}, "rules.board-card-said"),
     "board cards not a list": ({"options": {"board_cards": 5}}, "rules.board-cards"),
     "nine players": ({"players": 9}, "rules.players"),
     "one player": ({"players": 1}, "rules.players"),

@@ -16,7 +16,7 @@ import pytest
 from cardroom.games.nain_jaune import Rules
 from cardroom.store import NOTIFY_CHANNEL, EventStore, LogEntry, SeqConflict
 from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
-from cardroom.tables.cluster import asyncpg_dsn
+from cardroom.tables.cluster import Coordinator, asyncpg_dsn
 from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster
 from tests.tables.helpers import bot_config, until
@@ -48,6 +48,41 @@ async def test_the_pg_log_keeps_order_refuses_a_taken_seq_and_tells_listeners(
         assert heard == ["t1 1", "t1 2"]  # the refused entry was never told
     finally:
         await conn.close()
+
+
+async def test_change_notices_reach_the_processes_holding_the_table_and_no_other(
+    pg_url: str,
+) -> None:
+    heard: dict[str, list[tuple[str, int, LogEntry | None]]] = {"a": [], "b": []}
+
+    def coordinator(name: str, held: set[str]) -> Coordinator:
+        return Coordinator(
+            pg_url,
+            lambda t, seq, entry: heard[name].append((t, seq, entry)),
+            lambda *_: None,
+            wants=held.__contains__,
+        )
+
+    a = coordinator("a", {"t1", "t2"})
+    b = coordinator("b", {"t1"})  # B holds t1 only
+    await a.connect()
+    await b.connect()
+    try:
+        quoted = LogEntry(5, "joined", {"seat": 1, "name": "O'Brien \\ 'x''"}, 7.5)
+        a.announce("t1", quoted)
+        a.announce("t2", LogEntry(3, "action", {"seat": 0}, 8.0))  # B does not hold t2
+        big = LogEntry(6, "action", {"pad": "x" * 8000}, 9.0)  # too big: its seq alone
+        a.announce("t1", big)
+        b.announce("t2", LogEntry(4, "action", {"seat": 2}, 9.5))
+        await until(lambda: len(heard["b"]) >= 2 and len(heard["a"]) >= 1)
+        await asyncio.sleep(0.3)  # anything else would have come by now
+        # B: t1's entries as written (quotes and backslashes intact), the big one by seq
+        assert heard["b"] == [("t1", 5, quoted), ("t1", 6, None)]
+        # A heard B's notice and none of its own
+        assert heard["a"] == [("t2", 4, LogEntry(4, "action", {"seat": 2}, 9.5))]
+    finally:
+        await a.close()
+        await b.close()
 
 
 def two_people(seed: int, rounds: int = 1, takeover_after: float = 0.0) -> TableConfig:

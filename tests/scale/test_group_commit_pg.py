@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from cardroom.store import EventStore, LogEntry, SeqConflict
 
@@ -28,6 +29,14 @@ async def test_group_commit_on_postgresql(pg_url: str) -> None:
             assert [(e.seq, e.data) for e in await store.entries(f"t{t}")][1:] == [
                 (s, {"n": t}) for s in range(2, 5)
             ]
+        writes: list[list[str]] = []
+        write_batch = store._write_batch
+
+        async def counted(batch: list[Any]) -> None:
+            writes.append([p.table_id for p in batch])
+            await write_batch(batch)
+
+        store._write_batch = counted  # type: ignore[method-assign]
         results = await asyncio.gather(
             store.append("t0", LogEntry(5, "action", {}, 3.0)),
             store.append("t1", LogEntry(4, "action", {"again": True}, 3.0)),  # taken
@@ -36,6 +45,10 @@ async def test_group_commit_on_postgresql(pg_url: str) -> None:
         )
         assert results[0] is None and results[2] is None
         assert isinstance(results[1], SeqConflict)
+        assert str(results[1]) == "table t1 already has entry 4"
+        # one batch of the three; PostgreSQL named t1, so t0 and t2 went again as one batch
+        # (not each alone, three more transactions)
+        assert writes == [["t0", "t1", "t2"], ["t0", "t2"]]
         assert [e.seq for e in await store.entries("t0")] == [1, 2, 3, 4, 5]
         assert (await store.entries("t1"))[-1].data == {"n": 1}
         assert await store.table_ids({"x"}) == ["t2"]

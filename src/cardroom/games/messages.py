@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom.cards import Card
+from cardroom.cards import Card, CardError
 
 
 class Message(str):
@@ -65,7 +65,10 @@ def message_of(error: BaseException) -> str:
     """What ``error`` says, as the :class:`Message` it was raised with when it has one (its
     ``message`` attribute, or its first argument: a record's, the rules', an engine's error),
     else its English sentence. Re-raising with it keeps the id and fields (``str(error)``
-    would keep only the English)."""
+    would keep only the English). A :class:`~cardroom.cards.CardError` is said as its own id and
+    fields."""
+    if isinstance(error, CardError):
+        return Message(error.id, str(error), **error.fields)
     for said in (getattr(error, "message", None), error.args[0] if error.args else None):
         if isinstance(said, Message):
             return said

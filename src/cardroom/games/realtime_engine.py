@@ -152,7 +152,8 @@ def parse_deal(raw: Any) -> list[Card]:
             card = parse_card(code)
         except CardError as exc:
             said = f"deal card {i}: {exc}"
-            raise RecordError(Message("rec.rt.deal-card", said, n=i, value=shown(code))) from None
+            said_card = Message("rec.rt.deal-card-said", said, n=i, detail=message_of(exc))
+            raise RecordError(said_card) from None
         except (TypeError, ValueError):
             said = f"deal card {i}: {brief(code)} is not a card"
             raise RecordError(Message("rec.rt.deal-card", said, n=i, value=shown(code))) from None

@@ -19,8 +19,7 @@ from cardroom.games.messages import Message
 from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase
-from cardroom.i18n.realtime_record_words import REALTIME_RECORD_MESSAGES
-from cardroom.i18n.record_words import RECORD_MESSAGES
+from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
 
 logger = logging.getLogger(__name__)
 
@@ -214,6 +213,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.paused": N_("the game is paused until everybody is back"),
     "table.closed": N_("the table is closed"),
     "table.not-started": N_("the game has not started yet"),
+    "table.between-games": N_("this game is over: the next game of the match is dealt soon"),
     "table.cannot-join": N_("this seat cannot be joined now"),
     "table.seat-shape": N_("a seat is a person's or a bot's, with its level and name"),
     "table.seat-0": N_("the first seat is the creator's: it must be a person"),
@@ -225,6 +225,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.already-ready": N_("this seat has already asked for the next round"),
     "table.unannounced": N_("only a card can be played unannounced"),
     "table.unreadable-action": N_("cannot read the action {typed}: play a card, pass or claim"),
+    "table.unreadable-card": N_("cannot play it: {detail}"),
     "table.creator-only": N_("only the table's creator can do this"),
     "table.not-person-seat": N_("this seat is not a person's seat"),
     "chat.none": N_("this server has no chat"),
@@ -257,6 +258,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "the fifth card of the boxes is always the Yellow Dwarf, the seven of diamonds"
     ),
     "rules.board-card": N_("{option}: {value} is not a card"),
+    "rules.board-card-said": N_("{option}: {detail}"),
     "rules.board-cards": N_("{option}: choose {choices}, or five cards"),
     "rules.not-object": N_("the rules must be a set of options and their values"),
     "rules.preset-name": N_("the preset must be one of {presets}"),
@@ -282,7 +284,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
 MESSAGES.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
 MESSAGES.update(RECORD_MESSAGES)  # a record's errors (record_words.py)
-MESSAGES.update(REALTIME_RECORD_MESSAGES)  # a Spit or Speed record's (realtime_record_words.py)
+MESSAGES.update(REALTIME_RECORD_MESSAGES)  # a Spit or Speed record's (record_words.py)
 
 FIXED = {
     "the round is over: wait for the next one": N_("the round is over: wait for the next one"),

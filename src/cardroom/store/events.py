@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import queue
+import re
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -29,6 +30,9 @@ class StoreError(RuntimeError):
 
 class SeqConflict(StoreError):
     """An entry with this ``(table_id, seq)`` is already in the log."""
+
+    table_id: str | None = None
+    """The table whose entry was refused, when the database said which (PostgreSQL)."""
 
 
 class StoreUnavailable(StoreError):
@@ -289,14 +293,22 @@ def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
         done.set_exception(error)
 
 
-def _batch_conflict(batch: list[_Pending]) -> SeqConflict:
-    """The error of a batch one of whose entries' seq is already taken."""
+def _batch_conflict(batch: list[_Pending], detail: str | None = None) -> SeqConflict:
+    """The error of a batch one of whose entries' seq is already taken; ``detail``:
+    PostgreSQL's (``Key (table_id, seq)=(t1, 5) already exists.``), which names the table."""
     first = batch[0]
-    return SeqConflict(
+    exc = SeqConflict(
         f"table {first.table_id} already has entry {first.entry.seq}"
         if len(batch) == 1
         else "an entry of the batch is already in the log"
     )
+    taken = _TAKEN.match(detail or "")
+    if taken is not None:
+        exc.table_id = taken.group(1)
+    return exc
+
+
+_TAKEN = re.compile(r"Key \(table_id, seq\)=\(([A-Za-z0-9]+), \d+\) already exists")
 
 
 def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ...]]]:
@@ -496,8 +508,14 @@ class EventStore:
             self.batches += 1
             try:
                 await self._write_batch(batch)
-            except SeqConflict:  # a seq already taken: each entry alone, only its caller fails
-                for one in batch:
+            except SeqConflict as exc:  # a seq already taken: only its caller fails
+                losers = [p for p in batch if p.table_id == exc.table_id]
+                if losers and len(losers) < len(batch):  # the database named it: the rest
+                    for one in losers:  # go again as one batch, first in the queue
+                        _fail(one, _batch_conflict([one]))
+                    self._queue[:0] = [p for p in batch if p.table_id != exc.table_id]
+                    continue
+                for one in batch:  # each entry alone
                     try:
                         await self._write_batch([one])
                     except BaseException as exc:  # handed to its caller
@@ -588,8 +606,8 @@ class EventStore:
                     for statement, params in updates:
                         await raw.execute(statement, *params)
                     self._before_commit(batch)
-            except asyncpg.IntegrityConstraintViolationError:
-                raise _batch_conflict(batch) from None
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                raise _batch_conflict(batch, getattr(exc, "detail", None)) from None
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
                 await conn.invalidate()  # (a broken connection must not go back to the pool)
                 raise StoreUnavailable(f"the database is not answering ({exc})") from None

@@ -6,9 +6,12 @@ One asyncpg connection per process (not from the store's pool) holds:
   0))``). The process holding a table's lock is its authority: it runs its bots and timers and
   deals its rounds. The lock goes with the connection, so a process that dies (or loses the
   database) frees its tables at once and another takes them at its next scan.
-* **change notices**: every entry is told on ``cardroom_tables`` (``"<table> <seq>"``) in the
-  transaction that writes it (see ``EventStore``); a process holding that table in memory
-  reads the entries it lacks and tells its own connections.
+* **change notices**: every entry is told on ``cardroom_tables`` once committed (the entry
+  itself as JSON, ``[table, seq, kind, data, at]``, or ``"<table> <seq>"`` if too big), the
+  notices of a loop turn in one simple query of ``NOTIFY`` statements (see ``announce``); a
+  process holding that table in memory applies it (or reads the entries it lacks) and tells
+  its own connections. A process skips its own notices (the backend pid of its connection)
+  and, without decoding them, those of tables it does not hold.
 * **presence**: which person seats have a connection in which process (``cardroom_presence``,
   ``"<pid> <table> <seat> <n>"``, again every few seconds), so that the lease holder does not
   let a bot take over a person who is connected to another process.
@@ -49,6 +52,15 @@ SELECT id FROM free WHERE pg_try_advisory_lock(hashtextextended(id, 0))
 """
 
 
+def _notify_script(payloads: list[str]) -> str:
+    """``NOTIFY`` statements for ``payloads`` as one simple query: no statement to bind, no
+    row to send back (``SELECT pg_notify(...)`` returns one per notice). The connection keeps
+    PostgreSQL's default ``standard_conforming_strings``, so doubling ``'`` is the quoting."""
+    return "".join(
+        f"NOTIFY {NOTIFY_CHANNEL}, '{p.replace(chr(39), chr(39) * 2)}';" for p in payloads
+    )
+
+
 def asyncpg_dsn(url: str) -> str:
     """A SQLAlchemy ``postgresql+asyncpg://`` URL as a plain asyncpg DSN."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -63,12 +75,14 @@ class Coordinator:
         on_change: Callable[[str, int, LogEntry | None], None],
         on_presence: Callable[[str, str, int, int], None],
         on_deadlines: Callable[[str, list[tuple[str, int | None, float]]], None] | None = None,
+        wants: Callable[[str], bool] | None = None,
     ) -> None:
         self.dsn = asyncpg_dsn(url)
         self.pid = f"{os.getpid()}-{id(self):x}"
         self.on_change = on_change
         self.on_presence = on_presence
         self.on_deadlines = on_deadlines
+        self.wants = wants
         self.conn: Any = None
         self.lock = asyncio.Lock()
         self._outbox: list[str] = []
@@ -83,7 +97,9 @@ class Coordinator:
         """Open the lease connection and listen (raises if the database does not answer)."""
         import asyncpg
 
-        conn = await asyncpg.connect(self.dsn, timeout=5)
+        conn = await asyncpg.connect(
+            self.dsn, timeout=5, server_settings={"standard_conforming_strings": "on"}
+        )
         await conn.add_listener(NOTIFY_CHANNEL, self._changed)
         await conn.add_listener(PRESENCE_CHANNEL, self._presence)
         await conn.add_listener(DEADLINES_CHANNEL, self._deadlines)
@@ -96,8 +112,14 @@ class Coordinator:
                 await asyncio.wait_for(self.conn.close(), 5)
             self.conn = None
 
-    def _changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _changed(self, conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid == conn.get_server_pid():  # our own notice: this process has the entry
+            return
         if payload.startswith("["):  # the entry itself: no need to read the log
+            if self.wants is not None:  # ids are letters and digits: '["<id>", ...'
+                table_id, _, _ = payload[2:].partition('"')
+                if not self.wants(table_id):
+                    return  # a table this process does not hold: not decoded
             with contextlib.suppress(ValueError, TypeError, KeyError):
                 table_id, seq, kind, data, at = json.loads(payload)
                 self.on_change(str(table_id), int(seq), LogEntry(int(seq), kind, data, at))
@@ -113,8 +135,12 @@ class Coordinator:
                 with contextlib.suppress(ValueError):
                     self.on_presence(parts[0], parts[1], int(parts[2]), int(parts[3]))
 
-    def _deadlines(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _deadlines(self, conn: Any, pid: int, _channel: str, payload: str) -> None:
         if self.on_deadlines is None:
+            return
+        if pid == conn.get_server_pid():  # our own timers
+            return
+        if self.wants is not None and not self.wants(payload[2:].partition('"')[0]):
             return
         with contextlib.suppress(ValueError, TypeError, KeyError):
             table_id, rows = json.loads(payload)
@@ -147,11 +173,7 @@ class Coordinator:
                 continue  # they catch up from the log once connected again
             try:
                 async with self.lock:
-                    await self.conn.execute(
-                        "SELECT pg_notify($1, x) FROM unnest($2::text[]) AS x",
-                        NOTIFY_CHANNEL,
-                        batch,
-                    )
+                    await self.conn.execute(_notify_script(batch))
             except Exception as exc:  # the lease loop sees the connection and reconnects
                 logger.info("change notices not sent: %s", exc)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from cardroom.cards import Card, CardError, parse_card
-from cardroom.games.messages import Message, message_json
+from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -131,8 +131,15 @@ def parse_action(text: str) -> Action:
     if word == "claim":
         return CLAIM
     try:
-        return shared_play(parse_card(word))
-    except CardError:
+        return shared_play(parse_card(str(text).strip()))
+    except CardError as exc:
+        if exc.near:
+            said = Message(
+                "table.unreadable-card",
+                f"cannot read the action {text!r}: {exc}",
+                detail=message_of(exc),
+            )
+            raise TableError("bad-request", said) from None
         said = Message(
             "table.unreadable-action",
             f"cannot read the action {text!r}: send a card (7D), pass or claim",

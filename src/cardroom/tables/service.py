@@ -152,7 +152,11 @@ class TableService:
         self._coord: Coordinator | None = None
         if coordinate if coordinate is not None else store.notifies:
             self._coord = Coordinator(
-                store.url, self._on_change, self._on_presence, self._on_deadlines
+                store.url,
+                self._on_change,
+                self._on_presence,
+                self._on_deadlines,
+                wants=self._holds_any,
             )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
@@ -1061,12 +1065,28 @@ class TableService:
             }
         return here
 
+    def _holds_any(self, table_id: str) -> bool:
+        """True if this process has that table in memory (a notice of another is dropped)."""
+        return table_id in self._live or self.realtime.holds(table_id)
+
     def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
         if self.realtime.holds(table_id):
             self.realtime.on_change(table_id, seq, entry)
             return
         live = self._live.get(table_id)
         if live is None or seq <= max(live.table.seq, live.writing):
+            return
+        if (
+            entry is not None
+            and seq == live.table.seq + 1
+            and not live.inbox
+            and not live.behind
+            and not live.must_read
+            and not live.lock.locked()
+            and not self._owns(table_id)
+        ):  # the next entry of a table this process follows: applied here, no task
+            live.table.apply(entry)  # (nothing awaits in between: as if under the lock)
+            self._applied(live)
             return
         if entry is not None:
             live.inbox[seq] = entry
@@ -1111,6 +1131,12 @@ class TableService:
                 applied += 1
         if not applied:
             return False
+        self._applied(live)
+        return True
+
+    def _applied(self, live: _Live) -> None:
+        """After entries of other processes are applied: timers, frames, bots."""
+        table = live.table
         if table.status == "over":
             self._cancel_timers(live)
         else:
@@ -1120,7 +1146,6 @@ class TableService:
         self._fan_out(live)
         self._ensure_bot_task(live)
         live.wake.set()
-        return True
 
     def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
         live = self._live.get(table_id)

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cardroom.cards import Card, CardError, Rank, parse_card
+from cardroom.games.messages import message_of
 from cardroom.games.nain_jaune.engine import CLAIM, PASS, Action, Play
 from cardroom.i18n import Translator
 from cardroom.i18n.grammar import rank_phrase
+from cardroom.i18n.messages import words
 from cardroom.i18n.words import tr_of
 from cardroom.terminal.nain_jaune_game import InputError, Phase, Table
 
@@ -97,11 +99,13 @@ def parse_input(
     if word in _WORDS:
         return _WORDS[word]
     try:
-        return Play(parse_card(word))
-    except CardError:
+        return Play(parse_card(text.strip()))
+    except CardError as exc:
         try:
             rank = Rank.parse(word)
         except CardError:
+            if exc.near:
+                raise InputError(words(message_of(exc), tr)) from None
             raise InputError(tr._(
                 "cannot read {text}: not a card nor a command (cards: 7D, 10H, QS…); "
                 "type help for the commands",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.cards import Card, CardError, Rank, parse_card
-from cardroom.games.messages import Message
+from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -161,7 +161,7 @@ def _card(value: Any, where: Message) -> Card:
         return parse_card(value)
     except CardError as exc:
         raise RecordError(
-            Message("rec.nj.bad-card", f"{where}: {exc}", at=where, value=shown(value))
+            Message("rec.nj.card", f"{where}: {exc}", at=where, detail=message_of(exc))
         ) from None
     except (TypeError, ValueError):
         raise RecordError(

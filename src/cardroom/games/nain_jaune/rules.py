@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
 from cardroom.cards import Card, CardError, parse_card, parse_cards
-from cardroom.games.messages import Message
+from cardroom.games.messages import Message, message_of
 from cardroom.games.records import brief
 
 
@@ -378,11 +378,12 @@ def _convert(name: str, value: Any) -> Any:
         except CardError as exc:
             raise RulesError(
                 Message(
-                    "rules.board-card",
+                    "rules.board-card-said",
                     f"board_cards: {exc}",
                     game="nain-jaune",
                     option="board_cards",
                     value=brief(value),
+                    detail=message_of(exc),
                 )
             ) from None
         if cards is None:

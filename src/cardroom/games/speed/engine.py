@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
-from cardroom.games.messages import Message
+from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.records import shown
@@ -147,7 +147,8 @@ def action_from_json(data: Any) -> Action:
             seen_raw = data.get("seen")
             seen = None if seen_raw is None else parse_card(seen_raw)
         except CardError as exc:
-            raise RecordError(Message("rec.speed.play-card", f"play action: {exc}")) from None
+            said = f"play action: {exc}"
+            raise RecordError(Message("rec.speed.card", said, detail=message_of(exc))) from None
         return Play(card, pile, seen)
     said = f'unknown Speed action type {kind!r}: use "play" or "call"'
     raise RecordError(Message("rec.speed.action-type", said, value=shown(kind)))

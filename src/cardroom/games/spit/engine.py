@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
-from cardroom.games.messages import Message
+from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.records import shown
@@ -1014,9 +1014,10 @@ def action_from_json(data: Any) -> Action:
             said = f"{kind} action, {key}: {exc}"
             raise RecordError(
                 Message(
-                    "rec.rt.action-card", said, kind=shown(kind), field=key, value=shown(data[key])
+                    "rec.rt.action-card-said", said, kind=shown(kind), field=key,
+                    detail=message_of(exc),
                 )
-            ) from None
+            ) from None  # fmt: skip
 
     def number(key: str, limit: int) -> int:
         value = data[key]
