@@ -232,3 +232,33 @@ async def test_an_http_request_leaves_no_cycle(
     request, read = REQUESTS[case]
     kinds = await cyclic_garbage_of_requests(tmp_path, request, read)
     assert not {"Task", "TaskGroup", "CancelScope", "frame", "traceback"} & set(kinds), kinds
+
+
+def test_a_keeper_without_automatic_collections_is_the_only_collector() -> None:
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        keeper = GcKeeper(clock=lambda: 0.0, automatic=False)
+        keeper.start()
+        assert not gc.isenabled()  # gc's own collections off: only the keeper's steps
+        young = Node()
+        young_ref = weakref.ref(young)
+        del young
+        for _ in range(10_000):  # far past gc's own threshold (700): nothing collects it
+            Node().me = None  # type: ignore[assignment]
+        assert young_ref() is not None
+        assert keeper.step() == "freeze"
+        assert young_ref() is None  # the keeper's step did
+        keeper.close()
+        assert gc.isenabled()
+        keeper.close()  # twice is harmless
+        assert gc.isenabled()
+        on = GcKeeper(clock=lambda: 0.0)  # the default leaves gc's own collections on
+        on.start()
+        assert gc.isenabled()
+        on.close()
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        if not was_enabled:
+            gc.disable()

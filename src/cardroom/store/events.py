@@ -6,11 +6,11 @@ import asyncio
 import contextlib
 import json
 import os
+import queue
 import re
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -195,9 +195,46 @@ class _SqliteWriter:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="cardroom-log")
         self.conn: sqlite3.Connection | None = None
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        """Batches for the thread, in order; None stops it."""
         self.thread: threading.Thread | None = None
+
+    def submit(
+        self,
+        rows: list[tuple[str, int, str, str, float]],
+        updates: list[tuple[str, tuple[Any, ...]]],
+        before_commit: Callable[[], None],
+    ) -> asyncio.Future[None]:
+        """Hand one batch to the writer's thread: a future of the running loop, settled by
+        one ``call_soon_threadsafe`` once the batch is committed (or failed). No executor
+        work item, no ``concurrent.futures.Future`` and its chaining to the loop's future."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._run, name="cardroom-log", daemon=True)
+            self.thread.start()
+        self.jobs.put((rows, updates, before_commit, loop, done))
+        return done
+
+    def _run(self) -> None:
+        """The writer's thread: each batch in turn, until told to stop."""
+        while True:
+            job = self.jobs.get()
+            if job is None:
+                if self.conn is not None:
+                    self.conn.close()
+                    self.conn = None
+                return
+            rows, updates, before_commit, loop, done = job
+            try:
+                self.write(rows, updates, before_commit)
+            except BaseException as exc:  # handed to the loop's future
+                error: BaseException | None = exc
+            else:
+                error = None
+            with contextlib.suppress(RuntimeError):  # (the loop is closed: nobody waits)
+                loop.call_soon_threadsafe(_settle, done, error)
 
     def _connection(self) -> sqlite3.Connection:
         if self.conn is None:
@@ -227,14 +264,33 @@ class _SqliteWriter:
             raise
 
     def close(self) -> None:
-        def shut() -> None:
-            if self.conn is not None:
-                self.conn.close()
-                self.conn = None
+        """Stop the thread once the batches before this are written (blocks: call it off the
+        loop) and close its connection."""
+        thread = self.thread
+        if thread is None:
+            return
+        self.jobs.put(None)
+        thread.join()
+        self.thread = None
 
-        with contextlib.suppress(RuntimeError):  # (already shut down)
-            self.pool.submit(shut).result()
-        self.pool.shutdown(wait=True)
+
+_Job = tuple[
+    list[tuple[str, int, str, str, float]],
+    list[tuple[str, tuple[Any, ...]]],
+    Callable[[], None],
+    asyncio.AbstractEventLoop,
+    "asyncio.Future[None]",
+]
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    """On the loop: a batch's future, from the writer's thread."""
+    if done.done():  # (its waiter was cancelled)
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def _batch_conflict(batch: list[_Pending], detail: str | None = None) -> SeqConflict:
@@ -428,7 +484,10 @@ class EventStore:
         if len(self._flushers) < self.max_flushers:
             self._flushers.add(loop.create_task(self._flush()))
         try:
-            await asyncio.shield(pending.done)
+            # awaited as it is, not through asyncio.shield (a second future and its callbacks
+            # per append): a cancelled caller cancels its own future only, which the batch's
+            # end then leaves alone (_done and _fail look before they set it)
+            await pending.done
         except asyncio.CancelledError:
             if pending in self._queue:  # not taken into a batch yet: nothing is written
                 self._queue.remove(pending)
@@ -514,12 +573,9 @@ class EventStore:
             for p in batch
         ]
         updates = [u for p in batch for u in _raw_updates(p)]
-        loop = asyncio.get_running_loop()
         async with self._write_lock:
             try:
-                await loop.run_in_executor(
-                    writer.pool, writer.write, rows, updates, partial(self._before_commit, batch)
-                )
+                await writer.submit(rows, updates, partial(self._before_commit, batch))
             except sqlite3.IntegrityError:
                 raise _batch_conflict(batch) from None
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:

@@ -83,6 +83,20 @@ _EVENT_KIND: dict[type, str] = {
     GrandOperaSwept: "grand-opera",
 }
 _SEAT_FIELDS = frozenset({"seat", "payer", "payee"})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""An engine event class -> its fields' names but ``label`` (``dataclasses.fields`` once)."""
+
+
+def _field_names(event: object) -> tuple[str, ...]:
+    kind = type(event)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(
+            f.name
+            for f in fields(event)  # type: ignore[arg-type]
+            if f.name != "label"
+        )
+    return names
 
 
 def hash_token(token: str) -> str:
@@ -619,17 +633,15 @@ class NainJauneTable:
                 out["passed"] = [g for g in self._passed if g != seats[event.seat]]
                 out["passed_rank"] = self._passed_rank
                 self._passed.clear()
-            for f in fields(event):
-                value = getattr(event, f.name)
-                if f.name in _SEAT_FIELDS:
+            for name in _field_names(event):
+                value = getattr(event, name)
+                if name in _SEAT_FIELDS:
                     value = seats[value]
                 elif isinstance(value, Card):
                     value = value.code
-                elif f.name == "label":
-                    continue
-                out[f.name] = value
+                out[name] = value
                 if isinstance(value, Message):
-                    out[f"{f.name}_msg"] = message_json(value)
+                    out[f"{name}_msg"] = message_json(value)
             self._event(out, event.describe(names))
         if stakes:
             if all(v == STAKE_PER_ROUND for v in stakes.values()):

@@ -142,6 +142,8 @@ class TableService:
         self.clock = clock
         self._live: dict[str, _Live] = {}
         self._bots: dict[str, Bot] = {}
+        self._bot_thinks: dict[str, bool] = {}
+        """Bot spec -> whether its turns run in a thread (``_THINKING_BOTS``)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.realtime = RealtimeTables(store, clock, Subscription)
@@ -751,6 +753,14 @@ class TableService:
             self._bots[spec] = bot
         return bot
 
+    def _thinks(self, spec: str) -> bool:
+        """True for a bot that thinks for long (its turn runs in a thread), once per spec."""
+        thinks = self._bot_thinks.get(spec)
+        if thinks is None:
+            thinks = parse_spec(LEVELS.get(spec, spec))[0] in _THINKING_BOTS
+            self._bot_thinks[spec] = thinks
+        return thinks
+
     def _ensure_bot_task(self, live: _Live) -> None:
         if not self._owns(live.table.table_id) or self._stopping:
             return
@@ -792,8 +802,7 @@ class TableService:
             view = view_of(rnd, table.round_seats.index(turn.seat))
             bot = self._bot(turn.bot)
             rng = random.Random(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
-            name = parse_spec(LEVELS.get(turn.bot, turn.bot))[0]
-            if name in _THINKING_BOTS:  # they think for ~100 ms (and compile once): not on the loop
+            if self._thinks(turn.bot):  # they think for ~100 ms (and compile once): not on the loop
                 action = await asyncio.to_thread(bot.act, view, rng)
             else:
                 action = bot.act(view, rng)
@@ -806,7 +815,8 @@ class TableService:
                     {"seat": turn.seat, "action": action_text(action), "by": "bot"},
                 )
                 await self._after(live)
-            await asyncio.sleep(0)  # let readers in between two bot moves
+            if table.cfg.bot_delay <= 0:  # (else the next move's delay lets them in)
+                await asyncio.sleep(0)  # let readers in between two bot moves
 
     # -- subscribers ----------------------------------------------------------------------------
 

@@ -45,12 +45,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service = TableService(store, hint_threads=settings.hint_threads)
         chat = TableChat(store, service)
         keeper: asyncio.Task[None] | None = None
+        gc_keeper: GcKeeper | None = None
         ratings: asyncio.Task[None] | None = None
         play: asyncio.Task[None] | None = None
         try:
             await service.start()
             await chat.start()
-            gc_keeper = GcKeeper()
+            gc_keeper = GcKeeper(automatic=settings.gc_automatic)
             gc_keeper.start()  # the only full collection, before the first request
             keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             ratings = asyncio.get_running_loop().create_task(
@@ -77,6 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 keeper.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await keeper
+            if gc_keeper is not None:
+                gc_keeper.close()
             await service.stop()
             await store.close()
             replays.close()

@@ -108,6 +108,12 @@ class Settings:
     """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
     frame is a few kilobytes of JSON, and deflating every frame for every connection was a
     tenth of the server's CPU under load (docs/performance.md)."""
+    gc_automatic: bool = True
+    """Let gc collect by itself between the GC keeper's steps (``web/gcpause.py``). Off: the
+    keeper's step, every second, is the only collection: about a tenth less CPU per action at
+    1000 tables, but that step then walks a whole second's survivors in one pause (tens of
+    milliseconds at 1000 tables) and the p99 latency was higher in four runs of six
+    (docs/deploy.md, "Where a server's CPU goes"), so it stays on by default."""
     event_loop: str = field(default_factory=lambda: "uvloop" if _uvloop() else "asyncio")
     """The event loop ``cardroom serve`` runs on: ``uvloop`` where it is installed (not on
     Windows), else ``asyncio`` (``web/server.py``)."""
