@@ -280,6 +280,7 @@ BODIES: dict[str, tuple[dict[str, Any], str]] = {
     "hints at a rated table": ({"rated": True, "hints": True}, "lobby.rated-hints"),
     "a field of the wrong type": ({"players": "four"}, "lobby.bad-request"),
     "an unknown field": ({"colour": "red"}, "lobby.bad-request"),
+    "a name with a private-use character": ({"name": "Ann\ue000"}, "table.name-chars"),
 }
 
 

@@ -160,6 +160,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "ws.server-failed": N_("the server could not do that (the error was logged)"),
     "ws.not-json": N_("this message is not valid JSON"),
     "web.name-length": N_("a name has 1 to {most} characters, not {n}"),
+    "table.name-chars": N_("a name is 1 to {most} printable characters"),
     "lobby.no-presets": N_("{game} has no presets"),
     "lobby.two-players": N_("{game} is played by 2, not {n}"),
     "lobby.seats": N_("seats lists {seats} seats for {players} players: give one each"),

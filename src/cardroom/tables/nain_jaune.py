@@ -159,7 +159,14 @@ def clean_name(name: str) -> str:
     """A display name: 1..24 printable characters after stripping; else ``bad-request``."""
     text = " ".join(str(name).split())
     if not 1 <= len(text) <= NAME_MAX or not text.isprintable():
-        raise TableError("bad-request", f"a name is 1 to {NAME_MAX} printable characters")
+        raise TableError(
+            "bad-request",
+            Message(
+                "table.name-chars",
+                f"a name is 1 to {NAME_MAX} printable characters",
+                most=NAME_MAX,
+            ),
+        )
     return text
 
 
