@@ -103,6 +103,12 @@ class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
         self._disarm()
         super().on_headers_complete()
 
+    def handle_websocket_upgrade(self) -> None:
+        super().handle_websocket_upgrade()
+        # the connection is the websocket protocol's now; httptools' parser holds this
+        # protocol's methods, a cycle that a frozen server (web/gcpause.py) would keep for life
+        self.parser = None  # type: ignore[assignment]
+
 
 HTTP_PROTOCOLS: dict[str, type[_HeaderDeadline]] = {
     "httptools": HttpToolsHeaderTimeoutProtocol,
