@@ -194,7 +194,10 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
     assert result.locator(f'a[href="/analysis/{table_id}"]').count() == 1
-    page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
+    with page.expect_response(lambda r: r.url.endswith("/rematch")) as asked:
+        page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
+    answer = asked.value
+    assert answer.status == 200, (answer.status, answer.text())
     page.wait_for_url(lambda url: bool(re.search(r"/t/[^/]+$", url)) and table_id not in url)
     page.wait_for_selector("#call-button")
     assert page.locator("#me h2").inner_text().startswith("Ann")
