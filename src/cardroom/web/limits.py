@@ -214,12 +214,12 @@ class Limits:
 
 
 OPEN_TABLE_DAYS = 30
+"""How long the database remembers who made a table (one still open after that is no longer
+counted against its maker)."""
 PENDING = "pending-"
 """How the id of a place held for a table being made begins (never a table's id)."""
 PENDING_SECONDS = 120.0
 """How long a held place lasts if its request never ends (a process killed while making it)."""
-"""How long the database remembers who made a table (one still open after that is no longer
-counted against its maker)."""
 
 
 def _open_key(address: str, table_id: str) -> str:

@@ -190,11 +190,9 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
-async def creation_refused(
-    request: Request, address: str, lang: str
-) -> tuple[Response | None, str | None]:
-    """A 429 when ``address`` has too many tables open or made too many this minute; else
-    None and the open-table place held for the table (:meth:`Limits.reserve_table`)."""
+async def creation_refused(request: Request, address: str, lang: str) -> Response | str:
+    """A 429 when ``address`` has too many tables open or made too many this minute; else the
+    open-table place held for the table (:meth:`Limits.reserve_table`)."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
     mine = await limits.created_by(address)  # every process's, when the store is shared
@@ -208,15 +206,15 @@ async def creation_refused(
         return refusal(
             HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.open-tables", lang,
             60, n=settings.open_tables_per_client,
-        ), None  # fmt: skip
+        )  # fmt: skip
     wait = await limits.take(limits.creations, address)
     if wait > 0:
         await limits.release_table(address, pending)
         return refusal(
             HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.tables-per-minute", lang,
             wait, n=settings.tables_per_minute,
-        ), None  # fmt: skip
-    return None, pending
+        )  # fmt: skip
+    return pending
 
 
 def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | None:
@@ -250,9 +248,9 @@ async def create_table(request: Request) -> Response:
     At most ``tables_per_minute`` a minute and ``open_tables_per_client`` not over per client."""
     lang = connection_lang(request)
     address = request.client.host if request.client else ""
-    refused, pending = await creation_refused(request, address, lang)
-    if refused is not None or pending is None:
-        return refused or Response(status_code=HTTPStatus.TOO_MANY_REQUESTS)
+    pending = await creation_refused(request, address, lang)
+    if isinstance(pending, Response):
+        return pending
     limits: Limits = request.app.state.limits
     made = False
     try:
