@@ -199,7 +199,12 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     page.evaluate("document.getElementById('rematch').dataset.kept = 'yes'")
     seen = len(frames)
     running.loop.call_soon_threadsafe(service.realtime.presence_changed, table_id)
-    wait_until(lambda: page.wait_for_timeout(50) or any(f.get("type") == "state" for f in frames[seen:]), 10, "a new state")  # fmt: skip
+
+    def told() -> bool:
+        page.wait_for_timeout(50)  # (the frames are recorded while playwright runs)
+        return any(f.get("type") == "state" for f in frames[seen:])
+
+    wait_until(told, 10, "a new state")
     assert page.locator('#rematch[data-kept="yes"]').count() == 1
     with page.expect_response(lambda r: r.url.endswith("/rematch")) as asked:
         page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
