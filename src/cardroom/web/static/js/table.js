@@ -1,4 +1,4 @@
-// The table page: one websocket, every frame redraws the view; the server decides everything.
+// The table page: one websocket; every frame redraws the view (boxes it leaves unchanged stay); the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   personName, postJson, fillIfChanged, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
