@@ -272,6 +272,9 @@ function withoutName(text, g) {
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
   if (!s) return _("Seat {number}", { number: g + 1 });
+  // the names cardroom gives (stored in English) in the page's words, as the log says them
+  if (s.kind === "bot" && s.name === `Bot ${g + 1}`) return _("Bot {number}", { number: g + 1 });
+  if (s.name === `Seat ${g + 1}`) return _("Seat {number}", { number: g + 1 });
   return personName(s.name) || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
 }
 
