@@ -194,6 +194,18 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
     assert result.locator(f'a[href="/analysis/{table_id}"]').count() == 1
+    # a frame that changes nothing the result shows (here the seats' presence sent anew) keeps
+    # the very same Rematch button: one replaced between press and release loses the click
+    page.evaluate("document.getElementById('rematch').dataset.kept = 'yes'")
+    seen = len(frames)
+    running.loop.call_soon_threadsafe(service.realtime.presence_changed, table_id)
+
+    def told() -> bool:
+        page.wait_for_timeout(50)  # (the frames are recorded while playwright runs)
+        return any(f.get("type") == "state" for f in frames[seen:])
+
+    wait_until(told, 10, "a new state")
+    assert page.locator('#rematch[data-kept="yes"]').count() == 1
     with page.expect_response(lambda r: r.url.endswith("/rematch")) as asked:
         page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
     answer = asked.value
