@@ -57,6 +57,7 @@ from cardroom.bots.search import (
     Hidden,
     Lead,
     candidates,
+    dealt,
     known_lacks,
     opponent_leads,
     public_actions,
@@ -74,8 +75,6 @@ from cardroom.games.nain_jaune.engine import (
     Pass,
     Play,
     Round,
-    Staked,
-    Takes,
 )
 from cardroom.games.nain_jaune.view import RoundView, view_of
 
@@ -141,20 +140,7 @@ class Prepared:
 def _round_at(view: RoundView, hidden: Hidden, lead: Lead) -> Round:
     """The round of :func:`cardroom.bots.search.rebuild` (``hidden`` as the unknown cards),
     replayed only up to just before ``lead``."""
-    hands = [list(h) for h in hidden[0]]
-    for seat, card in view.played:
-        hands[seat].append(card)
-    chips = list(view.chips)
-    board = list(view.board)
-    box_of = {c: i for i, c in enumerate(view.rules.board_cards)}
-    for event in view.events:
-        if isinstance(event, Staked):
-            chips[event.seat] += event.amount
-            board[event.box] -= event.amount
-        elif isinstance(event, Takes):
-            chips[event.seat] -= event.amount
-            board[box_of[event.card]] += event.amount
-    rnd = Round(view.rules, chips, board, view.dealer, hands, hidden[1])
+    rnd = dealt(view, hidden)
     played = 0
     for action in public_actions(view):
         if isinstance(action, Play):
