@@ -276,10 +276,15 @@ async def main() -> None:
         if soak.rss:
             half = len(soak.rss) // 2
             first, second = growth(soak.rss[: half + 1]), growth(soak.rss[half:])
+            trend = (
+                f"growing {first:+.2f} MB a minute over minutes 1-{half + 1}, "
+                f"{second:+.2f} over {half + 1}-{len(soak.rss)}"
+                if len(soak.rss) > 1
+                else "no trend from one minute"
+            )
             print(
                 f"{soak.label}: RSS {soak.rss[0]:.0f} MB after minute 1, {max(soak.rss):.0f} MB "
-                f"at most, {soak.rss[-1]:.0f} MB at the end (growing {first:+.2f} MB a minute "
-                f"over minutes 1-{half + 1}, {second:+.2f} over {half + 1}-{len(soak.rss)}); "
+                f"at most, {soak.rss[-1]:.0f} MB at the end ({trend}); "
                 f"longest loop pause {soak.longest_lag:.0f} ms (of it CPU at most "
                 f"{soak.longest_busy:.0f} ms); {soak.replaced} finished tables replaced"
             )

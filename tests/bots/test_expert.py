@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 
 from cardroom.bots import BotError, make_bot
 from cardroom.bots.expert import (
+    FIT_POLICIES,
     ROLLOUT_POLICIES,
     ExpertBot,
     action_code,
+    fitted_policies,
     prepare,
     run_worlds,
 )
@@ -25,6 +27,7 @@ from cardroom.bots.search import (
     candidates,
     heuristic_policy,
     known_lacks,
+    opponent_leads,
     rebuild,
     rollout,
     sample_hidden,
@@ -249,6 +252,7 @@ def test_the_same_seed_gives_the_same_decision_and_a_legal_one() -> None:
         ("expert:iterations=0", "iterations='0'"),
         ("expert:policy=smart", "policy='smart'"),
         ("expert:model=maybe", "model='maybe'"),
+        ("expert:model=fitted", "model='fitted'"),
         ("expert:mismatch=2", "mismatch='2'"),
         ("expert:lookahead=yes", "lookahead='yes'"),
         ("expert:guesses=0", "guesses='0'"),
@@ -533,3 +537,104 @@ def test_focus_one_plays_the_plain_searchs_choice_and_focus_keeps_the_best() -> 
                 assert a == b
                 assert (v == w) or a in kept
         assert two.last_iterations == 80
+
+
+def test_fitted_policies_by_hand() -> None:
+    """``model=fit``: each seat's most likely policy is the largest product of its leads'
+    likelihoods (worked out here by hand); no lead, or a tie, keeps the earlier policy."""
+    rows = {
+        # 0.925 * 0.925 = 0.856 against 0.3 * 0.5 = 0.15 and 0.3 * 0.3 = 0.09: heuristic
+        1: [[0.925, 0.3, 0.3], [0.925, 0.5, 0.3]],
+        # 0.1 * 0.4 = 0.04, 0.6 * 0.5 = 0.30, 0.5 * 0.7 = 0.35: the four-world search
+        2: [[0.1, 0.6, 0.5], [0.4, 0.5, 0.7]],
+        # 0.2 against 0.5 and 0.5: a tie between the searches goes to the one-world search
+        3: [[0.2, 0.5, 0.5]],
+    }
+    assert FIT_POLICIES == ("heuristic", "guess1", "guess4")
+    assert fitted_policies(rows, 5) == [0, 0, 2, 1, 0]
+    assert fitted_policies({}, 4) == [0, 0, 0, 0]
+
+
+def _heuristic_round_with_leads(seed: int) -> tuple[Round, list[tuple[int, Round]]]:
+    """A 4-player classic round of four heuristics, stopped at seat 0's last turn with more
+    than one distinct choice and at least one free lead of another seat behind it, and a
+    copy of the round just before each such lead (with how many cards had been played then)."""
+    rules = Rules()
+    rnd = Round.deal(rules, [rules.starting_chips] * 4, [0] * 5, 0, random.Random(f"fit/{seed}"))
+    bot = make_bot("heuristic")
+    rng = random.Random(seed)
+    before: list[tuple[int, Round]] = []
+    kept: tuple[Round, list[tuple[int, Round]]] | None = None
+    while rnd.result is None:
+        view = view_of(rnd, rnd.current_player)
+        if rnd.current_player == 0 and before and len(candidates(view)) > 1:
+            kept = (rnd.clone(), list(before))
+        action = bot.act(view, rng)
+        if rnd.current_player != 0 and rnd.need is None:
+            before.append((len(view.played), rnd.clone()))
+        rnd.apply(action)
+    assert kept is not None
+    return kept
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_round_at_replays_up_to_the_lead(seed: int) -> None:
+    """With the true hidden cards, the round rebuilt up to a lead is the round that was."""
+    from cardroom.bots.expert import _round_at
+
+    rnd, before = _heuristic_round_with_leads(seed)
+    view = view_of(rnd, 0)
+    truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+    leads = opponent_leads(view)
+    assert [lead.played for lead in leads] == [n for n, _ in before]
+    for lead, (_, then) in zip(leads, before, strict=True):
+        again = _round_at(view, truth, lead)
+        assert [sorted(c.index for c in h) for h in again.hands] == [
+            sorted(c.index for c in h) for h in then.hands
+        ]
+        assert again.current_player == then.current_player == lead.seat
+        assert (again.chips, again.board, again.need) == (then.chips, then.board, then.need)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_heuristic_leader_seen_with_its_true_hand_is_explained_by_the_heuristic(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If every sampled deal is the true one, a heuristic seat's lead has the heuristic's
+    likelihood 1 - FIT_FLOOR + FIT_FLOOR / n (n: its distinct choices then, counted here from
+    the round that was)."""
+    import cardroom.bots.expert as expert
+
+    rnd, before = _heuristic_round_with_leads(seed)
+    view = view_of(rnd, 0)
+    truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+    real = expert.sample_hidden
+    monkeypatch.setattr(
+        expert, "sample_hidden", lambda v, r: truth if v is view else real(v, r)
+    )
+    for lead, (_, then) in zip(opponent_leads(view), before, strict=True):
+        n = len(candidates(view_of(then, lead.seat)))
+        got = expert.fit_likelihoods(view, lead, "s")
+        assert got[0] == pytest.approx(1 - expert.FIT_FLOOR + expert.FIT_FLOOR / n)
+        assert all(expert.FIT_FLOOR / n - 1e-12 <= p <= 1 + 1e-12 for p in got)
+
+
+def test_model_fit_keeps_heuristic_rollouts_for_heuristic_seats_it_has_seen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``model=fit`` with the true deal sampled: the heuristic seats that led are fitted to
+    the heuristic unless a search explains their leads as well (then the tie keeps the
+    heuristic too), so every seat is fitted to the heuristic; the choice is legal."""
+    import cardroom.bots.expert as expert
+
+    rnd, _ = _heuristic_round_with_leads(1)
+    view = view_of(rnd, 0)
+    truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+    real = expert.sample_hidden
+    monkeypatch.setattr(
+        expert, "sample_hidden", lambda v, r: truth if v is view else real(v, r)
+    )
+    bot = make_bot("expert:iterations=30,model=fit")
+    assert isinstance(bot, ExpertBot) and bot.model == "fit"
+    assert bot.act(view, random.Random(0)) in view.legal_actions
+    assert bot.last_fit == [0, 0, 0, 0]

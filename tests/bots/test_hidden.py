@@ -22,6 +22,7 @@ BOTS = [
     "search:iterations=2,policy=greedy",
     "expert:iterations=20",
     "expert:iterations=5,lookahead=on",
+    "expert:iterations=5,model=fit",
 ]
 
 

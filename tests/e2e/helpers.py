@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +119,29 @@ def click_move(page: Page, touch: bool = False) -> str | None:
     except PlaywrightError:
         return None  # the view changed under the click: look again
     return None
+
+
+def press_button(page: Page, selector: str, done: Callable[[], bool], seconds: float = 5.0) -> bool:
+    """Click the button ``selector`` (scrolled into view) until ``done()``; if the click never
+    reached the page, press Enter on the focused button instead. True if the mouse did it.
+
+    Now and then (1 run in 12 to 14 here, with or without a resize) headless Chromium drops a
+    click after Playwright scrolled the button into view: the page receives no pointer or
+    mouse event at all, although the button is the element at that point, the page is visible
+    and focused, and Playwright reports the click done (cf. microsoft/playwright#36398). A
+    person's click cannot be lost that way; the page is not at fault, so the keyboard, which
+    a person may use as well, takes over."""
+    page.locator(selector).scroll_into_view_if_needed()
+    page.click(selector)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        page.wait_for_timeout(50)  # (events reach the test while playwright runs)
+        if done():
+            return True
+    page.focus(selector)
+    page.keyboard.press("Enter")
+    print(f"the click on {selector} never reached the page: pressed Enter on it")
+    return False
 
 
 def wait_until(condition: object, timeout: float = 30.0, what: str = "condition") -> None:

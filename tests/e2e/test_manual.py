@@ -54,6 +54,8 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
         ]
     )
     page = ctx.new_page()
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     page.goto(f"{running.base}/t/{created.table_id}")
     wait_until(lambda: status(page) == "playing" and len(hand(page)) == 22, what="the deal")
 
@@ -85,6 +87,16 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
     expect(page.locator("#ready-button")).to_be_enabled()
     expect(page.locator("#status-line")).to_contain_text(re.compile(r"Next round in \d+ s"))
     page.screenshot(path=str(shots / "table-round-over-desktop.png"), full_page=True)
+    # a frame that changes nothing the result shows (Ann opens her seat in a second tab: the
+    # others are told she is present) keeps the very same button: one replaced between press
+    # and release would lose the click
+    page.evaluate("document.getElementById('ready-again').dataset.kept = 'yes'")
+    seen = len(frames)
+    second = ctx.new_page()
+    second.goto(f"{running.base}/t/{created.table_id}")
+    wait_until(lambda: page.wait_for_timeout(50) or len(frames) > seen, what="a frame")
+    assert page.locator('#ready-again[data-kept="yes"]').count() == 1
+    second.close()
     page.keyboard.press("n")
     wait_until(lambda: status(page) == "playing", what="the second round")
     expect(page.locator("#seats .seat[data-seat='0'] .seat-tags")).to_contain_text("you")

@@ -38,10 +38,12 @@ new PerformanceObserver((list) => {
 }).observe({type: "layout-shift", buffered: true});
 """
 WORDS = {
-    "en": {"stake": "Stake", "total": "Total", "again": "Play again", "over": "The game is over"},
-    "fr": {"stake": "Mise", "total": "Total", "again": "Rejouer", "over": "La partie est finie"},
+    "en": {"stake": "Stake", "total": "Total", "again": "Play again", "over": "The game is over",
+           "bot2": "Bot 2"},
+    "fr": {"stake": "Mise", "total": "Total", "again": "Rejouer", "over": "La partie est finie",
+           "bot2": "Robot 2"},
     "cy": {"stake": "Bet", "total": "Cyfanswm", "again": "Chwarae eto",
-           "over": "Mae’r gêm drosodd"},
+           "over": "Mae’r gêm drosodd", "bot2": "Bot 2"},
 }
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "cy": "cy-GB"}
 
@@ -138,6 +140,11 @@ def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
             assert sum(numbers[:-2]) == numbers[-2], f"a settlement row does not add up: {cells}"
         assert numbers[0] == -15  # every player stakes 15 chips a round (1 to 5 on the boxes)
         _clean(page, "the settlement")
+        # the name cardroom gives a bot is in the page's words, on its seat and in the settlement
+        # as in the log
+        assert page.locator("#seats .seat[data-seat='1'] .seat-name").inner_text() == words["bot2"]
+        row = page.locator("#result table.settlement tbody tr").nth(1).locator("th, td").first
+        assert row.inner_text() == words["bot2"]
         # round 2, then the end screen
         wait_until(lambda: status(page) == "playing", timeout=60, what="the second round")
         _play_round(page, touch=phone)

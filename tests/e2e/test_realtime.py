@@ -9,14 +9,14 @@ import re
 import time
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Request
 
 from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
 from cardroom.tables import SeatSpec
 from cardroom.tables.spit_speed import RealtimeConfig
-from tests.e2e.conftest import RunningServer
-from tests.e2e.helpers import wait_until
+from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
+from tests.e2e.helpers import press_button, wait_until
 from tests.web.test_realtime_web import named, seen_by_seq
 
 CODE = re.compile(r"(?<![\w])(10|[2-9AJQK])[CDHS](?![\w])")
@@ -194,10 +194,27 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
     assert check_frames(running, table_id, 0, frames) > 10
     assert result.locator(f'a[href="/analysis/{table_id}"]').count() == 1
-    with page.expect_response(lambda r: r.url.endswith("/rematch")) as asked:
-        page.click("#rematch")  # a POST (the first to ask makes the table), then the new seat
-    answer = asked.value
-    assert answer.status == 200, (answer.status, answer.text())
+    viewport = page.viewport_size
+    page.set_viewport_size(PHONE)  # on a phone too the result shows, under the cards
+    assert page.locator("#rematch").is_visible() and result.locator("h2").is_visible()
+    page.set_viewport_size(viewport or DESKTOP)
+    # a frame that changes nothing the result shows (here the seats' presence sent anew) keeps
+    # the very same Rematch button: one replaced between press and release loses the click
+    page.evaluate("document.getElementById('rematch').dataset.kept = 'yes'")
+    seen = len(frames)
+    running.loop.call_soon_threadsafe(service.realtime.presence_changed, table_id)
+
+    def told() -> bool:
+        page.wait_for_timeout(50)  # (the frames are recorded while playwright runs)
+        return any(f.get("type") == "state" for f in frames[seen:])
+
+    wait_until(told, 10, "a new state")
+    assert page.locator('#rematch[data-kept="yes"]').count() == 1
+    asked: list[Request] = []
+    page.on("request", lambda r: asked.append(r) if r.url.endswith("/rematch") else None)
+    press_button(page, "#rematch", lambda: bool(asked))  # a POST (the first to ask makes it)
+    answer = asked[0].response()  # (waits for it)
+    assert answer is not None and answer.status == 200, answer and (answer.status, answer.text())
     page.wait_for_url(lambda url: bool(re.search(r"/t/[^/]+$", url)) and table_id not in url)
     page.wait_for_selector("#call-button")
     assert page.locator("#me h2").inner_text().startswith("Ann")

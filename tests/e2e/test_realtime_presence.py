@@ -134,6 +134,9 @@ def test_a_speed_match_to_10_points_shows_the_scores_between_games(
     assert "Game 2 starts in" in page.locator("#next-game").inner_text()
     assert "is over: the next one is dealt" in page.locator("#status-line").inner_text()
     shoot(page, shots, "rt-match-between-en")
+    page.set_viewport_size(PHONE)  # on a phone too the scores show under the cards
+    assert page.locator("#next-game").is_visible() and page.locator("#match-scores").is_visible()
+    page.set_viewport_size(DESKTOP)
     wait_until(lambda: page.evaluate("document.body.dataset.status") == "over", 120, "the end")
     final = page.locator("#result").inner_text()
     assert "wins the match." in final, final

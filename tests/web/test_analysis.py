@@ -12,9 +12,11 @@ from fastapi.testclient import TestClient
 from cardroom.analysis.queue import AnalysisQueue
 from cardroom.bots.base import make_bot
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.records import FORMER_PLAYER
 from cardroom.sim.play import game_record
 from cardroom.store.analyses import AnalysisStore
 from cardroom.web import Settings, create_app
+from cardroom.web.routes.analysis import names_in_words
 from tests.web.conftest import service_of
 from tests.web.test_http import create
 
@@ -153,3 +155,17 @@ def test_an_uploaded_record_is_analysed_once_and_bounded_per_address(tmp_path: A
         assert gone.status_code == 404 and gone.json()["message"].startswith(
             "This record's analysis is not kept here"
         )
+
+
+def test_the_names_cardroom_gives_are_in_the_readers_words() -> None:
+    nain_jaune = {"game": "nain-jaune", "players": ["Ann", "Bot 2", "Seat 3", "Bot 1"]}
+    # a bot's given name is its seat's (Bot 2 at the second seat); any other name is a person's
+    assert names_in_words(nain_jaune, "fr")["players"] == ["Ann", "Robot 2", "Place 3", "Bot 1"]
+    assert names_in_words(nain_jaune, "en") == nain_jaune
+    rows: list[dict[str, Any]] = [{"name": "Expert bot", "plays": 3}, {"name": "Eve"}]
+    speed = {"game": "speed", "players": rows}
+    shown = names_in_words(speed, "fr")["players"]
+    assert shown == [{"name": "Robot expert", "plays": 3}, {"name": "Eve"}]
+    assert rows[0]["name"] == "Expert bot"  # the stored analysis is left as it is
+    former = names_in_words({"game": "nain-jaune", "players": [FORMER_PLAYER, "Bob"]}, "fr")
+    assert former["players"] == ["un ancien joueur", "Bob"]

@@ -23,13 +23,19 @@ Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:ite
 (exactly N worlds: the same seed gives the same decision); ``clock=wall|cpu`` (what ``ms``
 counts: wall time, the default, or CPU time of the thinking thread, for benchmarks on a loaded
 machine); ``lookahead=off|on|all|guess|guess-self|guess-opp`` and ``guesses=K``;
-``policy=heuristic|greedy|random`` (the rollout policy of every seat); ``model=on|leads|off``
+``policy=heuristic|greedy|random`` (the rollout policy of every seat); ``model=on|leads|off|fit``
 (weigh worlds by how well the heuristic explains the opponents' free leads and follows, the
-leads only, or not at all) and ``mismatch=X`` (the factor per unexplained choice, default 0.2).
+leads only, or not at all; ``fit`` weighs as ``on`` and also plays each opponent's rollouts by
+the policy of :data:`FIT_POLICIES` that best explains that seat's free leads so far, each lead
+scored by each policy's probability of it from that seat's view over a few deals of the hidden
+cards consistent with the searcher's view) and ``mismatch=X`` (the factor per unexplained
+choice, default 0.2). Issue 22 screened ``model=fit`` against the default and found no gain
+(docs/bots.md, "Issue 22, session 15"), so it is an option, not the default.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -49,13 +55,17 @@ from cardroom.bots.base import (
 from cardroom.bots.search import (
     MISMATCH,
     Hidden,
+    Lead,
     candidates,
+    dealt,
     known_lacks,
     opponent_leads,
+    public_actions,
     rebuild,
     sample_hidden,
     unseen_cards,
 )
+from cardroom.cards import Card
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import (
     Action,
@@ -64,8 +74,9 @@ from cardroom.games.nain_jaune.engine import (
     FreeSequence,
     Pass,
     Play,
+    Round,
 )
-from cardroom.games.nain_jaune.view import RoundView
+from cardroom.games.nain_jaune.view import RoundView, view_of
 
 DEFAULT_MS = 100
 ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
@@ -74,6 +85,16 @@ GUESS = 4
 """``cardroom.kernels.nain_jaune.GUESS``: ``GUESS + k - 1`` makes a seat's later choices by
 trying each in ``k`` worlds re-dealt from that seat's own view."""
 MAX_GUESSES = 8
+FIT_POLICIES = ("heuristic", "guess1", "guess4")
+"""``model=fit``: the rollout policies an opponent may be fitted to, in order of preference
+on a tie (the prior is uniform): ``heuristic``, and the ``guess`` lookahead with 1 and 4
+re-dealt worlds a choice (a one- and a four-world search from the seat's own view)."""
+FIT_SAMPLES = 8
+"""``model=fit``: deals of the hidden cards (consistent with the view) over which each
+policy's probability of an opponent's free lead is averaged."""
+FIT_FLOOR = 0.1
+"""``model=fit``: a policy's probability of a lead is ``(1 - FIT_FLOOR) p + FIT_FLOOR / n``
+(n distinct choices), so one surprising lead never rules a policy out."""
 MAX_DEPTH = 8
 """The largest ``depth=D``: lookahead for the first D choices of each rollout (0: all)."""
 MAX_FOCUS = 4
@@ -114,6 +135,63 @@ class Prepared:
     lead_boards: Any
     cands: list[Action]
     codes: Any
+
+
+def _round_at(view: RoundView, hidden: Hidden, lead: Lead) -> Round:
+    """The round of :func:`cardroom.bots.search.rebuild` (``hidden`` as the unknown cards),
+    replayed only up to just before ``lead``."""
+    rnd = dealt(view, hidden)
+    played = 0
+    for action in public_actions(view):
+        if isinstance(action, Play):
+            if played == lead.played:
+                break
+            played += 1
+        rnd.apply(action)
+    return rnd
+
+
+def fit_likelihoods(view: RoundView, lead: Lead, seed: str) -> list[float]:
+    """Each of :data:`FIT_POLICIES`' probability of ``lead`` from the leading seat's view,
+    averaged over :data:`FIT_SAMPLES` deals of the hidden cards consistent with ``view``
+    (drawn from ``seed``, so the same view gives the same figures), floored (:data:`FIT_FLOOR`)."""
+    from cardroom.bots.heuristic import HeuristicBot
+
+    rng = random.Random(seed)
+    players: list[Any] = [
+        HeuristicBot(),
+        ExpertBot(ms=None, iterations=1, model="off"),
+        ExpertBot(ms=None, iterations=4, model="off"),
+    ]
+    hits = [0.0] * len(players)
+    floor = 0.0
+    for _ in range(FIT_SAMPLES):
+        rnd = _round_at(view, sample_hidden(view, rng), lead)
+        seen = view_of(rnd, lead.seat)
+        floor += 1 / len(candidates(seen))
+        for i, bot in enumerate(players):
+            if _same(seen, bot.act(seen, random.Random(rng.getrandbits(63))), lead.card):
+                hits[i] += 1
+    return [((1 - FIT_FLOOR) * h + FIT_FLOOR * floor) / FIT_SAMPLES for h in hits]
+
+
+def _same(view: RoundView, choice: Action, card: Card) -> bool:
+    """Whether playing ``choice`` is the same choice as playing ``card`` (same rank, and both
+    board cards or neither: :func:`cardroom.bots.search.candidates` folds the others)."""
+    if not isinstance(choice, Play) or choice.card.rank != card.rank:
+        return False
+    board = set(view.rules.board_cards)
+    return (choice.card in board) == (card in board)
+
+
+def fitted_policies(likelihoods: dict[int, list[list[float]]], players: int) -> list[int]:
+    """Each seat's most likely index in :data:`FIT_POLICIES` given the likelihoods of its
+    observed leads (uniform prior; a tie goes to the earlier policy)."""
+    out = [0] * players
+    for seat, rows in likelihoods.items():
+        logs = [sum(math.log(row[i]) for row in rows) for i in range(len(FIT_POLICIES))]
+        out[seat] = max(range(len(FIT_POLICIES)), key=lambda i: (logs[i], -i))
+    return out
 
 
 def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
@@ -243,7 +321,8 @@ class ExpertBot:
     policy: str = "heuristic"
     model: str = "on"
     """``on``: weigh worlds by the opponents' leads and follows; ``leads``: leads only;
-    ``off``: every world the same."""
+    ``off``: every world the same; ``fit``: as ``on``, and each opponent's rollouts are played
+    by the policy of :data:`FIT_POLICIES` that best explains its free leads so far."""
     mismatch: float = MISMATCH
     """A world's weight is multiplied by this for each choice the heuristic would not make."""
     lookahead: str = "off"
@@ -260,6 +339,9 @@ class ExpertBot:
     """Worlds sampled for the last decision (for benchmarks)."""
     last_scores: list[tuple[Action, float]] = field(default_factory=list)
     """Each candidate of the last decision with its weighted mean final chips."""
+    last_fit: list[int] = field(default_factory=list)
+    """``model=fit``: each seat's index in :data:`FIT_POLICIES` at the last decision."""
+    _fit_cache: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     depth: int = 0
     """With a lookahead, how many choices of each rollout it makes (0: every one); the later
@@ -273,9 +355,30 @@ class ExpertBot:
     def _guess_code(self) -> int:
         return GUESS + self.guesses - 1
 
+    def _fit(self, view: RoundView) -> list[int]:
+        """``model=fit``: each seat's index in :data:`FIT_POLICIES` from its free leads so far
+        (the searcher's own seat: 0). Each lead's likelihoods are computed once (kept by a key
+        made of the view's public cards up to it, so the same view gives the same figures)."""
+        rows: dict[int, list[list[float]]] = {}
+        for lead in opponent_leads(view):
+            upto = [c.index for _, c in view.played[: lead.played + 1]]
+            key = repr((view.seat, lead.seat, lead.passes, upto))
+            if key not in self._fit_cache:
+                if len(self._fit_cache) > 4096:
+                    self._fit_cache.clear()
+                self._fit_cache[key] = fit_likelihoods(view, lead, key)
+            rows.setdefault(lead.seat, []).append(self._fit_cache[key])
+        return fitted_policies(rows, view.players)
+
     def _policies(self, view: RoundView) -> Any:
         """Each seat's rollout policy code for this bot's lookahead."""
         policies = np.full(view.players, ROLLOUT_POLICIES[self.policy], np.int64)
+        if self.model == "fit":
+            self.last_fit = self._fit(view)
+            codes = (ROLLOUT_POLICIES[self.policy], GUESS, GUESS + 3)
+            for p, i in enumerate(self.last_fit):
+                if p != view.seat:
+                    policies[p] = codes[i]
         if self.lookahead == "all":
             policies[:] = LOOKAHEAD
         elif self.lookahead == "guess":
@@ -326,7 +429,9 @@ class ExpertBot:
             return cands[0]
         start = self.clock()
         deadline = start + (self.ms or 0) / 1000
-        prep = prepare(view, sample_hidden(view, rng), self.model != "off", self.model == "on")
+        prep = prepare(
+            view, sample_hidden(view, rng), self.model != "off", self.model in ("on", "fit")
+        )
         policies = self._policies(view)
         state = np.array([rng.getrandbits(63), 0], np.int64)
         if 0 < self.focus < len(cands):
@@ -358,7 +463,7 @@ def _expert(options: dict[str, str]) -> ExpertBot:
             unknown_options(
                 "expert",
                 unknown,
-                "ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off, "
+                "ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off|fit, "
                 "mismatch=X (0 < X ≤ 1), lookahead=off|on|all|guess|guess-self|guess-opp, "
                 "guesses=K (1 to 8), depth=D (0 to 8), focus=K (0 to 4) or clock=wall|cpu",
             )
@@ -372,8 +477,8 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         raise BotError(not_valid("expert", "policy", policy, ("heuristic", "greedy", "random")))
     bot.policy = policy
     model = options.get("model", "on")
-    if model not in ("on", "leads", "off"):
-        raise BotError(not_valid("expert", "model", model, ("on", "leads", "off")))
+    if model not in ("on", "leads", "off", "fit"):
+        raise BotError(not_valid("expert", "model", model, ("on", "leads", "off", "fit")))
     bot.model = model
     lookahead = options.get("lookahead", "off")
     if lookahead not in LOOKAHEADS:

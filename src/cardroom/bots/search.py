@@ -165,12 +165,9 @@ def public_actions(view: RoundView) -> list[Action]:
     return actions
 
 
-def rebuild(view: RoundView, hidden: Hidden) -> Round:
-    """A round whose public state equals the view's, with ``hidden`` as the unknown cards.
-
-    The deal is the sampled hands plus every card each seat has played, and the view's public
-    actions (cards played, passes, claims, forgotten announcements) are replayed on it.
-    """
+def dealt(view: RoundView, hidden: Hidden) -> Round:
+    """The round as dealt, with ``hidden`` as the unknown cards: the sampled hands plus every
+    card each seat has played, the chips and boxes before the stakes; no action applied."""
     hands, talon = hidden
     initial = [list(h) for h in hands]
     for seat, card in view.played:
@@ -185,7 +182,16 @@ def rebuild(view: RoundView, hidden: Hidden) -> Round:
         elif isinstance(event, Takes):
             chips[event.seat] -= event.amount
             board[box_of[event.card]] += event.amount
-    rnd = Round(view.rules, chips, board, view.dealer, initial, talon)
+    return Round(view.rules, chips, board, view.dealer, initial, talon)
+
+
+def rebuild(view: RoundView, hidden: Hidden) -> Round:
+    """A round whose public state equals the view's, with ``hidden`` as the unknown cards.
+
+    The deal is :func:`dealt`, and the view's public actions (cards played, passes, claims,
+    forgotten announcements) are replayed on it.
+    """
+    rnd = dealt(view, hidden)
     for action in public_actions(view):
         rnd.apply(action)
     return rnd

@@ -29,8 +29,10 @@ from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Sta
 from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.games.records import RecordError, loads
 from cardroom.i18n import translator
+from cardroom.i18n.names import shown_name
 from cardroom.i18n.reasons import record_error_id
-from cardroom.i18n.words import N_
+from cardroom.i18n.spit_speed_words import seat_name
+from cardroom.i18n.words import N_, default_name
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, refusal
@@ -97,13 +99,39 @@ def _answer(status: Status, lang: str, key: str | None = None) -> Response:
     if key is not None:
         body["id"] = key
     if status.analysis is not None:
-        body["analysis"] = status.analysis
+        body["analysis"] = names_in_words(status.analysis, lang)
     if status.error is not None:
         body["error"] = status.error
         body["message"] = translator(lang)._(
             REFUSALS.get(status.error, FAILED_LATER)
         )
     return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+
+def names_in_words(analysis: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The analysis with the names cardroom gives, stored in English (``Bot 2``, ``Easy bot``,
+    a deleted player), in ``lang``'s words, as the table and the replay show them."""
+    players = analysis.get("players")
+    if not isinstance(players, list):
+        return analysis
+    out = dict(analysis)
+    if analysis.get("game") == "nain-jaune":
+        out["players"] = [
+            shown_name(str(default_name({"name": name, "seat": g, "kind": "bot"}, lang)), lang)
+            if isinstance(name, str)
+            else name
+            for g, name in enumerate(players)
+        ]
+        return out
+    shown = []
+    for row in players:
+        name = row.get("name") if isinstance(row, dict) else None
+        if isinstance(name, str):
+            level = name.removesuffix(" bot").lower() if name.endswith(" bot") else None
+            row = {**row, "name": seat_name({"name": name, "bot": level}, lang)}
+        shown.append(row)
+    out["players"] = shown
+    return out
 
 
 def _unfinished(lang: str) -> Response:

@@ -186,6 +186,24 @@ export function clear(node) {
   return node;
 }
 
+const shownKeys = new WeakMap();
+
+/** Refill `node` with `build()` only when `key` (what it shows) changed since its last fill, so
+ * a frame that changes nothing there does not replace a button under a pointer mid-click (a
+ * click whose press and release land on two different buttons is lost). True when refilled. */
+export function fillIfChanged(node, key, build) {
+  if (shownKeys.get(node) === key) return false;
+  shownKeys.set(node, key);
+  clear(node);
+  build();
+  return true;
+}
+
+/** Forget what `node` shows, so the next `fillIfChanged` refills it. */
+export function forgetShown(node) {
+  shownKeys.delete(node);
+}
+
 /** "7D" -> {rank: "7", suit: "D"}. */
 export function splitCard(code) {
   const c = String(code).toUpperCase();

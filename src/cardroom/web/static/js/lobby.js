@@ -1,5 +1,5 @@
 // The lobby: create a table and sit down at it (every option in words), my tables, open tables.
-import { _, LANG, clear, el, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
+import { _, LANG, clear, el, fillIfChanged, forgetShown, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
 import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
@@ -212,14 +212,20 @@ async function loadTables() {
     const data = await readJson(await fetch(`/api/tables?lang=${LANG}`, { credentials: "same-origin" }));
     const mineIds = new Set(((data && data.mine) || []).map((row) => String(row.table ?? row.id)));
     for (const [key, mine] of [["mine", true], ["open", false]]) {
-      const list = clear($(key));
+      const list = $(key);
       let rows = (data && data[key]) || [];
       if (!mine) rows = rows.filter((row) => !mineIds.has(String(row.table ?? row.id)));
-      if (!rows.length) list.append(el("li", { class: "muted" }, mine ? _("None yet.") : _("No open table right now.")));
-      for (const row of rows) list.append(tableRow(row, mine));
+      // an unchanged list stays as it is: the link being clicked or focused is not replaced
+      fillIfChanged(list, JSON.stringify(rows), () => {
+        if (!rows.length) list.append(el("li", { class: "muted" }, mine ? _("None yet.") : _("No open table right now.")));
+        for (const row of rows) list.append(tableRow(row, mine));
+      });
     }
   } catch (err) {
-    for (const key of ["mine", "open"]) clear($(key)).append(el("li", { class: "error" }, err.message));
+    for (const key of ["mine", "open"]) {
+      forgetShown($(key));
+      clear($(key)).append(el("li", { class: "error" }, err.message));
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // card it showed ("seen").
 import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
-  personName, tableSocket, postJson,
+  personName, tableSocket, postJson, fillIfChanged, forgetShown,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -597,10 +597,21 @@ function renderResult() {
   const between = Boolean(state.match && state.match.between);
   if ((state.status !== "over" && !between) || !v) {
     box.hidden = true;
+    forgetShown(box);
     return;
   }
   box.hidden = false;
-  clear(box);
+  const seated = mySeat() !== null;
+  // everything the box shows; a seated player's rematch button changes its words in place
+  const key = JSON.stringify([state.status, between, state.winner, state.forfeit, state.match,
+    state.rules && state.rules.score_hand, v, [0, 1].map(seatName), seated,
+    seated ? null : state.rematch]);
+  fillIfChanged(box, key, () => fillResult(box, v, between));
+  const button = $("rematch");
+  if (button) button.textContent = state.rematch ? _("Join the rematch") : _("Rematch");
+}
+
+function fillResult(box, v, between) {
   const winner = between || state.winner === undefined ? v.winner : state.winner;
   box.append(el("h2", { class: "game-winner" }, winner === null || winner === undefined ? _("No winner") : _("{name} wins", { name: seatName(winner) })));
   const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
@@ -628,8 +639,7 @@ function renderResult() {
   if (between) return; // no rematch or record between two games of a match
   const links = el("p", {});
   if (mySeat() !== null) {
-    const text = state.rematch ? _("Join the rematch") : _("Rematch");
-    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, text), " ");
+    links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, _("Rematch")), " ");
   } else if (state.rematch) {
     links.append(el("a", { class: "button", href: `${state.rematch}/watch` }, _("Watch the rematch")), " ");
   }

@@ -1,7 +1,7 @@
-// The table page: one websocket, every frame redraws the view; the server decides everything.
+// The table page: one websocket; every frame redraws the view (boxes it leaves unchanged stay); the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  personName, postJson, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
+  personName, postJson, fillIfChanged, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -272,6 +272,9 @@ function withoutName(text, g) {
 function seatName(g) {
   const s = state.seats.find((x) => x.seat === g);
   if (!s) return _("Seat {number}", { number: g + 1 });
+  // the names cardroom gives (stored in English) in the page's words, as the log says them
+  if (s.kind === "bot" && s.name === `Bot ${g + 1}`) return _("Bot {number}", { number: g + 1 });
+  if (s.name === `Seat ${g + 1}`) return _("Seat {number}", { number: g + 1 });
   return personName(s.name) || (s.kind === "bot" ? _("Bot {number}", { number: g + 1 }) : _("Seat {number}", { number: g + 1 }));
 }
 
@@ -439,8 +442,18 @@ function renderActions() {
   const you = state.you;
   const me = state.seats.find((s) => s.seat === you);
   const mustJoin = you !== null && you !== undefined && me && me.kind === "person" && !me.joined;
-  if (mustJoin && $("join-name")) return; // keep what is being typed
-  const box = clear($("actions"));
+  const moves = legal();
+  const r = state.round;
+  const asked = sentReady === state.seq || (state.ready || []).includes(you);
+  // what the box shows: a frame that changes none of it (another player ready, someone back)
+  // leaves it, and a button being pressed, as they are; the join form keeps what is typed
+  const key = mustJoin ? "join" : JSON.stringify([you, state.status, state.creator, asked, moves,
+    r && r.pending_claim, r && r.need, r && Array.isArray(r.hand) && r.hand.length === 0,
+    state.status === "waiting" ? sessionOrLocalInvites() : null]);
+  fillIfChanged($("actions"), key, () => fillActions($("actions"), you, mustJoin, moves, r));
+}
+
+function fillActions(box, you, mustJoin, moves, r) {
   if (you === null || you === undefined) {
     box.append(el("p", { class: "muted" }, _("You are watching: you see what every player sees, no hand.")));
   } else if (mustJoin) {
@@ -468,8 +481,6 @@ function renderActions() {
     }
   }
   if (state.status === "round-over" && you !== null) box.append(readyButton());
-  const moves = legal();
-  const r = state.round;
   if (moves.includes("claim")) {
     const card = r.pending_claim;
     box.append(el("button", { type: "button", class: "claim", id: "claim-button", onclick: () => act("claim") },
@@ -562,20 +573,28 @@ function holdHandHeight() {
 
 function renderResult() {
   const box = $("result");
-  clear(box);
   const res = state.last_result;
   const game = state.game_result;
-  if (!res && !game) { box.hidden = true; return; }
+  if (!res && !game) { box.hidden = true; forgetShown(box); return; }
   box.hidden = false;
   // between rounds a sheet over the hand on a phone; at the end of the game in the page
   box.classList.toggle("ended", state.status === "round-over");
   box.classList.toggle("game-ended", state.status === "over");
-  if (game) box.append(...endScreen(game).filter(Boolean));
+  const asked = sentReady === state.seq || (state.ready || []).includes(state.you);
+  // everything the box shows: another player's "ready" changes none of it, so the box (and a
+  // button being pressed in it) stays as it is
+  const key = JSON.stringify([res, game, state.status, state.you, state.left, state.rematch,
+    state.seats.map((s) => seatName(s.seat)), state.chips_by_round, state.chips_rounds_from, asked]);
+  fillIfChanged(box, key, () => fillResult(box, res, game));
   const end = `${state.status}/${state.round?.k}`;
   if ((state.status === "round-over" || state.status === "over") && shownEnd !== end) {
     shownEnd = end;  // below the hand: bring it into view once (scrolling moves no layout)
     requestAnimationFrame(() => box.scrollIntoView({ block: "nearest", behavior: "smooth" }));
   }
+}
+
+function fillResult(box, res, game) {
+  if (game) box.append(...endScreen(game).filter(Boolean));
   if (res && (state.status === "round-over" || state.status === "over" || state.status === "playing")) {
     box.append(el("h2", {}, state.status !== "round-over" ? _("Last round") : _("Settlement of the round")));
     if (res.winner !== null && res.winner !== undefined) {
