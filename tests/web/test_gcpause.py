@@ -284,3 +284,37 @@ def test_a_keeper_without_automatic_collections_is_the_only_collector() -> None:
         gc.unfreeze()
         if not was_enabled:
             gc.disable()
+
+
+def test_the_app_keeper_takes_its_step_interval_and_mode_from_the_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Settings.gc_step_every`` and ``gc_automatic`` reach the keeper the app runs."""
+    from fastapi.testclient import TestClient
+
+    from cardroom.web import app as app_module
+    from cardroom.web.app import create_app
+    from tests.web.conftest import settings_for
+
+    made: list[GcKeeper] = []
+
+    class Recorded(GcKeeper):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(app_module, "GcKeeper", Recorded)
+    was_enabled = gc.isenabled()
+    try:
+        settings = settings_for(tmp_path, gc_step_every=0.25, gc_automatic=False)
+        with TestClient(create_app(settings)):
+            assert [(k.freeze_every, k.automatic) for k in made] == [(0.25, False)]
+            assert not gc.isenabled()  # the keeper is the only collector while it runs
+        assert gc.isenabled() == was_enabled  # and gives gc its own collections back
+        made.clear()
+        with TestClient(create_app(settings_for(tmp_path / "default"))):
+            assert [(k.freeze_every, k.automatic) for k in made] == [(1.0, True)]
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()

@@ -51,7 +51,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             await service.start()
             await chat.start()
-            gc_keeper = GcKeeper(automatic=settings.gc_automatic)
+            gc_keeper = GcKeeper(
+                freeze_every=settings.gc_step_every, automatic=settings.gc_automatic
+            )
             gc_keeper.start()  # the only full collection, before the first request
             keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             ratings = asyncio.get_running_loop().create_task(

@@ -114,6 +114,13 @@ class Settings:
     1000 tables, but that step then walks a whole second's survivors in one pause (tens of
     milliseconds at 1000 tables) and the p99 latency was higher in four runs of six
     (docs/deploy.md, "Where a server's CPU goes"), so it stays on by default."""
+    gc_step_every: float = 1.0
+    """Seconds between two steps of the GC keeper (collect the young generations, freeze the
+    survivors). With ``gc_automatic`` off, 0.25 cut the single pause to a quarter (about 11 ms
+    at 1000 tables) for the same GC CPU as 1.0, half what gc's own collections cost (docs/deploy.md,
+    "Where a server's CPU goes", 2026-11-27); objects are then frozen younger, so a soak
+    (``benchmarks/soak.py``) must show the resident memory still levels off before it is a
+    default."""
     event_loop: str = field(default_factory=lambda: "uvloop" if _uvloop() else "asyncio")
     """The event loop ``cardroom serve`` runs on: ``uvloop`` where it is installed (not on
     Windows), else ``asyncio`` (``web/server.py``)."""
