@@ -223,6 +223,9 @@ def test_ctrl_c_sigterm_and_sighup_save_and_exit_non_zero(tmp_path: Path) -> Non
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            # as in a terminal: a shell's background job (a CI runner's, say) inherits SIGINT
+            # ignored, and Python then leaves it ignored
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         for _ in range(3000):  # until the deal is on disk (the game waits for Ann)
             files = list(folder.glob("*.json")) if folder.exists() else []

@@ -131,16 +131,23 @@ def press_button(page: Page, selector: str, done: Callable[[], bool], seconds: f
     and focused, and Playwright reports the click done (cf. microsoft/playwright#36398). A
     person's click cannot be lost that way; the page is not at fault, so the keyboard, which
     a person may use as well, takes over."""
+
+    def waited() -> bool:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            page.wait_for_timeout(50)  # (events reach the test while playwright runs)
+            if done():
+                return True
+        return False
+
     page.locator(selector).scroll_into_view_if_needed()
     page.click(selector)
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        page.wait_for_timeout(50)  # (events reach the test while playwright runs)
-        if done():
-            return True
+    if waited():
+        return True
+    print(f"the click on {selector} never reached the page: pressing Enter on it")
     page.focus(selector)
     page.keyboard.press("Enter")
-    print(f"the click on {selector} never reached the page: pressed Enter on it")
+    assert waited(), f"neither a click nor Enter on {selector} did it"
     return False
 
 
