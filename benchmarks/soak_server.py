@@ -72,9 +72,10 @@ def rss_mb(pid: int | str = "self") -> float:
 class MeasuredKeeper(GcKeeper):
     """The server's keeper, plus the loop-lag and GC-pause monitor."""
 
-    def __init__(self, automatic: bool = True, freeze_every: float = 1.0) -> None:
+    def __init__(self, **settings: Any) -> None:
+        # whatever the app gives the keeper it replaces (step interval, automatic collections)
         full = float(os.environ.get("SOAK_FULL_EVERY", "0"))
-        super().__init__(freeze_every=freeze_every, full_every=full or None, automatic=automatic)
+        super().__init__(full_every=full or None, **settings)
         self.generation = int(os.environ.get("SOAK_KEEPER_GEN", "1"))
         """The generation the keeper's step collects (1, the server's; 0 to try the cheaper)."""
         threshold0 = int(os.environ.get("SOAK_THRESHOLD0", "0"))

@@ -444,7 +444,7 @@ function renderActions() {
   const mustJoin = you !== null && you !== undefined && me && me.kind === "person" && !me.joined;
   const moves = legal();
   const r = state.round;
-  const asked = sentReady === state.seq || (state.ready || []).includes(you);
+  const asked = readyAsked();
   // what the box shows: a frame that changes none of it (another player ready, someone back)
   // leaves it, and a button being pressed, as they are; the join form keeps what is typed
   const key = mustJoin ? "join" : JSON.stringify([you, state.status, state.creator, asked, moves,
@@ -513,9 +513,14 @@ function sessionOrLocalInvites() {
   }
 }
 
+/** Whether this seat has asked for the next round (sent now, or the server has it). */
+function readyAsked() {
+  return sentReady === state.seq || (state.ready || []).includes(state.you);
+}
+
 /** "Next round": under the moves, and in the settlement (a sheet over the hand on a phone). */
 function readyButton(id = "ready-button") {
-  const asked = sentReady === state.seq || (state.ready || []).includes(state.you);
+  const asked = readyAsked();
   return el("button", { type: "button", class: "primary ready-button", id, disabled: asked, onclick: ready },
     asked ? _("Waiting for the others…") : keyless(_("Next round (n)")));
 }
@@ -580,7 +585,7 @@ function renderResult() {
   // between rounds a sheet over the hand on a phone; at the end of the game in the page
   box.classList.toggle("ended", state.status === "round-over");
   box.classList.toggle("game-ended", state.status === "over");
-  const asked = sentReady === state.seq || (state.ready || []).includes(state.you);
+  const asked = readyAsked();
   // everything the box shows: another player's "ready" changes none of it, so the box (and a
   // button being pressed in it) stays as it is
   const key = JSON.stringify([res, game, state.status, state.you, state.left, state.rematch,
