@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.tables import SeatSpec, TableConfig
@@ -54,8 +54,12 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
         ]
     )
     page = ctx.new_page()
-    frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    frames: list[str | bytes] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        ws.on("framereceived", frames.append)
+
+    page.on("websocket", on_socket)
     page.goto(f"{running.base}/t/{created.table_id}")
     wait_until(lambda: status(page) == "playing" and len(hand(page)) == 22, what="the deal")
 
@@ -94,7 +98,12 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
     seen = len(frames)
     second = ctx.new_page()
     second.goto(f"{running.base}/t/{created.table_id}")
-    wait_until(lambda: page.wait_for_timeout(50) or len(frames) > seen, what="a frame")
+
+    def a_new_frame() -> bool:
+        page.wait_for_timeout(50)
+        return len(frames) > seen
+
+    wait_until(a_new_frame, what="a frame")
     assert page.locator('#ready-again[data-kept="yes"]').count() == 1
     second.close()
     page.keyboard.press("n")
