@@ -143,12 +143,11 @@ def press_button(page: Page, selector: str, done: Callable[[], bool], seconds: f
     over, and the output says so."""
 
     def waited() -> bool:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            page.wait_for_timeout(50)  # (events reach the test while playwright runs)
-            if done():
-                return True
-        return False
+        try:
+            wait_on_page(page, done, seconds, selector)
+        except AssertionError:
+            return False
+        return True
 
     page.locator(selector).scroll_into_view_if_needed()
     page.click(selector)
@@ -159,6 +158,19 @@ def press_button(page: Page, selector: str, done: Callable[[], bool], seconds: f
     page.keyboard.press("Enter")
     assert waited(), f"neither a click nor Enter on {selector} did it"
     return False
+
+
+def wait_on_page(
+    page: Page, condition: Callable[[], bool], timeout: float = 30.0, what: str = "condition"
+) -> None:
+    """``wait_until`` for a condition on what Playwright reports (frames, requests): those
+    events reach the test only while Playwright runs, so wait in Playwright between polls."""
+
+    def pumped() -> bool:
+        page.wait_for_timeout(50)
+        return condition()
+
+    wait_until(pumped, timeout, what)
 
 
 def wait_until(condition: object, timeout: float = 30.0, what: str = "condition") -> None:

@@ -16,7 +16,7 @@ from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
 from cardroom.tables import SeatSpec
 from cardroom.tables.spit_speed import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
-from tests.e2e.helpers import drag, press_button, wait_until
+from tests.e2e.helpers import drag, press_button, wait_on_page, wait_until
 from tests.web.test_realtime_web import named, seen_by_seq
 
 CODE = re.compile(r"(?<![\w])(10|[2-9AJQK])[CDHS](?![\w])")
@@ -207,11 +207,7 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     seen = len(frames)
     running.loop.call_soon_threadsafe(service.realtime.presence_changed, table_id)
 
-    def told() -> bool:
-        page.wait_for_timeout(50)  # (the frames are recorded while playwright runs)
-        return any(f.get("type") == "state" for f in frames[seen:])
-
-    wait_until(told, 10, "a new state")
+    wait_on_page(page, lambda: any(f.get("type") == "state" for f in frames[seen:]), 10, "a state")
     assert page.locator('#rematch[data-kept="yes"]').count() == 1
     asked: list[Request] = []
     page.on("request", lambda r: asked.append(r) if r.url.endswith("/rematch") else None)
