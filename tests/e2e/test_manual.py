@@ -57,7 +57,10 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
     frames: list[str | bytes] = []
 
     def on_socket(ws: WebSocket) -> None:
-        ws.on("framereceived", frames.append)
+        def on_frame(payload: str | bytes) -> None:
+            frames.append(payload)
+
+        ws.on("framereceived", on_frame)  # (a def: playwright marks its handlers)
 
     page.on("websocket", on_socket)
     page.goto(f"{running.base}/t/{created.table_id}")
