@@ -64,3 +64,22 @@ def test_events_put_in_words_once_follow_a_renamed_seat() -> None:
         # the same frame again: the same words
         assert localize_frame(first, lang)["events"][0]["text"].startswith(before)
     assert event["text"] == "Seat 2 plays 7D"  # the table's own event is never changed
+
+
+def test_a_seats_frame_is_not_kept_once_rendered_and_a_spectators_frame_is() -> None:
+    from cardroom.web.routes import ws
+
+    event = {"kind": "play", "seat": 1, "card": "7D", "text": "Seat 2 plays 7D"}
+    seats = [{"seat": 0, "name": "Ann", "kind": "person"}, {"seat": 1, "name": "Bob",
+             "kind": "person"}]  # fmt: skip
+    mine = {"type": "state", "you": 0, "seats": seats, "events": [event], "round": {"hand": []}}
+    watched = {**mine, "you": None, "round": {}}
+    for frame in (mine, watched):
+        text = render_frame(frame, "fr")
+        assert text == encode(localize_frame(frame, "fr"))  # the same text either way
+        assert json.loads(text)["events"][0]["text"] == "Bob pose 7♦"  # in French
+    # the seat's frame is its connection's alone: nothing holds it after it is sent
+    assert all(kept is not mine for kept, _ in ws._RENDERED.values())
+    # the spectators' one is kept for the next spectator, who gets the same text
+    assert any(kept is watched for kept, _ in ws._RENDERED.values())
+    assert render_frame(watched, "fr") is render_frame(watched, "fr")
