@@ -34,9 +34,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from cardroom.store import NOTIFY_CHANNEL, LogEntry
+from cardroom.store.events import asyncpg_dsn
+
+__all__ = ["DEADLINES_CHANNEL", "PRESENCE_CHANNEL", "Coordinator", "asyncpg_dsn"]
 
 PRESENCE_CHANNEL = "cardroom_presence"
 DEADLINES_CHANNEL = "cardroom_deadlines"
@@ -59,11 +60,6 @@ def _notify_script(payloads: list[str]) -> str:
     return "".join(
         f"NOTIFY {NOTIFY_CHANNEL}, '{p.replace(chr(39), chr(39) * 2)}';" for p in payloads
     )
-
-
-def asyncpg_dsn(url: str) -> str:
-    """A SQLAlchemy ``postgresql+asyncpg://`` URL as a plain asyncpg DSN."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Coordinator:
