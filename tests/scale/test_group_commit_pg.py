@@ -60,9 +60,10 @@ async def test_group_commit_on_postgresql(pg_url: str) -> None:
 async def test_appends_take_no_pooled_connection_and_a_batch_is_all_or_nothing(
     pg_url: str,
 ) -> None:
-    """The appends have their own connections: no checkout of SQLAlchemy's pool (whose
-    pre-ping cost three round trips per batch); a batch of entries alone is one implicit
-    transaction, so a taken seq in it writes none of its rows before the others go again."""
+    """The appends (and the ``tables`` updates) have their own connections: no checkout of
+    SQLAlchemy's pool (whose pre-ping cost three round trips per batch); a batch of entries
+    alone is one implicit transaction, so a taken seq in it writes none of its rows before
+    the others go again."""
     import sqlalchemy as sa
 
     store = await EventStore.open(pg_url)
@@ -94,7 +95,10 @@ async def test_appends_take_no_pooled_connection_and_a_batch_is_all_or_nothing(
         assert results[0] is None and results[2] is None
         assert isinstance(results[1], SeqConflict)
         assert writes == [["t0", "t1", "t2"], ["t0", "t2"]]
+        await store.update_table("t2", {"status": "over", "summary": {"winner": "Ann's"}})
         assert checkouts == []
+        assert await store.table_ids({"over"}) == ["t2"]
+        assert [r.summary for r in await store.list_tables({"over"})] == [{"winner": "Ann's"}]
         # t0's row of the refused batch was not kept: written once, by the second batch
         assert [(e.seq, e.data) for e in await store.entries("t0")] == [
             (1, {}), (2, {"n": 0}), (3, {"k": 0})

@@ -311,9 +311,15 @@ def _batch_conflict(batch: list[_Pending], detail: str | None = None) -> SeqConf
 _TAKEN = re.compile(r"Key \(table_id, seq\)=\(([A-Za-z0-9]+), \d+\) already exists")
 
 
-def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ...]]]:
-    """The projections' updates of one append as plain SQL for the direct paths (the same
-    values SQLAlchemy writes: JSON as ``json.dumps`` text); ``pg``: ``$1`` placeholders."""
+def _raw_updates(
+    table_id: str,
+    table_update: dict[str, Any] | None,
+    seats_update: list[dict[str, Any]] | None,
+    pg: bool = False,
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The projections' updates of one append (or of :meth:`EventStore.update_table`) as
+    plain SQL for the direct paths (the same values SQLAlchemy writes: JSON as
+    ``json.dumps`` text); ``pg``: ``$1`` placeholders."""
 
     def sql(table: str, columns: list[str], where: list[str]) -> str:
         marks = [f"${i + 1}" if pg else "?" for i in range(len(columns) + len(where))]
@@ -322,19 +328,19 @@ def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ..
         return f"UPDATE {table} SET {sets} WHERE {cond}"
 
     out: list[tuple[str, tuple[Any, ...]]] = []
-    if p.table_update:
-        values = {k: v for k, v in p.table_update.items() if k in _TABLE_COLUMNS}
+    if table_update:
+        values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
         if "summary" in values:
             values["summary"] = json.dumps(values["summary"])
         if values:
-            out.append((sql("tables", list(values), ["id"]), (*values.values(), p.table_id)))
-    for seat in p.seats_update or []:
+            out.append((sql("tables", list(values), ["id"]), (*values.values(), table_id)))
+    for seat in seats_update or []:
         values = {k: v for k, v in seat.items() if k in _SEAT_COLUMNS}
         if values:
             out.append(
                 (
                     sql("seats", list(values), ["table_id", "seat"]),
-                    (*values.values(), p.table_id, seat["seat"]),
+                    (*values.values(), table_id, seat["seat"]),
                 )
             )
     return out
@@ -354,8 +360,9 @@ class _PgWriter:
     than the batch's own statements. Here a connection is checked by ``is_closed()``, which
     asyncpg sets as soon as the socket closes (a restarted database closes it), costing no
     round trip; a connection whose batch failed for any reason but a refused seq is closed,
-    never reused, and the next batch opens a new one. At most :attr:`EventStore.max_flushers`
-    connections are in use at once (one per batch in flight)."""
+    never reused, and the next batch opens a new one. One connection per batch in flight
+    (:attr:`EventStore.max_flushers`) and per :meth:`EventStore.update_table` running; at
+    most four are kept idle."""
 
     def __init__(self, dsn: str) -> None:
         self.dsn = dsn
@@ -380,9 +387,23 @@ class _PgWriter:
                 f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
             ) from None
 
+    async def run(self, statement: str, params: tuple[Any, ...]) -> None:
+        """One statement on its own (an implicit transaction) on one of these connections."""
+        import asyncpg
+
+        conn = await self.take()
+        reusable = False
+        try:
+            await conn.execute(statement, *params)
+            reusable = True
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StoreUnavailable(f"the database is not answering ({exc})") from None
+        finally:
+            self.give(conn, reusable)
+
     def give(self, conn: Any, reusable: bool) -> None:
         """Back after a batch: kept if ``reusable``, else dropped at once (no round trip)."""
-        if reusable and not self.closed and not conn.is_closed():
+        if reusable and not self.closed and not conn.is_closed() and len(self.idle) < 4:
             self.idle.append(conn)
         else:
             conn.terminate()
@@ -636,7 +657,9 @@ class EventStore:
             (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
             for p in batch
         ]
-        updates = [u for p in batch for u in _raw_updates(p)]
+        updates = [
+            u for p in batch for u in _raw_updates(p.table_id, p.table_update, p.seats_update)
+        ]
         async with self._write_lock:
             try:
                 await writer.submit(rows, updates, partial(self._before_commit, batch))
@@ -659,7 +682,11 @@ class EventStore:
             (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
             for p in batch
         ]
-        updates = [u for p in batch for u in _raw_updates(p, pg=True)]
+        updates = [
+            u
+            for p in batch
+            for u in _raw_updates(p.table_id, p.table_update, p.seats_update, pg=True)
+        ]
         notify = self.notifies and self.announce is None
         raw = await writer.take()
         reusable = False
@@ -711,7 +738,10 @@ class EventStore:
     async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
         values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
-        if values:
+        if values and self._pg_writer is not None:  # one statement on an appends' connection
+            [(statement, params)] = _raw_updates(table_id, values, None, pg=True)
+            await self._pg_writer.run(statement, params)
+        elif values:
             async with _guard(), self._write_lock, self.engine.begin() as conn:
                 await conn.execute(
                     tables_t.update().where(tables_t.c.id == table_id).values(**values)
