@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.tables import SeatSpec, TableConfig
 from tests.e2e.conftest import DESKTOP, RunningServer
-from tests.e2e.helpers import hand, status, wait_until
+from tests.e2e.helpers import hand, status, wait_on_page, wait_until
 
 BOARD = ("10D", "JC", "QS", "KH", "7D")
 SEED = 1  # a fixed seed makes the whole game the same every run (bots are seeded too)
@@ -94,7 +94,7 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
     seen = len(frames)
     second = ctx.new_page()
     second.goto(f"{running.base}/t/{created.table_id}")
-    wait_until(lambda: page.wait_for_timeout(50) or len(frames) > seen, what="a frame")
+    wait_on_page(page, lambda: len(frames) > seen, what="a frame")
     assert page.locator('#ready-again[data-kept="yes"]').count() == 1
     second.close()
     page.keyboard.press("n")

@@ -16,7 +16,7 @@ from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
 from cardroom.tables import SeatSpec
 from cardroom.tables.spit_speed import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
-from tests.e2e.helpers import press_button, wait_until
+from tests.e2e.helpers import drag, press_button, wait_on_page, wait_until
 from tests.web.test_realtime_web import named, seen_by_seq
 
 CODE = re.compile(r"(?<![\w])(10|[2-9AJQK])[CDHS](?![\w])")
@@ -176,8 +176,7 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
                     continue
             if fit and not dragged:
                 card, pile = fit[0]
-                page.drag_and_drop(f'#me button[data-card="{card}"]',
-                                   f'#middle [data-pile="{pile}"]', timeout=500)  # fmt: skip
+                drag(page, f'#me button[data-card="{card}"]', f'#middle [data-pile="{pile}"]')
                 dragged = True
             elif fit:
                 card, pile = fit[0]
@@ -189,6 +188,10 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
             pass
         time.sleep(0.15)
     assert phase(page) == "over"
+    # the keys still reach the page (a drag left under way would swallow them, and the click)
+    shown = page.locator("#help").is_visible()
+    page.keyboard.press("?")
+    wait_until(lambda: page.locator("#help").is_visible() != shown, 5, "? to toggle the help")
     result = page.locator("#result")
     result.wait_for(state="visible")
     assert "wins" in result.inner_text() and result.locator("table.settlement tr").count() == 3
@@ -204,11 +207,7 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     seen = len(frames)
     running.loop.call_soon_threadsafe(service.realtime.presence_changed, table_id)
 
-    def told() -> bool:
-        page.wait_for_timeout(50)  # (the frames are recorded while playwright runs)
-        return any(f.get("type") == "state" for f in frames[seen:])
-
-    wait_until(told, 10, "a new state")
+    wait_on_page(page, lambda: any(f.get("type") == "state" for f in frames[seen:]), 10, "a state")
     assert page.locator('#rematch[data-kept="yes"]').count() == 1
     asked: list[Request] = []
     page.on("request", lambda r: asked.append(r) if r.url.endswith("/rematch") else None)

@@ -131,7 +131,7 @@ def test_replay_upload_returns_the_engines_frames(client: TestClient) -> None:
 
 def test_a_bad_option_is_refused_in_french_with_its_id(client: TestClient) -> None:
     fr = {"Accept-Language": "fr-FR,fr;q=0.9"}
-    cases = [
+    cases: list[tuple[dict[str, Any], str, str]] = [
         (
             {"options": {"payment": "gold"}},
             "rules.not-valid",

@@ -74,7 +74,9 @@ async def test_acting_over_the_websocket(tmp_path: Path) -> None:
         ann = await Player(address, made.table_id, made.creator_token).connect()
         bob = await Player(address, made.table_id, made.invites[1]).connect()
         try:
-            state = lambda f: f["type"] == "state"  # noqa: E731
+            def state(f: dict[str, Any]) -> bool:
+                return bool(f["type"] == "state")
+
             assert (await ann.wait_for(state, timeout=30))["status"] == "waiting"
             assert (await bob.wait_for(state, timeout=30))["you"] == 1
             await bob.send({"type": "join", "name": "Bob"})
