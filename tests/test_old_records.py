@@ -88,8 +88,8 @@ def test_a_record_of_an_earlier_commit_replays_to_its_outcome(name: str) -> None
         summary = check_match(data, [r.engine for r in reps])
         assert list(summary.scores) == seen["scores"] and summary.winner == seen["winner"]
         assert len(reps) == len(seen["games"])
-        for rep, game in zip(reps, seen["games"], strict=True):
-            check_game(rep.engine, rep.arbiter, game)
+        for one, game in zip(reps, seen["games"], strict=True):
+            check_game(one.engine, one.arbiter, game)
     else:
         check_game(reps[0].engine, reps[0].arbiter, seen)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_strict() -> None:
+    """Bare ``mypy`` checks what pyproject.toml names: the package and the tests."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert {"src", "tests"} <= set(config["tool"]["mypy"]["files"])
     result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout + result.stderr
 

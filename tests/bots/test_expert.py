@@ -566,7 +566,9 @@ def _heuristic_round_with_leads(seed: int) -> tuple[Round, list[tuple[int, Round
     before: list[tuple[int, Round]] = []
     kept: tuple[Round, list[tuple[int, Round]]] | None = None
     while rnd.result is None:
-        view = view_of(rnd, rnd.current_player)
+        seat = rnd.current_player
+        assert seat is not None  # a round without a result has a player to act
+        view = view_of(rnd, seat)
         if rnd.current_player == 0 and before and len(candidates(view)) > 1:
             kept = (rnd.clone(), list(before))
         action = bot.act(view, rng)
@@ -608,7 +610,7 @@ def test_a_heuristic_leader_seen_with_its_true_hand_is_explained_by_the_heuristi
     rnd, before = _heuristic_round_with_leads(seed)
     view = view_of(rnd, 0)
     truth = ([list(h) for h in rnd.hands], list(rnd.talon))
-    real = expert.sample_hidden
+    real = sample_hidden
     monkeypatch.setattr(
         expert, "sample_hidden", lambda v, r: truth if v is view else real(v, r)
     )
@@ -630,7 +632,7 @@ def test_model_fit_keeps_heuristic_rollouts_for_heuristic_seats_it_has_seen(
     rnd, _ = _heuristic_round_with_leads(1)
     view = view_of(rnd, 0)
     truth = ([list(h) for h in rnd.hands], list(rnd.talon))
-    real = expert.sample_hidden
+    real = sample_hidden
     monkeypatch.setattr(
         expert, "sample_hidden", lambda v, r: truth if v is view else real(v, r)
     )

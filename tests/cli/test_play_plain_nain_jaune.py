@@ -146,9 +146,15 @@ def scripted_commands_until(table: Table, count: int) -> list[str]:
         action = GreedyBot().act(view, rng)
         lines.append(action.card.code if isinstance(action, Play) else "pass")
         table.human_act(action)
-        while table.phase == "bot":
+        while phase_now(table) == "bot":
             table.bot_act()
     return lines
+
+
+def phase_now(table: Table) -> str:
+    """The table's phase read afresh (after an action; a type checker keeps the phase it saw
+    in a loop's condition)."""
+    return table.phase
 
 
 def test_help_and_state_commands(tmp_path: Path) -> None:

@@ -93,7 +93,7 @@ def test_a_failed_save_is_reported_and_retried_and_the_game_goes_on(
             raise OSError(28, "No space left on device")
         real_fsync(fd)
 
-    monkeypatch.setattr(terminal.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     saved_before = on_disk(table)
     step(table)
     step(table)

@@ -149,6 +149,7 @@ async def test_click_selects_then_plays(tmp_path: Path) -> None:
         assert app.selected == index
         await pilot.click(f"#card-{index}")
         await pilot.pause()
+        assert table.round is not None
         assert card not in table.round.hands[0]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 
 from cardroom.tables import SeatSpec
 from cardroom.tables.spit_speed import RealtimeConfig
@@ -28,7 +28,12 @@ def say(page: Page, text: str) -> None:
 
 def watch_for_trouble(page: Page, errors: list[str]) -> None:
     page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+
+    def on_dialog(d: Dialog) -> None:
+        errors.append(f"dialog: {d.message}")
+        d.dismiss()
+
+    page.on("dialog", on_dialog)
 
 
 def test_markup_in_chat_is_shown_as_text_to_players_and_spectators(

@@ -6,7 +6,7 @@ import re
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.tables import SeatSpec, TableConfig
@@ -54,8 +54,15 @@ def test_manual_claim_and_next_round(running: RunningServer, browser: Browser, s
         ]
     )
     page = ctx.new_page()
-    frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    frames: list[str | bytes] = []
+
+    def on_socket(ws: WebSocket) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            frames.append(payload)
+
+        ws.on("framereceived", on_frame)  # (a def: playwright marks its handlers)
+
+    page.on("websocket", on_socket)
     page.goto(f"{running.base}/t/{created.table_id}")
     wait_until(lambda: status(page) == "playing" and len(hand(page)) == 22, what="the deal")
 

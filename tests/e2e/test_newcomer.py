@@ -82,7 +82,7 @@ def _shot(page: Page, path: Path) -> None:
 
 
 def _round_shift(page: Page, since: float) -> float:
-    shifts: list[dict[str, Any]] = page.evaluate("window.__shifts")
+    shifts: list[dict[str, float]] = page.evaluate("window.__shifts")
     return sum(s["v"] for s in shifts if s["t"] >= since)
 
 

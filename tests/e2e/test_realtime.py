@@ -247,6 +247,7 @@ def test_the_lobby_creates_a_speed_table_against_a_bot(browser: Browser, server:
     with page.expect_request(lambda r: "/api/tables" in r.url and r.method == "POST") as made:
         page.click("#rt-create")  # a bot: nobody to invite, so straight to the seat in one step
     sent = made.value.post_data_json
+    assert sent is not None
     assert (sent["takeover_after"], sent["when_away"]) == (25, "bot")
     page.wait_for_selector("#call-button")
     assert page.evaluate("document.body.dataset.game") == "speed"

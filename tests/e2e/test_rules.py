@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import Browser, Error, Page, ViewportSize, expect
 
 from cardroom.i18n import LANGS, translator
 from cardroom.i18n.options import PRESET_NAMES
@@ -55,7 +55,11 @@ def test_a_newcomer_reads_the_rules_and_sits_down_in_one_step(
         )
         page = ctx.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+
+        def on_error(exc: Error, errors: list[str] = errors) -> None:
+            errors.append(str(exc))
+
+        page.on("pageerror", on_error)
         page.goto(server + "/")
         expect(page.locator("#f-preset option").first).to_have_text(
             translator(lang)._(PRESET_NAMES["classic"])

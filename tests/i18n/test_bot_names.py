@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardroom.i18n.words import record_with_shown_names
 
 
 def test_a_tables_record_names_its_bots_in_the_readers_language() -> None:
-    rounds = [
+    rounds: list[dict[str, Any]] = [
         {"players": ["Ann", "Bot 2", "Bot 3"], "dealer": 0},
         {"players": ["Bot 2", "Bot 3"], "dealer": 1},  # Ann left: positions moved, names stay
     ]

@@ -36,8 +36,9 @@ def _texts(lang: str) -> list[tuple[str, str]]:
     for message in catalog:
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = (message.id,) if isinstance(message.id, str) else tuple(message.id)
+        string = message.string
+        strings = (string,) if isinstance(string, str) or string is None else tuple(string)
         out.append((" ".join(ids), " ".join(s or "" for s in strings)))
     return out
 

@@ -21,7 +21,9 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Claim, Pass, Play, Round
 from cardroom.games.nain_jaune.rules import BOARD_SETS, Rules
 from cardroom.games.speed import engine as speed
+from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit import engine as spit
+from cardroom.games.spit.rules import SpitRules
 from cardroom.i18n import placeholders, translator
 from cardroom.i18n.grammar import COUNT_NOUNS_CY, count_cy
 from cardroom.i18n.messages import MESSAGES, message_words, words
@@ -337,26 +339,43 @@ def _random_refusals(seed: int) -> list[str]:
         said += [rnd.why_illegal(Pass()) or "", rnd.why_illegal(Claim()) or ""]
         rnd.apply(rng.choice(rnd.legal_actions()))
     said.append(rnd.why_illegal(Pass()) or "")
-    sgame = spit.SpitGame.new(spit.SpitRules(), seed)
-    qgame = speed.SpeedGame.new(speed.SpeedRules(), seed)
+    sgame = spit.SpitGame.new(SpitRules(), seed)
+    qgame = speed.SpeedGame.new(SpeedRules(), seed)
     for _ in range(150):
-        for game, module in ((sgame, spit), (qgame, speed)):
-            if game.over:
-                continue
-            seat = rng.randrange(2)
-            card = rng.choice(DECK)
-            tries: list[object] = [module.Play(card, rng.randrange(3), rng.choice(DECK))]
-            if module is spit:
-                tries += [spit.TurnUp(rng.randrange(6)), spit.Move(card, rng.randrange(6)),
-                          spit.CALL_SPIT, spit.Slap(rng.randrange(3)), spit.Choose(1)]
-            else:
-                tries.append(speed.CALL)
-            for action in tries:
-                said.append(game.why_illegal(seat, action) or "")  # type: ignore[arg-type]
-            legal = game.legal_actions(seat)
-            if legal:
-                game.apply(seat, rng.choice(legal))
+        if not sgame.over:
+            _spit_refusals(sgame, rng, said)
+        if not qgame.over:
+            _speed_refusals(qgame, rng, said)
     return [s for s in said if s]
+
+
+def _spit_refusals(game: spit.SpitGame, rng: random.Random, said: list[str]) -> None:
+    """One random seat's refusals of a Play and of each other kind of Spit action, then one
+    legal action of that seat played."""
+    seat = rng.randrange(2)
+    card = rng.choice(DECK)
+    tries: list[spit.Action] = [spit.Play(card, rng.randrange(3), rng.choice(DECK))]
+    tries += [spit.TurnUp(rng.randrange(6)), spit.Move(card, rng.randrange(6)),
+              spit.CALL_SPIT, spit.Slap(rng.randrange(3)), spit.Choose(1)]
+    for action in tries:
+        said.append(game.why_illegal(seat, action) or "")
+    legal = game.legal_actions(seat)
+    if legal:
+        game.apply(seat, rng.choice(legal))
+
+
+def _speed_refusals(game: speed.SpeedGame, rng: random.Random, said: list[str]) -> None:
+    """One random seat's refusals of a Play and of a call, then one legal action of that seat
+    played (the random draws in the order of ``_spit_refusals``)."""
+    seat = rng.randrange(2)
+    card = rng.choice(DECK)
+    tries: list[speed.Action] = [speed.Play(card, rng.randrange(3), rng.choice(DECK))]
+    tries.append(speed.CALL)
+    for action in tries:
+        said.append(game.why_illegal(seat, action) or "")
+    legal = game.legal_actions(seat)
+    if legal:
+        game.apply(seat, rng.choice(legal))
 
 
 @pytest.mark.parametrize("seed", range(4))

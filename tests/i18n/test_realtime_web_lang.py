@@ -18,6 +18,7 @@ from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import engine as speed
+from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit import engine as spit
 from cardroom.i18n.reasons import request_error_text, table_error_text
 from cardroom.i18n.spit_speed_words import (
@@ -91,10 +92,11 @@ def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
 
 def test_the_engines_refusals_in_french_and_welsh() -> None:
     """The engines' own refusals (messages with an id), told from their id and fields."""
-    game = speed.SpeedGame.new(speed.SpeedRules(), 3)
+    game = speed.SpeedGame.new(SpeedRules(), 3)
     for seat in (0, 1):
         game.apply(seat, speed.CALL)
     top = game.view(0).centre[0]
+    assert top is not None  # both called: the game has started
     card = next(c for c in game.view(0).hand if not adjacent(c, top))
     misfit = game.why_illegal(0, speed.Play(card, 0, top))
     assert misfit is not None and misfit.id == "rt.not-next"

@@ -399,7 +399,7 @@ def _ids(path: Path) -> dict[str, int]:
             first = args[0] if args else None
             literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
             if name in MESSAGE_MAKERS | {"_move_error"} and literal:
-                assert isinstance(first, ast.Constant)
+                assert isinstance(first, ast.Constant) and isinstance(first.value, str)
                 if "." in first.value:
                     out[first.value] = node.lineno
             if isinstance(first, ast.IfExp):  # "rec.seconds" if … else "rec.number"
@@ -438,6 +438,7 @@ def test_every_id_raised_has_words_in_every_catalog(name: str) -> None:
             forms = said if isinstance(said, tuple | list) else [said]
             assert forms and all(forms), (id, lang)  # translated, every plural form
             for form in forms:
+                assert isinstance(form, str), (id, lang, form)
                 assert placeholders(form) <= placeholders(msgid) | {"n"}, (id, lang, form)
 
 

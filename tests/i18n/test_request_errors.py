@@ -174,6 +174,7 @@ def test_each_raised_refusal_is_a_message_in_words(path: str) -> None:
     message = _message_of(error)
     assert_in_words(message)
     if isinstance(error, RulesError):  # the command line says it in words too
+        assert isinstance(message, Message)
         for lang in LANGS:
             assert rules_error_text(error, lang) == words(message, lang)
 

@@ -265,7 +265,7 @@ def test_each_rules_error_has_an_id_and_words(
     assert welsh.startswith(cy), welsh
     for said in (french, welsh):
         assert not any(word in said for word in ENGLISH), said
-        unquoted = said.replace(f"'{error.message.fields.get('value', '')}'", "")
+        unquoted = said.replace(f"'{message.fields.get('value', '')}'", "")
         assert not any(code in unquoted for code in CODES), said
         assert "_" not in said.replace(str(message.fields.get("typed", "")), "")
 

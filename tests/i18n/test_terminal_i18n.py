@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.widgets import Static
+from textual.widgets._footer import FooterKey  # (textual.widgets does not export it)
 
 from cardroom.arbiter import VirtualClock
 from cardroom.cli import simulate as simulate_cli
@@ -139,14 +140,14 @@ async def test_nain_jaune_footer_in_french(tmp_path: Path) -> None:
     app = NainJauneApp(make_table(tmp_path), delay=0, lang="fr")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        keys = {str(k.description) for k in app.query("FooterKey")}
+        keys = {str(k.description) for k in app.query(FooterKey)}
         expected = {"Poser la carte", "Passer", "Ramasser", "Manche suivante", "Aide", "Quitter"}
         assert expected <= keys
         assert not keys & {"Play card", "Pass", "Claim", "Next round", "Help", "Quit"}
     english = NainJauneApp(make_table(tmp_path / "en"), delay=0, lang="en")
     async with english.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "Play card" in {str(k.description) for k in english.query("FooterKey")}
+        assert "Play card" in {str(k.description) for k in english.query(FooterKey)}
 
 
 def test_realtime_key_descriptions_in_french(tmp_path: Path) -> None:

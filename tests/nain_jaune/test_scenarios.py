@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.cards import parse_card, parse_cards
+from cardroom.cards import Card, parse_card, parse_cards
 from cardroom.games.nain_jaune import PASS, Game, IllegalAction, Play, Rules
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
@@ -298,7 +298,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
 # --------------------------------------------------------------------------- whole games
 
 
-def two_player_deal():  # type: ignore[no-untyped-def]
+def two_player_deal() -> tuple[list[list[Card]], list[Card]]:
     return make_deal(2, {1: TWO_SEAT1}, TWO_TALON)
 
 

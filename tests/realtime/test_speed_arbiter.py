@@ -3,18 +3,21 @@ play clears the calls, and a record of such a game replays. Positions worked out
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from cardroom.arbiter import Arbiter, VirtualClock, replay
-from cardroom.games.realtime_engine import client_action
+from cardroom.games.realtime_engine import RealtimeEngine, client_action
 from cardroom.games.speed import CALL, Blocked, Play, RecordError, SpeedGame, SpeedRules
+from cardroom.games.spit import Play as SpitPlay
 from cardroom.games.spit import SpitGame
 from tests.speed.deals import C, make_deal
 
 # Tops 5H / 9C after the start. Seat 0 holds 6D, kings and (drawn next) 7S; seat 1 twos and JS.
 OPENING = make_deal(middle="5H 9C", draw0="6D KS KH KD KC 7S", draw1="2S 2H 2D 2C JS")
+
+A = TypeVar("A")
 
 
 def table(deal: list[Any], countdown: float = 3.0) -> tuple[SpeedGame, Arbiter[Any, Any]]:
@@ -64,14 +67,21 @@ def test_a_blocked_game_ends_at_the_flip_and_nothing_is_logged_after() -> None:
 
 
 def test_a_clients_play_must_carry_the_top_card_it_saw() -> None:
-    for engine in (SpeedGame.new(SpeedRules(), 1), SpitGame.new(seed=1)):
-        for data in ({"type": "play", "card": "7D", "pile": 0},
-                     {"type": "play", "card": "7D", "pile": 0, "seen": None}):
-            with pytest.raises(RecordError, match='a play must carry "seen"'):
-                client_action(engine, data)
-        play = client_action(engine, {"type": "play", "card": "7D", "pile": 1, "seen": "8C"})
+    plays = (client_play(SpeedGame.new(SpeedRules(), 1)), client_play(SpitGame.new(seed=1)))
+    for play in plays:
+        assert isinstance(play, (Play, SpitPlay))
         assert (play.card, play.pile, play.seen) == (C("7D"), 1, C("8C"))
     assert client_action(SpeedGame.new(SpeedRules(), 1), {"type": "call"}) == CALL
+
+
+def client_play(engine: RealtimeEngine[A, Any]) -> A:
+    """A client's play 7D on pile 1 seen on 8C, read by ``engine``, once a play without a
+    ``seen`` has been refused in both forms."""
+    for data in ({"type": "play", "card": "7D", "pile": 0},
+                 {"type": "play", "card": "7D", "pile": 0, "seen": None}):
+        with pytest.raises(RecordError, match='a play must carry "seen"'):
+            client_action(engine, data)
+    return client_action(engine, {"type": "play", "card": "7D", "pile": 1, "seen": "8C"})
 
 
 def test_an_old_record_with_key_presses_after_the_end_replays_to_the_right_length() -> None:

@@ -102,6 +102,7 @@ def test_a_bot_game_rebuilds_from_its_log_and_its_record_replays(game: str, seed
     assert record["start"] == T0
     rep = replay(record)
     assert rep.engine.snapshot() == log.table.engine.snapshot()
+    assert log.table.arbiter is not None
     assert [e.accepted for e in rep.arbiter.log] == [e.accepted for e in log.table.arbiter.log]
 
 

@@ -34,7 +34,7 @@ def test_every_action_id_round_trips() -> None:
         assert action_id(action_from_id(i)) == i
     assert action_from_id(PASS_ACTION) == PASS
     assert action_from_id(CLAIM_ACTION) == CLAIM
-    assert action_from_id(np.int32(C("QS").index)) == Play(C("QS"))
+    assert action_from_id(np.int32(C("QS").index)) == Play(C("QS"))  # numpy integers too
     assert action_id(Play(C("AC"))) == 0 and action_id(Play(C("KS"))) == 51
 
 

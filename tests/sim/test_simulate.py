@@ -100,7 +100,12 @@ def _round_chips(game: Any) -> list[list[int]]:
 def _round_results(game: Any) -> list[bool]:
     from cardroom.games.nain_jaune.record import parse_round, replay_round
 
-    return [bool(replay_round(parse_round(r)).result.grand_opera) for r in game.records]
+    out: list[bool] = []
+    for record in game.records:
+        result = replay_round(parse_round(record)).result
+        assert result is not None
+        out.append(bool(result.grand_opera))
+    return out
 
 
 def test_same_seed_same_summary_for_any_workers() -> None:

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from cardroom.cards import DECK, Card, parse_card, parse_cards
 from cardroom.games.speed import SpeedGame, SpeedRules
+
+
+class Piles(TypedDict, total=False):
+    """Piles for :func:`make_deal` and :func:`new_game`, each written top first."""
+
+    side0: str
+    side1: str
+    middle: str
+    draw0: str
+    draw1: str
 
 
 def make_deal(

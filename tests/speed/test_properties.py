@@ -163,7 +163,8 @@ def hidden_shuffle(game: SpeedGame, seat: int, rng: random.Random) -> SpeedGame:
     the other player can play changes freely."""
     other = copy.deepcopy(game)
     places: list[tuple[list[Any], int]] = []
-    for pile in [*other._side, *other._draw, other._hand[1 - seat], other._middle]:
+    hidden: list[list[Any]] = [*other._side, *other._draw, other._hand[1 - seat], other._middle]
+    for pile in hidden:
         places.extend((pile, j) for j, c in enumerate(pile) if c is not None)
     for pile in other._centre:
         places.extend((pile, j) for j in range(len(pile) - 1))

@@ -129,7 +129,10 @@ def test_bad_actions_are_record_errors(data: object, message: str) -> None:
 
 
 def header() -> dict[str, Any]:
-    return json.loads(json.dumps(record_header(SpeedGame.new(SpeedRules(), 5), ["Ann", "Bob"])))
+    data: dict[str, Any] = json.loads(
+        json.dumps(record_header(SpeedGame.new(SpeedRules(), 5), ["Ann", "Bob"]))
+    )
+    return data
 
 
 def test_header_shape() -> None:

@@ -7,6 +7,7 @@ import pytest
 from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.speed import (
     CALL,
+    Action,
     Blocked,
     Called,
     CardPlayed,
@@ -21,11 +22,11 @@ from cardroom.games.speed import (
     SpeedRules,
 )
 
-from .deals import C, H, make_deal, new_game, start
+from .deals import C, H, Piles, make_deal, new_game, start
 
 # Tops 5H / 9C. Seat 0 holds 6D (fits 5H) and four kings; seat 1 holds four twos and JS:
 # nothing of seat 1 fits 5 or 9 (it would need 4, 6, 8 or 10).
-OPENING = {
+OPENING: Piles = {
     "middle": "5H 9C",
     "draw0": "6D KS KH KD KC 7S",
     "draw1": "2S 2H 2D 2C JS",
@@ -120,7 +121,7 @@ def test_stale_and_illegal_plays_change_nothing() -> None:
     start(game)
     game.apply(0, Play(C("6D"), 0, C("5H")))
     before = game.snapshot()
-    cases = [
+    cases: list[tuple[int, Action, str]] = [
         (0, Play(C("7S"), 0, C("5H")), "stale: pile 1 now shows 6D, not 5H"),
         (1, Play(C("7S"), 0), "7S is not in your hand"),
         (0, Play(C("KS"), 0, C("6D")), "KS cannot go on 6D"),
@@ -156,7 +157,7 @@ def test_wrap_king_ace_two() -> None:
 
 # Tops 5H / 9C; seat 0 holds kings and QS, seat 1 twos and QH: nobody can play (wanted ranks:
 # Q, A, J, K, A, 3). Side pile 0 shows 7C then 7D; side pile 1 7H then 3D.
-STUCK = {
+STUCK: Piles = {
     "side0": "7C 7D",
     "side1": "7H 3D",
     "middle": "5H 9C",
@@ -212,7 +213,7 @@ def flip(game: SpeedGame) -> list[object]:
 # Rebuilding. Start tops 9C / 5D; seat 0 plays 10H on 9C and draws 8S. Then the hands hold
 # K K K K 8 and Q Q Q Q 2, which want J Q K A 3 7 9; the side piles hold only 2 4 5 6 8 10, so
 # nobody can play until 9C (now under 10H) comes back up through rebuilt side piles.
-REBUILD = {
+REBUILD: Piles = {
     "side0": "2C 2D 2H 4C 4D 4H 4S 5C 5H 5S",
     "side1": "6C 6D 6H 6S 8C 8D 8H 10C 10D 10S",
     "middle": "9C 5D",
@@ -279,7 +280,7 @@ def test_rebuilt_odd_pile_slides_alone() -> None:
 
 
 # Seat 0's draw pile is the run 2C … KC AD 2D 3D onto the middle AC: he can play all 15.
-RUN = {
+RUN: Piles = {
     "middle": "AC 7H",
     "draw0": "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AD 2D 3D",
 }

@@ -17,8 +17,8 @@ TOPS0 = ["2C", "AC 9D", "JH", "4S", "KC"]
 TOPS1 = ["3D", "9H", "QS", "6H", "AH"]
 
 
-def started(**options: object) -> SpitGame:
-    g = game(TOPS0, "7D", TOPS1, "8S", **options)
+def started() -> SpitGame:
+    g = game(TOPS0, "7D", TOPS1, "8S")
     g.apply(0, CALL_SPIT)
     g.apply(1, CALL_SPIT)
     return g

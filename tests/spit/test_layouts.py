@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict, Unpack
+
 import pytest
 
 from cardroom.cards import Card, parse_card, parse_cards
@@ -17,6 +19,7 @@ from cardroom.games.spit.engine import (
     Took,
     Won,
 )
+from cardroom.games.spit.rules import SlapRule
 from tests.spit.deals import game, position
 
 C = parse_card
@@ -87,7 +90,11 @@ def test_both_slapping_the_same_pile_first_gets_it_the_other_takes_the_other() -
         g.apply(0, Slap(1))
 
 
-def chooser_position(**options: object) -> SpitGame:
+class ChooserOptions(TypedDict, total=False):
+    slap: SlapRule
+
+
+def chooser_position(**options: Unpack[ChooserOptions]) -> SpitGame:
     # Seat 0's last stock card 9C goes on 10H; he still holds KD and QD to spit.
     return position(
         ["9C"],

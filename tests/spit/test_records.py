@@ -10,6 +10,7 @@ import pytest
 from cardroom.cards import parse_card
 from cardroom.games.spit import (
     CALL_SPIT,
+    Action,
     Choose,
     Move,
     Play,
@@ -28,7 +29,7 @@ C = parse_card
 
 
 def test_actions_round_trip_through_json() -> None:
-    actions = [
+    actions: list[Action] = [
         Play(C("7D"), 0, C("8C")),
         Play(C("10S"), 1, None),
         TurnUp(4),

@@ -108,10 +108,10 @@ async def check_resume(store: EventStore) -> None:
                 mine = after[len(entries)]
                 assert mine.seq == len(entries) + 1 and mine.data["seat"] == 0
             else:
-                fresh = RealtimeTable.replay(table_id, entries)
+                rebuilt = RealtimeTable.replay(table_id, entries)
                 for seat in (0, 1):
                     live_view = service.realtime.frame_for(table_id, seat)["table_view"]
-                    assert live_view == fresh.frame(seat)["table_view"]
+                    assert live_view == rebuilt.frame(seat)["table_view"]
                     assert same_view(live_view, SEEN[table_id]["views"][seat])
                 assert service.realtime.status(table_id) == "playing"
     finally:

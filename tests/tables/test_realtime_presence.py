@@ -105,7 +105,7 @@ def step(service: TableService, table_id: str, seat: int) -> dict[str, Any] | No
     t = table(service, table_id)
     view = t.engine.view(seat)
     order = ["play", "slap", "choose", "turn-up", "move", "call", "spit"]
-    actions = [t.engine.action_to_json(a) for a in view.legal_actions]
+    actions: list[dict[str, Any]] = [t.engine.action_to_json(a) for a in view.legal_actions]
     # a move is worth it when it uncovers a card (never back and forth between spaces)
     deep = {top.code for top, n in getattr(view, "stock", ()) if top is not None and n > 1}
     actions = [
@@ -249,6 +249,7 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
     assert t.bots[0] == config.level and 0 in t.taken and not t.paused
     for _ in range(20):
         await tick(service, table_id, clock, 0.5)
+    assert t.arbiter is not None
     assert [e.seat for e in t.arbiter.log[-10:] if e.seat is not None].count(0) > 0  # both bots
     with pytest.raises(TableError) as info:
         await service.act_realtime(table_id, 0, {"type": "call"})
@@ -357,5 +358,7 @@ async def test_a_rematch_gives_each_person_a_fresh_token_and_old_ones_do_not_ope
     assert ann not in str([e.data for e in entries]) and bob not in str([e.data for e in entries])
     # the log alone gives the same seats (a restart, or another process)
     assert RealtimeTable.replay(new_id, entries).seq == len(entries)
-    assert table(service, new_id).config.away_limit == 20  # the rematch keeps the settings
+    rematch_config = table(service, new_id).config
+    assert rematch_config is not None
+    assert rematch_config.away_limit == 20  # the rematch keeps the settings
     await service.stop()

@@ -83,9 +83,9 @@ def test_a_short_series_follows_the_published_formulas() -> None:
         want = by_hand(before, ranks)
         for g, w in zip(got, want, strict=True):
             assert g == pytest.approx(w, abs=1e-9)
-        for w, new in zip(who, got, strict=True):
-            if w in people:
-                people[w] = new
+        for name, new in zip(who, got, strict=True):
+            if name in people:
+                people[name] = new
     assert ranks_by_chips([40, 25, 40, 15]) == [1, 3, 1, 4]
     assert people["cat"][0] > MU  # first equal, above a bot and a person
 

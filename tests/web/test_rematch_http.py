@@ -23,7 +23,7 @@ def _finished_table(client: TestClient) -> str:
               "seats": [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]},
     )  # fmt: skip
     assert created.status_code == 201, created.text
-    table = created.json()["table"]
+    table: str = created.json()["table"]
     assert client.get(f"/t/{table}/rematch").status_code == 405  # a GET changes nothing
     early = client.post(f"/t/{table}/rematch", json={})
     assert early.status_code == 403

@@ -26,6 +26,7 @@ async def test_frames_are_compressed_only_when_asked(tmp_path: Path, compress: b
         url = f"ws://{address}/ws/{created.table_id}?token={created.creator_token}"
         # the client offers permessage-deflate (websockets does by default, as browsers do)
         async with websockets.connect(url) as ws:
+            assert ws.response is not None  # the handshake is done
             agreed = ws.response.headers.get("Sec-WebSocket-Extensions", "")
             assert ("permessage-deflate" in agreed) is compress
             frame = json.loads(await ws.recv())  # the frames are the same either way

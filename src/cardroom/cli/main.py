@@ -20,6 +20,8 @@ from cardroom.cli.records import load_record, read_record_bytes, record_kind  # 
 from cardroom.games.records import brief
 from cardroom.i18n import translator
 
+__all__ = ["cli", "main", "replay"]
+
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("record", type=click.Path(path_type=Path))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import SupportsInt
 
 import numpy as np
 
@@ -52,7 +53,7 @@ def action_id(action: Action) -> int:
     raise UnknownAction(f"{action!r} is not a Nain Jaune action")
 
 
-def action_from_id(value: int) -> Action:
+def action_from_id(value: SupportsInt) -> Action:
     """The engine action of an id in ``0..53`` (numpy integers are accepted)."""
     try:
         index = int(value)
