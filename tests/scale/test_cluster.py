@@ -85,6 +85,54 @@ async def test_change_notices_reach_the_processes_holding_the_table_and_no_other
         await b.close()
 
 
+async def test_change_presence_and_deadlines_notices_of_a_turn_go_in_one_query(
+    pg_url: str,
+) -> None:
+    """Whatever their channel, the notices a process posts in one loop turn reach the others
+    in one query on its lease connection (not one ``SELECT pg_notify`` round trip each for
+    presence and deadlines), intact and in order."""
+    changes: list[tuple[str, int, LogEntry | None]] = []
+    presence: list[tuple[str, str, int, int]] = []
+    deadlines: list[tuple[str, list[tuple[str, int | None, float]]]] = []
+    a = Coordinator(pg_url, lambda *_: None, lambda *_: None)
+    b = Coordinator(
+        pg_url,
+        lambda t, seq, entry: changes.append((t, seq, entry)),
+        lambda pid, t, seat, n: presence.append((pid, t, seat, n)),
+        on_deadlines=lambda t, told: deadlines.append((t, told)),
+    )
+    await a.connect()
+    await b.connect()
+    queries: list[tuple[Any, ...]] = []
+
+    class Counted:  # A's connection, its queries counted
+        def __init__(self, conn: Any) -> None:
+            self.conn = conn
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.conn, name)
+
+        async def execute(self, *args: Any) -> Any:
+            queries.append(args)
+            return await self.conn.execute(*args)
+
+    a.conn = Counted(a.conn)
+    try:
+        entry = LogEntry(2, "action", {"seat": 0, "say": "l'as"}, 3.0)
+        a.announce("t1", entry)
+        await a.tell_presence(["t1 0 1", "t1 1 2"])
+        await a.tell_deadlines("t1", [("takeover", 1, 12.5), ("next-round", None, 20.0)])
+        await until(lambda: bool(changes and presence and deadlines))
+        await asyncio.sleep(0.3)  # anything else would have come by now
+        assert len(queries) == 1
+        assert changes == [("t1", 2, entry)]
+        assert presence == [(a.pid, "t1", 0, 1), (a.pid, "t1", 1, 2)]
+        assert deadlines == [("t1", [("takeover", 1, 12.5), ("next-round", None, 20.0)])]
+    finally:
+        await a.close()
+        await b.close()
+
+
 def two_people(seed: int, rounds: int = 1, takeover_after: float = 0.0) -> TableConfig:
     rules = Rules.from_options("classic", {"end": f"rounds:{rounds}"})
     seats = (

@@ -311,9 +311,15 @@ def _batch_conflict(batch: list[_Pending], detail: str | None = None) -> SeqConf
 _TAKEN = re.compile(r"Key \(table_id, seq\)=\(([A-Za-z0-9]+), \d+\) already exists")
 
 
-def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ...]]]:
-    """The projections' updates of one append as plain SQL for the direct paths (the same
-    values SQLAlchemy writes: JSON as ``json.dumps`` text); ``pg``: ``$1`` placeholders."""
+def _raw_updates(
+    table_id: str,
+    table_update: dict[str, Any] | None,
+    seats_update: list[dict[str, Any]] | None,
+    pg: bool = False,
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The projections' updates of one append (or of :meth:`EventStore.update_table`) as
+    plain SQL for the direct paths (the same values SQLAlchemy writes: JSON as
+    ``json.dumps`` text); ``pg``: ``$1`` placeholders."""
 
     def sql(table: str, columns: list[str], where: list[str]) -> str:
         marks = [f"${i + 1}" if pg else "?" for i in range(len(columns) + len(where))]
@@ -322,22 +328,95 @@ def _raw_updates(p: _Pending, pg: bool = False) -> list[tuple[str, tuple[Any, ..
         return f"UPDATE {table} SET {sets} WHERE {cond}"
 
     out: list[tuple[str, tuple[Any, ...]]] = []
-    if p.table_update:
-        values = {k: v for k, v in p.table_update.items() if k in _TABLE_COLUMNS}
+    if table_update:
+        values = {k: v for k, v in table_update.items() if k in _TABLE_COLUMNS}
         if "summary" in values:
             values["summary"] = json.dumps(values["summary"])
         if values:
-            out.append((sql("tables", list(values), ["id"]), (*values.values(), p.table_id)))
-    for seat in p.seats_update or []:
+            out.append((sql("tables", list(values), ["id"]), (*values.values(), table_id)))
+    for seat in seats_update or []:
         values = {k: v for k, v in seat.items() if k in _SEAT_COLUMNS}
         if values:
             out.append(
                 (
                     sql("seats", list(values), ["table_id", "seat"]),
-                    (*values.values(), p.table_id, seat["seat"]),
+                    (*values.values(), table_id, seat["seat"]),
                 )
             )
     return out
+
+
+def asyncpg_dsn(url: str) -> str:
+    """A SQLAlchemy ``postgresql+asyncpg://`` URL as a plain asyncpg DSN."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class _PgWriter:
+    """The appends' own asyncpg connections to PostgreSQL, kept apart from SQLAlchemy's pool.
+
+    Through the pool each batch paid a checkout with ``pool_pre_ping`` (SQLAlchemy's asyncpg
+    ping is BEGIN, ``;``, ROLLBACK: three round trips) and the greenlet hand-overs of
+    ``engine.connect()``: in a profile of one PostgreSQL server at 1000 tables that was more
+    than the batch's own statements. Here a connection is checked by ``is_closed()``, which
+    asyncpg sets as soon as the socket closes (a restarted database closes it), costing no
+    round trip; a connection whose batch failed for any reason but a refused seq is closed,
+    never reused, and the next batch opens a new one. One connection per batch in flight
+    (:attr:`EventStore.max_flushers`) and per :meth:`EventStore.update_table` running; at
+    most four are kept idle."""
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.idle: list[Any] = []
+        """Open connections waiting for the next batch."""
+        self.closed = False
+
+    async def take(self) -> Any:
+        """An open connection (an idle one, else a new one); :class:`StoreUnavailable` if the
+        database does not answer."""
+        while self.idle:
+            conn = self.idle.pop()
+            if not conn.is_closed():
+                return conn
+        import asyncpg
+
+        try:
+            return await asyncpg.connect(self.dsn, timeout=5)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+            reason = str(exc).strip().splitlines()
+            raise StoreUnavailable(
+                f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
+            ) from None
+
+    async def run(self, statement: str, params: tuple[Any, ...]) -> None:
+        """One statement on its own (an implicit transaction) on one of these connections."""
+        import asyncpg
+
+        conn = await self.take()
+        reusable = False
+        try:
+            await conn.execute(statement, *params)
+            reusable = True
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StoreUnavailable(f"the database is not answering ({exc})") from None
+        finally:
+            self.give(conn, reusable)
+
+    def give(self, conn: Any, reusable: bool) -> None:
+        """Back after a batch: kept if ``reusable``, else dropped at once (no round trip)."""
+        if reusable and not self.closed and not conn.is_closed() and len(self.idle) < 4:
+            self.idle.append(conn)
+        else:
+            conn.terminate()
+
+    async def close(self) -> None:
+        """Close the idle connections (a batch in flight gives its own back afterwards)."""
+        self.closed = True
+        idle, self.idle = self.idle, []
+        for conn in idle:
+            try:
+                await asyncio.wait_for(conn.close(), 5)
+            except Exception:  # (gone already, or not answering: drop it)
+                conn.terminate()
 
 
 _PG_INSERT = "INSERT INTO events (table_id, seq, kind, data, at) VALUES ($1, $2, $3, $4, $5)"
@@ -375,6 +454,10 @@ class EventStore:
         path = _sqlite_file(url)
         self._writer = _SqliteWriter(path) if path is not None else None
         """The appends' direct path to a SQLite file (None: SQLAlchemy writes them)."""
+        self._pg_writer = (
+            _PgWriter(asyncpg_dsn(url)) if engine.dialect.driver == "asyncpg" else None
+        )
+        """The appends' own connections to PostgreSQL (None: another database)."""
 
     @classmethod
     async def open(cls, url: str | None = None) -> EventStore:
@@ -420,6 +503,8 @@ class EventStore:
         """Dispose of the engine (and close the appends' own connection)."""
         if self._writer is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._writer.close)
+        if self._pg_writer is not None:
+            await self._pg_writer.close()
         await self.engine.dispose()
 
     async def create_table(
@@ -545,8 +630,8 @@ class EventStore:
         if self._writer is not None:
             await self._write_batch_raw(self._writer, batch)
             return
-        if self.engine.dialect.driver == "asyncpg":
-            await self._write_batch_pg(batch)
+        if self._pg_writer is not None:
+            await self._write_batch_pg(self._pg_writer, batch)
             return
         async with _guard(), self._write_lock, self.engine.begin() as conn:
             rows = [
@@ -572,7 +657,9 @@ class EventStore:
             (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
             for p in batch
         ]
-        updates = [u for p in batch for u in _raw_updates(p)]
+        updates = [
+            u for p in batch for u in _raw_updates(p.table_id, p.table_update, p.seats_update)
+        ]
         async with self._write_lock:
             try:
                 await writer.submit(rows, updates, partial(self._before_commit, batch))
@@ -581,23 +668,33 @@ class EventStore:
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
                 raise StoreUnavailable(f"the database is not answering ({exc})") from None
 
-    async def _write_batch_pg(self, batch: list[_Pending]) -> None:
-        """The batch on the pooled connection's asyncpg connection itself: one prepared
-        ``executemany`` in one transaction, without SQLAlchemy's work per statement."""
+    async def _write_batch_pg(self, writer: _PgWriter, batch: list[_Pending]) -> None:
+        """The batch on one of the appends' own asyncpg connections (:class:`_PgWriter`).
+
+        Entries alone (the usual batch): one prepared ``executemany``, which asyncpg sends
+        as one pipeline ending in one Sync, so PostgreSQL runs it as one implicit
+        transaction (all rows or none: asyncpg >= 0.22) and answers once it is committed:
+        one round trip. With projections' updates or in-transaction notices: BEGIN, the
+        statements and COMMIT, as before."""
         import asyncpg
 
         rows = [
             (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
             for p in batch
         ]
-        updates = [u for p in batch for u in _raw_updates(p, pg=True)]
-        async with _guard(), self.engine.connect() as conn:
-            raw = (await conn.get_raw_connection()).driver_connection
-            assert raw is not None
-            try:
+        updates = [
+            u
+            for p in batch
+            for u in _raw_updates(p.table_id, p.table_update, p.seats_update, pg=True)
+        ]
+        notify = self.notifies and self.announce is None
+        raw = await writer.take()
+        reusable = False
+        try:
+            if updates or notify:
                 async with raw.transaction():
                     await raw.executemany(_PG_INSERT, rows)
-                    if self.notifies and self.announce is None:
+                    if notify:
                         for p in batch:
                             await raw.execute(
                                 "SELECT pg_notify($1, $2)", NOTIFY_CHANNEL,
@@ -606,11 +703,18 @@ class EventStore:
                     for statement, params in updates:
                         await raw.execute(statement, *params)
                     self._before_commit(batch)
-            except asyncpg.IntegrityConstraintViolationError as exc:
-                raise _batch_conflict(batch, getattr(exc, "detail", None)) from None
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-                await conn.invalidate()  # (a broken connection must not go back to the pool)
-                raise StoreUnavailable(f"the database is not answering ({exc})") from None
+            else:
+                self._before_commit(batch)  # (its statement is its commit: nothing is sent yet)
+                await raw.executemany(_PG_INSERT, rows)
+            reusable = True
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            reusable = True  # (refused and rolled back: the connection is fine)
+            raise _batch_conflict(batch, getattr(exc, "detail", None)) from None
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StoreUnavailable(f"the database is not answering ({exc})") from None
+        finally:
+            # anything else (a broken connection, a cancellation mid-statement): never reused
+            writer.give(raw, reusable)
 
     def _before_commit(self, batch: list[_Pending]) -> None:
         """A hook for tests (a crash between the writes and the commit)."""
@@ -634,7 +738,10 @@ class EventStore:
     async def update_table(self, table_id: str, values: dict[str, Any]) -> None:
         """Update the ``tables`` projection alone (status, title, public, summary)."""
         values = {k: v for k, v in values.items() if k in _TABLE_COLUMNS}
-        if values:
+        if values and self._pg_writer is not None:  # one statement on an appends' connection
+            [(statement, params)] = _raw_updates(table_id, values, None, pg=True)
+            await self._pg_writer.run(statement, params)
+        elif values:
             async with _guard(), self._write_lock, self.engine.begin() as conn:
                 await conn.execute(
                     tables_t.update().where(tables_t.c.id == table_id).values(**values)

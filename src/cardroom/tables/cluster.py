@@ -8,10 +8,11 @@ One asyncpg connection per process (not from the store's pool) holds:
   database) frees its tables at once and another takes them at its next scan.
 * **change notices**: every entry is told on ``cardroom_tables`` once committed (the entry
   itself as JSON, ``[table, seq, kind, data, at]``, or ``"<table> <seq>"`` if too big), the
-  notices of a loop turn in one simple query of ``NOTIFY`` statements (see ``announce``); a
-  process holding that table in memory applies it (or reads the entries it lacks) and tells
-  its own connections. A process skips its own notices (the backend pid of its connection)
-  and, without decoding them, those of tables it does not hold.
+  notices of a loop turn (with the presence and deadlines notices below) in one simple query
+  of ``NOTIFY`` statements (see ``announce``); a process holding that table in memory applies
+  it (or reads the entries it lacks) and tells its own connections. A process skips its own
+  notices (the backend pid of its connection) and, without decoding them, those of tables it
+  does not hold.
 * **presence**: which person seats have a connection in which process (``cardroom_presence``,
   ``"<pid> <table> <seat> <n>"``, again every few seconds), so that the lease holder does not
   let a bot take over a person who is connected to another process.
@@ -34,9 +35,10 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.engine import make_url
-
 from cardroom.store import NOTIFY_CHANNEL, LogEntry
+from cardroom.store.events import asyncpg_dsn
+
+__all__ = ["DEADLINES_CHANNEL", "PRESENCE_CHANNEL", "Coordinator", "asyncpg_dsn"]
 
 PRESENCE_CHANNEL = "cardroom_presence"
 DEADLINES_CHANNEL = "cardroom_deadlines"
@@ -52,18 +54,14 @@ SELECT id FROM free WHERE pg_try_advisory_lock(hashtextextended(id, 0))
 """
 
 
-def _notify_script(payloads: list[str]) -> str:
-    """``NOTIFY`` statements for ``payloads`` as one simple query: no statement to bind, no
-    row to send back (``SELECT pg_notify(...)`` returns one per notice). The connection keeps
-    PostgreSQL's default ``standard_conforming_strings``, so doubling ``'`` is the quoting."""
+def _notify_script(notices: list[tuple[str, str]]) -> str:
+    """``NOTIFY`` statements for ``(channel, payload)`` pairs as one simple query: no
+    statement to bind, no row to send back (``SELECT pg_notify(...)`` returns one per notice).
+    The connection keeps ``standard_conforming_strings`` on, so doubling ``'`` is the
+    quoting."""
     return "".join(
-        f"NOTIFY {NOTIFY_CHANNEL}, '{p.replace(chr(39), chr(39) * 2)}';" for p in payloads
+        f"NOTIFY {channel}, '{p.replace(chr(39), chr(39) * 2)}';" for channel, p in notices
     )
-
-
-def asyncpg_dsn(url: str) -> str:
-    """A SQLAlchemy ``postgresql+asyncpg://`` URL as a plain asyncpg DSN."""
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 class Coordinator:
@@ -85,7 +83,8 @@ class Coordinator:
         self.wants = wants
         self.conn: Any = None
         self.lock = asyncio.Lock()
-        self._outbox: list[str] = []
+        self._outbox: list[tuple[str, str]] = []
+        """Notices of every channel waiting for the next query, in order."""
         self._flush: asyncio.Task[None] | None = None
 
     @property
@@ -151,9 +150,7 @@ class Coordinator:
         self, table_id: str, deadlines: list[tuple[str, int | None, float]]
     ) -> None:
         """Publish a table's running timers (the lease holder, whenever they change)."""
-        payload = json.dumps([table_id, [list(d) for d in deadlines]])
-        async with self.lock:
-            await self.conn.execute("SELECT pg_notify($1, $2)", DEADLINES_CHANNEL, payload)
+        self._post(DEADLINES_CHANNEL, json.dumps([table_id, [list(d) for d in deadlines]]))
 
     def announce(self, table_id: str, entry: LogEntry) -> None:
         """Tell the other processes that ``table_id`` has ``entry`` (batched, after commit):
@@ -161,7 +158,13 @@ class Coordinator:
         payload = json.dumps([table_id, entry.seq, entry.kind, entry.data, entry.at])
         if len(payload.encode()) > 7000:
             payload = f"{table_id} {entry.seq}"
-        self._outbox.append(payload)
+        self._post(NOTIFY_CHANNEL, payload)
+
+    def _post(self, channel: str, payload: str) -> None:
+        """Queue one notice: the notices of a loop turn, whatever their channel, go in one
+        query (one round trip instead of one ``SELECT pg_notify`` each for deadlines and
+        presence)."""
+        self._outbox.append((channel, payload))
         if self._flush is None or self._flush.done():
             self._flush = asyncio.get_running_loop().create_task(self._send_outbox())
 
@@ -211,5 +214,4 @@ class Coordinator:
             await self._notify("\n".join(chunk))
 
     async def _notify(self, payload: str) -> None:
-        async with self.lock:
-            await self.conn.execute("SELECT pg_notify($1, $2)", PRESENCE_CHANNEL, payload)
+        self._post(PRESENCE_CHANNEL, payload)
