@@ -8,6 +8,19 @@ from typing import Any
 from cardroom.store import EventStore, LogEntry, SeqConflict
 
 
+def recorded_batches(store: EventStore) -> list[list[str]]:
+    """The tables of each batch the store writes from now on, in order."""
+    writes: list[list[str]] = []
+    write_batch = store._write_batch
+
+    async def counted(batch: list[Any]) -> None:
+        writes.append([p.table_id for p in batch])
+        await write_batch(batch)
+
+    store._write_batch = counted  # type: ignore[method-assign]
+    return writes
+
+
 async def test_group_commit_on_postgresql(pg_url: str) -> None:
     store = await EventStore.open(pg_url)
     told: list[tuple[str, int]] = []
@@ -29,14 +42,7 @@ async def test_group_commit_on_postgresql(pg_url: str) -> None:
             assert [(e.seq, e.data) for e in await store.entries(f"t{t}")][1:] == [
                 (s, {"n": t}) for s in range(2, 5)
             ]
-        writes: list[list[str]] = []
-        write_batch = store._write_batch
-
-        async def counted(batch: list[Any]) -> None:
-            writes.append([p.table_id for p in batch])
-            await write_batch(batch)
-
-        store._write_batch = counted  # type: ignore[method-assign]
+        writes = recorded_batches(store)
         results = await asyncio.gather(
             store.append("t0", LogEntry(5, "action", {}, 3.0)),
             store.append("t1", LogEntry(4, "action", {"again": True}, 3.0)),  # taken
@@ -78,14 +84,7 @@ async def test_appends_take_no_pooled_connection_and_a_batch_is_all_or_nothing(
             *(store.append(f"t{t}", LogEntry(2, "action", {"n": t}, 2.0)) for t in range(3))
         )
         assert checkouts == []
-        writes: list[list[str]] = []
-        write_batch = store._write_batch
-
-        async def counted(batch: list[Any]) -> None:
-            writes.append([p.table_id for p in batch])
-            await write_batch(batch)
-
-        store._write_batch = counted  # type: ignore[method-assign]
+        writes = recorded_batches(store)
         results = await asyncio.gather(
             store.append("t0", LogEntry(3, "action", {"k": 0}, 3.0)),
             store.append("t1", LogEntry(2, "action", {"again": True}, 3.0)),  # taken
