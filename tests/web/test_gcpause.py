@@ -306,14 +306,15 @@ def test_the_app_keeper_takes_its_step_interval_and_mode_from_the_settings(
     monkeypatch.setattr(app_module, "GcKeeper", Recorded)
     was_enabled = gc.isenabled()
     try:
-        settings = settings_for(tmp_path, gc_step_every=0.25, gc_automatic=False)
-        with TestClient(create_app(settings)):
+        with TestClient(create_app(settings_for(tmp_path))):
             assert [(k.freeze_every, k.automatic) for k in made] == [(0.25, False)]
-            assert not gc.isenabled()  # the keeper is the only collector while it runs
+            assert not gc.isenabled()  # by default the keeper is the only collector
         assert gc.isenabled() == was_enabled  # and gives gc its own collections back
         made.clear()
-        with TestClient(create_app(settings_for(tmp_path / "default"))):
+        settings = settings_for(tmp_path / "other", gc_step_every=1.0, gc_automatic=True)
+        with TestClient(create_app(settings)):
             assert [(k.freeze_every, k.automatic) for k in made] == [(1.0, True)]
+            assert gc.isenabled()
     finally:
         gc.unfreeze()
         if was_enabled:

@@ -27,8 +27,9 @@ them all (about five objects per connection closed). :func:`break_transport_cycl
 by :meth:`GcKeeper.start`, drops that method once the connection is lost, and reference
 counting frees the transport.
 
-The server's keeper also switches gc's own collections off (``automatic=False``;
-``Settings.gc_automatic``): its step every second is then the only collection. gc's own young
+The server's keeper also switches gc's own collections off (``automatic=False``, the default
+of ``Settings.gc_automatic``): its step, every quarter second by default
+(``Settings.gc_step_every``), is then the only collection. gc's own young
 collections ran every 700 container allocations, each walking every young object alive at
 that moment, and a full table service allocates fast (a frame per seat per change): a native
 profile at 1000 tables found them at 18 % of the event loop's CPU. The keeper's step walks

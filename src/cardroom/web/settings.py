@@ -108,19 +108,18 @@ class Settings:
     """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
     frame is a few kilobytes of JSON, and deflating every frame for every connection was a
     tenth of the server's CPU under load (docs/performance.md)."""
-    gc_automatic: bool = True
-    """Let gc collect by itself between the GC keeper's steps (``web/gcpause.py``). Off: the
-    keeper's step, every second, is the only collection: about a tenth less CPU per action at
-    1000 tables, but that step then walks a whole second's survivors in one pause (tens of
-    milliseconds at 1000 tables) and the p99 latency was higher in four runs of six
-    (docs/deploy.md, "Where a server's CPU goes"), so it stays on by default."""
-    gc_step_every: float = 1.0
+    gc_automatic: bool = False
+    """Let gc collect by itself between the GC keeper's steps (``web/gcpause.py``). Off (the
+    default): the keeper's step, every ``gc_step_every`` seconds, is the only collection,
+    about half the GC's CPU of gc's own young collections at 1000 tables. On: gc's own
+    collections run as well (the default until 2026-11-27; docs/deploy.md, "Where a server's
+    CPU goes")."""
+    gc_step_every: float = 0.25
     """Seconds between two steps of the GC keeper (collect the young generations, freeze the
-    survivors). With ``gc_automatic`` off, 0.25 cut the single pause to a quarter (about 11 ms
-    at 1000 tables) for the same GC CPU as 1.0, half what gc's own collections cost (docs/deploy.md,
-    "Where a server's CPU goes", 2026-11-27); objects are then frozen younger, so a soak
-    (``benchmarks/soak.py``) must show the resident memory still levels off before it is a
-    default."""
+    survivors). 0.25 with ``gc_automatic`` off: each step walks a quarter second's survivors
+    (about 11 ms at 1000 tables, where one step a second took 40 ms), and a 20-minute soak
+    (``benchmarks/soak.py``) showed the resident memory levelling off as with gc's own
+    collections (docs/deploy.md, 2026-11-27)."""
     event_loop: str = field(default_factory=lambda: "uvloop" if _uvloop() else "asyncio")
     """The event loop ``cardroom serve`` runs on: ``uvloop`` where it is installed (not on
     Windows), else ``asyncio`` (``web/server.py``)."""
