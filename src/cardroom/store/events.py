@@ -346,6 +346,21 @@ def _raw_updates(
     return out
 
 
+def _raw_batch(
+    batch: list[_Pending], pg: bool = False
+) -> tuple[list[tuple[Any, ...]], list[tuple[str, tuple[Any, ...]]]]:
+    """A batch for the direct paths: its ``events`` rows (JSON as text) and its projections'
+    updates (:func:`_raw_updates`)."""
+    rows = [
+        (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
+        for p in batch
+    ]
+    updates = [
+        u for p in batch for u in _raw_updates(p.table_id, p.table_update, p.seats_update, pg)
+    ]
+    return rows, updates
+
+
 def asyncpg_dsn(url: str) -> str:
     """A SQLAlchemy ``postgresql+asyncpg://`` URL as a plain asyncpg DSN."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -387,19 +402,34 @@ class _PgWriter:
                 f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
             ) from None
 
-    async def run(self, statement: str, params: tuple[Any, ...]) -> None:
-        """One statement on its own (an implicit transaction) on one of these connections."""
+    @contextlib.asynccontextmanager
+    async def connection(
+        self, passes: tuple[type[BaseException], ...] = ()
+    ) -> AsyncIterator[Any]:
+        """One of these connections for a batch or a statement, given back afterwards: kept
+        when all went well or on one of ``passes`` (raised as they are: the statement was
+        refused and rolled back, the connection is fine); a database or network error
+        becomes :class:`StoreUnavailable`; after anything else (a cancellation
+        mid-statement) it is never reused."""
         import asyncpg
 
         conn = await self.take()
         reusable = False
         try:
-            await conn.execute(statement, *params)
+            yield conn
             reusable = True
+        except passes:
+            reusable = True
+            raise
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             raise StoreUnavailable(f"the database is not answering ({exc})") from None
         finally:
             self.give(conn, reusable)
+
+    async def run(self, statement: str, params: tuple[Any, ...]) -> None:
+        """One statement on its own (an implicit transaction) on one of these connections."""
+        async with self.connection() as conn:
+            await conn.execute(statement, *params)
 
     def give(self, conn: Any, reusable: bool) -> None:
         """Back after a batch: kept if ``reusable``, else dropped at once (no round trip)."""
@@ -653,13 +683,7 @@ class EventStore:
             self._before_commit(batch)
 
     async def _write_batch_raw(self, writer: _SqliteWriter, batch: list[_Pending]) -> None:
-        rows = [
-            (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
-            for p in batch
-        ]
-        updates = [
-            u for p in batch for u in _raw_updates(p.table_id, p.table_update, p.seats_update)
-        ]
+        rows, updates = _raw_batch(batch)
         async with self._write_lock:
             try:
                 await writer.submit(rows, updates, partial(self._before_commit, batch))
@@ -678,43 +702,28 @@ class EventStore:
         statements and COMMIT, as before."""
         import asyncpg
 
-        rows = [
-            (p.table_id, p.entry.seq, p.entry.kind, json.dumps(p.entry.data), p.entry.at)
-            for p in batch
-        ]
-        updates = [
-            u
-            for p in batch
-            for u in _raw_updates(p.table_id, p.table_update, p.seats_update, pg=True)
-        ]
+        rows, updates = _raw_batch(batch, pg=True)
         notify = self.notifies and self.announce is None
-        raw = await writer.take()
-        reusable = False
+        refused = asyncpg.IntegrityConstraintViolationError  # (rolled back: connection fine)
         try:
-            if updates or notify:
-                async with raw.transaction():
+            async with writer.connection(passes=(refused,)) as raw:
+                if updates or notify:
+                    async with raw.transaction():
+                        await raw.executemany(_PG_INSERT, rows)
+                        if notify:
+                            for p in batch:
+                                await raw.execute(
+                                    "SELECT pg_notify($1, $2)", NOTIFY_CHANNEL,
+                                    f"{p.table_id} {p.entry.seq}",
+                                )  # fmt: skip
+                        for statement, params in updates:
+                            await raw.execute(statement, *params)
+                        self._before_commit(batch)
+                else:
+                    self._before_commit(batch)  # (its statement is its commit: none sent yet)
                     await raw.executemany(_PG_INSERT, rows)
-                    if notify:
-                        for p in batch:
-                            await raw.execute(
-                                "SELECT pg_notify($1, $2)", NOTIFY_CHANNEL,
-                                f"{p.table_id} {p.entry.seq}",
-                            )  # fmt: skip
-                    for statement, params in updates:
-                        await raw.execute(statement, *params)
-                    self._before_commit(batch)
-            else:
-                self._before_commit(batch)  # (its statement is its commit: nothing is sent yet)
-                await raw.executemany(_PG_INSERT, rows)
-            reusable = True
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            reusable = True  # (refused and rolled back: the connection is fine)
+        except refused as exc:
             raise _batch_conflict(batch, getattr(exc, "detail", None)) from None
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StoreUnavailable(f"the database is not answering ({exc})") from None
-        finally:
-            # anything else (a broken connection, a cancellation mid-statement): never reused
-            writer.give(raw, reusable)
 
     def _before_commit(self, batch: list[_Pending]) -> None:
         """A hook for tests (a crash between the writes and the commit)."""

@@ -206,12 +206,9 @@ class Coordinator:
         for line in lines:
             full = f"{self.pid} {line}"
             if size + len(full) > 7000:
-                await self._notify("\n".join(chunk))
+                self._post(PRESENCE_CHANNEL, "\n".join(chunk))
                 chunk, size = [], 0
             chunk.append(full)
             size += len(full) + 1
         if chunk:
-            await self._notify("\n".join(chunk))
-
-    async def _notify(self, payload: str) -> None:
-        self._post(PRESENCE_CHANNEL, payload)
+            self._post(PRESENCE_CHANNEL, "\n".join(chunk))
