@@ -220,6 +220,8 @@ class NainJauneTable:
         """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
         self._rules_json: tuple[Rules, dict[str, Any], str | None] | None = None
         """The rules as JSON and their preset's name, made once (the rules never change)."""
+        self._turn: tuple[int, Turn | None] | None = None
+        """:meth:`turn`'s answer and the seq it is for."""
         self._seats_changed = 0
         """Counts the entries that may change a seat row but its chips, presence or round:
         every kind but ``action`` (names, joined, bots, takeovers, the status leaving waiting)."""
@@ -290,11 +292,17 @@ class NainJauneTable:
 
     def turn(self) -> Turn | None:
         """Who must act now (None unless a round is being played)."""
+        kept = self._turn
+        if kept is not None and kept[0] == self.seq:  # (only an entry changes it)
+            return kept[1]
         rnd = self.round
         if self.status != "playing" or rnd is None or rnd.over:
-            return None
-        seat = self.round_seats[rnd.to_act]
-        return Turn(seat, self.bot_for(seat))
+            turn = None
+        else:
+            seat = self.round_seats[rnd.to_act]
+            turn = Turn(seat, self.bot_for(seat))
+        self._turn = (self.seq, turn)
+        return turn
 
     def person_seats(self) -> list[int]:
         """The seats persons play (joined or not)."""
@@ -660,7 +668,8 @@ class NainJauneTable:
                 out[name] = value
                 if isinstance(value, Message):
                     out[f"{name}_msg"] = message_json(value)
-            self._event(out, event.describe(names))
+            out["text"] = event.describe(names)  # (as _event: the text last)
+            self.events.append(out)
         if stakes:
             if all(v == STAKE_PER_ROUND for v in stakes.values()):
                 text = f"Stakes: {STAKE_PER_ROUND} chips each on the board"
@@ -703,7 +712,7 @@ class NainJauneTable:
 
     def _forget_frame_parts(self) -> None:
         """Drop every part kept between frames (the next frame is built from scratch)."""
-        self._shared = self._rows = self._round_parts = self._round_lists = None
+        self._shared = self._rows = self._round_parts = self._round_lists = self._turn = None
 
     def _seat_rows(self, present: frozenset[int]) -> list[dict[str, Any]]:
         """The frame's ``seats``: the last list again while nothing in it can have changed."""
@@ -836,9 +845,9 @@ class NainJauneTable:
         rnd = self.round
         assert rnd is not None
         seats = self.round_seats
-        pos = seats.index(seat) if seat is not None and seat in seats else None
-        if pos is None:
+        if seat is None or seat not in seats:
             return public
+        pos = seats.index(seat)
         out = dict(public)
         mine = rnd.current_player == pos
         parts = self._round_parts
