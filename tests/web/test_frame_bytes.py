@@ -3,10 +3,11 @@
 Three tables are played to their end (bots of the service's kind and scripted people: takeovers,
 a return, a person who leaves, presence and deadlines changing, a rematch), and after every
 change the frames of both people, a spectator and now and then a full frame (a resync) are
-rendered as ``web/routes/ws.py`` does, in English, French and Welsh. Each change's texts are
-hashed into one line of ``tests/data/frames/nain_jaune.txt``, written from main e23573c before
-the frame build was made incremental: any byte of any frame that differs fails the test, which
-names the first change that differs.
+rendered as ``web/routes/ws.py`` does, in English, French and Welsh; now and then the frames
+are made again with a person away and another deadline, as when a connection ends (no entry).
+Each change's texts are hashed into one line of ``tests/data/frames/nain_jaune.txt``, written
+by main f78c9b3's code, before the frame build was made incremental: any byte of any frame
+that differs fails the test, which names the first change that differs.
 
 Regenerate only for a deliberate change of the frame contract::
 
@@ -75,6 +76,12 @@ def play(seed: int, limit: int = 2000) -> list[str]:
         if table.seq % 10 == 0:  # a connection's first frame (or a resync): the whole round
             full = table.frame(0, None, present, deadline)
             texts.extend(render_frame(full, lang) for lang in LANGS)
+        if table.seq % 5 == 0:  # then someone's connection ends (no entry): Ann is away
+            away = present - {0}
+            for seat in (1, None):
+                frame = table.frame(seat, cursors[seat], away, {"kind": "takeover", "seat": 0,
+                                                                 "at": 1700.0})  # fmt: skip
+                texts.extend(render_frame(frame, lang) for lang in LANGS)
         digest = hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()[:32]
         lines.append(f"{seed} {table.seq} {digest}")
 
