@@ -41,6 +41,14 @@ def check_width(page: Page, shots: Path, name: str, problems: list[str]) -> None
     )
     if not (inner == PHONE["width"] and wide <= inner):
         problems.append(f"{name}: {wide} px wide at {inner} px ({culprits})")
+    # the top bar's links keep its padding on the right (a long French link once touched the edge)
+    edge = page.evaluate(
+        """() => [...document.querySelectorAll('.topbar a, .topbar select')]
+             .filter((e) => e.getBoundingClientRect().right > innerWidth - 4)
+             .map((e) => e.textContent.trim())"""
+    )
+    if edge:
+        problems.append(f"{name}: the top bar's {edge} reach the screen's right edge")
     page.screenshot(path=str(shots / f"layout-{name}-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(150)
