@@ -157,6 +157,8 @@ class TableService:
                 self._on_presence,
                 self._on_deadlines,
                 wants=self._holds_any,
+                on_sync=self._on_sync,
+                on_peer=self._on_peer,
             )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
@@ -1092,6 +1094,32 @@ class TableService:
             live.inbox[seq] = entry
         self._behind(live, read=entry is None)
 
+    def _on_sync(self, table_ids: list[str] | None) -> None:
+        """Another process was alone and did not tell these tables' changes (``None``: any
+        table's): read their log."""
+        for table_id in self._live if table_ids is None else table_ids:
+            live = self._live.get(table_id)
+            if live is not None:
+                self._behind(live)
+        for table_id in self.realtime.table_ids() if table_ids is None else table_ids:
+            self.realtime.behind(table_id)
+
+    def _on_peer(self) -> None:
+        """This process was alone and another one appeared: tell it who is connected here and
+        the timers of the tables this process holds (not told while alone)."""
+        self._spawn(self._send_presence(self._presence_lines()))
+        for table_id in self.owned:
+            live = self._live.get(table_id)
+            if live is not None and live.deadlines:
+                self._tell_deadlines(live)
+
+    def _presence_lines(self) -> list[str]:
+        return [
+            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
+            for tid, live in self._live.items()
+            for seat in live.present()
+        ] + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
+
     def _behind(self, live: _Live, read: bool = True) -> None:
         live.must_read = live.must_read or read
         live.behind = True
@@ -1203,15 +1231,8 @@ class TableService:
                 await self._scan()
                 self._sweep()
                 beat += 1
-                if beat % 2 == 0:
-                    await self._send_presence(
-                        [
-                            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
-                            for tid, live in self._live.items()
-                            for seat in live.present()
-                        ]
-                        + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
-                    )
+                if beat % 2 == 0 and not coord.alone:
+                    await self._send_presence(self._presence_lines())
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
