@@ -427,6 +427,14 @@ def _memo(part: object, lang: str, names: object, make: Callable[[], Any]) -> An
     return value
 
 
+def forget_memo() -> None:
+    """Empty the memo of parts put in words. The server's GC keeper calls it before each of
+    its steps (``web/gcpause.py``): the memo is there for the connections of one change, a
+    few milliseconds, and what it kept until it filled up (the seat rows, events and their
+    words of about 8,000 frames' parts) was walked by the step's collection."""
+    _MEMO.clear()
+
+
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
     frame's seats); other frames are returned as they are (copied). The result shares its
