@@ -435,12 +435,48 @@ def forget_memo() -> None:
     _MEMO.clear()
 
 
+_SHOWN_NAMES: dict[tuple[str, int, str, bool], Any] = {}
+""":func:`default_name`'s answers: ``(lang, seat, name, is a bot) -> the name shown``."""
+_SHOWN_NAMES_MAX = 4096
+
+
+def _shown_row_name(row: Mapping[str, Any], tr: Translator) -> Any:
+    """:func:`default_name` of ``row``, remembered (a table's seat rows are new at every change,
+    their names seldom are)."""
+    name, seat = row.get("name"), row.get("seat")
+    if type(name) is not str or type(seat) is not int:
+        return default_name(row, tr)
+    key = (tr.lang, seat, name, row.get("kind") == "bot")
+    shown = _SHOWN_NAMES.get(key)
+    if shown is None:
+        shown = default_name(row, tr)
+        if len(_SHOWN_NAMES) >= _SHOWN_NAMES_MAX:
+            _SHOWN_NAMES.clear()
+        _SHOWN_NAMES[key] = shown
+    return shown
+
+
+_Rows = tuple[list[Any], tuple[tuple[Any, Any], ...]]
+
+
+def _rows_in_words(seats: list[Any], tr: Translator) -> _Rows:
+    """A frame's seat rows with the names shown in ``tr``'s language (``seats`` itself when no
+    name changes: the same text), and the key of those names for the events' words."""
+    shown = [_shown_row_name(row, tr) for row in seats]
+    pairs = list(zip(shown, seats, strict=True))
+    if any(new != row.get("name") or "name" not in row for new, row in pairs):
+        rows = [{**row, "name": new} for new, row in pairs]
+    else:
+        rows = seats
+    names = {s.get("seat"): s.get("name") for s in rows}
+    return rows, tuple(names.items())
+
+
 def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
     frame's seats); other frames are returned as they are (copied). The result shares its
     seat rows and events with other frames': read it, do not change it."""
     out = dict(frame)
-    events = frame.get("events")
     if frame.get("type") != "state":
         return out
     tr = tr_of(lang)
@@ -449,26 +485,30 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
         reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
         out["game_result"] = {**result, "reason": reason}
     seats = frame.get("seats") or []
-
-    def localized_rows() -> list[dict[str, Any]]:
-        rows = [dict(row) for row in seats]
-        for row in rows:
-            row["name"] = default_name(row, tr)
-        return rows
-
-    rows: list[dict[str, Any]] = _memo(seats, tr.lang, None, localized_rows) if seats else []
-    if rows:
+    rows: list[Any] = []
+    key: tuple[tuple[Any, Any], ...] = ()
+    if seats:
+        rows, key = _memo(seats, tr.lang, None, lambda: _rows_in_words(seats, tr))
         out["seats"] = rows
+    events = frame.get("events")
     if not events:
         return out
-    names = {s.get("seat"): s.get("name") for s in rows}
-    key = tuple(names.items())
+    told: list[dict[str, Any]] = []
+    lang_ = tr.lang
+    for ev in events:
+        hit = _MEMO.get((id(ev), lang_, key))
+        if hit is not None and hit[0] is ev:
+            told.append(hit[1])
+        else:
+            told.append(_memo(ev, lang_, key, _event_in_words(ev, dict(key), tr)))
+    out["events"] = told
+    return out
 
+
+def _event_in_words(
+    ev: Mapping[str, Any], names: Mapping[Any, Any], tr: Translator
+) -> Callable[[], dict[str, Any]]:
     def name(seat: int) -> str:
         return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
-    def told(ev: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
-        return lambda: {**ev, "text": event_text(ev, name, tr)}
-
-    out["events"] = [_memo(ev, tr.lang, key, told(ev)) for ev in events]
-    return out
+    return lambda: {**ev, "text": event_text(ev, name, tr)}
