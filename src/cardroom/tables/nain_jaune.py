@@ -691,6 +691,12 @@ class NainJauneTable:
         out["events"] = self.events[self.round_start if since is None else since :]
         return out
 
+    def forget_shared(self) -> None:
+        """Drop the change's shared frame parts kept by :meth:`frame` (the service calls it
+        once a change's frames are built): kept until the next change, they lived through the
+        GC keeper's step and were walked by it (``web/gcpause.py``)."""
+        self._shared = None
+
     def _public_frame(
         self, present: frozenset[int] | set[int], deadline: dict[str, Any] | None
     ) -> dict[str, Any]:

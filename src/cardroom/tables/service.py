@@ -788,12 +788,17 @@ class TableService:
                 live.wake.set()
 
     async def _bots_play(self, live: _Live) -> None:
-        """Let bots act while a bot (or a bot playing for an absent person) is to act."""
+        """Let bots act while a bot (or a bot playing for an absent person) is to act.
+
+        Nothing of a move (turn, view, generator, action) is held through the next move's
+        delay: young objects alive at the GC keeper's step are walked (web/gcpause.py)."""
         table = live.table
         while not self._stopping:
             turn = table.turn()
             if turn is None or turn.bot is None:
                 break
+            seat, spec = turn.seat, turn.bot
+            del turn
             seq = table.seq
             if table.cfg.bot_delay > 0:
                 await asyncio.sleep(table.cfg.bot_delay)
@@ -801,22 +806,25 @@ class TableService:
                 continue
             rnd = table.round
             assert rnd is not None
-            view = view_of(rnd, table.round_seats.index(turn.seat))
-            bot = self._bot(turn.bot)
-            rng = random.Random(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
-            if self._thinks(turn.bot):  # they think for ~100 ms (and compile once): not on the loop
+            view = view_of(rnd, table.round_seats.index(seat))
+            del rnd
+            bot = self._bot(spec)
+            rng = random.Random(f"{table.cfg.seed}/seat/{seat}/{seq}")
+            if self._thinks(spec):  # they think for ~100 ms (and compile once): not on the loop
                 action = await asyncio.to_thread(bot.act, view, rng)
             else:
                 action = bot.act(view, rng)
+            del view, rng
             async with live.lock:
                 if table.seq != seq:
                     continue
                 await self._commit(
                     live,
                     "action",
-                    {"seat": turn.seat, "action": action_text(action), "by": "bot"},
+                    {"seat": seat, "action": action_text(action), "by": "bot"},
                 )
                 await self._after(live)
+            del action
             if table.cfg.bot_delay <= 0:  # (else the next move's delay lets them in)
                 await asyncio.sleep(0)  # let readers in between two bot moves
 
@@ -942,6 +950,7 @@ class TableService:
             if not sub._put(frame):
                 sub._put({**table.frame(sub.seat, None, present, deadline), "resync": True})
             sub.cursor = end
+        table.forget_shared()  # the frames are built: freed once sent (web/gcpause.py)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
