@@ -68,6 +68,7 @@ async def test_change_notices_reach_the_processes_holding_the_table_and_no_other
     await a.connect()
     await b.connect()
     try:
+        await until(lambda: not a.alone and not b.alone)  # (alone, nobody would be told)
         quoted = LogEntry(5, "joined", {"seat": 1, "name": "O'Brien \\ 'x''"}, 7.5)
         a.announce("t1", quoted)
         a.announce("t2", LogEntry(3, "action", {"seat": 0}, 8.0))  # B does not hold t2
@@ -103,6 +104,7 @@ async def test_change_presence_and_deadlines_notices_of_a_turn_go_in_one_query(
     )
     await a.connect()
     await b.connect()
+    await until(lambda: not a.alone and not b.alone)
     queries: list[tuple[Any, ...]] = []
 
     class Counted:  # A's connection, its queries counted
@@ -131,6 +133,83 @@ async def test_change_presence_and_deadlines_notices_of_a_turn_go_in_one_query(
     finally:
         await a.close()
         await b.close()
+
+
+class _Counted:
+    """A lease connection whose simple queries are written down."""
+
+    def __init__(self, conn: Any, queries: list[str]) -> None:
+        self.conn = conn
+        self.queries = queries
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.conn, name)
+
+    async def execute(self, *args: Any) -> Any:
+        self.queries.append(str(args[0]))
+        return await self.conn.execute(*args)
+
+
+async def test_a_lone_service_tells_nobody_and_one_that_comes_meanwhile_learns_every_change(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alone on the database, a service sends no change notice (no NOTIFY round trip per loop
+    turn). A second service that comes while the first is still alone (its ``hello`` not heard
+    yet), loads a table, and then misses the changes the first made without telling, is told
+    by the first's ``sync`` and reads them from the log; then the changes come as notices."""
+    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
+    a, b = TableService(store_a), TableService(store_b)
+    coord_a, coord_b = a._coord, b._coord
+    assert coord_a is not None and coord_b is not None
+    held: list[tuple[Any, ...]] = []
+    heard_by_a = coord_a._peers
+
+    def late(*args: Any) -> None:  # A hears of B only when the test says so
+        held.append(args)
+
+    monkeypatch.setattr(coord_a, "_peers", late)
+    queries: list[str] = []
+    await a.start()
+    coord_a.conn = _Counted(coord_a.conn, queries)
+    try:
+        created = await a.create(two_people(seed=3))
+        tid = created.table_id
+        assert coord_a.alone
+        await b.start()
+        assert not coord_b.alone  # B saw A's shared lock: it tells from the start
+        await until(lambda: bool(held))  # B's hello, not heard by A yet
+        await b.seat_of(tid, created.invites[1])  # B loads the table from the log
+        loaded = b.table(tid).seq
+        await a.join(tid, 1, "Bob")  # A, alone: joined, started, the deal, the bots' moves
+        await until(lambda: a.table(tid).status == "playing")
+        await asyncio.sleep(0.3)  # a notice would have come by now
+        assert a.table(tid).seq > loaded + 2
+        assert b.table(tid).seq == loaded  # nobody told B
+        assert coord_a.alone and not [q for q in queries if "NOTIFY" in q]
+        for args in held:  # A hears B's hello: it answers, tells from now on, says sync
+            heard_by_a(*args)
+        assert not coord_a.alone
+        await until(lambda: b.table(tid).seq == a.table(tid).seq)  # B read the log
+        assert any(q.startswith("NOTIFY cardroom_peers, 'here'") for q in queries)
+        assert any(f"NOTIFY cardroom_peers, 'sync {tid}'" in q for q in queries)
+        # from now on A's changes reach B as notices
+        await asyncio.sleep(0.1)
+        queries.clear()
+        before = a.table(tid).seq
+        turn = [(g, f) for g in (0, 1) if (f := a.frame_for(tid, g))["round"]["legal"]]
+        assert len(turn) == 1  # the bots have played up to a person's turn
+        seat, frame = turn[0]
+        await a.act(tid, seat, frame["round"]["legal"][0], frame["seq"])
+        assert a.table(tid).seq > before
+        await until(lambda: b.table(tid).seq == a.table(tid).seq)
+        assert any("NOTIFY cardroom_tables" in q for q in queries)
+        entries = await store_a.entries(tid)
+        assert b.table(tid).seq == entries[-1].seq
+    finally:
+        await a.stop()
+        await b.stop()
+        await store_a.close()
+        await store_b.close()
 
 
 def two_people(seed: int, rounds: int = 1, takeover_after: float = 0.0) -> TableConfig:

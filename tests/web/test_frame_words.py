@@ -161,15 +161,21 @@ def test_unusual_seat_rows_read_as_mains_words() -> None:
         [{"name": "Bot 2", "seat": 1, "kind": "bot"}, {"seat": True, "name": "Seat 2"}],
     ]
     for seats in cases:
-        frame = {"type": "state", "seats": seats, "events": [event], "game_result": None}
+        frame: dict[str, Any] = {
+            "type": "state", "seats": seats, "events": [event], "game_result": None
+        }
         for lang in LANGS:
             expected = encode(reference_localize_frame(frame, lang))
             assert encode(localize_frame(frame, lang)) == expected
             assert render_frame(frame, lang) == expected
     # a frame without seats or events, and not a state frame, are as main left them
-    for frame in ({"type": "state", "seats": [], "events": []}, {"type": "pong", "ref": 3}):
+    plain: tuple[dict[str, Any], ...] = (
+        {"type": "state", "seats": [], "events": []},
+        {"type": "pong", "ref": 3},
+    )
+    for other in plain:
         for lang in LANGS:
-            assert localize_frame(frame, lang) == reference_localize_frame(frame, lang)
+            assert localize_frame(other, lang) == reference_localize_frame(other, lang)
 
 
 def test_a_seat_named_in_english_is_shared_and_one_named_in_french_is_copied() -> None:

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from cardroom.i18n import words
+from cardroom.i18n.words import forget_memo, localize_frame
 from cardroom.web.gcpause import GcKeeper, break_transport_cycles
 
 
@@ -55,6 +57,32 @@ def test_one_full_collection_at_the_start_and_never_again(collections: list[int]
         now[0] = t
         assert keeper.step() == "freeze"
     assert collections == [2, 1, 1, 1, 1]  # only the young generations after the start
+
+
+def test_before_step_runs_at_each_step_before_its_collection(collections: list[int]) -> None:
+    keeper = GcKeeper(clock=lambda: 0.0, before_step=(lambda: collections.append(-1),))
+    keeper.start()
+    assert collections == [2]  # the start is no step
+    keeper.step()
+    keeper.step()
+    assert collections == [2, -1, 1, -1, 1]
+
+
+def test_the_words_memo_is_emptied_by_forget_memo_and_what_it_held_is_freed() -> None:
+    class Event(dict[str, Any]):
+        """A dict that can be weakly referenced."""
+
+    event = Event(kind="passed", seat=1)
+    frame = {"type": "state", "seats": [], "events": [event]}
+    told = localize_frame(frame, "en")["events"][0]
+    assert "text" in told and told is not event
+    assert any(kept is event for kept, _ in words._MEMO.values())  # kept for the next frame
+    ref = weakref.ref(event)
+    del event, frame, told
+    assert ref() is not None  # the memo holds it
+    forget_memo()
+    assert words._MEMO == {}
+    assert ref() is None  # freed by reference counting: no collection walks it
 
 
 def test_a_first_step_without_start_is_the_full_collection(collections: list[int]) -> None:
@@ -308,6 +336,7 @@ def test_the_app_keeper_takes_its_step_interval_and_mode_from_the_settings(
     try:
         with TestClient(create_app(settings_for(tmp_path))):
             assert [(k.freeze_every, k.automatic) for k in made] == [(0.25, False)]
+            assert made[0].before_step == (forget_memo,)  # the words memo, before each step
             assert not gc.isenabled()  # by default the keeper is the only collector
         assert gc.isenabled() == was_enabled  # and gives gc its own collections back
         made.clear()

@@ -427,6 +427,14 @@ def _memo(part: object, lang: str, names: object, make: Callable[[], Any]) -> An
     return value
 
 
+def forget_memo() -> None:
+    """Empty the memo of parts put in words. The server's GC keeper calls it before each of
+    its steps (``web/gcpause.py``): the memo is there for the connections of one change, a
+    few milliseconds, and what it kept until it filled up (the seat rows, events and their
+    words of about 8,000 frames' parts) was walked by the step's collection."""
+    _MEMO.clear()
+
+
 _SHOWN_NAMES: dict[tuple[str, int, str, bool], Any] = {}
 """:func:`default_name`'s answers: ``(lang, seat, name, is a bot) -> the name shown``."""
 _SHOWN_NAMES_MAX = 4096

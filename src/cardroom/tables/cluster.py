@@ -19,6 +19,16 @@ One asyncpg connection per process (not from the store's pool) holds:
 * **deadlines**: the lease holder's timers (a person's takeover, the next round) as it arms
   and cancels them (``cardroom_deadlines``, ``[table, [[kind, seat, at], ...]]``), so the
   other processes show the same countdowns without running them.
+* **peers** (``cardroom_peers``): a process alone on the database sends no notices at all (no
+  NOTIFY round trip per loop turn). Each lease connection holds a shared advisory lock
+  (``PEER_LOCK``), so a process that connects sees at once whether another is there (then it
+  notices from the start), and says ``hello``; the others answer ``here``. A process that
+  was alone and hears of another starts noticing and first says ``sync`` with the tables whose
+  notices it held back (``sync`` alone: too many to list, any table), then tells its presence
+  and timers again; a process that hears ``sync`` reads those tables' log (``on_sync``). An
+  entry is announced only after its commit, so whatever a lone process held back is in the log
+  before its ``sync`` is sent, and everything after it is noticed. (A process that is left
+  alone again keeps noticing.)
 
 Any process may append a person's action; the ``(table_id, seq)`` uniqueness is the last word
 on order (a loser's entry is refused and it catches up). Spit and Speed tables have the same
@@ -38,10 +48,23 @@ from typing import Any
 from cardroom.store import NOTIFY_CHANNEL, LogEntry
 from cardroom.store.events import asyncpg_dsn
 
-__all__ = ["DEADLINES_CHANNEL", "PRESENCE_CHANNEL", "Coordinator", "asyncpg_dsn"]
+__all__ = [
+    "DEADLINES_CHANNEL",
+    "PEERS_CHANNEL",
+    "PEER_LOCK",
+    "PRESENCE_CHANNEL",
+    "Coordinator",
+    "asyncpg_dsn",
+]
 
 PRESENCE_CHANNEL = "cardroom_presence"
 DEADLINES_CHANNEL = "cardroom_deadlines"
+PEERS_CHANNEL = "cardroom_peers"
+PEER_LOCK = (1667330660, 1)
+"""The shared advisory lock every lease connection holds (the two-key form: its own key space,
+apart from the tables' one-key leases), so a process sees whether any other is connected."""
+_HELD_BACK_MAX = 500
+"""At most this many table ids are remembered while alone; past it ``sync`` means all."""
 logger = logging.getLogger(__name__)
 
 _SCAN = """
@@ -51,6 +74,12 @@ WITH free AS MATERIALIZED (
     ORDER BY created_at LIMIT $2
 )
 SELECT id FROM free WHERE pg_try_advisory_lock(hashtextextended(id, 0))
+"""
+
+_OTHERS = """
+SELECT count(*) FROM pg_locks
+WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2 AND objsubid = 2
+  AND pid <> pg_backend_pid()
 """
 
 
@@ -74,13 +103,25 @@ class Coordinator:
         on_presence: Callable[[str, str, int, int], None],
         on_deadlines: Callable[[str, list[tuple[str, int | None, float]]], None] | None = None,
         wants: Callable[[str], bool] | None = None,
+        on_sync: Callable[[list[str] | None], None] | None = None,
+        on_peer: Callable[[], None] | None = None,
     ) -> None:
+        """``on_sync(ids)``: another process was alone and held back the change notices of
+        these tables (``None``: of any table); read them from the log. ``on_peer()``: this
+        process was alone and another appeared (tell it what the notices it held back said:
+        presence, deadlines)."""
         self.dsn = asyncpg_dsn(url)
         self.pid = f"{os.getpid()}-{id(self):x}"
         self.on_change = on_change
         self.on_presence = on_presence
         self.on_deadlines = on_deadlines
         self.wants = wants
+        self.on_sync = on_sync
+        self.on_peer = on_peer
+        self.alone = True
+        """No other process was seen on the database: no notice is sent."""
+        self._held_back: set[str] | None = set()
+        """Tables whose change notices were not sent while alone (``None``: too many)."""
         self.conn: Any = None
         self.lock = asyncio.Lock()
         self._outbox: list[tuple[str, str]] = []
@@ -102,7 +143,13 @@ class Coordinator:
         await conn.add_listener(NOTIFY_CHANNEL, self._changed)
         await conn.add_listener(PRESENCE_CHANNEL, self._presence)
         await conn.add_listener(DEADLINES_CHANNEL, self._deadlines)
+        await conn.add_listener(PEERS_CHANNEL, self._peers)
+        await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", *PEER_LOCK)
+        others = await conn.fetchval(_OTHERS, *PEER_LOCK)
         self.conn = conn
+        if others:
+            self._not_alone()
+        await conn.execute(f"NOTIFY {PEERS_CHANNEL}, 'hello'")
 
     async def close(self) -> None:
         """Close the connection (every lease of this process is released)."""
@@ -146,15 +193,56 @@ class Coordinator:
             told = [(str(k), None if s is None else int(s), float(at)) for k, s, at in rows]
             self.on_deadlines(str(table_id), told)
 
+    def _peers(self, conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid == conn.get_server_pid():  # our own
+            return
+        if payload == "hello":  # a process connected: it may have been told of nobody yet
+            self._post(PEERS_CHANNEL, "here")
+        elif payload.startswith("sync") and self.on_sync is not None:
+            ids = payload[5:].split(" ") if payload.startswith("sync ") else None
+            self.on_sync(ids)
+        self._not_alone()
+
+    def _not_alone(self) -> None:
+        """Another process is there: notices from now on; ``sync`` for those held back."""
+        if not self.alone:
+            return
+        self.alone = False
+        held, self._held_back = self._held_back, set()
+        if held is None:
+            self._post(PEERS_CHANNEL, "sync")
+        else:
+            chunk: list[str] = []
+            size = 0
+            for table_id in sorted(held):
+                if size + len(table_id) > 7000:
+                    self._post(PEERS_CHANNEL, "sync " + " ".join(chunk))
+                    chunk, size = [], 0
+                chunk.append(table_id)
+                size += len(table_id) + 1
+            if chunk:
+                self._post(PEERS_CHANNEL, "sync " + " ".join(chunk))
+        if self.on_peer is not None:
+            self.on_peer()
+
     async def tell_deadlines(
         self, table_id: str, deadlines: list[tuple[str, int | None, float]]
     ) -> None:
         """Publish a table's running timers (the lease holder, whenever they change)."""
+        if self.alone:
+            return
         self._post(DEADLINES_CHANNEL, json.dumps([table_id, [list(d) for d in deadlines]]))
 
     def announce(self, table_id: str, entry: LogEntry) -> None:
         """Tell the other processes that ``table_id`` has ``entry`` (batched, after commit):
         the entry itself if it fits in a notice, else its seq (they read the log then)."""
+        if self.alone:  # nobody to tell; told by ``sync`` if somebody comes
+            held = self._held_back
+            if held is not None:
+                held.add(table_id)
+                if len(held) > _HELD_BACK_MAX:
+                    self._held_back = None
+            return
         payload = json.dumps([table_id, entry.seq, entry.kind, entry.data, entry.at])
         if len(payload.encode()) > 7000:
             payload = f"{table_id} {entry.seq}"
@@ -163,7 +251,10 @@ class Coordinator:
     def _post(self, channel: str, payload: str) -> None:
         """Queue one notice: the notices of a loop turn, whatever their channel, go in one
         query (one round trip instead of one ``SELECT pg_notify`` each for deadlines and
-        presence)."""
+        presence). Alone, only ``cardroom_peers`` notices are sent (presence and deadlines
+        are told again when another process appears, see ``on_peer``)."""
+        if self.alone and channel != PEERS_CHANNEL:
+            return
         self._outbox.append((channel, payload))
         if self._flush is None or self._flush.done():
             self._flush = asyncio.get_running_loop().create_task(self._send_outbox())
@@ -201,6 +292,8 @@ class Coordinator:
 
     async def tell_presence(self, lines: list[str]) -> None:
         """Publish ``"<table> <seat> <n>"`` lines (chunked under NOTIFY's 8000 bytes)."""
+        if self.alone:
+            return
         chunk: list[str] = []
         size = 0
         for line in lines:

@@ -710,6 +710,13 @@ class NainJauneTable:
         out["events"] = self.events[self.round_start if since is None else since :]
         return out
 
+    def forget_shared(self) -> None:
+        """Drop the change's shared frame parts kept by :meth:`frame` (the service calls it
+        once a change's frames are built): kept until the next change, they lived through the
+        GC keeper's step and were walked by it (``web/gcpause.py``). The seat rows and the
+        round's parts stay: they are the same objects for many changes."""
+        self._shared = None
+
     def _forget_frame_parts(self) -> None:
         """Drop every part kept between frames (the next frame is built from scratch)."""
         self._shared = self._rows = self._round_parts = self._round_lists = self._turn = None

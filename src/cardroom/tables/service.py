@@ -157,6 +157,8 @@ class TableService:
                 self._on_presence,
                 self._on_deadlines,
                 wants=self._holds_any,
+                on_sync=self._on_sync,
+                on_peer=self._on_peer,
             )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
@@ -786,12 +788,17 @@ class TableService:
                 live.wake.set()
 
     async def _bots_play(self, live: _Live) -> None:
-        """Let bots act while a bot (or a bot playing for an absent person) is to act."""
+        """Let bots act while a bot (or a bot playing for an absent person) is to act.
+
+        Nothing of a move (turn, view, generator, action) is held through the next move's
+        delay: young objects alive at the GC keeper's step are walked (web/gcpause.py)."""
         table = live.table
         while not self._stopping:
             turn = table.turn()
             if turn is None or turn.bot is None:
                 break
+            seat, spec = turn.seat, turn.bot
+            del turn
             seq = table.seq
             if table.cfg.bot_delay > 0:
                 await asyncio.sleep(table.cfg.bot_delay)
@@ -799,23 +806,26 @@ class TableService:
                 continue
             rnd = table.round
             assert rnd is not None
-            view = view_of(rnd, table.round_seats.index(turn.seat))
-            bot = self._bot(turn.bot)
+            view = view_of(rnd, table.round_seats.index(seat))
+            del rnd
+            bot = self._bot(spec)
             # seeded at its first draw: a bot with one legal action never pays for it
-            rng = LazyRandom(f"{table.cfg.seed}/seat/{turn.seat}/{seq}")
-            if self._thinks(turn.bot):  # they think for ~100 ms (and compile once): not on the loop
+            rng = LazyRandom(f"{table.cfg.seed}/seat/{seat}/{seq}")
+            if self._thinks(spec):  # they think for ~100 ms (and compile once): not on the loop
                 action = await asyncio.to_thread(bot.act, view, rng)
             else:
                 action = bot.act(view, rng)
+            del view, rng
             async with live.lock:
                 if table.seq != seq:
                     continue
                 await self._commit(
                     live,
                     "action",
-                    {"seat": turn.seat, "action": action_text(action), "by": "bot"},
+                    {"seat": seat, "action": action_text(action), "by": "bot"},
                 )
                 await self._after(live)
+            del action
             if table.cfg.bot_delay <= 0:  # (else the next move's delay lets them in)
                 await asyncio.sleep(0)  # let readers in between two bot moves
 
@@ -941,6 +951,7 @@ class TableService:
             if not sub._put(frame):
                 sub._put({**table.frame(sub.seat, None, present, deadline), "resync": True})
             sub.cursor = end
+        table.forget_shared()  # the frames are built: freed once sent (web/gcpause.py)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -1093,6 +1104,32 @@ class TableService:
             live.inbox[seq] = entry
         self._behind(live, read=entry is None)
 
+    def _on_sync(self, table_ids: list[str] | None) -> None:
+        """Another process was alone and did not tell these tables' changes (``None``: any
+        table's): read their log."""
+        for table_id in self._live if table_ids is None else table_ids:
+            live = self._live.get(table_id)
+            if live is not None:
+                self._behind(live)
+        for table_id in self.realtime.table_ids() if table_ids is None else table_ids:
+            self.realtime.behind(table_id)
+
+    def _on_peer(self) -> None:
+        """This process was alone and another one appeared: tell it who is connected here and
+        the timers of the tables this process holds (not told while alone)."""
+        self._spawn(self._send_presence(self._presence_lines()))
+        for table_id in self.owned:
+            live = self._live.get(table_id)
+            if live is not None and live.deadlines:
+                self._tell_deadlines(live)
+
+    def _presence_lines(self) -> list[str]:
+        return [
+            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
+            for tid, live in self._live.items()
+            for seat in live.present()
+        ] + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
+
     def _behind(self, live: _Live, read: bool = True) -> None:
         live.must_read = live.must_read or read
         live.behind = True
@@ -1204,15 +1241,8 @@ class TableService:
                 await self._scan()
                 self._sweep()
                 beat += 1
-                if beat % 2 == 0:
-                    await self._send_presence(
-                        [
-                            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
-                            for tid, live in self._live.items()
-                            for seat in live.present()
-                        ]
-                        + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
-                    )
+                if beat % 2 == 0 and not coord.alone:
+                    await self._send_presence(self._presence_lines())
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

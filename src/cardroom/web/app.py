@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from cardroom.i18n import translator
+from cardroom.i18n.words import forget_memo
 from cardroom.store import EventStore, PlayerStore, StoreUnavailable
 from cardroom.store.bounds import BoundStore
 from cardroom.tables import TableService
@@ -52,7 +53,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await service.start()
             await chat.start()
             gc_keeper = GcKeeper(
-                freeze_every=settings.gc_step_every, automatic=settings.gc_automatic
+                freeze_every=settings.gc_step_every,
+                automatic=settings.gc_automatic,
+                before_step=(forget_memo,),
             )
             gc_keeper.start()  # the only full collection, before the first request
             keeper = asyncio.get_running_loop().create_task(gc_keeper.run())

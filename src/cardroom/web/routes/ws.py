@@ -246,6 +246,9 @@ class Connection:
         try:
             async for frame in sub:
                 await self.send(frame)
+                # not kept while waiting for the next one (up to a second): a young frame
+                # alive at the GC keeper's step is walked by it (web/gcpause.py)
+                del frame
                 self.first_sent.set()
             # the service ended the subscription (it is stopping)
             if self.websocket.application_state == WebSocketState.CONNECTED:

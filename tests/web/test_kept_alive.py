@@ -1,0 +1,49 @@
+"""A connection's pump keeps no frame once it is sent: while it waits for the next one (up
+to a second), a frame kept alive would be walked by the GC keeper's step (web/gcpause.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import CoroutineType
+from typing import Any
+
+from cardroom.tables.subscription import Subscription
+from cardroom.web.routes.ws import Connection
+
+
+class FakeSocket:
+    application_state = None
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+
+async def test_the_pump_holds_no_frame_while_it_waits_for_the_next() -> None:
+    conn = Connection.__new__(Connection)  # only what the pump uses
+    socket = FakeSocket()
+    conn.websocket = socket  # type: ignore[assignment]
+    conn.lang = "en"
+    conn.send_lock = asyncio.Lock()
+    conn.first_sent = asyncio.Event()
+    sub = Subscription("t", 0)
+    pump = asyncio.create_task(conn._pump(sub))
+    frames: list[dict[str, Any]] = [{"type": "chat", "n": n} for n in range(3)]
+    try:
+        for frame in frames:
+            sub._put(frame)
+            for _ in range(50):
+                await asyncio.sleep(0)
+            assert socket.sent[-1] == f'{{"type":"chat","n":{frame["n"]}}}'
+            waiting = pump.get_coro()
+            assert isinstance(waiting, CoroutineType)
+            assert waiting.cr_frame is not None and waiting.cr_await is not None  # awaits
+            local = waiting.cr_frame.f_locals
+            assert "frame" not in local and "sub" in local, sorted(local)
+        assert conn.first_sent.is_set()
+    finally:
+        sub._put(None)
+        await asyncio.wait_for(pump, 5)
+    assert len(socket.sent) == 3
