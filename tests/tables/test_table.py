@@ -167,7 +167,7 @@ def test_bad_entries_are_refused_with_a_code(kind: str, data: dict[str, Any], co
 def fresh_frame(
     table: NainJauneTable, seat: int | None, present: set[int], deadline: dict[str, Any] | None
 ) -> dict[str, Any]:
-    table._shared = None  # what the frame would be if nothing were kept between calls
+    table._forget_frame_parts()  # what the frame would be if nothing were kept between calls
     return table.frame(seat, None, present, deadline)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Action
@@ -24,6 +24,58 @@ class Bot(Protocol):
     def act(self, view: RoundView, rng: random.Random) -> Action:
         """Choose an action for ``view.seat`` (called only when ``view.my_turn``)."""
         ...
+
+
+class LazyRandom(random.Random):
+    """``random.Random(seed)`` seeded at its first draw, not when made.
+
+    Seeding from text (sha512, then the Mersenne Twister's key schedule) costs about 7 µs,
+    more than a simple bot's whole turn; a bot with one legal action never draws, so it never
+    pays it. Every draw (``random``, ``getrandbits`` and all that build on them: ``randrange``,
+    ``choice``, ``shuffle``…) and ``getstate`` give exactly what ``random.Random(seed)``'s
+    would: a bot's moves do not change.
+    """
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        if seed is None:  # (as random.Random(): from the system's entropy, now)
+            self._pending: int | str | None = None
+            super().__init__()
+            return
+        self._pending = seed
+        self.gauss_next = None
+
+    def _wake(self) -> None:
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            super().seed(pending)
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        """Seed now (the pending seed is dropped)."""
+        self._pending = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        """As :meth:`random.Random.random`."""
+        if self._pending is not None:
+            self._wake()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        """As :meth:`random.Random.getrandbits`."""
+        if self._pending is not None:
+            self._wake()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        """As :meth:`random.Random.getstate`."""
+        self._wake()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """As :meth:`random.Random.setstate` (the pending seed is dropped)."""
+        self._pending = None
+        super().setstate(state)
 
 
 BotFactory = Callable[[dict[str, str]], Bot]

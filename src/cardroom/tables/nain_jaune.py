@@ -217,9 +217,20 @@ class NainJauneTable:
         self.created_at = 0.0
         self.round_ended_at: float | None = None
         self._shared: tuple[tuple[Any, ...], dict[str, Any], dict[str, Any] | None] | None = None
+        """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
         self._rules_json: tuple[Rules, dict[str, Any], str | None] | None = None
         """The rules as JSON and their preset's name, made once (the rules never change)."""
-        """The parts of the frames every seat shares, built once per (seq, present, deadline)."""
+        self._turn: tuple[int, Turn | None] | None = None
+        """:meth:`turn`'s answer and the seq it is for."""
+        self._seats_changed = 0
+        """Counts the entries that may change a seat row but its chips, presence or round:
+        every kind but ``action`` (names, joined, bots, takeovers, the status leaving waiting)."""
+        self._rows: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
+        """The frame's seat rows and what they were built from: kept while it is unchanged
+        (a change's frames, and the next changes', share the one list; nobody changes it)."""
+        self._round_parts: _RoundParts | None = None
+        """The current round's board, hand sizes, chips and hands as JSON, each kept while
+        the round's value is the same, and its current sequence, grown event by event."""
         self._round_lists: (
             tuple[Round, tuple[int, ...], list[list[Any]], list[list[Any]]] | None
         ) = None
@@ -281,11 +292,17 @@ class NainJauneTable:
 
     def turn(self) -> Turn | None:
         """Who must act now (None unless a round is being played)."""
+        kept = self._turn
+        if kept is not None and kept[0] == self.seq:  # (only an entry changes it)
+            return kept[1]
         rnd = self.round
         if self.status != "playing" or rnd is None or rnd.over:
-            return None
-        seat = self.round_seats[rnd.to_act]
-        return Turn(seat, self.bot_for(seat))
+            turn = None
+        else:
+            seat = self.round_seats[rnd.to_act]
+            turn = Turn(seat, self.bot_for(seat))
+        self._turn = (self.seq, turn)
+        return turn
 
     def person_seats(self) -> list[int]:
         """The seats persons play (joined or not)."""
@@ -453,6 +470,8 @@ class NainJauneTable:
         """Apply one entry that :meth:`check` accepted (and the store holds)."""
         kind, data = entry.kind, entry.data
         self.seq = entry.seq
+        if kind != "action":
+            self._seats_changed += 1
         if kind == "created":
             cfg = TableConfig.from_json(data["config"])
             self.config = cfg
@@ -649,7 +668,8 @@ class NainJauneTable:
                 out[name] = value
                 if isinstance(value, Message):
                     out[f"{name}_msg"] = message_json(value)
-            self._event(out, event.describe(names))
+            out["text"] = event.describe(names)  # (as _event: the text last)
+            self.events.append(out)
         if stakes:
             if all(v == STAKE_PER_ROUND for v in stakes.values()):
                 text = f"Stakes: {STAKE_PER_ROUND} chips each on the board"
@@ -659,9 +679,7 @@ class NainJauneTable:
                     for p, v in sorted(stakes.items())
                 )
             by_seat = {str(seats[p]): v for p, v in sorted(stakes.items())}
-            self._event(
-                {"kind": "stakes", "stakes": by_seat, "per_round": STAKE_PER_ROUND}, text
-            )
+            self._event({"kind": "stakes", "stakes": by_seat, "per_round": STAKE_PER_ROUND}, text)
 
     # -- what a seat sees -------------------------------------------------------------------
 
@@ -678,11 +696,12 @@ class NainJauneTable:
         Only ``seat``'s own hand, legal actions and pending claim are in it. The parts every
         seat shares are built once per change and shared by the frames (read them only).
         """
-        key = (self.seq, frozenset(present), None if deadline is None else tuple(deadline.items()))
+        here = present if isinstance(present, frozenset) else frozenset(present)
+        key = (self.seq, here, None if deadline is None else tuple(deadline.items()))
         shared = self._shared
         if shared is None or shared[0] != key:
             rnd_public = self._round_json(None) if self.round is not None else None
-            shared = self._shared = (key, self._public_frame(present, deadline), rnd_public)
+            shared = self._shared = (key, self._public_frame(here, deadline), rnd_public)
         out = dict(shared[1])
         out["you"] = seat
         rnd_public = shared[2]
@@ -694,16 +713,29 @@ class NainJauneTable:
     def forget_shared(self) -> None:
         """Drop the change's shared frame parts kept by :meth:`frame` (the service calls it
         once a change's frames are built): kept until the next change, they lived through the
-        GC keeper's step and were walked by it (``web/gcpause.py``)."""
+        GC keeper's step and were walked by it (``web/gcpause.py``). The seat rows and the
+        round's parts stay: they are the same objects for many changes."""
         self._shared = None
 
-    def _public_frame(
-        self, present: frozenset[int] | set[int], deadline: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        cfg = self.cfg
+    def _forget_frame_parts(self) -> None:
+        """Drop every part kept between frames (the next frame is built from scratch)."""
+        self._shared = self._rows = self._round_parts = self._round_lists = self._turn = None
+
+    def _seat_rows(self, present: frozenset[int]) -> list[dict[str, Any]]:
+        """The frame's ``seats``: the last list again while nothing in it can have changed."""
         game = self.game
-        seats = []
         rnd = self.round
+        key = (
+            self._seats_changed,
+            present,
+            None if game is None else tuple(game.chips),
+            rnd,  # (a Round compares by identity: a new round, new ``in_round``)
+        )
+        rows = self._rows
+        if rows is not None and rows[0] == key:
+            return rows[1]
+        cfg = self.cfg
+        seats = []
         in_round = set(self.round_seats) if rnd is not None else set()
         for g, spec in enumerate(cfg.seats):
             bot = self.bot_for(g) if self.status != "waiting" or spec.kind == "bot" else None
@@ -720,6 +752,15 @@ class NainJauneTable:
                     "in_round": g in in_round,
                 }
             )
+        self._rows = (key, seats)
+        return seats
+
+    def _public_frame(
+        self, present: frozenset[int], deadline: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        cfg = self.cfg
+        game = self.game
+        seats = self._seat_rows(present)
         result = game.result if game is not None else None
         rules = self._rules_json
         if rules is None or rules[0] is not cfg.rules:
@@ -752,7 +793,8 @@ class NainJauneTable:
             "left": sorted(self.left),
             "rematch": f"/t/{self.rematch}" if self.rematch else None,
             # the end screen's chart: sent once the game is over (frames stay small meanwhile)
-            "chips_by_round": self.chips_by_round()[-CHART_ROUNDS:] if self.status == "over"
+            "chips_by_round": self.chips_by_round()[-CHART_ROUNDS:]
+            if self.status == "over"
             else [],
             "chips_rounds_from": max(0, len(self.chips_history) - CHART_ROUNDS),
             "events": [],
@@ -766,21 +808,21 @@ class NainJauneTable:
         seats = self.round_seats
         to_act = rnd.current_player
         played, passes = self._played_and_passes(rnd, seats)
+        parts = self._round_parts
+        if parts is None or parts.rnd is not rnd or parts.seats != seats:
+            parts = self._round_parts = _RoundParts(rnd, seats)
         out: dict[str, Any] = {
             "k": game.rounds_played - (1 if rnd.over else 0),
             "dealer": seats[rnd.dealer],
             "to_act": seats[to_act] if to_act is not None else None,
             "need": rnd.need,
             "leader": seats[rnd.leader] if rnd.leader is not None else None,
-            "board": [
-                {"card": c.code, "chips": v}
-                for c, v in zip(rnd.rules.board_cards, rnd.board, strict=True)
-            ],
-            "hand_sizes": {str(g): len(rnd.hands[p]) for p, g in enumerate(seats)},
+            "board": parts.board_json(),
+            "hand_sizes": parts.hand_sizes_json(),
             "talon_size": len(rnd.talon),
-            "chips": {str(g): rnd.chips[p] for p, g in enumerate(seats)},
+            "chips": parts.chips_json(),
             "played": played,
-            "sequence": [c.code for c in current_run(rnd)],
+            "sequence": parts.sequence_json(),
             "passes": passes,
             "winner": seats[rnd.result.winner] if rnd.result is not None else None,
         }
@@ -810,12 +852,15 @@ class NainJauneTable:
         rnd = self.round
         assert rnd is not None
         seats = self.round_seats
-        pos = seats.index(seat) if seat is not None and seat in seats else None
-        if pos is None:
+        if seat is None or seat not in seats:
             return public
+        pos = seats.index(seat)
         out = dict(public)
         mine = rnd.current_player == pos
-        out["hand"] = [c.code for c in rnd.hands[pos]]
+        parts = self._round_parts
+        if parts is None or parts.rnd is not rnd or parts.seats != seats:
+            parts = self._round_parts = _RoundParts(rnd, seats)
+        out["hand"] = parts.hand_json(pos)
         out["legal"] = [action_text(a) for a in rnd.legal_actions()] if mine else []
         claim = rnd.pending_claim if mine else None
         out["pending_claim"] = claim.code if claim is not None else None
@@ -855,6 +900,74 @@ class NainJauneTable:
             "chips": list(game.chips) if game is not None else None,
             "winners": list(game.result.winners) if game and game.result else None,
         }
+
+
+class _RoundParts:
+    """Parts of one round's frames as JSON, each rebuilt only when its value changed.
+
+    The lists and dicts handed out are shared by every frame until the value changes (they
+    are never changed once made), so frames of earlier changes still waiting to be sent keep
+    what they were built with.
+    """
+
+    __slots__ = ("_board", "_chips", "_hands", "_run", "_run_seen", "_sizes", "rnd", "seats")
+
+    def __init__(self, rnd: Round, seats: list[int]) -> None:
+        self.rnd = rnd
+        self.seats = list(seats)
+        self._board: tuple[tuple[int, ...], list[dict[str, Any]]] | None = None
+        self._sizes: tuple[tuple[int, ...], dict[str, int]] | None = None
+        self._chips: tuple[tuple[int, ...], dict[str, int]] | None = None
+        self._hands: dict[int, tuple[int, list[str]]] = {}
+        self._run: list[str] = []
+        self._run_seen = 0
+        """How many of the round's events :attr:`_run` has read (they only grow)."""
+
+    def board_json(self) -> list[dict[str, Any]]:
+        board = tuple(self.rnd.board)
+        kept = self._board
+        if kept is None or kept[0] != board:
+            cards = self.rnd.rules.board_cards
+            kept = self._board = (
+                board,
+                [{"card": c.code, "chips": v} for c, v in zip(cards, board, strict=True)],
+            )
+        return kept[1]
+
+    def hand_sizes_json(self) -> dict[str, int]:
+        sizes = tuple(map(len, self.rnd.hands))
+        kept = self._sizes
+        if kept is None or kept[0] != sizes:
+            kept = self._sizes = (sizes, {str(g): sizes[p] for p, g in enumerate(self.seats)})
+        return kept[1]
+
+    def chips_json(self) -> dict[str, int]:
+        chips = tuple(self.rnd.chips)
+        kept = self._chips
+        if kept is None or kept[0] != chips:
+            kept = self._chips = (chips, {str(g): chips[p] for p, g in enumerate(self.seats)})
+        return kept[1]
+
+    def hand_json(self, pos: int) -> list[str]:
+        # a hand only loses cards within a round: its size dates it
+        hand = self.rnd.hands[pos]
+        kept = self._hands.get(pos)
+        if kept is None or kept[0] != len(hand):
+            kept = self._hands[pos] = (len(hand), [c.code for c in hand])
+        return kept[1]
+
+    def sequence_json(self) -> list[str]:
+        """:func:`current_run`'s cards as codes, reading only the events new since the last
+        call (a fresh list each time: the run grows in place)."""
+        events = self.rnd.events
+        run = self._run
+        for event in events[self._run_seen :]:
+            if isinstance(event, FreeSequence | OutOfCards):
+                run.clear()
+            elif isinstance(event, CardPlayed):
+                run.append(event.card.code)
+        self._run_seen = len(events)
+        return list(run)
 
 
 def current_run(rnd: Round) -> list[Card]:

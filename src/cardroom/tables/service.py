@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from cardroom.bots import Bot, make_bot, parse_spec
-from cardroom.bots.base import LEVELS
+from cardroom.bots.base import LEVELS, LazyRandom
 from cardroom.bots.hint import HintError, suggest
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.view import view_of
@@ -809,7 +809,8 @@ class TableService:
             view = view_of(rnd, table.round_seats.index(seat))
             del rnd
             bot = self._bot(spec)
-            rng = random.Random(f"{table.cfg.seed}/seat/{seat}/{seq}")
+            # seeded at its first draw: a bot with one legal action never pays for it
+            rng = LazyRandom(f"{table.cfg.seed}/seat/{seat}/{seq}")
             if self._thinks(spec):  # they think for ~100 ms (and compile once): not on the loop
                 action = await asyncio.to_thread(bot.act, view, rng)
             else:

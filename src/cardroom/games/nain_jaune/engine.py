@@ -104,8 +104,12 @@ class GameOver(ValueError):
 # ----------------------------------------------------------------------------- events
 
 
+_RANK_LABELS = {int(r): r.label for r in Rank}
+
+
 def _rank_name(rank: int) -> str:
-    return Rank(rank).label
+    label = _RANK_LABELS.get(rank)  # (Rank(rank) costs an enum lookup per event's words)
+    return label if label is not None else Rank(rank).label
 
 
 def _a_rank(rank: int) -> str:
