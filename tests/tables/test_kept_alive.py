@@ -5,27 +5,12 @@ GC keeper steps are walked by its collection (``web/gcpause.py``)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import CoroutineType
 from typing import Any
 
-import pytest
-
 from cardroom.games.nain_jaune import Rules
-from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableConfig, TableService
 from tests.tables.helpers import bot_config, until
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await EventStore.open(str(tmp_path / "tables.db"))
-    svc = TableService(store)
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 def _awaited_chain(coro: Any) -> list[Any]:

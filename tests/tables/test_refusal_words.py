@@ -5,7 +5,7 @@ in the request's language."""
 from __future__ import annotations
 
 import ast
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,6 @@ from cardroom.games.messages import Message
 from cardroom.i18n import translator
 from cardroom.i18n.messages import MESSAGES
 from cardroom.i18n.reasons import message_id, table_error_text
-from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.web import Settings, create_app
@@ -66,16 +65,6 @@ def test_the_service_raises_no_sentence_without_an_id() -> None:
             ):
                 bare.append(f"{name}:{node.lineno}")
     assert bare == []
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await EventStore.open(str(tmp_path / "tables.db"))
-    svc = TableService(store)
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 async def _refused(call: Awaitable[Any]) -> TableError:

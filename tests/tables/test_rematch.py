@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from cardroom.games.nain_jaune import Rules
-from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
 from cardroom.tables.nain_jaune import NainJauneTable
 from tests.tables.helpers import until
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[TableService]:
-    store = await EventStore.open(str(tmp_path / "tables.db"))
-    svc = TableService(store)
-    await svc.start()
-    yield svc
-    await svc.stop()
-    await store.close()
 
 
 def config() -> TableConfig:
