@@ -415,12 +415,13 @@ reused meanwhile; the parts are never changed once made (``tables/nain_jaune.py`
 _MEMO_MAX = 8192
 
 
-def _memo(part: object, lang: str, names: object, make: Callable[[], Any]) -> Any:
+def _memo(part: object, lang: str, names: object, make: Callable[..., Any], *args: Any) -> Any:
+    """``make(*args)``: the words of ``part`` in ``lang`` with ``names``, made once."""
     key = (id(part), lang, names)
     hit = _MEMO.get(key)
     if hit is not None and hit[0] is part:
         return hit[1]
-    value = make()
+    value = make(*args)
     if len(_MEMO) >= _MEMO_MAX:
         _MEMO.clear()
     _MEMO[key] = (part, value)
@@ -485,30 +486,23 @@ def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> d
         reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))
         out["game_result"] = {**result, "reason": reason}
     seats = frame.get("seats") or []
-    rows: list[Any] = []
     key: tuple[tuple[Any, Any], ...] = ()
     if seats:
-        rows, key = _memo(seats, tr.lang, None, lambda: _rows_in_words(seats, tr))
-        out["seats"] = rows
+        out["seats"], key = _memo(seats, tr.lang, None, _rows_in_words, seats, tr)
     events = frame.get("events")
     if not events:
         return out
-    told: list[dict[str, Any]] = []
-    lang_ = tr.lang
-    for ev in events:
-        hit = _MEMO.get((id(ev), lang_, key))
-        if hit is not None and hit[0] is ev:
-            told.append(hit[1])
-        else:
-            told.append(_memo(ev, lang_, key, _event_in_words(ev, dict(key), tr)))
-    out["events"] = told
+    out["events"] = [_memo(ev, tr.lang, key, _event_in_words, ev, key, tr) for ev in events]
     return out
 
 
 def _event_in_words(
-    ev: Mapping[str, Any], names: Mapping[Any, Any], tr: Translator
-) -> Callable[[], dict[str, Any]]:
+    ev: Mapping[str, Any], key: tuple[tuple[Any, Any], ...], tr: Translator
+) -> dict[str, Any]:
+    """``ev`` with its ``text`` in ``tr``'s language, seats named as ``key`` (seat, name) says."""
+    names = dict(key)
+
     def name(seat: int) -> str:
         return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
-    return lambda: {**ev, "text": event_text(ev, name, tr)}
+    return {**ev, "text": event_text(ev, name, tr)}

@@ -230,12 +230,8 @@ class NainJauneTable:
         (a change's frames, and the next changes', share the one list; nobody changes it)."""
         self._round_parts: _RoundParts | None = None
         """The current round's board, hand sizes, chips and hands as JSON, each kept while
-        the round's value is the same, and its current sequence, grown event by event."""
-        self._round_lists: (
-            tuple[Round, tuple[int, ...], list[list[Any]], list[list[Any]]] | None
-        ) = None
-        """The current round's ``played`` and ``passes`` as JSON, grown as the round goes (the
-        round's lists only grow): a frame copies them instead of building them again."""
+        the round's value is the same, and its current sequence, played cards and passes,
+        grown as the round goes."""
 
     # -- rebuilding --------------------------------------------------------------------------
 
@@ -719,7 +715,7 @@ class NainJauneTable:
 
     def _forget_frame_parts(self) -> None:
         """Drop every part kept between frames (the next frame is built from scratch)."""
-        self._shared = self._rows = self._round_parts = self._round_lists = self._turn = None
+        self._shared = self._rows = self._round_parts = self._turn = None
 
     def _seat_rows(self, present: frozenset[int]) -> list[dict[str, Any]]:
         """The frame's ``seats``: the last list again while nothing in it can have changed."""
@@ -807,10 +803,8 @@ class NainJauneTable:
         assert rnd is not None and game is not None
         seats = self.round_seats
         to_act = rnd.current_player
-        played, passes = self._played_and_passes(rnd, seats)
-        parts = self._round_parts
-        if parts is None or parts.rnd is not rnd or parts.seats != seats:
-            parts = self._round_parts = _RoundParts(rnd, seats)
+        parts = self._parts(rnd, seats)
+        played, passes = parts.played_and_passes()
         out: dict[str, Any] = {
             "k": game.rounds_played - (1 if rnd.over else 0),
             "dealer": seats[rnd.dealer],
@@ -828,24 +822,12 @@ class NainJauneTable:
         }
         return self._round_seat(out, seat)
 
-    def _played_and_passes(
-        self, rnd: Round, seats: list[int]
-    ) -> tuple[list[list[Any]], list[list[Any]]]:
-        """Fresh copies of ``rnd``'s played cards and passes as JSON (``[seat, card code]``,
-        ``[seat, rank]``), only the entries new since the last frame built."""
-        cache = self._round_lists
-        if (
-            cache is None
-            or cache[0] is not rnd
-            or cache[1] != tuple(seats)
-            or len(cache[2]) > len(rnd.played)
-            or len(cache[3]) > len(rnd.passes)
-        ):
-            cache = self._round_lists = (rnd, tuple(seats), [], [])
-        _, _, played, passes = cache
-        played.extend([seats[p], c.code] for p, c in rnd.played[len(played) :])
-        passes.extend([seats[p], r] for p, r in rnd.passes[len(passes) :])
-        return list(played), list(passes)
+    def _parts(self, rnd: Round, seats: list[int]) -> _RoundParts:
+        """The kept JSON parts of ``rnd`` (new ones for a new round or other seats)."""
+        parts = self._round_parts
+        if parts is None or parts.rnd is not rnd or parts.seats != seats:
+            parts = self._round_parts = _RoundParts(rnd, seats)
+        return parts
 
     def _round_seat(self, public: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """``public`` (the round's shared part) with ``seat``'s hand, legal actions, claim."""
@@ -857,10 +839,7 @@ class NainJauneTable:
         pos = seats.index(seat)
         out = dict(public)
         mine = rnd.current_player == pos
-        parts = self._round_parts
-        if parts is None or parts.rnd is not rnd or parts.seats != seats:
-            parts = self._round_parts = _RoundParts(rnd, seats)
-        out["hand"] = parts.hand_json(pos)
+        out["hand"] = self._parts(rnd, seats).hand_json(pos)
         out["legal"] = [action_text(a) for a in rnd.legal_actions()] if mine else []
         claim = rnd.pending_claim if mine else None
         out["pending_claim"] = claim.code if claim is not None else None
@@ -910,7 +889,18 @@ class _RoundParts:
     what they were built with.
     """
 
-    __slots__ = ("_board", "_chips", "_hands", "_run", "_run_seen", "_sizes", "rnd", "seats")
+    __slots__ = (
+        "_board",
+        "_chips",
+        "_hands",
+        "_passes",
+        "_played",
+        "_run",
+        "_run_seen",
+        "_sizes",
+        "rnd",
+        "seats",
+    )
 
     def __init__(self, rnd: Round, seats: list[int]) -> None:
         self.rnd = rnd
@@ -922,6 +912,8 @@ class _RoundParts:
         self._run: list[str] = []
         self._run_seen = 0
         """How many of the round's events :attr:`_run` has read (they only grow)."""
+        self._played: list[list[Any]] = []
+        self._passes: list[list[Any]] = []
 
     def board_json(self) -> list[dict[str, Any]]:
         board = tuple(self.rnd.board)
@@ -955,6 +947,17 @@ class _RoundParts:
         if kept is None or kept[0] != len(hand):
             kept = self._hands[pos] = (len(hand), [c.code for c in hand])
         return kept[1]
+
+    def played_and_passes(self) -> tuple[list[list[Any]], list[list[Any]]]:
+        """Fresh copies of the round's played cards and passes as JSON (``[seat, card code]``,
+        ``[seat, rank]``), reading only the entries new since the last call (they only grow)."""
+        rnd, seats, played, passes = self.rnd, self.seats, self._played, self._passes
+        if len(played) > len(rnd.played) or len(passes) > len(rnd.passes):
+            played.clear()
+            passes.clear()
+        played.extend([seats[p], c.code] for p, c in rnd.played[len(played) :])
+        passes.extend([seats[p], r] for p, r in rnd.passes[len(passes) :])
+        return list(played), list(passes)
 
     def sequence_json(self) -> list[str]:
         """:func:`current_run`'s cards as codes, reading only the events new since the last
