@@ -122,14 +122,23 @@ def click_move(page: Page, touch: bool = False) -> str | None:
 
 
 def drag(page: Page, source: str, target: str, timeout: float = 500) -> None:
-    """``page.drag_and_drop``, ending the drag it began if it is interrupted (the target moved
-    under it): Playwright then leaves the mouse button down, and till it is released Chromium
-    sends the page no key and no click, only drag events."""
+    """Drag ``source`` onto ``target`` with the mouse: press on it, move, release on the target.
+
+    Not ``page.drag_and_drop``: when its timeout ends it between Chromium starting the drag and
+    Playwright taking note of it, nothing ever ends that drag, and the page gets no key and no
+    click again, only drag events (CI twice; /tmp reproductions: 1 of 24 and 11 of 40 interrupted
+    drags). The mouse's own steps have no timeout, so a drag begun here is always ended; only
+    finding the two places may time out, before the button is pressed."""
+    start = page.locator(source).bounding_box(timeout=timeout)
+    end = page.locator(target).bounding_box(timeout=timeout)
+    if start is None or end is None:
+        raise PlaywrightError(f"{source if start is None else target} is not shown")
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
     try:
-        page.drag_and_drop(source, target, timeout=timeout)
-    except PlaywrightError:
+        page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=4)
+    finally:
         page.mouse.up()
-        raise
 
 
 def press_button(page: Page, selector: str, done: Callable[[], bool], seconds: float = 5.0) -> bool:
@@ -137,10 +146,10 @@ def press_button(page: Page, selector: str, done: Callable[[], bool], seconds: f
     reached the page, press Enter on the focused button instead. True if the mouse did it.
 
     A click the page never received was seen twice in CI (no pointer or mouse event reached
-    it although Playwright reported the click done). One cause is known and fixed by ``drag``:
-    a ``drag_and_drop`` interrupted earlier leaves a drag under way that swallows clicks and
-    keys. Should another cause remain, the keyboard, which a person may use as well, takes
-    over, and the output says so."""
+    it although Playwright reported the click done). One cause is known and avoided by
+    ``drag``: a ``drag_and_drop`` interrupted earlier leaves a drag under way that swallows
+    clicks and keys. Should another cause remain, the keyboard, which a person may use as well,
+    takes over, and the output says so."""
 
     def waited() -> bool:
         try:

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from playwright.sync_api import Browser, Page, Request
+from playwright.sync_api import Error as PlaywrightError
 
 from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
@@ -155,28 +156,24 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
     assert "Keys" in page.locator("#help").inner_text()
     page.keyboard.press(" ")
     wait_until(lambda: top(page, 0) != "", what="the middle cards")
-    refused = False
+    refusal = ""  # the words of a refused move: the first misfit is aimed at pile 1 once
     dragged = False
     end = time.monotonic() + 90
     while phase(page) != "over" and time.monotonic() < end:
         cards = my_cards(page)
         tops = [top(page, 0), top(page, 1)]
+        fit = [(c, p) for c in cards for p in (0, 1) if tops[p] and _next(c, tops[p])]
+        misfit = next((c for c in cards if tops[0] and not _next(c, tops[0])), None)
         try:
-            fit = [(c, p) for c in cards for p in (0, 1) if tops[p] and _next(c, tops[p])]
-            if not refused and cards and tops[0]:
-                misfit = next((c for c in cards if not _next(c, tops[0])), None)
-                if misfit is not None:
-                    page.click(f'#me button[data-card="{misfit}"]', timeout=500)
-                    page.click('#middle [data-pile="0"]', timeout=500)
-                    wait_until(lambda: page.locator("#error").inner_text() != "", 5, "refusal")
-                    text = page.locator("#error").inner_text()
-                    assert "is not next to" in text or text.startswith("too late"), text
-                    assert not CODE.search(text), text
-                    refused = True
-                    continue
-            if fit and not dragged:
+            if not refusal and misfit is not None:
+                page.click(f'#me button[data-card="{misfit}"]', timeout=500)
+                page.click('#middle [data-pile="0"]', timeout=500)
+                wait_until(lambda: page.locator("#error").inner_text() != "", 5, "refusal")
+                refusal = page.locator("#error").inner_text()
+            elif fit and not dragged:  # once by dragging the card (again if the bot was first)
                 card, pile = fit[0]
                 drag(page, f'#me button[data-card="{card}"]', f'#middle [data-pile="{pile}"]')
+                wait_until(lambda c=card: c not in my_cards(page), 1.5, "the dragged card played")
                 dragged = True
             elif fit:
                 card, pile = fit[0]
@@ -184,10 +181,13 @@ def test_a_game_against_a_bot_to_the_result_and_a_rematch(
                 page.keyboard.press("jk"[pile])
             else:
                 page.keyboard.press(" ")
-        except Exception:  # the view changed under the move: look again
+        except (PlaywrightError, AssertionError):  # the view changed under the move: look again
             pass
         time.sleep(0.15)
     assert phase(page) == "over"
+    assert dragged, "no card could be played by dragging it"
+    assert "is not next to" in refusal or refusal.startswith("too late"), refusal
+    assert not CODE.search(refusal), refusal
     # the keys still reach the page (a drag left under way would swallow them, and the click)
     shown = page.locator("#help").is_visible()
     page.keyboard.press("?")
