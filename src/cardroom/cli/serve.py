@@ -104,7 +104,7 @@ async def check_database(url: str) -> None:
     default=1,
     show_default=True,
     type=click.IntRange(1, 64),
-    help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
+    help="Server processes; each table's connections go to one (above 1 needs a PostgreSQL --db).",
 )
 @click.option(
     "--identity",
