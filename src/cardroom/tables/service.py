@@ -65,6 +65,7 @@ from cardroom.tables.nain_jaune import (
     hash_token,
     seat_for_token,
 )
+from cardroom.tables.slots import new_table_id
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
@@ -81,10 +82,6 @@ EVICT_AFTER = 120.0
 """Seconds a finished table stays in memory after its last subscriber left (then it is read
 from the log again when someone asks for it)."""
 logger = logging.getLogger(__name__)
-
-
-def _new_table_id() -> str:
-    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
 def _no_table(table_id: str) -> Message:
@@ -126,14 +123,20 @@ class TableService:
         lease_interval: float = LEASE_INTERVAL,
         hint_threads: int = 1,
         evict_after: float = EVICT_AFTER,
+        slot: int = 0,
+        slots: int = 1,
     ) -> None:
         """``coordinate`` (default: when the store is PostgreSQL): share the database with
         other processes through table leases and notices (see ``tables/cluster.py``).
         Hints are worked out in a pool of ``hint_threads`` threads of their own, so a flood of
         them never delays a bot. A finished table nobody is connected to leaves memory
         ``evict_after`` seconds after its last subscriber left (checked every
-        ``evict_after / 4`` seconds, at most every 30 s)."""
+        ``evict_after / 4`` seconds, at most every 30 s). ``slot`` of ``slots``: this process's
+        place among ``cardroom serve --workers`` (``tables/slots.py``); the tables it makes
+        have ids of its slot, so their connections are routed to it."""
         self.store = store
+        self.slot = slot
+        self.slots = slots
         self.evict_after = evict_after
         self._evict_task: asyncio.Task[None] | None = None
         self._hint_pool = ThreadPoolExecutor(hint_threads, thread_name_prefix="cardroom-hint")
@@ -147,6 +150,7 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.realtime = RealtimeTables(store, clock, Subscription)
+        self.realtime.slot, self.realtime.slots = slot, slots
         """The Spit and Speed tables (the real-time path; every public method hands them on)."""
         self.lease_interval = lease_interval
         self._coord: Coordinator | None = None
@@ -321,7 +325,8 @@ class TableService:
                 raise TableError("forbidden", REMATCH_PLAYERS)
             if table.rematch is None:
                 with contextlib.suppress(TableError):  # another process logged one first
-                    await self._commit(live, "rematch", {"table": _new_table_id()})
+                    rematch_id = new_table_id(self.slot, self.slots)
+                    await self._commit(live, "rematch", {"table": rematch_id})
                 if table.rematch is None:
                     await self._catch_up_locked(live, read=True)
             new_id = table.rematch
@@ -420,7 +425,7 @@ class TableService:
             g: secrets.token_urlsafe(24) for g, s in enumerate(config.seats) if s.kind == "person"
         }
         if table_id is None:
-            table_id = _new_table_id()
+            table_id = new_table_id(self.slot, self.slots)
         elif table_id in self._live or await self.store.entries(table_id):
             raise TableError("stale", table_exists(table_id))
         data: dict[str, Any] = {
