@@ -68,7 +68,7 @@ from cardroom.tables.nain_jaune import (
 from cardroom.tables.slots import new_table_id
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
-from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, Wake, idle_for, sleep
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -95,7 +95,8 @@ class _Live(SeatsPresent):
     table: NainJauneTable
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subs: list[Subscription] = field(default_factory=list)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: Wake = field(default_factory=Wake)
+    """Set when the bots may have a move (the bot task waits for it)."""
     bot_task: asyncio.Task[None] | None = None
     timers: dict[tuple[str, int | None], asyncio.Task[None]] = field(default_factory=dict)
     deadlines: dict[tuple[str, int | None], float] = field(default_factory=dict)
@@ -776,23 +777,25 @@ class TableService:
 
     async def _bot_loop(self, live: _Live) -> None:
         table = live.table
+        # looked up once for the table's bots: each lookup is a getpid system call (CPython 3.11)
+        loop = asyncio.get_running_loop()
         while not self._stopping and table.status != "over":
-            await live.wake.wait()
+            await live.wake.wait(loop)
             live.wake.clear()
             try:
-                await self._bots_play(live)
+                await self._bots_play(live, loop)
             except asyncio.CancelledError:
                 raise
             except TableError as exc:  # stale (another process wrote first), unavailable
                 logger.info("bots of table %s: %s", table.table_id, exc.message)
-                await asyncio.sleep(1.0 if exc.code == "unavailable" else 0.0)
+                await sleep(loop, 1.0 if exc.code == "unavailable" else 0.0)
                 live.wake.set()
             except Exception:  # e.g. the database is briefly unavailable: try again soon
                 logger.exception("bots of table %s", table.table_id)
-                await asyncio.sleep(1.0)
+                await sleep(loop, 1.0)
                 live.wake.set()
 
-    async def _bots_play(self, live: _Live) -> None:
+    async def _bots_play(self, live: _Live, loop: asyncio.AbstractEventLoop) -> None:
         """Let bots act while a bot (or a bot playing for an absent person) is to act.
 
         Nothing of a move (turn, view, generator, action) is held through the next move's
@@ -806,7 +809,7 @@ class TableService:
             del turn
             seq = table.seq
             if table.cfg.bot_delay > 0:
-                await asyncio.sleep(table.cfg.bot_delay)
+                await sleep(loop, table.cfg.bot_delay)
             if table.seq != seq:
                 continue
             rnd = table.round
