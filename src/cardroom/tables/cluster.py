@@ -29,6 +29,24 @@ One asyncpg connection per process (not from the store's pool) holds:
   entry is announced only after its commit, so whatever a lone process held back is in the log
   before its ``sync`` is sent, and everything after it is noticed. (A process that is left
   alone again keeps noticing.)
+* **watches** (``cardroom_peers`` too): a table's lease holder tells its changes, presence and
+  deadlines only while another process follows it. A process that holds a table in memory
+  without its lease (it serves a connection or a page of it) says ``watch <id> ...`` when it
+  loads the table and again with its presence every two lease intervals; every process keeps,
+  per table, who watches it until when (``watch_ttl``, three repeats; ``expire``). A process
+  that hears a *new* watch of a table it holds in memory answers ``watching <pid> <id> ...``
+  (``<pid>``: the watcher's backend pid) and tells that table's presence and timers again; the
+  watcher, on that answer, reads the table's log (``on_sync``). Nothing is missed: an entry is
+  announced only after its commit, and the answer is sent after the watch is recorded, so
+  what was committed while nobody watched is in the log before the answer, and everything
+  announced after it is told. A process that is not a table's lease holder always tells its
+  changes and presence (the holder follows every table it holds), so a person's action or
+  connection in another process reaches the holder, and a bot does not take over a person
+  connected elsewhere. Until a process has heard every peer's watches (one ``watch_ttl``
+  after it connects or stops being alone) it tells every table, as before. A process that
+  takes a table at its scan answers its watchers too (``answer``): they read what its last
+  holder did not tell; the watches themselves are said to every process, so the new holder
+  has them already.
 
 Any process may append a person's action; the ``(table_id, seq)`` uniqueness is the last word
 on order (a loser's entry is refused and it catches up). Spit and Speed tables have the same
