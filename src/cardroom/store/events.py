@@ -477,7 +477,7 @@ class EventStore:
         never hold seq n and n+1 of one table)."""
         self.max_batch = 500
         """At most this many entries in one transaction."""
-        self.commit_interval = 0.008 if engine.dialect.name == "sqlite" else 0.0
+        self.commit_interval = 0.008
         """Seconds from one batch's start to the next while appends come together. A commit
         costs the server about the same CPU whatever its size (SQLite: the fsync's block
         I/O, the writer thread's wake-ups and GIL hand-overs; both: the loop's futures and
