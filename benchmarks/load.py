@@ -38,8 +38,10 @@ a new table for the same pair. Their own row (``speed xM``) gives:
   seq the server gave that action (known from the ``ref`` on the sender's frame); refused
   actions are not timed (they change nothing and are told to the sender alone).
 
-With ``pg2`` the kernel spreads the connections over the two processes, so most real-time
-tables have their two people on different processes (one of them the table's clock).
+With ``pg2`` the parent process routes each connection to one worker by the table its path
+names (``web/router.py``), and a worker makes tables whose ids are routed to it: a table's
+people (Nain Jaune and real-time alike) are on the process holding its lease, and the
+tables are spread over the two by the POSTs that made them (round-robin per connection).
 
 Only 127.0.0.1 (``--port P``: the servers listen on P, P+1, ..., PostgreSQL on P+50, ...;
 free ports by default). Bounded: every step is ``--settle`` + ``--seconds`` long once its

@@ -5,12 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import os
-import signal
 import socket
-import sys
-import time
-from collections.abc import Callable
+from dataclasses import replace
 
 import click
 
@@ -108,7 +104,7 @@ async def check_database(url: str) -> None:
     default=1,
     show_default=True,
     type=click.IntRange(1, 64),
-    help="Server processes sharing the port (above 1 needs a PostgreSQL --db).",
+    help="Server processes; each table's connections go to one (above 1 needs a PostgreSQL --db).",
 )
 @click.option(
     "--identity",
@@ -221,6 +217,7 @@ def serve(
 
     from cardroom.store import StoreError, resolve_url
     from cardroom.web import Settings, create_app
+    from cardroom.web.router import HandedServer, Router
     from cardroom.web.server import uvicorn_config
     from cardroom.web.settings import default_hosts, sqlite_path
 
@@ -249,7 +246,10 @@ def serve(
     path = sqlite_path(url)
     click.echo(f"tables are kept in {path if path else url} (copy that file to back them up)")
     if workers > 1:
-        click.echo(f"{workers} server processes share the port (a dead one is replaced)")
+        click.echo(
+            f"{workers} server processes behind this one, each table's connections in one "
+            "(a dead one is replaced)"
+        )
     click.echo("stop with Ctrl-C")
     settings = Settings(
         host=host,
@@ -267,81 +267,24 @@ def serve(
         identity=identity,
     )
     proxied = {"proxy_headers": True, "forwarded_allow_ips": proxy} if proxy else {}
-    config: uvicorn.Config = uvicorn_config(create_app(settings), settings, **proxied)
 
-    def run_one() -> None:
-        server = uvicorn.Server(config)
+    def run(server: uvicorn.Server, sockets: list[socket.socket]) -> None:
         with (
             contextlib.suppress(KeyboardInterrupt),
-            asyncio.Runner(loop_factory=config.get_loop_factory()) as runner,
+            asyncio.Runner(loop_factory=server.config.get_loop_factory()) as runner,
         ):
-            runner.run(server.serve(sockets=[sock]))
+            runner.run(server.serve(sockets=sockets))
+
+    def work(slot: int, channel: socket.socket) -> None:
+        """A worker of ``--workers``: slot ``slot``, serving the sockets the router hands it."""
+        mine = replace(settings, worker_slot=slot, worker_slots=workers)
+        run(HandedServer(uvicorn_config(create_app(mine), mine, **proxied), channel), [])
 
     try:
         if workers == 1:
-            run_one()
+            config = uvicorn_config(create_app(settings), settings, **proxied)
+            run(uvicorn.Server(config), [sock])
         else:
-            supervise(run_one, workers)
+            Router(sock, workers, work, say=lambda text: click.echo(text, err=True)).run()
     finally:
         sock.close()
-
-
-def supervise(run_one: Callable[[], None], workers: int) -> None:
-    """Fork ``workers`` processes running ``run_one`` on the shared socket; replace any that
-    dies (its tables move to the others meanwhile); stop them all on Ctrl-C or SIGTERM."""
-    children: dict[int, int] = {}
-    stopping = False
-
-    def spawn(slot: int) -> None:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # the worker
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            code = 0
-            try:
-                run_one()
-            except BaseException:
-                code = 1
-            finally:
-                os._exit(code)
-        children[pid] = slot
-
-    def stop(_signum: int, _frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-        for pid in list(children):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    for first in range(workers):
-        spawn(first)
-    while children:
-        try:
-            pid, status = os.wait()
-        except ChildProcessError:
-            break
-        except InterruptedError:
-            continue
-        if pid not in children:
-            continue
-        slot = children.pop(pid)
-        if stopping:
-            continue
-        click.echo(
-            f"worker {pid} ended ({describe(status)}): its tables move to the other workers; "
-            "starting a new one",
-            err=True,
-        )
-        time.sleep(0.5)
-        spawn(slot)
-
-
-def describe(status: int) -> str:
-    """A wait status in words."""
-    if os.WIFSIGNALED(status):
-        return f"signal {os.WTERMSIG(status)}"
-    return f"exit code {os.waitstatus_to_exitcode(status)}"

@@ -65,9 +65,10 @@ from cardroom.tables.nain_jaune import (
     hash_token,
     seat_for_token,
 )
+from cardroom.tables.slots import new_table_id
 from cardroom.tables.spit_speed import RealtimeConfig
 from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
-from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
+from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, Wake, idle_for, sleep
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -83,10 +84,6 @@ from the log again when someone asks for it)."""
 logger = logging.getLogger(__name__)
 
 
-def _new_table_id() -> str:
-    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-
-
 def _no_table(table_id: str) -> Message:
     return Message("table.no-table", f"there is no table {table_id!r}")
 
@@ -98,7 +95,8 @@ class _Live(SeatsPresent):
     table: NainJauneTable
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subs: list[Subscription] = field(default_factory=list)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    wake: Wake = field(default_factory=Wake)
+    """Set when the bots may have a move (the bot task waits for it)."""
     bot_task: asyncio.Task[None] | None = None
     timers: dict[tuple[str, int | None], asyncio.Task[None]] = field(default_factory=dict)
     deadlines: dict[tuple[str, int | None], float] = field(default_factory=dict)
@@ -126,14 +124,20 @@ class TableService:
         lease_interval: float = LEASE_INTERVAL,
         hint_threads: int = 1,
         evict_after: float = EVICT_AFTER,
+        slot: int = 0,
+        slots: int = 1,
     ) -> None:
         """``coordinate`` (default: when the store is PostgreSQL): share the database with
         other processes through table leases and notices (see ``tables/cluster.py``).
         Hints are worked out in a pool of ``hint_threads`` threads of their own, so a flood of
         them never delays a bot. A finished table nobody is connected to leaves memory
         ``evict_after`` seconds after its last subscriber left (checked every
-        ``evict_after / 4`` seconds, at most every 30 s)."""
+        ``evict_after / 4`` seconds, at most every 30 s). ``slot`` of ``slots``: this process's
+        place among ``cardroom serve --workers`` (``tables/slots.py``); the tables it makes
+        have ids of its slot, so their connections are routed to it."""
         self.store = store
+        self.slot = slot
+        self.slots = slots
         self.evict_after = evict_after
         self._evict_task: asyncio.Task[None] | None = None
         self._hint_pool = ThreadPoolExecutor(hint_threads, thread_name_prefix="cardroom-hint")
@@ -147,6 +151,7 @@ class TableService:
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.realtime = RealtimeTables(store, clock, Subscription)
+        self.realtime.slot, self.realtime.slots = slot, slots
         """The Spit and Speed tables (the real-time path; every public method hands them on)."""
         self.lease_interval = lease_interval
         self._coord: Coordinator | None = None
@@ -321,7 +326,8 @@ class TableService:
                 raise TableError("forbidden", REMATCH_PLAYERS)
             if table.rematch is None:
                 with contextlib.suppress(TableError):  # another process logged one first
-                    await self._commit(live, "rematch", {"table": _new_table_id()})
+                    rematch_id = new_table_id(self.slot, self.slots)
+                    await self._commit(live, "rematch", {"table": rematch_id})
                 if table.rematch is None:
                     await self._catch_up_locked(live, read=True)
             new_id = table.rematch
@@ -420,7 +426,7 @@ class TableService:
             g: secrets.token_urlsafe(24) for g, s in enumerate(config.seats) if s.kind == "person"
         }
         if table_id is None:
-            table_id = _new_table_id()
+            table_id = new_table_id(self.slot, self.slots)
         elif table_id in self._live or await self.store.entries(table_id):
             raise TableError("stale", table_exists(table_id))
         data: dict[str, Any] = {
@@ -771,23 +777,25 @@ class TableService:
 
     async def _bot_loop(self, live: _Live) -> None:
         table = live.table
+        # looked up once for the table's bots: each lookup is a getpid system call (CPython 3.11)
+        loop = asyncio.get_running_loop()
         while not self._stopping and table.status != "over":
-            await live.wake.wait()
+            await live.wake.wait(loop)
             live.wake.clear()
             try:
-                await self._bots_play(live)
+                await self._bots_play(live, loop)
             except asyncio.CancelledError:
                 raise
             except TableError as exc:  # stale (another process wrote first), unavailable
                 logger.info("bots of table %s: %s", table.table_id, exc.message)
-                await asyncio.sleep(1.0 if exc.code == "unavailable" else 0.0)
+                await sleep(loop, 1.0 if exc.code == "unavailable" else 0.0)
                 live.wake.set()
             except Exception:  # e.g. the database is briefly unavailable: try again soon
                 logger.exception("bots of table %s", table.table_id)
-                await asyncio.sleep(1.0)
+                await sleep(loop, 1.0)
                 live.wake.set()
 
-    async def _bots_play(self, live: _Live) -> None:
+    async def _bots_play(self, live: _Live, loop: asyncio.AbstractEventLoop) -> None:
         """Let bots act while a bot (or a bot playing for an absent person) is to act.
 
         Nothing of a move (turn, view, generator, action) is held through the next move's
@@ -801,7 +809,7 @@ class TableService:
             del turn
             seq = table.seq
             if table.cfg.bot_delay > 0:
-                await asyncio.sleep(table.cfg.bot_delay)
+                await sleep(loop, table.cfg.bot_delay)
             if table.seq != seq:
                 continue
             rnd = table.round

@@ -64,6 +64,7 @@ from cardroom.tables.config import (
     table_exists,
 )
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
+from cardroom.tables.slots import new_table_id
 from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
@@ -96,10 +97,6 @@ class _Conflict(TableError):
 
     def __init__(self) -> None:
         super().__init__("stale", "this table was changed by another server: look again")
-
-
-def _new_id() -> str:
-    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
 def is_realtime(created: LogEntry) -> bool:
@@ -156,6 +153,9 @@ class RealtimeTables:
         self._subscription = make_subscription
         self._live: dict[str, _RealtimeLive] = {}
         self._stopping = False
+        self.slot = 0
+        self.slots = 1
+        """This process's slot of ``slots`` (``tables/slots.py``): its new tables' ids."""
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """True when this process is the table's clock (its lease holder; always, alone)."""
         self.claim: Callable[[str], Awaitable[None]] | None = None
@@ -364,7 +364,7 @@ class RealtimeTables:
             if s.kind == "person" and not (tokens and g in tokens)
         }
         hashes = {g: hash_token(t) for g, t in fresh.items()} | dict(tokens or {})
-        table_id = table_id or _new_id()
+        table_id = table_id or new_table_id(self.slot, self.slots)
         data: dict[str, Any] = {
             "config": config.to_json(),
             "tokens": {str(g): h for g, h in sorted(hashes.items())},
@@ -892,7 +892,8 @@ class RealtimeTables:
             await self._read_log(live)
             if table.rematch is None:
                 with contextlib.suppress(_Conflict):  # another process logged its rematch first
-                    await self._commit(live, "rematch", {"table": _new_id()})
+                    rematch_id = new_table_id(self.slot, self.slots)
+                    await self._commit(live, "rematch", {"table": rematch_id})
             new_id = table.rematch
             if new_id is None:
                 raise TableError("stale", REMATCH_BUSY)

@@ -3,10 +3,129 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from typing import Any
 
 Frame = dict[str, Any]
 QUEUE_SIZE = 64
+
+
+def _set_unless_done(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
+class FrameQueue:
+    """A bounded FIFO of frames for one connection: ``asyncio.Queue``'s ``put_nowait``,
+    ``get_nowait``, ``get``, ``qsize``, ``empty`` and ``full`` with the same behaviour (a full
+    queue raises ``asyncio.QueueFull``, an empty one ``asyncio.QueueEmpty``; a cancelled
+    ``get`` takes nothing and passes its wake-up on), without its task counting.
+
+    The loop is looked up once, at the first wait, and kept while it runs: ``asyncio.Queue``
+    looks it up at every wait, and CPython 3.11's lookup costs a ``getpid`` system call."""
+
+    __slots__ = ("_getters", "_items", "_loop", "_maxsize")
+
+    def __init__(self, maxsize: int = 0) -> None:
+        self._items: deque[Frame | None] = deque()
+        self._maxsize = maxsize
+        self._getters: deque[asyncio.Future[None]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def full(self) -> bool:
+        return 0 < self._maxsize <= len(self._items)
+
+    def put_nowait(self, item: Frame | None) -> None:
+        if 0 < self._maxsize <= len(self._items):
+            raise asyncio.QueueFull
+        self._items.append(item)
+        self._wake_next()
+
+    def get_nowait(self) -> Frame | None:
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+    async def get(self) -> Frame | None:
+        items = self._items
+        while not items:
+            loop = self._loop
+            if loop is None or not loop.is_running():
+                loop = self._loop = asyncio.get_running_loop()
+            getter: asyncio.Future[None] = loop.create_future()
+            self._getters.append(getter)
+            try:
+                await getter
+            except BaseException:
+                getter.cancel()
+                if getter in self._getters:
+                    self._getters.remove(getter)
+                if items and not getter.cancelled():  # it was woken: the next getter is
+                    self._wake_next()
+                raise
+        return items.popleft()
+
+    def _wake_next(self) -> None:
+        getters = self._getters
+        while getters:
+            getter = getters.popleft()
+            if not getter.done():
+                getter.set_result(None)
+                return
+
+
+class Wake:
+    """A flag a task waits for (``asyncio.Event``'s ``set``, ``clear``, ``is_set`` and
+    ``wait``): the waiter gives its loop, so no wait looks the loop up."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] = []
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        if not self._set:
+            self._set = True
+            for waiter in self._waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Return once set (at once if it is); ``loop`` is the running loop."""
+        if self._set:
+            return
+        waiter: asyncio.Future[None] = loop.create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            self._waiters.remove(waiter)
+
+
+async def sleep(loop: asyncio.AbstractEventLoop, delay: float) -> None:
+    """``asyncio.sleep(delay)`` on ``loop`` (the running loop), which it does not look up."""
+    if delay <= 0:
+        await asyncio.sleep(0)  # (a bare yield: no lookup)
+        return
+    waiter: asyncio.Future[None] = loop.create_future()
+    handle = loop.call_later(delay, _set_unless_done, waiter)
+    try:
+        await waiter
+    finally:
+        handle.cancel()
 
 
 class Subscription:
@@ -19,7 +138,7 @@ class Subscription:
     def __init__(self, table_id: str, seat: int | None, maxsize: int = QUEUE_SIZE) -> None:
         self.table_id = table_id
         self.seat = seat
-        self.queue: asyncio.Queue[Frame | None] = asyncio.Queue(maxsize)
+        self.queue = FrameQueue(maxsize)
         self.cursor = 0
         """Index of the first public event this connection has not been sent."""
         self.closed = False

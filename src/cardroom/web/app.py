@@ -43,7 +43,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(settings.db_url)
-        service = TableService(store, hint_threads=settings.hint_threads)
+        service = TableService(
+            store,
+            hint_threads=settings.hint_threads,
+            slot=settings.worker_slot,
+            slots=settings.worker_slots,
+        )
         chat = TableChat(store, service)
         keeper: asyncio.Task[None] | None = None
         gc_keeper: GcKeeper | None = None

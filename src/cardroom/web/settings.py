@@ -134,6 +134,11 @@ class Settings:
     """``optional``: a browser gets a player (a name and a key) when it first needs one, and
     nobody is asked anything before playing; ``required``: a player must have chosen a name
     before they create a table or open an invitation."""
+    worker_slot: int = 0
+    """This process's slot among ``cardroom serve --workers`` (``web/router.py``): the tables it
+    makes get ids routed to it (``tables/slots.py``). 0 of 1: a lone process."""
+    worker_slots: int = 1
+    """The number of worker processes behind the router (1: no router)."""
     rated_takeover_share: float = 0.2
     """A person for whom a bot made more than this share of the decisions at a rated table (away,
     taken over) is not rated for that game."""
