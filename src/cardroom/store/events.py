@@ -641,7 +641,9 @@ class EventStore:
                 self._flushers.discard(task)
 
     async def _flush_queue(self) -> None:
-        loop = asyncio.get_running_loop()
+        if not self._queue:
+            return
+        loop = self._queue[0].done.get_loop()  # (no getpid: see _loop)
         while self._queue:
             last, size = self._last_batch
             if self.commit_interval and (size > 1 or len(self._queue) > 1):
