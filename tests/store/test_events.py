@@ -156,6 +156,43 @@ async def test_concurrent_appends_of_many_tables_share_commits_and_land_in_order
         await store.close()
 
 
+async def test_appends_that_come_together_wait_for_the_window_and_a_lone_one_does_not(
+    tmp_path: Path,
+) -> None:
+    store = await _with_tables(tmp_path, 3)
+    loop = asyncio.get_running_loop()
+    try:
+        store.commit_interval = 30.0  # a lone append held back by it would take minutes
+        start, before = loop.time(), store.batches
+        for seq in range(2, 5):  # one table's entries one after the other: a commit each
+            await store.append("t0", LogEntry(seq, "action", {"n": seq}, 2.0))
+        assert store.batches - before == 3
+        assert loop.time() - start < 20.0
+
+        store.commit_interval = 1.0
+        await asyncio.gather(  # three at once: one batch, at once (the last was of one)
+            *(store.append(f"t{t}", LogEntry(5 if t == 0 else 2, "action", {}, 3.0))
+              for t in range(3))
+        )  # fmt: skip
+        before = store.batches
+        # the next three come one by one just after a batch of three: the first waits for
+        # the window, the others join it (unpaced, the first would be written alone)
+        first = asyncio.create_task(store.append("t0", LogEntry(6, "action", {"n": 6}, 4.0)))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        rest = [
+            asyncio.create_task(store.append(f"t{t}", LogEntry(3, "action", {"n": t}, 4.0)))
+            for t in (1, 2)
+        ]
+        await asyncio.gather(first, *rest)
+        assert store.batches - before == 1
+        assert [e.seq for e in await store.entries("t0")] == [1, 2, 3, 4, 5, 6]
+        for t in (1, 2):
+            assert [(e.seq, e.data) for e in await store.entries(f"t{t}")][2] == (3, {"n": t})
+    finally:
+        await store.close()
+
+
 async def test_a_duplicate_seq_in_a_batch_fails_only_its_own_caller(tmp_path: Path) -> None:
     store = await _with_tables(tmp_path, 3)
     try:

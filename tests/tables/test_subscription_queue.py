@@ -151,3 +151,13 @@ async def test_sleep_resumes_after_its_delay_and_a_cancelled_one_leaves_no_timer
     with pytest.raises(asyncio.CancelledError):
         await task
     assert handles[0].cancelled()
+
+
+async def test_the_end_reaches_a_subscriber_whose_queue_is_full() -> None:
+    sub = Subscription("t", 0, maxsize=2)
+    assert sub._put(frame(0)) and sub._put(frame(1))
+    assert not sub._put(None)  # full: the backlog goes, the end gets in
+    assert await asyncio.wait_for(sub.get(), 1) is None
+    again = Subscription("t", 0, maxsize=2)
+    assert again._put(frame(0)) and again._put(frame(1)) and not again._put(frame(2))
+    assert again.queue.empty()  # a frame past a full queue: the backlog goes (a resync follows)

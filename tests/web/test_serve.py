@@ -38,6 +38,7 @@ def test_the_bounds_options_default_to_the_settings() -> None:
     assert defaults["connections_per_address"] == Settings.connections_per_address
     assert defaults["max_connections"] == Settings.max_connections
     assert defaults["keep_alive"] == Settings.keep_alive
+    assert defaults["commit_window"] == Settings.commit_window
 
 
 def test_keep_alive_reaches_uvicorn() -> None:
@@ -115,3 +116,16 @@ def test_serve_prints_where_it_is_and_answers(tmp_path: Path) -> None:
         server.terminate()
         server.wait(30)
     assert db.exists()
+
+
+def test_the_commit_window_reaches_the_store(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from cardroom.web import create_app
+    from tests.web.conftest import settings_for
+
+    app = create_app(settings_for(tmp_path, commit_window=2.5))
+    with TestClient(app):
+        assert app.state.store.commit_interval == 0.0025
+    result = CliRunner().invoke(cli, ["serve", "--commit-window", "-1"])
+    assert result.exit_code == 2 and "--commit-window" in result.output

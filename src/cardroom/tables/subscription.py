@@ -157,13 +157,16 @@ class Subscription:
         return await self.queue.get()
 
     def _put(self, frame: Frame | None) -> bool:
-        """Queue a frame; False if the queue was full (it is then emptied)."""
+        """Queue a frame; False if the queue was full (it is then emptied). The end (None)
+        always gets in: a subscriber far behind is still closed."""
         try:
             self.queue.put_nowait(frame)
             return True
         except asyncio.QueueFull:
             while not self.queue.empty():
                 self.queue.get_nowait()
+            if frame is None:
+                self.queue.put_nowait(None)
             return False
 
 

@@ -43,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await EventStore.open(settings.db_url)
+        store.commit_interval = settings.commit_window / 1000
         service = TableService(
             store,
             hint_threads=settings.hint_threads,

@@ -104,6 +104,11 @@ class Settings:
     """Seconds a kept-alive HTTP connection may wait idle for its next request before it is
     closed. Whatever keeps idle connections to the server (a proxy, a load balancer, a pool)
     must drop them sooner (docs/deploy.md, "Kept-alive connections")."""
+    commit_window: float = 8.0
+    """Milliseconds the log may wait, while several tables are appending, so that their
+    entries share one commit (one fsync). More saves CPU under load and adds at most that
+    much to an action's way to the players; 0 commits at once. A table playing alone is never
+    held back (store/events.py, ``EventStore.commit_interval``)."""
     ws_compression: bool = False
     """Compress websocket frames (permessage-deflate) for clients that offer it. Off: a state
     frame is a few kilobytes of JSON, and deflating every frame for every connection was a
