@@ -1154,20 +1154,32 @@ class TableService:
         """Another process started watching these tables (held here): tell it who is
         connected to them here and, for those this process holds the lease of, their
         timers."""
-        ids = set(table_ids)
         for table_id in table_ids:
             live = self._live.get(table_id)
             if live is not None and live.deadlines and table_id in self.owned:
                 self._tell_deadlines(live)
-        lines = [line for line in self._presence_lines() if line.partition(" ")[0] in ids]
-        self._spawn(self._send_presence(lines))
+        self._spawn(self._send_presence(self._presence_lines(table_ids)))
 
-    def _presence_lines(self) -> list[str]:
-        return [
+    def _presence_lines(self, table_ids: list[str] | None = None) -> list[str]:
+        """``"<table> <seat> <n>"`` for the person seats connected here (of these tables)."""
+        held = (
+            self._live.items()
+            if table_ids is None
+            else [(t, live) for t in table_ids if (live := self._live.get(t)) is not None]
+        )
+        lines = [
             f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
-            for tid, live in self._live.items()
+            for tid, live in held
             for seat in live.present()
-        ] + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
+        ]
+        if table_ids is None or any(self.realtime.holds(t) for t in table_ids):
+            ids = None if table_ids is None else set(table_ids)
+            lines += [
+                f"{tid} {seat} {n}"
+                for tid, seat, n in self.realtime.connections()
+                if ids is None or tid in ids
+            ]
+        return lines
 
     def _behind(self, live: _Live, read: bool = True) -> None:
         live.must_read = live.must_read or read
