@@ -29,6 +29,24 @@ One asyncpg connection per process (not from the store's pool) holds:
   entry is announced only after its commit, so whatever a lone process held back is in the log
   before its ``sync`` is sent, and everything after it is noticed. (A process that is left
   alone again keeps noticing.)
+* **watches** (``cardroom_peers`` too): a table's lease holder tells its changes, presence and
+  deadlines only while another process follows it. A process that holds a table in memory
+  without its lease (it serves a connection or a page of it) says ``watch <id> ...`` when it
+  loads the table and again with its presence every two lease intervals; every process keeps,
+  per table, who watches it until when (``watch_ttl``, three repeats; ``expire``). A process
+  that hears a *new* watch of a table it holds in memory answers ``watching <pid> <id> ...``
+  (``<pid>``: the watcher's backend pid) and tells that table's presence and timers again; the
+  watcher, on that answer, reads the table's log (``on_sync``). Nothing is missed: an entry is
+  announced only after its commit, and the answer is sent after the watch is recorded, so
+  what was committed while nobody watched is in the log before the answer, and everything
+  announced after it is told. A process that is not a table's lease holder always tells its
+  changes and presence (the holder follows every table it holds), so a person's action or
+  connection in another process reaches the holder, and a bot does not take over a person
+  connected elsewhere. Until a process has heard every peer's watches (one ``watch_ttl``
+  after it connects or stops being alone) it tells every table, as before. A process that
+  takes a table at its scan answers its watchers too (``answer``): they read what its last
+  holder did not tell; the watches themselves are said to every process, so the new holder
+  has them already.
 
 Any process may append a person's action; the ``(table_id, seq)`` uniqueness is the last word
 on order (a loser's entry is refused and it catches up). Spit and Speed tables have the same
@@ -42,6 +60,7 @@ import contextlib
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +72,7 @@ __all__ = [
     "PEERS_CHANNEL",
     "PEER_LOCK",
     "PRESENCE_CHANNEL",
+    "WATCH_TTL",
     "Coordinator",
     "asyncpg_dsn",
 ]
@@ -63,6 +83,9 @@ PEERS_CHANNEL = "cardroom_peers"
 PEER_LOCK = (1667330660, 1)
 """The shared advisory lock every lease connection holds (the two-key form: its own key space,
 apart from the tables' one-key leases), so a process sees whether any other is connected."""
+WATCH_TTL = 6.0
+"""How long a ``watch`` holds (its sender repeats it every few seconds, see ``watch``); also
+how long a process notices every table after it connects or stops being alone."""
 _HELD_BACK_MAX = 500
 """At most this many table ids are remembered while alone; past it ``sync`` means all."""
 logger = logging.getLogger(__name__)
@@ -105,11 +128,14 @@ class Coordinator:
         wants: Callable[[str], bool] | None = None,
         on_sync: Callable[[list[str] | None], None] | None = None,
         on_peer: Callable[[], None] | None = None,
+        on_watched: Callable[[list[str]], None] | None = None,
+        watch_ttl: float = WATCH_TTL,
     ) -> None:
         """``on_sync(ids)``: another process was alone and held back the change notices of
         these tables (``None``: of any table); read them from the log. ``on_peer()``: this
         process was alone and another appeared (tell it what the notices it held back said:
-        presence, deadlines)."""
+        presence, deadlines). ``on_watched(ids)``: another process started watching these
+        tables, which this process holds in memory (tell it their presence and deadlines)."""
         self.dsn = asyncpg_dsn(url)
         self.pid = f"{os.getpid()}-{id(self):x}"
         self.on_change = on_change
@@ -118,6 +144,16 @@ class Coordinator:
         self.wants = wants
         self.on_sync = on_sync
         self.on_peer = on_peer
+        self.on_watched = on_watched
+        self.watch_ttl = watch_ttl
+        self.mine: set[str] = set()
+        """The tables whose lease this process holds (the service's set): their notices are
+        sent only while another process watches them."""
+        self.watchers: dict[str, dict[int, float]] = {}
+        """Table -> {the watching process's backend pid: until when (monotonic)}."""
+        self.noticing_all = True
+        """Every table's notices are sent (until ``_all_until``: the others' watches heard)."""
+        self._all_until = time.monotonic() + watch_ttl
         self.alone = True
         """No other process was seen on the database: no notice is sent."""
         self._held_back: set[str] | None = set()
@@ -147,6 +183,7 @@ class Coordinator:
         await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", *PEER_LOCK)
         others = await conn.fetchval(_OTHERS, *PEER_LOCK)
         self.conn = conn
+        self._notice_all()
         if others:
             self._not_alone()
         await conn.execute(f"NOTIFY {PEERS_CHANNEL}, 'hello'")
@@ -157,6 +194,68 @@ class Coordinator:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.conn.close(), 5)
             self.conn = None
+
+    def _notice_all(self) -> None:
+        """Notice every table until the other processes' watches have all been heard."""
+        self.noticing_all = True
+        self._all_until = time.monotonic() + self.watch_ttl
+
+    def tells(self, table_id: str) -> bool:
+        """True if a change of this table is told: this process is not its lease holder (the
+        holder follows it), or another process watches it, or the watches are not all heard
+        yet."""
+        return self.noticing_all or table_id not in self.mine or table_id in self.watchers
+
+    def expire(self) -> None:
+        """Forget the watches not repeated in time (called every lease interval)."""
+        now = time.monotonic()
+        if self.noticing_all and now >= self._all_until:
+            self.noticing_all = False
+        for table_id, seen in list(self.watchers.items()):
+            for pid, until in list(seen.items()):
+                if until <= now:
+                    del seen[pid]
+            if not seen:
+                del self.watchers[table_id]
+
+    def watch(self, table_ids: list[str]) -> None:
+        """Say that this process holds these tables in memory without their lease: their lease
+        holder tells their changes, presence and deadlines while this is repeated (within
+        ``watch_ttl``). The holder answers a new watch with ``watching``: then this process
+        reads their log (what was committed while nobody watched)."""
+        if self.alone or not table_ids:
+            return
+        self._post_ids(PEERS_CHANNEL, "watch", table_ids)
+
+    def answer(self, table_id: str) -> None:
+        """Tell the watchers of a table this process just took that they must read its log."""
+        for pid in self.watchers.get(table_id, ()):
+            self._post(PEERS_CHANNEL, f"watching {pid} {table_id}")
+
+    def _post_ids(self, channel: str, head: str, ids: list[str]) -> None:
+        chunk: list[str] = []
+        size = 0
+        for table_id in ids:
+            if size + len(table_id) > 7000:
+                self._post(channel, head + " " + " ".join(chunk))
+                chunk, size = [], 0
+            chunk.append(table_id)
+            size += len(table_id) + 1
+        if chunk:
+            self._post(channel, head + " " + " ".join(chunk))
+
+    def _watched(self, pid: int, ids: list[str]) -> None:
+        until = time.monotonic() + self.watch_ttl
+        new: list[str] = []
+        for table_id in ids:
+            seen = self.watchers.setdefault(table_id, {})
+            if pid not in seen and (self.wants is None or self.wants(table_id)):
+                new.append(table_id)
+            seen[pid] = until
+        if new:  # recorded above: every change announced from now on is told to it
+            self._post_ids(PEERS_CHANNEL, f"watching {pid}", new)
+            if self.on_watched is not None:
+                self.on_watched(new)
 
     def _changed(self, conn: Any, pid: int, _channel: str, payload: str) -> None:
         if pid == conn.get_server_pid():  # our own notice: this process has the entry
@@ -198,6 +297,12 @@ class Coordinator:
             return
         if payload == "hello":  # a process connected: it may have been told of nobody yet
             self._post(PEERS_CHANNEL, "here")
+        elif payload.startswith("watch "):
+            self._watched(pid, payload[6:].split(" "))
+        elif payload.startswith("watching "):
+            _, to, listed = payload.split(" ", 2)
+            if to == str(conn.get_server_pid()) and self.on_sync is not None:
+                self.on_sync(listed.split(" "))
         elif payload.startswith("sync") and self.on_sync is not None:
             ids = payload[5:].split(" ") if payload.startswith("sync ") else None
             self.on_sync(ids)
@@ -208,6 +313,7 @@ class Coordinator:
         if not self.alone:
             return
         self.alone = False
+        self._notice_all()
         held, self._held_back = self._held_back, set()
         if held is None:
             self._post(PEERS_CHANNEL, "sync")
@@ -229,7 +335,7 @@ class Coordinator:
         self, table_id: str, deadlines: list[tuple[str, int | None, float]]
     ) -> None:
         """Publish a table's running timers (the lease holder, whenever they change)."""
-        if self.alone:
+        if self.alone or not self.tells(table_id):
             return
         self._post(DEADLINES_CHANNEL, json.dumps([table_id, [list(d) for d in deadlines]]))
 
@@ -242,6 +348,8 @@ class Coordinator:
                 held.add(table_id)
                 if len(held) > _HELD_BACK_MAX:
                     self._held_back = None
+            return
+        if not self.tells(table_id):  # nobody else follows it
             return
         payload = json.dumps([table_id, entry.seq, entry.kind, entry.data, entry.at])
         if len(payload.encode()) > 7000:
@@ -297,6 +405,8 @@ class Coordinator:
         chunk: list[str] = []
         size = 0
         for line in lines:
+            if not self.tells(line.partition(" ")[0]):
+                continue
             full = f"{self.pid} {line}"
             if size + len(full) > 7000:
                 self._post(PRESENCE_CHANNEL, "\n".join(chunk))

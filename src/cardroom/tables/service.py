@@ -164,14 +164,19 @@ class TableService:
                 wants=self._holds_any,
                 on_sync=self._on_sync,
                 on_peer=self._on_peer,
+                on_watched=self._on_watched,
+                watch_ttl=6 * lease_interval,  # watches are repeated every 2 intervals
             )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
             self.realtime.claim = self._claim
             self.realtime.remote_present = self._remote_seats
             self.realtime.tell_presence = self._tell_realtime_presence
+            self.realtime.watch = self._watch
         self.owned: set[str] = set()
         """Tables whose lease this process holds (with a coordinator)."""
+        if self._coord is not None:
+            self._coord.mine = self.owned
         self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
         self._told_deadlines: dict[str, dict[tuple[str, int | None], float]] = {}
         """The timers the lease holder of a table this process does not hold told it of."""
@@ -255,6 +260,7 @@ class TableService:
         if live is None:
             live = _Live(NainJauneTable.replay(table_id, entries))
             self._live[table_id] = live
+            self._watch(table_id)
         return live
 
     async def _is_realtime(self, table_id: str) -> bool:
@@ -1125,18 +1131,55 @@ class TableService:
     def _on_peer(self) -> None:
         """This process was alone and another one appeared: tell it who is connected here and
         the timers of the tables this process holds (not told while alone)."""
+        assert self._coord is not None
+        self._coord.watch(self._watched_ids())
         self._spawn(self._send_presence(self._presence_lines()))
         for table_id in self.owned:
             live = self._live.get(table_id)
             if live is not None and live.deadlines:
                 self._tell_deadlines(live)
 
-    def _presence_lines(self) -> list[str]:
-        return [
+    def _watch(self, table_id: str) -> None:
+        """A table now in memory here: watch it unless this process is its lease holder."""
+        if self._coord is not None and not self._owns(table_id):
+            self._coord.watch([table_id])
+
+    def _watched_ids(self) -> list[str]:
+        """The tables in memory here whose lease another process holds (or nobody)."""
+        return [t for t in self._live if t not in self.owned] + [
+            t for t in self.realtime.table_ids() if t not in self.owned
+        ]
+
+    def _on_watched(self, table_ids: list[str]) -> None:
+        """Another process started watching these tables (held here): tell it who is
+        connected to them here and, for those this process holds the lease of, their
+        timers."""
+        for table_id in table_ids:
+            live = self._live.get(table_id)
+            if live is not None and live.deadlines and table_id in self.owned:
+                self._tell_deadlines(live)
+        self._spawn(self._send_presence(self._presence_lines(table_ids)))
+
+    def _presence_lines(self, table_ids: list[str] | None = None) -> list[str]:
+        """``"<table> <seat> <n>"`` for the person seats connected here (of these tables)."""
+        held = (
+            self._live.items()
+            if table_ids is None
+            else [(t, live) for t in table_ids if (live := self._live.get(t)) is not None]
+        )
+        lines = [
             f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
-            for tid, live in self._live.items()
+            for tid, live in held
             for seat in live.present()
-        ] + [f"{tid} {seat} {n}" for tid, seat, n in self.realtime.connections()]
+        ]
+        if table_ids is None or any(self.realtime.holds(t) for t in table_ids):
+            ids = None if table_ids is None else set(table_ids)
+            lines += [
+                f"{tid} {seat} {n}"
+                for tid, seat, n in self.realtime.connections()
+                if ids is None or tid in ids
+            ]
+        return lines
 
     def _behind(self, live: _Live, read: bool = True) -> None:
         live.must_read = live.must_read or read
@@ -1242,14 +1285,17 @@ class TableService:
                     self._lose_all()
                     await coord.connect()
                     logger.warning("table leases: connected to the database again")
+                    coord.watch(self._watched_ids())
                     for live in list(self._live.values()):
                         self._behind(live)  # notices may have been missed meanwhile
                     for table_id in self.realtime.table_ids():
                         self.realtime.behind(table_id)
                 await self._scan()
                 self._sweep()
+                coord.expire()
                 beat += 1
                 if beat % 2 == 0 and not coord.alone:
+                    coord.watch(self._watched_ids())
                     await self._send_presence(self._presence_lines())
             except asyncio.CancelledError:
                 raise
@@ -1270,6 +1316,7 @@ class TableService:
                 await coord.release(table_id)
         for table_id in await coord.scan(self.owned):
             self.owned.add(table_id)
+            coord.answer(table_id)  # its watchers read what its last holder did not tell
             self._told_deadlines.pop(table_id, None)
             try:
                 held = self.realtime.holds(table_id)

@@ -164,6 +164,9 @@ class RealtimeTables:
         """Seats with a connection in another process."""
         self.tell_presence: Callable[[str, int, int], None] | None = None
         """Tell the other processes ``(table, seat, connections here)``."""
+        self.watch: Callable[[str], None] | None = None
+        """Say to the other processes that this one holds a table in memory without its lease
+        (``Coordinator.watch``): its lease holder then tells its changes."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -209,6 +212,8 @@ class RealtimeTables:
         self._live[table_id] = live
         if self.owns(table_id):
             await self.take(table_id)
+        elif self.watch is not None:
+            self.watch(table_id)
 
     async def take(self, table_id: str) -> None:
         """This process is now the table's clock (it got the lease, or it is alone): read what
