@@ -447,3 +447,16 @@ async def check_realtime_frames(store: EventStore, clients: list[RealtimeClient]
         for action in client.acked:  # nothing a client was told accepted is missing
             assert action in told, (client.table_id, action)
     return checked
+
+
+def socket_inodes(pid: int) -> set[str]:
+    """The inodes of the sockets process ``pid`` holds (Linux ``/proc``)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes

@@ -22,20 +22,13 @@ import asyncpg
 from cardroom.store import EventStore
 from cardroom.tables.cluster import asyncpg_dsn
 from cardroom.tables.spit_speed import RealtimeTable
-from tests.scale.clients import ServerProcess, check_realtime_frames
+from tests.scale.clients import ServerProcess, check_realtime_frames, socket_inodes
 from tests.scale.test_realtime_faults import make, people
 
 
 def local_ports(pid: int) -> set[int]:
     """The local TCP ports of the sockets process ``pid`` holds (Linux ``/proc``)."""
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
+    inodes = socket_inodes(pid)
     ports = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         for line in Path(table).read_text().splitlines()[1:]:

@@ -19,23 +19,11 @@ from pathlib import Path
 import pytest
 
 from cardroom.tables.slots import slot_of
-from tests.scale.clients import ServerProcess
+from tests.scale.clients import ServerProcess, socket_inodes
 from tests.scale.test_realtime_faults import make
 from tests.scale.test_realtime_workers import lease_holders
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")
-
-
-def _socket_inodes(pid: int) -> set[str]:
-    inodes = set()
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            target = os.readlink(fd)
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[8:-1])
-    return inodes
 
 
 def owners(server_port: int, client_ports: list[int], pids: list[int]) -> dict[int, int]:
@@ -48,7 +36,7 @@ def owners(server_port: int, client_ports: list[int], pids: list[int]) -> dict[i
             remote = int(fields[2].rsplit(":", 1)[1], 16)
             if local == server_port and remote in client_ports:
                 sides[fields[9]] = remote
-    held = {pid: _socket_inodes(pid) for pid in pids}
+    held = {pid: socket_inodes(pid) for pid in pids}
     return {port: pid for inode, port in sides.items() for pid, ins in held.items() if inode in ins}
 
 
