@@ -198,8 +198,6 @@ class _SqliteWriter:
         self.conn: sqlite3.Connection | None = None
         self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         """Batches for the thread, in order; None stops it."""
-        self._loop: tuple[asyncio.AbstractEventLoop, int] | None = None
-        """The loop of the last batch and its thread (see :meth:`EventStore.append`)."""
         self.thread: threading.Thread | None = None
 
     def submit(
@@ -207,14 +205,13 @@ class _SqliteWriter:
         rows: list[tuple[str, int, str, str, float]],
         updates: list[tuple[str, tuple[Any, ...]]],
         before_commit: Callable[[], None],
+        loop: asyncio.AbstractEventLoop,
     ) -> asyncio.Future[None]:
-        """Hand one batch to the writer's thread: a future of the running loop, settled by
-        one ``call_soon_threadsafe`` once the batch is committed (or failed). No executor
-        work item, no ``concurrent.futures.Future`` and its chaining to the loop's future."""
-        held = self._loop
-        if held is None or held[1] != threading.get_ident() or not held[0].is_running():
-            held = self._loop = (asyncio.get_running_loop(), threading.get_ident())
-        loop = held[0]
+        """Hand one batch to the writer's thread: a future of ``loop`` (the running one, given
+        by the caller: looking it up costs a ``getpid``, see :meth:`EventStore.append`),
+        settled by one ``call_soon_threadsafe`` once the batch is committed (or failed). No
+        executor work item, no ``concurrent.futures.Future`` and its chaining to the loop's
+        future."""
         done: asyncio.Future[None] = loop.create_future()
         if self.thread is None:
             self.thread = threading.Thread(target=self._run, name="cardroom-log", daemon=True)
@@ -720,7 +717,10 @@ class EventStore:
         rows, updates = _raw_batch(batch)
         async with self._write_lock:
             try:
-                await writer.submit(rows, updates, partial(self._before_commit, batch))
+                done = batch[0].done  # (its loop is the running one)
+                await writer.submit(
+                    rows, updates, partial(self._before_commit, batch), done.get_loop()
+                )
             except sqlite3.IntegrityError:
                 raise _batch_conflict(batch) from None
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
