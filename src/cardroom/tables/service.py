@@ -74,6 +74,11 @@ __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "
 
 _THINKING_BOTS = frozenset({"search", "expert", "ismcts"})
 """Bot families that search for a while: they choose in a worker thread."""
+BOT_TICK = 0.05
+"""Bots' moves are put off to the next multiple of this (seconds; at most an eighth of the
+table's bot delay): the bots of many tables then move in one loop turn and their entries share
+one commit, instead of one wake-up each (issue 19; docs/deploy.md, "Where a server's CPU
+goes")."""
 LEASE_INTERVAL = 1.0
 """Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
 PRESENCE_TTL = 6.0
@@ -819,7 +824,8 @@ class TableService:
             del turn
             seq = table.seq
             if table.cfg.bot_delay > 0:
-                await sleep(loop, table.cfg.bot_delay)
+                delay = table.cfg.bot_delay
+                await sleep(loop, delay, min(BOT_TICK, delay / 8))
             if table.seq != seq:
                 continue
             rnd = table.round

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import deque
 from typing import Any
 
@@ -115,13 +116,27 @@ class Wake:
             self._waiters.remove(waiter)
 
 
-async def sleep(loop: asyncio.AbstractEventLoop, delay: float) -> None:
-    """``asyncio.sleep(delay)`` on ``loop`` (the running loop), which it does not look up."""
+def on_tick(at: float, tick: float) -> float:
+    """The first multiple of ``tick`` at or after ``at`` (``at`` itself if ``tick`` <= 0)."""
+    if tick <= 0:
+        return at
+    return math.ceil(at / tick) * tick
+
+
+async def sleep(loop: asyncio.AbstractEventLoop, delay: float, tick: float = 0.0) -> None:
+    """``asyncio.sleep(delay)`` on ``loop`` (the running loop), which it does not look up.
+
+    With ``tick``, the wake-up is put off to the next multiple of ``tick`` on the loop's clock
+    (at most ``tick`` later): sleepers due within one tick of each other wake in one loop
+    turn, so their work (and, for the bots, their log entries' commit) is done together."""
     if delay <= 0:
         await asyncio.sleep(0)  # (a bare yield: no lookup)
         return
     waiter: asyncio.Future[None] = loop.create_future()
-    handle = loop.call_later(delay, _set_unless_done, waiter)
+    if tick > 0:
+        handle = loop.call_at(on_tick(loop.time() + delay, tick), _set_unless_done, waiter)
+    else:
+        handle = loop.call_later(delay, _set_unless_done, waiter)
     try:
         await waiter
     finally:
