@@ -285,6 +285,39 @@ async def test_two_services_one_table_one_authority(pg_url: str) -> None:
         await store_b.close()
 
 
+async def test_another_services_scan_right_after_a_new_tables_row_cannot_take_it(
+    pg_url: str,
+) -> None:
+    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
+    a, b = TableService(store_a), TableService(store_b)
+    await a.start()
+    await b.start()
+    write_row = store_a.create_table
+
+    async def then_b_scans(*args: Any) -> None:
+        await write_row(*args)  # the new table's row is committed: B's scan now sees it
+        await b._scan()
+
+    store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
+    try:
+        created = await a.create(bot_config(5, players=4, end="rounds:1"))
+        tid = created.table_id
+        # A took the lease before writing the row: B's scan found it held (else B would be
+        # the authority of a table whose connections are routed to A)
+        assert tid in a.owned and tid not in b.owned
+        store_a.create_table = write_row  # type: ignore[method-assign]
+        await a.start_now(tid, 0)
+        await until(lambda: a.table(tid).status == "over", steps=20000)
+        entries = await store_a.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        assert tid not in b.owned
+    finally:
+        await a.stop()
+        await b.stop()
+        await store_a.close()
+        await store_b.close()
+
+
 async def test_a_service_that_goes_away_hands_its_tables_to_the_other(pg_url: str) -> None:
     store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
     a = TableService(store_a, lease_interval=0.2)

@@ -5,7 +5,10 @@ One asyncpg connection per process (not from the store's pool) holds:
 * **leases**: a session advisory lock per table (``pg_try_advisory_lock(hashtextextended(id,
   0))``). The process holding a table's lock is its authority: it runs its bots and timers and
   deals its rounds. The lock goes with the connection, so a process that dies (or loses the
-  database) frees its tables at once and another takes them at its next scan.
+  database) frees its tables at once and another takes them at its next scan. A process takes
+  the lease of a Nain Jaune table it creates before writing the table's row, so no other
+  process's scan takes it in between (with ``serve --workers`` it would run a table whose
+  connections are routed to its creator, and every change would cross).
 * **change notices**: every entry is told on ``cardroom_tables`` once committed (the entry
   itself as JSON, ``[table, seq, kind, data, at]``, or ``"<table> <seq>"`` if too big), the
   notices of a loop turn (with the presence and deadlines notices below) in one simple query

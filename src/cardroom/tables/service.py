@@ -180,6 +180,8 @@ class TableService:
             self.realtime.watch = self._watch
         self.owned: set[str] = set()
         """Tables whose lease this process holds (with a coordinator)."""
+        self._creating: set[str] = set()
+        """New tables whose lease is taken and whose row is being written."""
         if self._coord is not None:
             self._coord.mine = self.owned
         self._remote: dict[str, dict[tuple[str, int], tuple[int, float]]] = {}
@@ -460,19 +462,21 @@ class TableService:
             }
             for g, spec in enumerate(config.seats)
         ]
+        claimed = await self._claim_new(table_id)
         try:
             await self.store.create_table(
                 table_id, config.game, entry, config.title, config.public, seats
             )
         except SeqConflict:  # (a rematch made by another process meanwhile)
+            await self._unclaim_new(table_id, claimed)
             raise TableError("stale", table_exists(table_id)) from None
+        except BaseException:
+            await self._unclaim_new(table_id, claimed)
+            raise
         table.apply(entry)
         live = _Live(table)
         self._live[table_id] = live
-        if self._coord is not None:
-            with contextlib.suppress(Exception):
-                if self._coord.connected and await self._coord.acquire(table_id):
-                    self.owned.add(table_id)
+        self._creating.discard(table_id)
         async with live.lock:
             await self._store_summary(live)
             await self._after(live)
@@ -1066,6 +1070,29 @@ class TableService:
     def _owns(self, table_id: str) -> bool:
         return self._coord is None or table_id in self.owned
 
+    async def _claim_new(self, table_id: str) -> bool:
+        """Take a new table's lease before its row is written, so no other process's scan can
+        take it between the row's commit and this process's claim (a table run by one process
+        and served by another would tell every change across); True if taken."""
+        if self._coord is None or not self._coord.connected:
+            return False
+        try:
+            if not await self._coord.acquire(table_id):
+                return False
+        except Exception:
+            return False
+        self.owned.add(table_id)
+        self._creating.add(table_id)  # (not in memory yet: the scan must not give it back)
+        return True
+
+    async def _unclaim_new(self, table_id: str, claimed: bool) -> None:
+        """The new table's row was not written: give its lease back."""
+        self._creating.discard(table_id)
+        if claimed and self._coord is not None:
+            self.owned.discard(table_id)
+            with contextlib.suppress(Exception):
+                await self._coord.release(table_id)
+
     async def _claim(self, table_id: str) -> None:
         """Take a table's lease when this process creates it (another one may run it else)."""
         if self._coord is not None:
@@ -1315,6 +1342,8 @@ class TableService:
         coord = self._coord
         assert coord is not None
         for table_id in list(self.owned):
+            if table_id in self._creating:
+                continue
             live = self._live.get(table_id)
             status = live.table.status if live is not None else self.realtime.status(table_id)
             if status is None or status == "over":
