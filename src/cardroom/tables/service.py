@@ -462,16 +462,20 @@ class TableService:
             }
             for g, spec in enumerate(config.seats)
         ]
-        claimed = await self._claim_new(table_id)
+        # the lease before the row, so no other process's scan can take the table between the
+        # row's commit and the claim (it would run a table whose connections are routed here
+        # and tell every change across); not in memory yet, so the scan must not give it back
+        self._creating.add(table_id)
+        await self._claim(table_id)
         try:
             await self.store.create_table(
                 table_id, config.game, entry, config.title, config.public, seats
             )
         except SeqConflict:  # (a rematch made by another process meanwhile)
-            await self._unclaim_new(table_id, claimed)
+            await self._unclaim_new(table_id)
             raise TableError("stale", table_exists(table_id)) from None
         except BaseException:
-            await self._unclaim_new(table_id, claimed)
+            await self._unclaim_new(table_id)
             raise
         table.apply(entry)
         live = _Live(table)
@@ -1070,25 +1074,10 @@ class TableService:
     def _owns(self, table_id: str) -> bool:
         return self._coord is None or table_id in self.owned
 
-    async def _claim_new(self, table_id: str) -> bool:
-        """Take a new table's lease before its row is written, so no other process's scan can
-        take it between the row's commit and this process's claim (a table run by one process
-        and served by another would tell every change across); True if taken."""
-        if self._coord is None or not self._coord.connected:
-            return False
-        try:
-            if not await self._coord.acquire(table_id):
-                return False
-        except Exception:
-            return False
-        self.owned.add(table_id)
-        self._creating.add(table_id)  # (not in memory yet: the scan must not give it back)
-        return True
-
-    async def _unclaim_new(self, table_id: str, claimed: bool) -> None:
-        """The new table's row was not written: give its lease back."""
+    async def _unclaim_new(self, table_id: str) -> None:
+        """The new table's row was not written: give its lease back (if :meth:`_claim` got it)."""
         self._creating.discard(table_id)
-        if claimed and self._coord is not None:
+        if table_id in self.owned and self._coord is not None:
             self.owned.discard(table_id)
             with contextlib.suppress(Exception):
                 await self._coord.release(table_id)
