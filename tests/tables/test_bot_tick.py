@@ -30,37 +30,34 @@ def test_no_tick_leaves_the_time_as_it_is() -> None:
     assert on_tick(12.3456, 0.0) == 12.3456
 
 
+async def two_sleepers(gap: float, tick: float) -> tuple[float, float, float]:
+    """Two 20 ms sleeps begun ``gap`` apart: when each woke, and when the second began."""
+    loop = asyncio.get_running_loop()
+    woke: dict[str, float] = {}
+
+    async def sleeper(name: str) -> None:
+        await sleep(loop, 0.02, tick)
+        woke[name] = loop.time()
+
+    first = asyncio.create_task(sleeper("first"))
+    await asyncio.sleep(gap)
+    second = asyncio.create_task(sleeper("second"))
+    started = loop.time()
+    await asyncio.gather(first, second)
+    return woke["first"], woke["second"], started
+
+
 async def test_sleepers_due_within_one_tick_wake_together() -> None:
     loop = asyncio.get_running_loop()
     tick = 0.2
     # start just after a tick, so that both delays end well inside the same tick
     await asyncio.sleep(on_tick(loop.time(), tick) + 0.005 - loop.time())
-    woke: dict[str, float] = {}
-
-    async def sleeper(name: str, delay: float) -> None:
-        await sleep(loop, delay, tick)
-        woke[name] = loop.time()
-
-    first = asyncio.create_task(sleeper("first", 0.02))
-    await asyncio.sleep(0.03)
-    second = asyncio.create_task(sleeper("second", 0.02))
-    started = loop.time()
-    await asyncio.gather(first, second)
+    first, second, started = await two_sleepers(0.03, tick)
     # without the tick they would wake 30 ms apart
-    assert abs(woke["first"] - woke["second"]) < 0.01
-    assert woke["second"] >= started + 0.02
+    assert abs(first - second) < 0.01
+    assert second >= started + 0.02
 
 
 async def test_without_a_tick_sleepers_keep_their_own_times() -> None:
-    loop = asyncio.get_running_loop()
-    woke: dict[str, float] = {}
-
-    async def sleeper(name: str, delay: float) -> None:
-        await sleep(loop, delay)
-        woke[name] = loop.time()
-
-    first = asyncio.create_task(sleeper("first", 0.02))
-    await asyncio.sleep(0.06)
-    second = asyncio.create_task(sleeper("second", 0.02))
-    await asyncio.gather(first, second)
-    assert woke["second"] - woke["first"] > 0.03
+    first, second, _ = await two_sleepers(0.06, 0.0)
+    assert second - first > 0.03
