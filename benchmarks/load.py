@@ -668,7 +668,8 @@ async def run_all(
 
 
 def side_by_side(results: list[Result], peer: bool) -> None:
-    """The peer column: this tree's p99 and CPU per action beside the peer's, per step."""
+    """The peer column: this tree's p99 and CPU per action beside the peer's, per step, and
+    how many times this tree's CPU per action the peer's is (the same run's host for both)."""
     steps: dict[tuple[str, int], dict[bool, Result]] = {}
     for r in results:
         steps.setdefault((r.setup, r.tables), {})[r.code.startswith("peer")] = r
@@ -676,8 +677,8 @@ def side_by_side(results: list[Result], peer: bool) -> None:
         return
     print()
     print("| set-up | tables | p99 ms (this tree) | p99 ms (peer) | server CPU ms/action (this "
-          "tree) | (peer) | load avg (this tree / peer) |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|")
+          "tree) | (peer) | peer / this tree | load avg (this tree / peer) |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|")
     for (setup, tables), pair in steps.items():
         mine, theirs = pair.get(False), pair.get(True)
         if mine is None or theirs is None:
@@ -685,6 +686,7 @@ def side_by_side(results: list[Result], peer: bool) -> None:
         print(
             f"| {setup} | {tables} | {mine.p99:.1f} | {theirs.p99:.1f} | "
             f"{mine.ms_per_action:.2f} | {theirs.ms_per_action:.2f} | "
+            f"{theirs.ms_per_action / max(mine.ms_per_action, 1e-9):.2f} | "
             f"{mine.load:.1f} / {theirs.load:.1f} |"
         )
 
