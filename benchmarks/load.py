@@ -20,6 +20,11 @@ tables, which play ``--settle`` seconds and are then measured for ``--seconds``:
   (``/proc/pressure/cpu``), and ``load avg``: the 1-minute load average at the end (other work
   on a shared machine shows in both).
 
+The first line also gives a ``host reference``: the CPU milliseconds of a fixed pure-Python
+workload (:func:`host_reference`), which does not depend on cardroom's code. The same tree's
+CPU per action has varied about twofold between days on this kind of shared machine; set runs
+of different days side by side with it, or better, run the older tree as the peer.
+
 The peer: the same steps against a server running another tree's code (``--peer-ref REF``, a
 git revision whose ``src`` is unpacked with ``git archive``, by default ``main``; or
 ``--peer-src DIR``; ``--peer-ref none`` leaves it out), one after the other with this tree's
@@ -667,6 +672,24 @@ async def run_all(
                 pg.destroy()
 
 
+def host_reference() -> float:
+    """CPU milliseconds of a fixed pure-Python workload (JSON both ways, small dicts and
+    lists, sorting strings), the best of seven: how fast this host runs Python today, to set
+    runs of other days beside these (the same code's CPU per action follows it)."""
+    data = {
+        "seats": [{"seat": g, "name": f"p{g}", "hand": list(range(13))} for g in range(4)],
+        "events": [{"kind": "play", "seat": i % 4, "card": i, "text": f"c{i}"} for i in range(40)],
+    }
+    best = float("inf")
+    for _ in range(7):
+        start = time.process_time()
+        for _ in range(500):
+            back = json.loads(json.dumps(data))
+            sorted(str(x) for x in back["events"])
+        best = min(best, time.process_time() - start)
+    return 1000 * best
+
+
 def side_by_side(results: list[Result], peer: bool) -> None:
     """The peer column: this tree's p99 and CPU per action beside the peer's, per step, and
     how many times this tree's CPU per action the peer's is (the same run's host for both)."""
@@ -721,7 +744,8 @@ async def main() -> None:
         f"load: tables {steps}, {args.seconds:g} s each after {args.settle:g} s, think "
         f"{args.think} s, bot delay {args.bot_delay} s, {args.realtime} {args.realtime_game} "
         f"tables (react {args.rt_think} s), {os.cpu_count()} cores, load average "
-        f"{os.getloadavg()[0]:.1f}, budget {args.budget:g} s"
+        f"{os.getloadavg()[0]:.1f}, budget {args.budget:g} s, host reference "
+        f"{host_reference():.0f} ms of CPU (host_reference: less is a faster host)"
     )
     results: list[Result] = []
     with tempfile.TemporaryDirectory() as folder:
