@@ -257,6 +257,41 @@ async def spit_person(
             assert exc.code in ("stale", "illegal", "over"), exc
 
 
+async def test_another_services_scan_right_after_a_new_speed_tables_row_cannot_take_it(
+    pg_url: str,
+) -> None:
+    store_a, store_b, a, b = await two_services(pg_url)
+    write_row = store_a.create_table
+
+    async def then_b_scans(*args: Any) -> None:
+        await write_row(*args)  # the new table's row is committed: B's scan now sees it
+        await b._scan()
+
+    store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
+    try:
+        created = await a.create_realtime(speed(seed=13, bob=SeatSpec("bot", FAST)))
+        tid = created.table_id
+        store_a.create_table = write_row  # type: ignore[method-assign]
+        # A took the lease before writing the row: B's scan found it held (else B would be
+        # the clock of a table whose connections are routed to A)
+        assert tid in a.owned and tid not in b.owned and not b.realtime.holds(tid)
+        assert a.realtime._live[tid].task is not None  # A runs the bot and the countdowns
+        ann = a.subscribe(tid, 0)
+        frames = await asyncio.wait_for(race(a, ann, tid, 0, True, 14), 120)
+        entries = await store_a.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        assert RealtimeTable.replay(tid, entries).status == "over"
+        assert frames[-1]["seq"] == entries[-1].seq
+        assert [e.kind for e in entries].count("started") == 1
+        assert any(e.data.get("by") == "bot" for e in entries if e.kind == "action")
+        await b._scan()
+        assert tid not in b.owned and not b.realtime.holds(tid)
+    finally:
+        store_a.create_table = write_row  # type: ignore[method-assign]
+        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
+            await closing
+
+
 async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> None:
     store_a, store_b, a, b = await two_services(pg_url)
     try:
