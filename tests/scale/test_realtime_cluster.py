@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cardroom.games.nain_jaune import Rules
-from cardroom.store import LogEntry
+from cardroom.store import EventStore, LogEntry
 from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
 from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
 from tests.scale.clients import two_services
@@ -269,6 +269,43 @@ async def test_another_services_scan_right_after_a_new_speed_tables_row_cannot_t
             assert tid not in b.owned and not b.realtime.holds(tid)
         finally:
             store_a.create_table = write_row  # type: ignore[method-assign]
+
+
+async def test_a_services_own_scan_during_a_new_speed_tables_creation_leaves_it_to_it(
+    pg_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The creator's claim did not get the lease (its lease connection was down): its own
+    scan, right after the row, takes the lease but leaves the table to the creation (loading
+    it too would make a second copy in memory, with its own clock)."""
+    a = TableService(pg_store)
+    await a.start()
+    write_row = pg_store.create_table
+    made: list[str] = []
+
+    async def no_lease(_table_id: str) -> None:
+        pass
+
+    async def then_a_scans(table_id: str, *args: Any) -> None:
+        await write_row(table_id, *args)
+        made.append(table_id)
+        await a._scan()
+
+    monkeypatch.setattr(a, "_claim", no_lease)
+    monkeypatch.setattr(pg_store, "create_table", then_a_scans)
+    try:
+        created = await a.create_realtime(speed(seed=17, bob=SeatSpec("bot", FAST)))
+        tid = created.table_id
+        assert made == [tid] and tid in a.owned
+        live = a.realtime._live[tid]
+        assert live.task is not None  # the creation's copy is the clock
+        frames = await asyncio.wait_for(race(a, a.subscribe(tid, 0), tid, 0, True, 18), 120)
+        entries = await pg_store.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        assert RealtimeTable.replay(tid, entries).status == "over"
+        assert frames[-1]["seq"] == entries[-1].seq and a.realtime._live[tid] is live
+        assert [e.kind for e in entries].count("started") == 1
+    finally:
+        await a.stop()
 
 
 async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> None:
