@@ -1,4 +1,5 @@
-"""Real ``cardroom serve`` processes and scripted websocket players (fault tests, load benchmark).
+"""Real ``cardroom serve`` processes and scripted websocket players (fault tests, load benchmark);
+and :func:`two_services`, two table services in this process as two servers would be.
 
 A :class:`SeatClient` plays one person seat over a real websocket: it plays its first legal
 action when the newest state says it is its turn, asks for the next round, and when the
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,9 @@ import httpx
 import websockets
 
 from cardroom.store import EventStore
+from cardroom.tables import TableService
 from cardroom.tables.nain_jaune import NainJauneTable
+from cardroom.tables.service import LEASE_INTERVAL
 from tests.pgcluster import free_port
 
 ROOT = Path(__file__).parents[2]
@@ -40,6 +43,27 @@ nothing in the server's log (``benchmarks/keepalive.py``)."""
 PER_ADDRESS_BOUNDS = (
     "--tables-per-minute", "--open-tables", "--sockets-per-address", "--connections-per-address",
 )  # fmt: skip
+
+
+@contextlib.asynccontextmanager
+async def two_services(
+    pg_url: str, lease_interval: float = LEASE_INTERVAL, *, start: bool = True
+) -> AsyncIterator[tuple[EventStore, EventStore, TableService, TableService]]:
+    """Two stores and table services on one PostgreSQL database, each with its own lease
+    connection as two server processes have: ``(store_a, store_b, a, b)``, started unless
+    ``start`` is false (the test starts them); stopped and closed at the end."""
+    store_a = await EventStore.open(pg_url)
+    store_b = await EventStore.open(pg_url)
+    a = TableService(store_a, lease_interval=lease_interval)
+    b = TableService(store_b, lease_interval=lease_interval)
+    try:
+        if start:
+            await a.start()
+            await b.start()
+        yield store_a, store_b, a, b
+    finally:
+        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
+            await closing
 
 
 class ServerProcess:

@@ -19,6 +19,7 @@ from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, Tab
 from cardroom.tables.cluster import Coordinator, asyncpg_dsn
 from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster
+from tests.scale.clients import two_services
 from tests.tables.helpers import bot_config, until
 
 asyncpg = pytest.importorskip("asyncpg", reason="asyncpg is not installed")
@@ -157,21 +158,19 @@ async def test_a_lone_service_tells_nobody_and_one_that_comes_meanwhile_learns_e
     turn). A second service that comes while the first is still alone (its ``hello`` not heard
     yet), loads a table, and then misses the changes the first made without telling, is told
     by the first's ``sync`` and reads them from the log; then the changes come as notices."""
-    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
-    a, b = TableService(store_a), TableService(store_b)
-    coord_a, coord_b = a._coord, b._coord
-    assert coord_a is not None and coord_b is not None
-    held: list[tuple[Any, ...]] = []
-    heard_by_a = coord_a._peers
+    async with two_services(pg_url, start=False) as (store_a, _, a, b):
+        coord_a, coord_b = a._coord, b._coord
+        assert coord_a is not None and coord_b is not None
+        held: list[tuple[Any, ...]] = []
+        heard_by_a = coord_a._peers
 
-    def late(*args: Any) -> None:  # A hears of B only when the test says so
-        held.append(args)
+        def late(*args: Any) -> None:  # A hears of B only when the test says so
+            held.append(args)
 
-    monkeypatch.setattr(coord_a, "_peers", late)
-    queries: list[str] = []
-    await a.start()
-    coord_a.conn = _Counted(coord_a.conn, queries)
-    try:
+        monkeypatch.setattr(coord_a, "_peers", late)
+        queries: list[str] = []
+        await a.start()
+        coord_a.conn = _Counted(coord_a.conn, queries)
         created = await a.create(two_people(seed=3))
         tid = created.table_id
         assert coord_a.alone
@@ -205,11 +204,6 @@ async def test_a_lone_service_tells_nobody_and_one_that_comes_meanwhile_learns_e
         assert any("NOTIFY cardroom_tables" in q for q in queries)
         entries = await store_a.entries(tid)
         assert b.table(tid).seq == entries[-1].seq
-    finally:
-        await a.stop()
-        await b.stop()
-        await store_a.close()
-        await store_b.close()
 
 
 def two_people(seed: int, rounds: int = 1, takeover_after: float = 0.0) -> TableConfig:
@@ -247,11 +241,7 @@ async def play(service: TableService, sub: Subscription, table_id: str, seat: in
 
 
 async def test_two_services_one_table_one_authority(pg_url: str) -> None:
-    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
-    a, b = TableService(store_a), TableService(store_b)
-    await a.start()
-    await b.start()
-    try:
+    async with two_services(pg_url) as (store_a, _, a, b):
         created = await a.create(two_people(seed=11, rounds=2, takeover_after=0.4))
         tid = created.table_id
         assert tid in a.owned and tid not in b.owned
@@ -278,28 +268,19 @@ async def test_two_services_one_table_one_authority(pg_url: str) -> None:
         assert bob_moves and all(e.data["by"] == "person" for e in bob_moves)
         # presence crossed processes: no takeover was ever written for either person
         assert not [e for e in entries if e.kind == "takeover"]
-    finally:
-        await a.stop()
-        await b.stop()
-        await store_a.close()
-        await store_b.close()
 
 
 async def test_another_services_scan_right_after_a_new_tables_row_cannot_take_it(
     pg_url: str,
 ) -> None:
-    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
-    a, b = TableService(store_a), TableService(store_b)
-    await a.start()
-    await b.start()
-    write_row = store_a.create_table
+    async with two_services(pg_url) as (store_a, _, a, b):
+        write_row = store_a.create_table
 
-    async def then_b_scans(*args: Any) -> None:
-        await write_row(*args)  # the new table's row is committed: B's scan now sees it
-        await b._scan()
+        async def then_b_scans(*args: Any) -> None:
+            await write_row(*args)  # the new table's row is committed: B's scan now sees it
+            await b._scan()
 
-    store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
-    try:
+        store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
         created = await a.create(bot_config(5, players=4, end="rounds:1"))
         tid = created.table_id
         # A took the lease before writing the row: B's scan found it held (else B would be
@@ -311,20 +292,10 @@ async def test_another_services_scan_right_after_a_new_tables_row_cannot_take_it
         entries = await store_a.entries(tid)
         assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
         assert tid not in b.owned
-    finally:
-        await a.stop()
-        await b.stop()
-        await store_a.close()
-        await store_b.close()
 
 
 async def test_a_service_that_goes_away_hands_its_tables_to_the_other(pg_url: str) -> None:
-    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
-    a = TableService(store_a, lease_interval=0.2)
-    b = TableService(store_b, lease_interval=0.2)
-    await a.start()
-    await b.start()
-    try:
+    async with two_services(pg_url, 0.2) as (_, store_b, a, b):
         ids = []
         for seed in range(3):
             created = await a.create(bot_config(seed, players=4, end="rounds:3"))
@@ -342,11 +313,6 @@ async def test_a_service_that_goes_away_hands_its_tables_to_the_other(pg_url: st
             entries = await store_b.entries(tid)
             assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
             assert NainJauneTable.replay(tid, entries).status == "over"
-    finally:
-        await a.stop()
-        await b.stop()
-        await store_a.close()
-        await store_b.close()
 
 
 async def test_the_database_restarting_under_a_service_gives_clear_errors_then_recovers(

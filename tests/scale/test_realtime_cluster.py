@@ -20,6 +20,7 @@ from cardroom.games.nain_jaune import Rules
 from cardroom.store import EventStore, LogEntry
 from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
 from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
+from tests.scale.clients import two_services
 from tests.tables.helpers import until
 
 pytest.importorskip("asyncpg", reason="asyncpg is not installed")
@@ -78,17 +79,8 @@ def check_frames(entries: list[LogEntry], frames: list[dict[str, Any]], seat: in
     return len(frames)
 
 
-async def two_services(pg_url: str, lease_interval: float = 1.0) -> list[Any]:
-    stores = [await EventStore.open(pg_url), await EventStore.open(pg_url)]
-    services = [TableService(s, lease_interval=lease_interval) for s in stores]
-    for service in services:
-        await service.start()
-    return [*stores, *services]
-
-
 async def test_a_speed_table_across_two_services_has_one_clock(pg_url: str) -> None:
-    store_a, store_b, a, b = await two_services(pg_url)
-    try:
+    async with two_services(pg_url) as (store_a, store_b, a, b):
         created = await a.create_realtime(speed(seed=21))
         tid = created.table_id
         assert tid in a.owned and tid not in b.owned
@@ -129,14 +121,10 @@ async def test_a_speed_table_across_two_services_has_one_clock(pg_url: str) -> N
         assert (await store_b.entries(ids[0]))[0].data["rematch_of"] == tid
         await until(lambda: b.frame_for(tid, 1)["rematch"] == f"/t/{ids[0]}")
         assert a.frame_for(tid, 0)["rematch"] == f"/t/{ids[0]}"
-    finally:
-        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
-            await closing
 
 
 async def test_the_other_service_takes_over_a_speed_table_and_its_bot(pg_url: str) -> None:
-    store_a, store_b, a, b = await two_services(pg_url, lease_interval=0.2)
-    try:
+    async with two_services(pg_url, 0.2) as (store_a, store_b, a, b):
         created = await a.create_realtime(speed(seed=5, bob=SeatSpec("bot", FAST)))
         tid = created.table_id
         assert await b.seat_of(tid, None) is None  # B holds the table now, not its lease
@@ -164,9 +152,6 @@ async def test_the_other_service_takes_over_a_speed_table_and_its_bot(pg_url: st
         later_bot = [e for e in entries[seq_before:] if e.data.get("by") == "bot"]
         assert later_bot  # the bot went on, run by B
         assert check_frames(entries, [f for f in frames if f["seq"] >= 1], 0)
-    finally:
-        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
-            await closing
 
 
 async def until_round_over(service: TableService, sub: Subscription, tid: str, seat: int) -> None:
@@ -185,8 +170,7 @@ async def until_round_over(service: TableService, sub: Subscription, tid: str, s
 async def test_nain_jaune_deadlines_are_shown_by_the_process_without_the_timers(
     pg_url: str,
 ) -> None:
-    store_a, store_b, a, b = await two_services(pg_url)
-    try:
+    async with two_services(pg_url) as (_, _, a, b):
         rules = Rules.from_options("classic", {"end": "rounds:2"})
         seats = (SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("bot", "easy"))
         config = TableConfig(
@@ -214,9 +198,6 @@ async def test_nain_jaune_deadlines_are_shown_by_the_process_without_the_timers(
         assert tid not in b.owned and not b._live[tid].timers
         ended = b.table(tid).round_ended_at
         assert ended is not None and on_b["at"] == ended + 30
-    finally:
-        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
-            await closing
 
 
 async def spit_person(
@@ -257,9 +238,78 @@ async def spit_person(
             assert exc.code in ("stale", "illegal", "over"), exc
 
 
-async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> None:
-    store_a, store_b, a, b = await two_services(pg_url)
+async def test_another_services_scan_right_after_a_new_speed_tables_row_cannot_take_it(
+    pg_url: str,
+) -> None:
+    async with two_services(pg_url) as (store_a, _, a, b):
+        write_row = store_a.create_table
+
+        async def then_b_scans(*args: Any) -> None:
+            await write_row(*args)  # the new table's row is committed: B's scan now sees it
+            await b._scan()
+
+        store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
+        try:
+            created = await a.create_realtime(speed(seed=13, bob=SeatSpec("bot", FAST)))
+            tid = created.table_id
+            store_a.create_table = write_row  # type: ignore[method-assign]
+            # A took the lease before writing the row: B's scan found it held (else B would be
+            # the clock of a table whose connections are routed to A)
+            assert tid in a.owned and tid not in b.owned and not b.realtime.holds(tid)
+            assert a.realtime._live[tid].task is not None  # A runs the bot and the countdowns
+            ann = a.subscribe(tid, 0)
+            frames = await asyncio.wait_for(race(a, ann, tid, 0, True, 14), 120)
+            entries = await store_a.entries(tid)
+            assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+            assert RealtimeTable.replay(tid, entries).status == "over"
+            assert frames[-1]["seq"] == entries[-1].seq
+            assert [e.kind for e in entries].count("started") == 1
+            assert any(e.data.get("by") == "bot" for e in entries if e.kind == "action")
+            await b._scan()
+            assert tid not in b.owned and not b.realtime.holds(tid)
+        finally:
+            store_a.create_table = write_row  # type: ignore[method-assign]
+
+
+async def test_a_services_own_scan_during_a_new_speed_tables_creation_leaves_it_to_it(
+    pg_store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The creator's claim did not get the lease (its lease connection was down): its own
+    scan, right after the row, takes the lease but leaves the table to the creation (loading
+    it too would make a second copy in memory, with its own clock)."""
+    a = TableService(pg_store)
+    await a.start()
+    write_row = pg_store.create_table
+    made: list[str] = []
+
+    async def no_lease(_table_id: str) -> None:
+        pass
+
+    async def then_a_scans(table_id: str, *args: Any) -> None:
+        await write_row(table_id, *args)
+        made.append(table_id)
+        await a._scan()
+
+    monkeypatch.setattr(a, "_claim", no_lease)
+    monkeypatch.setattr(pg_store, "create_table", then_a_scans)
     try:
+        created = await a.create_realtime(speed(seed=17, bob=SeatSpec("bot", FAST)))
+        tid = created.table_id
+        assert made == [tid] and tid in a.owned
+        live = a.realtime._live[tid]
+        assert live.task is not None  # the creation's copy is the clock
+        frames = await asyncio.wait_for(race(a, a.subscribe(tid, 0), tid, 0, True, 18), 120)
+        entries = await pg_store.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        assert RealtimeTable.replay(tid, entries).status == "over"
+        assert frames[-1]["seq"] == entries[-1].seq and a.realtime._live[tid] is live
+        assert [e.kind for e in entries].count("started") == 1
+    finally:
+        await a.stop()
+
+
+async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> None:
+    async with two_services(pg_url) as (store_a, _, a, b):
         seats = (SeatSpec("person", name="Ann"), SeatSpec("bot", FAST))
         config = RealtimeConfig(game="spit", options={"countdown": "0.3"}, seats=seats, seed=8)
         created = await a.create_realtime(config)
@@ -278,16 +328,12 @@ async def test_a_spit_table_whose_clock_is_the_other_service(pg_url: str) -> Non
         by = {(e.data["seat"], e.data["by"]) for e in entries if e.kind == "action"}
         assert by == {(0, "person"), (1, "bot")}
         assert b.realtime._live[tid].task is None and tid not in b.owned
-    finally:
-        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
-            await closing
 
 
 async def test_a_person_away_from_the_other_process_pauses_the_game_and_forfeits(
     pg_url: str,
 ) -> None:
-    store_a, store_b, a, b = await two_services(pg_url)
-    try:
+    async with two_services(pg_url) as (store_a, store_b, a, b):
         config = RealtimeConfig(
             game="speed", options={"countdown": "0.3"}, seed=21, away_limit=2.0,
             seats=(SeatSpec("person", name="Ann"), SeatSpec("person")),
@@ -319,6 +365,3 @@ async def test_a_person_away_from_the_other_process_pauses_the_game_and_forfeits
         assert entries[-1].data["t"] - entries[-2].data["t"] >= 2.0
         assert b.frame_for(tid, 0)["winner"] == a.frame_for(tid, 0)["winner"] == 0
         a.unsubscribe(ann)
-    finally:
-        for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
-            await closing

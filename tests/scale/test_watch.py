@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from cardroom.store import NOTIFY_CHANNEL, EventStore
+from cardroom.store import NOTIFY_CHANNEL
 from cardroom.tables import TableService
 from cardroom.tables.cluster import DEADLINES_CHANNEL, PRESENCE_CHANNEL, asyncpg_dsn
+from tests.scale.clients import two_services
 from tests.scale.test_cluster import play, two_people
 from tests.tables.helpers import until
 
@@ -56,105 +57,90 @@ async def _step(service: TableService, table_id: str) -> None:
 async def test_a_table_is_told_only_while_another_process_watches_it_nothing_missed(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
-    a = TableService(store_a, lease_interval=0.2)
-    b = TableService(store_b, lease_interval=0.2)
-    coord_b = b._coord
-    assert coord_b is not None
-    heard: list[tuple[str, str]] = []
-    listener = await asyncpg.connect(asyncpg_dsn(pg_url))
-    for channel in (NOTIFY_CHANNEL, PRESENCE_CHANNEL, DEADLINES_CHANNEL):
-        await listener.add_listener(channel, lambda *args: heard.append((args[2], args[3])))
-    held: list[list[str]] = []
-    watch = coord_b.watch
-    monkeypatch.setattr(coord_b, "watch", lambda ids: held.append(list(ids)) if ids else None)
-    await a.start()
-    await b.start()
-    try:
-        await _settled(a, b)
-        created = await a.create(two_people(seed=5, rounds=3))
-        tid = created.table_id
-        assert tid in a.owned
-        await a.join(tid, 1, "Bob")
-        await until(lambda: a.table(tid).status == "playing")
-        for _ in range(4):
-            await _step(a, tid)
-        await asyncio.sleep(0.5)  # a notice would have come by now
-        assert a.table(tid).seq > 6
-        # nobody else follows the table: not one change, presence or deadlines notice (but
-        # the first entry's, appended before A has the new table's lease)
-        assert [h for h in heard if tid in h[1]] == [
-            h for h in heard if h[1].startswith(f'["{tid}", 1, "created"')
-        ]
+    async with two_services(pg_url, 0.2, start=False) as (_, _, a, b):
+        coord_b = b._coord
+        assert coord_b is not None
+        heard: list[tuple[str, str]] = []
+        listener = await asyncpg.connect(asyncpg_dsn(pg_url))
+        for channel in (NOTIFY_CHANNEL, PRESENCE_CHANNEL, DEADLINES_CHANNEL):
+            await listener.add_listener(channel, lambda *args: heard.append((args[2], args[3])))
+        held: list[list[str]] = []
+        watch = coord_b.watch
+        monkeypatch.setattr(coord_b, "watch", lambda ids: held.append(list(ids)) if ids else None)
+        await a.start()
+        await b.start()
+        try:
+            await _settled(a, b)
+            created = await a.create(two_people(seed=5, rounds=3))
+            tid = created.table_id
+            assert tid in a.owned
+            await a.join(tid, 1, "Bob")
+            await until(lambda: a.table(tid).status == "playing")
+            for _ in range(4):
+                await _step(a, tid)
+            await asyncio.sleep(0.5)  # a notice would have come by now
+            assert a.table(tid).seq > 6
+            # nobody else follows the table: not one change, presence or deadlines notice (not
+            # even the first entry's: A took the new table's lease before its row)
+            assert not [h for h in heard if tid in h[1]]
 
-        # B loads it (Bob's invitation) and connects Bob; its watch is held back meanwhile
-        assert await b.seat_of(tid, created.invites[1]) == 1
-        loaded = b.table(tid).seq
-        bob = b.subscribe(tid, 1)
-        for _ in range(3):
-            await _step(a, tid)
-        await asyncio.sleep(0.5)
-        assert a.table(tid).seq > loaded and b.table(tid).seq == loaded  # nobody told B
-        assert [h for h in heard if h[0] == NOTIFY_CHANNEL and tid in h[1]] == [
-            h for h in heard if h[1].startswith(f'["{tid}", 1, "created"')
-        ]
-        assert held and tid in held[0]
-        # B's presence is told all the same: A (the holder) must know Bob is connected
-        assert [h for h in heard if h[0] == PRESENCE_CHANNEL and f" {tid} 1 1" in h[1]]
+            # B loads it (Bob's invitation) and connects Bob; its watch is held back meanwhile
+            assert await b.seat_of(tid, created.invites[1]) == 1
+            loaded = b.table(tid).seq
+            bob = b.subscribe(tid, 1)
+            for _ in range(3):
+                await _step(a, tid)
+            await asyncio.sleep(0.5)
+            assert a.table(tid).seq > loaded and b.table(tid).seq == loaded  # nobody told B
+            assert not [h for h in heard if h[0] == NOTIFY_CHANNEL and tid in h[1]]
+            assert held and tid in held[0]
+            # B's presence is told all the same: A (the holder) must know Bob is connected
+            assert [h for h in heard if h[0] == PRESENCE_CHANNEL and f" {tid} 1 1" in h[1]]
 
-        # the watch is heard: A answers, B reads what it missed from the log at once
-        monkeypatch.setattr(coord_b, "watch", watch)
-        watch([tid])
-        await until(lambda: b.table(tid).seq == a.table(tid).seq)
+            # the watch is heard: A answers, B reads what it missed from the log at once
+            monkeypatch.setattr(coord_b, "watch", watch)
+            watch([tid])
+            await until(lambda: b.table(tid).seq == a.table(tid).seq)
 
-        async def bob_sees(seq: int) -> None:
-            while True:
-                frame = await asyncio.wait_for(bob.get(), 5)
-                assert frame is not None
-                if frame["seq"] == seq:
-                    return
+            async def bob_sees(seq: int) -> None:
+                while True:
+                    frame = await asyncio.wait_for(bob.get(), 5)
+                    assert frame is not None
+                    if frame["seq"] == seq:
+                        return
 
-        await bob_sees(a.table(tid).seq)
-        # from now on every change reaches B's connection as a notice
-        for _ in range(3):
+            await bob_sees(a.table(tid).seq)
+            # from now on every change reaches B's connection as a notice
+            for _ in range(3):
+                told = len([h for h in heard if h[0] == NOTIFY_CHANNEL])
+                await _step(a, tid)
+                await bob_sees(a.table(tid).seq)
+                assert len([h for h in heard if h[0] == NOTIFY_CHANNEL]) > told
+            # and B's own moves reach A
+            frame = b.frame_for(tid, 1)
+            if frame["status"] == "playing" and frame["round"]["legal"]:
+                await b.act(tid, 1, frame["round"]["legal"][0], frame["seq"])
+                await until(lambda: a.table(tid).seq == b.table(tid).seq)
+
+            # B forgets the table: its watch ends within a TTL and A tells nobody again
+            b.unsubscribe(bob)
+            del b._live[tid]
+            coord_a = a._coord
+            assert coord_a is not None
+            await until(lambda: tid not in coord_a.watchers, steps=3000)
+            await asyncio.sleep(0.2)
             told = len([h for h in heard if h[0] == NOTIFY_CHANNEL])
             await _step(a, tid)
-            await bob_sees(a.table(tid).seq)
-            assert len([h for h in heard if h[0] == NOTIFY_CHANNEL]) > told
-        # and B's own moves reach A
-        frame = b.frame_for(tid, 1)
-        if frame["status"] == "playing" and frame["round"]["legal"]:
-            await b.act(tid, 1, frame["round"]["legal"][0], frame["seq"])
-            await until(lambda: a.table(tid).seq == b.table(tid).seq)
-
-        # B forgets the table: its watch ends within a TTL and A tells nobody again
-        b.unsubscribe(bob)
-        del b._live[tid]
-        coord_a = a._coord
-        assert coord_a is not None
-        await until(lambda: tid not in coord_a.watchers, steps=3000)
-        await asyncio.sleep(0.2)
-        told = len([h for h in heard if h[0] == NOTIFY_CHANNEL])
-        await _step(a, tid)
-        await asyncio.sleep(0.5)
-        assert len([h for h in heard if h[0] == NOTIFY_CHANNEL]) == told
-    finally:
-        await listener.close()
-        await a.stop()
-        await b.stop()
-        await store_a.close()
-        await store_b.close()
+            await asyncio.sleep(0.5)
+            assert len([h for h in heard if h[0] == NOTIFY_CHANNEL]) == told
+        finally:
+            await listener.close()
 
 
 async def test_presence_in_a_watching_process_stops_the_holders_takeover(pg_url: str) -> None:
     """Past the first TTL (each process notices only watched tables), Bob connected to B
     keeps A's bots off his seat, and both play the table to its end in step."""
-    store_a, store_b = await EventStore.open(pg_url), await EventStore.open(pg_url)
-    a = TableService(store_a, lease_interval=0.2)
-    b = TableService(store_b, lease_interval=0.2)
-    await a.start()
-    await b.start()
-    try:
+    async with two_services(pg_url, 0.2) as (store_a, _, a, b):
         await _settled(a, b)
         created = await a.create(two_people(seed=11, rounds=2, takeover_after=0.4))
         tid = created.table_id
@@ -169,8 +155,3 @@ async def test_presence_in_a_watching_process_stops_the_holders_takeover(pg_url:
         assert frames[-1]["seq"] == entries[-1].seq
         assert not [e for e in entries if e.kind == "takeover"]
         assert tid not in b.owned and b._live[tid].bot_task is None
-    finally:
-        await a.stop()
-        await b.stop()
-        await store_a.close()
-        await store_b.close()

@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -174,7 +174,7 @@ class TableService:
             )
             store.announce = self._coord.announce
             self.realtime.owns = self._owns
-            self.realtime.claim = self._claim
+            self.realtime.new_table = self._new_table
             self.realtime.remote_present = self._remote_seats
             self.realtime.tell_presence = self._tell_realtime_presence
             self.realtime.watch = self._watch
@@ -450,7 +450,6 @@ class TableService:
             data["rematch_of"] = rematch_of
         table = NainJauneTable(table_id)
         entry = table.entry("created", data, self.clock())
-        self._check_store()
         seats = [
             {
                 "seat": g,
@@ -462,25 +461,16 @@ class TableService:
             }
             for g, spec in enumerate(config.seats)
         ]
-        # the lease before the row, so no other process's scan can take the table between the
-        # row's commit and the claim (it would run a table whose connections are routed here
-        # and tell every change across); not in memory yet, so the scan must not give it back
-        self._creating.add(table_id)
-        await self._claim(table_id)
-        try:
-            await self.store.create_table(
-                table_id, config.game, entry, config.title, config.public, seats
-            )
-        except SeqConflict:  # (a rematch made by another process meanwhile)
-            await self._unclaim_new(table_id)
-            raise TableError("stale", table_exists(table_id)) from None
-        except BaseException:
-            await self._unclaim_new(table_id)
-            raise
-        table.apply(entry)
-        live = _Live(table)
-        self._live[table_id] = live
-        self._creating.discard(table_id)
+        async with self._new_table(table_id):
+            try:
+                await self.store.create_table(
+                    table_id, config.game, entry, config.title, config.public, seats
+                )
+            except SeqConflict:  # (a rematch made by another process meanwhile)
+                raise TableError("stale", table_exists(table_id)) from None
+            table.apply(entry)
+            live = _Live(table)
+            self._live[table_id] = live
         async with live.lock:
             await self._store_summary(live)
             await self._after(live)
@@ -1074,13 +1064,27 @@ class TableService:
     def _owns(self, table_id: str) -> bool:
         return self._coord is None or table_id in self.owned
 
-    async def _unclaim_new(self, table_id: str) -> None:
-        """The new table's row was not written: give its lease back (if :meth:`_claim` got it)."""
-        self._creating.discard(table_id)
-        if table_id in self.owned and self._coord is not None:
-            self.owned.discard(table_id)
-            with contextlib.suppress(Exception):
-                await self._coord.release(table_id)
+    @contextlib.asynccontextmanager
+    async def _new_table(self, table_id: str) -> AsyncIterator[None]:
+        """Around writing a new table's row and putting it in memory (either game): its lease
+        is taken first, so no other process's scan can take the table between the row's
+        commit and the claim (it would run a table whose connections are routed here, and
+        tell every change across). Until the block ends the table is in ``_creating``, which
+        this process's scan leaves alone (not in memory yet, it would give it back). The
+        block failing gives the lease back."""
+        self._check_store()
+        self._creating.add(table_id)
+        try:
+            await self._claim(table_id)
+            yield
+        except BaseException:
+            if table_id in self.owned and self._coord is not None:
+                self.owned.discard(table_id)
+                with contextlib.suppress(Exception):
+                    await self._coord.release(table_id)
+            raise
+        finally:
+            self._creating.discard(table_id)
 
     async def _claim(self, table_id: str) -> None:
         """Take a table's lease when this process creates it (another one may run it else)."""
@@ -1340,6 +1344,8 @@ class TableService:
                 await coord.release(table_id)
         for table_id in await coord.scan(self.owned):
             self.owned.add(table_id)
+            if table_id in self._creating:  # (its claim failed) its creation puts it in memory
+                continue
             coord.answer(table_id)  # its watchers read what its last holder did not tell
             self._told_deadlines.pop(table_id, None)
             try:

@@ -35,7 +35,8 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -99,6 +100,12 @@ class _Conflict(TableError):
         super().__init__("stale", "this table was changed by another server: look again")
 
 
+@contextlib.asynccontextmanager
+async def _no_lease(_table_id: str) -> AsyncIterator[None]:
+    """A new table's creation alone on the database: no lease to take."""
+    yield
+
+
 def is_realtime(created: LogEntry) -> bool:
     """True when a table's ``created`` entry is a Spit or Speed table's."""
     config = created.data.get("config")
@@ -158,8 +165,9 @@ class RealtimeTables:
         """This process's slot of ``slots`` (``tables/slots.py``): its new tables' ids."""
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """True when this process is the table's clock (its lease holder; always, alone)."""
-        self.claim: Callable[[str], Awaitable[None]] | None = None
-        """Take a new table's lease (set by the service when it shares the database)."""
+        self.new_table: Callable[[str], AbstractAsyncContextManager[None]] = _no_lease
+        """Around writing a new table's row and putting it in memory: takes its lease first
+        and gives it back if that fails (set by the service when it shares the database)."""
         self.remote_present: Callable[[str], set[int]] = lambda _table_id: set()
         """Seats with a connection in another process."""
         self.tell_presence: Callable[[str, int, int], None] | None = None
@@ -392,17 +400,16 @@ class RealtimeTables:
             }
             for g, spec in enumerate(config.seats)
         ]
-        try:
-            await self.store.create_table(table_id, config.game, entry, title, public, seats)
-        except SeqConflict:
-            raise TableError("stale", table_exists(table_id)) from None
-        except StoreUnavailable as exc:
-            raise TableError("unavailable", UNAVAILABLE) from exc
-        table.apply(entry)
-        live = _RealtimeLive(table, hashes, title, public, rematch_of=rematch_of)
-        self._live[table_id] = live
-        if self.claim is not None:
-            await self.claim(table_id)
+        async with self.new_table(table_id):
+            try:
+                await self.store.create_table(table_id, config.game, entry, title, public, seats)
+            except SeqConflict:
+                raise TableError("stale", table_exists(table_id)) from None
+            except StoreUnavailable as exc:
+                raise TableError("unavailable", UNAVAILABLE) from exc
+            table.apply(entry)
+            live = _RealtimeLive(table, hashes, title, public, rematch_of=rematch_of)
+            self._live[table_id] = live
         async with live.lock:
             await self._follow_up(live)
         self._ensure_task(live)
