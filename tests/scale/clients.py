@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,23 @@ async def two_services(
     finally:
         for closing in (a.stop(), b.stop(), store_a.close(), store_b.close()):
             await closing
+
+
+@contextlib.contextmanager
+def scan_after_each_row(store: EventStore, other: TableService) -> Iterator[None]:
+    """Inside: every new table's row ``store`` writes is followed at once by ``other``'s lease
+    scan, the moment between the row's commit and its creator's own next step."""
+    write_row = store.create_table
+
+    async def then_scan(*args: Any) -> None:
+        await write_row(*args)
+        await other._scan()
+
+    store.create_table = then_scan  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        store.create_table = write_row  # type: ignore[method-assign]
 
 
 class ServerProcess:

@@ -19,7 +19,7 @@ from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, Tab
 from cardroom.tables.cluster import Coordinator, asyncpg_dsn
 from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster
-from tests.scale.clients import two_services
+from tests.scale.clients import scan_after_each_row, two_services
 from tests.tables.helpers import bot_config, until
 
 asyncpg = pytest.importorskip("asyncpg", reason="asyncpg is not installed")
@@ -274,19 +274,12 @@ async def test_another_services_scan_right_after_a_new_tables_row_cannot_take_it
     pg_url: str,
 ) -> None:
     async with two_services(pg_url) as (store_a, _, a, b):
-        write_row = store_a.create_table
-
-        async def then_b_scans(*args: Any) -> None:
-            await write_row(*args)  # the new table's row is committed: B's scan now sees it
-            await b._scan()
-
-        store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
-        created = await a.create(bot_config(5, players=4, end="rounds:1"))
+        with scan_after_each_row(store_a, b):  # B's scan sees the new table's committed row
+            created = await a.create(bot_config(5, players=4, end="rounds:1"))
         tid = created.table_id
         # A took the lease before writing the row: B's scan found it held (else B would be
         # the authority of a table whose connections are routed to A)
         assert tid in a.owned and tid not in b.owned
-        store_a.create_table = write_row  # type: ignore[method-assign]
         await a.start_now(tid, 0)
         await until(lambda: a.table(tid).status == "over", steps=20000)
         entries = await store_a.entries(tid)

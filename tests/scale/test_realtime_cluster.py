@@ -20,7 +20,7 @@ from cardroom.games.nain_jaune import Rules
 from cardroom.store import EventStore, LogEntry
 from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
 from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
-from tests.scale.clients import two_services
+from tests.scale.clients import scan_after_each_row, two_services
 from tests.tables.helpers import until
 
 pytest.importorskip("asyncpg", reason="asyncpg is not installed")
@@ -242,33 +242,23 @@ async def test_another_services_scan_right_after_a_new_speed_tables_row_cannot_t
     pg_url: str,
 ) -> None:
     async with two_services(pg_url) as (store_a, _, a, b):
-        write_row = store_a.create_table
-
-        async def then_b_scans(*args: Any) -> None:
-            await write_row(*args)  # the new table's row is committed: B's scan now sees it
-            await b._scan()
-
-        store_a.create_table = then_b_scans  # type: ignore[method-assign,assignment]
-        try:
+        with scan_after_each_row(store_a, b):  # B's scan sees the new table's committed row
             created = await a.create_realtime(speed(seed=13, bob=SeatSpec("bot", FAST)))
-            tid = created.table_id
-            store_a.create_table = write_row  # type: ignore[method-assign]
-            # A took the lease before writing the row: B's scan found it held (else B would be
-            # the clock of a table whose connections are routed to A)
-            assert tid in a.owned and tid not in b.owned and not b.realtime.holds(tid)
-            assert a.realtime._live[tid].task is not None  # A runs the bot and the countdowns
-            ann = a.subscribe(tid, 0)
-            frames = await asyncio.wait_for(race(a, ann, tid, 0, True, 14), 120)
-            entries = await store_a.entries(tid)
-            assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
-            assert RealtimeTable.replay(tid, entries).status == "over"
-            assert frames[-1]["seq"] == entries[-1].seq
-            assert [e.kind for e in entries].count("started") == 1
-            assert any(e.data.get("by") == "bot" for e in entries if e.kind == "action")
-            await b._scan()
-            assert tid not in b.owned and not b.realtime.holds(tid)
-        finally:
-            store_a.create_table = write_row  # type: ignore[method-assign]
+        tid = created.table_id
+        # A took the lease before writing the row: B's scan found it held (else B would be
+        # the clock of a table whose connections are routed to A)
+        assert tid in a.owned and tid not in b.owned and not b.realtime.holds(tid)
+        assert a.realtime._live[tid].task is not None  # A runs the bot and the countdowns
+        ann = a.subscribe(tid, 0)
+        frames = await asyncio.wait_for(race(a, ann, tid, 0, True, 14), 120)
+        entries = await store_a.entries(tid)
+        assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+        assert RealtimeTable.replay(tid, entries).status == "over"
+        assert frames[-1]["seq"] == entries[-1].seq
+        assert [e.kind for e in entries].count("started") == 1
+        assert any(e.data.get("by") == "bot" for e in entries if e.kind == "action")
+        await b._scan()
+        assert tid not in b.owned and not b.realtime.holds(tid)
 
 
 async def test_a_services_own_scan_during_a_new_speed_tables_creation_leaves_it_to_it(
