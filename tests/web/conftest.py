@@ -38,6 +38,13 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
+def app_of(client: TestClient) -> FastAPI:
+    """The app a test client calls."""
+    app = client.app
+    assert isinstance(app, FastAPI)
+    return app
+
+
 def service_of(app: FastAPI) -> TableService:
     service: TableService = app.state.service
     return service

@@ -15,7 +15,7 @@ from cardroom.store import PlayerError
 from cardroom.store.players import FORMER_PLAYER, clean_display_name
 from cardroom.web import create_app
 from cardroom.web.settings import Settings
-from tests.web.conftest import settings_for
+from tests.web.conftest import app_of, settings_for
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -48,7 +48,7 @@ def first_state(ws: Any) -> dict[str, Any]:
 def chat_lines(client: TestClient, query: str) -> int:
     import sqlite3
 
-    path = client.app.state.store.url.split(":///", 1)[1]  # type: ignore[attr-defined]
+    path = app_of(client).state.store.url.split(":///", 1)[1]
     with sqlite3.connect(path) as conn:
         return int(conn.execute(query).fetchone()[0])
 
@@ -315,7 +315,7 @@ def test_leaving_renames_a_speed_seat_in_the_log(client: TestClient) -> None:
     seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
     made = client.post("/api/tables", json={"name": "Zed", "game": "speed", "seats": seats})
     table = made.json()["table"]
-    store = client.app.state.store  # type: ignore[attr-defined]
+    store = app_of(client).state.store
     portal = client.portal
     assert portal is not None
 
