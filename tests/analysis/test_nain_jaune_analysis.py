@@ -178,7 +178,9 @@ def test_the_same_record_gives_the_same_analysis() -> None:
 def test_an_unfinished_game_is_refused() -> None:
     data = five_player_game()
     last = dict(data[-1])
-    last["moves"] = list(last["moves"])[:3]  # type: ignore[call-overload]
+    moves = last["moves"]
+    assert isinstance(moves, list)
+    last["moves"] = moves[:3]
     with pytest.raises(AnalysisError) as info:
         analyse([*data[:-1], last], worlds=64)
     assert info.value.code == "unfinished"

@@ -292,6 +292,7 @@ def test_bad_expert_specs(spec: str, message: str) -> None:
 def test_lookahead_plays_legal_moves_to_the_end(lookahead: str, rules: Rules) -> None:
     bot = make_bot(f"expert:iterations=20,lookahead={lookahead}")
     again = make_bot(f"expert:iterations=20,lookahead={lookahead}")
+    assert isinstance(bot, ExpertBot) and isinstance(again, ExpertBot)
     rnd = Round.deal(rules, [60] * 3, [0] * 5, 0, random.Random(4))
     while rnd.result is None:
         view = view_of(rnd, rnd.to_act)
@@ -300,7 +301,7 @@ def test_lookahead_plays_legal_moves_to_the_end(lookahead: str, rules: Rules) ->
         # the re-dealt worlds come from the search's own random stream: the same seed, the
         # same values
         assert again.act(view, random.Random(0)) == action
-        assert again.last_scores == bot.last_scores  # type: ignore[attr-defined]
+        assert again.last_scores == bot.last_scores
         rnd.apply(action)
 
 

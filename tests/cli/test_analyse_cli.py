@@ -72,7 +72,9 @@ def test_words_in_french_and_welsh_and_refusals(tmp_path: Path) -> None:
         cli, ["analyse", "--help", "--lang", "fr"]
     ).output.replace("\n", " ").replace("  ", " ")
     last = dict(record[-1])
-    last["moves"] = list(last["moves"])[:2]  # type: ignore[call-overload]
+    moves = last["moves"]
+    assert isinstance(moves, list)
+    last["moves"] = moves[:2]
     unfinished = tmp_path / "unfinished.json"
     unfinished.write_text(json.dumps([*record[:-1], last]))
     res = invoke(str(unfinished), "--lang", "fr")

@@ -3,6 +3,8 @@ the words of ``--lang``: French and Welsh, nothing English but what was typed.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from click.testing import CliRunner
 
@@ -164,9 +166,9 @@ def test_in_english_the_sentences_are_as_they_were() -> None:
     assert result.stderr.strip().splitlines()[-1] == ("Error: 3 bots for 2 players: give at most 2")
 
 
-def _raised(error: type[Exception], make: object) -> Message:
+def _raised(error: type[Exception], make: Callable[[], object]) -> Message:
     with pytest.raises(error) as caught:
-        make()  # type: ignore[operator]
+        make()
     said = caught.value.args[0]
     assert isinstance(said, Message) and said.id in MESSAGES, said
     return said

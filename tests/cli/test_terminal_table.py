@@ -65,9 +65,12 @@ def test_two_games_with_one_seed_in_one_second_never_share_a_file(tmp_path: Path
         t.start_round()
     # the same seed deals the same cards: one shared file would have mixed three games
     assert all(on_disk(t) == tables[0].record() for t in tables)
-    tables[1].bot_act() if tables[1].phase == "bot" else tables[1].human_act(
-        tables[1].view().legal_actions[0]  # type: ignore[union-attr]
-    )
+    if tables[1].phase == "bot":
+        tables[1].bot_act()
+    else:
+        view = tables[1].view()
+        assert view is not None
+        tables[1].human_act(view.legal_actions[0])
     assert on_disk(tables[1]) != on_disk(tables[0]) and on_disk(tables[2]) == tables[0].record()
 
 

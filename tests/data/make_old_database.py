@@ -113,13 +113,14 @@ def seen(table_id: str, entries: list[Any]) -> dict[str, Any]:
     created = entries[0].data
     if created["config"].get("game", "nain-jaune") == "nain-jaune":
         nj = NainJauneTable.replay(table_id, entries)
+        turn = nj.turn()
         return {
             "game": "nain-jaune",
             "status": nj.status,
             "entries": len(entries),
             "record": nj.record(),
             "chips": list(nj.game.chips) if nj.game is not None else None,
-            "turn": None if nj.turn() is None else nj.turn().seat,  # type: ignore[union-attr]
+            "turn": None if turn is None else turn.seat,
         }
     rt = RealtimeTable.replay(table_id, entries)
     record = rt.record()

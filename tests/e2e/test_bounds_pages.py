@@ -224,7 +224,11 @@ def test_a_speed_table_fetches_earlier_lines_on_request(
     while earlier.is_visible():
         count = lines.count()
         earlier.click()
-        wait_until(lambda count=count: lines.count() > count, "earlier lines")  # type: ignore[misc]
+
+        def more(than: int = count) -> bool:
+            return lines.count() > than
+
+        wait_until(more, "earlier lines")
         clicks += 1
     assert lines.count() == len(whole) and clicks == (len(whole) - 2 + 1) // 2
     assert lines.last.inner_text() == last  # put above, the newest stays the last

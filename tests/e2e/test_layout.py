@@ -165,7 +165,9 @@ def test_every_page_fits_a_phone_and_speaks_one_language(
             break
         time.sleep(1)
     assert "→" in row, row
-    before, after = re.search(r"(\S+) → (\S+)", row).groups()  # type: ignore[union-attr]
+    found = re.search(r"(\S+) → (\S+)", row)
+    assert found is not None, row
+    before, after = found.groups()
     decimal = {"fr": ","}.get(lang, ".")
     expect(decimal in before and decimal in after, f"my games: {row}", problems)
     expect(words["bot2"] in row, f"my games: {row}", problems)  # the bots as the table named them

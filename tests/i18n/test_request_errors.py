@@ -115,6 +115,13 @@ def _message_of(error: Exception) -> object:
     return error.args[0] if error.args else None
 
 
+def _raised_message(make: Callable[[], object]) -> Message:
+    """The :class:`Message` the error ``make`` raises was raised with."""
+    message = _message_of(_raised(make))
+    assert isinstance(message, Message), message
+    return message
+
+
 def _spit() -> Any:
     return make_engine("spit", {}, 1)
 
@@ -193,7 +200,7 @@ def test_the_english_sentences_are_kept() -> None:
 
 def test_the_words_of_a_few_refusals() -> None:
     said = {
-        lang: words(_message_of(_raised(RAISED[path])), lang)  # type: ignore[arg-type]
+        lang: words(_raised_message(RAISED[path]), lang)
         for lang in LANGS
         for path in ("game of nine",)
     }
@@ -201,12 +208,12 @@ def test_the_words_of_a_few_refusals() -> None:
         "fr": "Nain Jaune se joue de 2 à 8 joueurs, pas à 9",
         "cy": "chwaraeir Nain Jaune gan 2 i 8 chwaraewr, nid 9",
     }
-    spit = _message_of(_raised(RAISED["spit of three"]))
-    assert words(spit, "fr") == "Spit se joue à deux, pas à 3"  # type: ignore[arg-type]
-    assert words(spit, "cy") == "chwaraeir Tafod gan ddau chwaraewr, nid 3"  # type: ignore[arg-type]
-    flag = _message_of(_raised(RAISED["flag neither yes nor no"]))
-    assert words(flag, "fr").endswith("répondez oui ou non")  # type: ignore[arg-type]
-    assert words(flag, "cy").endswith("atebwch ie neu na")  # type: ignore[arg-type]
+    spit = _raised_message(RAISED["spit of three"])
+    assert words(spit, "fr") == "Spit se joue à deux, pas à 3"
+    assert words(spit, "cy") == "chwaraeir Tafod gan ddau chwaraewr, nid 3"
+    flag = _raised_message(RAISED["flag neither yes nor no"])
+    assert words(flag, "fr").endswith("répondez oui ou non")
+    assert words(flag, "cy").endswith("atebwch ie neu na")
 
 
 @pytest.mark.parametrize(

@@ -8,17 +8,20 @@ from cardroom.cards import Card, parse_card, parse_cards
 from cardroom.games.nain_jaune import PASS, Game, IllegalAction, Play, Rules
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
+    Action,
     Claim,
     Doubled,
+    Event,
     FreeSequence,
     GrandOperaSwept,
     NextRank,
     Paid,
     Pass,
+    Round,
     Takes,
     Without,
 )
-from cardroom.games.nain_jaune.rules import EndCondition, RulesError, card_value
+from cardroom.games.nain_jaune.rules import EndCondition, GrandOpera, RulesError, card_value
 from tests.nain_jaune.deals import make_deal, new_round, play
 
 # --------------------------------------------------------------------------- the 2-player deal
@@ -31,18 +34,18 @@ CLUBS_RUN = ["6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"]
 DIAMONDS_RUN = ["6D", "7D", "8D", "9D", "10D", "JD", "QD", "KD"]
 
 
-def two_player(rules: Rules):  # type: ignore[no-untyped-def]
+def two_player(rules: Rules) -> Round:
     return new_round(rules, 2, {1: TWO_SEAT1}, TWO_TALON)
 
 
-def play_two_player_alone_as(rnd, seat: int):  # type: ignore[no-untyped-def]
+def play_two_player_alone_as(rnd: Round, seat: int) -> list[Event]:
     assert rnd.to_act == seat
     return play_two_player_alone(rnd)
 
 
-def play_two_player_alone(rnd, forget: str | None = None):  # type: ignore[no-untyped-def]
+def play_two_player_alone(rnd: Round, forget: str | None = None) -> list[Event]:
     """Seat 1 plays everything; returns the events. ``forget`` marks one card unannounced."""
-    events = []
+    events: list[Event] = []
 
     def card(code: str) -> str:
         return "-" + code if code == forget else code
@@ -177,7 +180,7 @@ EIGHT = {
 EIGHT_TALON = "QH QS KH KS"  # QS and KH stay in the talon
 
 
-def eight_player(rules: Rules):  # type: ignore[no-untyped-def]
+def eight_player(rules: Rules) -> tuple[Round, list[Event]]:
     rnd = new_round(rules, 8, EIGHT, EIGHT_TALON)
     events = play(rnd, "2C", "3C", "4C", "pass", "5C", "6C", "7C", "8C", "9C", "10C")
     return rnd, events
@@ -201,8 +204,8 @@ def test_eight_players_one_turn_grand_opera_and_partial_payments() -> None:
 
 
 @pytest.mark.parametrize("mode", ["no-one-else-played", "off"])
-def test_eight_players_no_grand_opera_when_someone_else_played(mode: str) -> None:
-    rnd, _ = eight_player(Rules(grand_opera=mode))  # type: ignore[arg-type]
+def test_eight_players_no_grand_opera_when_someone_else_played(mode: GrandOpera) -> None:
+    rnd, _ = eight_player(Rules(grand_opera=mode))
     res = rnd.result
     assert res is not None and not res.grand_opera
     # the same as above without the sweep: QS and KH (in the talon) keep their stakes
@@ -281,13 +284,14 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
     rnd = two_player(Rules())
     play(rnd, "AC")
     before = (list(map(list, rnd.hands)), list(rnd.played), rnd.need, rnd.to_act, list(rnd.chips))
-    for action, reason in [
+    refused: list[tuple[Action, str]] = [
         (Play(parse_card("3C")), "must be a 2"),
         (Play(parse_card("AH")), "does not hold"),
         (PASS, "must play it"),
         (CLAIM, "no board card"),
         (Play(parse_card("2C"), forget=True), "not a board card"),
-    ]:
+    ]
+    for action, reason in refused:
         with pytest.raises(IllegalAction, match=reason) as info:
             rnd.apply(action)
         assert info.value.action == action

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 import gymnasium as gym
 import numpy as np
@@ -17,6 +19,16 @@ from cardroom.research.gym_env import ENV_ID, NainJauneEnv
 from tests.research.helpers import swap_hidden
 
 
+class EnvOptions(TypedDict, total=False):
+    """The options of :class:`NainJauneEnv` these tests give."""
+
+    players: int
+    seat: int
+    opponents: str | Sequence[str]
+    preset: str
+    options: Mapping[str, Any]
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
@@ -25,8 +37,8 @@ from tests.research.helpers import swap_hidden
         {"players": 8, "seat": 7, "opponents": ["random", "greedy"] * 3 + ["random"]},
     ],
 )
-def test_gymnasium_check_env(kwargs: dict[str, object]) -> None:
-    check_env(NainJauneEnv(**kwargs), skip_render_check=True)  # type: ignore[arg-type]
+def test_gymnasium_check_env(kwargs: EnvOptions) -> None:
+    check_env(NainJauneEnv(**kwargs), skip_render_check=True)
 
 
 def test_check_env_through_gym_make_with_rendering() -> None:

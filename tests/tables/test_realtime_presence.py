@@ -18,6 +18,7 @@ from cardroom.arbiter import replay
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
+from cardroom.tables.spit_speed_service import _RealtimeLive
 from cardroom.tables.subscription import Subscription
 from tests.tables.helpers import until
 
@@ -68,12 +69,12 @@ async def seated(
     return service, table_id, subs
 
 
-def live(service: TableService, table_id: str) -> Any:
+def live(service: TableService, table_id: str) -> _RealtimeLive:
     return service.realtime._live[table_id]
 
 
 def table(service: TableService, table_id: str) -> RealtimeTable:
-    return live(service, table_id).table  # type: ignore[no-any-return]
+    return live(service, table_id).table
 
 
 async def kinds(store: EventStore, table_id: str) -> list[str]:

@@ -63,6 +63,19 @@ def rigged_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(NainJauneTable, "deal", deal)
 
 
+def seat_to_act(table: NainJauneTable) -> int | None:
+    """The game seat whose turn it is (None: nobody's)."""
+    turn = table.turn()
+    return None if turn is None else turn.seat
+
+
+def cards_played(table: NainJauneTable) -> int:
+    """The cards played in the table's round so far (it has one)."""
+    rnd = table.round
+    assert rnd is not None
+    return len(rnd.played)
+
+
 ANN_MOVES = [
     *["AC", "2C", "3C", "pass", "pass", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"],
     *["AD", "2D", "3D", "pass", "pass", "6D", "7D", "8D", "9D", "10D", "JD", "QD", "KD"],
@@ -78,7 +91,7 @@ async def test_a_hand_made_deal_played_through_the_service(
     assert await service.seat_of(tid, created.creator_token) == 0 and created.invites == {}
     table = service.table(tid)
     for move in ANN_MOVES:
-        await until(lambda: table.turn() is not None and table.turn().seat == 0)  # type: ignore[union-attr]
+        await until(lambda: seat_to_act(table) == 0)
         await service.act(tid, 0, move, table.seq)
     # Worked out by hand (as tests/nain_jaune/test_scenarios.py's 2-player deal, mirrored):
     # stakes 15 each -> 45/45, board 2 4 6 8 10; Ann takes JC 4, 7D 10, 10D 2 -> 61; Bob owes
@@ -193,11 +206,11 @@ async def test_a_person_away_is_replaced_by_a_bot_and_takes_the_seat_back(
     sub = service.subscribe(tid, 0)
     first = await sub.get()
     assert first is not None and first["seats"][0]["present"] is True
-    await until(lambda: table.turn() is not None and table.turn().seat == 0)  # type: ignore[union-attr]
+    await until(lambda: seat_to_act(table) == 0)
     await service.act(tid, 0, "AC", table.seq)
     service.unsubscribe(sub)
     await until(lambda: 0 in table.taken_over)
-    await until(lambda: len(table.round.played) >= 3)  # type: ignore[union-attr]
+    await until(lambda: cards_played(table) >= 3)
     frame = service.frame_for(tid, None)
     assert frame["seats"][0]["bot_playing"] is True and frame["seats"][0]["present"] is False
     entries = await service.store.entries(tid)
@@ -337,7 +350,7 @@ async def test_the_next_round_starts_when_everyone_is_ready_or_when_time_is_up(
     tid = created.table_id
     table = service.table(tid)
     for move in ANN_MOVES:
-        await until(lambda: table.turn() is not None and table.turn().seat == 0)  # type: ignore[union-attr]
+        await until(lambda: seat_to_act(table) == 0)
         await service.act(tid, 0, move, table.seq)
     if ready:
         assert table.status == "round-over"

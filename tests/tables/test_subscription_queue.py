@@ -124,7 +124,9 @@ async def test_wake_is_set_and_cleared_and_wakes_every_waiter() -> None:
     assert wake.is_set()
 
 
-async def test_sleep_resumes_after_its_delay_and_a_cancelled_one_leaves_no_timer() -> None:
+async def test_sleep_resumes_after_its_delay_and_a_cancelled_one_leaves_no_timer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     loop = asyncio.get_running_loop()
     order: list[str] = []
 
@@ -135,17 +137,16 @@ async def test_sleep_resumes_after_its_delay_and_a_cancelled_one_leaves_no_timer
     await asyncio.wait_for(asyncio.gather(nap("long", 0.05), nap("short", 0.0)), 5)
     assert order == ["short", "long"]
     handles: list[asyncio.TimerHandle] = []
+    call_later = loop.call_later
 
-    class Recording:  # the running loop, which notes the timers sleep asks for
-        def create_future(self) -> asyncio.Future[None]:
-            return loop.create_future()
+    def recording(delay: float, *args: Any) -> asyncio.TimerHandle:
+        handles.append(call_later(delay, *args))
+        return handles[-1]
 
-        def call_later(self, delay: float, *args: Any) -> asyncio.TimerHandle:
-            handles.append(loop.call_later(delay, *args))
-            return handles[-1]
-
-    task = loop.create_task(sleep(Recording(), 3600))  # type: ignore[arg-type]
-    await asyncio.sleep(0)
+    with monkeypatch.context() as patched:  # the running loop notes the timers sleep asks for
+        patched.setattr(loop, "call_later", recording)
+        task = loop.create_task(sleep(loop, 3600))
+        await asyncio.sleep(0)
     assert len(handles) == 1 and not handles[0].cancelled()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):

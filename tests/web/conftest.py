@@ -7,7 +7,7 @@ import json
 import random
 import socket
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,25 @@ def settings(tmp_path: Path) -> Settings:
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as test_client:
         yield test_client
+
+
+def app_of(client: TestClient) -> FastAPI:
+    """The app a test client calls."""
+    app = client.app
+    assert isinstance(app, FastAPI)
+    return app
+
+
+@contextmanager
+def browser(client: TestClient, cookies: dict[str, str] | None = None) -> Iterator[TestClient]:
+    """Another browser on ``client``'s running app: its requests run in that app's event loop.
+
+    (Entering a second ``TestClient`` on the same app would run the app's lifespan again: the
+    second store replaces the first in ``app.state`` and, once closed, is still what the first
+    client's requests use, each opening a connection that nothing closes.)"""
+    other = TestClient(client.app, cookies=cookies)
+    other.portal = client.portal
+    yield other
 
 
 def service_of(app: FastAPI) -> TableService:

@@ -17,7 +17,7 @@ from cardroom.sim.play import game_record
 from cardroom.store.analyses import AnalysisStore
 from cardroom.web import Settings, create_app
 from cardroom.web.routes.analysis import names_in_words
-from tests.web.conftest import service_of
+from tests.web.conftest import app_of, service_of
 from tests.web.test_http import create
 
 
@@ -29,7 +29,7 @@ def finished_game() -> list[dict[str, object]]:
 
 def pretend_finished(client: TestClient, monkeypatch: pytest.MonkeyPatch, table: str) -> Any:
     """The service answers a finished Nain Jaune game's record for ``table``."""
-    service = service_of(client.app)  # type: ignore[arg-type]
+    service = service_of(app_of(client))
     record = finished_game()
 
     async def game_of(table_id: str) -> str:
@@ -83,7 +83,7 @@ def test_a_finished_game_is_analysed_once_and_stored(
 
 def test_a_full_queue_refuses_in_words(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     pretend_finished(client, monkeypatch, "t2")
-    state = client.app.state  # type: ignore[attr-defined]
+    state = app_of(client).state
     state.analyses = AnalysisQueue(AnalysisStore(state.store), max_pending=0)
     response = client.post("/api/analysis/t2")
     assert response.status_code == 503

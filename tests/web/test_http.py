@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from tests.web.conftest import browser
 from tests.web.test_replay_frames import sweep_record
 
 JSON_TYPE = {"Content-Type": "application/json"}
@@ -59,8 +60,7 @@ def test_creating_a_table_gives_the_creator_a_seat_cookie_and_links(client: Test
 def test_an_invitation_sets_the_seat_cookie_and_goes_to_the_table(client: TestClient) -> None:
     data = create(client, players=2, seats=[{"kind": "person"}, {"kind": "person"}])
     table = data["table"]
-    friend = TestClient(client.app)
-    with friend:
+    with browser(client) as friend:
         response = friend.get(data["invites"][0]["url"], follow_redirects=False)
         assert response.status_code == 303
         assert response.headers["location"] == f"/t/{table}"

@@ -7,14 +7,26 @@ import asyncio
 from types import CoroutineType
 from typing import Any
 
+from starlette.types import Message
+from starlette.websockets import WebSocket
+
 from cardroom.tables.subscription import Subscription
 from cardroom.web.routes.ws import Connection
 
 
-class FakeSocket:
-    application_state = None
+async def _no_receive() -> Message:
+    raise AssertionError("the pump receives nothing")
+
+
+async def _no_send(message: Message) -> None:
+    raise AssertionError(f"the pump sends through send_text only, not {message}")
+
+
+class FakeSocket(WebSocket):
+    """A websocket that notes the texts sent; never accepted, so the pump does not close it."""
 
     def __init__(self) -> None:
+        super().__init__({"type": "websocket"}, _no_receive, _no_send)
         self.sent: list[str] = []
 
     async def send_text(self, text: str) -> None:
@@ -24,7 +36,7 @@ class FakeSocket:
 async def test_the_pump_holds_no_frame_while_it_waits_for_the_next() -> None:
     conn = Connection.__new__(Connection)  # only what the pump uses
     socket = FakeSocket()
-    conn.websocket = socket  # type: ignore[assignment]
+    conn.websocket = socket
     conn.lang = "en"
     conn.send_lock = asyncio.Lock()
     conn.first_sent = asyncio.Event()

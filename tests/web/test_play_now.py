@@ -17,6 +17,7 @@ from cardroom.store.ratings import play_queue_t
 from cardroom.tables import TableService
 from cardroom.web.play_now import PlayNow, Waiting
 from cardroom.web.ratings import is_rated
+from tests.web.conftest import browser
 from tests.web.test_players import ORIGIN, first_state, name
 
 
@@ -53,7 +54,7 @@ def test_two_browsers_pressing_play_now_for_speed_are_seated_facing_each_other(
     name(client, "Ann")
     first = client.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()
     assert first["waiting"]["game"] == "speed" and first["waiting"]["table"] is None
-    with TestClient(client.app) as bob:
+    with browser(client) as bob:
         name(bob, "Bob")
         seated = bob.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()
         table = seated["waiting"]["table"]
@@ -81,7 +82,7 @@ def test_leaving_the_queue(client: TestClient) -> None:
 def test_the_lobby_lists_a_play_now_table_among_mine(client: TestClient) -> None:
     name(client, "Ann")
     client.post("/api/play", json={"game": "speed"}, headers=ORIGIN)
-    with TestClient(client.app) as bob:
+    with browser(client) as bob:
         name(bob, "Bob")
         table = bob.post("/api/play", json={"game": "speed"}, headers=ORIGIN).json()["waiting"]
         mine = client.get("/api/tables").json()["mine"]

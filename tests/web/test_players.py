@@ -15,7 +15,7 @@ from cardroom.store import PlayerError
 from cardroom.store.players import FORMER_PLAYER, clean_display_name
 from cardroom.web import create_app
 from cardroom.web.settings import Settings
-from tests.web.conftest import settings_for
+from tests.web.conftest import app_of, browser, settings_for
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -48,7 +48,7 @@ def first_state(ws: Any) -> dict[str, Any]:
 def chat_lines(client: TestClient, query: str) -> int:
     import sqlite3
 
-    path = client.app.state.store.url.split(":///", 1)[1]  # type: ignore[attr-defined]
+    path = app_of(client).state.store.url.split(":///", 1)[1]
     with sqlite3.connect(path) as conn:
         return int(conn.execute(query).fetchone()[0])
 
@@ -76,7 +76,7 @@ def test_the_first_name_makes_a_player_with_a_safe_cookie_and_two_tabs_are_one(
     me = response.json()["player"]
     assert me["name"] == "Ann" and not me["protected"]
     # a second tab sends the same cookie: the same player; renaming keeps the player
-    with TestClient(client.app, cookies={"cr_player": key}) as tab:
+    with browser(client, {"cr_player": key}) as tab:
         assert tab.get("/api/me").json()["player"]["id"] == me["id"]
         assert name(tab, "Annie")["id"] == me["id"]
     assert client.get("/api/me").json()["player"]["name"] == "Annie"
@@ -112,7 +112,7 @@ def test_an_invitation_seats_the_first_browser_and_tells_the_next_the_seat_is_ta
     name(client, "Ann")
     made = two_people(client)
     table, link = made["table"], made["invites"][0]["url"]
-    with TestClient(client.app) as bob, TestClient(client.app) as eve:
+    with browser(client) as bob, browser(client) as eve:
         name(bob, "Bob")
         assert bob.get(link, follow_redirects=False).status_code == 303
         # Bob's second tab (same cookies) and the same link again: still Bob's seat
@@ -137,7 +137,7 @@ def test_the_creator_reissues_a_seat_and_the_old_link_stops_working(client: Test
     name(client, "Ann")
     made = two_people(client)
     table, link = made["table"], made["invites"][0]["url"]
-    with TestClient(client.app) as bob, TestClient(client.app) as cat:
+    with browser(client) as bob, browser(client) as cat:
         name(bob, "Bob")
         bob.get(link, follow_redirects=False)
         refused = bob.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN)
@@ -174,7 +174,7 @@ def test_a_moved_device_is_the_same_player_and_the_link_works_once(
     moved = client.post("/api/me/move", json={"confirm": True}, headers=ORIGIN).json()
     assert moved["expires_in"] == 600 and moved["qr"].startswith("data:image/svg+xml")
     path = moved["url"].split("testserver", 1)[1]
-    with TestClient(client.app) as phone, TestClient(client.app) as thief:
+    with browser(client) as phone, browser(client) as thief:
         response = phone.get(path, follow_redirects=False)
         assert response.status_code == 303 and "cr_player=" in response.headers["set-cookie"]
         assert phone.get("/api/me").json()["player"]["id"] == me["id"]
@@ -197,7 +197,7 @@ def test_a_password_signs_a_player_in_again(client: TestClient) -> None:
     assert short.status_code == 400
     done = client.post("/api/me/password", json={"password": "correct horse"}, headers=ORIGIN)
     assert done.json()["player"]["protected"]
-    with TestClient(client.app) as other:
+    with browser(client) as other:
         wrong = other.post(
             "/api/signin", json={"name": "ann", "password": "wrong horse"}, headers=ORIGIN
         )
@@ -216,7 +216,7 @@ def test_identity_required_asks_for_a_name_first(settings: Settings) -> None:
         assert refused.status_code == 401 and "choose a name" in refused.json()["message"]
         name(client, "Ann")
         made = two_people(client)
-        with TestClient(client.app) as bob:
+        with browser(client) as bob:
             go = bob.get(made["invites"][0]["url"], follow_redirects=False)
             assert go.status_code == 303 and go.headers["location"].startswith("/me?next=/j/")
 
@@ -283,7 +283,7 @@ def test_the_name_given_at_the_table_becomes_the_players_and_a_named_player_keep
     name(client, "Ann")
     made = two_people(client)
     table, link = made["table"], made["invites"][0]["url"]
-    with TestClient(client.app) as bob:
+    with browser(client) as bob:
         bob.get(link, follow_redirects=False)  # a newcomer: a player without a name yet
         assert bob.get("/api/me").json()["player"]["name"] == ""
         with bob.websocket_connect(f"/ws/{table}") as ws:
@@ -315,7 +315,7 @@ def test_leaving_renames_a_speed_seat_in_the_log(client: TestClient) -> None:
     seats = [{"kind": "person"}, {"kind": "bot", "level": "easy"}]
     made = client.post("/api/tables", json={"name": "Zed", "game": "speed", "seats": seats})
     table = made.json()["table"]
-    store = client.app.state.store  # type: ignore[attr-defined]
+    store = app_of(client).state.store
     portal = client.portal
     assert portal is not None
 

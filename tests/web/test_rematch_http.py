@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from cardroom.games.nain_jaune import Rules
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import Settings, create_app
-from tests.web.conftest import Player, service_of, serving, settings_for
+from tests.web.conftest import Player, app_of, service_of, serving, settings_for
 
 
 def _finished_table(client: TestClient) -> str:
@@ -32,7 +32,7 @@ def _finished_table(client: TestClient) -> str:
     assert foreign.status_code == 403
     left = client.post(f"/t/{table}/leave", json={})
     assert left.status_code == 200 and left.json() == {"ok": True}
-    service = service_of(client.app)  # type: ignore[arg-type]
+    service = service_of(app_of(client))
     end = time.monotonic() + 60
     while service.table(table).status != "over":
         assert time.monotonic() < end
@@ -61,7 +61,7 @@ def _rematch_sets_the_new_seat_cookie(client: TestClient) -> None:
     )  # fmt: skip
     table = created.json()["table"]
     token = client.cookies.get(f"cr_seat_{table}")
-    service = service_of(client.app)  # type: ignore[arg-type]
+    service = service_of(app_of(client))
     end = time.monotonic() + 60
     while service.table(table).status != "over":  # Ann is away: a bot plays for her
         assert time.monotonic() < end

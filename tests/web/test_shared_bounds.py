@@ -19,6 +19,7 @@ from cardroom.store import EventStore
 from cardroom.store.bounds import BoundStore
 from cardroom.web import Settings, create_app
 from cardroom.web.limits import Limits
+from tests.web.conftest import app_of
 from tests.web.test_replay_frames import sweep_record
 from tests.web.test_replay_realtime import record as realtime_record
 
@@ -141,7 +142,7 @@ def analysis_under_way_is_told_by_the_other(url: str) -> None:
         assert first["state"] in ("queued", "running")
         seen = b.get(f"/api/analysis/{key}").json()
         again = b.post("/api/analysis/upload", json=record)
-        queue_b = getattr(b.app.state, "analyses", None)  # type: ignore[attr-defined]
+        queue_b = getattr(app_of(b).state, "analyses", None)
         assert queue_b is None or not queue_b._tasks  # b started nothing
         answer, deadline = seen, time.monotonic() + 120
         while answer["state"] != "done":
@@ -245,8 +246,9 @@ def two_apps_share_the_open_tables_of_a_client(url: str, folder: Path) -> None:
         ), made[3].json()["message"]
         first = made[0].json()
         # the first table is over (as its last round would mark it): a place is free again
-        store = a.app.state.store  # type: ignore[attr-defined]
-        a.portal.call(store.update_table, first["table"], {"status": "over"})  # type: ignore[union-attr]
+        store = app_of(a).state.store
+        assert a.portal is not None
+        a.portal.call(store.update_table, first["table"], {"status": "over"})
         again = b.post("/api/tables", json=two_people)
         assert again.status_code == 201, again.text
         assert a.post("/api/tables", json=two_people).status_code == 429
@@ -265,7 +267,7 @@ def two_apps_at_once_take_the_last_open_table_once(url: str, folder: Path) -> No
     two_people = {"name": "Ann", "players": 2, "seats": [{"kind": "person"}] * 2}
     with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
         for client in (a, b):  # each table takes 0.4 s to make: both checks come first
-            service = client.app.state.service  # type: ignore[attr-defined]
+            service = app_of(client).state.service
             made_by = service.create
 
             async def slow(config: Any, made_by: Any = made_by) -> Any:
