@@ -35,7 +35,7 @@ import logging
 import random
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import partial
@@ -100,12 +100,6 @@ class _Conflict(TableError):
         super().__init__("stale", "this table was changed by another server: look again")
 
 
-@contextlib.asynccontextmanager
-async def _no_lease(_table_id: str) -> AsyncIterator[None]:
-    """A new table's creation alone on the database: no lease to take."""
-    yield
-
-
 def is_realtime(created: LogEntry) -> bool:
     """True when a table's ``created`` entry is a Spit or Speed table's."""
     config = created.data.get("config")
@@ -165,9 +159,12 @@ class RealtimeTables:
         """This process's slot of ``slots`` (``tables/slots.py``): its new tables' ids."""
         self.owns: Callable[[str], bool] = lambda _table_id: True
         """True when this process is the table's clock (its lease holder; always, alone)."""
-        self.new_table: Callable[[str], AbstractAsyncContextManager[None]] = _no_lease
+        self.new_table: Callable[[str], AbstractAsyncContextManager[None]] = (
+            lambda _table_id: contextlib.nullcontext()
+        )
         """Around writing a new table's row and putting it in memory: takes its lease first
-        and gives it back if that fails (set by the service when it shares the database)."""
+        and gives it back if that fails (set by the service when it shares the database;
+        alone, nothing to take)."""
         self.remote_present: Callable[[str], set[int]] = lambda _table_id: set()
         """Seats with a connection in another process."""
         self.tell_presence: Callable[[str, int, int], None] | None = None
