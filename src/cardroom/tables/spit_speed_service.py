@@ -45,6 +45,7 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n.messages import words
 from cardroom.i18n.spit_speed_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
@@ -66,7 +67,7 @@ from cardroom.tables.config import (
 )
 from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
+from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 logger = logging.getLogger(__name__)
@@ -101,9 +102,9 @@ class _Conflict(TableError):
 
 
 def is_realtime(created: LogEntry) -> bool:
-    """True when a table's ``created`` entry is a Spit or Speed table's."""
+    """True when a table's ``created`` entry is a real-time game's table."""
     config = created.data.get("config")
-    return isinstance(config, dict) and config.get("game") in GAMES
+    return isinstance(config, dict) and config.get("game") in names(REALTIME)
 
 
 @dataclass

@@ -73,9 +73,11 @@ def _result(engine: Any) -> dict[str, Any]:
 
 
 def realtime_game(game: str, seed: int, options: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+    from cardroom.games.registry import new_engine
+
     sim = _sim()
     record_module = importlib.import_module(f"cardroom.games.{game}.record")
-    engine = sim.make_engine(game, options, seed)
+    engine = new_engine(game, options, seed)
     names = ["Ann", "Bot"]
     rngs = [random.Random(f"{seed}/{s}") for s in (0, 1)]
     table = sim.new_table(engine, ["medium", "easy"], rngs, names)
