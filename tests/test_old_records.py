@@ -25,7 +25,7 @@ from cardroom.games.nain_jaune.record import parse_game, replay_whole_game
 from cardroom.games.records import loads
 from cardroom.games.registry import new_engine
 from cardroom.games.speed.record import check_match, game_from_header
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 
 CORPUS = Path(__file__).resolve().parent / "data" / "records"
 OUTCOMES: dict[str, dict[str, Any]] = json.loads((CORPUS / "outcomes.json").read_text())
@@ -182,7 +182,7 @@ def test_the_replay_viewer_names_earlier_rules_in_its_header(monkeypatch: Any) -
 
 def test_a_web_tables_log_keeps_the_rules_version_it_began_with() -> None:
     from cardroom.tables import TableError
-    from cardroom.tables.spit_speed import RealtimeConfig, RealtimeSeat
+    from cardroom.tables.realtime import RealtimeConfig, RealtimeSeat
 
     bot = RealtimeSeat("bot", "easy")
     config = RealtimeConfig(game="speed", seats=(bot, bot), seed=3)

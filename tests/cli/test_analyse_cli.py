@@ -14,7 +14,7 @@ from cardroom.cli.main import cli
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.registry import new_engine
 from cardroom.sim.play import game_record
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 
 
 def invoke(*args: str) -> Any:

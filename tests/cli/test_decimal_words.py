@@ -17,8 +17,8 @@ from cardroom.cli.main import cli
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.registry import new_engine
 from cardroom.sim.play import game_record
-from cardroom.sim.spit_speed import new_table, run_table
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.sim.realtime import new_table, run_table
+from cardroom.terminal.realtime_tui import RealtimeApp
 
 ENGLISH_DECIMAL = re.compile(r"\d\.\d")
 FRENCH_DECIMAL = re.compile(r"\d,\d")

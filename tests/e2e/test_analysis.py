@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from cardroom.games.registry import new_engine
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "games" / "nain-jaune-example.json"

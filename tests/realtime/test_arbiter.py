@@ -29,7 +29,7 @@ def _fake_records() -> Iterator[None]:
     register(
         Game(
             "fake", "Fake", REALTIME, (2, 2), f"{fake}:FakeRules", f"{fake}:FakeGame",
-            f"{fake}:FakeView", fake, "cardroom.tables.spit_speed:RealtimeTable", "builtins:int",
+            f"{fake}:FakeView", fake, "cardroom.tables.realtime:RealtimeTable", "builtins:int",
         )
     )  # fmt: skip
     yield

@@ -14,7 +14,7 @@ from cardroom.bots.reaction import LEVELS, Timing, make_reaction_bot
 from cardroom.cards import DECK, Card
 from cardroom.games.registry import new_engine
 from cardroom.games.speed import CALL, Play, SpeedGame, SpeedRules
-from cardroom.sim.spit_speed import Table
+from cardroom.sim.realtime import Table
 from tests.speed.deals import make_deal
 
 

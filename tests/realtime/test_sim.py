@@ -17,7 +17,7 @@ from cardroom.cli.main import cli
 from cardroom.games.realtime_engine import RealtimeIllegal
 from cardroom.games.registry import new_engine
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.sim.spit_speed import bot_labels, new_table, play_one, run_table
+from cardroom.sim.realtime import bot_labels, new_table, play_one, run_table
 
 
 def test_same_bot_twice_gets_told_apart() -> None:

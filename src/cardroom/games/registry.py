@@ -221,12 +221,12 @@ register(
         engine="cardroom.games.spit.engine:SpitGame",
         view="cardroom.games.spit.view",
         record="cardroom.games.spit.record",
-        table="cardroom.tables.spit_speed:RealtimeTable",
+        table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
         bots="cardroom.bots.reaction",
-        analysis="cardroom.analysis.spit_speed",
+        analysis="cardroom.analysis.realtime",
         rules_page="spit",
-        terminal="cardroom.terminal.spit_speed_tui",
+        terminal="cardroom.terminal.realtime_tui",
         web="realtime.js",
     )
 )
@@ -240,12 +240,12 @@ register(
         engine="cardroom.games.speed.engine:SpeedGame",
         view="cardroom.games.speed.view",
         record="cardroom.games.speed.record",
-        table="cardroom.tables.spit_speed:RealtimeTable",
+        table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
         bots="cardroom.bots.reaction",
-        analysis="cardroom.analysis.spit_speed",
+        analysis="cardroom.analysis.realtime",
         rules_page="speed",
-        terminal="cardroom.terminal.spit_speed_tui",
+        terminal="cardroom.terminal.realtime_tui",
         web="realtime.js",
     )
 )

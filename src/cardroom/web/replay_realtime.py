@@ -25,7 +25,7 @@ from cardroom.games.registry import REALTIME
 from cardroom.games.registry import names as registry_names
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_names
-from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
+from cardroom.i18n.realtime_words import action_words, entry_words, reason_words
 from cardroom.web.replay_frames import ReplayTooLarge
 
 __all__ = [

@@ -60,7 +60,7 @@ def nain_jaune(seed: int, options: dict[str, str] | None = None) -> tuple[Any, d
 
 
 def _sim() -> Any:
-    return _module("cardroom.sim.spit_speed", "cardroom.sim.realtime")
+    return _module("cardroom.sim.realtime", "cardroom.sim.realtime")
 
 
 def _result(engine: Any) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def web_tables(folder: Path) -> dict[str, tuple[Any, dict[str, Any]]]:
     from cardroom.store import EventStore
     from cardroom.tables import SeatSpec, TableConfig, TableService
 
-    realtime = _module("cardroom.tables.spit_speed", "cardroom.tables.realtime")
+    realtime = _module("cardroom.tables.realtime", "cardroom.tables.realtime")
 
     async def until(condition: Any) -> None:
         for _ in range(60000):

@@ -35,7 +35,7 @@ from cardroom.games import spit as spit_game
 from cardroom.games.registry import new_engine
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal
-from cardroom.i18n.spit_speed_words import (
+from cardroom.i18n.realtime_words import (
     GAME_WORDS,
     entry_words,
     pile_name,

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from cardroom.analysis.spit_speed import AnalysisError, analyse
+from cardroom.analysis.realtime import AnalysisError, analyse
 from cardroom.arbiter import Arbiter, VirtualClock
 from cardroom.games.registry import new_engine
 from cardroom.games.speed import CALL, Play
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 from tests.speed.deals import C, new_game
 
 

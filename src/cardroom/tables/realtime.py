@@ -70,7 +70,7 @@ from cardroom.games.registry import REALTIME, names, new_engine
 from cardroom.games.registry import game as registry_game
 from cardroom.games.speed import SpeedGame, SpeedMatch, derive_seed, record_header
 from cardroom.games.spit import SpitGame, SpitRules
-from cardroom.i18n.spit_speed_words import event_fields, public_refusal
+from cardroom.i18n.realtime_words import event_fields, public_refusal
 from cardroom.tables.config import (
     ALREADY_STARTED,
     GAME_OVER,

@@ -41,10 +41,10 @@ from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
-from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, play_chunk
+from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
 
@@ -490,13 +490,13 @@ def _play_command(game: str) -> None:
                        err=True)
             plain = True
         if plain:
-            from cardroom.terminal.spit_speed_plain import PlainRealtime
+            from cardroom.terminal.realtime_plain import PlainRealtime
 
             lines = PlainRealtime(game, options, seed, bot, name, records, lang=current_lang())
             lines.speaker = speaker(speak)
             lines.run_lines(sys.stdin)
             return
-        from cardroom.terminal.spit_speed_tui import RealtimeApp
+        from cardroom.terminal.realtime_tui import RealtimeApp
 
         app = RealtimeApp(game, options, seed, bot, name, records, lang=current_lang())
         app.run()
