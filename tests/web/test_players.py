@@ -175,8 +175,11 @@ def test_a_moved_device_is_the_same_player_and_the_link_works_once(
     assert moved["expires_in"] == 600 and moved["qr"].startswith("data:image/svg+xml")
     path = moved["url"].split("testserver", 1)[1]
     with browser(client) as phone, browser(client) as thief:
-        response = phone.get(path, follow_redirects=False)
-        assert response.status_code == 303 and "cr_player=" in response.headers["set-cookie"]
+        asked = phone.get(path, follow_redirects=False)
+        assert asked.status_code == 200 and "set-cookie" not in asked.headers
+        secret = path.rsplit("/", 1)[1]
+        response = phone.post(f"/api/move/{secret}", json={"confirm": True}, headers=ORIGIN)
+        assert response.status_code == 200 and "cr_player=" in response.headers["set-cookie"]
         assert phone.get("/api/me").json()["player"]["id"] == me["id"]
         with phone.websocket_connect(f"/ws/{made['table']}") as ws:
             assert first_state(ws)["you"] == 0  # the creator's seat followed the player

@@ -254,6 +254,23 @@ class PlayerStore:
             )
         return secret
 
+    async def peek_move_link(self, secret: str, now: float) -> Player:
+        """The player a move link would give, without spending it; the same
+        :class:`PlayerError` as :meth:`use_move_link` when it would not work."""
+        query = sa.select(move_links_t).where(move_links_t.c.link_hash == key_hash(secret))
+        async with _guard(), self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+            if row is None:
+                raise PlayerError("move-unknown", "this link to move a player does not exist")
+            if row.used:
+                raise PlayerError("move-used", "this link to move a player was already used")
+            if row.expires_at <= now:
+                raise PlayerError("move-expired", "this link to move a player has expired")
+            player_row = (
+                await conn.execute(sa.select(players_t).where(players_t.c.id == row.player_id))
+            ).one()
+        return _player(player_row)
+
     async def use_move_link(self, secret: str, now: float) -> tuple[Player, str]:
         """Spend a move link: the player and a new browser key for the device that opened it.
 

@@ -86,10 +86,13 @@ def table_error_json(exc: TableError, lang: str = "en") -> JSONResponse:
     return response
 
 
-def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
+def page(
+    request: Request, name: str, status: int = 200, fill: dict[str, str] | None = None
+) -> HTMLResponse:
     """A page of ``templates/`` (the page's script reads the table from its URL), its shared
     parts put in (``<!--#include parts/head.html-->``: the head's links, the site's top bar);
-    the top bar's link to the page itself is marked as the current page."""
+    the top bar's link to the page itself is marked as the current page. ``fill`` puts
+    texts (HTML-escaped) in place of the page's ``{{key}}`` marks."""
     folder = settings_of(request).templates_dir
     try:
         html = _INCLUDE.sub(
@@ -98,6 +101,8 @@ def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
         )
     except FileNotFoundError:
         html = _placeholder(name)
+    for key, text in (fill or {}).items():
+        html = html.replace("{{" + key + "}}", escape(text))
     here = f'<a href="{request.url.path}" data-i18n>'
     html = html.replace(here, here.replace(" data-i18n", ' aria-current="page" data-i18n'), 1)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})

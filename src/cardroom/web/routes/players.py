@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, Response
 from msgspec import Meta
 
 from cardroom.i18n import translator
@@ -250,19 +250,46 @@ def qr_svg(text: str) -> str:
     return uri
 
 
+_MOVE_TITLE = N_("This link to move a player does not work")
+
+
 @router.get("/m/{secret}")
 async def use_move(request: Request, secret: str) -> Response:
-    """Open a move link: this browser becomes the player who made it (once, within 10 minutes)."""
-    tr_title = N_("This link to move a player does not work")
+    """Open a move link: a page that says which player this browser would become (and which
+    it is now) and asks; nothing changes until its button confirms (``POST /api/move/...``).
+    A link opened from another site, or never confirmed, changes nothing."""
     if not 1 <= len(secret) <= 100:
-        return message_page(request, HTTPStatus.NOT_FOUND, tr_title, _MESSAGES["move-unknown"])
+        return message_page(request, HTTPStatus.NOT_FOUND, _MOVE_TITLE, _MESSAGES["move-unknown"])
     try:
-        _player, key = await players_of(request).use_move_link(secret, time.time())
+        becomes = await players_of(request).peek_move_link(secret, time.time())
     except PlayerError as exc:
-        return message_page(request, HTTPStatus.GONE, tr_title, _MESSAGES[exc.code])
-    response = RedirectResponse("/me", status_code=HTTPStatus.SEE_OTHER)
-    set_player_cookie(response, request, key)
-    return response
+        return message_page(request, HTTPStatus.GONE, _MOVE_TITLE, _MESSAGES[exc.code])
+    now = await current_player(request)
+    tr = translator(connection_lang(request))
+    unnamed = tr._("a player with no name yet")
+    fill = {
+        "to": becomes.name or unnamed,
+        "now": "" if now is None else now.name or unnamed,
+        "now_hidden": "" if now is not None and now.id != becomes.id else "hidden",
+        "same_hidden": "" if now is not None and now.id == becomes.id else "hidden",
+    }
+    return page(request, "move.html", fill=fill)
+
+
+@router.post("/api/move/{secret}")
+async def confirm_move(request: Request, secret: str) -> Response:
+    """Spend a move link once its page was confirmed: this browser becomes its player. Only
+    from this site's pages (JSON, same origin; a cross-site request is refused)."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    if not body.confirm or not 1 <= len(secret) <= 100:
+        return _refused(request, "move-unknown", HTTPStatus.NOT_FOUND)
+    try:
+        player, key = await players_of(request).use_move_link(secret, time.time())
+    except PlayerError as exc:
+        return _refused(request, exc.code, HTTPStatus.GONE)
+    return _signed_in(request, player, key)
 
 
 @router.post("/api/me/password")
