@@ -3,7 +3,6 @@ stranger locks the owner out; a player lists and revokes the browsers holding a 
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,11 +10,15 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from alembic import command
+from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from sqlalchemy.ext.asyncio import create_async_engine
 
-from cardroom.store import EventStore
+from cardroom.store import EventStore, PlayerError
 from cardroom.store.migrate import config
 from cardroom.store.players import PlayerStore, fold_name
+from cardroom.store.ratings import ratings_t
+from cardroom.web.ratings import leaderboard
 from cardroom.web import create_app
 from tests.web.conftest import browser, settings_for
 from tests.web.test_players import ORIGIN, name
@@ -161,36 +164,59 @@ def test_the_player_page_lists_the_keys(client: TestClient) -> None:
 
 
 async def test_an_old_database_keeps_the_oldest_of_a_name_for_sign_in(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    cfg = config()
-    engine = sa.create_engine(f"sqlite:///{path}")
-    with engine.begin() as conn:
+    await old_names_upgrade(f"sqlite+aiosqlite:///{tmp_path / 'old.db'}")
+
+
+async def old_names_upgrade(url: str) -> None:
+    """A database at 0004 with three players of one folded name (two with a password) is
+    upgraded: the oldest with a password signs in with it, the younger one must rename."""
+    engine = create_async_engine(url)
+    digest = PasswordHasher().hash(RIGHT)
+
+    def at_0004(conn: sa.Connection) -> None:
+        cfg = config()
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0004")
-    engine.dispose()
-    from argon2 import PasswordHasher
-
-    digest = PasswordHasher().hash(RIGHT)
-    with sqlite3.connect(path) as conn:
         for pid, who, at, pw in (
             ("p-young", "ÉLODIE", 2.0, digest),
             ("p-old", "Élodie", 1.0, digest),
             ("p-none", "elodie", 0.5, None),
         ):
             conn.execute(
-                "INSERT INTO players (id, name, created_at, password_hash) VALUES (?, ?, ?, ?)",
-                (pid, who, at, pw),
+                sa.text(
+                    "INSERT INTO players (id, name, created_at, password_hash) "
+                    "VALUES (:id, :name, :at, :pw)"
+                ),
+                {"id": pid, "name": who, "at": at, "pw": pw},
             )
-    store = await EventStore.open(str(path))
+
+    try:
+        async with engine.begin() as conn:
+            await conn.run_sync(at_0004)
+    finally:
+        await engine.dispose()
+    store = await EventStore.open(url)
     try:
         players = PlayerStore(store)
         signed, _key = await players.sign_in("élodie", RIGHT, 3.0)
         assert signed.id == "p-old" and signed.signs_in
         young = await players.get("p-young")
         assert young is not None and young.protected and not young.signs_in
-        with pytest.raises(Exception, match="signs in with this name"):
+        with pytest.raises(PlayerError, match="signs in with this name"):
             await players.set_password("p-young", RIGHT)
+        with pytest.raises(PlayerError, match="signs in with this name"):
+            await players.rename("p-none", "ÉLODIE")
         await players.rename("p-young", "Elodie B")
         assert (await players.sign_in("elodie b", RIGHT, 4.0))[0].id == "p-young"
+        # look-alike names on a leaderboard are told apart by their tags
+        async with store.engine.begin() as conn:
+            for pid in ("p-old", "p-young"):
+                await conn.execute(
+                    ratings_t.insert().values(
+                        player_id=pid, game="speed", mu=25.0, sigma=2.0, games=9
+                    )
+                )
+        board = [e for e in await leaderboard(store, "speed", min_games=1) if e["name"]]
+        assert len({e["tag"] for e in board}) == 2
     finally:
         await store.close()
