@@ -52,6 +52,8 @@ def test_a_move_link_opened_from_another_site_does_not_replace_the_player(
         assert client.get("/api/me").json()["player"]["name"] == "Mallory"
         again = client.post(f"/api/move/{secret}", json={"confirm": True}, headers=ORIGIN)
         assert again.status_code == 410 and "already used" in again.json()["message"]
+        used = client.get(path, headers={"accept-language": "fr"})
+        assert used.status_code == 410 and "a déjà servi" in used.text, used.text
 
 
 def test_a_browser_without_a_player_is_asked_too(client: TestClient) -> None:

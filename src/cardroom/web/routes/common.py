@@ -117,8 +117,10 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
     (``title`` and ``message`` are English msgids, or the words of a refusal)."""
     lang = connection_lang(request)
     tr = translator(lang)
-    said = message if isinstance(message, Message) else tr._(message)
-    title, message = tr._(title), request_error_text(said, tr)
+    said = tr._(message)
+    if isinstance(message, Message) or (said == message and tr.lang != "en"):
+        said = request_error_text(message, tr)  # a refusal's words: told from its id
+    title, message = tr._(title), said
     back = tr._("Back to the lobby")
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'

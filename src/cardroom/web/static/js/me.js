@@ -79,6 +79,14 @@ const HOW = {
   passkey: N_("signed in with a passkey"),
 };
 
+// A browser's User-Agent in short: its browser and system ("Firefox, Android"), or "".
+function agentText(agent) {
+  const browsers = [[/Edg\//, "Edge"], [/Firefox\//, "Firefox"], [/Chrom(e|ium)\//, "Chrome"], [/Safari\//, "Safari"]];
+  const systems = [[/Android/, "Android"], [/iPhone|iPad/, "iOS"], [/Windows/, "Windows"], [/Mac OS X/, "macOS"], [/Linux/, "Linux"]];
+  const found = [browsers, systems].map((list) => (list.find(([re]) => re.test(agent)) || [null, ""])[1]);
+  return found.filter(Boolean).join(", ");
+}
+
 function showKeys(keys) {
   const when = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
   clear($("keys"));
@@ -98,7 +106,7 @@ function showKeys(keys) {
       }
     });
     $("keys").append(el("li", {},
-      el("strong", {}, key.current ? _("This browser") : key.agent || _("A browser")), " ",
+      el("strong", { title: key.agent }, key.current ? _("This browser") : agentText(key.agent) || _("A browser")), " ",
       el("span", { class: "hint" }, said.join(" · ")), " ", remove));
   }
 }
