@@ -18,8 +18,8 @@ from cardroom.store import EventStore, PlayerError
 from cardroom.store.migrate import config
 from cardroom.store.players import PlayerStore, fold_name
 from cardroom.store.ratings import ratings_t
-from cardroom.web.ratings import leaderboard
 from cardroom.web import create_app
+from cardroom.web.ratings import leaderboard
 from tests.web.conftest import browser, settings_for
 from tests.web.test_players import ORIGIN, name
 
