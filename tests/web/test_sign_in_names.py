@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from alembic import command
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from cardroom.store import EventStore, PlayerError
@@ -21,7 +22,7 @@ from cardroom.store.ratings import ratings_t
 from cardroom.web import create_app
 from cardroom.web.ratings import leaderboard
 from tests.web.conftest import browser, settings_for
-from tests.web.test_players import ORIGIN, name
+from tests.web.test_players import ORIGIN, create, first_state, name
 
 RIGHT = "correct horse"
 
@@ -153,9 +154,18 @@ def test_a_player_lists_and_revokes_the_browsers_holding_a_key(client: TestClien
             other = eve.post("/api/me/keys/revoke", json={"key": lost_id}, headers=ORIGIN)
             assert other.status_code == 404
         assert lost.get("/api/me").json()["player"]["id"] == me["id"]
-        done = client.post("/api/me/keys/revoke", json={"key": lost_id}, headers=ORIGIN)
-        assert done.status_code == 200 and len(done.json()["keys"]) == 2
+        made = create(client, players=2, seats=[{"kind": "person"}, {"kind": "person"}])
+        table = made["table"]
+        with lost.websocket_connect(f"/ws/{table}") as ws:  # the lost device at Ann's table
+            assert first_state(ws)["you"] == 0
+            done = client.post("/api/me/keys/revoke", json={"key": lost_id}, headers=ORIGIN)
+            assert done.status_code == 200 and len(done.json()["keys"]) == 2
+            with pytest.raises(WebSocketDisconnect):  # its page at the table is closed
+                while True:
+                    ws.receive_json()
         assert lost.get("/api/me").json()["player"] is None  # the lost device lost the player
+        with lost.websocket_connect(f"/ws/{table}") as ws:
+            assert first_state(ws)["you"] is None  # and its seat: it only watches now
         assert phone.get("/api/me").json()["player"]["id"] == me["id"]
 
 

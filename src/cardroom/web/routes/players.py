@@ -276,8 +276,15 @@ async def revoke_key(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     body, player = got
-    if not await players_of(request).revoke_key(player.id, body.key):
+    players = players_of(request)
+    if not await players.revoke_key(player.id, body.key):
         return _refused(request, "no-key", HTTPStatus.NOT_FOUND)
+    # the pages this player has open at unfinished tables close: the player's own reconnect
+    # (their keys still open the seat), the revoked browser's are refused
+    claims = dict((await players.tables_of(player.id))[-MAX_GAMES:])
+    for row in await players.table_rows(list(claims)):
+        if row.status != "over":
+            service_of(request).end_connections(row.id, claims[row.id])
     return await my_keys(request)
 
 
