@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from alembic import command
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 from sqlalchemy.ext.asyncio import create_async_engine
+from starlette.websockets import WebSocketDisconnect
 
 from cardroom.store import EventStore, PlayerError
 from cardroom.store.migrate import config
