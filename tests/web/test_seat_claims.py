@@ -133,3 +133,23 @@ def _kinds(client: TestClient, table: str) -> list[Any]:
     service = service_of(app_of(client))
     entries = _portal(client).call(service.store.entries, table)
     return [e.kind for e in entries]
+
+
+def test_a_speed_seat_in_play_is_not_reissued(client: TestClient) -> None:
+    name(client, "Ann")
+    made = create(
+        client, game="speed", players=2, options={"countdown": "0"},
+        seats=[{"kind": "person"}, {"kind": "person"}],
+    )  # fmt: skip
+    table, link = made["table"], made["invites"][0]["url"]
+    with browser(client) as bob:
+        name(bob, "Bob")
+        assert bob.get(link, follow_redirects=False).status_code == 303
+        service = service_of(app_of(client))
+        _portal(client).call(service.realtime.join, table, 1, "Bob")
+        assert service.realtime.status(table) == "playing"
+        refused = client.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN)
+        assert refused.status_code == 409, refused.text
+        # once a bot has Bob's seat (he was away past the limit), a new link may be made
+        service.realtime._get(table).table.taken.add(1)
+        assert client.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN).status_code == 200
