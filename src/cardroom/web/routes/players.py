@@ -231,7 +231,8 @@ async def me_page(request: Request) -> Response:
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
-    """``{"player": {id, name, protected} | null, "identity": "optional"|"required"}``."""
+    """``{"player": {id, name, protected, signs_in} | null, "identity": "optional"|"required"}``
+    (``signs_in``: sign-in by name and password finds this player)."""
     return _me_json(await current_player(request), request)
 
 
