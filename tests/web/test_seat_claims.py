@@ -102,6 +102,8 @@ def test_the_creator_cannot_reissue_a_seat_in_play_to_read_its_hand(client: Test
         assert fr.status_code == 409 and fr.json()["message"] != refused.json()["message"]
         with bob.websocket_connect(f"/ws/{table}") as ws:  # Bob still holds his seat
             assert first_state(ws)["you"] == 1
+        # leaving it to the bots shows nobody the hand: that stays the creator's to do
+        assert client.post(f"/api/tables/{table}/seats/1/bot", headers=ORIGIN).status_code == 200
 
 
 def test_nobody_holds_a_second_seat_by_a_reissued_link_mid_game(client: TestClient) -> None:

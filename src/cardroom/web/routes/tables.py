@@ -303,7 +303,7 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
                 "bad-request", Message("table.not-person-seat", "this seat is not a person's seat")
             )
         claim = await players_of(request).claim_of(table_id, seat)
-        held = claim is not None and claim.player_id is not None
+        held = what == "link" and claim is not None and claim.player_id is not None
         in_play = held and await service_of(request).seat_state(table_id, seat) == "playing"
     except TableError as exc:
         return table_error_json(exc, lang)
