@@ -61,6 +61,17 @@ def test_elodie_signs_in_on_sqlite_however_her_name_is_typed(client: TestClient)
             assert other.get("/api/me").json()["player"]["id"] == me["id"]
 
 
+def test_a_name_too_long_folded_is_refused_in_words(client: TestClient) -> None:
+    long = "\ufdfa" * 6  # 6 characters, 108 folded
+    assert len(fold_name(long)) > 96
+    name(client, "Ann")
+    client.post("/api/me/password", json={"password": RIGHT}, headers=ORIGIN)
+    refused = client.post("/api/me", json={"name": long}, headers=ORIGIN)
+    assert refused.status_code == 400 and "1 to 24 characters" in refused.json()["message"]
+    assert sign_in(client, long, "wrong horse") == 401
+    assert client.get("/api/me").json()["player"]["name"] == "Ann"
+
+
 def test_squatters_cannot_take_a_protected_name(client: TestClient) -> None:
     victoria = protect(client, "Victoria")
     for n in range(5):

@@ -41,6 +41,8 @@ _R = TypeVar("_R")
 KEY_SEEN_EVERY = 3600.0
 """A browser key's ``last_used`` is written at most this often (seconds)."""
 AGENT_MAX = 120
+SIGNIN_NAME_MAX = 96
+"""The longest folded name (NFKC may lengthen a name: one "ﷺ" is 18 characters folded)."""
 
 players_t = sa.Table(
     "players",
@@ -49,7 +51,7 @@ players_t = sa.Table(
     sa.Column("name", sa.String(96), nullable=False, default=""),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("password_hash", sa.String(200), nullable=True),
-    sa.Column("signin_name", sa.String(96), nullable=True),
+    sa.Column("signin_name", sa.String(SIGNIN_NAME_MAX), nullable=True),
     sa.Index("ix_players_signin_name", "signin_name", unique=True),
 )
 """``signin_name``: the folded name (:func:`fold_name`) a player with a password signs in
@@ -175,6 +177,14 @@ def fold_name(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+def _signin_name(clean: str) -> str:
+    """The folded form of a cleaned name, or ``bad-name`` if it is too long folded."""
+    folded = fold_name(clean)
+    if not folded or len(folded) > SIGNIN_NAME_MAX:
+        raise PlayerError("bad-name", f"a name has 1 to {NAME_MAX} characters")
+    return folded
+
+
 def key_hash(secret: str) -> str:
     """The stored form of a browser key, move link or invitation secret (sha256, hex)."""
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
@@ -292,7 +302,7 @@ class PlayerStore:
         in with this name (folded): nobody takes on the name of a protected player. A player
         with a password signs in with the new name from now on."""
         clean = clean_display_name(name)
-        folded = fold_name(clean)
+        folded = _signin_name(clean)
         taken = PlayerError("name-taken", "another player signs in with this name")
         try:
             async with _guard(), self._write(), self.engine.begin() as conn:
@@ -419,7 +429,7 @@ class PlayerStore:
         player = await self.get(player_id)
         if player is None:
             raise PlayerError("no-player", "this player no longer exists")
-        folded = fold_name(player.name)
+        folded = _signin_name(player.name)
         taken = PlayerError("name-taken", "another player signs in with this name")
         if await self._signs_in_as(folded, player_id):
             raise taken

@@ -26,6 +26,7 @@ from cardroom.store import Player, PlayerError
 from cardroom.store.players import (
     FORMER_PLAYER,
     MOVE_TTL,
+    SIGNIN_NAME_MAX,
     clean_display_name,
     fold_name,
     key_hash,
@@ -377,7 +378,7 @@ async def sign_in(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        name_key = fold_name(clean_display_name(body.name))
+        name_key = fold_name(clean_display_name(body.name))[:SIGNIN_NAME_MAX]
     except PlayerError:
         name_key = ""
     # Wrong passwords are counted per address and name (a burst of a few a minute, then

@@ -53,8 +53,8 @@ def upgrade() -> None:
     held: set[str] = set()
     for row in rows:
         folded = _fold(row.name or "")
-        if not folded or folded in held:
-            continue  # a younger player of the same name: choose another to sign in
+        if not folded or len(folded) > 96 or folded in held:
+            continue  # a younger player of the same name (or one too long folded): rename
         held.add(folded)
         conn.execute(
             players.update().where(players.c.id == row.id).values(signin_name=folded)
