@@ -168,11 +168,19 @@ def test_the_same_record_gives_the_same_analysis() -> None:
         assert p.accuracy is None or 0 <= p.accuracy <= 100
         assert p.lost == pytest.approx(sum(d.loss for d in decisions if d.seat == p.seat))
     # the chosen choice is one of the choices, and its loss is the best value minus its own
-    # (a near tie counts as the best)
+    # (a near tie counts as the best); a would-be mark (a first loss of at least 1) is
+    # re-valued, and then its loss is the re-valuation's
+    assert any(d.deep for d in decisions)
     for d in decisions:
         values = {c.action: c.value for c in d.choices}
         behind = max(values.values()) - values[d.choice]
-        assert d.loss == pytest.approx(behind if behind >= TIE else 0.0)
+        if d.deep is None:
+            assert behind < 1 and d.mark is None
+            assert d.loss == pytest.approx(behind if behind >= TIE else 0.0)
+        else:
+            mine, top = d.deep
+            assert behind >= 1
+            assert d.loss == pytest.approx(top - mine if top - mine >= TIE else 0.0)
 
 
 def test_an_unfinished_game_is_refused() -> None:
@@ -198,3 +206,46 @@ def test_marks_need_the_loss_and_more_than_the_noise() -> None:
     assert mark_of(3.0, 0.1) == "mistake"
     assert mark_of(6.0, 0.1) == "blunder"
     assert mark_of(6.0, 3.0) is None  # no more than twice its standard error
+
+
+# P1 leads 10♦ J♦ Q♦ (it holds every next rank) and is asked for a king holding K♥ K♠ 7♠.
+# Either king first goes out: a king ends the sequence and its player leads again, so K♥-K♠-7♠
+# and K♠-K♥-7♠ both empty the hand. After K♥ the heuristic leads 7♠ (keeping K♠): a valuation
+# that plays the player's own later moves by the heuristic alone calls K♥ a blunder.
+KINGS = deal8({1: "10D JD QD 7S KH KS"}, "AC AD AH AS")
+
+
+@pytest.mark.parametrize("order", ["KH KS", "KS KH"])
+def test_either_king_goes_out_and_neither_is_marked(order: str) -> None:
+    result = analyse(record_of(CLASSIC, KINGS, play(f"10D JD QD {order} 7S")), worlds=WORLDS)
+    mine = [d for d in result.rounds[0].decisions if d.seat == 1]
+    king = decision_at(mine, 1, 3)
+    assert {c.action for c in king.choices} == {"KH", "KS"}
+    assert king.loss < 1 and king.mark is None
+    # the lead of 10♦ goes out too (10♦ J♦ Q♦ then both kings then 7♠): no mark either
+    assert decision_at(mine, 1, 0).mark is None
+    assert not any(d.mark for d in mine)
+
+
+def test_leading_the_seven_before_the_second_king_is_a_blunder() -> None:
+    """The planted blunder: after K♥, leading 7♠ instead of K♠ throws away a sure exit
+    (K♠ then 7♠); it stays marked after the re-valuation against stronger play."""
+    result = analyse(record_of(CLASSIC, KINGS, play("10D JD QD KH 7S")), worlds=WORLDS)
+    lead = decision_at(result.rounds[0].decisions, 1, 4)
+    assert lead.chosen == "7S" and lead.best == "KS"
+    assert lead.deep is not None and lead.mark == "blunder"
+    assert lead.loss >= 6 and lead.loss > 2 * lead.noise
+
+
+# P1 holds the four kings and two queens: whatever it leads it leads again (a king ends the
+# sequence; after a queen it plays a king itself), so every order goes out at once and every
+# choice is worth the same.
+ALL_KINGS = deal8({1: "KC KD KH KS QC QD"}, "AC AD AH AS")
+
+
+def test_a_round_whose_choices_all_go_out_has_no_mark() -> None:
+    result = analyse(record_of(CLASSIC, ALL_KINGS, play("QC KC QD KD KH KS")), worlds=WORLDS)
+    decisions = result.rounds[0].decisions
+    assert decisions  # P1 did choose (which card to lead), but nothing was at stake
+    assert all(d.mark is None and d.loss < TIE for d in decisions)
+    assert result.summary[1].marks == {"blunder": 0, "mistake": 0, "inaccuracy": 0}

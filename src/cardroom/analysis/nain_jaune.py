@@ -12,7 +12,11 @@ end of the round. A choice's value is the seat's expected chips at the end of th
 - **marks** (see ``MARKS`` and docs/bots.md): a loss of at least 1, 3 and 6 chips is an
   inaccuracy, a mistake and a blunder, and only when the loss is also more than twice its
   standard error (the worlds are split into ``BATCHES`` batches to estimate it), so sampling
-  noise alone never marks a choice;
+  noise alone never marks a choice. Every would-be mark (a first loss of at least 1 chip) is
+  re-valued before it is given: the chosen and the best choice over fresh worlds, paired (the
+  same worlds and random numbers for both), with the seat's own later choices searched rather
+  than played by the heuristic (:func:`revalue`); the loss, its noise and the mark are then
+  the re-valuation's, so a mark means the choice lost chips against stronger play;
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
@@ -30,12 +34,12 @@ import json
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from cardroom.bots.expert import ROLLOUT_POLICIES, prepare, run_worlds
+from cardroom.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
 from cardroom.bots.search import MISMATCH, Hidden, candidates, rebuild, sample_hidden
 from cardroom.games.nain_jaune.engine import CLAIM, Action, Claim, Event, Pass, Play, Round
 from cardroom.games.nain_jaune.record import (
@@ -58,6 +62,8 @@ NOISE_FACTOR = 2.0
 """A loss earns a mark only when it is more than this many standard errors."""
 TIE = 0.05
 """A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
+DEEP_FACTOR = 1
+"""The re-valuation of a would-be mark plays this many times the decision's worlds."""
 MAX_DECISIONS = 6000
 """The most decisions one analysis takes on (a long game of many rounds has about 3000)."""
 
@@ -110,6 +116,10 @@ class Decision:
     noise: float
     """The standard error of ``loss`` (from the spread of the batches)."""
     mark: str | None
+    deep: tuple[float, float] | None = None
+    """When the first valuation found a loss worth a mark: the chosen and the best choice
+    re-valued with the seat's own later choices searched (see :func:`revalue`); ``loss`` and
+    ``noise`` are then this re-valuation's."""
 
     @property
     def spread(self) -> float:
@@ -205,6 +215,7 @@ class Analysis:
                             "loss": _round(d.loss),
                             "noise": _round(d.noise),
                             "mark": d.mark,
+                            "deep": None if d.deep is None else [_round(v) for v in d.deep],
                             "hindsight_loss": _round(d.hindsight_loss),
                             "choices": [
                                 {
@@ -363,6 +374,46 @@ def value_choices(
     return Valuation(cands, values, batches, known)
 
 
+def revalue(
+    view: RoundView, pair: tuple[Action, Action], worlds: int, seed: int
+) -> tuple[float, float, float]:
+    """Two choices of ``view`` (the chosen one, the best) re-valued against stronger play.
+
+    The same worlds for both (each world plays both choices with the same random numbers, so
+    the difference is paired), and the deciding seat's own later choices are not the rollout
+    policy's: each one is searched, every distinct choice tried by a rollout in that world
+    (the expert's ``lookahead=on``). Returns the two values and the standard error of their
+    difference (over ``BATCHES`` batches).
+    """
+    rng = random.Random(seed)
+    prep = prepare(view, sample_hidden(view, rng))
+    keep = [next(i for i, a in enumerate(prep.cands) if a == act) for act in pair]
+    prep = replace(prep, cands=[prep.cands[i] for i in keep], codes=prep.codes[keep])
+    policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
+    policies[view.seat] = LOOKAHEAD
+    state = np.array([rng.getrandbits(63), 0], np.int64)
+    totals = np.zeros(2, np.float64)
+    weight = 0.0
+    diffs: list[float] = []
+    for b in range(BATCHES):
+        size = worlds // BATCHES + (1 if b < worlds % BATCHES else 0)
+        if size == 0:
+            continue
+        part = np.zeros(2, np.float64)
+        w = run_worlds(prep, policies, MISMATCH, size, state, part)
+        diffs.append(float(part[1] - part[0]) / w)
+        totals += part
+        weight += w
+    return float(totals[0]) / weight, float(totals[1]) / weight, _stderr(diffs)
+
+
+def _stderr(xs: Sequence[float]) -> float:
+    if len(xs) < 2:
+        return 0.0
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
+
+
 def mark_of(loss: float, noise: float) -> str | None:
     """The mark a loss earns (None: no mark); see ``MARKS`` and ``NOISE_FACTOR``."""
     if loss <= NOISE_FACTOR * noise:
@@ -383,12 +434,17 @@ def _decision(
     if val.values[best] - val.values[at] < TIE:
         best = at
     loss = val.values[best] - val.values[at]
-    diffs = [b[best] - b[at] for b in val.batches]
-    noise = 0.0
-    if len(diffs) > 1:
-        mean = sum(diffs) / len(diffs)
-        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-        noise = math.sqrt(var / len(diffs))
+    noise = _stderr([b[best] - b[at] for b in val.batches])
+    deep: tuple[float, float] | None = None
+    if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
+        # a would-be mark: re-value the two choices against stronger play before marking
+        mine, top, noise = revalue(
+            view, (val.actions[at], val.actions[best]), worlds * DEEP_FACTOR, seed ^ 0x5EED
+        )
+        deep = (mine, top)
+        loss = top - mine
+        if loss < TIE:
+            best, loss = at, min(loss, 0.0)
     choices = [
         Choice(
             action_label(a),
@@ -411,7 +467,14 @@ def _decision(
         loss=max(0.0, loss),
         noise=noise,
         mark=mark_of(loss, noise),
+        deep=deep,
     )
+
+
+def _is_claim_pair(a: Action, b: Action) -> bool:
+    """A claim's value is that of its best continuation (see :func:`value_choices`): the
+    re-valuation does not replay it."""
+    return isinstance(a, Claim) or isinstance(b, Claim)
 
 
 # --- a whole game ----------------------------------------------------------------------------
