@@ -9,15 +9,18 @@ from collections.abc import Sequence
 import pytest
 
 from cardroom.analysis.nain_jaune import (
+    MIN_LIKE,
     TIE,
     AnalysisError,
     Decision,
+    RoundAnalysis,
     analyse,
     mark_of,
     moments,
     value_choices,
 )
 from cardroom.bots.base import make_bot
+from cardroom.bots.strength import rating_of
 from cardroom.cards import DECK, Card, parse_cards
 from cardroom.games.nain_jaune.engine import PASS, Action, Play, Round, round_record
 from cardroom.games.nain_jaune.record import parse_game
@@ -249,3 +252,21 @@ def test_a_round_whose_choices_all_go_out_has_no_mark() -> None:
     assert decisions  # P1 did choose (which card to lead), but nothing was at stake
     assert all(d.mark is None and d.loss < TIE for d in decisions)
     assert result.summary[1].marks == {"blunder": 0, "mistake": 0, "inaccuracy": 0}
+
+
+def test_plays_like_needs_enough_decisions_and_gives_an_interval() -> None:
+    """One round of a few decisions says nothing of a player's level: no label, no rating."""
+    result = analyse(record_of(CLASSIC, KINGS, play("10D JD QD KH 7S")), worlds=WORLDS)
+    assert all(p.decisions < MIN_LIKE for p in result.summary)
+    assert all(p.like is None and p.like_rating is None for p in result.summary)
+    # past the minimum: a label and an interval around the rating on the bots' scale
+    from cardroom.analysis.nain_jaune import summarise
+
+    one = result.rounds[0].decisions
+    lead = decision_at(one, 1, 4)
+    many = [RoundAnalysis(1, [], [], [lead] * MIN_LIKE)]
+    summary = summarise(result.players, many)[1]
+    assert summary.accuracy == 0.0 and summary.like == "easy"
+    assert summary.like_rating is not None
+    low, mid, high = summary.like_rating
+    assert low <= mid <= high and mid == rating_of(0.0)

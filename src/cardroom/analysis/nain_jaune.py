@@ -64,6 +64,10 @@ TIE = 0.05
 """A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
 DEEP_FACTOR = 1
 """The re-valuation of a would-be mark plays this many times the decision's worlds."""
+MIN_LIKE = 30
+"""A player is said to play like a level only past this many decisions with chips at stake."""
+LIKE_RESAMPLES = 400
+"""Bootstrap resamples of a player's decisions for the interval of its accuracy and rating."""
 MAX_DECISIONS = 6000
 """The most decisions one analysis takes on (a long game of many rounds has about 3000)."""
 
@@ -123,9 +127,10 @@ class Decision:
 
     @property
     def spread(self) -> float:
-        """The best choice's value minus the worst's: the chips at stake in the decision."""
+        """The best choice's value minus the worst's: the chips at stake in the decision (at
+        least the loss, which the re-valuation may have made larger)."""
         values = [c.value for c in self.choices]
-        return max(values) - min(values)
+        return max(max(values) - min(values), self.loss)
 
     @property
     def hindsight_loss(self) -> float | None:
@@ -161,7 +166,11 @@ class PlayerSummary:
     marks: dict[str, int]
     hindsight_lost: float | None = None
     like: str | None = None
-    """The bot level whose accuracy is closest (see ``cardroom.bots.strength``)."""
+    """The bot level whose accuracy is closest (see ``cardroom.bots.strength``); only past
+    ``MIN_LIKE`` decisions with chips at stake."""
+    like_rating: tuple[float, float, float] | None = None
+    """With ``like``: the rating (the bots' scale) the accuracy corresponds to, with its 95 %
+    interval (low, value, high) from resampling the player's decisions."""
 
 
 @dataclass(slots=True)
@@ -194,6 +203,9 @@ class Analysis:
                     "marks": p.marks,
                     "hindsight_lost": _round(p.hindsight_lost),
                     "like": p.like,
+                    "like_rating": None
+                    if p.like_rating is None
+                    else [round(x, 2) for x in p.like_rating],
                 }
                 for p in self.summary
             ],
@@ -566,7 +578,7 @@ def accuracy(decisions: Sequence[Decision]) -> float | None:
 
 def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[PlayerSummary]:
     """Per player: decisions, accuracy, expected chips lost, marks (and the level it is like)."""
-    from cardroom.bots.strength import level_like
+    from cardroom.bots.strength import level_like, rating_of
 
     out = []
     for seat, name in enumerate(players):
@@ -574,6 +586,13 @@ def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[P
         marks = {m: sum(1 for d in mine if d.mark == m) for m, _ in MARKS}
         known = [d.hindsight_loss for d in mine]
         acc = accuracy(mine)
+        staked = [d for d in mine if d.spread > TIE]
+        like: str | None = None
+        rating: tuple[float, float, float] | None = None
+        if acc is not None and len(staked) >= MIN_LIKE:
+            low, high = _accuracy_interval(staked, f"{name}:{seat}")
+            like = level_like(acc)
+            rating = (rating_of(low), rating_of(acc), rating_of(high))
         out.append(
             PlayerSummary(
                 seat,
@@ -583,7 +602,20 @@ def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[P
                 sum(d.loss for d in mine),
                 marks,
                 None if not mine or None in known else sum(k or 0.0 for k in known),
-                None if acc is None else level_like(acc),
+                like,
+                rating,
             )
         )
     return out
+
+
+def _accuracy_interval(decisions: Sequence[Decision], key: str) -> tuple[float, float]:
+    """The 95 % interval of the accuracy of ``decisions`` (a seeded bootstrap)."""
+    rng = random.Random(key)
+    n = len(decisions)
+    found = []
+    for _ in range(LIKE_RESAMPLES):
+        acc = accuracy([decisions[rng.randrange(n)] for _ in range(n)])
+        found.append(100.0 if acc is None else acc)
+    found.sort()
+    return found[int(0.025 * LIKE_RESAMPLES)], found[int(0.975 * LIKE_RESAMPLES) - 1]
