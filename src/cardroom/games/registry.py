@@ -3,8 +3,9 @@
 Every layer asks this module about a game instead of spelling its name: which games there are
 (:data:`GAMES`, in the order menus show them), a game by its record name (:func:`game`), and for
 that game its rules, engine, view, record reader, kind of table, bots, analysis, rules page and
-its pieces for the terminal and the web (:class:`Game`). A new game is one folder and one
-:func:`register` call (see ``docs/architecture.md``, "Adding a game").
+its pieces for the terminal and the web (:class:`Game`). A game is registered with
+:func:`register`; ``docs/architecture.md`` ("Adding a game") lists what it provides and which
+layers still name the games by hand.
 
 The pieces are named, not imported: a reference is ``"package.module:attribute"`` (or a module
 alone), imported the first time it is asked for (:meth:`Game.load`). So importing the registry
