@@ -76,3 +76,12 @@ def test_importing_the_registry_imports_no_engine_numba_web_or_terminal() -> Non
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_games_title_is_its_name_for_people_and_an_unknown_name_stays_as_it_is() -> None:
+    from cardroom.games.registry import title
+    from cardroom.i18n import translator
+
+    assert [title(n) for n in names()] == ["Nain Jaune", "Spit", "Speed"]
+    assert title("chess") == "chess"
+    assert translator("cy")._(title("spit")) == "Tafod"

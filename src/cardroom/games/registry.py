@@ -33,6 +33,7 @@ __all__ = [
     "names",
     "new_engine",
     "register",
+    "title",
     "unregister",
 ]
 
@@ -163,6 +164,13 @@ def new_engine(
     if not entry.realtime:
         raise UnknownGame(name, names(REALTIME))
     return entry.new_engine(options, seed, rules_version)
+
+
+def title(name: str) -> str:
+    """The name people see for game ``name`` (an English msgid: translate it where it is
+    shown); a name no game has is given back as it is."""
+    found = _GAMES.get(name)
+    return name if found is None else found.title
 
 
 def games(kind: TableKind | None = None) -> Iterator[Game]:

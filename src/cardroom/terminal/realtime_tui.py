@@ -33,10 +33,10 @@ from cardroom.cards import Card
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
 from cardroom.games.registry import new_engine
+from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal
 from cardroom.i18n.realtime_words import (
-    GAME_WORDS,
     entry_words,
     pile_name,
     reason_words,
@@ -315,7 +315,7 @@ class RealtimeApp(App[None]):
 
     def on_mount(self) -> None:
         tr = self.tr
-        game = tr._(GAME_WORDS[self.game])
+        game = tr._(game_title(self.game))
         self.sub_title = tr._("{game} against {bot} (seed {seed})", game=game,
                               bot=self.names[BOT], seed=self.seed)
         self.set_interval(0.1, self._redraw_status)
