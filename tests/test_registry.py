@@ -85,3 +85,14 @@ def test_a_games_title_is_its_name_for_people_and_an_unknown_name_stays_as_it_is
     assert [title(n) for n in names()] == ["Nain Jaune", "Spit", "Speed"]
     assert title("chess") == "chess"
     assert translator("cy")._(title("spit")) == "Tafod"
+
+
+def test_a_speed_match_to_a_target_comes_from_the_registry_and_spit_has_none() -> None:
+    from cardroom.games.speed import SpeedMatch
+
+    speed = game("speed")
+    to_five = speed.rules_from({"target": "5"})
+    match = speed.match_for(to_five, 3)
+    assert isinstance(match, SpeedMatch) and match.rules.target == 5 and match.seed == 3
+    assert speed.match_for(speed.rules_from({}), 3) is None  # a single game
+    assert game("spit").match_for(game("spit").rules_from({}), 3) is None

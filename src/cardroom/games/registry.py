@@ -81,6 +81,9 @@ class Game:
     """The table state machine the table service runs over the log."""
     rules_version: str
     """Today's version of the rules (a table's ``created`` entry keeps the one it plays)."""
+    target_match: str | None = None
+    """A real-time game played to a target score: the match class, ``cls(rules, seed)``, used
+    when ``rules.target > 0`` (its ``game`` is the game being played)."""
     options_words: str | None = None
     """The options in words (labels, values, presets) for the lobby and the rules page."""
     bots: str | None = None
@@ -112,6 +115,13 @@ class Game:
     def rules_from(self, options: Mapping[str, Any]) -> Any:
         """The game's rules with ``options`` (``key=value`` by name) applied."""
         return self.load("rules").from_options(dict(options))
+
+    def match_for(self, rules: Any, seed: int) -> Any | None:
+        """A match to ``rules.target`` dealt from ``seed`` (None: the game has no such match or
+        the rules ask for a single game)."""
+        if self.target_match is None or getattr(rules, "target", 0) <= 0:
+            return None
+        return self.load("target_match")(rules, seed)
 
     def new_engine(
         self, options: Mapping[str, Any], seed: int, rules_version: int | None = None
@@ -251,6 +261,7 @@ register(
         record="cardroom.games.speed.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
+        target_match="cardroom.games.speed.engine:SpeedMatch",
         bots="cardroom.bots.reaction",
         analysis="cardroom.analysis.realtime",
         rules_page="speed",

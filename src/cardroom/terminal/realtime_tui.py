@@ -32,6 +32,7 @@ from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
+from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import new_engine
 from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
@@ -270,8 +271,8 @@ class RealtimeApp(App[None]):
         self.clock: Clock = clock or WallClock()
         self.match: Any = None
         engine = new_engine(game, options, seed)
-        if game == "speed" and engine.rules.target > 0:
-            self.match = speed_game.SpeedMatch(engine.rules, seed)
+        self.match = registry_game(game).match_for(engine.rules, seed)
+        if self.match is not None:
             engine = self.match.game
         self.finished_records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
