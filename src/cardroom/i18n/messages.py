@@ -16,6 +16,7 @@ from typing import Any
 
 from cardroom.cards import Card
 from cardroom.games.messages import Message
+from cardroom.games.registry import GAMES
 from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase
@@ -407,9 +408,6 @@ WHAT = {
 }
 """The ``what`` of a refusal that depends on the phase of the game."""
 
-GAMES = {"spit": N_("Spit"), "speed": N_("Speed"), "nain-jaune": N_("Nain Jaune")}
-"""A ``game`` field's words (« Tafod », « Cyflymder »)."""
-
 LABELS = {
     "starting_chips": N_("Starting chips"),
     "end": N_("The game ends"),
@@ -501,8 +499,8 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[key] = _choices(game, fields.get("option"), value, tr)
         elif key in ("most", "least", "n", "target", "chips") and isinstance(value, int):
             out[key] = integer(value, tr)
-        elif key == "game" and value in GAMES:
-            out[key] = tr._(GAMES[value])
+        elif key == "game" and value in GAMES:  # the game's name in words (« Tafod »)
+            out[key] = tr._(GAMES[value].title)
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         else:
@@ -524,7 +522,7 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key == "what" and value in WHAT:
             out[key] = tr._(WHAT[value])
         elif key == "game" and value in GAMES:
-            out[key] = tr._(GAMES[value])
+            out[key] = tr._(GAMES[value].title)
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         elif key == "reason" and isinstance(value, str):

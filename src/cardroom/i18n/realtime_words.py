@@ -20,8 +20,6 @@ from cardroom.i18n.messages import words
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.words import N_, tr_of
 
-GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
-"""The games' names: « Tafod » and « Cyflymder » in Welsh."""
 LEVEL_WORDS = {
     "easy": N_("easy"),
     "medium": N_("medium"),

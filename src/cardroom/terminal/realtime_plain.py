@@ -19,8 +19,9 @@ import click
 from cardroom.arbiter import Clock, Entry
 from cardroom.cards import Card
 from cardroom.games import spit as spit_game
+from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
-from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, event_words, pile_name
+from cardroom.i18n.realtime_words import entry_words, event_words, pile_name
 from cardroom.i18n.speech import Speaker
 from cardroom.i18n.words import N_, tr_of
 from cardroom.terminal.realtime_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
@@ -107,7 +108,7 @@ class PlainRealtime(RealtimeApp):
             lines.put(None)
 
         threading.Thread(target=reader, daemon=True).start()
-        game = tr._(GAME_WORDS[self.game])
+        game = tr._(game_title(self.game))
         self.out(
             tr._(
                 "{game} against {bot}, seed {seed}. Type help for the commands.",

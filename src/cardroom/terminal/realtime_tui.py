@@ -32,11 +32,12 @@ from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
+from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import new_engine
+from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal
 from cardroom.i18n.realtime_words import (
-    GAME_WORDS,
     entry_words,
     pile_name,
     reason_words,
@@ -270,8 +271,8 @@ class RealtimeApp(App[None]):
         self.clock: Clock = clock or WallClock()
         self.match: Any = None
         engine = new_engine(game, options, seed)
-        if game == "speed" and engine.rules.target > 0:
-            self.match = speed_game.SpeedMatch(engine.rules, seed)
+        self.match = registry_game(game).match_for(engine.rules, seed)
+        if self.match is not None:
             engine = self.match.game
         self.finished_records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
@@ -315,7 +316,7 @@ class RealtimeApp(App[None]):
 
     def on_mount(self) -> None:
         tr = self.tr
-        game = tr._(GAME_WORDS[self.game])
+        game = tr._(game_title(self.game))
         self.sub_title = tr._("{game} against {bot} (seed {seed})", game=game,
                               bot=self.names[BOT], seed=self.seed)
         self.set_interval(0.1, self._redraw_status)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from cardroom.games.messages import Message
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import N_
@@ -175,9 +176,9 @@ async def table_page(request: Request, table_id: str) -> Response:
 
 
 async def _template(request: Request, table_id: str) -> str:
-    """``realtime.html`` for Spit and Speed, ``table.html`` for Nain Jaune."""
+    """``realtime.html`` for a real-time game, ``table.html`` for a turn-based one."""
     game = await service_of(request).game_of(table_id)
-    return "realtime.html" if game in ("spit", "speed") else "table.html"
+    return "realtime.html" if game in names(REALTIME) else "table.html"
 
 
 async def _acting_seat(request: Request, table_id: str, refusal: Message = PLAYERS_ONLY) -> int:
@@ -254,7 +255,7 @@ async def table_record(request: Request, table_id: str) -> Response:
     try:
         game = await service_of(request).game_of(table_id)
         record: object
-        if game in ("spit", "speed"):
+        if game in names(REALTIME):
             record = await service_of(request).realtime_record(table_id)
         else:
             record = await service_of(request).record(table_id)

@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.games.messages import Message
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import localize_frame
@@ -171,7 +172,7 @@ def render_frame(frame: dict[str, Any], lang: str) -> str:
     if hit is not None and hit[0] is frame:
         return hit[1]
     out = frame
-    if frame.get("game") in ("spit", "speed"):
+    if frame.get("game") in names(REALTIME):
         out = localize_realtime_frame(frame, lang)
     elif frame.get("events") or frame.get("game_result"):
         out = localize_frame(frame, lang)
