@@ -161,7 +161,7 @@ CASES: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
         tuple(
             f"rydych chi wedi gofyn am {x} ailchwarae yn ystod y funud ddiwethaf: arhoswch eiliad"
             for x in (
-                "0 o dudalennau", "1 tudalen", "2 dudalen", "3 tudalen", "6 thudalen",
+                "0 o dudalennau", "1 dudalen", "2 dudalen", "3 tudalen", "6 thudalen",
                 "20 o dudalennau",
             )
         ),
