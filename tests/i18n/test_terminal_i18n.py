@@ -178,7 +178,7 @@ def test_cardroom_help_in_french_and_welsh() -> None:
     fr = _invoke(["--lang", "fr", "--help"])
     assert fr.startswith("Usage : ")
     for phrase in (
-        "cardroom : jouer, rejouer, simuler et étudier le Nain Jaune, Spit et Speed.",
+        "cardroom : jouer, revoir, simuler et étudier le Nain Jaune, Spit et Speed.",
         "Exemples : cardroom play nain-jaune jouer contre trois robots",
         "Chaque commande a son propre --help.",
         "--version Afficher la version et quitter.",
@@ -215,7 +215,7 @@ def test_play_help_in_french_and_welsh() -> None:
     spit = flat(_invoke(["play", "spit", "--lang", "cy", "--help"]))
     for phrase in (
         "Chwarae Tafod mewn amser real yn erbyn bot, yn y derfynell.",
-        "mae bwlch yn galw “Poeri!” ar y dechrau ac mewn cyfyngder",
+        "mae’r Bylchwr yn galw “Poeri!” ar y dechrau ac mewn cyfyngder",
         "Enghreifftiau: cardroom play spit yn erbyn bot canolig",
         "Opsiwn yn rheolau Tafod (gellir ei ailadrodd).",
         "[diofyn: medium]",
