@@ -91,7 +91,8 @@ def test_spit_replay_account_in_welsh_and_french(tmp_path: Path) -> None:
     assert any(line.endswith("Ann yn gweiddi “Poeri!”") for line in lines), lines
     assert any("yn poeri " in line and " ar bentwr " in line for line in lines), lines
     assert lines[-1].startswith("Mae’r cofnod yn gorffen yma: ni orffennwyd y gêm.")
-    assert "=" not in lines[0] and "Cyfrif i lawr: 3 eiliad" in lines[0], lines[0]  # options in words
+    # options in words
+    assert "=" not in lines[0] and "Cyfrif i lawr: 3 eiliad" in lines[0], lines[0]
     fr = runner.invoke(cli, ["replay", str(path), "--lang", "fr"])
     assert any(line.endswith("Ann annonce « Spit ! »") for line in fr.stdout.splitlines())
     first = fr.stdout.splitlines()[0]
