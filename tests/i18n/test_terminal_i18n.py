@@ -125,7 +125,7 @@ def test_plain_spit_own_refusal_in_welsh(tmp_path: Path) -> None:
     )
     p.after_change()
     assert p.command("1 1")
-    assert out[-1].startswith("   0.0s  Ann: gwrthodwyd chwarae ")
+    assert out[-1].startswith("0.0 eiliad  Ann: gwrthodwyd chwarae ")
     assert out[-1].endswith(
         " ar bentwr 1: allwch chi ddim chwarae cyn “Poeri!”: gwaeddwch ef i ddechrau"
     )

@@ -134,6 +134,24 @@ def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
     return card.pretty if letter is None else letter + card.pretty[len(card.rank.symbol) :]
 
 
+def labelled(label: object, text: object, lang: str | Translator | None = None) -> str:
+    """``label: text`` as the language writes it (French: ``label : text``)."""
+    return tr_of(lang)._("{label}: {words}", label=label, words=text)
+
+
+def in_turn(parts: Sequence[object], lang: str | Translator | None = None) -> str:
+    """Things said one after another: ``a; b`` (French: ``a ; b``)."""
+    return (" ; " if tr_of(lang).lang == "fr" else "; ").join(str(p) for p in parts)
+
+
+def seconds_text(seconds: float, lang: str | Translator | None = None) -> str:
+    """A time in seconds with one decimal: ``0.5 s`` / ``0,5 s`` / ``0.5 eiliad``."""
+    from cardroom.i18n.numbers import decimal
+
+    tr = tr_of(lang)
+    return tr._("{seconds} s", seconds=decimal(seconds, 1, tr))
+
+
 def _message_of(value: Any, msg: Any = None) -> Any:
     """A reason as a message: the :class:`~cardroom.games.messages.Message` itself, or the JSON
     ``{"id", "fields"}`` a frame carries beside it (``reason_msg``)."""
