@@ -59,10 +59,10 @@ async def test_spit_screen_in_french(tmp_path: Path) -> None:
         await pilot.press("1", "a")  # before "Spit!": refused by the engine, said in French
         refusal = "vous ne pouvez pas jouer avant « Spit ! » : annoncez-le pour commencer"
         assert shown(app, "#status").endswith("refusé : " + refusal)
-        assert app.log_lines[-1].startswith("   0.00s  Ann : poser ")
+        assert app.log_lines[-1].startswith("   0,00 s  Ann : poser ")
         assert app.log_lines[-1].endswith(" sur la pile 1 refusé : " + refusal)
         await pilot.press("space")
-        assert app.log_lines[-1] == "   0.00s  Ann annonce « Spit ! »"
+        assert app.log_lines[-1] == "   0,00 s  Ann annonce « Spit ! »"
         await pilot.press("q")
     (path,) = tmp_path.glob("*.json")
     assert app.farewell == [f"Enregistrement sauvé dans {path}"]

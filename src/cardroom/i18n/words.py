@@ -144,12 +144,14 @@ def in_turn(parts: Sequence[object], lang: str | Translator | None = None) -> st
     return (" ; " if tr_of(lang).lang == "fr" else "; ").join(str(p) for p in parts)
 
 
-def seconds_text(seconds: float, lang: str | Translator | None = None) -> str:
-    """A time in seconds with one decimal: ``0.5 s`` / ``0,5 s`` / ``0.5 eiliad``."""
+def seconds_text(
+    seconds: float, lang: str | Translator | None = None, places: int = 1
+) -> str:
+    """A time in seconds with ``places`` decimals: ``0.5 s`` / ``0,5 s`` / ``0.5 eiliad``."""
     from cardroom.i18n.numbers import decimal
 
     tr = tr_of(lang)
-    return tr._("{seconds} s", seconds=decimal(seconds, 1, tr))
+    return tr._("{seconds} s", seconds=decimal(seconds, places, tr))
 
 
 def _message_of(value: Any, msg: Any = None) -> Any:

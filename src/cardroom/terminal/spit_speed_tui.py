@@ -40,7 +40,7 @@ from cardroom.i18n.spit_speed_words import (
     pile_name,
     reason_words,
 )
-from cardroom.i18n.words import N_, labelled, pretty, tr_of
+from cardroom.i18n.words import N_, labelled, pretty, seconds_text, tr_of
 from cardroom.sim.spit_speed import make_engine
 from cardroom.terminal.bindings import translate_bindings
 
@@ -516,7 +516,8 @@ class RealtimeApp(App[None]):
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
             said = self.entry_said(entry)
-            line = f"{entry.t - self.arbiter.start:7.2f}s  {said}"
+            stamp = seconds_text(entry.t - self.arbiter.start, self.tr, places=2)
+            line = f"{stamp:>9}  {said}"
             self.write_log(line, bad=not entry.accepted)
         if len(log) > self._seen_log and not self.engine.over:
             self.save()  # after every change, so a crash or a closed terminal loses nothing
