@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
@@ -90,12 +91,17 @@ def test_the_replay_boards_spoken_labels_are_in_the_readers_language(
 ) -> None:
     """A screen reader hears « case du 10 de carreau », « 15 jetons » (« blwch 10 diemwntau »,
     « 15 o sglodion » in Welsh), not the English " chips" and " box" the page once wrote."""
-    spoken = {
-        "fr": ("case du 10 de carreau", lambda n: "jeton" if n <= 1 else "jetons"),
-        "cy": ("blwch 10 diemwntau",
-               lambda n: {1: "sglodyn", 2: "sglodyn", 3: "sglodyn", 6: "sglodyn"}.get(
-                   n, "o sglodion")),
-    }  # fmt: skip
+
+    def french(n: int) -> str:
+        return "jeton" if n <= 1 else "jetons"
+
+    def welsh(n: int) -> str:  # the singular after 1, 2, 3 and 6; « o » and the plural else
+        return "sglodyn" if n in (1, 2, 3, 6) else "o sglodion"
+
+    spoken: dict[str, tuple[str, Callable[[int], str]]] = {
+        "fr": ("case du 10 de carreau", french),
+        "cy": ("blwch 10 diemwntau", welsh),
+    }
     for lang, (first_box, chips_word) in spoken.items():
         ctx = browser.new_context(viewport=DESKTOP)
         page = ctx.new_page()
