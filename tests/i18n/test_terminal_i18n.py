@@ -224,6 +224,8 @@ def test_play_help_in_french_and_welsh() -> None:
     nj = flat(_invoke(["play", "nain-jaune", "--help", "--lang", "fr"]))
     assert "Force des robots : easy (random), medium (greedy)" in nj
     assert "[défaut : classic]" in nj and "Touches (plein écran) :" in nj
+    # a card is typed with the English letters (qs), and the help says so
+    assert "(a 2-9 0/t j q k, lettres anglaises : j valet, q dame, k roi)" in nj
 
 
 def test_a_usage_error_in_french() -> None:
