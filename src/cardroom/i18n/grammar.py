@@ -199,6 +199,22 @@ def word_phrase(word: str, lang: str, *, feminine: bool = False, elides: bool = 
     return english(word)
 
 
+# ----------------------------------------------------------------------------- printed cards
+
+RANK_LETTERS: dict[str, dict[int, str]] = {"fr": {11: "V", 12: "D", 13: "R"}}
+"""The letters on the court cards where a language has its own: French packs print V, D, R
+(valet, dame, roi; the ace keeps A). Welsh packs are printed with the English indices (A, K,
+Q, J), and the Welsh rules of Spit and Speed list the ranks the same way (« SAFON CARDIAU: A,
+K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so Welsh keeps them."""
+
+
+def printed(card: Card | str, lang: str) -> str:
+    """A card as printed in ``lang``: ``7♦``, ``Q♠`` (French ``D♠``, the letters of its packs)."""
+    card = Card.parse(card) if isinstance(card, str) else card
+    letter = RANK_LETTERS.get(lang, {}).get(int(card.rank))
+    return card.pretty if letter is None else letter + card.pretty[len(card.rank.symbol) :]
+
+
 # ----------------------------------------------------------------------------- Welsh numbers
 
 COUNT_NOUNS_CY: dict[str, tuple[bool, str]] = {
