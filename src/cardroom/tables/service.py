@@ -65,9 +65,9 @@ from cardroom.tables.nain_jaune import (
     hash_token,
     seat_for_token,
 )
+from cardroom.tables.realtime import RealtimeConfig
+from cardroom.tables.realtime_service import RealtimeTables, is_realtime
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.spit_speed import RealtimeConfig
-from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, Wake, idle_for, sleep
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]

@@ -35,7 +35,6 @@ TAKEOVER_SHARE = 0.2
 (the default of ``Settings.rated_takeover_share``)."""
 MIN_GAMES = 3
 """Games a person needs to appear on a leaderboard."""
-GAMES = ("nain-jaune", "spit", "speed")
 
 BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
     # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from msgspec import Meta
 
+from cardroom.games.registry import GAMES
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store import Player, PlayerError
@@ -43,7 +44,7 @@ from cardroom.web.passkeys import (
 from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
-from cardroom.web.ratings import GAMES, MIN_GAMES, leaderboard, player_ratings, plays_like
+from cardroom.web.ratings import MIN_GAMES, leaderboard, player_ratings, plays_like
 from cardroom.web.routes.common import (
     COOKIE_PREFIX,
     connection_lang,
@@ -497,7 +498,7 @@ async def games(request: Request) -> Response:
 @router.get("/api/leaderboard/{game}")
 async def leaderboard_of(request: Request, game: str) -> Response:
     """``{"game", "min_games", "board": [{name | bot, rating, games}]}``, best first."""
-    if game not in GAMES:
+    if game not in GAMES:  # every registered game has a leaderboard
         return _refused(request, "bad-request", HTTPStatus.NOT_FOUND)
     board = await leaderboard(service_of(request).store, game)
     return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})
