@@ -261,6 +261,14 @@ class RealtimeTables:
         live = self._live.get(table_id)
         return live.table.status if live is not None else None
 
+    def seat_state(self, table_id: str, seat: int) -> str:
+        """``waiting``, ``over``, ``playing`` (its person plays it) or ``away`` (a bot plays it
+        since its person was away past the limit) for a seat of a table held here."""
+        table = self._get(table_id).table
+        if table.status != "playing":
+            return table.status
+        return "away" if seat in table.taken else "playing"
+
     def table_ids(self) -> list[str]:
         """The real-time tables held in memory."""
         return list(self._live)
