@@ -223,7 +223,9 @@ def test_a_spit_or_speed_play_says_what_is_wrong_with_its_card(game: str) -> Non
     from cardroom.games.speed import SpeedGame, SpeedRules
     from cardroom.games.spit import SpitGame, SpitRules
 
-    engine: Any = SpitGame.new(SpitRules(), 1) if game == "spit" else SpeedGame.new(SpeedRules(), 1)
+    engine: Any = (
+        SpitGame.new(SpitRules(), 1) if game == "spit" else SpeedGame.new(SpeedRules(), 1)
+    )
     with pytest.raises(RecordError) as caught:
         client_action(engine, {"type": "play", "card": "7X", "pile": 0, "seen": "8C"})
     said = message_of(caught.value)

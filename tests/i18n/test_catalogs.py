@@ -61,16 +61,13 @@ def test_translations_keep_every_placeholder(lang: str) -> None:
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
         # a form has the fields of the msgid's singular or plural (click's "Did you mean
         # {possibility}?" / "… one of: {possibilities}?"), or of both when they are the same
-        allowed = (
-            [wanted]
-            if len({frozenset(placeholders(i)) for i in ids}) == 1
-            else [placeholders(i) for i in ids]
-        )
+        allowed = [wanted] if len({frozenset(placeholders(i)) for i in ids}) == 1 else [
+            placeholders(i) for i in ids
+        ]
         for s in strings:
             # a singular form may leave out {n} ("one chip"), never a name or another field
-            if not any(
-                placeholders(s) | {"n"} == w | {"n"} and placeholders(s) <= w for w in allowed
-            ):
+            if not any(placeholders(s) | {"n"} == w | {"n"} and placeholders(s) <= w
+                       for w in allowed):
                 bad.append((ids[0], s))
     assert bad == []
 

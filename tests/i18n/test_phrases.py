@@ -40,7 +40,9 @@ FR_RANK = {
     11: ("valet", "le valet", "un valet", "du valet", "de valet", "le", ""),
     12: ("dame", "la dame", "une dame", "de la dame", "de dame", "la", "e"),
     13: ("roi", "le roi", "un roi", "du roi", "de roi", "le", ""),
-} | {n: (str(n), f"le {n}", f"un {n}", f"du {n}", f"de {n}", "le", "") for n in range(2, 11)}
+} | {
+    n: (str(n), f"le {n}", f"un {n}", f"du {n}", f"de {n}", "le", "") for n in range(2, 11)
+}
 FR_SUIT = {"C": "trèfle", "D": "carreau", "H": "cœur", "S": "pique"}
 # rank: (bare, soft, with the article)
 CY_RANK = {
@@ -127,7 +129,9 @@ def test_the_next_rank_event(rank: int) -> None:
     event = {"kind": "next-rank", "seat": 0, "rank": rank}
     name = {0: "Ann"}.__getitem__
     nxt = rank + 1
-    assert event_text(event, name) == (f"nobody has {en_a(rank)}: Ann goes on with {EN_RANK[nxt]}")
+    assert event_text(event, name) == (
+        f"nobody has {en_a(rank)}: Ann goes on with {EN_RANK[nxt]}"
+    )
     assert event_text(event, name, "fr") == (
         f"personne n’a {FR_RANK[rank][4]} : Ann continue à partir {FR_RANK[nxt][3]}"
     )
@@ -250,7 +254,9 @@ WELSH_COUNTS = {
 
 @pytest.mark.parametrize("n", sorted(WELSH_COUNTS))
 def test_welsh_numbers_agree_with_their_noun(n: int) -> None:
-    assert tuple(count_cy(n, noun) for noun in ("cerdyn", "pwynt", "gornest")) == (WELSH_COUNTS[n])
+    assert tuple(count_cy(n, noun) for noun in ("cerdyn", "pwynt", "gornest")) == (
+        WELSH_COUNTS[n]
+    )
 
 
 def test_the_welsh_catalog_counts_as_the_grammar_does() -> None:
@@ -258,31 +264,19 @@ def test_the_welsh_catalog_counts_as_the_grammar_does() -> None:
     after the number says ``2 gerdyn``, ``3 cherdyn``, ``6 cherdyn`` … as :func:`count_cy`."""
     tr = translator("cy")
     checked = 0
-    for singular, plural in (
-        ("{n} card", "{n} cards"),
-        ("{name} draws {n} card", "{name} draws {n} cards"),
-        ("{n} card in hand", "{n} cards in hand"),
-    ):
+    for singular, plural in (("{n} card", "{n} cards"), ("{name} draws {n} card",
+                             "{name} draws {n} cards"), ("{n} card in hand", "{n} cards in hand")):
         for n in (1, 2, 3, 6):
             text = tr.ngettext(singular, plural, n, name="Bob")
             assert count_cy(n, "cerdyn") in text, (singular, n, text)
             checked += 1
     for n in (2, 3, 6):
-        text = tr.ngettext(
-            "{name} has played every card and wins ({n} point)",
-            "{name} has played every card and wins ({n} points)",
-            n,
-            name="Bob",
-        )
+        text = tr.ngettext("{name} has played every card and wins ({n} point)",
+                           "{name} has played every card and wins ({n} points)", n, name="Bob")
         assert f"({count_cy(n, 'pwynt')})" in text
-        text = tr.ngettext(
-            "{game}: {n} match to {target}, seed {seed}",
-            "{game}: {n} matches to {target}, seed {seed}",
-            n,
-            game="Cyflymder",
-            target=5,
-            seed=1,
-        )
+        text = tr.ngettext("{game}: {n} match to {target}, seed {seed}",
+                           "{game}: {n} matches to {target}, seed {seed}", n, game="Cyflymder",
+                           target=5, seed=1)
         assert count_cy(n, "gornest") in text
     assert checked == 12 and set(COUNT_NOUNS_CY) >= {"cerdyn", "pwynt", "gornest"}
 
@@ -361,13 +355,8 @@ def _spit_refusals(game: spit.SpitGame, rng: random.Random, said: list[str]) -> 
     seat = rng.randrange(2)
     card = rng.choice(DECK)
     tries: list[spit.Action] = [spit.Play(card, rng.randrange(3), rng.choice(DECK))]
-    tries += [
-        spit.TurnUp(rng.randrange(6)),
-        spit.Move(card, rng.randrange(6)),
-        spit.CALL_SPIT,
-        spit.Slap(rng.randrange(3)),
-        spit.Choose(1),
-    ]
+    tries += [spit.TurnUp(rng.randrange(6)), spit.Move(card, rng.randrange(6)),
+              spit.CALL_SPIT, spit.Slap(rng.randrange(3)), spit.Choose(1)]
     for action in tries:
         said.append(game.why_illegal(seat, action) or "")
     legal = game.legal_actions(seat)

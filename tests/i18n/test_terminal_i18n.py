@@ -240,42 +240,22 @@ def test_a_usage_error_in_french() -> None:
 
 def test_simulate_spit_in_welsh() -> None:
     res = CliRunner().invoke(
-        cli,
-        ["simulate", "spit", "--games", "3", "--bots", "easy,easy", "--seed", "1", "--lang", "cy"],
+        cli, ["simulate", "spit", "--games", "3", "--bots", "easy,easy", "--seed", "1",
+              "--lang", "cy"],
     )
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert "Tafod: 3 gêm, hedyn 1" in out  # Welsh: 3 takes the singular after a numeral
-    for word in (
-        "bot",
-        "buddugoliaethau",
-        "cyfradd ennill",
-        "Hyd gêm: ",
-        " eiliad o amser gêm",
-        "Cyfyngderau: ",
-        " y gêm (",
-        "Ailddelio: ",
-        "Chwarae rhy hwyr a wrthodwyd: ",
-    ):
+    for word in ("bot", "buddugoliaethau", "cyfradd ennill", "Hyd gêm: ", " eiliad o amser gêm",
+                 "Cyfyngderau: ", " y gêm (", "Ailddelio: ", "Chwarae rhy hwyr a wrthodwyd: "):
         assert word in out, word
     assert "wins" not in out and "Game length" not in out
 
 
 def test_tournament_in_welsh() -> None:
     res = CliRunner().invoke(
-        cli,
-        [
-            "tournament",
-            "nain-jaune",
-            "--bots",
-            "random,random",
-            "--games",
-            "2",
-            "--players",
-            "2",
-            "--lang",
-            "cy",
-        ],
+        cli, ["tournament", "nain-jaune", "--bots", "random,random", "--games", "2",
+              "--players", "2", "--lang", "cy"],
     )
     assert res.exit_code == 0, res.output
     out = res.stdout
@@ -301,15 +281,9 @@ def test_simulate_nain_jaune_summary_in_welsh() -> None:
     buf = io.StringIO()
     simulate_cli.show(summary, Console(file=buf, width=200), "cy")
     out = buf.getvalue()
-    for phrase in (
-        "Efelychiad Nain Jaune",
-        "rowndiau yr eiliad",
-        "3 rownd (0.250%)",
-        "Caiff y rowndiau eu chwarae mewn sypiau o 1,000",
-        "Sut y daeth y gemau",
-        "sglodion a enillwyd",
-        "Blychau ar ôl rownd",
-    ):
+    for phrase in ("Efelychiad Nain Jaune", "rowndiau yr eiliad", "3 rownd (0.250%)",
+                   "Caiff y rowndiau eu chwarae mewn sypiau o 1,000", "Sut y daeth y gemau",
+                   "sglodion a enillwyd", "Blychau ar ôl rownd"):
         assert phrase in out, phrase
     assert "rounds per second" not in out and "Seats" not in out
 
@@ -339,26 +313,14 @@ def test_a_failed_save_is_told_in_french(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_resume_notice_in_welsh(tmp_path: Path) -> None:
-    args = [
-        "play",
-        "nain-jaune",
-        "--plain",
-        "--seed",
-        "3",
-        "--players",
-        "2",
-        "--records",
-        str(tmp_path),
-        "--lang",
-        "cy",
-    ]
+    args = ["play", "nain-jaune", "--plain", "--seed", "3", "--players", "2", "--records",
+            str(tmp_path), "--lang", "cy"]
     res = CliRunner().invoke(cli, args, input="quit\n")
     assert res.exit_code == 0, res.output
     (path,) = tmp_path.glob("*.json")
     assert f"Ailchwaraewch hi gyda: cardroom replay {path}" in res.output
     res = CliRunner().invoke(
-        cli,
-        ["play", "nain-jaune", "--plain", "--resume", str(path), "--lang", "cy"],
+        cli, ["play", "nain-jaune", "--plain", "--resume", str(path), "--lang", "cy"],
         input="quit\n",
     )
     assert res.exit_code == 0, res.output

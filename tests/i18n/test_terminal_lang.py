@@ -95,16 +95,8 @@ def test_speak_says_the_calls_with_espeak_ng(
     monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
     expected = table_for("end=rounds:1")
     lines = scripted_commands(expected)
-    args = [
-        *ARGS,
-        "-o",
-        "end=rounds:1",
-        "--records",
-        str(tmp_path / "r"),
-        "--lang",
-        "fr",
-        "--speak",
-    ]
+    args = [*ARGS, "-o", "end=rounds:1", "--records", str(tmp_path / "r"), "--lang", "fr",
+            "--speak"]
     res = CliRunner().invoke(cli, args, input="\n".join(lines) + "\n")
     assert res.exit_code == 0, res.output
     deadline = time.monotonic() + 10

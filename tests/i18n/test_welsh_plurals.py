@@ -149,12 +149,8 @@ CASES: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
         tuple(
             f"rydych chi wedi gofyn am {x} yn ystod yr awr ddiwethaf: arhoswch ychydig"
             for x in (
-                "0 o ddadansoddiadau",
-                "1 dadansoddiad",
-                "2 ddadansoddiad",
-                "3 dadansoddiad",
-                "6 dadansoddiad",
-                "20 o ddadansoddiadau",
+                "0 o ddadansoddiadau", "1 dadansoddiad", "2 ddadansoddiad", "3 dadansoddiad",
+                "6 dadansoddiad", "20 o ddadansoddiadau",
             )
         ),
     ),
@@ -165,11 +161,7 @@ CASES: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
         tuple(
             f"rydych chi wedi gofyn am {x} ailchwarae yn ystod y funud ddiwethaf: arhoswch eiliad"
             for x in (
-                "0 o dudalennau",
-                "1 dudalen",
-                "2 dudalen",
-                "3 tudalen",
-                "6 thudalen",
+                "0 o dudalennau", "1 dudalen", "2 dudalen", "3 tudalen", "6 thudalen",
                 "20 o dudalennau",
             )
         ),

@@ -52,22 +52,14 @@ def test_events_in_words() -> None:
     paid = {"kind": "paid", "seat": 2, "payer": 2, "payee": 0, "owed": 9, "paid": 4}
     assert event_text(paid, name) == "Cid pays 4 of 9 owed (all they have) to Ann"
     assert event_text(paid, name, "fr") == ("Cid paie 4 des 9 dus (tout ce qui lui reste) à Ann")
-    over = {
-        "kind": "game-over",
-        "winners": [0, 2],
-        "reason": "3 rounds played",
-        "reason_msg": {"id": "nj.end.rounds", "fields": {"n": 3}},
-    }
+    over = {"kind": "game-over", "winners": [0, 2], "reason": "3 rounds played",
+            "reason_msg": {"id": "nj.end.rounds", "fields": {"n": 3}}}
     assert event_text(over, name) == "Game over (3 rounds played): Ann and Cid win"
     assert event_text(over, name, "fr") == (
         "Fin de la partie (3 manches jouées) : Ann et Cid gagnent"
     )
-    seq = {
-        "kind": "new-sequence",
-        "seat": 1,
-        "reason": "nobody played an 8",
-        "reason_msg": {"id": "nj.nobody-played", "fields": {"rank": 8}},
-    }
+    seq = {"kind": "new-sequence", "seat": 1, "reason": "nobody played an 8",
+           "reason_msg": {"id": "nj.nobody-played", "fields": {"rank": 8}}}
     assert event_text(seq, name, "fr") == (
         "Bob commence une nouvelle suite (personne n’a posé de 8)"
     )

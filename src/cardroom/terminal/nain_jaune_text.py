@@ -173,24 +173,16 @@ def game_over_lines(result: GameResult, names: Sequence[str], lang: Lang = None)
         tr.ngettext(
             "Game over after {rounds} ({reason}): {names} wins.",
             "Game over after {rounds} ({reason}): {names} win.",
-            len(winners),
-            rounds=rounds,
-            reason=game_over_reason(result.reason, tr),
+            len(winners), rounds=rounds, reason=game_over_reason(result.reason, tr),
             names=tr.join(winners),
         )
     ]
     order = sorted(range(len(names)), key=lambda s: (-result.chips[s], s))
     for place, seat in enumerate(order, start=1):
-        lines.append(
-            "  "
-            + tr.ngettext(
-                "{place}. {name}: {n} chip",
-                "{place}. {name}: {n} chips",
-                result.chips[seat],
-                place=place,
-                name=names[seat],
-            )
-        )
+        lines.append("  " + tr.ngettext(
+            "{place}. {name}: {n} chip", "{place}. {name}: {n} chips", result.chips[seat],
+            place=place, name=names[seat],
+        ))
     return lines
 
 
@@ -203,9 +195,7 @@ def replay_lines(replays: Sequence[Replay], lang: Lang = None) -> Iterator[str]:
         if number > 1:
             yield ""
         fields_ = {
-            "number": number,
-            "players": ", ".join(names),
-            "dealer": names[rec.dealer],
+            "number": number, "players": ", ".join(names), "dealer": names[rec.dealer],
             "rules": rules_text(rec.rules, tr),
         }
         if len(replays) > 1:
