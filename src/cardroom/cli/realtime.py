@@ -44,7 +44,7 @@ from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
 from cardroom.i18n.realtime_words import entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.words import N_, rules_note, tr_of
+from cardroom.i18n.words import N_, rules_note, seconds_text, tr_of
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 
@@ -256,7 +256,8 @@ def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     names = shown_names(rep.names, lang)
     for entry in rep.arbiter.log:
         said = entry_words(entry, rep.engine.game, names, None, lang)
-        yield f"{decimal(entry.t - rep.arbiter.start, 2, lang):>8}s  " + said  # from the start
+        stamp = seconds_text(entry.t - rep.arbiter.start, lang, places=2)
+        yield f"{stamp:>9}  " + said  # from the start
 
 
 def result_json(rep: Replay) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from cardroom.games.messages import Message
 from cardroom.games.registry import GAMES
 from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
-from cardroom.i18n.grammar import card_phrase, rank_phrase
+from cardroom.i18n.grammar import card_phrase, rank_phrase, word_phrase
 from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
 
 logger = logging.getLogger(__name__)
@@ -499,8 +499,8 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[key] = _choices(game, fields.get("option"), value, tr)
         elif key in ("most", "least", "n", "target", "chips") and isinstance(value, int):
             out[key] = integer(value, tr)
-        elif key == "game" and value in GAMES:  # the game's name in words (« Tafod »)
-            out[key] = tr._(GAMES[value].title)
+        elif key == "game" and value in GAMES:
+            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} » : le Spit
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         else:
@@ -522,7 +522,7 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key == "what" and value in WHAT:
             out[key] = tr._(WHAT[value])
         elif key == "game" and value in GAMES:
-            out[key] = tr._(GAMES[value].title)
+            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} » : le Spit
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         elif key == "reason" and isinstance(value, str):

@@ -42,7 +42,7 @@ from cardroom.i18n.realtime_words import (
     pile_name,
     reason_words,
 )
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n.words import N_, labelled, pretty, seconds_text, tr_of
 from cardroom.terminal.bindings import translate_bindings
 
 HUMAN, BOT = 0, 1
@@ -74,11 +74,12 @@ def bot_name(spec: str, tr: Translator) -> str:
     return tr._("Bot")
 
 
-def card_text(card: Card | None) -> Text:
-    """A card in colour (red suits red), or a blank."""
+def card_text(card: Card | None, lang: str | Translator | None = None) -> Text:
+    """A card in colour (red suits red), or a blank; with the letters of ``lang``'s packs
+    (French ``D♠``: no card is typed in Spit or Speed, the keys name piles and slots)."""
     if card is None:
         return Text("--", style="dim")
-    return Text(card.pretty, style="bold red" if card.red else "bold")
+    return Text(pretty(card, lang or "en"), style="bold red" if card.red else "bold")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,12 +139,14 @@ class SpeedSeat:
         return tr._("{n} to draw", n=view.draw_sizes[view.seat])
 
 
-def stock_text(stock: Sequence[tuple[Card | None, int]]) -> Text:
+def stock_text(
+    stock: Sequence[tuple[Card | None, int]], lang: str | Translator | None = None
+) -> Text:
     """Stock piles as ``7♦(3) ▒▒(2) --``: the face-up top card or face down, and the count."""
     out = Text()
     for top, count in stock:
         if top is not None:
-            out.append_text(card_text(top))
+            out.append_text(card_text(top, lang))
         else:
             out.append(FACE_DOWN if count else "--", style="dim")
         if count > 1:
@@ -197,8 +200,8 @@ class SpitSeat:
         return spit_game.CALL_SPIT
 
     def opponent_text(self, view: Any, name: str, tr: Translator) -> Text:
-        out = Text(f"{name}:  ")
-        out.append_text(stock_text(view.opponent_stock))
+        out = Text(labelled(name, " ", tr))
+        out.append_text(stock_text(view.opponent_stock, tr))
         out.append("  " + tr._("spit pile {n}", n=view.opponent_spit_left), style="dim")
         if view.called[view.opponent]:
             out.append("  " + tr._('(called "Spit!")'))
@@ -514,7 +517,8 @@ class RealtimeApp(App[None]):
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
             said = self.entry_said(entry)
-            line = f"{entry.t - self.arbiter.start:7.2f}s  {said}"
+            stamp = seconds_text(entry.t - self.arbiter.start, self.tr, places=2)
+            line = f"{stamp:>9}  {said}"
             self.write_log(line, bad=not entry.accepted)
         if len(log) > self._seen_log and not self.engine.over:
             self.save()  # after every change, so a crash or a closed terminal loses nothing
@@ -627,16 +631,16 @@ class RealtimeApp(App[None]):
         centre = Text(tr._("Centre:") + "  ")
         for pile in (0, 1):
             centre.append(f"{pile_name(pile, tr)} ")
-            centre.append_text(card_text(view.centre[pile]))
+            centre.append_text(card_text(view.centre[pile], tr))
             centre.append(f" ({view.centre_sizes[pile]})     ")
         centre.append(self.seat_ui.centre_extra(view, tr), style="dim")
         self.query_one("#centre", Static).update(centre)
-        mine = Text(f"{self.names[HUMAN]}:  ")
+        mine = Text(labelled(self.names[HUMAN], " ", tr))
         for i, slot in enumerate(self.current_slots()):
             style = "reverse" if i == self.selected else ""
-            mine.append(f"{i + 1}:", style=style)
+            mine.append(labelled(i + 1, "", tr).rstrip(), style=style)
             if slot.card is not None:
-                mine.append_text(card_text(slot.card))
+                mine.append_text(card_text(slot.card, tr))
             elif slot.count:
                 mine.append(FACE_DOWN, style="dim")
             else:

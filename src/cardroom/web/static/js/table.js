@@ -365,7 +365,7 @@ function renderBoard() {
     box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": _("{card} box", { card: cardPhrase(b.card) }) },
       cardFace(b.card, "small"),
       el("span", { class: "chips" }, chips === null ? "–" : String(chips),
-        el("span", { class: "sr-only" }, " " + _("chips"))),
+        chips === null ? null : el("span", { class: "sr-only" }, " " + ngettext("chip", "chips", Number(chips)))),
       el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? _("Yellow Dwarf") : cardText(b.card))));
   });
 }
