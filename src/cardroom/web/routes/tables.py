@@ -23,6 +23,7 @@ from cardroom.web.identity import (
     seat_for,
     set_player_cookie,
 )
+from cardroom.web.ratings import NO_BOT_HANDOVER, SAME_PLAYER, is_rated, second_seat
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
@@ -100,6 +101,11 @@ async def accept_invite(request: Request, invite: str) -> Response:
     if seat is None:
         return _bad_invite(request)
     player, key = await player_or_new(request)
+    if await second_seat(service_of(request).store, table_id, seat, player.id):
+        response = _second_seat(request)  # a rated game is between different people
+        if key is not None:
+            set_player_cookie(response, request, key)
+        return response
     try:
         if reissued_secret:
             claim = await players.claim_reissued(table_id, seat, reissued_secret, player.id, now)
@@ -118,6 +124,15 @@ async def accept_invite(request: Request, invite: str) -> Response:
     if key is not None:
         set_player_cookie(response, request, key)
     return response
+
+
+def _second_seat(request: Request) -> Response:
+    return message_page(
+        request,
+        HTTPStatus.CONFLICT,
+        N_("You already sit at this table"),
+        SAME_PLAYER,
+    )
 
 
 async def _exists(request: Request, table_id: str) -> bool:
@@ -269,6 +284,8 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
             raise TableError(
                 "bad-request", Message("table.not-person-seat", "this seat is not a person's seat")
             )
+        if what == "bot" and await is_rated(service_of(request).store, table_id):
+            raise TableError("forbidden", NO_BOT_HANDOVER)
     except TableError as exc:
         return table_error_json(exc, lang)
     secret = await players_of(request).reissue(table_id, seat, time.time(), link=what == "link")

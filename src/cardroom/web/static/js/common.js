@@ -410,9 +410,10 @@ export function percentText(x) {
   return new Intl.NumberFormat(document.documentElement.lang || LANG, { style: "percent", maximumFractionDigits: 0 }).format(Number(x) / 100);
 }
 
-/** A rating as every page shows it (the lobby's bots, the leaderboard, my games): one decimal. */
-export function ratingText(x) {
-  return num(x, 1);
+/** A rating as every page shows it (the lobby's bots, the leaderboard, my games): whole, on
+ * the scale where a newcomer has 1500; a provisional one (too few rated games) ends in "?". */
+export function ratingText(x, provisional = false) {
+  return provisional ? `${num(x, 0)}?` : num(x, 0);
 }
 
 /** A round's settlement, one row per player, one column per kind of payment (the table's end

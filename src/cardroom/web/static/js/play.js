@@ -44,7 +44,7 @@ async function board() {
   clear($("board"));
   for (const row of data.board) {
     const who = row.bot ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot)) : el("span", {}, personName(row.name));
-    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating))));
+    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating, row.provisional))));
   }
 }
 
