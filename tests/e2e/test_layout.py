@@ -90,14 +90,15 @@ def test_every_page_fits_a_phone_and_speaks_one_language(
     page.wait_for_selector("#board li")
     page.select_option("#board-game", "nain-jaune")
     bots = page.locator("#board li", has=page.locator("em"))
-    # the hard bot, second of the bots (expert first): 23.66 - 3 x 2.94 = 14.84
-    wait_until(lambda: "14" in bots.nth(1).inner_text(), 10, "the Nain Jaune leaderboard")
+    # the hard bot, second of the bots (expert first): 1500 + 48 x (23.66 - 25) = 1436
+    wait_until(lambda: "436" in bots.nth(1).inner_text(), 10, "the Nain Jaune leaderboard")
     board = page.locator("#board li").all_inner_texts()
     check_width(page, shots, f"play-{lang}", problems)
     check_numbers(" ".join(board), lang, "leaderboard", problems)
     hard = bots.nth(1).inner_text()
     rating = hard.rsplit(" ", 1)[1]
-    expect(rating == {"fr": "14,8"}.get(lang, "14.8"), f"leaderboard: {hard}", problems)
+    spaced = rating.replace("\u202f", " ").replace("\xa0", " ")  # French groups by a space
+    expect(spaced == {"fr": "1 436"}.get(lang, "1,436"), f"leaderboard: {hard}", problems)
 
     for game in ("nain-jaune", "spit", "speed"):
         page.goto(f"{base}/rules/{game}")
