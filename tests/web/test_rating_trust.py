@@ -381,3 +381,25 @@ def test_a_rated_seat_cannot_be_handed_to_a_bot(client: TestClient) -> None:
     ).json()
     given = client.post(f"/api/tables/{friendly['table']}/seats/1/bot", json={}, headers=origin)
     assert given.status_code == 200
+
+
+def test_a_copied_token_of_the_other_seat_is_refused_on_the_websocket(client: TestClient) -> None:
+    """The same attack without the invitation page: the creator opens the table's websocket
+    with the token of the seat meant for the friend."""
+    client.post("/api/me", json={"name": "Ann"})
+    made = client.post(
+        "/api/tables",
+        json={
+            "name": "Ann",
+            "game": "speed",
+            "rated": True,
+            "seats": [{"kind": "person"}, {"kind": "person"}],
+        },
+    ).json()
+    token = _invite(made).split(".", 1)[1]
+    with client.websocket_connect(f"/ws/{made['table']}?token={token}") as ws:
+        frame = ws.receive_json()
+    assert frame["type"] == "error" and "two of its seats" in frame["message"]
+    app, portal = app_of(client), client.portal
+    assert portal is not None
+    assert portal.call(app.state.players.claim_of, made["table"], 1) is None
