@@ -403,3 +403,35 @@ def test_a_copied_token_of_the_other_seat_is_refused_on_the_websocket(client: Te
     app, portal = app_of(client), client.portal
     assert portal is not None
     assert portal.call(app.state.players.claim_of, made["table"], 1) is None
+
+
+def test_the_end_screen_says_why_a_rated_game_did_not_count(client: TestClient) -> None:
+    """The end screen asks ``/api/tables/<id>/rating``: the change, or the reason in words."""
+    app, portal = app_of(client), client.portal
+    assert portal is not None
+    me = client.post("/api/me", json={"name": "Ann"}).json()["player"]
+    with browser(client) as other:
+        bob = other.post("/api/me", json={"name": "Bob"}).json()["player"]
+    store = app.state.store
+    players = app.state.players
+
+    async def finish(table: str, bob_plays: bool) -> None:
+        by = ["0person", "1person"] if bob_plays else ["0person"]
+        await _finished(store, table, "speed", PEOPLE, {"winner": 0}, by)
+        await players.claim(table, 0, me["id"], 1.0)
+        await players.claim(table, 1, bob["id"], 1.0)
+        await mark_rated(store, table, "speed")
+
+    portal.call(finish, "puppet1", False)
+    portal.call(finish, "fair1", True)
+    waiting = client.get("/api/tables/puppet1/rating").json()
+    assert waiting == {"rated": True, "counted": False, "unrated": None, "rating": None}
+    portal.call(RatingKeeper(store).count_due)
+    void = client.get("/api/tables/puppet1/rating", headers={"accept-language": "fr"}).json()
+    assert (
+        void["counted"]
+        and void["unrated"] == "non classée : une personne n’a jamais joué à sa place"
+    )
+    fair = client.get("/api/tables/fair1/rating").json()
+    won = rate([(MU, SIGMA), (MU, SIGMA)], [1, 2])[0]
+    assert fair["unrated"] is None and fair["rating"] == [1500, display(won[0])]

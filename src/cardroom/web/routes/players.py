@@ -49,6 +49,7 @@ from cardroom.web.ratings import (
     PROVISIONAL_GAMES,
     VOID_REASONS,
     bot_rating,
+    is_rated,
     leaderboard,
     outcomes,
     player_ratings,
@@ -56,6 +57,7 @@ from cardroom.web.ratings import (
 )
 from cardroom.web.routes.common import (
     COOKIE_PREFIX,
+    check_table_id,
     connection_lang,
     error_json,
     message_page,
@@ -509,6 +511,32 @@ async def games(request: Request) -> Response:
             if entry["plays_like"] is not None:
                 entry["plays_like_rating"] = bot_rating(name, entry["plays_like"])
     return JSONResponse({"games": mine, "stats": stats})
+
+
+@router.get("/api/tables/{table_id}/rating")
+async def table_rating(request: Request, table_id: str) -> Response:
+    """What a finished table did to the asker's rating, for its end screen: ``{"rated",
+    "counted", "unrated" (why it did not count, in words, or null), "rating" ([before, after]
+    for the asking player, or null)}``."""
+    check_table_id(table_id)
+    store = service_of(request).store
+    rated = await is_rated(store, table_id)
+    outcome = (await outcomes(store, [table_id])).get(table_id) if rated else None
+    tr = translator(connection_lang(request))
+    change = None
+    player = await current_player(request)
+    if player is not None and outcome == "rated":
+        for figures in (await player_ratings(store, player.id)).values():
+            change = figures["changes"].get(table_id, change)
+    return JSONResponse(
+        {
+            "rated": rated,
+            "counted": outcome is not None,
+            "unrated": tr._(VOID_REASONS[outcome]) if outcome in VOID_REASONS else None,
+            "rating": change,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @router.get("/api/leaderboard/{game}")
