@@ -435,3 +435,8 @@ def test_the_end_screen_says_why_a_rated_game_did_not_count(client: TestClient) 
     fair = client.get("/api/tables/fair1/rating").json()
     won = rate([(MU, SIGMA), (MU, SIGMA)], [1, 2])[0]
     assert fair["unrated"] is None and fair["rating"] == [1500, display(won[0])]
+    # My games says the same
+    rows = {g["table"]: g for g in client.get("/api/me/games").json()["games"]}
+    assert rows["puppet1"]["rated"] and rows["puppet1"]["rating"] is None
+    assert rows["puppet1"]["unrated"] == "not rated: a person never played their seat"
+    assert rows["fair1"]["unrated"] is None and rows["fair1"]["rating"] == fair["rating"]

@@ -420,18 +420,16 @@ async def is_rated(store: EventStore, table_id: str) -> bool:
     return row is not None
 
 
-async def outcomes(store: EventStore, table_ids: Sequence[str]) -> dict[str, str]:
-    """The counted outcome of each of these rated tables (``rated``, ``failed`` or a reason it
-    was void); tables not rated, not counted yet, or counted before outcomes were kept are
-    left out."""
+async def outcomes(store: EventStore, table_ids: Sequence[str]) -> dict[str, str | None]:
+    """Each of these tables that is rated, with its counted outcome (``rated``, ``failed`` or
+    a reason it was void; None: not counted yet, or counted before outcomes were kept)."""
     if not table_ids:
         return {}
     async with _guard(), store.engine.connect() as conn:
         rows = (
             await conn.execute(
                 sa.select(rated_tables_t.c.table_id, rated_tables_t.c.outcome).where(
-                    rated_tables_t.c.table_id.in_(list(table_ids)),
-                    rated_tables_t.c.outcome.is_not(None),
+                    rated_tables_t.c.table_id.in_(list(table_ids))
                 )
             )
         ).all()

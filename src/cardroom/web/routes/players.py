@@ -49,7 +49,6 @@ from cardroom.web.ratings import (
     PROVISIONAL_GAMES,
     VOID_REASONS,
     bot_rating,
-    is_rated,
     leaderboard,
     outcomes,
     player_ratings,
@@ -498,6 +497,7 @@ async def games(request: Request) -> Response:
     for game in mine:
         change = rated.get(game["game"], {}).get("changes", {}).get(game["table"])
         game["rating"] = change  # [before, after] for a counted rated game, else None
+        game["rated"] = game["table"] in counted
         outcome = counted.get(game["table"])  # a rated game that did not count: why, in words
         game["unrated"] = tr._(VOID_REASONS[outcome]) if outcome in VOID_REASONS else None
     for name, figures in rated.items():
@@ -520,8 +520,9 @@ async def table_rating(request: Request, table_id: str) -> Response:
     for the asking player, or null)}``."""
     check_table_id(table_id)
     store = service_of(request).store
-    rated = await is_rated(store, table_id)
-    outcome = (await outcomes(store, [table_id])).get(table_id) if rated else None
+    known = await outcomes(store, [table_id])
+    rated = table_id in known
+    outcome = known.get(table_id)
     tr = translator(connection_lang(request))
     change = None
     player = await current_player(request)

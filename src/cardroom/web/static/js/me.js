@@ -106,7 +106,8 @@ function seatControls(game) {
         out.textContent = err.message;
       }
     });
-    box.append(reissue, " ", bot);
+    box.append(reissue);
+    if (!game.rated) box.append(" ", bot); // a rated game is not handed to a bot (the server refuses it)
   });
   box.append(out);
   return box;
