@@ -436,7 +436,9 @@ export async function fillRatingLine(table, line) {
 /** A rating as every page shows it (the lobby's bots, the leaderboard, my games): whole, on
  * the scale where a newcomer has 1500; a provisional one (too few rated games) ends in "?". */
 export function ratingText(x, provisional = false) {
-  return provisional ? `${num(x, 0)}?` : num(x, 0);
+  // whole and ungrouped in every language, as chess sites write ratings ("1500", not "1 500")
+  const text = new Intl.NumberFormat(document.documentElement.lang || LANG, { maximumFractionDigits: 0, useGrouping: false }).format(Number(x));
+  return provisional ? `${text}?` : text;
 }
 
 /** A round's settlement, one row per player, one column per kind of payment (the table's end
