@@ -241,6 +241,11 @@ def test_judge_says_why_a_game_is_void() -> None:
     assert judge([ann, ann], [1, 2]) == "same-player"
     assert judge([ann, Seat("person", None, "b")], [1, 2]) == "never-acted"
     assert judge([ann, Seat("person", None, None, acted=True)], [1, 2]) == "no-player"
+    # a seat nobody took (a bot filled it at the start) takes no part; alone, nobody to play
+    empty = Seat("person")
+    assert judge([ann, empty], [1, 2]) == "no-opponent"
+    result = judge([ann, empty, Seat("bot", "hard")], [3, 1, 2])
+    assert not isinstance(result, str) and [(r.seat, r.rank) for r in result] == [(0, 2), (2, 1)]
     assert judge([ann, bob], None) == "no-result"
     # a person against a bot is rated (the bot at its fixed rating)
     result = judge([ann, bot], [2, 1])

@@ -189,11 +189,16 @@ class Seat:
 
 def judge(seats: Sequence[Seat], ranks: Sequence[int] | None) -> list[SeatResult] | str:
     """The rated result of a finished game, or the reason (a :data:`VOID_REASONS` key) it is
-    void. A person who is ``gone`` ranks below everyone who stayed (the others' order is kept,
-    gone people share the last rank)."""
+    void. A person seat nobody took (no player, no move: a bot filled it at the start) takes no
+    part. A person who is ``gone`` ranks below everyone who stayed (the others keep their order
+    among themselves, gone people share the last rank)."""
     if ranks is None:
         return "no-result"
-    people = [s for s in seats if s.kind == "person"]
+    untaken = {
+        g for g, s in enumerate(seats) if s.kind == "person" and s.player_id is None and not s.acted
+    }
+    taking_part = [g for g in range(len(seats)) if g not in untaken]
+    people = [seats[g] for g in taking_part if seats[g].kind == "person"]
     if any(s.player_id is None for s in people):
         return "no-player"
     ids = [s.player_id for s in people]
@@ -201,15 +206,16 @@ def judge(seats: Sequence[Seat], ranks: Sequence[int] | None) -> list[SeatResult
         return "same-player"
     if any(not s.acted for s in people):
         return "never-acted"
-    if not people or len(seats) < 2:
+    if not people or len(taking_part) < 2:
         return "no-opponent"
-    stayed = [g for g, s in enumerate(seats) if not s.gone]
-    order = ranks_by_chips([-ranks[g] for g in stayed])  # the stayers' ranks, gaps closed
+    stayed = [g for g in taking_part if not seats[g].gone]
+    order = ranks_by_chips([-ranks[g] for g in stayed])  # the stayers ranked among themselves
     rank = dict(zip(stayed, order, strict=True))
     last = len(stayed) + 1
     return [
         SeatResult(g, s.player_id, s.level if s.kind == "bot" else None, rank.get(g, last), True)
         for g, s in enumerate(seats)
+        if g in taking_part
     ]
 
 
