@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from cardroom.store import EventStore, LogEntry
 from cardroom.store.events import tables_t
 from cardroom.store.players import PlayerStore
-from cardroom.store.ratings import rated_tables_t, ratings_t
+from cardroom.store.ratings import rated_tables_t, rating_changes_t, ratings_t
 from cardroom.web.identity import PLAYER_COOKIE
 from cardroom.web.ratings import (
     BOT_RATINGS,
@@ -29,6 +29,7 @@ from cardroom.web.ratings import (
     judge,
     leaderboard,
     mark_rated,
+    outcomes,
     player_ratings,
     plays_like,
     rate,
@@ -445,3 +446,32 @@ def test_the_end_screen_says_why_a_rated_game_did_not_count(client: TestClient) 
     assert rows["puppet1"]["rated"] and rows["puppet1"]["rating"] is None
     assert rows["puppet1"]["unrated"] == "not rated: a person never played their seat"
     assert rows["fair1"]["unrated"] is None and rows["fair1"]["rating"] == fair["rating"]
+
+
+async def test_ratings_counted_before_the_shown_scale_still_read(tmp_path: Path) -> None:
+    """A rating and a change counted before migration 0005 (no mu kept with the change, no
+    outcome): the rating reads on the new scale, the change is left out, nothing is void."""
+    store = await EventStore.open(str(tmp_path / "r.db"))
+    players = PlayerStore(store)
+    try:
+        ann, _ = await players.create("Ann", 1.0)
+        async with store.engine.begin() as conn:
+            await conn.execute(
+                ratings_t.insert().values(
+                    player_id=ann.id, game="speed", mu=27.6354, sigma=8.0659, games=1
+                )
+            )
+            await conn.execute(
+                rating_changes_t.insert().values(
+                    table_id="old", player_id=ann.id, game="speed", before=0.0, after=3.44, at=1.0
+                )
+            )
+            await conn.execute(
+                rated_tables_t.insert().values(table_id="old", game="speed", counted=True)
+            )
+        mine = (await player_ratings(store, ann.id))["speed"]
+        assert mine["rating"] == 1626  # 1500 + 48 x 2.6354 = 1626.499
+        assert mine["provisional"] and mine["changes"] == {}
+        assert await outcomes(store, ["old"]) == {"old": None}
+    finally:
+        await store.close()
