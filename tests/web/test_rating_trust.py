@@ -449,7 +449,7 @@ def test_the_end_screen_says_why_a_rated_game_did_not_count(client: TestClient) 
 
 
 async def test_ratings_counted_before_the_shown_scale_still_read(tmp_path: Path) -> None:
-    """A rating and a change counted before migration 0005 (no mu kept with the change, no
+    """A rating and a change counted before migration 0006 (no mu kept with the change, no
     outcome): the rating reads on the new scale, the change is left out, nothing is void."""
     store = await EventStore.open(str(tmp_path / "r.db"))
     players = PlayerStore(store)

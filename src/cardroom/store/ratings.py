@@ -2,10 +2,10 @@
 
 ``rated_tables`` marks a table as rated when it is made (a row: rated; none: friendly) and
 records when its result was counted (``counted``), so two processes never count one game twice,
-and how (``outcome``: ``rated``, ``failed``, or why it was void; NULL before migration 0005).
+and how (``outcome``: ``rated``, ``failed``, or why it was void; NULL before migration 0006).
 ``ratings`` holds each player's ``mu``/``sigma`` per game; ``rating_changes`` one row per
 person and rated game (before and after: ``before``/``after`` mu - 3 sigma, and from
-migration 0005 on ``mu_before``/``mu_after``, from which the shown rating is worked out), for the
+migration 0006 on ``mu_before``/``mu_after``, from which the shown rating is worked out), for the
 player page. ``play_queue`` holds the people
 waiting for a game (Play now) until a matcher seats them at a table.
 """

@@ -55,7 +55,6 @@ SHOWN_PER_MU = 48.0
 settled ratings) reads as 200 points, as it does in Elo and lichess's Glicko."""
 SHOWN_FLOOR = 100
 """No rating is shown below this (the Spit easy bot's mu maps under it)."""
-GAMES = ("nain-jaune", "spit", "speed")
 
 BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
     # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by
@@ -479,7 +478,7 @@ async def leaderboard(
     """The people with at least ``min_games`` rated games and the bots, best first, on the
     shown scale."""
     query = (
-        sa.select(players_t.c.name, ratings_t.c.mu, ratings_t.c.games)
+        sa.select(players_t.c.id, players_t.c.name, ratings_t.c.mu, ratings_t.c.games)
         .join(players_t, players_t.c.id == ratings_t.c.player_id)
         .where(ratings_t.c.game == game, ratings_t.c.games >= min_games)
         .order_by(ratings_t.c.mu.desc())
@@ -490,6 +489,7 @@ async def leaderboard(
     board = [
         {
             "name": r.name,
+            "tag": player_tag(r.id),
             "bot": None,
             "rating": display(r.mu),
             "provisional": provisional(r.games),
@@ -509,6 +509,13 @@ async def leaderboard(
         )
     board.sort(key=lambda e: -int(e["rating"]))
     return board
+
+
+def player_tag(player_id: str) -> str:
+    """A short mark shown after a person's name where names are compared (the leaderboards):
+    two people whose names look alike ("Victoria", "Vіctoria" with a Cyrillic i) differ
+    here. The first 4 characters of the player id (not a secret: the key is)."""
+    return player_id[:4]
 
 
 def plays_like(game: str, mu: float, games: int) -> str | None:
