@@ -230,6 +230,14 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.unreadable-card": N_("cannot play it: {detail}"),
     "table.creator-only": N_("only the table's creator can do this"),
     "table.not-person-seat": N_("this seat is not a person's seat"),
+    "table.rated-same-player": N_(
+        "you already hold another seat at this rated table: a rated game is played by "
+        "different people, so one player cannot take two of its seats"
+    ),
+    "table.rated-no-bot": N_(
+        "a rated game in progress cannot be handed to a bot: its players play it to the end "
+        "(leaving counts as a loss)"
+    ),
     "table.seat-in-play": N_(
         "this seat's player is in play: a new link for it can be made once they have been away "
         "past the limit (a bot then plays for them) or when the game is over"

@@ -24,6 +24,7 @@ from cardroom.web.identity import (
     seat_for,
     set_player_cookie,
 )
+from cardroom.web.ratings import NO_BOT_HANDOVER, SAME_PLAYER, is_rated, second_seat
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
@@ -122,6 +123,8 @@ async def accept_invite(request: Request, invite: str) -> Response:
     if seat is None:
         return _bad_invite(request)
     player, key = await player_or_new(request)
+    if await second_seat(service_of(request).store, table_id, seat, player.id):
+        return _rated_second_seat(request, key)  # a rated game is between different people
     try:
         if reissued_secret:
             other = await players.seat_of_player(table_id, player.id)
@@ -142,6 +145,15 @@ async def accept_invite(request: Request, invite: str) -> Response:
         response = RedirectResponse(f"/t/{table_id}", status_code=HTTPStatus.SEE_OTHER)
         if not reissued_secret:
             set_seat_cookie(response, request, table_id, token)
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
+def _rated_second_seat(request: Request, key: str | None) -> Response:
+    response = message_page(
+        request, HTTPStatus.CONFLICT, N_("You already sit at this table"), SAME_PLAYER
+    )
     if key is not None:
         set_player_cookie(response, request, key)
     return response
@@ -303,6 +315,8 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
             raise TableError(
                 "bad-request", Message("table.not-person-seat", "this seat is not a person's seat")
             )
+        if what == "bot" and await is_rated(service_of(request).store, table_id):
+            raise TableError("forbidden", NO_BOT_HANDOVER)
         claim = await players_of(request).claim_of(table_id, seat)
         held = what == "link" and claim is not None and claim.player_id is not None
         in_play = held and await service_of(request).seat_state(table_id, seat) == "playing"

@@ -41,6 +41,7 @@ from cardroom.web.protocol import (
     encode,
     error_frame,
 )
+from cardroom.web.ratings import SAME_PLAYER
 from cardroom.web.routes.common import (
     TABLE_ID,
     connection_lang,
@@ -127,7 +128,7 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
         seat = await seat_for(websocket, table_id, token, watch=watching)
     except TableError as exc:
         message = exc.message
-        if exc.code == "forbidden" and message != SEAT_TAKEN:
+        if exc.code == "forbidden" and message not in (SEAT_TAKEN, SAME_PLAYER):
             message = BAD_SEAT_LINK
         close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
             exc.code, CLOSE_FORBIDDEN
