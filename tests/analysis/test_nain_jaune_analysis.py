@@ -270,3 +270,18 @@ def test_plays_like_needs_enough_decisions_and_gives_an_interval() -> None:
     assert summary.like_rating is not None
     low, mid, high = summary.like_rating
     assert low <= mid <= high and mid == rating_of(0.0)
+
+
+def test_hindsight_is_what_the_deal_allowed_against_what_happened() -> None:
+    """P1 went out with K♥ then K♠ then 7♠: the choice made shows the chips P1 really ended
+    the round with, and since nothing did better on the true deal, nothing is lost in
+    hindsight (the old figure played the heuristic after K♥, which leads 7♠ and stays in)."""
+    result = analyse(
+        record_of(CLASSIC, KINGS, play("10D JD QD KH KS 7S")), worlds=WORLDS, hindsight=True
+    )
+    r = result.rounds[0]
+    for d in (d for d in r.decisions if d.seat == 1):
+        made = next(c for c in d.choices if c.action == d.choice)
+        assert made.hindsight == r.final_chips[1]
+        assert d.hindsight_loss == pytest.approx(0.0)
+    assert result.summary[1].hindsight_lost == pytest.approx(0.0)

@@ -20,8 +20,12 @@ end of the round. A choice's value is the seat's expected chips at the end of th
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
-- **in hindsight** (optional): every choice's value with every card known (the true deal, the
-  same rollouts), to show what was possible and how much was luck.
+- **in hindsight** (optional): what the true deal allowed against what happened. Each other
+  choice is played on the true deal with every seat's later choices searched with every card
+  known (strong play by all, not the heuristic); the chosen one's figure is what really
+  happened (the seat's chips at the end of the round). A player's "lost in hindsight" adds, for
+  each round, that figure at the player's first decision: the best the true deal allowed from
+  there minus what happened.
 
 Deterministic: the worlds of each decision are drawn from a seed derived from the record (its
 canonical JSON), the round and the decision's number, so two runs agree to the last digit.
@@ -92,7 +96,8 @@ class Choice:
     """``claim``, ``pass`` or a card's code (for two equivalent plays, the first one's)."""
     value: float
     hindsight: float | None = None
-    """The value with every card known (only when asked for)."""
+    """Only when asked for: for the choice made, the chips the seat really ended the round
+    with; for the others, the choice played on the true deal, every seat searching."""
 
 
 @dataclass(slots=True)
@@ -134,7 +139,8 @@ class Decision:
 
     @property
     def hindsight_loss(self) -> float | None:
-        """With every card known: the best choice's value minus the chosen one's."""
+        """What the true deal allowed (the best of the choices' hindsight figures) minus what
+        happened (see :attr:`Choice.hindsight`)."""
         known = [c.hindsight for c in self.choices if c.hindsight is not None]
         mine = next(c.hindsight for c in self.choices if c.action == self.choice)
         return None if mine is None or not known else max(known) - mine
@@ -368,7 +374,8 @@ def value_choices(
     if hidden is not None:
         truth = prepare(view, hidden)
         part = np.zeros(len(cands), np.float64)
-        w = run_worlds(truth, policies, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
+        strong = np.full(view.players, LOOKAHEAD, np.int64)
+        w = run_worlds(truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
         known = [float(t) / w for t in part]
     claim = next((i for i, a in enumerate(cands) if isinstance(a, Claim)), None)
     if claim is not None:
@@ -549,6 +556,13 @@ def analyse(
         for step, moment in enumerate(moms, start=1):
             sub = random.Random(f"{seed}:{number}:{step}").getrandbits(63)
             decision = _decision(moment, number, step, worlds, sub, hindsight)
+            if hindsight:  # the choice made: what really happened
+                decision.choices = [
+                    replace(c, hindsight=float(end.chips[decision.seat]))
+                    if c.action == decision.choice
+                    else c
+                    for c in decision.choices
+                ]
             decision.seat = seats[decision.seat]
             analysed.decisions.append(decision)
             done += 1
@@ -584,7 +598,8 @@ def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[P
     for seat, name in enumerate(players):
         mine = [d for r in rounds for d in r.decisions if d.seat == seat]
         marks = {m: sum(1 for d in mine if d.mark == m) for m, _ in MARKS}
-        known = [d.hindsight_loss for d in mine]
+        firsts = {d.round: d for d in reversed(mine)}  # each round's first decision
+        known = [d.hindsight_loss for d in firsts.values()]
         acc = accuracy(mine)
         staked = [d for d in mine if d.spread > TIE]
         like: str | None = None
