@@ -43,7 +43,7 @@ LEVEL_WORDS = {
               help="Deals of the hidden cards tried per decision (Nain Jaune): more is "
               "steadier and slower.")
 @click.option("--hindsight", is_flag=True,
-              help="Also show what the true deal allowed against what happened (Nain Jaune).")
+              help="Also value every choice with every card known (Nain Jaune).")
 @click.option("--all", "show_all", is_flag=True,
               help="List every decision, not only the marked ones (Nain Jaune).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
@@ -58,20 +58,14 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     seen, plays each choice out to the end of the round in every deal and averages the chips.
     The loss of a choice is the best choice's value minus its own, in expected chips; a loss of
     1, 3 or 6 chips or more is an inaccuracy, a mistake or a blunder (only when it is larger
-    than the noise of the deals); before a mark is given, the chosen and the best choice are
-    valued again over the same deals with the player's own later choices searched, and the
-    mark stands only if the loss holds beyond its noise. Accuracy is the share of the chips at
-    stake in a player's choices that the choices kept (100%: always the best); "plays like" a
-    level only past 30 decisions with chips at stake. --hindsight adds what the true deal
-    allowed (every other choice played on it with every card known and every seat searching)
-    against what happened (the chips the player really ended the round with). The same
-    record always gives the same figures.
+    than the noise of the deals). Accuracy is the share of the chips at stake in a player's
+    choices that the choices kept (100%: always the best). --hindsight adds each choice's
+    value with every card known: what was possible, and how much was luck. The same record
+    always gives the same figures.
 
     Spit and Speed: each player's reaction times (from a card becoming playable to its being
     played), plays missed (a playable card covered before it was played), stalemate calls and
-    slaps won and lost. A play counts as missed only when the card had been playable for
-    longer than that player's median reaction (shorter: a race lost), once per card; a play
-    at the moment a countdown's flip made its card playable is not a reaction.
+    slaps won and lost.
 
     \b
     Examples:
