@@ -285,3 +285,32 @@ def test_hindsight_is_what_the_deal_allowed_against_what_happened() -> None:
         assert made.hindsight == r.final_chips[1]
         assert d.hindsight_loss == pytest.approx(0.0)
     assert result.summary[1].hindsight_lost == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("options", [{}, {"may_stop": "true", "when_blocked": "free-restart"}])
+def test_each_decision_names_the_replay_step_that_shows_it(options: dict[str, str]) -> None:
+    """The replay viewer's step ``frame`` of the decision's round shows the position the
+    decision was taken in: the deciding seat to act, its hand as it was; the next step shows
+    the action made."""
+    from cardroom.sim.play import game_record
+    from cardroom.web.replay_frames import rounds_page
+
+    rules = Rules.from_options("classic", {"end": "rounds:2", **options})
+    bots = [make_bot(b) for b in ("heuristic", "greedy", "random", "greedy", "random")]
+    data = game_record(rules, NAMES[:5], bots, 4)
+    result = analyse(data, worlds=32)
+    records = parse_game(data)
+    frames = rounds_page(records, 0, len(records))["rounds"]
+    checked = 0
+    for r in result.rounds:
+        steps = frames[r.number - 1]["steps"]
+        for d in r.decisions:
+            here, after = steps[d.frame], steps[d.frame + 1]
+            assert here["to_act"] == d.seat  # two rounds of five: game seats are round seats
+            if d.chosen != "pass":
+                assert d.chosen in here["hands"][d.seat]
+                assert d.chosen not in after["hands"][d.seat]
+            else:
+                assert after["hands"][d.seat] == here["hands"][d.seat]
+            checked += 1
+    assert checked > 10

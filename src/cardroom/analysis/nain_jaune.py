@@ -125,6 +125,8 @@ class Decision:
     noise: float
     """The standard error of ``loss`` (from the spread of the batches)."""
     mark: str | None
+    frame: int = 0
+    """The replay viewer's step (in the round, 0: the deal) showing the decision's position."""
     deep: tuple[float, float] | None = None
     """When the first valuation found a loss worth a mark: the chosen and the best choice
     re-valued with the seat's own later choices searched (see :func:`revalue`); ``loss`` and
@@ -223,6 +225,7 @@ class Analysis:
                     "decisions": [
                         {
                             "step": d.step,
+                            "frame": d.frame,
                             "played": d.played,
                             "seat": d.seat,
                             "chips": d.chips,
@@ -266,25 +269,28 @@ class Moment:
     view: RoundView
     action: Action
     hidden: Hidden
+    frame: int = 0
+    """The replay viewer's step showing the position of the decision (0: the deal; every
+    action after it one step, a claim with the play it claims)."""
 
 
 class _Recorder(Round):
     """A round that notes every decision with more than one legal action as it is applied."""
 
-    __slots__ = ("moments",)
+    __slots__ = ("frames", "moments")
     moments: list[Moment]
+    frames: int
 
     def apply(self, action: Action) -> list[Event]:
+        frame = self.frames
+        if not isinstance(action, Claim):
+            self.frames += 1
         if self.result is None and len(self.legal_actions()) > 1:
             view = view_of(self, self.to_act)
             if len(candidates(view)) < 2:  # equivalent plays: no choice to value
                 return super().apply(action)
             self.moments.append(
-                Moment(
-                    view,
-                    action,
-                    ([list(h) for h in self.hands], list(self.talon)),
-                )
+                Moment(view, action, ([list(h) for h in self.hands], list(self.talon)), frame)
             )
         return super().apply(action)
 
@@ -295,6 +301,7 @@ def moments(record: RoundRecord) -> tuple[list[Moment], Round]:
         record.rules, record.chips, record.board, record.dealer, record.hands, record.talon
     )
     rnd.moments = []
+    rnd.frames = 0
     replay_round(record, rnd)
     return rnd.moments, rnd
 
@@ -556,6 +563,7 @@ def analyse(
         for step, moment in enumerate(moms, start=1):
             sub = random.Random(f"{seed}:{number}:{step}").getrandbits(63)
             decision = _decision(moment, number, step, worlds, sub, hindsight)
+            decision.frame = moment.frame
             if hindsight:  # the choice made: what really happened
                 decision.choices = [
                     replace(c, hindsight=float(end.chips[decision.seat]))
