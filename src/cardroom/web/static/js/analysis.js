@@ -78,6 +78,11 @@ function drawRound() {
   });
   if (!rows.length) rows.push([_("No decision earned a mark in this round."), "", "", "", "", ""].concat(a.hindsight ? [""] : []));
   table($("a-decisions"), heads, rows);
+  // each mark's reason in words, under the table (readable at 390 px)
+  const reasons = r.decisions.filter((d) => d.mark).map((d) => el("li", {}, _(
+    "Step {step}, {player}: {best} keeps about {chips} more chips by the end of the round than {played}, with the player's own later moves played well.",
+    { step: d.frame === undefined ? d.step : d.frame + 1, player: a.players[d.seat], best: choice(d.best), chips: num(d.loss), played: choice(d.chosen) })));
+  clear($("a-reasons")).append(...reasons);
 }
 
 function drawChart(a, r) {
