@@ -841,8 +841,18 @@ class RealtimeTable:
         if self.arbiter is None:
             raise RealtimeTableError("not-started", NOT_STARTED)
         if self.match is None:
-            return self.arbiter.record()
+            return self._ended(self.arbiter.record())
         raise LogError("a match's record is a list: use records()")
+
+    def _ended(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The last game's record, told how the table closed when the game itself did not end
+        it: ``ended`` ``{"reason": "forfeit", "seat": s}`` (seat ``s`` away too long, the other
+        wins) or ``{"reason": "abandoned"}`` (both away as long: nobody wins)."""
+        if self.closed == "forfeit" and self.forfeit is not None:
+            record["ended"] = {"reason": "forfeit", "seat": self.forfeit}
+        elif self.closed == "abandoned" and not (self.engine is not None and self.engine.over):
+            record["ended"] = {"reason": "abandoned"}
+        return record
 
     def records(self) -> dict[str, Any] | list[dict[str, Any]]:
         """The record: one game's, or a match's list of every game's (``cardroom replay`` and
@@ -853,8 +863,11 @@ class RealtimeTable:
         names = self.arbiter.names
         arbiters = [*self.past, self.arbiter]
         if isinstance(self.match, SpitMatch):
-            return [arbiter.record() for arbiter in arbiters]
-        return [
-            arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
-            for arbiter in arbiters
-        ]
+            out = [arbiter.record() for arbiter in arbiters]
+        else:
+            out = [
+                arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
+                for arbiter in arbiters
+            ]
+        out[-1] = self._ended(out[-1])
+        return out

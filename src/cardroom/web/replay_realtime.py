@@ -104,7 +104,9 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
             arbiter.submit(entry.seat, entry.action, entry.t)
         steps.append(_step(engine, entry, entry.t - start, lang, names))
     final = rep.engine
-    result: dict[str, Any] = {"winner": final.winner, "over": bool(final.over)}
+    result: dict[str, Any] = {"winner": rep.winner, "over": rep.finished}
+    if rep.ended is not None:  # the table closed: a forfeit, or both away (nobody wins)
+        result["ended"] = dict(rep.ended)
     if final.game == "speed" and final.over:
         result["points"] = final.view(0).points
     match = rep.header.get("match")

@@ -319,6 +319,8 @@ function renderStatus() {
       : _("Starting…");
   } else if (state.status === "over" && state.forfeit !== null && state.forfeit !== undefined) {
     text = _("{name} wins: {other} was away too long.", { name: seatName(1 - state.forfeit), other: seatName(state.forfeit) });
+  } else if (state.status === "over" && state.closed === "abandoned") {
+    text = _("Nobody wins: both players were away too long.");
   } else if (state.status === "over") {
     text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
   } else if (state.paused) {
