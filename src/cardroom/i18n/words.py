@@ -69,6 +69,11 @@ EARLIER_RULES: dict[tuple[str, int], str] = {
         "game nobody could finish ended at once, and the winner scored the cards left in the "
         "loser's hand and draw pile."
     ),
+    ("speed", 3): N_(
+        "Played under the earlier rules of Speed (version 3, before 28 November 2026): a game "
+        "won when the loser's draw pile was empty scored no points (the cards in his hand "
+        "did not count)."
+    ),
     ("spit", 1): N_(
         "Played under the earlier rules of Spit (version 1, before 23 November 2026): when "
         "neither player could move again right after a “Spit!” both had called, the countdown "

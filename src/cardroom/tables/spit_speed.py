@@ -182,6 +182,8 @@ def make_engine(
 
 
 RULES_VERSIONS = {"spit": SPIT_RULES_VERSION, "speed": SPEED_RULES_VERSION}
+UNNAMED_VERSIONS = {"spit": SPIT_RULES_VERSION, "speed": 3}
+"""The version of a table whose log does not name one (logged before the field came)."""
 """Today's version of each game's rules (a table's ``created`` entry keeps the one it plays)."""
 
 
@@ -273,7 +275,7 @@ class RealtimeConfig:
             raise LogError("rules must be an object")
         # tables were first logged under today's rules of both games (their rules changed
         # before web tables existed): a log without the field is of today's version
-        version = data.get("rules_version", RULES_VERSIONS[game])
+        version = data.get("rules_version", UNNAMED_VERSIONS[game])
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise LogError(f"rules_version must be 1, 2…, not {version!r}")
         if version > RULES_VERSIONS[game]:
@@ -297,8 +299,8 @@ class RealtimeConfig:
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
             rules_version=version, away_limit=float(limit), away_then=then, games=games,
         )  # fmt: skip
-        if config.rules_target() > 0 and version != RULES_VERSIONS[game]:
-            raise LogError("a Speed match is played under today's rules")
+        if config.rules_target() > 0 and version < 3:
+            raise LogError("a Speed match is played under rules of version 3 or later")
         return config
 
     def rules_target(self) -> int:
@@ -616,7 +618,9 @@ class RealtimeTable:
                 self.config.game, options, self.config.seed, self.config.rules_version
             )
             if self.config.rules_target() > 0:
-                self.match = SpeedMatch(self.engine.rules, self.config.seed)
+                self.match = SpeedMatch(
+                    self.engine.rules, self.config.seed, self.config.rules_version
+                )
                 self.engine = self.match.game
             elif self.config.games > 1:
                 self.match = SpitMatch(
