@@ -236,3 +236,42 @@ def _replay_hands(page: Page) -> list[list[str]]:
         [str(x) for x in li.locator(".card").evaluate_all("cs => cs.map(c => c.ariaLabel)")]
         for li in page.locator("#r-players li").all()
     ]
+
+
+def test_a_player_who_left_and_comes_back_is_told_they_left_and_watch(
+    browser: Browser, server: str
+) -> None:
+    """Issue 34, item 1: Bob, invited, leaves the table, then opens its address again: the
+    page shows the game as a watcher's and says why, never "Your turn." nor a button the
+    server refuses."""
+    ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    bob_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    try:
+        table = create_table(
+            ann, server, name="Ann", seats=[("person", None), ("bot", "easy")], end=("rounds", 3)
+        )
+        ann.goto(table.url)
+        take_seat(bob, table.invites[0], "Bob")
+        wait_until(lambda: status(bob) == "playing", what="the game to start")
+        bob.locator("#leave-button").click()
+        bob.wait_for_selector("#leave-confirm:not([hidden])")
+        bob.locator("#leave-yes").click()
+        bob.wait_for_url(lambda url: url.rstrip("/") == server)
+        bob.goto(table.url)
+        bob.wait_for_selector("#seats .seat")
+        line = bob.locator("#status-line")
+        wait_until(lambda: line.inner_text().startswith("You left this table"), what="the words")
+        for _ in range(10):  # as the others play on, it never becomes "your turn"
+            assert "Your turn" not in line.inner_text()
+            assert "A bot plays for Bob" not in line.inner_text()
+            assert bob.locator("#hand button.card, #pass-button:visible").count() == 0
+            bob.wait_for_timeout(200)
+        assert bob.locator("#table-title").inner_text().endswith("(watching)")
+        assert "you (left)" in bob.locator("#seats .seat[data-seat='1']").inner_text()
+        bob.screenshot(path="/tmp/evening/left-watching-desktop.png", full_page=True)
+        bob.set_viewport_size(PHONE)
+        bob.screenshot(path="/tmp/evening/left-watching-phone.png", full_page=True)
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()

@@ -14,6 +14,7 @@ const NAME_KEY = "cardroom.name";
 const { table: TABLE, watch: WATCH } = tableAddress();
 
 let state = null;
+let leftSeat = null; // this browser's seat, when its person left the table (then watching)
 let pending = null;      // client id of the move sent and not answered yet
 let sentReady = -1;      // the seq at which we asked for the next round
 let nextId = 1;
@@ -65,6 +66,10 @@ function onFrame(frame) {
     // a frame that only says who is present does not answer the move in flight
     if (!prev || frame.seq !== prev.seq) pending = null;
     state = frame;
+    // a person who left the table watches it: a bot plays their seat (the server refuses their
+    // moves), so the page shows it as a watcher's, saying why
+    leftSeat = frame.you !== null && frame.you !== undefined && (frame.left || []).includes(frame.you) ? frame.you : null;
+    if (leftSeat !== null) state = { ...frame, you: null };
     const replaying = fresh || frame.resync;
     if (replaying) {
       // a connection's first frame (and a resync) repeats the round's events: start the round's
@@ -343,8 +348,12 @@ function renderStatus() {
     text = r && r.winner !== null && r.winner !== undefined
       ? _("{name} wins the round.", { name: seatName(r.winner) }) : _("The round is over.");
   } else if (r) {
-    if (r.to_act === you) text = _("Your turn.");
+    if (r.to_act === you && you !== null) text = _("Your turn.");
     else if (r.to_act !== null && r.to_act !== undefined) text = _("{name} to play.", { name: seatName(r.to_act) });
+  }
+  if (leftSeat !== null) {
+    const why = _("You left this table: a bot plays your seat to the end, and you are watching.");
+    text = text ? why + " " + text : why;
   }
   const d = state.deadline;
   // a connected page is its seat's person: no bot takes over while it is open
@@ -387,6 +396,7 @@ function renderSeats() {
     if (r && r.winner === g) classes.push("winner");
     const tags = [];
     if (g === state.you) tags.push(_("you"));
+    if (g === leftSeat) tags.push(_("you (left)"));
     if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
     else if (s.bot_playing) tags.push(_("bot playing"));
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
