@@ -20,11 +20,11 @@ from click.testing import CliRunner
 from cardroom.arbiter import RecordError, replay
 from cardroom.cli.main import cli
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
-from cardroom.tables.spit_speed_service import _RealtimeLive
+from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
+from cardroom.tables.realtime_service import _RealtimeLive
 from cardroom.tables.subscription import Subscription
 from tests.tables.helpers import until
 
