@@ -275,3 +275,58 @@ def test_a_player_who_left_and_comes_back_is_told_they_left_and_watch(
     finally:
         ann_ctx.close()
         bob_ctx.close()
+
+
+def test_a_learning_table_explains_a_refused_card_with_the_rank_wanted(
+    browser: Browser, server: str
+) -> None:
+    """Issue 34, item 3: on a learning table, a dimmed card clicked in one's turn says which
+    rank is wanted, after which card, and what the player can do instead."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = ctx.new_page()
+    try:
+        table = create_table(  # bots only: a learning table by default
+            page, server, name="Lea", seats=[("bot", "easy"), ("bot", "easy")], end=("rounds", 3)
+        )
+        page.goto(table.url)
+        wait_until(lambda: status(page) == "playing", what="the game to start")
+        said = ""
+        end = time.monotonic() + 90
+        while not said:
+            assert time.monotonic() < end, "no turn with a card that does not fit"
+            mine = page.locator("#hand.my-turn").count() > 0
+            dimmed = page.locator("#hand button.card:not(.legal)")
+            need = page.locator("#need").inner_text()
+            if mine and dimmed.count() and "any" not in need:
+                code = dimmed.first.get_attribute("data-card")
+                dimmed.first.click(force=True)  # (aria-disabled: a mouse still clicks it)
+                said = page.locator("#error").inner_text()
+                assert code is not None
+                break
+            if mine:
+                click_move(page)
+            page.wait_for_timeout(150)
+        assert said.startswith("The ") and "cannot be played now." in said, said
+        rank = need.removeprefix("Next card: ")
+        assert f"The rank wanted next is {rank}" in said, (said, need)
+        assert "You can play: " in said or "You hold none: press “Without " in said, said
+        assert "[object" not in said and " of " in said.split("You ")[-1] or "none" in said, said
+        page.screenshot(path="/tmp/evening/learning-refusal-desktop.png")
+        # issue 34, item 5: the newest card of the sequence and its outline show whole
+        for size in (DESKTOP, PHONE):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(200)
+            if page.locator("#sequence .card.last").count() == 0:
+                continue
+            room = page.evaluate(
+                """() => {
+                const box = document.getElementById("sequence").getBoundingClientRect();
+                const c = document.querySelector("#sequence .card.last").getBoundingClientRect();
+                return [box.right - c.right, c.left - box.left, c.top - box.top,
+                        box.bottom - c.bottom];
+            }"""
+            )
+            assert min(room) >= 3, (size, room)  # the 3px outline inside the clipped box
+            page.screenshot(path=f"/tmp/evening/sequence-{size['width']}.png")
+    finally:
+        ctx.close()

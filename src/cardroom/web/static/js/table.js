@@ -509,6 +509,25 @@ function fillActions(box, you, mustJoin, moves, r) {
   }
 }
 
+/** Why a card of the hand cannot be played now; a learning table says which rank is wanted,
+ * after which card, and what the player can do instead (a card that fits, or "without"). */
+function refusedCard(code) {
+  const said = _("The {card} cannot be played now.", { card: cardPhrase(code) });
+  const r = state.round;
+  if (!state.learning || !r || !r.need) return said;
+  const cards = r.sequence || [];
+  const last = cards.length ? cards[cards.length - 1] : null;
+  const rank = rankName(rankSymbol(r.need));
+  const wanted = last
+    ? _("The rank wanted next is {rank}, the one after the {last} just played, in any suit.", { rank, last: cardPhrase(last) })
+    : _("The rank wanted next is {rank}, in any suit.", { rank });
+  const fits = legal().filter((m) => m !== "pass" && m !== "claim");
+  const instead = fits.length
+    ? _("You can play: {cards}.", { cards: fits.map((c) => cardLabel(c)).join(", ") })
+    : _("You hold none: press “{button}”.", { button: withoutWords(r.need) });
+  return `${said} ${wanted} ${instead}`;
+}
+
 /** "Without 7", "Without queen" (« Sans dame », "Heb frenhines"). */
 function withoutWords(need) {
   const special = { 1: _("Without ace"), 11: _("Without jack"), 12: _("Without queen"), 13: _("Without king") };
@@ -566,7 +585,7 @@ function renderHand() {
     }, cardImg(code));
     button.addEventListener("click", () => {
       if (ok) act(code);
-      else if (state.round.to_act === state.you && !pending) showError(_("The {card} cannot be played now.", { card: cardPhrase(code) }));
+      else if (state.round.to_act === state.you && !pending) showError(refusedCard(code));
     });
     box.append(button);
   }
