@@ -13,22 +13,25 @@ from cardroom.bots.expert import ExpertBot
 from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
-from cardroom.i18n.words import tr_of
+from cardroom.i18n.words import tr_of, without_call
 
 
 class HintError(ValueError):
     """No hint can be given for this view (it is not the seat's turn)."""
 
 
-def describe(action: Action, lang: str | Translator | None = None) -> str:
-    """An action in words: ``play 7♥``, ``pass``, ``claim`` (« jouer 7♥ », « sans », …)."""
+def describe(
+    action: Action, lang: str | Translator | None = None, need: int | None = None
+) -> str:
+    """An action in words: ``play 7♥``, ``claim``, and a pass as the page's button says it when
+    a rank is wanted (``need``): ``without 5`` (« sans 5 »), else ``pass``."""
     tr = tr_of(lang)
     if isinstance(action, Play):
         return tr._("play {card}", card=action.card.pretty)
     if isinstance(action, Claim):
         return tr._("claim")
     assert isinstance(action, Pass)
-    return tr._("pass")
+    return without_call(need, tr) if need else tr._("pass")
 
 
 def _signed(x: float) -> str:
@@ -51,13 +54,14 @@ def suggest(
     legal = view.legal_actions
     if len(legal) == 1:
         only = legal[0]
-        return only, tr._("{action}: it is your only legal move", action=describe(only, tr))
+        said = describe(only, tr, view.need)
+        return only, tr._("{action}: it is your only legal move", action=said)
     bot = ExpertBot(ms=ms)
     action = bot.act(view, random.Random(seed))
     scores = bot.last_scores
     if len(scores) == 1:
         return action, tr._(
-            "{action}: your other moves come to the same", action=describe(action, tr)
+            "{action}: your other moves come to the same", action=describe(action, tr, view.need)
         )
     now = view.chips[view.seat]
     ranked = sorted(scores, key=lambda s: -s[1])
@@ -70,9 +74,9 @@ def suggest(
         "{action}: about {gain} chips by the end of the round over {count} likely deals of the "
         "hidden cards (next best, {other}: {other_gain})",
         deals,
-        action=describe(action, tr),
+        action=describe(action, tr, view.need),
         gain=_signed(best - now),
         count=f"{deals:,}".replace(",", "\u202f" if tr.lang == "fr" else ","),
-        other=describe(runner_up[0], tr),
+        other=describe(runner_up[0], tr, view.need),
         other_gain=_signed(runner_up[1] - now),
     )
