@@ -656,6 +656,7 @@ def test_a_hint_to_pass_says_it_as_the_button_does() -> None:
             view = view_of(rnd, rnd.to_act)
             if view.need and tuple(view.legal_actions) == (Pass(),):
                 action, reason = suggest(view, ms=5)
+                assert action == Pass()
                 assert reason == f"{without_call(view.need)}: it is your only legal move"
                 assert reason.startswith("without ") and not reason.startswith("pass")
                 _, fr = suggest(view, ms=5, lang="fr")
