@@ -117,8 +117,11 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     ann.wait_for_selector("#start-button")  # the creator may start before everybody came
     assert status(ann) == "waiting"
     # the creator's page keeps the invitation links while the table waits
-    assert ann.locator("#actions input.link-text").input_value() == table.invites[0]
+    assert ann.locator("#actions .invites input.link-text").first.input_value() == table.invites[0]
+    # and the watch link (issue 34, item 6), which opens no seat
+    assert ann.locator("#watch-link").input_value() == table.watch
     ann.screenshot(path=str(shots / "table-waiting-desktop.png"), full_page=True)
+    ann.screenshot(path="/tmp/evening/table-waiting-desktop.png", full_page=True)
     eve.goto(table.watch)
     take_seat(bob, table.invites[0], "Bob")
 

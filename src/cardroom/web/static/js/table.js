@@ -489,6 +489,10 @@ function fillActions(box, you, mustJoin, moves, r) {
         el("ul", { class: "invites" }, saved.map((inv) => el("li", {}, _("Seat {number}", { number: Number(inv.seat) + 1 }) + " ",
           el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }) })))));
     }
+    // the link for people who only watch (it opens no seat)
+    box.append(el("p", { class: "muted wide" }, _("To let others watch, send the watch link: it opens no seat.")),
+      el("p", { class: "invites" }, el("input", { class: "link-text", id: "watch-link", readonly: true,
+        value: new URL(`/t/${encodeURIComponent(TABLE)}/watch`, location.origin).href, "aria-label": _("Watch link") })));
   }
   if (state.status === "round-over" && you !== null) box.append(readyButton());
   if (moves.includes("claim")) {
