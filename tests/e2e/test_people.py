@@ -102,6 +102,8 @@ def test_a_newcomer_plays_now_and_finds_the_game_and_rating(
             assert word in text, (word, text)
         assert "Ann" in row and "Bob" in row and "→" in row, row
         assert page.locator(f'#games a[href="/replay/{table_id}"]').count() == 1
+        # and the record to download (issue 34, item 6)
+        assert page.locator(f'#games a[href="/t/{table_id}/record"][download]').count() == 1
     shoot(ann, shots, "me-en")
     shoot(bob, shots, "me-fr")
     for page, lang in ((ann, "en"), (bob, "fr")):
