@@ -204,9 +204,10 @@ function foldRound() {
   const log = $("log");
   const lines = [...log.children].filter((li) => !li.classList.contains("round-fold"));
   if (!lines.length) return;
-  const first = lines[0].textContent;
+  const first = lines[0].textContent;  // the round's title line becomes the fold's summary
+  lines[0].remove();
   const inner = el("ol", { class: "log-round" });
-  for (const li of lines) inner.append(li);
+  for (const li of lines.slice(1)) inner.append(li);
   const k = state.round?.k;
   log.append(el("li", { class: "round-fold", "data-round": k === undefined || k === null ? "" : String(k - 1) },
     el("details", {}, el("summary", {}, first), inner)));
