@@ -178,10 +178,15 @@ def test_a_friend_invited_before_the_start_closes_the_page_forfeits_and_the_rema
     record = running.call(service.realtime_record(table_id))
     assert isinstance(record, dict) and record["ended"] == {"reason": "forfeit", "seat": 1}
 
+    # after the game no seat is counted away (issue 34, item 15): Bob back shows connected
+    assert "reconnecting" not in ann.locator("#them").inner_text()
+    bob = bob_context.new_page()  # Bob comes back to the old table
+    bob.goto(f"{running.base}/t/{table_id}")
+    wait_until(lambda: "connected" in ann.locator("#them").inner_text(), what="Bob back")
+    ann.wait_for_timeout(1200)
+    assert "reconnecting" not in ann.locator("#them").inner_text()
     ann.click("#rematch")
     ann.wait_for_url(re.compile(r".*/t/(?!" + table_id + r")[^/]+$"))
-    bob = bob_context.new_page()  # Bob comes back to the old table and joins the rematch
-    bob.goto(f"{running.base}/t/{table_id}")
     wait_until(lambda: bob.locator("#rematch").inner_text() == "Join the rematch",
                what="the rematch button")  # fmt: skip
     bob.click("#rematch")

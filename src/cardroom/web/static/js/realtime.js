@@ -360,11 +360,12 @@ function renderCountdown() {
 /** Whether a seat's person is here, reconnecting (seconds away) or replaced by a bot. */
 function presenceText(row) {
   if (!row || row.kind !== "person") return "";
+  // the game is over: nobody is waited for any more (no count of seconds away)
+  if (state.status === "over") return row.present ? _("connected") : "";
   if (row.taken) return _("away: a bot plays for them");
   if (row.away !== null && row.away !== undefined) {
     return _("reconnecting… {seconds} s", { seconds: Math.max(0, Math.floor(serverNow() - row.away)) });
   }
-  if (state.status === "over") return "";
   return row.present ? _("connected") : _("away");
 }
 
@@ -405,7 +406,9 @@ function renderPause() {
 }
 
 setInterval(() => {
-  if (!state) return;
+  // while the server cannot be reached its clock is not known to run: the countdown and the
+  // pause stand where they were (the next state frame sets them again)
+  if (!state || !socket.connected()) return;
   renderCountdown();
   if (state.match && state.match.between && $("next-game")) {
     const left = Math.max(0, Math.ceil((state.match.next_at || 0) - serverNow()));
