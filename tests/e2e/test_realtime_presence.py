@@ -198,3 +198,24 @@ def test_a_friend_invited_before_the_start_closes_the_page_forfeits_and_the_rema
     shoot(bob, shots, "rt-rematch-seated-en")
     for page in (ann, bob):
         page.context.close()
+
+
+def test_a_phone_names_no_key(browser: Browser, running: RunningServer, shots: Path) -> None:
+    """Issue 34, item 15: a phone has no keyboard: "Call “Spit!” to start." and a "“Spit!”"
+    button, not "(Space)" (a desktop keeps its keys: the other tests press them)."""
+    config = RealtimeConfig(
+        game="spit", options={"countdown": "30"}, seed=4,
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", "easy")),
+    )  # fmt: skip
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Ann on her phone"))
+    link = f"{running.base}/j/{created.table_id}.{created.creator_token}"
+    phone = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(link)
+    page.wait_for_selector("#call-button")
+    wait_until(lambda: page.locator("#status-line").inner_text() != "", what="the status")
+    assert page.locator("#status-line").inner_text() == "Call “Spit!” to start."
+    assert page.locator("#call-button").inner_text() == "“Spit!”"
+    page.screenshot(path="/tmp/evening/rt-phone-keys.png")
+    phone.close()

@@ -13,6 +13,7 @@ await startI18n();
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
 const { table: TABLE, watch: WATCH } = tableAddress();
+const TOUCH = matchMedia("(pointer: coarse), (hover: none)").matches; // no keyboard to name keys of
 
 let state = null;
 let nextId = 1;
@@ -329,11 +330,12 @@ function renderStatus() {
     text = _("Game {number} is over: the next one is dealt in a moment.", { number: state.match.game });
   } else if (v) {
     const phase = v.phase;
-    if (phase === "start") text = isSpit() ? _("Call “Spit!” to start (Space).") : _("Call for the flip to start (Space).");
-    else if (phase === "slap") text = _("New layout: slap the smaller middle pile (j / k)!");
-    else if (phase === "choose") text = v.chooser === mySeat() ? _("Choose your middle pile (j / k).") : _("{name} chooses a pile.", { name: seatName(v.chooser) });
-    else if (v.stalemate) text = isSpit() ? _("Nobody can move: call “Spit!” (Space).") : _("Flip called: the side piles turn.");
-    else text = _("Play! Drag a card onto a middle pile, or click it then the pile.");
+    // a phone has no keyboard: its words name no key and say "tap"
+    if (phase === "start") text = isSpit() ? (TOUCH ? _("Call “Spit!” to start.") : _("Call “Spit!” to start (Space).")) : (TOUCH ? _("Call for the flip to start.") : _("Call for the flip to start (Space)."));
+    else if (phase === "slap") text = TOUCH ? _("New layout: slap the smaller middle pile!") : _("New layout: slap the smaller middle pile (j / k)!");
+    else if (phase === "choose") text = v.chooser === mySeat() ? (TOUCH ? _("Choose your middle pile.") : _("Choose your middle pile (j / k).")) : _("{name} chooses a pile.", { name: seatName(v.chooser) });
+    else if (v.stalemate) text = isSpit() ? (TOUCH ? _("Nobody can move: call “Spit!”.") : _("Nobody can move: call “Spit!” (Space).")) : _("Flip called: the side piles turn.");
+    else text = TOUCH ? _("Play! Drag a card onto a middle pile, or tap it then the pile.") : _("Play! Drag a card onto a middle pile, or click it then the pile.");
   }
   $("status-line").textContent = text;
 }
@@ -490,7 +492,7 @@ function renderActions() {
   }
   if (mySeat() === null || state.status !== "playing") return;
   const v = view();
-  const label = isSpit() ? _("“Spit!” (Space)") : _("Flip (Space)");
+  const label = isSpit() ? (TOUCH ? _("“Spit!”") : _("“Spit!” (Space)")) : (TOUCH ? _("Flip") : _("Flip (Space)"));
   const canCall = legal(isSpit() ? "spit" : "call");
   box.append(el("button", { type: "button", id: "call-button", class: canCall ? "primary" : "", onclick: call }, label));
   if (isSpit() && (v.phase === "slap" || v.phase === "choose")) {
@@ -499,7 +501,9 @@ function renderActions() {
       box.append(el("button", {
         type: "button", class: "claim", "data-slap": pile,
         onclick: () => act({ type: v.phase === "slap" ? "slap" : "choose", pile }),
-      }, v.phase === "slap" ? _("Slap pile {number} ({key})", f) : _("Choose pile {number} ({key})", f)));
+      }, v.phase === "slap"
+        ? (TOUCH ? _("Slap pile {number}", f) : _("Slap pile {number} ({key})", f))
+        : (TOUCH ? _("Choose pile {number}", f) : _("Choose pile {number} ({key})", f))));
     });
   }
   if (v.called && v.called[viewSeat()]) box.append(el("span", { class: "muted" }, _("You called: waiting for the other player or the countdown.")));
