@@ -63,3 +63,24 @@ def test_a_match_to_5_points_between_even_players_ends() -> None:
     won = play_match(match, 12)
     assert match.over and match.winner is not None and max(match.scores) >= 5
     assert all(p >= 1 for p in won) and len(won) <= 2 * 5 - 1
+
+
+def test_the_replay_viewer_says_what_the_points_counted() -> None:
+    """Issue 34, item 14: the viewer said "cards the loser still had to draw" for cards in hand."""
+    from cardroom.web.replay_realtime import points_from
+
+    seen = set()
+    for seed in range(12):
+        game = SpeedGame.new(SpeedRules(), seed)
+        play_evenly(game)
+        res = game.result
+        assert res is not None
+        if res.winner is None:
+            continue
+        draw = game.draw_sizes()[1 - res.winner]
+        seen.add(points_from(game))
+        assert points_from(game) == ("draw" if draw else "hand")
+        both = SpeedGame.new(SpeedRules(score_hand=True), seed)
+        play_evenly(both)
+        assert points_from(both) in ("both", None)
+    assert "hand" in seen

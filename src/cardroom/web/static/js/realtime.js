@@ -641,9 +641,12 @@ function fillResult(box, v, between) {
     }
   }
   if (!isSpit() && v.winner !== null && v.winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
+    const loser = 1 - v.winner;
+    const fromHand = (v.draw_sizes || [])[loser] === 0; // rules version 4: the hand then counts
     box.append(el("p", { class: "muted rt-points-note" }, state.rules && state.rules.score_hand
       ? _("Points: one for each card the loser still had to draw, and in hand.")
-      : _("Points: one for each card the loser still had to draw (their draw pile).")));
+      : fromHand ? _("Points: one for each card left in the loser’s hand, their draw pile being empty.")
+        : _("Points: one for each card the loser still had to draw (their draw pile).")));
   }
   if (between) return; // no rematch or record between two games of a match
   const links = el("p", {});
