@@ -34,7 +34,7 @@ from cardroom.store.players import players_t
 from cardroom.store.ratings import play_queue_t, ratings_t
 from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
 from cardroom.tables.realtime import RealtimeConfig
-from cardroom.web.ratings import MU, mark_rated, ordinal, plays_like
+from cardroom.web.ratings import MU, mark_rated, plays_like
 
 logger = logging.getLogger(__name__)
 
@@ -153,18 +153,18 @@ class PlayNow:
 
     async def level_for(self, player_id: str, game: str) -> str:
         """The bot level a person plays like (the nearest fixed rating to theirs, as My games
-        says); :data:`NEW_PLAYER_LEVEL` before their first rated game."""
+        says); :data:`NEW_PLAYER_LEVEL` while their rating is provisional."""
         async with _guard(), self.store.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    sa.select(ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games).where(
+                    sa.select(ratings_t.c.mu, ratings_t.c.games).where(
                         ratings_t.c.player_id == player_id, ratings_t.c.game == game
                     )
                 )
             ).first()
         if row is None or not row.games:
             return NEW_PLAYER_LEVEL
-        return plays_like(game, ordinal(float(row.mu), float(row.sigma))) or NEW_PLAYER_LEVEL
+        return plays_like(game, float(row.mu), int(row.games)) or NEW_PLAYER_LEVEL
 
     # -- matching ------------------------------------------------------------------------
 
