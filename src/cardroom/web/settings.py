@@ -100,6 +100,10 @@ class Settings:
     """Websockets one client address may hold open (per process)."""
     header_timeout: float = 10.0
     """Seconds a client has to send a whole request's headers before it is disconnected."""
+    idle_connections_per_address: int = 64
+    """Connections of one client address with no request running (opened and headers not yet
+    whole, or kept alive between requests), per process; past it the oldest is closed before
+    its headers are read, so that idle sockets of one address never fill ``max_connections``."""
     keep_alive: float = 5.0
     """Seconds a kept-alive HTTP connection may wait idle for its next request before it is
     closed. Whatever keeps idle connections to the server (a proxy, a load balancer, a pool)
