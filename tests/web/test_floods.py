@@ -8,8 +8,12 @@ apart by address as it would two hosts.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 
+from fastapi.testclient import TestClient
+
+from cardroom.web import create_app
 from tests.web.conftest import serving, settings_for
 
 BYSTANDER = "127.0.0.2"
@@ -42,3 +46,54 @@ async def test_idle_sockets_of_one_address_do_not_shut_out_another(tmp_path: Pat
             w.close()
     assert head.startswith(b"HTTP/1.1 200"), head
     assert closed == [b""] * 90
+
+
+# -- the security headers on every answer -------------------------------------------------------
+
+
+def _secured(headers: Mapping[str, str]) -> bool:
+    return (
+        headers.get("x-content-type-options") == "nosniff"
+        and headers.get("x-frame-options") == "DENY"
+        and headers.get("referrer-policy") == "no-referrer"
+        and "frame-ancestors 'none'" in headers.get("content-security-policy", "")
+    )
+
+
+def test_refusals_carry_the_security_headers(tmp_path: Path) -> None:
+    hosts = ("localhost", "127.0.0.1")
+    with TestClient(
+        create_app(settings_for(tmp_path, allowed_hosts=hosts)), base_url="http://localhost"
+    ) as client:
+        page = client.get("/")
+        host = client.get("/healthz", headers={"Host": "evil.example"})
+        cross = client.post(
+            "/api/tables", json={"name": "Ann"}, headers={"Sec-Fetch-Site": "cross-site"}
+        )
+        missing = client.get("/no/such/page")
+    assert page.status_code == 200 and _secured(page.headers)
+    assert host.status_code == 400 and _secured(host.headers)
+    assert cross.status_code == 403 and _secured(cross.headers)
+    assert missing.status_code == 404 and _secured(missing.headers)
+    with TestClient(create_app(settings_for(tmp_path, connections_per_address=0))) as client:
+        busy = client.get("/healthz")
+    assert busy.status_code == 429 and _secured(busy.headers)
+
+
+async def test_a_refused_websocket_carries_the_security_headers(tmp_path: Path) -> None:
+    hosts = ("localhost", "127.0.0.1")
+    async with serving(settings_for(tmp_path, allowed_hosts=hosts)) as (_app, address):
+        host, port = address.split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(
+            b"GET /ws/abc HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+        writer.close()
+    status, *lines = head.decode().split("\r\n")
+    fields = dict(line.lower().split(": ", 1) for line in lines if ": " in line)
+    assert status.startswith("HTTP/1.1 403")
+    assert fields.get("x-frame-options") == "deny" and fields.get("x-content-type-options")
+    assert "frame-ancestors 'none'" in fields.get("content-security-policy", "")
