@@ -11,8 +11,11 @@ import asyncio
 from collections.abc import Mapping
 from pathlib import Path
 
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from cardroom.store import EventStore, PlayerStore
+from cardroom.store.players import CHALLENGES_PER_PLAYER, passkey_challenges_t
 from cardroom.web import create_app
 from tests.web.conftest import serving, settings_for
 
@@ -97,3 +100,49 @@ async def test_a_refused_websocket_carries_the_security_headers(tmp_path: Path) 
     assert status.startswith("HTTP/1.1 403")
     assert fields.get("x-frame-options") == "deny" and fields.get("x-content-type-options")
     assert "frame-ancestors 'none'" in fields.get("content-security-policy", "")
+
+
+# -- passkey challenges ---------------------------------------------------------------------------
+
+ORIGIN = {"origin": "http://testserver"}
+
+
+def _challenges(client: TestClient) -> list[str | None]:
+    async def read() -> list[str | None]:
+        async with client.app.state.store.engine.connect() as conn:  # type: ignore[attr-defined]
+            rows = await conn.execute(sa.select(passkey_challenges_t.c.player_id))
+            return [row.player_id for row in rows]
+
+    return client.portal.call(read)  # type: ignore[union-attr]
+
+
+def test_passkey_challenges_are_bounded_per_player_and_address(tmp_path: Path) -> None:
+    with TestClient(create_app(settings_for(tmp_path, passkey_tries_per_minute=8))) as client:
+        assert client.post("/api/me", json={"name": "Ann"}, headers=ORIGIN).status_code == 200
+        answers = [
+            client.post("/api/passkey/register-options", json={"confirm": True}, headers=ORIGIN)
+            for _ in range(20)
+        ]
+        kept = _challenges(client)
+    assert [r.status_code for r in answers] == [200] * 8 + [429] * 12
+    assert 1 <= int(answers[-1].headers["retry-after"]) <= 60
+    assert answers[-1].json()["message"] == (
+        "too many passkey attempts from here: wait a minute and try again"
+    )
+    assert len(kept) == CHALLENGES_PER_PLAYER  # the newest: older ones are deleted
+
+
+async def test_expired_challenges_are_deleted(tmp_path: Path) -> None:
+    store = await EventStore.open(settings_for(tmp_path).db_url)
+    players = PlayerStore(store)
+    try:
+        for n in range(5):
+            await players.add_challenge(f"old{n}", None, 100.0 + n, now=90.0)
+        await players.add_challenge("new", None, 300.0, now=200.0)
+        assert not await players.take_challenge("old4", None, 99.0)  # deleted, though not due
+        assert await players.take_challenge("new", None, 250.0)
+        async with store.engine.connect() as conn:
+            left = (await conn.execute(sa.select(passkey_challenges_t))).all()
+    finally:
+        await store.close()
+    assert left == []

@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ HASHING_AT_ONCE = 2
 _R = TypeVar("_R")
 SIGN_IN_CANDIDATES = 5
 """At most this many players of one name are tried at a password sign-in (argon2 is slow)."""
+CHALLENGES_PER_PLAYER = 3
+"""Passkey challenges a player may hold at once (registering; the newest are kept)."""
 
 players_t = sa.Table(
     "players",
@@ -343,14 +346,31 @@ class PlayerStore:
 
     # -- passkeys ---------------------------------------------------------------------------
 
-    async def add_challenge(self, challenge: str, player_id: str | None, expires_at: float) -> None:
-        """Remember a WebAuthn challenge (for registering: the player's; for signing in: None)."""
+    async def add_challenge(
+        self, challenge: str, player_id: str | None, expires_at: float, now: float | None = None
+    ) -> None:
+        """Remember a WebAuthn challenge (for registering: the player's; for signing in: None).
+        Expired challenges are deleted, and a player keeps only their newest
+        ``CHALLENGES_PER_PLAYER`` (an older one no longer works)."""
+        now = time.time() if now is None else now
         async with _guard(), self._write(), self.engine.begin() as conn:
             await conn.execute(
-                passkey_challenges_t.delete().where(
-                    passkey_challenges_t.c.expires_at < expires_at - 600
-                )
+                passkey_challenges_t.delete().where(passkey_challenges_t.c.expires_at <= now)
             )
+            if player_id is not None:
+                kept = (
+                    sa.select(passkey_challenges_t.c.challenge)
+                    .where(passkey_challenges_t.c.player_id == player_id)
+                    .order_by(passkey_challenges_t.c.expires_at.desc())
+                    .limit(CHALLENGES_PER_PLAYER - 1)
+                )
+                newest = [row.challenge for row in await conn.execute(kept)]
+                await conn.execute(
+                    passkey_challenges_t.delete().where(
+                        passkey_challenges_t.c.player_id == player_id,
+                        passkey_challenges_t.c.challenge.not_in(newest),
+                    )
+                )
             await conn.execute(
                 passkey_challenges_t.insert().values(
                     challenge=challenge, player_id=player_id, expires_at=expires_at

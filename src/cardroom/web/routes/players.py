@@ -310,6 +310,11 @@ async def passkey_register_options(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     _body_in, player = got
+    refused = await _bound(
+        request, _limits(request).passkeys, "passkeys", _address(request), f"player:{player.id}"
+    )
+    if refused is not None:
+        return refused
     options = await register_options(request, players_of(request), player)
     return Response(options, media_type="application/json")
 
