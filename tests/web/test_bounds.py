@@ -19,7 +19,6 @@ import pytest
 import websockets
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
-from starlette.websockets import WebSocketDisconnect
 
 import cardroom.web.routes.replay as replay_route
 from cardroom.bots import make_bot

@@ -8,12 +8,18 @@ apart by address as it would two hosts.
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
+import httpx
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+import cardroom.store.players as players_store
 from cardroom.store import EventStore, PlayerStore
 from cardroom.store.players import CHALLENGES_PER_PLAYER, passkey_challenges_t
 from cardroom.web import create_app
@@ -146,3 +152,68 @@ async def test_expired_challenges_are_deleted(tmp_path: Path) -> None:
     finally:
         await store.close()
     assert left == []
+
+
+# -- password hashes ---------------------------------------------------------------------------
+
+
+class SlowHasher:
+    """Stands for argon2: each hash or check holds a thread for a while; their starts are kept."""
+
+    started: ClassVar[list[str]] = []
+    guard = threading.Lock()
+
+    def _start(self, what: str) -> None:
+        with self.guard:
+            self.started.append(what)
+        time.sleep(0.3)
+
+    def hash(self, password: str) -> str:
+        self._start(f"hash {password}")
+        return f"fake:{password}"
+
+    def verify(self, digest: str, password: str) -> bool:
+        self._start(f"check {password}")
+        return digest == f"fake:{password}"
+
+
+async def test_one_players_password_flood_delays_anothers_sign_in_by_one_hash_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(players_store, "_hasher", SlowHasher)
+    async with serving(settings_for(tmp_path)) as (_app, address):
+        url = f"http://{address}"
+        async with (
+            httpx.AsyncClient(base_url=url, headers={"origin": url}) as ann,
+            httpx.AsyncClient(base_url=url, headers={"origin": url}) as bob,
+        ):
+            for client, who in ((ann, "Ann"), (bob, "Bob")):
+                assert (await client.post("/api/me", json={"name": who})).status_code == 200
+            put = await bob.post("/api/me/password", json={"password": "bob's secret"})
+            assert put.status_code == 200
+            SlowHasher.started.clear()
+            flood = [
+                asyncio.create_task(
+                    ann.post("/api/me/password", json={"password": f"ann's secret {n}"})
+                )
+                for n in range(6)
+            ]
+            for _ in range(500):  # Ann's first hash runs (at most 5 s)
+                if SlowHasher.started:
+                    break
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.1)  # and her other requests reached the server
+            async with httpx.AsyncClient(base_url=url, headers={"origin": url}) as fresh:
+                signed = await fresh.post(
+                    "/api/signin", json={"name": "Bob", "password": "bob's secret"}
+                )
+            answers = await asyncio.gather(*flood)
+    assert signed.status_code == 200
+    assert SlowHasher.started.index("check bob's secret") <= 1  # after one of Ann's at most
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [200, 200, 429, 429, 429, 429]
+    busy = next(a for a in answers if a.status_code == 429)
+    assert busy.json()["message"] == (
+        "your last password is still being checked: wait a moment and try again"
+    )
+    assert int(busy.headers["retry-after"]) >= 1

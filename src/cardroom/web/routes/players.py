@@ -33,7 +33,7 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
-from cardroom.web.limits import Limits, Window, retry_after
+from cardroom.web.limits import Busy, Limits, Window, retry_after
 from cardroom.web.passkeys import (
     PasskeyError,
     register,
@@ -80,6 +80,7 @@ _MESSAGES = {
         "too many wrong passwords for this name lately: wait a while and try again"
     ),
     "passkeys": N_("too many passkey attempts from here: wait a minute and try again"),
+    "hashing": N_("your last password is still being checked: wait a moment and try again"),
     "plays": N_("Play now was pressed too often in the last minute: wait a moment"),
 }
 
@@ -133,6 +134,17 @@ async def _bound(
             return response
         taken.append(key)
     return None
+
+
+def _busy(request: Request) -> JSONResponse:
+    """The 429 of a password hash asked for while this player's (address's) last one runs."""
+    response = _refused(request, "hashing", HTTPStatus.TOO_MANY_REQUESTS)
+    response.headers["Retry-After"] = retry_after(BUSY_RETRY)
+    return response
+
+
+BUSY_RETRY = 2
+"""Seconds a client whose password hashes are all taken is told to wait."""
 
 
 def _limits(request: Request) -> Limits:
@@ -273,9 +285,12 @@ async def set_password(request: Request) -> Response:
         return got
     body, player = got
     try:
-        await players_of(request).set_password(player.id, body.password)
+        async with _limits(request).hashing.turn(f"player:{player.id}"):
+            await players_of(request).set_password(player.id, body.password)
     except PlayerError as exc:
         return _refused(request, exc.code)
+    except Busy:
+        return _busy(request)
     return JSONResponse(_me_json(await players_of(request).get(player.id), request))
 
 
@@ -296,9 +311,13 @@ async def sign_in(request: Request) -> Response:
     if refused is not None:
         return refused
     try:
-        player, key = await players_of(request).sign_in(body.name, body.password, time.time())
+        async with limits.hashing.turn(f"address:{_address(request)}"):
+            player, key = await players_of(request).sign_in(body.name, body.password, time.time())
     except PlayerError as exc:
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
+    except Busy:
+        await limits.give_back(limits.wrong_passwords, name_key)
+        return _busy(request)
     await limits.give_back(limits.wrong_passwords, name_key)
     return _signed_in(request, player, key)
 
