@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import click_move, create_table, status, wait_until
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cardroom.arbiter import VirtualClock
 from cardroom.cli.main import cli
-from cardroom.terminal.spit_speed_plain import PlainRealtime
+from cardroom.terminal.realtime_plain import PlainRealtime
 
 
 def _game(

@@ -20,14 +20,14 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import engine as speed
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit import engine as spit
-from cardroom.i18n.reasons import request_error_text, table_error_text
-from cardroom.i18n.spit_speed_words import (
+from cardroom.i18n.realtime_words import (
     event_words,
     localize_realtime_frame,
     reason_words,
 )
+from cardroom.i18n.reasons import request_error_text, table_error_text
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.web.conftest import Player, service_of, serving, settings_for
 
 C = Card.parse

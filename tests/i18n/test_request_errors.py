@@ -21,6 +21,7 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Game, Round
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.options import parse_option_pairs
+from cardroom.games.registry import new_engine
 from cardroom.games.speed.record import record_header as speed_header
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.record import record_header as spit_header
@@ -31,7 +32,6 @@ from cardroom.i18n.reasons import rules_error_text
 from cardroom.sim.simulate import Simulation
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.tables.nain_jaune import parse_action
-from cardroom.tables.spit_speed import make_engine
 from cardroom.web import Settings, create_app
 from cardroom.web.protocol import decode_create, decode_message
 
@@ -125,11 +125,11 @@ def _raised_message(make: Callable[[], object]) -> Message:
 
 
 def _spit() -> Any:
-    return make_engine("spit", {}, 1)
+    return new_engine("spit", {}, 1)
 
 
 def _speed() -> Any:
-    return make_engine("speed", {}, 1)
+    return new_engine("speed", {}, 1)
 
 
 def _seats(n: int) -> tuple[SeatSpec, ...]:

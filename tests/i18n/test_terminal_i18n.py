@@ -21,8 +21,8 @@ from cardroom.cli.nain_jaune import build_table
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.terminal import nain_jaune_game as terminal
 from cardroom.terminal.nain_jaune_tui import NainJauneApp
-from cardroom.terminal.spit_speed_plain import PlainRealtime
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.terminal.realtime_plain import PlainRealtime
+from cardroom.terminal.realtime_tui import RealtimeApp
 from tests.cli.test_tui_nain_jaune import SIZE, make_table
 from tests.realtime.test_tui_fixes import RUN, slot_key
 from tests.speed.deals import H, make_deal

@@ -14,7 +14,7 @@ from cardroom.arbiter import replay
 from cardroom.bots.reaction import make_reaction_bot
 from cardroom.cards import DECK
 from cardroom.games.realtime_engine import SEATS
-from cardroom.tables.spit_speed import (
+from cardroom.tables.realtime import (
     RealtimeConfig,
     RealtimeSeat,
     RealtimeTable,

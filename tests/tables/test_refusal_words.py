@@ -17,7 +17,7 @@ from cardroom.i18n import translator
 from cardroom.i18n.messages import MESSAGES
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web import Settings, create_app
 from tests.tables.helpers import bot_config
 

@@ -84,8 +84,8 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     if not out.is_terminal:
         out = Console(file=sys.stdout, width=120)
     if kind in ("spit", "speed"):
-        from cardroom.analysis.spit_speed import AnalysisError as RealtimeError
-        from cardroom.analysis.spit_speed import analyse as analyse_realtime
+        from cardroom.analysis.realtime import AnalysisError as RealtimeError
+        from cardroom.analysis.realtime import analyse as analyse_realtime
 
         try:
             result = analyse_realtime(data)
@@ -259,7 +259,7 @@ def _seconds(x: float | None, tr: Translator) -> str:
 
 def show_realtime(result: Any, console: Console, tr: Translator) -> None:
     """A Spit or Speed analysis as a rich table and a histogram of the reaction times (see
-    :mod:`cardroom.analysis.spit_speed`)."""
+    :mod:`cardroom.analysis.realtime`)."""
     data = result.to_json()
     spit = data["game"] == "spit"
     title = (

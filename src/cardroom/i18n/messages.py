@@ -229,6 +229,10 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.unreadable-card": N_("cannot play it: {detail}"),
     "table.creator-only": N_("only the table's creator can do this"),
     "table.not-person-seat": N_("this seat is not a person's seat"),
+    "table.seat-in-play": N_(
+        "this seat's player is in play: a new link for it can be made once they have been away "
+        "past the limit (a bot then plays for them) or when the game is over"
+    ),
     "chat.none": N_("this server has no chat"),
     "chat.db-down": N_("the database is not answering: nothing was said, try again in a moment"),
     "ws.too-deep": N_("this message is nested too deeply"),

@@ -87,7 +87,9 @@ async def player_or_new(request: Request) -> tuple[Player, str | None]:
         return player, None
     if not _may_make_player(request):
         raise TooManyPlayers
-    player, key = await players_of(request).create("", time.time())
+    player, key = await players_of(request).create(
+        "", time.time(), request.headers.get("user-agent", "")
+    )
     return player, key
 
 

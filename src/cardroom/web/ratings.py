@@ -35,7 +35,6 @@ TAKEOVER_SHARE = 0.2
 (the default of ``Settings.rated_takeover_share``)."""
 MIN_GAMES = 3
 """Games a person needs to appear on a leaderboard."""
-GAMES = ("nain-jaune", "spit", "speed")
 
 BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
     # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by
@@ -332,7 +331,9 @@ async def leaderboard(
 ) -> list[dict[str, Any]]:
     """The people with at least ``min_games`` rated games and the bots, best first."""
     query = (
-        sa.select(players_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+        sa.select(
+            players_t.c.id, players_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games
+        )
         .join(players_t, players_t.c.id == ratings_t.c.player_id)
         .where(ratings_t.c.game == game, ratings_t.c.games >= min_games)
         .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc())
@@ -341,13 +342,21 @@ async def leaderboard(
     async with _guard(), store.engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     board = [
-        {"name": r.name, "bot": None, "rating": round(ordinal(r.mu, r.sigma), 2), "games": r.games}
+        {"name": r.name, "tag": player_tag(r.id), "bot": None,
+         "rating": round(ordinal(r.mu, r.sigma), 2), "games": r.games}
         for r in rows
-    ]
+    ]  # fmt: skip
     for level in BOT_RATINGS.get(game, {}):
         board.append({"name": None, "bot": level, "rating": bot_rating(game, level), "games": None})
     board.sort(key=lambda e: -float(e["rating"]))
     return board
+
+
+def player_tag(player_id: str) -> str:
+    """A short mark shown after a person's name where names are compared (the leaderboards):
+    two people whose names look alike ("Victoria", "Vіctoria" with a Cyrillic i) differ
+    here. The first 4 characters of the player id (not a secret: the key is)."""
+    return player_id[:4]
 
 
 def plays_like(game: str, rating: float) -> str | None:

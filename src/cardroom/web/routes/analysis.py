@@ -31,8 +31,8 @@ from cardroom.games.errors import RecordError
 from cardroom.games.records import loads
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_name
+from cardroom.i18n.realtime_words import seat_name
 from cardroom.i18n.reasons import record_error_id
-from cardroom.i18n.spit_speed_words import seat_name
 from cardroom.i18n.words import N_, default_name
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
@@ -144,7 +144,7 @@ def _unfinished(lang: str) -> Response:
 
 
 async def _realtime(record: Any, lang: str) -> Response:
-    from cardroom.analysis.spit_speed import AnalysisError, analyse
+    from cardroom.analysis.realtime import AnalysisError, analyse
 
     try:
         result = await asyncio.to_thread(analyse, record)
@@ -194,7 +194,7 @@ async def analyse_upload(request: Request) -> Response:
             wait, n=limits.analyses.limit,
         )  # fmt: skip
     if realtime:
-        from cardroom.analysis.spit_speed import AnalysisError, analyse
+        from cardroom.analysis.realtime import AnalysisError, analyse
 
         try:
             result = await asyncio.to_thread(analyse, record)

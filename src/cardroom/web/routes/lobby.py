@@ -21,7 +21,7 @@ from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.identity import current_player, players_of
 from cardroom.web.limits import PENDING, Limits, refusal
 from cardroom.web.protocol import (

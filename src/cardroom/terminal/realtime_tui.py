@@ -32,16 +32,16 @@ from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
+from cardroom.games.registry import new_engine
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal
-from cardroom.i18n.spit_speed_words import (
+from cardroom.i18n.realtime_words import (
     GAME_WORDS,
     entry_words,
     pile_name,
     reason_words,
 )
 from cardroom.i18n.words import N_, tr_of
-from cardroom.sim.spit_speed import make_engine
 from cardroom.terminal.bindings import translate_bindings
 
 HUMAN, BOT = 0, 1
@@ -269,7 +269,7 @@ class RealtimeApp(App[None]):
         self.records = records
         self.clock: Clock = clock or WallClock()
         self.match: Any = None
-        engine = make_engine(game, options, seed)
+        engine = new_engine(game, options, seed)
         if game == "speed" and engine.rules.target > 0:
             self.match = speed_game.SpeedMatch(engine.rules, seed)
             engine = self.match.game

@@ -36,14 +36,15 @@ from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_opti
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.options import parse_option_pairs
+from cardroom.games.registry import new_engine
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
 from cardroom.i18n.words import N_, rules_note, tr_of
-from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
+from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
 
@@ -60,7 +61,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 def check_options(game: str, options: dict[str, str]) -> None:
     """Refuse options the game's rules do not accept, with the rules' own message."""
     try:
-        make_engine(game, options, 0)
+        new_engine(game, options, 0)
     except RulesError as exc:
         said = rules_error_text(exc, current_lang())
         raise click.BadParameter(said, param_hint="--option") from None
@@ -489,13 +490,13 @@ def _play_command(game: str) -> None:
                        err=True)
             plain = True
         if plain:
-            from cardroom.terminal.spit_speed_plain import PlainRealtime
+            from cardroom.terminal.realtime_plain import PlainRealtime
 
             lines = PlainRealtime(game, options, seed, bot, name, records, lang=current_lang())
             lines.speaker = speaker(speak)
             lines.run_lines(sys.stdin)
             return
-        from cardroom.terminal.spit_speed_tui import RealtimeApp
+        from cardroom.terminal.realtime_tui import RealtimeApp
 
         app = RealtimeApp(game, options, seed, bot, name, records, lang=current_lang())
         app.run()

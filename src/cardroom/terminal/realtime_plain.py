@@ -20,10 +20,10 @@ from cardroom.arbiter import Clock, Entry
 from cardroom.cards import Card
 from cardroom.games import spit as spit_game
 from cardroom.i18n import Translator
+from cardroom.i18n.realtime_words import GAME_WORDS, entry_words, event_words, pile_name
 from cardroom.i18n.speech import Speaker
-from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words, event_words, pile_name
 from cardroom.i18n.words import N_, tr_of
-from cardroom.terminal.spit_speed_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
+from cardroom.terminal.realtime_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
 
 CALL_WORDS = {"spit": N_('"Spit!"'), "speed": N_("the flip")}
 _CALLS = {"s", "spit", "call", "flip", "space", "poeri", "galw", "crache", "appel"}
