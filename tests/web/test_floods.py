@@ -8,11 +8,14 @@ apart by address as it would two hosts.
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import threading
 import time
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -20,6 +23,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 import cardroom.store.players as players_store
+import cardroom.web.routes.players as players_route
 from cardroom.store import EventStore, PlayerStore
 from cardroom.store.players import CHALLENGES_PER_PLAYER, passkey_challenges_t
 from cardroom.web import create_app
@@ -217,3 +221,39 @@ async def test_one_players_password_flood_delays_anothers_sign_in_by_one_hash_at
         "your last password is still being checked: wait a moment and try again"
     )
     assert int(busy.headers["retry-after"]) >= 1
+
+
+# -- the export -----------------------------------------------------------------------------------
+
+
+def test_an_export_makes_each_finished_tables_part_once_and_is_bounded_per_hour(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[str] = []
+    games = [
+        {"table": f"t{n}", "game": "nain-jaune", "status": "over", "people": ["Ann", "Bot"]}
+        for n in range(4)
+    ] + [{"table": "t9", "game": "speed", "status": "playing", "people": ["Ann", "Bob"]}]
+
+    async def mine(_request: Any, _player: Any) -> list[dict[str, Any]]:
+        return games
+
+    async def record(_request: Any, game: str, table_id: str) -> object:
+        made.append(table_id)
+        return {"game": game, "table": table_id, "names": ["Ann", "Bot"]}
+
+    monkeypatch.setattr(players_route, "my_games", mine)
+    monkeypatch.setattr(players_route, "_record", record)
+    with TestClient(create_app(settings_for(tmp_path, exports_per_hour=3))) as client:
+        assert client.post("/api/me", json={"name": "Ann"}, headers=ORIGIN).status_code == 200
+        exports = [client.get("/api/me/export") for _ in range(4)]
+    assert made == ["t0", "t1", "t2", "t3"]  # the later exports made none again
+    for answer in exports[:3]:
+        archive = zipfile.ZipFile(io.BytesIO(answer.content))
+        assert archive.namelist() == [f"nain-jaune-t{n}.json" for n in range(4)]
+        assert json.loads(archive.read("nain-jaune-t2.json"))["table"] == "t2"
+    past = exports[3]
+    assert past.status_code == 429 and 3000 < int(past.headers["retry-after"]) <= 3600
+    assert past.json()["message"] == (
+        "you have exported your records 3 times in the last hour: wait a while"
+    )

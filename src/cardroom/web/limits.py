@@ -114,6 +114,8 @@ class Limits:
         """Wrong passwords per name (folded) from every address together, an hour."""
         self.passkeys = Window(settings.passkey_tries_per_minute, 60.0, clock, "passkeys")
         """Passkey sign-in options and sign-ins per address."""
+        self.exports = Window(settings.exports_per_hour, 3600.0, clock, "exports")
+        """Exports of one's records per player (keys ``player:<id>``)."""
         self.plays = Window(settings.plays_per_minute, 60.0, clock, "plays")
         """Play now presses per address and per player (keys ``player:<id>``)."""
         self._seat_buckets: OrderedDict[tuple[str, int], TokenBucket] = OrderedDict()

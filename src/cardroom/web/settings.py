@@ -64,6 +64,8 @@ class Settings:
     """Further pages of uploaded records one client address may ask for per minute."""
     analyses_per_hour: int = 6
     """Analyses of uploaded records one client address may start per hour (past it: 429)."""
+    exports_per_hour: int = 10
+    """Exports of all one's records (``/api/me/export``) one player may ask for per hour."""
     max_analysis_rounds: int = 30
     """The most rounds of an uploaded Nain Jaune record the analysis takes (past it: 422)."""
     connections_per_address: int = 256

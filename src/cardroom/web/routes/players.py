@@ -12,12 +12,14 @@ import io
 import json
 import time
 import zipfile
+from collections import OrderedDict
+from collections.abc import AsyncIterator
 from http import HTTPStatus
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from msgspec import Meta
 
 from cardroom.games.registry import GAMES
@@ -43,7 +45,7 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
-from cardroom.web.limits import Busy, Limits, Window, retry_after
+from cardroom.web.limits import Busy, Limits, Window, refusal, retry_after
 from cardroom.web.passkeys import (
     PasskeyError,
     register,
@@ -642,31 +644,107 @@ async def leaderboard_of(request: Request, game: str) -> Response:
     return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})
 
 
-def _zip(records: list[tuple[str, object]]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, record in records:
-            archive.writestr(name, json.dumps(record, ensure_ascii=False))
-    return buffer.getvalue()
+class _Chunks(io.RawIOBase):
+    """Where the export's zip is written: the bytes written since the last :meth:`take`
+    (not seekable, so :mod:`zipfile` writes each member's sizes after its data)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts.clear()
+        return out
+
+
+EXPORT_CACHE_BYTES = 64 * 1024 * 1024
+"""The records' JSON a process keeps for exports (a finished table's never changes; the
+oldest used is forgotten first)."""
+
+
+class ExportParts:
+    """Finished tables' records as the export's JSON, each made once (per process), keyed by
+    the table and the names at it (a deleted player's seats renamed make a new part)."""
+
+    def __init__(self, most_bytes: int = EXPORT_CACHE_BYTES) -> None:
+        self.most_bytes = most_bytes
+        self.size = 0
+        self.parts: OrderedDict[tuple[str, tuple[str, ...]], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, tuple[str, ...]]) -> bytes | None:
+        """The part of ``key`` if it is kept."""
+        part = self.parts.get(key)
+        if part is not None:
+            self.parts.move_to_end(key)
+        return part
+
+    def keep(self, key: tuple[str, tuple[str, ...]], part: bytes) -> None:
+        """Keep ``part`` (the oldest used parts forgotten past ``most_bytes``)."""
+        if key in self.parts or len(part) > self.most_bytes:
+            return
+        self.parts[key] = part
+        self.size += len(part)
+        while self.size > self.most_bytes:
+            _key, old = self.parts.popitem(last=False)
+            self.size -= len(old)
+
+
+def _export_parts(request: Request) -> ExportParts:
+    parts: ExportParts = request.app.state.__dict__.setdefault("export_parts", ExportParts())
+    return parts
+
+
+async def _export_chunks(request: Request, games: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """The zip of ``games``' records, a member at a time; each record is made (replayed) only
+    if this process does not keep it yet."""
+    parts = _export_parts(request)
+    sink = _Chunks()
+    archive = zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED)
+    try:
+        for game in games:
+            key = (str(game["table"]), tuple(str(p) for p in game["people"]))
+            part = parts.get(key)
+            if part is None:
+                try:
+                    record = await _record(request, game["game"], game["table"])
+                except TableError:
+                    continue
+                part = json.dumps(record, ensure_ascii=False).encode()
+                parts.keep(key, part)
+            name = f"{game['game']}-{game['table']}.json"
+            await asyncio.to_thread(archive.writestr, name, part)
+            yield sink.take()
+    finally:
+        archive.close()
+    yield sink.take()
 
 
 @router.get("/api/me/export")
 async def export(request: Request) -> Response:
-    """A zip of the records of every finished game of mine (the files `cardroom replay` reads)."""
+    """A zip of the records of every finished game of mine (the files `cardroom replay` reads),
+    sent as it is made; at most ``exports_per_hour`` per player (past it: 429 in words)."""
     player = await current_player(request)
     if player is None:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
-    records: list[tuple[str, object]] = []
-    for game in await my_games(request, player):
-        if game["status"] != "over":
-            continue
-        try:
-            record = await _record(request, game["game"], game["table"])
-        except TableError:
-            continue
-        records.append((f"{game['game']}-{game['table']}.json", record))
-    return Response(
-        await asyncio.to_thread(_zip, records),
+    limits = _limits(request)
+    wait = await limits.take(limits.exports, f"player:{player.id}")
+    if wait > 0:
+        n = settings_of(request).exports_per_hour
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.exports-per-hour",
+            connection_lang(request), wait, n=n,
+        )  # fmt: skip
+    finished = [g for g in await my_games(request, player) if g["status"] == "over"]
+    return StreamingResponse(
+        _export_chunks(request, finished),
         media_type="application/zip",
         headers={"Content-Disposition": 'attachment; filename="cardroom-records.zip"'},
     )
