@@ -8,6 +8,7 @@ apart by address as it would two hosts.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import threading
@@ -61,7 +62,7 @@ async def test_idle_sockets_of_one_address_do_not_shut_out_another(tmp_path: Pat
     assert closed == [b""] * 90
 
 
-# -- the security headers on every answer -------------------------------------------------------
+# -- the security headers on every answer
 
 
 def _secured(headers: Mapping[str, str]) -> bool:
@@ -112,7 +113,7 @@ async def test_a_refused_websocket_carries_the_security_headers(tmp_path: Path) 
     assert "frame-ancestors 'none'" in fields.get("content-security-policy", "")
 
 
-# -- passkey challenges ---------------------------------------------------------------------------
+# -- passkey challenges
 
 ORIGIN = {"origin": "http://testserver"}
 
@@ -158,7 +159,7 @@ async def test_expired_challenges_are_deleted(tmp_path: Path) -> None:
     assert left == []
 
 
-# -- password hashes ---------------------------------------------------------------------------
+# -- password hashes
 
 
 class SlowHasher:
@@ -223,7 +224,7 @@ async def test_one_players_password_flood_delays_anothers_sign_in_by_one_hash_at
     assert int(busy.headers["retry-after"]) >= 1
 
 
-# -- the export -----------------------------------------------------------------------------------
+# -- the export
 
 
 def test_an_export_makes_each_finished_tables_part_once_and_is_bounded_per_hour(
@@ -257,3 +258,30 @@ def test_an_export_makes_each_finished_tables_part_once_and_is_bounded_per_hour(
     assert past.json()["message"] == (
         "you have exported your records 3 times in the last hour: wait a while"
     )
+
+
+# -- Play now tables and the open-tables bound ------------------------------------------------
+
+
+def test_play_now_tables_count_in_the_open_tables_bound(tmp_path: Path) -> None:
+    # bots slow to play: the tables stay open while the test runs
+    settings = dataclasses.replace(
+        settings_for(tmp_path, open_tables_per_client=2), bot_delay=30.0
+    )
+    with TestClient(create_app(settings)) as client:
+        assert client.post("/api/me", json={"name": "Ann"}, headers=ORIGIN).status_code == 200
+        pressed = []
+        for _ in range(3):
+            pressed.append(
+                client.post("/api/play", json={"game": "nain-jaune", "wait": 5}, headers=ORIGIN)
+            )
+            # the wait is over: the table starts with a bot in the other seat
+            play = client.app.state.play  # type: ignore[attr-defined]
+            client.portal.call(play.match_all, time.time() + 60)  # type: ignore[union-attr]
+        lobby = client.post("/api/tables", json={"name": "Ann"}, headers=ORIGIN)
+        open_tables = client.get("/api/tables").json()["mine"]
+    assert [p.status_code for p in pressed] == [200, 200, 429]
+    assert pressed[2].json()["message"] == (
+        "you have 2 tables not over yet: finish one before making another"
+    )
+    assert lobby.status_code == 429 and len(open_tables) == 2

@@ -84,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.chat = chat
             app.state.players = PlayerStore(store)
             app.state.play = PlayNow(store, service, app.state.players, settings.bot_delay)
+            app.state.play.on_table = app.state.limits.note_table
             play = asyncio.get_running_loop().create_task(app.state.play.run())
             yield
         finally:

@@ -66,6 +66,7 @@ from cardroom.web.routes.common import (
     service_of,
     settings_of,
 )
+from cardroom.web.routes.lobby import open_tables_refused
 
 router = APIRouter()
 _T = TypeVar("_T")
@@ -776,9 +777,13 @@ async def play_now(request: Request) -> Response:
     )
     if refused is not None:
         return refused
+    address = _address(request)
+    full = await open_tables_refused(request, address, connection_lang(request))
+    if full is not None:
+        return full
     size = 2 if body.game in ("spit", "speed") else body.size
     play = _play(request)
-    await play.join(player.id, body.game, size, body.wait)
+    await play.join(player.id, body.game, size, body.wait, address=address)
     await play.match_all()
     return JSONResponse({"waiting": await play.status(player.id)})
 
