@@ -226,12 +226,12 @@ async def passkey_flood(url: str, pid: int, row: Row, db: Path, seconds: float) 
 async def export_flood(url: str, pid: int, row: Row, games: int) -> None:
     zelda = await player(url, "Zelda")
     tables = []
-    for _ in range(games):  # a person seat taken over by a bot at once: over in a moment
+    for _ in range(games):  # a person seat left, taken over by a bot after 5 s: soon over
         made = await zelda.post("/api/tables", json={
-            "name": "Zelda", "players": 2, "end": "rounds:1", "takeover_after": 0.01,
+            "name": "Zelda", "players": 2, "end": "rounds:1", "takeover_after": 5,
             "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}],
         })  # fmt: skip
-        if made.status_code == 200:
+        if made.status_code == 201:
             tables.append(made.json()["table"])
         else:
             break
@@ -320,7 +320,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--peer-ref", default="main")
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--games", type=int, default=10)  # tables_per_minute
     parser.add_argument("--floods", default="idle-burst,idle-stream,password,passkey,export")
     args = parser.parse_args()
     rows = asyncio.run(run(args))
