@@ -76,3 +76,23 @@ def test_importing_the_registry_imports_no_engine_numba_web_or_terminal() -> Non
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_games_title_is_its_name_for_people_and_an_unknown_name_stays_as_it_is() -> None:
+    from cardroom.games.registry import title
+    from cardroom.i18n import translator
+
+    assert [title(n) for n in names()] == ["Nain Jaune", "Spit", "Speed"]
+    assert title("chess") == "chess"
+    assert translator("cy")._(title("spit")) == "Tafod"
+
+
+def test_a_speed_match_to_a_target_comes_from_the_registry_and_spit_has_none() -> None:
+    from cardroom.games.speed import SpeedMatch
+
+    speed = game("speed")
+    to_five = speed.rules_from({"target": "5"})
+    match = speed.match_for(to_five, 3)
+    assert isinstance(match, SpeedMatch) and match.rules.target == 5 and match.seed == 3
+    assert speed.match_for(speed.rules_from({}), 3) is None  # a single game
+    assert game("spit").match_for(game("spit").rules_from({}), 3) is None

@@ -207,11 +207,11 @@ def test_the_words_of_a_few_refusals() -> None:
         for path in ("game of nine",)
     }
     assert said == {
-        "fr": "Nain Jaune se joue de 2 à 8 joueurs, pas à 9",
+        "fr": "le Nain Jaune se joue de 2 à 8 joueurs, pas à 9",
         "cy": "chwaraeir Nain Jaune gan 2 i 8 chwaraewr, nid 9",
     }
     spit = _raised_message(RAISED["spit of three"])
-    assert words(spit, "fr") == "Spit se joue à deux, pas à 3"
+    assert words(spit, "fr") == "le Spit se joue à deux, pas à 3"
     assert words(spit, "cy") == "chwaraeir Tafod gan ddau chwaraewr, nid 3"
     flag = _raised_message(RAISED["flag neither yes nor no"])
     assert words(flag, "fr").endswith("répondez oui ou non")

@@ -192,5 +192,5 @@ def test_replay_prints_times_from_the_start_for_web_records_too(tmp_path: Path) 
     lines = [CliRunner().invoke(cli, ["replay", str(p)]).output.splitlines() for p in (path, web)]
     assert lines[0] == lines[1]
     first = data["actions"][0]["t"] - data["start"]
-    assert any(line.strip().startswith(f"{first:.2f}s") for line in lines[1])
+    assert any(line.strip().startswith(f"{first:.2f} s") for line in lines[1])
     assert "17955" not in "\n".join(lines[1])

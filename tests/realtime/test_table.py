@@ -1,4 +1,4 @@
-"""The real-time table for the web (tables/spit_speed.py): rebuilt from its log, frames without
+"""The real-time table for the web (tables/realtime.py): rebuilt from its log, frames without
 hidden cards, and the entries it refuses."""
 
 from __future__ import annotations

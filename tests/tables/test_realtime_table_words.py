@@ -62,7 +62,7 @@ async def test_an_action_between_two_games_of_a_match_is_refused_in_words(
         "cette partie est finie : la suivante du match est distribuée dans un instant"
     )
     assert table_error_text(error.code, error.message, "cy") == (
-        "mae’r gêm hon ar ben: bydd gêm nesaf yr ornest yn cael ei rhannu cyn bo hir"
+        "mae’r gêm hon ar ben: bydd gêm nesaf yr ornest yn cael ei delio cyn bo hir"
     )
 
 

@@ -19,7 +19,7 @@ from cardroom.cli.options import BoundedInt
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
-from cardroom.i18n.words import N_, pretty, tr_of
+from cardroom.i18n.words import N_, labelled, pretty, tr_of
 
 if TYPE_CHECKING:
     from cardroom.analysis.nain_jaune import AnalysisError
@@ -130,7 +130,7 @@ def analysis_error(exc: AnalysisError, tr: Translator, where: str) -> str:
     """An analysis refusal in words after the file's name: a malformed record's error is told
     from its message's id (:func:`~cardroom.i18n.reasons.record_error_text`)."""
     if exc.code in ("unfinished", "too-long"):
-        return f"{where}: {tr._(REFUSALS[exc.code])}"
+        return labelled(where, tr._(REFUSALS[exc.code]), tr)
     if exc.code == "bad-record":
         return record_error_text(exc, tr, path=where)
     return f"{where}: {exc}"
@@ -148,7 +148,7 @@ def choice_words(label: str, tr: Translator) -> str:
         return tr._("claim")
     if label == "pass":
         return tr._("pass")
-    return pretty(label)
+    return pretty(label, tr)
 
 
 def _num(x: float | None, tr: Translator, signed: bool = False) -> str:

@@ -3,8 +3,9 @@
 Every layer asks this module about a game instead of spelling its name: which games there are
 (:data:`GAMES`, in the order menus show them), a game by its record name (:func:`game`), and for
 that game its rules, engine, view, record reader, kind of table, bots, analysis, rules page and
-its pieces for the terminal and the web (:class:`Game`). A new game is one folder and one
-:func:`register` call (see ``docs/architecture.md``, "Adding a game").
+its pieces for the terminal and the web (:class:`Game`). A game is registered with
+:func:`register`; ``docs/architecture.md`` ("Adding a game") lists what it provides and which
+layers still name the games by hand.
 
 The pieces are named, not imported: a reference is ``"package.module:attribute"`` (or a module
 alone), imported the first time it is asked for (:meth:`Game.load`). So importing the registry
@@ -32,6 +33,7 @@ __all__ = [
     "names",
     "new_engine",
     "register",
+    "title",
     "unregister",
 ]
 
@@ -79,6 +81,9 @@ class Game:
     """The table state machine the table service runs over the log."""
     rules_version: str
     """Today's version of the rules (a table's ``created`` entry keeps the one it plays)."""
+    target_match: str | None = None
+    """A real-time game played to a target score: the match class, ``cls(rules, seed)``, used
+    when ``rules.target > 0`` (its ``game`` is the game being played)."""
     options_words: str | None = None
     """The options in words (labels, values, presets) for the lobby and the rules page."""
     bots: str | None = None
@@ -110,6 +115,13 @@ class Game:
     def rules_from(self, options: Mapping[str, Any]) -> Any:
         """The game's rules with ``options`` (``key=value`` by name) applied."""
         return self.load("rules").from_options(dict(options))
+
+    def match_for(self, rules: Any, seed: int) -> Any | None:
+        """A match to ``rules.target`` dealt from ``seed`` (None: the game has no such match or
+        the rules ask for a single game)."""
+        if self.target_match is None or getattr(rules, "target", 0) <= 0:
+            return None
+        return self.load("target_match")(rules, seed)
 
     def new_engine(
         self, options: Mapping[str, Any], seed: int, rules_version: int | None = None
@@ -162,6 +174,13 @@ def new_engine(
     if not entry.realtime:
         raise UnknownGame(name, names(REALTIME))
     return entry.new_engine(options, seed, rules_version)
+
+
+def title(name: str) -> str:
+    """The name people see for game ``name`` (an English msgid: translate it where it is
+    shown); a name no game has is given back as it is."""
+    found = _GAMES.get(name)
+    return name if found is None else found.title
 
 
 def games(kind: TableKind | None = None) -> Iterator[Game]:
@@ -242,6 +261,7 @@ register(
         record="cardroom.games.speed.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
+        target_match="cardroom.games.speed.engine:SpeedMatch",
         bots="cardroom.bots.reaction",
         analysis="cardroom.analysis.realtime",
         rules_page="speed",

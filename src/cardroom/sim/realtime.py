@@ -17,8 +17,7 @@ from typing import Any
 from cardroom.arbiter import Arbiter, VirtualClock
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.realtime_engine import SEATS
-from cardroom.games.registry import new_engine
-from cardroom.games.speed import SpeedMatch
+from cardroom.games.registry import GAMES, new_engine
 
 MAX_SECONDS = 4 * 3600.0
 """A game still going after this much game time is stopped and counted unfinished."""
@@ -152,9 +151,9 @@ def play_one(
     specs = [bots[by_seat[s]] for s in SEATS]
     rngs = [random.Random(f"sim/{seed}/bot/{number}/{by_seat[s]}") for s in SEATS]
     names = [f"bot{by_seat[s]}" for s in SEATS]
-    match = None
-    if getattr(engine.rules, "target", 0) > 0 and engine.game == "speed":
-        match = SpeedMatch(engine.rules, deal_seed)
+    entry = GAMES.get(engine.game)  # (a test's engine_factory may deal a game of its own)
+    match = entry.match_for(engine.rules, deal_seed) if entry is not None else None
+    if match is not None:
         engine = match.game
     totals = GameResult(None, 0.0, 0, 0, 0, 0, 0, 0, False, (seat_of[0], seat_of[1]))
     while True:

@@ -68,8 +68,8 @@ from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.registry import REALTIME, names, new_engine
 from cardroom.games.registry import game as registry_game
-from cardroom.games.speed import SpeedGame, SpeedMatch, derive_seed, record_header
-from cardroom.games.spit import SpitGame, SpitRules
+from cardroom.games.speed import SpeedGame, SpeedMatch, record_header
+from cardroom.games.spit.match import SpitMatch
 from cardroom.i18n.realtime_words import event_fields, public_refusal
 from cardroom.tables.config import (
     ALREADY_STARTED,
@@ -118,56 +118,6 @@ AWAY_THEN = ("forfeit", "bot")
 MAX_AWAY_LIMIT = 3600.0
 MAX_GAMES = 9
 """The most games a Spit match may ask a player to win."""
-
-
-class SpitMatch:
-    """Games of Spit until a player has won ``wins`` of them; game ``n`` (from 1) is dealt by
-    ``SpitGame.new(rules, derive_seed(seed, n))``, as a Speed match's games are."""
-
-    def __init__(
-        self, rules: SpitRules, seed: int, wins: int, rules_version: int | None = None
-    ) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.wins = wins
-        self.version = rules_version
-        self.games: list[SpitGame] = [SpitGame.new(rules, derive_seed(seed, 1), rules_version)]
-
-    @property
-    def game(self) -> SpitGame:
-        """The game being played (or the last one)."""
-        return self.games[-1]
-
-    @property
-    def number(self) -> int:
-        """The current game's number, from 1."""
-        return len(self.games)
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        """Games each seat has won."""
-        won = [g.winner for g in self.games if g.over]
-        return (won.count(0), won.count(1))
-
-    @property
-    def over(self) -> bool:
-        """True once a player has won ``wins`` games."""
-        return max(self.scores) >= self.wins
-
-    @property
-    def winner(self) -> int | None:
-        """The seat that won the match, once it is over."""
-        return self.scores.index(max(self.scores)) if self.over else None
-
-    def next_game(self) -> SpitGame:
-        """Deal the next game (the current one over, the match not)."""
-        assert self.game.over and not self.over, "a next game only when the match is open"
-        self.games.append(
-            SpitGame.new(self.rules, derive_seed(self.seed, self.number + 1), self.version)
-        )
-        return self.game
-
-
 
 
 MAX_NAME = 24

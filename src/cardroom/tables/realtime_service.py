@@ -65,8 +65,8 @@ from cardroom.tables.config import (
     bad_level,
     table_exists,
 )
-from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
+from cardroom.tables.seats import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 

@@ -58,15 +58,10 @@ from cardroom.tables.config import (
     cannot_rebuild,
     table_exists,
 )
-from cardroom.tables.nain_jaune import (
-    NainJauneTable,
-    action_text,
-    clean_name,
-    hash_token,
-    seat_for_token,
-)
+from cardroom.tables.nain_jaune import NainJauneTable, action_text
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
+from cardroom.tables.seats import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, Wake, idle_for, sleep
 

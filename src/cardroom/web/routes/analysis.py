@@ -29,6 +29,7 @@ from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Sta
 from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.games.errors import RecordError
 from cardroom.games.records import loads
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.realtime_words import seat_name
@@ -229,7 +230,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
         return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     service = service_of(request)
     try:
-        realtime = await service.game_of(table_id) in ("spit", "speed")
+        realtime = await service.game_of(table_id) in names(REALTIME)
         record: Any = await (
             service.realtime_record(table_id) if realtime else service.record(table_id)
         )

@@ -55,9 +55,19 @@ from cardroom.web.passkeys import (
 from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
-from cardroom.web.ratings import MIN_GAMES, leaderboard, player_ratings, plays_like
+from cardroom.web.ratings import (
+    MIN_GAMES,
+    PROVISIONAL_GAMES,
+    VOID_REASONS,
+    bot_rating,
+    leaderboard,
+    outcomes,
+    player_ratings,
+    plays_like,
+)
 from cardroom.web.routes.common import (
     COOKIE_PREFIX,
+    check_table_id,
     connection_lang,
     error_json,
     message_page,
@@ -134,9 +144,7 @@ def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) 
     return error_json(status, code, tr._(_MESSAGES[code]))
 
 
-async def _bound(
-    request: Request, window: Window, code: str, *keys: str
-) -> JSONResponse | None:
+async def _bound(request: Request, window: Window, code: str, *keys: str) -> JSONResponse | None:
     """A 429 (words ``code``, Retry-After) if any of ``keys`` is past ``window``; else None
     and one more is counted for each key (in the database, for every process sharing it)."""
     limits = _limits(request)
@@ -623,17 +631,54 @@ async def games(request: Request) -> Response:
         return JSONResponse({"games": [], "stats": {}})
     mine = await my_games(request, player)
     stats = await my_stats(request, mine)
-    rated = await player_ratings(service_of(request).store, player.id)
+    store = service_of(request).store
+    rated = await player_ratings(store, player.id)
+    counted = await outcomes(store, [g["table"] for g in mine])
+    tr = translator(connection_lang(request))
     for game in mine:
         change = rated.get(game["game"], {}).get("changes", {}).get(game["table"])
         game["rating"] = change  # [before, after] for a counted rated game, else None
+        game["rated"] = game["table"] in counted
+        outcome = counted.get(game["table"])  # a rated game that did not count: why, in words
+        game["unrated"] = tr._(VOID_REASONS[outcome]) if outcome in VOID_REASONS else None
     for name, figures in rated.items():
         entry = stats.setdefault(name, {"games": 0, "won": 0})
         entry["rating"] = figures["rating"]
+        entry["provisional"] = figures["provisional"]
+        entry["provisional_games"] = PROVISIONAL_GAMES
         entry["rated_games"] = figures["games"]
-        if figures["rating"] is not None:
-            entry["plays_like"] = plays_like(name, figures["rating"])
+        if figures["mu"] is not None:
+            entry["plays_like"] = plays_like(name, figures["mu"], figures["games"])
+            if entry["plays_like"] is not None:
+                entry["plays_like_rating"] = bot_rating(name, entry["plays_like"])
     return JSONResponse({"games": mine, "stats": stats})
+
+
+@router.get("/api/tables/{table_id}/rating")
+async def table_rating(request: Request, table_id: str) -> Response:
+    """What a finished table did to the asker's rating, for its end screen: ``{"rated",
+    "counted", "unrated" (why it did not count, in words, or null), "rating" ([before, after]
+    for the asking player, or null)}``."""
+    check_table_id(table_id)
+    store = service_of(request).store
+    known = await outcomes(store, [table_id])
+    rated = table_id in known
+    outcome = known.get(table_id)
+    tr = translator(connection_lang(request))
+    change = None
+    player = await current_player(request)
+    if player is not None and outcome == "rated":
+        for figures in (await player_ratings(store, player.id)).values():
+            change = figures["changes"].get(table_id, change)
+    return JSONResponse(
+        {
+            "rated": rated,
+            "counted": outcome is not None,
+            "unrated": tr._(VOID_REASONS[outcome]) if outcome in VOID_REASONS else None,
+            "rating": change,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @router.get("/api/leaderboard/{game}")

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from cardroom.games.messages import Message
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import N_
@@ -23,6 +24,7 @@ from cardroom.web.identity import (
     seat_for,
     set_player_cookie,
 )
+from cardroom.web.ratings import NO_BOT_HANDOVER, SAME_PLAYER, is_rated, second_seat
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
@@ -121,6 +123,8 @@ async def accept_invite(request: Request, invite: str) -> Response:
     if seat is None:
         return _bad_invite(request)
     player, key = await player_or_new(request)
+    if await second_seat(service_of(request).store, table_id, seat, player.id):
+        return _rated_second_seat(request, key)  # a rated game is between different people
     try:
         if reissued_secret:
             other = await players.seat_of_player(table_id, player.id)
@@ -141,6 +145,15 @@ async def accept_invite(request: Request, invite: str) -> Response:
         response = RedirectResponse(f"/t/{table_id}", status_code=HTTPStatus.SEE_OTHER)
         if not reissued_secret:
             set_seat_cookie(response, request, table_id, token)
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
+def _rated_second_seat(request: Request, key: str | None) -> Response:
+    response = message_page(
+        request, HTTPStatus.CONFLICT, N_("You already sit at this table"), SAME_PLAYER
+    )
     if key is not None:
         set_player_cookie(response, request, key)
     return response
@@ -175,9 +188,9 @@ async def table_page(request: Request, table_id: str) -> Response:
 
 
 async def _template(request: Request, table_id: str) -> str:
-    """``realtime.html`` for Spit and Speed, ``table.html`` for Nain Jaune."""
+    """``realtime.html`` for a real-time game, ``table.html`` for a turn-based one."""
     game = await service_of(request).game_of(table_id)
-    return "realtime.html" if game in ("spit", "speed") else "table.html"
+    return "realtime.html" if game in names(REALTIME) else "table.html"
 
 
 async def _acting_seat(request: Request, table_id: str, refusal: Message = PLAYERS_ONLY) -> int:
@@ -254,7 +267,7 @@ async def table_record(request: Request, table_id: str) -> Response:
     try:
         game = await service_of(request).game_of(table_id)
         record: object
-        if game in ("spit", "speed"):
+        if game in names(REALTIME):
             record = await service_of(request).realtime_record(table_id)
         else:
             record = await service_of(request).record(table_id)
@@ -302,6 +315,8 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
             raise TableError(
                 "bad-request", Message("table.not-person-seat", "this seat is not a person's seat")
             )
+        if what == "bot" and await is_rated(service_of(request).store, table_id):
+            raise TableError("forbidden", NO_BOT_HANDOVER)
         claim = await players_of(request).claim_of(table_id, seat)
         held = what == "link" and claim is not None and claim.player_id is not None
         in_play = held and await service_of(request).seat_state(table_id, seat) == "playing"

@@ -119,6 +119,7 @@ function resultText(game) {
   if (typeof r.chips === "number") parts.push(_("chips: {n}", { n: num(r.chips) }));
   if (game.status !== "over") parts.push(_("not finished"));
   if (Array.isArray(game.rating)) parts.push(_("rating {before} → {after}", { before: ratingText(game.rating[0]), after: ratingText(game.rating[1]) }));
+  if (game.unrated) parts.push(game.unrated); // a rated game that did not count, and why (the server's words)
   return parts.join(", ");
 }
 
@@ -146,7 +147,8 @@ function seatControls(game) {
         out.textContent = err.message;
       }
     });
-    box.append(reissue, " ", bot);
+    box.append(reissue);
+    if (!game.rated) box.append(" ", bot); // a rated game is not handed to a bot (the server refuses it)
   });
   box.append(out);
   return box;
@@ -186,8 +188,11 @@ function showStats(stats) {
     if (s.boxes !== undefined) bits.push(_("boxes taken: {n}", { n: s.boxes }));
     if (s.slaps_won !== undefined) bits.push(_("slaps won: {n}", { n: s.slaps_won }));
     if (s.mean_reaction !== undefined && s.mean_reaction !== null) bits.push(_("mean time to play after a change: {n} s", { n: num(s.mean_reaction, 2) }));
-    if (s.rating !== undefined && s.rating !== null) bits.push(_("rating: {n}", { n: ratingText(s.rating) }));
-    if (s.plays_like) bits.push(_("you play like {bot}", { bot: _(LEVEL_NAMES[s.plays_like]) }));
+    if (s.rating !== undefined && s.rating !== null) {
+      bits.push(_("rating: {n}", { n: ratingText(s.rating, s.provisional) }));
+      if (s.provisional) bits.push(_("provisional until {n} rated games", { n: s.provisional_games }));
+    }
+    if (s.plays_like) bits.push(_("you play like {bot} ({n})", { bot: _(LEVEL_NAMES[s.plays_like]), n: ratingText(s.plays_like_rating) }));
     list.append(el("li", {}, el("strong", {}, _(GAME_NAMES[game] || game)), " ", bits.join(", ")));
   }
 }

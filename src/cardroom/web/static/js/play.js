@@ -46,7 +46,7 @@ async function board() {
     const who = row.bot
       ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot))
       : el("span", {}, personName(row.name), row.tag ? el("small", { class: "tag" }, ` #${row.tag}`) : "");
-    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating))));
+    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating, row.provisional))));
   }
 }
 
