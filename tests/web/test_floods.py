@@ -44,9 +44,16 @@ async def _get(address: str, path: str, source: str = BYSTANDER) -> bytes:
         writer.close()
 
 
-async def test_idle_sockets_of_one_address_do_not_shut_out_another(tmp_path: Path) -> None:
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+async def test_idle_sockets_of_one_address_do_not_shut_out_another(
+    tmp_path: Path, http: str
+) -> None:
     settings = settings_for(
-        tmp_path, max_connections=60, idle_connections_per_address=10, header_timeout=30.0
+        tmp_path,
+        max_connections=60,
+        idle_connections_per_address=10,
+        header_timeout=30.0,
+        http_impl=http,
     )
     async with serving(settings) as (_app, address):
         host, port = address.split(":")
