@@ -137,6 +137,7 @@ class PlayIn(msgspec.Struct, forbid_unknown_fields=True):
     game: Literal["nain-jaune", "spit", "speed"]
     size: Annotated[int, Meta(ge=2, le=8)] = 2
     wait: Annotated[float, Meta(ge=5, le=300)] = DEFAULT_WAIT
+    bot_now: bool = False
 
 
 def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) -> JSONResponse:
@@ -812,7 +813,8 @@ async def play_page(request: Request) -> Response:
 
 @router.post("/api/play")
 async def play_now(request: Request) -> Response:
-    """Wait for a game: ``{"game", "size" (Nain Jaune), "wait" (seconds before bots)}``."""
+    """Wait for a game: ``{"game", "size" (Nain Jaune), "wait" (seconds before bots),
+    "bot_now" (bots at once if nobody is waiting)}``."""
     got = await _player_body(request, PlayIn, named=True)
     if isinstance(got, Response):
         return got
@@ -828,14 +830,17 @@ async def play_now(request: Request) -> Response:
         return full
     size = 2 if body.game in ("spit", "speed") else body.size
     play = _play(request)
-    await play.join(player.id, body.game, size, body.wait, address=address)
+    await play.join(
+        player.id, body.game, size, body.wait, address=address, bot_now=body.bot_now
+    )
     await play.match_all()
     return JSONResponse({"waiting": await play.status(player.id)})
 
 
 @router.get("/api/play")
 async def play_status(request: Request) -> Response:
-    """``{"waiting": {game, since, size, table} | null}``: ``table`` once seated."""
+    """``{"waiting": {game, since, size, table, others, bots_at, level} | null}``: ``table``
+    once seated; ``others`` waiting for the same game, bots of ``level`` at ``bots_at``."""
     player = await current_player(request)
     if player is None:
         return JSONResponse({"waiting": None})
