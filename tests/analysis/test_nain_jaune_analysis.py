@@ -9,15 +9,18 @@ from collections.abc import Sequence
 import pytest
 
 from cardroom.analysis.nain_jaune import (
+    MIN_LIKE,
     TIE,
     AnalysisError,
     Decision,
+    RoundAnalysis,
     analyse,
     mark_of,
     moments,
     value_choices,
 )
 from cardroom.bots.base import make_bot
+from cardroom.bots.strength import rating_of
 from cardroom.cards import DECK, Card, parse_cards
 from cardroom.games.nain_jaune.engine import PASS, Action, Play, Round, round_record
 from cardroom.games.nain_jaune.record import parse_game
@@ -168,11 +171,19 @@ def test_the_same_record_gives_the_same_analysis() -> None:
         assert p.accuracy is None or 0 <= p.accuracy <= 100
         assert p.lost == pytest.approx(sum(d.loss for d in decisions if d.seat == p.seat))
     # the chosen choice is one of the choices, and its loss is the best value minus its own
-    # (a near tie counts as the best)
+    # (a near tie counts as the best); a would-be mark (a first loss of at least 1) is
+    # re-valued, and then its loss is the re-valuation's
+    assert any(d.deep for d in decisions)
     for d in decisions:
         values = {c.action: c.value for c in d.choices}
         behind = max(values.values()) - values[d.choice]
-        assert d.loss == pytest.approx(behind if behind >= TIE else 0.0)
+        if d.deep is None:
+            assert behind < 1 and d.mark is None
+            assert d.loss == pytest.approx(behind if behind >= TIE else 0.0)
+        else:
+            mine, top = d.deep
+            assert behind >= 1
+            assert d.loss == pytest.approx(top - mine if top - mine >= TIE else 0.0)
 
 
 def test_an_unfinished_game_is_refused() -> None:
@@ -198,3 +209,108 @@ def test_marks_need_the_loss_and_more_than_the_noise() -> None:
     assert mark_of(3.0, 0.1) == "mistake"
     assert mark_of(6.0, 0.1) == "blunder"
     assert mark_of(6.0, 3.0) is None  # no more than twice its standard error
+
+
+# P1 leads 10♦ J♦ Q♦ (it holds every next rank) and is asked for a king holding K♥ K♠ 7♠.
+# Either king first goes out: a king ends the sequence and its player leads again, so K♥-K♠-7♠
+# and K♠-K♥-7♠ both empty the hand. After K♥ the heuristic leads 7♠ (keeping K♠): a valuation
+# that plays the player's own later moves by the heuristic alone calls K♥ a blunder.
+KINGS = deal8({1: "10D JD QD 7S KH KS"}, "AC AD AH AS")
+
+
+@pytest.mark.parametrize("order", ["KH KS", "KS KH"])
+def test_either_king_goes_out_and_neither_is_marked(order: str) -> None:
+    result = analyse(record_of(CLASSIC, KINGS, play(f"10D JD QD {order} 7S")), worlds=WORLDS)
+    mine = [d for d in result.rounds[0].decisions if d.seat == 1]
+    king = decision_at(mine, 1, 3)
+    assert {c.action for c in king.choices} == {"KH", "KS"}
+    assert king.loss < 1 and king.mark is None
+    # the lead of 10♦ goes out too (10♦ J♦ Q♦ then both kings then 7♠): no mark either
+    assert decision_at(mine, 1, 0).mark is None
+    assert not any(d.mark for d in mine)
+
+
+def test_leading_the_seven_before_the_second_king_is_a_blunder() -> None:
+    """The planted blunder: after K♥, leading 7♠ instead of K♠ throws away a sure exit
+    (K♠ then 7♠); it stays marked after the re-valuation against stronger play."""
+    result = analyse(record_of(CLASSIC, KINGS, play("10D JD QD KH 7S")), worlds=WORLDS)
+    lead = decision_at(result.rounds[0].decisions, 1, 4)
+    assert lead.chosen == "7S" and lead.best == "KS"
+    assert lead.deep is not None and lead.mark == "blunder"
+    assert lead.loss >= 6 and lead.loss > 2 * lead.noise
+
+
+# P1 holds the four kings and two queens: whatever it leads it leads again (a king ends the
+# sequence; after a queen it plays a king itself), so every order goes out at once and every
+# choice is worth the same.
+ALL_KINGS = deal8({1: "KC KD KH KS QC QD"}, "AC AD AH AS")
+
+
+def test_a_round_whose_choices_all_go_out_has_no_mark() -> None:
+    result = analyse(record_of(CLASSIC, ALL_KINGS, play("QC KC QD KD KH KS")), worlds=WORLDS)
+    decisions = result.rounds[0].decisions
+    assert decisions  # P1 did choose (which card to lead), but nothing was at stake
+    assert all(d.mark is None and d.loss < TIE for d in decisions)
+    assert result.summary[1].marks == {"blunder": 0, "mistake": 0, "inaccuracy": 0}
+
+
+def test_plays_like_needs_enough_decisions_and_gives_an_interval() -> None:
+    """One round of a few decisions says nothing of a player's level: no label, no rating."""
+    result = analyse(record_of(CLASSIC, KINGS, play("10D JD QD KH 7S")), worlds=WORLDS)
+    assert all(p.decisions < MIN_LIKE for p in result.summary)
+    assert all(p.like is None and p.like_rating is None for p in result.summary)
+    # past the minimum: a label and an interval around the rating on the bots' scale
+    from cardroom.analysis.nain_jaune import summarise
+
+    one = result.rounds[0].decisions
+    lead = decision_at(one, 1, 4)
+    many = [RoundAnalysis(1, [], [], [lead] * MIN_LIKE)]
+    summary = summarise(result.players, many)[1]
+    assert summary.accuracy == 0.0 and summary.like == "easy"
+    assert summary.like_rating is not None
+    low, mid, high = summary.like_rating
+    assert low <= mid <= high and mid == rating_of(0.0)
+
+
+def test_hindsight_is_what_the_deal_allowed_against_what_happened() -> None:
+    """P1 went out with K♥ then K♠ then 7♠: the choice made shows the chips P1 really ended
+    the round with, and since nothing did better on the true deal, nothing is lost in
+    hindsight (the old figure played the heuristic after K♥, which leads 7♠ and stays in)."""
+    result = analyse(
+        record_of(CLASSIC, KINGS, play("10D JD QD KH KS 7S")), worlds=WORLDS, hindsight=True
+    )
+    r = result.rounds[0]
+    for d in (d for d in r.decisions if d.seat == 1):
+        made = next(c for c in d.choices if c.action == d.choice)
+        assert made.hindsight == r.final_chips[1]
+        assert d.hindsight_loss == pytest.approx(0.0)
+    assert result.summary[1].hindsight_lost == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("options", [{}, {"may_stop": "true", "when_blocked": "free-restart"}])
+def test_each_decision_names_the_replay_step_that_shows_it(options: dict[str, str]) -> None:
+    """The replay viewer's step ``frame`` of the decision's round shows the position the
+    decision was taken in: the deciding seat to act, its hand as it was; the next step shows
+    the action made."""
+    from cardroom.sim.play import game_record
+    from cardroom.web.replay_frames import rounds_page
+
+    rules = Rules.from_options("classic", {"end": "rounds:2", **options})
+    bots = [make_bot(b) for b in ("heuristic", "greedy", "random", "greedy", "random")]
+    data = game_record(rules, NAMES[:5], bots, 4)
+    result = analyse(data, worlds=32)
+    records = parse_game(data)
+    frames = rounds_page(records, 0, len(records))["rounds"]
+    checked = 0
+    for r in result.rounds:
+        steps = frames[r.number - 1]["steps"]
+        for d in r.decisions:
+            here, after = steps[d.frame], steps[d.frame + 1]
+            assert here["to_act"] == d.seat  # two rounds of five: game seats are round seats
+            if d.chosen != "pass":
+                assert d.chosen in here["hands"][d.seat]
+                assert d.chosen not in after["hands"][d.seat]
+            else:
+                assert after["hands"][d.seat] == here["hands"][d.seat]
+            checked += 1
+    assert checked > 10

@@ -40,10 +40,28 @@ def test_reaction_times_and_a_missed_play_in_a_hand_made_speed_game() -> None:
     assert result["duration"] == pytest.approx(3.5)
 
 
+def test_races_lost_and_the_flip_are_not_misses_or_reactions() -> None:
+    """docs/games/spit-example.json: Ann's median reaction is 0.8 s and Bob's 0.4 s; 17 of the
+    20 cards counted missed before were playable for less than that (races lost), some changes
+    covered 2-3 cards at once, and one of Ann's plays is stamped with the countdown's flip
+    (0.00 s). Now a miss needs a chance longer than the median, once per change and card, and
+    the flip-stamped play is a play but not a reaction."""
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parents[2] / "docs/games/spit-example.json").read_text())
+    ann, bob = analyse(data).to_json()["players"]
+    assert ann["plays"] == 28 and bob["plays"] == 28
+    assert len(ann["timeline"]) == 27  # the flip-stamped play is not timed
+    assert ann["fastest"] > 0 and bob["fastest"] > 0
+    assert ann["median"] == pytest.approx(0.8) and bob["median"] == pytest.approx(0.4)
+    assert ann["missed"] + bob["missed"] <= 3
+
+
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_simulated_bots_react_within_their_levels_ranges(game: str) -> None:
     """The easy bot reacts in 2-4 s and the expert in 0.3-0.6 s (docs/architecture.md): no
-    play is measured faster than that, the expert is much faster, and it misses less."""
+    play is measured faster than that, the expert is much faster, and it misses no more."""
     engine = new_engine(game, {}, 3)
     table = new_table(engine, ["easy", "expert"], [random.Random(1), random.Random(2)], ["E", "X"])
     assert run_table(table)
@@ -52,7 +70,8 @@ def test_simulated_bots_react_within_their_levels_ranges(game: str) -> None:
     assert easy["plays"] > 0 and expert["plays"] > 0
     assert easy["fastest"] >= 2.0 - 1e-9 and expert["fastest"] >= 0.3 - 1e-9
     assert expert["median"] < 1.0 < 2.0 <= easy["median"]
-    assert expert["missed"] < easy["missed"]
+    # a miss needs a chance longer than the player's median: the easy bot (2-4 s) rarely has one
+    assert expert["missed"] <= easy["missed"]
     assert result["duration"] > 0
     if game == "spit":
         assert easy["slaps_won"] == expert["slaps_lost"]

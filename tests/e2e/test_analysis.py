@@ -51,6 +51,18 @@ def test_the_analyse_button_shows_every_players_figures_and_a_chart(
     page.screenshot(path=str(shots / "analysis-desktop.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.screenshot(path=str(shots / "analysis-phone.png"), full_page=True)
+    # at 390 px the mark and the chips against the best are on screen, not scrolled away
+    chips = page.locator("#a-decisions thead th").nth(3)
+    assert chips.inner_text() == "Chips against the best"
+    box = chips.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+    # the decision's number is the replay's step, and its link opens that moment
+    link = page.locator("#a-decisions tbody tr th a").first
+    step = link.inner_text()
+    href = link.get_attribute("href")
+    assert href == f"/replay/ex1#round=1&step={step}"
+    page.goto(running.base + href)
+    expect(page.locator("#r-pos")).to_contain_text(f"step {step} of")
     assert errors == []
     ctx.close()
 

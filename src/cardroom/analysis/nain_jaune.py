@@ -12,12 +12,20 @@ end of the round. A choice's value is the seat's expected chips at the end of th
 - **marks** (see ``MARKS`` and docs/bots.md): a loss of at least 1, 3 and 6 chips is an
   inaccuracy, a mistake and a blunder, and only when the loss is also more than twice its
   standard error (the worlds are split into ``BATCHES`` batches to estimate it), so sampling
-  noise alone never marks a choice;
+  noise alone never marks a choice. Every would-be mark (a first loss of at least 1 chip) is
+  re-valued before it is given: the chosen and the best choice over fresh worlds, paired (the
+  same worlds and random numbers for both), with the seat's own later choices searched rather
+  than played by the heuristic (:func:`revalue`); the loss, its noise and the mark are then
+  the re-valuation's, so a mark means the choice lost chips against stronger play;
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
-- **in hindsight** (optional): every choice's value with every card known (the true deal, the
-  same rollouts), to show what was possible and how much was luck.
+- **in hindsight** (optional): what the true deal allowed against what happened. Each other
+  choice is played on the true deal with every seat's later choices searched with every card
+  known (strong play by all, not the heuristic); the chosen one's figure is what really
+  happened (the seat's chips at the end of the round). A player's "lost in hindsight" adds, for
+  each round, that figure at the player's first decision: the best the true deal allowed from
+  there minus what happened.
 
 Deterministic: the worlds of each decision are drawn from a seed derived from the record (its
 canonical JSON), the round and the decision's number, so two runs agree to the last digit.
@@ -30,12 +38,12 @@ import json
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from cardroom.bots.expert import ROLLOUT_POLICIES, prepare, run_worlds
+from cardroom.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
 from cardroom.bots.search import MISMATCH, Hidden, candidates, rebuild, sample_hidden
 from cardroom.games.nain_jaune.engine import CLAIM, Action, Claim, Event, Pass, Play, Round
 from cardroom.games.nain_jaune.record import (
@@ -58,6 +66,12 @@ NOISE_FACTOR = 2.0
 """A loss earns a mark only when it is more than this many standard errors."""
 TIE = 0.05
 """A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
+DEEP_FACTOR = 1
+"""The re-valuation of a would-be mark plays this many times the decision's worlds."""
+MIN_LIKE = 30
+"""A player is said to play like a level only past this many decisions with chips at stake."""
+LIKE_RESAMPLES = 400
+"""Bootstrap resamples of a player's decisions for the interval of its accuracy and rating."""
 MAX_DECISIONS = 6000
 """The most decisions one analysis takes on (a long game of many rounds has about 3000)."""
 
@@ -82,7 +96,8 @@ class Choice:
     """``claim``, ``pass`` or a card's code (for two equivalent plays, the first one's)."""
     value: float
     hindsight: float | None = None
-    """The value with every card known (only when asked for)."""
+    """Only when asked for: for the choice made, the chips the seat really ended the round
+    with; for the others, the choice played on the true deal, every seat searching."""
 
 
 @dataclass(slots=True)
@@ -110,16 +125,24 @@ class Decision:
     noise: float
     """The standard error of ``loss`` (from the spread of the batches)."""
     mark: str | None
+    frame: int = 0
+    """The replay viewer's step (in the round, 0: the deal) showing the decision's position."""
+    deep: tuple[float, float] | None = None
+    """When the first valuation found a loss worth a mark: the chosen and the best choice
+    re-valued with the seat's own later choices searched (see :func:`revalue`); ``loss`` and
+    ``noise`` are then this re-valuation's."""
 
     @property
     def spread(self) -> float:
-        """The best choice's value minus the worst's: the chips at stake in the decision."""
+        """The best choice's value minus the worst's: the chips at stake in the decision (at
+        least the loss, which the re-valuation may have made larger)."""
         values = [c.value for c in self.choices]
-        return max(values) - min(values)
+        return max(max(values) - min(values), self.loss)
 
     @property
     def hindsight_loss(self) -> float | None:
-        """With every card known: the best choice's value minus the chosen one's."""
+        """What the true deal allowed (the best of the choices' hindsight figures) minus what
+        happened (see :attr:`Choice.hindsight`)."""
         known = [c.hindsight for c in self.choices if c.hindsight is not None]
         mine = next(c.hindsight for c in self.choices if c.action == self.choice)
         return None if mine is None or not known else max(known) - mine
@@ -151,7 +174,11 @@ class PlayerSummary:
     marks: dict[str, int]
     hindsight_lost: float | None = None
     like: str | None = None
-    """The bot level whose accuracy is closest (see ``cardroom.bots.strength``)."""
+    """The bot level whose accuracy is closest (see ``cardroom.bots.strength``); only past
+    ``MIN_LIKE`` decisions with chips at stake."""
+    like_rating: tuple[float, float, float] | None = None
+    """With ``like``: the rating (the bots' scale) the accuracy corresponds to, with its 95 %
+    interval (low, value, high) from resampling the player's decisions."""
 
 
 @dataclass(slots=True)
@@ -184,6 +211,9 @@ class Analysis:
                     "marks": p.marks,
                     "hindsight_lost": _round(p.hindsight_lost),
                     "like": p.like,
+                    "like_rating": None
+                    if p.like_rating is None
+                    else [round(x, 2) for x in p.like_rating],
                 }
                 for p in self.summary
             ],
@@ -195,6 +225,7 @@ class Analysis:
                     "decisions": [
                         {
                             "step": d.step,
+                            "frame": d.frame,
                             "played": d.played,
                             "seat": d.seat,
                             "chips": d.chips,
@@ -205,6 +236,7 @@ class Analysis:
                             "loss": _round(d.loss),
                             "noise": _round(d.noise),
                             "mark": d.mark,
+                            "deep": None if d.deep is None else [_round(v) for v in d.deep],
                             "hindsight_loss": _round(d.hindsight_loss),
                             "choices": [
                                 {
@@ -237,25 +269,28 @@ class Moment:
     view: RoundView
     action: Action
     hidden: Hidden
+    frame: int = 0
+    """The replay viewer's step showing the position of the decision (0: the deal; every
+    action after it one step, a claim with the play it claims)."""
 
 
 class _Recorder(Round):
     """A round that notes every decision with more than one legal action as it is applied."""
 
-    __slots__ = ("moments",)
+    __slots__ = ("frames", "moments")
     moments: list[Moment]
+    frames: int
 
     def apply(self, action: Action) -> list[Event]:
+        frame = self.frames
+        if not isinstance(action, Claim):
+            self.frames += 1
         if self.result is None and len(self.legal_actions()) > 1:
             view = view_of(self, self.to_act)
             if len(candidates(view)) < 2:  # equivalent plays: no choice to value
                 return super().apply(action)
             self.moments.append(
-                Moment(
-                    view,
-                    action,
-                    ([list(h) for h in self.hands], list(self.talon)),
-                )
+                Moment(view, action, ([list(h) for h in self.hands], list(self.talon)), frame)
             )
         return super().apply(action)
 
@@ -266,6 +301,7 @@ def moments(record: RoundRecord) -> tuple[list[Moment], Round]:
         record.rules, record.chips, record.board, record.dealer, record.hands, record.talon
     )
     rnd.moments = []
+    rnd.frames = 0
     replay_round(record, rnd)
     return rnd.moments, rnd
 
@@ -345,7 +381,8 @@ def value_choices(
     if hidden is not None:
         truth = prepare(view, hidden)
         part = np.zeros(len(cands), np.float64)
-        w = run_worlds(truth, policies, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
+        strong = np.full(view.players, LOOKAHEAD, np.int64)
+        w = run_worlds(truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
         known = [float(t) / w for t in part]
     claim = next((i for i, a in enumerate(cands) if isinstance(a, Claim)), None)
     if claim is not None:
@@ -361,6 +398,46 @@ def value_choices(
             if known is not None and sub.hindsight is not None:
                 known[claim] = max(sub.hindsight)
     return Valuation(cands, values, batches, known)
+
+
+def revalue(
+    view: RoundView, pair: tuple[Action, Action], worlds: int, seed: int
+) -> tuple[float, float, float]:
+    """Two choices of ``view`` (the chosen one, the best) re-valued against stronger play.
+
+    The same worlds for both (each world plays both choices with the same random numbers, so
+    the difference is paired), and the deciding seat's own later choices are not the rollout
+    policy's: each one is searched, every distinct choice tried by a rollout in that world
+    (the expert's ``lookahead=on``). Returns the two values and the standard error of their
+    difference (over ``BATCHES`` batches).
+    """
+    rng = random.Random(seed)
+    prep = prepare(view, sample_hidden(view, rng))
+    keep = [next(i for i, a in enumerate(prep.cands) if a == act) for act in pair]
+    prep = replace(prep, cands=[prep.cands[i] for i in keep], codes=prep.codes[keep])
+    policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
+    policies[view.seat] = LOOKAHEAD
+    state = np.array([rng.getrandbits(63), 0], np.int64)
+    totals = np.zeros(2, np.float64)
+    weight = 0.0
+    diffs: list[float] = []
+    for b in range(BATCHES):
+        size = worlds // BATCHES + (1 if b < worlds % BATCHES else 0)
+        if size == 0:
+            continue
+        part = np.zeros(2, np.float64)
+        w = run_worlds(prep, policies, MISMATCH, size, state, part)
+        diffs.append(float(part[1] - part[0]) / w)
+        totals += part
+        weight += w
+    return float(totals[0]) / weight, float(totals[1]) / weight, _stderr(diffs)
+
+
+def _stderr(xs: Sequence[float]) -> float:
+    if len(xs) < 2:
+        return 0.0
+    mean = sum(xs) / len(xs)
+    return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
 
 
 def mark_of(loss: float, noise: float) -> str | None:
@@ -383,12 +460,17 @@ def _decision(
     if val.values[best] - val.values[at] < TIE:
         best = at
     loss = val.values[best] - val.values[at]
-    diffs = [b[best] - b[at] for b in val.batches]
-    noise = 0.0
-    if len(diffs) > 1:
-        mean = sum(diffs) / len(diffs)
-        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-        noise = math.sqrt(var / len(diffs))
+    noise = _stderr([b[best] - b[at] for b in val.batches])
+    deep: tuple[float, float] | None = None
+    if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
+        # a would-be mark: re-value the two choices against stronger play before marking
+        mine, top, noise = revalue(
+            view, (val.actions[at], val.actions[best]), worlds * DEEP_FACTOR, seed ^ 0x5EED
+        )
+        deep = (mine, top)
+        loss = top - mine
+        if loss < TIE:
+            best, loss = at, min(loss, 0.0)
     choices = [
         Choice(
             action_label(a),
@@ -411,7 +493,14 @@ def _decision(
         loss=max(0.0, loss),
         noise=noise,
         mark=mark_of(loss, noise),
+        deep=deep,
     )
+
+
+def _is_claim_pair(a: Action, b: Action) -> bool:
+    """A claim's value is that of its best continuation (see :func:`value_choices`): the
+    re-valuation does not replay it."""
+    return isinstance(a, Claim) or isinstance(b, Claim)
 
 
 # --- a whole game ----------------------------------------------------------------------------
@@ -474,6 +563,14 @@ def analyse(
         for step, moment in enumerate(moms, start=1):
             sub = random.Random(f"{seed}:{number}:{step}").getrandbits(63)
             decision = _decision(moment, number, step, worlds, sub, hindsight)
+            decision.frame = moment.frame
+            if hindsight:  # the choice made: what really happened
+                decision.choices = [
+                    replace(c, hindsight=float(end.chips[decision.seat]))
+                    if c.action == decision.choice
+                    else c
+                    for c in decision.choices
+                ]
             decision.seat = seats[decision.seat]
             analysed.decisions.append(decision)
             done += 1
@@ -503,14 +600,22 @@ def accuracy(decisions: Sequence[Decision]) -> float | None:
 
 def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[PlayerSummary]:
     """Per player: decisions, accuracy, expected chips lost, marks (and the level it is like)."""
-    from cardroom.bots.strength import level_like
+    from cardroom.bots.strength import level_like, rating_of
 
     out = []
     for seat, name in enumerate(players):
         mine = [d for r in rounds for d in r.decisions if d.seat == seat]
         marks = {m: sum(1 for d in mine if d.mark == m) for m, _ in MARKS}
-        known = [d.hindsight_loss for d in mine]
+        firsts = {d.round: d for d in reversed(mine)}  # each round's first decision
+        known = [d.hindsight_loss for d in firsts.values()]
         acc = accuracy(mine)
+        staked = [d for d in mine if d.spread > TIE]
+        like: str | None = None
+        rating: tuple[float, float, float] | None = None
+        if acc is not None and len(staked) >= MIN_LIKE:
+            low, high = _accuracy_interval(staked, f"{name}:{seat}")
+            like = level_like(acc)
+            rating = (rating_of(low), rating_of(acc), rating_of(high))
         out.append(
             PlayerSummary(
                 seat,
@@ -520,7 +625,20 @@ def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[P
                 sum(d.loss for d in mine),
                 marks,
                 None if not mine or None in known else sum(k or 0.0 for k in known),
-                None if acc is None else level_like(acc),
+                like,
+                rating,
             )
         )
     return out
+
+
+def _accuracy_interval(decisions: Sequence[Decision], key: str) -> tuple[float, float]:
+    """The 95 % interval of the accuracy of ``decisions`` (a seeded bootstrap)."""
+    rng = random.Random(key)
+    n = len(decisions)
+    found = []
+    for _ in range(LIKE_RESAMPLES):
+        acc = accuracy([decisions[rng.randrange(n)] for _ in range(n)])
+        found.append(100.0 if acc is None else acc)
+    found.sort()
+    return found[int(0.025 * LIKE_RESAMPLES)], found[int(0.975 * LIKE_RESAMPLES) - 1]

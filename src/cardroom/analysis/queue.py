@@ -23,7 +23,9 @@ from typing import Any
 from cardroom.analysis.nain_jaune import DEFAULT_WORLDS, AnalysisError
 from cardroom.store.analyses import AnalysisStore
 
-STORE_VERSION = 1
+STORE_VERSION = 2
+"""Bumped when an analysis means something new (2: would-be marks re-valued), so that stored
+ones are made again."""
 MAX_PENDING = 8
 """Analyses waiting or running at once, over every table."""
 

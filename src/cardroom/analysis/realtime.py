@@ -9,7 +9,11 @@ view):
   the player played it (a card that stays playable while it is moved between stock piles keeps
   its moment);
 - a **play missed** is a card that was playable and stopped being so because of the other
-  player's action or a countdown (its pile covered, a flip), not the player's own;
+  player's action or a countdown (its pile covered, a flip), not the player's own, after it had
+  been playable for longer than that player's median reaction (a shorter chance is a race
+  lost, not a miss); one change counts at most one miss per player, and a card at most once;
+- a play at the very moment a countdown's flip made its card playable is not a reaction
+  (nobody reacts in no time): it is counted as a play but not timed;
 - **refused plays**: the player's plays refused as stale (the pile had changed) or illegal;
 - **stalemate calls**: "Spit!" (Spit) or the call for the flip (Speed), at the start included;
 - **slaps won and lost** (Spit): who slapped first in each race for the centre piles.
@@ -49,6 +53,8 @@ class PlayerStats:
     calls: int = 0
     slaps_won: int = 0
     slaps_lost: int = 0
+    untimed: int = 0
+    """Plays made at the moment a countdown's flip made the card playable (not timed)."""
     timeline: list[tuple[float, float]] = field(default_factory=list)
     """(time of the play, reaction time) for every play, for the chart."""
 
@@ -57,7 +63,7 @@ class PlayerStats:
         r = self.reactions
         return {
             "name": self.name,
-            "plays": len(r),
+            "plays": len(r) + self.untimed,
             "median": round(statistics.median(r), 3) if r else None,
             "mean": round(statistics.fmean(r), 3) if r else None,
             "fastest": round(min(r), 3) if r else None,
@@ -105,21 +111,42 @@ def _playable(engine: Any, seat: int) -> set[Card]:
     return {a.card for a in engine.legal_actions(seat) if type(a).__name__ == "Play"}
 
 
-def _analyse_game(rep: Replay, stats: list[PlayerStats]) -> float:
+@dataclass(frozen=True, slots=True)
+class _Chance:
+    """A card that stopped being playable for ``seat`` through no action of its own."""
+
+    seat: int
+    card: Card
+    length: float
+    """Seconds it had been playable."""
+    change: tuple[int, int]
+    """Which game and change ended it (one miss per change and player)."""
+
+
+def _analyse_game(
+    rep: Replay, stats: list[PlayerStats], chances: list[_Chance], game: int
+) -> float:
     header = rep.header
     engine = record_module(header["game"]).game_from_header(header)
     since: list[dict[Card, float]] = [{}, {}]
     start = float(header.get("start", 0.0))
     last = start
 
+    changes = 0
+    flipped: set[tuple[int, Card]] = set()
+    """Cards made playable by the last countdown's flip (at time ``flip_t``)."""
+    flip_t = -1.0
+
     def refresh(t: float, actor: int | None) -> None:
+        nonlocal changes
+        changes += 1
         for seat in SEATS:
             now = _playable(engine, seat)
             for card in list(since[seat]):
                 if card not in now:
-                    del since[seat][card]
+                    became = since[seat].pop(card)
                     if actor != seat:
-                        stats[seat].missed += 1
+                        chances.append(_Chance(seat, card, t - became, (game, changes)))
             for card in now:
                 since[seat].setdefault(card, t)
 
@@ -128,7 +155,10 @@ def _analyse_game(rep: Replay, stats: list[PlayerStats]) -> float:
         last = entry.t
         if entry.seat is None:  # a countdown ran out: the engine resolved the stalemate
             engine.resolve_stalemate()
+            before = [set(since[s]) for s in SEATS]
             refresh(entry.t, None)
+            flip_t = entry.t
+            flipped = {(s, c) for s in SEATS for c in since[s] if c not in before[s]}
             continue
         seat, action = entry.seat, entry.action
         kind = type(action).__name__
@@ -138,8 +168,11 @@ def _analyse_game(rep: Replay, stats: list[PlayerStats]) -> float:
             continue
         if kind == "Play":
             became = since[seat].pop(action.card, entry.t)
-            stats[seat].reactions.append(entry.t - became)
-            stats[seat].timeline.append((entry.t, entry.t - became))
+            if not (entry.t <= flip_t and (seat, action.card) in flipped):
+                stats[seat].reactions.append(entry.t - became)
+                stats[seat].timeline.append((entry.t, entry.t - became))
+            else:
+                stats[seat].untimed += 1
         elif kind in ("CallSpit", "CallFlip"):
             stats[seat].calls += 1
         for event in engine.apply(seat, action):
@@ -148,6 +181,25 @@ def _analyse_game(rep: Replay, stats: list[PlayerStats]) -> float:
                 stats[1 - event.seat].slaps_lost += 1
         refresh(entry.t, seat)
     return last
+
+
+def _count_missed(chances: list[_Chance], stats: list[PlayerStats]) -> None:
+    """Each player's plays missed among ``chances`` (see the module docstring)."""
+    for seat, player in enumerate(stats):
+        # a player never timed has no median: every chance lost counts
+        median = statistics.median(player.reactions) if player.reactions else 0.0
+        counted: set[tuple[int, Card]] = set()
+        changes: set[tuple[int, int]] = set()
+        for chance in chances:
+            if (
+                chance.seat == seat
+                and chance.length > median
+                and (chance.change[0], chance.card) not in counted
+                and chance.change not in changes
+            ):
+                counted.add((chance.change[0], chance.card))
+                changes.add(chance.change)
+                player.missed += 1
 
 
 def analyse(data: Any) -> RealtimeAnalysis:
@@ -163,6 +215,8 @@ def analyse(data: Any) -> RealtimeAnalysis:
     stats = [PlayerStats(name) for name in names]
     start = float(replays[0].header.get("start", 0.0))
     end = start
-    for rep in replays:
-        end = max(end, _analyse_game(rep, stats))
+    chances: list[_Chance] = []
+    for number, rep in enumerate(replays):
+        end = max(end, _analyse_game(rep, stats, chances, number))
+    _count_missed(chances, stats)
     return RealtimeAnalysis(str(replays[0].header["game"]), stats, len(replays), end - start)

@@ -12,6 +12,7 @@ ratings, is :func:`cardroom.web.ratings.bot_rating`.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 
@@ -40,3 +41,15 @@ seed 22; the expert level as ``expert:ms=30`` in the tournament, load average 9 
 def level_like(accuracy: float) -> str:
     """The level whose accuracy is closest to ``accuracy`` (percent)."""
     return min(LEVEL_STRENGTH, key=lambda level: abs(LEVEL_STRENGTH[level].accuracy - accuracy))
+
+
+def rating_of(accuracy: float) -> float:
+    """The rating (the scale of :data:`LEVEL_STRENGTH`) an accuracy corresponds to: linear
+    between the levels' measured (accuracy, rating) points, held at the ends."""
+    points = sorted((s.accuracy, s.rating) for s in LEVEL_STRENGTH.values())
+    if accuracy <= points[0][0]:
+        return points[0][1]
+    for (a0, r0), (a1, r1) in itertools.pairwise(points):
+        if accuracy <= a1:
+            return r0 + (r1 - r0) * (accuracy - a0) / (a1 - a0)
+    return points[-1][1]

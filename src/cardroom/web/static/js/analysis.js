@@ -63,15 +63,26 @@ function drawRound() {
   const r = a.rounds[Number($("a-round").value) || 0];
   drawChart(a, r);
   const all = $("a-all").checked;
-  const heads = [_("Decision"), _("Player"), _("Played"), _("Best"), _("Expected chips"), _("Loss"), _("Mark")];
+  // the mark and the chips first: at 390 px they are the columns read
+  const heads = [_("Decision"), _("Player"), _("Mark"), _("Chips against the best"), _("Played"), _("Best")];
   if (a.hindsight) heads.push(_("In hindsight"));
   const rows = r.decisions.filter((d) => all || d.mark).map((d) => {
-    const row = [String(d.step), a.players[d.seat], choice(d.chosen), choice(d.best), num(d.value), `${num(d.loss)} ± ${num(d.noise)}`, d.mark ? MARKS[d.mark] : ""];
+    // the decision as the replay numbers it (its step in the round), linked to that moment
+    const step = d.frame === undefined ? String(d.step) : String(d.frame + 1);
+    const at = UPLOAD || d.frame === undefined ? step
+      : el("a", { href: `/replay/${encodeURIComponent(TABLE)}#round=${r.number}&step=${step}` }, step);
+    const behind = d.loss > 0 ? `${localNum(-d.loss, 1)} ± ${num(d.noise)}` : num(0);
+    const row = [at, a.players[d.seat], d.mark ? MARKS[d.mark] : "", behind, choice(d.chosen), choice(d.best)];
     if (a.hindsight) row.push(num(d.hindsight_loss));
     return row;
   });
-  if (!rows.length) rows.push([_("No decision earned a mark in this round."), "", "", "", "", "", ""].concat(a.hindsight ? [""] : []));
+  if (!rows.length) rows.push([_("No decision earned a mark in this round."), "", "", "", "", ""].concat(a.hindsight ? [""] : []));
   table($("a-decisions"), heads, rows);
+  // each mark's reason in words, under the table (readable at 390 px)
+  const reasons = r.decisions.filter((d) => d.mark).map((d) => el("li", {}, _(
+    "Step {step}, {player}: {best} keeps about {chips} more chips by the end of the round than {played}, with the player's own later moves played well.",
+    { step: d.frame === undefined ? d.step : d.frame + 1, player: a.players[d.seat], best: choice(d.best), chips: num(d.loss), played: choice(d.chosen) })));
+  clear($("a-reasons")).append(...reasons);
 }
 
 function drawChart(a, r) {

@@ -262,10 +262,18 @@ async function loadTable() {
     const data = await fetchPage(0);
     $("record-link").setAttribute("download", `${data.game || "nain-jaune"}-${TABLE}.json`);
     show(data, _("Replay of table {id}", { id: TABLE }));
+    await openMoment();
   } catch (err) {
     showError(err.message);
     $("finished").hidden = true;
   }
+}
+
+/** `#round=R&step=S` (the analysis's links): open round R at step S, both as shown (from 1). */
+async function openMoment() {
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  const r = Number(wanted.get("round")), s = Number(wanted.get("step"));
+  if (Number.isInteger(r) && r >= 1 && Number.isInteger(s) && s >= 1) await go(r - 1, s - 1);
 }
 
 if (TABLE) loadTable();
