@@ -19,8 +19,10 @@ from cardroom.games.messages import Message
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
+from cardroom.store import StoreUnavailable
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
+from cardroom.tables.config import UNAVAILABLE
 from cardroom.web.identity import SEAT_TAKEN, joining_name, seat_for
 from cardroom.web.limits import Limits
 from cardroom.web.protocol import (
@@ -124,6 +126,9 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
         token = None  # the watch page: a spectator, whatever seat the cookie holds
     try:
         seat = await seat_for(websocket, table_id, token, watch=watching)
+    except StoreUnavailable:  # (the app's HTTP 503 answer cannot go on a websocket)
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
     except TableError as exc:
         message = exc.message
         if exc.code == "forbidden" and message != SEAT_TAKEN:
@@ -322,6 +327,8 @@ class Connection:
                 await self._history(message)
             except TableError as exc:
                 await self._error(exc.code, exc.message, ref)
+            except StoreUnavailable:
+                await self._error("unavailable", UNAVAILABLE, ref)
             return
         if isinstance(message, Log):
             await self._earlier_log(message)
@@ -352,6 +359,8 @@ class Connection:
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
                 text = Message("table.stale", f"{STALE_PREFIX}: {text}", reason=text)
             await self._error(exc.code, text, ref)
+        except StoreUnavailable:  # (a read of the players or the bounds on the way)
+            await self._error("unavailable", UNAVAILABLE, ref)
         except Exception:
             log.exception("table %s seat %s: %r failed", self.table_id, seat, message)
             await self._error("bad-request", SERVER_FAILED, ref)
@@ -376,6 +385,8 @@ class Connection:
             await self.send(error_frame(exc.code, exc.words(self.lang), message.id))
         except TableError as exc:
             await self._error(exc.code, exc.message, message.id)
+        except StoreUnavailable:
+            await self._error("unavailable", UNAVAILABLE, message.id)
         except Exception:
             log.exception("table %s seat %s: chat failed", self.table_id, self.seat)
             await self._error("bad-request", SERVER_FAILED, message.id)
@@ -386,6 +397,9 @@ class Connection:
             frame = await self.service.earlier_log(self.table_id, self.seat, message.before)
         except TableError as exc:
             await self._error(exc.code, exc.message, message.id)
+            return
+        except StoreUnavailable:
+            await self._error("unavailable", UNAVAILABLE, message.id)
             return
         shown = localize_realtime_frame({**frame, "type": "state"}, self.lang)
         await self.send({**shown, "type": "log", "ref": message.id})
