@@ -21,7 +21,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as SaTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
+from cardroom.store import pgconn
 from cardroom.store.migrate import SchemaError, Upgrade, upgrade
 
 
@@ -414,10 +416,8 @@ class _PgWriter:
             conn = self.idle.pop()
             if not conn.is_closed():
                 return conn
-        import asyncpg
-
         try:
-            return await asyncpg.connect(self.dsn, timeout=5)
+            return await pgconn.connect(self.dsn)
         except Exception as exc:
             if not is_database_error(exc):
                 raise
@@ -548,24 +548,38 @@ class EventStore:
         try:
             options: dict[str, Any] = {}
             if full.startswith("postgresql"):
-                # a restarted database leaves dead pooled connections: test each before use
-                options = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 10}
+                # a restarted database leaves dead pooled connections: test each before use;
+                # a silent one: every statement, checkout and connection has a deadline
+                options = {
+                    "pool_pre_ping": True,
+                    "pool_size": 10,
+                    "max_overflow": 10,
+                    "pool_timeout": pgconn.CONNECT_TIMEOUT,
+                    "connect_args": pgconn.connect_args(),
+                }
             engine = create_async_engine(full, **options)
         except (ArgumentError, ImportError) as exc:
             raise StoreError(f"cannot use the database {full!r}: {exc}") from None
+        migrating = engine
         if engine.dialect.name == "sqlite":
             sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         else:
+            sa.event.listen(engine.sync_engine, "connect", _tune_socket)
             sa.event.listen(engine.sync_engine, "handle_error", _drop_broken)
+            # an upgrade may wait for another server's and run long: no statement deadline
+            migrating = create_async_engine(full, poolclass=NullPool)
         store = cls(engine, full)
         try:
-            store.upgraded = await upgrade(engine, full, path)
+            store.upgraded = await upgrade(migrating, full, path)
         except SchemaError as exc:
             await engine.dispose()
             raise StoreError(str(exc)) from None
         except (OperationalError, OSError, DBAPIError, sqlite3.Error) as exc:
             await engine.dispose()
             raise StoreError(f"cannot open the database {full}: {exc}") from None
+        finally:
+            if migrating is not engine:
+                await migrating.dispose()
         return store
 
     async def close(self) -> None:
@@ -904,6 +918,11 @@ class EventStore:
         )
         async with self.engine.connect() as conn:
             return {r.seat: r.token_hash for r in (await conn.execute(query)).all()}
+
+
+def _tune_socket(dbapi_connection: Any, _record: Any) -> None:
+    """Keepalives and a user timeout on a pooled connection's socket (``store/pgconn.py``)."""
+    pgconn.tune_socket(getattr(dbapi_connection, "_connection", None))
 
 
 def _drop_broken(context: sa.engine.ExceptionContext) -> None:

@@ -26,7 +26,7 @@ from cardroom.bots.hint import HintError, suggest
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
-from cardroom.tables.cluster import Coordinator
+from cardroom.tables.cluster import FENCE_AFTER, Coordinator
 from cardroom.tables.config import (
     CREATOR_STARTS,
     HINT_MOVED_ON,
@@ -188,6 +188,12 @@ class TableService:
         self._told_deadlines: dict[str, dict[tuple[str, int | None], float]] = {}
         """The timers the lease holder of a table this process does not hold told it of."""
         self._lease_task: asyncio.Task[None] | None = None
+        self._watchdog_task: asyncio.Task[None] | None = None
+        self._beating: asyncio.Task[None] | None = None
+        self.fenced = False
+        """This process lost its lease connection (the database does not answer it): it runs
+        no table and has closed its connections, until it is connected again."""
+        self.fence_after = FENCE_AFTER
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -206,6 +212,7 @@ class TableService:
                 logger.warning("cannot take table leases yet: %s", exc)
                 await self._coord.close()
             self._lease_task = asyncio.get_running_loop().create_task(self._lease_loop())
+            self._watchdog_task = asyncio.get_running_loop().create_task(self._watchdog())
             return
         for table_id in await self.store.table_ids({"waiting", "playing"}):
             try:
@@ -229,6 +236,8 @@ class TableService:
         tasks: list[asyncio.Task[None]] = list(self._tasks)
         if self._lease_task is not None:
             tasks.append(self._lease_task)
+        if self._watchdog_task is not None:
+            tasks.append(self._watchdog_task)
         if self._evict_task is not None:
             tasks.append(self._evict_task)
         for live in list(self._live.values()):
@@ -1104,8 +1113,15 @@ class TableService:
         self._spawn(self._send_presence([f"{table_id} {seat} {n}"]))
 
     def _check_store(self) -> None:
-        if self._coord is not None and not self._coord.connected and self.owned:
-            self._lose_all()
+        """Refuse at once (``unavailable``) while this process has lost the database."""
+        if self._coord is not None and not self._coord.connected:
+            self._fence()
+            raise TableError("unavailable", UNAVAILABLE)
+
+    @property
+    def available(self) -> bool:
+        """False while this process has lost its lease connection (it serves no table)."""
+        return self._coord is None or self._coord.connected
 
     def _present(self, live: _Live) -> set[int]:
         here = live.present()
@@ -1308,8 +1324,9 @@ class TableService:
             await asyncio.sleep(self.lease_interval)
             try:
                 if not coord.connected:
-                    self._lose_all()
+                    self._fence()
                     await coord.connect()
+                    self.fenced = False
                     logger.warning("table leases: connected to the database again")
                     coord.watch(self._watched_ids())
                     for live in list(self._live.values()):
@@ -1326,9 +1343,59 @@ class TableService:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                logger.warning("table leases lost (%s): trying again", exc)
-                await coord.close()
-                self._lose_all()
+                logger.warning(
+                    "table leases lost (%s): trying again", str(exc) or type(exc).__name__
+                )
+                coord.lost()
+                self._fence()
+
+    async def _watchdog(self) -> None:
+        """Every quarter of a lease interval: a round trip on the lease connection if none was
+        made for an interval (the scan makes one too); no answer for ``fence_after`` seconds,
+        or the connection gone: this process gives up its tables (``_fence``) before the
+        server frees their leases for another process."""
+        coord = self._coord
+        assert coord is not None
+        every = min(0.25, self.lease_interval / 4)
+        while not self._stopping:
+            await asyncio.sleep(every)
+            silent = coord.silent_for()
+            if coord.connected and silent > self.fence_after:
+                logger.warning("no answer from the database for %.1f s: giving up", silent)
+                coord.lost()
+            if not coord.connected:
+                self._fence()
+            elif silent >= self.lease_interval and (
+                self._beating is None or self._beating.done()
+            ):
+                self._beating = asyncio.get_running_loop().create_task(self._beat(coord))
+
+    @staticmethod
+    async def _beat(coord: Coordinator) -> None:
+        with contextlib.suppress(Exception):  # (the watchdog sees the silence)
+            await coord.beat()
+
+    def _fence(self) -> None:
+        """This process cannot reach the database: it is no table's authority any more (the
+        server frees the leases a few seconds later, see ``store/pgconn.py``), and its
+        connections are told ``unavailable`` and closed, so their pages connect again (through
+        the load balancer, to a process that can serve them)."""
+        self._lose_all()
+        if self.fenced:
+            return
+        self.fenced = True
+        ended = 0
+        for live in self._live.values():
+            for sub in list(live.subs):
+                sub.ended_by = "unavailable"
+                sub._put(None)
+                ended += 1
+        for table_id in self.realtime.table_ids():
+            for sub in self.realtime.subscriptions(table_id):
+                sub.ended_by = "unavailable"
+                sub._put(None)
+                ended += 1
+        logger.warning("lost the database: %d connections told so and closed", ended)
 
     async def _scan(self) -> None:
         """Take the leases of tables nobody holds; give back those of finished tables."""

@@ -60,6 +60,8 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
+HANDSHAKE_DEADLINE = 5.0
+"""Seconds the database may take to say who a new connection is (else ``unavailable``)."""
 
 NO_SUCH_TABLE = Message("table.no-table", "there is no such table")
 FOREIGN_PAGE = Message("ws.foreign-page", "this page is not from this server")
@@ -124,9 +126,13 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     watching = websocket.query_params.get("watch") not in (None, "", "0")
     if watching:
         token = None  # the watch page: a spectator, whatever seat the cookie holds
+    if not service.available:  # this process lost the database: another may serve it
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
     try:
-        seat = await seat_for(websocket, table_id, token, watch=watching)
-    except StoreUnavailable:  # (the app's HTTP 503 answer cannot go on a websocket)
+        async with asyncio.timeout(HANDSHAKE_DEADLINE):
+            seat = await seat_for(websocket, table_id, token, watch=watching)
+    except (StoreUnavailable, TimeoutError):  # (the app's HTTP 503 cannot go on a websocket)
         await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
         return
     except TableError as exc:
@@ -255,9 +261,13 @@ class Connection:
                 # alive at the GC keeper's step is walked by it (web/gcpause.py)
                 del frame
                 self.first_sent.set()
-            # the service ended the subscription (it is stopping)
+            # the service ended the subscription: it is stopping, or lost the database
             if self.websocket.application_state == WebSocketState.CONNECTED:
-                await self.websocket.close(CLOSE_GOING_AWAY)
+                if sub.ended_by == "unavailable":
+                    await self._error("unavailable", UNAVAILABLE)
+                    await self.websocket.close(CLOSE_TRY_AGAIN)
+                else:
+                    await self.websocket.close(CLOSE_GOING_AWAY)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
