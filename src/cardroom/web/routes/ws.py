@@ -8,7 +8,9 @@ connection that keeps sending binary, oversized or too many messages is closed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -60,6 +62,11 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
+WAITING_MAX = 16
+"""Messages of one connection waiting behind the one being done (past it: ``rate-limited``)."""
+PAGE_SILENT = 10.0
+"""Seconds without a word from a page that pings (every 2 s, ``static/js/common.js``) after
+which the connection is closed: its person is away (their seat's takeover clock starts)."""
 HANDSHAKE_DEADLINE = 5.0
 """Seconds the database may take to say who a new connection is (else ``unavailable``)."""
 
@@ -220,6 +227,12 @@ class Connection:
         """The language of the events' words in the frames sent to this connection."""
         self.chat: TableChat | None = getattr(websocket.app.state, "chat", None)
         self.first_sent = asyncio.Event()
+        self.waiting: asyncio.Queue[ClientMessage] = asyncio.Queue(WAITING_MAX)
+        """Messages read while an earlier one is being done (in order, one at a time), so that
+        reading goes on (a ping is answered) while an action waits for the database."""
+        self.heard_at = time.monotonic()
+        self.beats = False
+        """The page sends pings (a heartbeat): a page silent for ``PAGE_SILENT`` s is gone."""
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
@@ -230,6 +243,7 @@ class Connection:
     async def run(self, sub: Subscription) -> None:
         """Until the client leaves: ``sub``'s frames out, messages in."""
         pump = asyncio.create_task(self._pump(sub))
+        work = asyncio.create_task(self._work())
         feed = self.chat.feed(self.table_id) if self.chat is not None else None
         talk = asyncio.create_task(self._talk(feed)) if feed is not None else None
         try:
@@ -237,6 +251,7 @@ class Connection:
                 message = await self.websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                self.heard_at = time.monotonic()
                 await self._receive(message)
                 if self.abuse >= self.settings.abuse_limit:
                     await self._error("rate-limited", TOO_MANY_BAD)
@@ -246,6 +261,8 @@ class Connection:
             pass
         finally:
             pump.cancel()
+            work.cancel()
+            await asyncio.gather(work, return_exceptions=True)
             self.service.unsubscribe(sub)
             if feed is not None and self.chat is not None and talk is not None:
                 self.chat.drop(feed)
@@ -322,7 +339,35 @@ class Connection:
         except ProtocolError as exc:
             await self._error(exc.code, exc.message, exc.ref, abuse=True)
             return
-        await self._dispatch(decoded)
+        await self._queue(decoded)
+
+    async def _work(self) -> None:
+        """The messages other than pings, one after the other; and a page that sent a
+        heartbeat and then nothing for ``PAGE_SILENT`` seconds is closed (it is gone)."""
+        while True:
+            try:
+                message = await asyncio.wait_for(self.waiting.get(), PAGE_SILENT / 4)
+            except TimeoutError:
+                if self.beats and time.monotonic() - self.heard_at > PAGE_SILENT:
+                    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        await self.websocket.close(CLOSE_GOING_AWAY)
+                    return
+                continue
+            try:
+                await self._dispatch(message)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                return
+
+    async def _queue(self, message: ClientMessage) -> None:
+        """A ping is answered at once, even while an action waits; the rest waits its turn."""
+        if isinstance(message, Ping):
+            self.beats = True
+            await self.send({"type": "pong", "ref": message.id})
+            return
+        try:
+            self.waiting.put_nowait(message)
+        except asyncio.QueueFull:
+            await self._error("rate-limited", TOO_FAST, message.id)
 
     async def _dispatch(self, message: ClientMessage) -> None:
         ref = message.id
