@@ -83,6 +83,12 @@ LEASE_INTERVAL = 1.0
 """Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
 PRESENCE_TTL = 6.0
 """Seconds another process's presence report holds unless repeated."""
+STRANDED_GRACE = 10.0
+"""A person whose process stopped telling their presence without saying they left (it died,
+or lost the database) counts as present this much longer: the time for that process to give
+up its connections (``FENCE_AFTER``) and for the page to connect to another one. What the
+person could not do meanwhile is the servers' fault, not theirs: no takeover, no away."""
+PRESENCE_HELD = PRESENCE_TTL + STRANDED_GRACE
 EVICT_AFTER = 120.0
 """Seconds a finished table stays in memory after its last subscriber left (then it is read
 from the log again when someone asks for it)."""
@@ -1107,7 +1113,7 @@ class TableService:
         if not remote:
             return set()
         now = time.monotonic()
-        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL}
+        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_HELD}
 
     def _tell_realtime_presence(self, table_id: str, seat: int, n: int) -> None:
         self._spawn(self._send_presence([f"{table_id} {seat} {n}"]))
@@ -1129,7 +1135,7 @@ class TableService:
         if remote:
             now = time.monotonic()
             here |= {
-                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL
+                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_HELD
             }
         return here
 
@@ -1438,7 +1444,7 @@ class TableService:
         now = time.monotonic()
         for table_id, seen in list(self._remote.items()):
             for key, (_, at) in list(seen.items()):
-                if now - at >= PRESENCE_TTL:
+                if now - at >= PRESENCE_HELD:
                     del seen[key]
                     if self.realtime.holds(table_id):  # (a process gone without a word)
                         self.realtime.presence_changed(table_id)
