@@ -20,8 +20,8 @@ from click.testing import CliRunner
 
 from cardroom.arbiter import RecordError, replay, replay_any
 from cardroom.cli.main import cli
+from cardroom.games.errors import RecordError as AnyRecordError
 from cardroom.games.nain_jaune.record import parse_game, replay_whole_game
-from cardroom.games.records import RecordError as AnyRecordError
 from cardroom.games.records import loads
 from cardroom.games.speed.record import check_match, game_from_header
 from cardroom.sim.spit_speed import make_engine, new_table, run_table

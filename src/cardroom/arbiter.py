@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from cardroom.games.errors import RecordError as BaseRecordError
 from cardroom.games.messages import Message, message_of
 from cardroom.games.realtime_engine import SEATS, RealtimeEngine, RealtimeIllegal, centre_name
 from cardroom.games.records import (
@@ -35,7 +36,6 @@ from cardroom.games.records import (
     placed,
     shown,
 )
-from cardroom.games.records import RecordError as BaseRecordError
 
 MAX_ACTIONS = 200_000
 """More log entries than any real game holds."""
@@ -114,7 +114,7 @@ class RecordError(BaseRecordError):
     """
 
     def __init__(self, message: str, action: int | None = None, game: int | None = None):
-        # the places are fields, not glued words (see games.records.RecordError): rec.at-action
+        # the places are fields, not glued words (see games.errors.RecordError): rec.at-action
         # "action 7: …", rec.in-game "game 3: …", rec.in-game-action "game 3: action 7: …"
         if game is not None and action is not None:
             prefix = f"game {game}: action {action}: "

@@ -19,7 +19,8 @@ import cardroom.cli.records as records_module
 from cardroom.cli.groups import printable
 from cardroom.cli.main import cli
 from cardroom.cli.options import cpu_count, local_workers
-from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
+from cardroom.games.errors import RecordError
+from cardroom.games.records import MAX_RECORD_BYTES, loads
 
 ROOT = Path(__file__).parents[2]
 DOCS = ROOT / "docs" / "games"

@@ -125,7 +125,7 @@ def test_cardroom_replay_says_what_is_wrong_with_a_card(
 
 
 def test_a_speed_record_says_what_is_wrong_with_a_played_card() -> None:
-    from cardroom.games.records import RecordError
+    from cardroom.games.errors import RecordError
     from cardroom.games.speed.engine import action_from_json
     from cardroom.i18n.reasons import record_error_text
 
@@ -203,7 +203,7 @@ def test_a_tables_action_says_what_is_wrong_with_its_card() -> None:
 
 
 def test_the_rules_board_cards_say_which_card_is_wrong() -> None:
-    from cardroom.games.nain_jaune.rules import RulesError
+    from cardroom.games.errors import RulesError
 
     with pytest.raises(RulesError) as caught:
         NainJauneRules.from_options(None, {"board_cards": "10D JC QS KH 7Q"})
@@ -218,8 +218,8 @@ def test_the_rules_board_cards_say_which_card_is_wrong() -> None:
 def test_a_spit_or_speed_play_says_what_is_wrong_with_its_card(game: str) -> None:
     """What a Spit or Speed table answers a person's play of an unreadable card (the websocket's
     ``act``): its words name what is wrong with the card."""
+    from cardroom.games.errors import RecordError
     from cardroom.games.realtime_engine import client_action
-    from cardroom.games.records import RecordError
     from cardroom.games.speed import SpeedGame, SpeedRules
     from cardroom.games.spit import SpitGame, SpitRules
 

@@ -1,5 +1,5 @@
 """A record that cannot be read or does not replay is said in the reader's language: every
-:class:`~cardroom.games.records.RecordError` of the shared readers (``games/records.py``), the
+:class:`~cardroom.games.errors.RecordError` of the shared readers (``games/records.py``), the
 record file reader (``cli/records.py``) and the Nain Jaune record (``games/nain_jaune/record.py``)
 is raised with a Message whose id has words in en/fr/cy, and ``cardroom replay``, ``cardroom
 analyse`` and ``POST /api/replay`` say it in French and Welsh with no English sentence (the
@@ -23,9 +23,9 @@ from fastapi.testclient import TestClient
 import cardroom
 from cardroom.cli.main import cli
 from cardroom.cli.records import OS_CASES, os_message, read_record_bytes
+from cardroom.games.errors import RecordError as BaseRecordError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError, parse_game, replay_whole_game
-from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.i18n import DOMAIN, catalog_path, placeholders
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import record_error_id, record_error_text

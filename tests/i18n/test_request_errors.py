@@ -16,9 +16,11 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from cardroom.cli.main import cli
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Game, Round
-from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
+from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.options import parse_option_pairs
 from cardroom.games.speed.record import record_header as speed_header
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.record import record_header as spit_header

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import Rules, RulesError
+from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.rules import SpitRules
 from cardroom.i18n.messages import MESSAGES

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardroom.cards import Card, parse_card, parse_cards
+from cardroom.games.errors import RulesError
 from cardroom.games.nain_jaune import PASS, Game, IllegalAction, Play, Rules
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
@@ -21,7 +22,7 @@ from cardroom.games.nain_jaune.engine import (
     Takes,
     Without,
 )
-from cardroom.games.nain_jaune.rules import EndCondition, GrandOpera, RulesError, card_value
+from cardroom.games.nain_jaune.rules import EndCondition, GrandOpera, card_value
 from tests.nain_jaune.deals import make_deal, new_round, play
 
 # --------------------------------------------------------------------------- the 2-player deal

@@ -27,6 +27,7 @@ from cardroom.cli.groups import (
 )
 from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_DELAY, BoundedInt, FiniteFloat, seed_option
+from cardroom.games.errors import RulesError
 from cardroom.games.nain_jaune.record import (
     GameReplay,
     RecordError,
@@ -37,7 +38,8 @@ from cardroom.games.nain_jaune.record import (
     replay_whole_game,
     result_json,
 )
-from cardroom.games.nain_jaune.rules import PRESETS, Rules, RulesError, parse_option_pairs
+from cardroom.games.nain_jaune.rules import PRESETS, Rules
+from cardroom.games.options import parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.reasons import record_error_text, rules_error_text

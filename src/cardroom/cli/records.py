@@ -13,8 +13,9 @@ from typing import Any
 import click
 
 from cardroom.cli.groups import current_lang, printable
+from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message
-from cardroom.games.records import MAX_RECORD_BYTES, RecordError, loads
+from cardroom.games.records import MAX_RECORD_BYTES, loads
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import record_error_text
 

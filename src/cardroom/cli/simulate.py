@@ -24,7 +24,9 @@ from cardroom.cli.options import (
     seed_option,
     workers_option,
 )
-from cardroom.games.nain_jaune.rules import PRESETS, RulesError, parse_option_pairs
+from cardroom.games.errors import RulesError
+from cardroom.games.nain_jaune.rules import PRESETS
+from cardroom.games.options import parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, integer
 from cardroom.i18n.reasons import rules_error_text

@@ -33,8 +33,9 @@ from cardroom.cli.groups import (
 )
 from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import RulesError, parse_option_pairs
+from cardroom.games.options import parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent

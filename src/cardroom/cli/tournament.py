@@ -25,7 +25,9 @@ from cardroom.cli.options import (
     seed_option,
     workers_option,
 )
-from cardroom.games.nain_jaune.rules import Rules, RulesError, parse_option_pairs
+from cardroom.games.errors import RulesError
+from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.options import parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.reasons import rules_error_text

@@ -35,9 +35,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.errors import RecordError, RulesError
 from cardroom.games.messages import Message, message_of
-from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.games.records import MAX_SECONDS, brief, get_int, get_list, get_names, shown
 
 SEATS = (0, 1)

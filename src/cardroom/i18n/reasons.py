@@ -7,9 +7,8 @@ A refusal is a :class:`~cardroom.games.messages.Message` (an id and fields, told
 
 from __future__ import annotations
 
+from cardroom.games.errors import RecordError, RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import RulesError
-from cardroom.games.records import RecordError
 from cardroom.i18n import N_, Translator
 from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words

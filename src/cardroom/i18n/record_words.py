@@ -3,7 +3,7 @@ read or does not replay. :data:`RECORD_MESSAGES` holds a record file's and a Nai
 :data:`REALTIME_RECORD_MESSAGES` a Spit or Speed record's (``rec.rt.*``, ``rec.spit.*``,
 ``rec.speed.*``) and the arbiter's own refusals (``arbiter.*``).
 
-Each :class:`~cardroom.games.records.RecordError` is raised with a
+Each :class:`~cardroom.games.errors.RecordError` is raised with a
 :class:`~cardroom.games.messages.Message` whose id is registered here (and so in
 :data:`cardroom.i18n.messages.MESSAGES`); :func:`cardroom.i18n.reasons.record_error_text` says
 it in the reader's language. The fields: ``field`` is the record's own JSON path (``chips[2]``:

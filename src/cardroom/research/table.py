@@ -6,8 +6,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from cardroom.games.errors import RulesError
 from cardroom.games.nain_jaune.engine import Round
-from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
 
 def make_rules(preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:

@@ -5,15 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Rules,
-    RulesError,
-    players_error,
-    unreachable_target,
-)
+from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, unreachable_target
+from cardroom.games.options import players_error
 
 SeatKind = Literal["person", "bot"]
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")

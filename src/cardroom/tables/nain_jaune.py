@@ -17,6 +17,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from cardroom.cards import Card, CardError, parse_card
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
@@ -43,7 +44,7 @@ from cardroom.games.nain_jaune.engine import (
     round_record,
     shared_play,
 )
-from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules, RulesError
+from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.records import brief
 from cardroom.store import LogEntry

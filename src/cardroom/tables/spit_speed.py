@@ -63,8 +63,8 @@ from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, check_spec
 from cardroom.cards import Card
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_json, message_of
-from cardroom.games.nain_jaune.rules import RulesError
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
 from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION

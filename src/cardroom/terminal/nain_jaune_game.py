@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cardroom.bots.base import Bot
+from cardroom.games.errors import RecordError as BaseRecordError
+from cardroom.games.errors import RulesError
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -34,10 +36,9 @@ from cardroom.games.nain_jaune.engine import (
     RoundResult,
 )
 from cardroom.games.nain_jaune.record import RecordError, RoundRecord, parse_game, replay_game
-from cardroom.games.nain_jaune.rules import Rules, RulesError
+from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import RoundView, view_of
 from cardroom.games.records import MAX_RECORD_BYTES, loads
-from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.i18n import Translator
 from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import tr_of

@@ -1,5 +1,6 @@
 """Nain Jaune (Yellow Dwarf): rules, engine, per-seat views and records."""
 
+from cardroom.games.errors import RulesError
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -17,7 +18,7 @@ from cardroom.games.nain_jaune.engine import (
     deal_hands,
     round_record,
 )
-from cardroom.games.nain_jaune.rules import PRESETS, EndCondition, Rules, RulesError
+from cardroom.games.nain_jaune.rules import PRESETS, EndCondition, Rules
 from cardroom.games.nain_jaune.view import RoundView, view_of
 
 __all__ = [

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from cardroom.cards import DECK, Card, Rank, deal_in_packets, shuffled_deck
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import (
     HAND_SIZES,
@@ -24,11 +25,10 @@ from cardroom.games.nain_jaune.rules import (
     STAKE_PER_ROUND,
     STAKES,
     Rules,
-    RulesError,
     card_value,
-    players_error,
     unreachable_target,
 )
+from cardroom.games.options import players_error
 from cardroom.games.records import written_version
 
 KING = int(Rank.KING)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.cards import Card, CardError, Rank, parse_card
+from cardroom.games.errors import RecordError as BaseRecordError
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
@@ -39,7 +41,6 @@ from cardroom.games.nain_jaune.rules import (
     RULES_VERSION,
     STAKE_PER_ROUND,
     Rules,
-    RulesError,
 )
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.records import (
@@ -53,7 +54,6 @@ from cardroom.games.records import (
     read_version,
     shown,
 )
-from cardroom.games.records import RecordError as BaseRecordError
 
 
 class RecordError(BaseRecordError):

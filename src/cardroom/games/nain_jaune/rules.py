@@ -7,31 +7,22 @@ Every option is one named field of :class:`Rules`. ``Rules.from_options`` reads 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
 from cardroom.cards import Card, CardError, parse_card, parse_cards
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_of
+from cardroom.games.options import (
+    TRUE_OR_FALSE,
+    choose_one,
+    named_options,
+    not_valid,
+    options_object,
+    parse_flag,
+)
 from cardroom.games.records import brief
-
-
-class RulesError(ValueError):
-    """An option name or value is not valid."""
-
-    @property
-    def message(self) -> str:
-        """What is wrong: the :class:`Message` it was raised with (its id kept), else the text."""
-        arg = self.args[0] if self.args else None
-        return arg if isinstance(arg, Message) else str(self)
-
-    def prefixed(self, prefix: str) -> str:
-        """The message after ``prefix`` (``rules: …``), its id and fields kept."""
-        m = self.message
-        if isinstance(m, Message):
-            return Message(m.id, prefix + m, **m.fields)
-        return prefix + m
-
 
 WhenBlocked = Literal["next-rank", "free-restart"]
 Payment = Literal["points-ace-low", "card-count", "points-ace-high"]
@@ -223,81 +214,6 @@ class Rules:
         return out
 
 
-def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """Read ``key=value`` strings from the command line."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise RulesError(
-                Message(
-                    "rules.key-value",
-                    f"option {brief(pair)} must be written key=value (see --help)",
-                    typed=brief(pair),
-                )
-            )
-        out[key.strip()] = value.strip()
-    return out
-
-
-def parse_flag(name: str, value: Any, game: str = "nain-jaune") -> bool:
-    """Read a true/false option: true/false, yes/no, 1/0 or on/off (and yes or no in French
-    and Welsh, as the words of :data:`TRUE_OR_FALSE` ask: oui/non, ie/na)."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1", "on", "oui", "ie"):
-        return True
-    if text in ("false", "no", "0", "off", "non", "na"):
-        return False
-    raise RulesError(not_valid(game, name, value, TRUE_OR_FALSE))
-
-
-TRUE_OR_FALSE = Message("rules.how.flag", "use true or false")
-NOT_AN_OBJECT = Message(
-    "rules.not-object", "rules must be a JSON object of option names and values"
-)
-"""A record's or a request's ``rules`` that is not an object of options (every game's)."""
-
-
-def options_object(data: Any) -> Mapping[str, Any]:
-    """A record's ``rules`` object as options (None: none); anything but an object is refused
-    (every game's ``from_json``)."""
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise RulesError(NOT_AN_OBJECT)
-    return data
-
-
-def named_options(
-    game: str,
-    options: Mapping[str, Any],
-    known: set[str],
-    sentence: str,
-    convert: Callable[[str, Any], Any],
-) -> dict[str, Any]:
-    """``options`` by field name (``may-stop`` is ``may_stop``), each value read by ``convert``;
-    an option not in ``known`` is refused with ``sentence`` (see :func:`unknown_option`)."""
-    changes: dict[str, Any] = {}
-    for key, value in options.items():
-        name = str(key).strip().replace("-", "_")
-        if name not in known:
-            raise RulesError(unknown_option(game, key, known, sentence))
-        changes[name] = convert(name, value)
-    return changes
-
-
-def players_error(game: str, n: int, least: int, most: int) -> Message:
-    """``Nain Jaune is played by 2 to 8 players, not 9`` (Spit and Speed: by two players)."""
-    name = {"nain-jaune": "Nain Jaune", "spit": "Spit", "speed": "Speed"}.get(game, game)
-    if least == most:
-        english = f"{name} is played by two players, not {n}"
-    else:
-        english = f"{name} is played by {least} to {most} players, not {n}"
-    return Message("rules.players", english, game=game, n=n, least=least, most=most)
-
-
 def unreachable_target(rules: Rules, chips: int) -> Message | None:
     """Why ``end=target:N`` can never be met with ``chips`` at the table (None if it can)."""
     end = rules.end
@@ -310,43 +226,6 @@ def unreachable_target(rules: Rules, chips: int) -> Message | None:
             chips=chips,
         )
     return None
-
-
-def not_valid(game: str, option: str, value: Any, how: Message) -> Message:
-    """``piles=3 is not valid: use 5 or 4 (stock piles)`` with its id and fields: the game, the
-    option's key, the value as typed (``brief``) and ``how`` (what to give instead)."""
-    return Message(
-        "rules.not-valid",
-        f"{option}={brief(value)} is not valid: {how}",
-        game=game,
-        option=option,
-        value=brief(value),
-        how=how,
-    )
-
-
-def unknown_option(game: str, key: Any, known: set[str], sentence: str) -> Message:
-    """An option nobody knows: ``sentence`` (with ``{typed}`` and ``{options}``) as its English,
-    the key as typed and the known options as fields."""
-    typed, options = brief(key), tuple(sorted(known))
-    return Message(
-        "rules.unknown-option",
-        sentence.format(typed=typed, options=", ".join(options)),
-        game=game,
-        typed=typed,
-        options=options,
-    )
-
-
-def choose_one(game: str, option: str, allowed: tuple[str, ...]) -> Message:
-    """``choose one of a, b`` with the option's allowed values as a field."""
-    return Message(
-        "rules.how.choose",
-        f"choose one of {', '.join(allowed)}",
-        game=game,
-        option=option,
-        choices=allowed,
-    )
 
 
 def _convert(name: str, value: Any) -> Any:
@@ -367,7 +246,7 @@ def _convert(name: str, value: Any) -> Any:
             )
         )
     if name == "may_stop":
-        return parse_flag(name, value)
+        return parse_flag(name, value, "nain-jaune")
     if name == "end":
         return value if isinstance(value, EndCondition) else EndCondition.parse(value)
     if name == "board_cards":

@@ -25,11 +25,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message, message_of
-from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.nain_jaune.rules import players_error
+from cardroom.games.options import players_error
 from cardroom.games.realtime_engine import parse_deal, read_header
-from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import get_int, placed, read_version, shown, written_version
 from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
 from cardroom.games.speed.rules import FLIP_CALLED_FROM, RULES_VERSION, SpeedRules
@@ -134,10 +133,7 @@ def rules_versions(data: Mapping[str, Any]) -> list[int]:
         before = [FLIP_CALLED_FROM]
     else:
         before = list(range(FLIP_CALLED_FROM - 1, 0, -1))
-    try:
-        version = read_version(data, "Speed", RULES_VERSION, before[0])
-    except BaseRecordError as exc:
-        raise RecordError(message_of(exc)) from None
+    version = read_version(data, "Speed", RULES_VERSION, before[0])
     return [version.rules] if version.format > 1 else before
 
 

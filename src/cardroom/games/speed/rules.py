@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import (
+from cardroom.games.options import (
     TRUE_OR_FALSE,
-    RulesError,
     named_options,
     not_valid,
     options_object,

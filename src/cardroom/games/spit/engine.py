@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
+from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message, message_of
-from cardroom.games.nain_jaune.record import RecordError
 from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
 from cardroom.games.records import shown
 from cardroom.games.spit.rules import RENEWED_COUNTDOWN_FROM, RULES_VERSION, SpitRules

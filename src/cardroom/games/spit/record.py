@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardroom.games.messages import Message, message_of
-from cardroom.games.nain_jaune.record import RecordError
-from cardroom.games.nain_jaune.rules import players_error
+from cardroom.games.errors import RecordError
+from cardroom.games.messages import Message
+from cardroom.games.options import players_error
 from cardroom.games.realtime_engine import read_header
-from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import read_version, written_version
 from cardroom.games.spit.engine import SpitGame
 from cardroom.games.spit.rules import RULES_VERSION, SpitRules
@@ -51,8 +50,5 @@ def rules_versions(data: Any) -> list[int]:
     replaying: only the countdown after a "Spit!" both called differs)."""
     if not isinstance(data, Mapping):
         raise RecordError(Message("rec.spit.not-object", "a Spit record must be a JSON object"))
-    try:
-        version = read_version(data, "Spit", RULES_VERSION, RULES_VERSION)
-    except BaseRecordError as exc:
-        raise RecordError(message_of(exc)) from None
+    version = read_version(data, "Spit", RULES_VERSION, RULES_VERSION)
     return [version.rules] if version.format > 1 else list(range(RULES_VERSION, 0, -1))

@@ -27,7 +27,8 @@ from fastapi.responses import JSONResponse, Response
 from cardroom.analysis import REFUSALS
 from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Status
 from cardroom.bots.strength import LEVEL_STRENGTH
-from cardroom.games.records import RecordError, loads
+from cardroom.games.errors import RecordError
+from cardroom.games.records import loads
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.reasons import record_error_id

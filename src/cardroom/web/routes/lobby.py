@@ -12,15 +12,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    EndCondition,
-    Rules,
-    RulesError,
-    players_error,
-)
+from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndCondition, Rules
+from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, request_error_text

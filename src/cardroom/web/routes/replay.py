@@ -26,8 +26,8 @@ import msgspec
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from cardroom.games.errors import RecordError as BaseRecordError
 from cardroom.games.messages import Message
-from cardroom.games.records import RecordError as BaseRecordError
 from cardroom.games.records import loads
 from cardroom.i18n import translator
 from cardroom.i18n.messages import words as message_text
