@@ -116,6 +116,18 @@ WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2 AND objs
 """
 
 
+_SHARES = """
+SELECT
+  (SELECT count(*) FROM pg_locks
+   WHERE locktype = 'advisory' AND granted AND objsubid = 1) AS leases,
+  (SELECT count(*) FROM pg_locks
+   WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2 AND objsubid = 2)
+    AS peers
+"""
+"""The one-key advisory locks (the tables' leases; ``bounds`` takes its own only within a
+transaction, rarely) and the lease connections (each holds ``PEER_LOCK``)."""
+
+
 def _notify_script(notices: list[tuple[str, str]]) -> str:
     """``NOTIFY`` statements for ``(channel, payload)`` pairs as one simple query: no
     statement to bind, no row to send back (``SELECT pg_notify(...)`` returns one per notice).
@@ -437,6 +449,12 @@ class Coordinator:
         ids = sorted(held)
         rows = await self._round_trip(lambda conn: conn.fetch(_SCAN, ids, limit))
         return [r["id"] for r in rows]
+
+    async def shares(self) -> tuple[int, int]:
+        """(table leases held by every process, processes on the database): each process's
+        fair share is their quotient."""
+        row = await self._round_trip(lambda conn: conn.fetchrow(_SHARES, *PEER_LOCK))
+        return int(row["leases"]), max(1, int(row["peers"]))
 
     async def acquire(self, table_id: str) -> bool:
         """Try to take one table's lease."""

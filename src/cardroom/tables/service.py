@@ -89,6 +89,12 @@ or lost the database) counts as present this much longer: the time for that proc
 up its connections (``FENCE_AFTER``) and for the page to connect to another one. What the
 person could not do meanwhile is the servers' fault, not theirs: no takeover, no away."""
 PRESENCE_HELD = PRESENCE_TTL + STRANDED_GRACE
+BALANCE_EVERY = 5
+"""Every this many lease scans a process holding more than its share of the tables (one
+more than the processes' average) gives one away (``_balance``): tables spread back out,
+one at a time, when a process joins."""
+GIVEN_AWAY_FOR = 10.0
+"""Seconds a table given away is left to the other processes' scans."""
 EVICT_AFTER = 120.0
 """Seconds a finished table stays in memory after its last subscriber left (then it is read
 from the log again when someone asks for it)."""
@@ -200,6 +206,10 @@ class TableService:
         """This process lost its lease connection (the database does not answer it): it runs
         no table and has closed its connections, until it is connected again."""
         self.fence_after = FENCE_AFTER
+        self._given: dict[str, float] = {}
+        """Tables this process gave away to even the shares -> until when (monotonic) its
+        scan leaves them to the others."""
+        self.balance_every = BALANCE_EVERY
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -1343,6 +1353,8 @@ class TableService:
                 self._sweep()
                 coord.expire()
                 beat += 1
+                if beat % self.balance_every == 0 and not coord.alone:
+                    await self._balance()
                 if beat % 2 == 0 and not coord.alone:
                     coord.watch(self._watched_ids())
                     await self._send_presence(self._presence_lines())
@@ -1415,7 +1427,11 @@ class TableService:
             if status is None or status == "over":
                 self.owned.discard(table_id)
                 await coord.release(table_id)
-        for table_id in await coord.scan(self.owned):
+        now = time.monotonic()
+        for table_id, until in list(self._given.items()):
+            if until <= now:
+                del self._given[table_id]
+        for table_id in await coord.scan(self.owned | self._given.keys()):
             self.owned.add(table_id)
             if table_id in self._creating:  # (its claim failed) its creation puts it in memory
                 continue
@@ -1458,6 +1474,46 @@ class TableService:
             for g in live.table.person_seats():
                 if g not in present and g not in live.table.taken_over:
                     self._arm_takeover(live, g)
+
+    async def _balance(self) -> None:
+        """Give one table away if this process holds more than its share (the leases of all
+        processes over their number, plus one): between two actions (under the table's lock:
+        no change is half made), its bots and timers stopped here before the lease is given
+        back, so the next holder (another process's scan) reads the log and goes on: never
+        two authorities. The table stays in memory here (watched) for its connections."""
+        coord = self._coord
+        assert coord is not None
+        leases, peers = await coord.shares()
+        if len(self.owned) <= leases // peers + 1:
+            return
+        for table_id in sorted(self.owned - self._creating):
+            live = self._live.get(table_id)
+            if live is not None:
+                if live.lock.locked() or live.writing or live.table.status == "over":
+                    continue
+                async with live.lock:
+                    self._give_away(table_id, live)
+            elif self.realtime.holds(table_id):
+                if self.realtime.status(table_id) == "over":
+                    continue
+                self._give_away(table_id, None)
+            else:
+                continue
+            await coord.release(table_id)
+            self._watch(table_id)
+            logger.info("table %s given to another process (even shares)", table_id)
+            return
+
+    def _give_away(self, table_id: str, live: _Live | None) -> None:
+        """Stop acting for a table (its lease is given back right after)."""
+        self.owned.discard(table_id)
+        self._given[table_id] = time.monotonic() + GIVEN_AWAY_FOR
+        self.realtime.lose(table_id)
+        if live is not None:
+            self._cancel_timers(live)
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+                live.bot_task = None
 
     def _lose_all(self) -> None:
         """The lease connection is gone: this process is no table's authority any more."""
