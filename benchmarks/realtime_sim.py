@@ -13,7 +13,7 @@ import argparse
 import importlib.util
 import time
 
-from cardroom.sim.spit_speed import play_one
+from cardroom.sim.realtime import play_one
 
 CONFIGS = [("random", "random"), ("expert", "easy"), ("hard", "hard"), ("medium", "medium")]
 

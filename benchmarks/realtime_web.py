@@ -53,7 +53,7 @@ def serve(mode: str, port: int, db: str, kind: str, tables: int, out: str) -> No
 
     from cardroom.store import EventStore
     from cardroom.tables import SeatSpec
-    from cardroom.tables.spit_speed import RealtimeConfig
+    from cardroom.tables.realtime import RealtimeConfig
     from cardroom.web import Settings, create_app
     from cardroom.web.server import uvicorn_config
 

@@ -167,7 +167,7 @@ def test_no_new_cycle_between_modules() -> None:
 
 def test_the_table_services_do_not_import_each_other() -> None:
     graph = import_graph()
-    assert "cardroom.tables.service" not in graph["cardroom.tables.spit_speed_service"]
+    assert "cardroom.tables.service" not in graph["cardroom.tables.realtime_service"]
 
 
 @pytest.mark.parametrize(

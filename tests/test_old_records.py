@@ -23,8 +23,9 @@ from cardroom.cli.main import cli
 from cardroom.games.errors import RecordError as AnyRecordError
 from cardroom.games.nain_jaune.record import parse_game, replay_whole_game
 from cardroom.games.records import loads
+from cardroom.games.registry import new_engine
 from cardroom.games.speed.record import check_match, game_from_header
-from cardroom.sim.spit_speed import make_engine, new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 
 CORPUS = Path(__file__).resolve().parent / "data" / "records"
 OUTCOMES: dict[str, dict[str, Any]] = json.loads((CORPUS / "outcomes.json").read_text())
@@ -114,7 +115,7 @@ def test_old_speed_records_do_not_replay_under_todays_rules() -> None:
 
 
 def test_a_record_written_today_carries_its_versions_and_replays() -> None:
-    engine = make_engine("speed", {"countdown": "1"}, 5)
+    engine = new_engine("speed", {"countdown": "1"}, 5)
     table = new_table(engine, ["medium", "easy"], [random.Random(s) for s in (1, 2)], ["A", "B"])
     run_table(table)
     record = json.loads(json.dumps(table.arbiter.record()))
@@ -181,7 +182,7 @@ def test_the_replay_viewer_names_earlier_rules_in_its_header(monkeypatch: Any) -
 
 def test_a_web_tables_log_keeps_the_rules_version_it_began_with() -> None:
     from cardroom.tables import TableError
-    from cardroom.tables.spit_speed import RealtimeConfig, RealtimeSeat, make_engine
+    from cardroom.tables.realtime import RealtimeConfig, RealtimeSeat
 
     bot = RealtimeSeat("bot", "easy")
     config = RealtimeConfig(game="speed", seats=(bot, bot), seed=3)
@@ -189,7 +190,7 @@ def test_a_web_tables_log_keeps_the_rules_version_it_began_with() -> None:
     assert written["rules_version"] == 3
     assert RealtimeConfig.from_json(written).rules_version == 3
     older = RealtimeConfig.from_json(written | {"rules_version": 2})
-    engine = make_engine(older.game, {}, older.seed, older.rules_version)
+    engine = new_engine(older.game, {}, older.seed, older.rules_version)
     assert engine.rules_version == 2 and engine.renews_countdown
     del written["rules_version"]  # logs before the field: today's rules (web tables came later)
     assert RealtimeConfig.from_json(written).rules_version == 3

@@ -98,7 +98,7 @@ def speed_match() -> list[dict[str, Any]]:
     """A Speed match to 10 points between two bots, as the list of its games' records."""
     from cardroom.games.speed import SpeedMatch, SpeedRules
     from cardroom.games.speed.record import record_header
-    from cardroom.sim.spit_speed import new_table, run_table
+    from cardroom.sim.realtime import new_table, run_table
 
     match = SpeedMatch(SpeedRules(target=10), seed=5)
     names = ["Ann", "Bob"]

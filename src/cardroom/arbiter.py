@@ -16,7 +16,6 @@ action is accepted or rejected as it was, and that every countdown ran out when 
 from __future__ import annotations
 
 import heapq
-import importlib
 import math
 import time
 from collections.abc import Sequence
@@ -36,19 +35,14 @@ from cardroom.games.records import (
     placed,
     shown,
 )
+from cardroom.games.registry import REALTIME, names
+from cardroom.games.registry import game as registry_game
 
 MAX_ACTIONS = 200_000
 """More log entries than any real game holds."""
 
 A = TypeVar("A")
 V = TypeVar("V")
-
-RECORD_MODULES: dict[str, str] = {
-    "spit": "cardroom.games.spit.record",
-    "speed": "cardroom.games.speed.record",
-}
-"""Record ``game`` name -> the module with ``record_header(game, players)`` and
-``game_from_header(data)`` for that game."""
 
 TIMEOUT = "timeout"
 """The record's action type for a countdown that ran out (its seat is null)."""
@@ -371,7 +365,7 @@ class Arbiter(Generic[A, V]):
         """The game's record: its header (by default the game's ``record_header``), the
         arbiter's start time and every log entry."""
         if header is None:
-            header = _record_module(self.engine.game).record_header(self.engine, self.names)
+            header = record_module(self.engine.game).record_header(self.engine, self.names)
         data: dict[str, Any] = dict(header)
         data["start"] = self.start
         data["actions"] = [entry_to_json(self.engine, e) for e in self.log]
@@ -421,10 +415,11 @@ def _public_refusal(entry: Entry) -> str:
     return f"{what}{where} refused{why}"
 
 
-def _record_module(game: str) -> Any:
-    path = RECORD_MODULES.get(game)
-    if path is None:
-        known = ", ".join(sorted(RECORD_MODULES))
+def record_module(game: str) -> Any:
+    """The record reader of real-time game ``game`` (``record_header(game, players)``,
+    ``game_from_header(data)``), from the registry; :class:`RecordError` if there is none."""
+    if game not in names(REALTIME):
+        known = ", ".join(sorted(names(REALTIME)))
         raise RecordError(
             Message(
                 "rec.rt.unknown-game",
@@ -432,7 +427,7 @@ def _record_module(game: str) -> Any:
                 value=shown(game),
             )
         )
-    return importlib.import_module(path)
+    return registry_game(game).load("record")
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -485,7 +480,7 @@ def replay(data: Any) -> Replay:
     game = data.get("game")
     if not isinstance(game, str):
         raise RecordError(Message("rec.rt.no-game", "the record has no 'game' name", field="game"))
-    module = _record_module(game)
+    module = record_module(game)
     try:
         read_versions = getattr(module, "rules_versions", None)
         versions = [None] if read_versions is None else read_versions(data)

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from cardroom.bots.base import make_bot
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.registry import new_engine
 from cardroom.sim.play import game_record
-from cardroom.sim.spit_speed import make_engine, new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 
 
 def invoke(*args: str) -> Any:
@@ -83,7 +84,7 @@ def test_words_in_french_and_welsh_and_refusals(tmp_path: Path) -> None:
 
 
 def test_a_spit_record(tmp_path: Path) -> None:
-    table = new_table(make_engine("spit", {}, 3), ["easy", "expert"],
+    table = new_table(new_engine("spit", {}, 3), ["easy", "expert"],
                       [random.Random(1), random.Random(2)], ["Eve", "Xan"])
     assert run_table(table)
     path = tmp_path / "spit.json"

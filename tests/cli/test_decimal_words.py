@@ -15,9 +15,10 @@ from cardroom.arbiter import VirtualClock
 from cardroom.bots.base import make_bot
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.registry import new_engine
 from cardroom.sim.play import game_record
-from cardroom.sim.spit_speed import make_engine, new_table, run_table
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.sim.realtime import new_table, run_table
+from cardroom.terminal.realtime_tui import RealtimeApp
 
 ENGLISH_DECIMAL = re.compile(r"\d\.\d")
 FRENCH_DECIMAL = re.compile(r"\d,\d")
@@ -55,7 +56,7 @@ async def test_the_countdown_has_a_decimal_comma_in_french(tmp_path: Path) -> No
 
 def _spit_record(tmp_path: Path) -> Path:
     table = new_table(
-        make_engine("spit", {}, 3),
+        new_engine("spit", {}, 3),
         ["easy", "expert"],
         [random.Random(1), random.Random(2)],
         ["Eve", "Xan"],

@@ -25,7 +25,7 @@ from cardroom.games.nain_jaune import Rules
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableConfig, TableService
 from cardroom.tables.nain_jaune import NainJauneTable, action_text
-from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
+from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 
 FAST = "reaction:min=0.004,max=0.012"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from cardroom.sim.spit_speed import make_engine, new_table, run_table
+from cardroom.games.registry import new_engine
+from cardroom.sim.realtime import new_table, run_table
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "games" / "nain-jaune-example.json"
@@ -57,7 +58,7 @@ def test_the_analyse_button_shows_every_players_figures_and_a_chart(
 def test_a_speed_game_shows_reaction_times(
     running: RunningServer, browser: Browser, shots: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = new_table(make_engine("speed", {}, 3), ["easy", "expert"],
+    table = new_table(new_engine("speed", {}, 3), ["easy", "expert"],
                       [random.Random(1), random.Random(2)], ["Eve", "Xan"])
     assert run_table(table)
     record = table.arbiter.record()

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-import cardroom.tables.spit_speed_service as realtime_service
+import cardroom.tables.realtime_service as realtime_service
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.test_replay import EXAMPLE
 from tests.web.test_bounds import long_record

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Dialog, Page, expect
 
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import create_table, take_seat
 

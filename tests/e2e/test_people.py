@@ -72,7 +72,7 @@ def test_a_newcomer_plays_now_and_finds_the_game_and_rating(
     ann.wait_for_selector("#waiting:not([hidden])")
     assert "Waiting for other players for Speed" in ann.locator("#waiting-text").inner_text()
     bob, bob_errors = newcomer(browser, running.base, "fr-FR", "Bob")
-    assert "Jouer à Speed maintenant" in bob.locator("button[data-game=speed]").inner_text()
+    assert "Jouer au Speed maintenant" in bob.locator("button[data-game=speed]").inner_text()
     shoot(bob, shots, "play-fr")
     bob.click("button[data-game=speed]")
     for page in (ann, bob):

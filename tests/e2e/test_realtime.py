@@ -15,7 +15,7 @@ from playwright.sync_api import Error as PlaywrightError
 from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import CallFlip, SpeedGame, SpeedRules
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import drag, press_button, wait_on_page, wait_until
 from tests.web.test_realtime_web import named, seen_by_seq

@@ -17,7 +17,7 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.i18n.messages import message_words
 from cardroom.i18n.words import card_name
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import wait_until
 from tests.e2e.test_i18n import axe_violations

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from cardroom.games.realtime_engine import adjacent
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import wait_until
 

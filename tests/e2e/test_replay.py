@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Browser, expect
@@ -83,3 +84,38 @@ def test_replay_viewer_says_what_is_wrong_with_a_bad_file(
     assert "round" in error.inner_text() or "record" in error.inner_text()
     assert page.locator("#viewer").is_hidden()
     ctx.close()
+
+
+def test_the_replay_boards_spoken_labels_are_in_the_readers_language(
+    server: str, browser: Browser
+) -> None:
+    """A screen reader hears « case du 10 de carreau », « 15 jetons » (« blwch 10 diemwntau »,
+    « 15 o sglodion » in Welsh), not the English " chips" and " box" the page once wrote."""
+
+    def french(n: int) -> str:
+        return "jeton" if n <= 1 else "jetons"
+
+    def welsh(n: int) -> str:  # the singular after 1, 2, 3 and 6; « o » and the plural else
+        return "sglodyn" if n in (1, 2, 3, 6) else "o sglodion"
+
+    spoken: dict[str, tuple[str, Callable[[int], str]]] = {
+        "fr": ("case du 10 de carreau", french),
+        "cy": ("blwch 10 diemwntau", welsh),
+    }
+    for lang, (first_box, chips_word) in spoken.items():
+        ctx = browser.new_context(viewport=DESKTOP)
+        page = ctx.new_page()
+        page.goto(f"{server}/replay?lang={lang}")
+        page.set_input_files("#upload-file", str(EXAMPLE))
+        page.wait_for_selector("#viewer:not([hidden])")
+        boxes = page.locator("#r-board .box")
+        expect(boxes).to_have_count(5)
+        assert boxes.nth(0).get_attribute("aria-label") == first_box
+        for i in range(5):
+            chips = int(boxes.nth(i).locator(".chips").inner_text().split()[0])
+            said = boxes.nth(i).locator(".sr-only").text_content() or ""
+            assert said == " " + chips_word(chips), (lang, i, said)
+            assert "chips" not in said and "box" not in (
+                boxes.nth(i).get_attribute("aria-label") or ""
+            )
+        ctx.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page
 
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import wait_until
 from tests.web.test_replay_realtime import record

@@ -38,14 +38,14 @@ CASES: list[tuple[Any, str, dict[str, Any], str, str]] = [
         "ZD",
         "card.rank",
         {"value": '"ZD"', "rank": '"Z"'},
-        '"ZD" n’est pas une carte : "Z" n’est pas une valeur (écrivez A, 2 à 10 ou T, J, Q ou K)',
+        '"ZD" n’est pas une carte : "Z" n’est pas un rang (écrivez A, 2 à 10 ou T, J, Q ou K)',
         'nid yw "ZD" yn gerdyn: nid yw "Z" yn safle (ysgrifennwch A, 2 i 10 neu T, J, Q neu K)',
     ),
     (
         "Q",
         "card.too-short",
         {"value": '"Q"'},
-        '"Q" n’est pas une carte : écrivez sa valeur puis sa couleur, comme 10D ou QS',
+        '"Q" n’est pas une carte : écrivez son rang puis sa couleur, comme 10D ou QS',
         'nid yw "Q" yn gerdyn: ysgrifennwch ei safle ac yna ei siwt, fel 10D neu QS',
     ),
     (
@@ -149,7 +149,7 @@ ARGS = ["play", "nain-jaune", "--plain", "--seed", "3", "--name", "Ann", "--bots
         (
             "fr",
             'Refusé : "7X" n’est pas une carte : "X" n’est pas une couleur',
-            'Refusé : "ZD" n’est pas une carte : "Z" n’est pas une valeur',
+            'Refusé : "ZD" n’est pas une carte : "Z" n’est pas un rang',
             "Refusé : impossible de lire 'frobnicate' : ni une carte ni une commande",
         ),
         (

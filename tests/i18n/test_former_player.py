@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from cardroom.cli.main import cli
 from cardroom.games.records import FORMER_PLAYER
-from cardroom.i18n.spit_speed_words import localize_realtime_frame
+from cardroom.i18n.realtime_words import localize_realtime_frame
 from cardroom.i18n.words import localize_frame
 from cardroom.web.replay_frames import replay_frames
 from tests.web.test_replay_frames import sweep_record

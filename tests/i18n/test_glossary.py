@@ -1,11 +1,14 @@
-"""One word per game term: the glossaries in docs/ against the catalogs.
+"""One word per game term: the glossaries in docs/ against the catalogs and the rules pages.
 
 For every row of ``docs/glossary.<lang>.md`` (English term, word, other forms), every message
-of that language whose English msgid uses the term must use the word or one of its forms.
+of that language whose English msgid uses the term must use the word or one of its forms; and
+no word of its "Rejected" table may appear in any message of that language's catalog or in its
+rules pages (a message another engineer adds tomorrow included).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -15,18 +18,60 @@ from babel.messages.pofile import read_po
 from cardroom.i18n import catalog_path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+RULES = Path(__file__).resolve().parents[2] / "src" / "cardroom" / "i18n" / "rules"
+_CELL = re.compile(r"(?<!\\)\|")
+
+
+def _rows(lang: str, width: int) -> list[list[str]]:
+    """The cells of the glossary's table rows of ``width`` columns (``\\|`` is a ``|``)."""
+    rows = []
+    for line in (DOCS / f"glossary.{lang}.md").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in _CELL.split(line.strip().strip("|"))]
+        if len(cells) != width or set(cells[0]) <= {"-"}:
+            continue
+        if cells[0] in ("English", "rejected", ""):
+            continue
+        rows.append(cells)
+    return rows
 
 
 def glossary(lang: str) -> list[tuple[str, list[str]]]:
     """(English term, accepted words) of each row of the language's glossary."""
     rows = []
-    for line in (DOCS / f"glossary.{lang}.md").read_text(encoding="utf-8").splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 4 or cells[0] in ("English", "") or set(cells[0]) <= {"-"}:
-            continue
+    for cells in _rows(lang, 4):
         forms = [cells[1], *(f.strip() for f in cells[2].split(",") if f.strip())]
         rows.append((cells[0], forms))
     return rows
+
+
+_ENTRY = re.compile(r"\s*(/(?:[^/]|(?<=\\)/)+/|[^,]+)\s*(?:,|$)")
+
+
+def rejected(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    """Each rejected word of the glossary and its pattern: ``/regex/`` as written, a word or
+    phrase as whole words in any case."""
+    out = []
+    for cells in _rows(lang, 3):
+        for found in _ENTRY.finditer(cells[0]):
+            entry = found.group(1).strip()
+            if not entry:
+                continue
+            if entry.startswith("/") and entry.endswith("/") and len(entry) > 2:
+                out.append((entry, re.compile(entry[1:-1], re.MULTILINE)))
+            else:
+                out.append((entry, re.compile(rf"(?<!\w){re.escape(entry)}(?!\w)", re.I)))
+    return out
+
+
+def rules_pages(lang: str) -> list[tuple[str, str]]:
+    """(name, text) of the language's rules pages, tags and entities read as text."""
+    out = []
+    for path in sorted(RULES.glob(f"*.{lang}.html")):
+        text = re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))
+        out.append((path.name, html.unescape(text)))
+    return out
 
 
 def _texts(lang: str) -> list[tuple[str, str]]:
@@ -74,6 +119,66 @@ def test_the_catalog_uses_the_glossarys_word_for_each_term(lang: str) -> None:
             if not any(f.lower() in text.lower() for f in forms):
                 wrong.append(f"{term} -> {forms[0]}: {msgid!r} => {text!r}")
     assert wrong == []
+
+
+def _rejected_found(lang: str, texts: list[tuple[str, str]]) -> list[str]:
+    found = []
+    for entry, pattern in rejected(lang):
+        for where, text in texts:
+            for line in text.split("\n"):
+                hit = pattern.search(line)
+                if hit:
+                    found.append(
+                        f"{entry} in {where!r}: …{line[max(0, hit.start() - 40) : hit.end() + 40]}…"
+                    )
+    return found
+
+
+@pytest.mark.parametrize("lang", ["fr", "cy"])
+def test_no_rejected_word_in_the_catalog_or_the_rules_pages(lang: str) -> None:
+    assert len(rejected(lang)) >= 10
+    texts = [(msgid, text) for msgid, text in _texts(lang)]
+    found = _rejected_found(lang, texts + rules_pages(lang))
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("lang", "wrong"),
+    [
+        ("fr", "un bot peut prendre la place"),
+        ("fr", "Tapes gagnées"),
+        ("fr", "Relecture de la table {id}"),
+        ("fr", "Jouer à Speed maintenant"),
+        ("fr", "Nain Jaune se joue de 2 à 8 joueurs"),
+        ("fr", "réclamer ou non"),
+        ("fr", "continue avec la valeur suivante"),
+        ("fr", "{name}: {text}"),
+        ("fr", "attente 0.5 s"),
+        ("cy", "mae’r wasg gyntaf yn dewis un"),
+        ("cy", "enwch un bot neu codwch --players"),
+        ("cy", "gan fersiwn mwy diweddar"),
+        ("cy", "1 penderfyniad wedi’u dadansoddi"),
+        ("cy", "Galwch y troi"),
+        ("cy", "caiff y chwaraewr nesaf ei chwarae"),
+        ("cy", "{first} cerdyn ar ôl i {second}"),
+        ("cy", "←/→ neu radd"),
+        ("cy", "Enter, Bwlch neu glic"),
+        ("cy", "crëwch fwrdd yn y lolfa"),
+        ("cy", "wyneb i lawr"),
+        ("cy", "parhau gyda’r gwerth nesaf"),
+        ("cy", "dechrau rhediad newydd"),
+        ("cy", "{worlds} rhaniad"),
+        ("cy", "Hawliwch cyn eich cerdyn nesaf."),
+        ("cy", "Pob dewis"),
+        ("cy", "Llwytho fy holl gofnodion i lawr (zip)"),
+        ("cy", "Cyfrif i lawr: {seconds} e"),
+        ("cy", "anfonwch ddolen wahoddiad"),
+        ("cy", "teipiwch help am y gorchmynion"),
+    ],
+)
+def test_the_rejected_words_catch_the_old_errors(lang: str, wrong: str) -> None:
+    """Each error of issue 34, put back in a message, is found."""
+    assert _rejected_found(lang, [("a message", wrong)]), wrong
 
 
 def test_the_glossary_check_finds_a_wrong_word(tmp_path: Path) -> None:

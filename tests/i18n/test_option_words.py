@@ -155,3 +155,12 @@ def test_the_lobby_has_the_same_words() -> None:
         nain_jaune.append(option.label)
         nain_jaune.extend(c.words for c in option.choices)
     assert [m for m in nain_jaune if m not in js] == []
+
+
+def test_board_cards_of_no_named_set_carry_the_letters_of_french_packs() -> None:
+    from cardroom.games.nain_jaune.rules import Rules
+    from cardroom.i18n.options import rules_text
+
+    rules = Rules.from_options(None, {"board_cards": "9D,JC,QH,KS,7D"})
+    assert rules_text(rules, "fr").endswith("Les cartes des cinq cases : 9♦ V♣ D♥ R♠ 7♦")
+    assert rules_text(rules, "en").endswith("The cards of the five boxes: 9♦ J♣ Q♥ K♠ 7♦")

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from cardroom.arbiter import VirtualClock
 from cardroom.cli.main import cli
-from cardroom.terminal.spit_speed_plain import PlainRealtime
+from cardroom.terminal.realtime_plain import PlainRealtime
 
 
 def _game(
@@ -28,7 +28,7 @@ def test_spit_lines_and_the_bot_between_them(tmp_path: Path) -> None:
     assert p.command("1 1")  # before "Spit!": refused, and the line says why
     assert out[-1].endswith('refused: you cannot play before "Spit!": call it to start')
     assert p.command("s")
-    assert out[-1] == '   0.0s  Ann calls "Spit!"'
+    assert out[-1] == '  0.0 s  Ann calls "Spit!"'
     clock.advance(5.0)
     p.pump()  # the easy bot called too (or the countdown ran out): both spit cards are turned
     assert any("spits" in line for line in out), out
@@ -91,10 +91,32 @@ def test_spit_replay_account_in_welsh_and_french(tmp_path: Path) -> None:
     assert any(line.endswith("Ann yn gweiddi “Poeri!”") for line in lines), lines
     assert any("yn poeri " in line and " ar bentwr " in line for line in lines), lines
     assert lines[-1].startswith("Mae’r cofnod yn gorffen yma: ni orffennwyd y gêm.")
-    assert "=" not in lines[0] and "Cyfrif i lawr: 3 e" in lines[0], lines[0]  # options in words
+    # options in words
+    assert "=" not in lines[0] and "Cyfrif i lawr: 3 eiliad" in lines[0], lines[0]
     fr = runner.invoke(cli, ["replay", str(path), "--lang", "fr"])
     assert any(line.endswith("Ann annonce « Spit ! »") for line in fr.stdout.splitlines())
     first = fr.stdout.splitlines()[0]
     assert "piles=" not in first and "Piles de réserve : cinq piles de 1 à 5 cartes" in first
     en = runner.invoke(cli, ["replay", str(path)])
     assert any(line.endswith('Ann calls "Spit!"') for line in en.stdout.splitlines())
+
+
+def test_french_lines_built_by_code_read_as_french(tmp_path: Path) -> None:
+    """Times with a decimal comma (« 3,0 s », not « 3.0s »), a space before « : » and « ; »
+    in the lines the code puts together, and French packs' letters (no card is typed in Spit:
+    the keys name slots and piles)."""
+    p, out, clock = _game(tmp_path, "spit", "fr")
+    p.after_change()
+    assert p.command("s")
+    assert out[-1] == "  0,0 s  Ann annonce « Spit ! »"
+    clock.advance(5.0)
+    p.pump()
+    turned = out[-1]
+    assert turned.startswith("  3,0 s  compte à rebours fini : Ann crache "), turned
+    assert " ; Robot facile crache " in turned and "; " not in turned.replace(" ; ", ""), turned
+    assert p.command("look")
+    mine = next(line for line in out if line.startswith("Vous : "))
+    # seed 7 deals Ann Q♣ and Q♠ face up: dames, « D »
+    assert mine.startswith("Vous : 1 : 5♦, 2 : 6♥ (2), 3 : D♣ (3), 4 : D♠ (4), 5 : 8♥ (5)"), mine
+    theirs = next(line for line in out if line.startswith("Robot facile : "))
+    assert "V♥(3)" in theirs and "J♥" not in theirs, theirs

@@ -22,7 +22,7 @@ from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
 from cardroom.i18n.messages import MESSAGES
 from cardroom.i18n.reasons import record_error_id, record_error_text
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 from cardroom.web import Settings, create_app
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"

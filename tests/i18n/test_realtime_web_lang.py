@@ -20,14 +20,14 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import engine as speed
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit import engine as spit
-from cardroom.i18n.reasons import request_error_text, table_error_text
-from cardroom.i18n.spit_speed_words import (
+from cardroom.i18n.realtime_words import (
     event_words,
     localize_realtime_frame,
     reason_words,
 )
+from cardroom.i18n.reasons import request_error_text, table_error_text
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.web.conftest import Player, service_of, serving, settings_for
 
 C = Card.parse
@@ -293,9 +293,27 @@ def test_hint_reasons_in_french_and_welsh() -> None:
     view = view_of(rnd, rnd.to_act)
     _action, fr = suggest(view, ms=20, seed=1, lang="fr")
     assert re.fullmatch(
-        r"jouer \S+ : environ [+-]\d+\.\d jetons à la fin de la manche, sur [\d\u202f]+ donnes? "
-        r"probables? des cartes cachées \(ensuite, jouer \S+ : [+-]\d+\.\d\)",
+        r"jouer \S+ : environ [+-]\d+,\d jetons à la fin de la manche, sur [\d\u202f]+ donnes? "
+        r"probables? des cartes cachées \(ensuite, jouer \S+ : [+-]\d+,\d\)",
         fr,
     ), fr
     _action, cy = suggest(view, ms=20, seed=1, lang="cy")
     assert cy.startswith("chwarae ") and " sglodyn erbyn diwedd y rownd dros " in cy, cy
+
+
+def test_a_hints_card_and_gain_as_french_writes_them() -> None:
+    """« jouer D♠ » as on the web (the terminal, where ``qs`` is typed, keeps ``Q♠``), and a
+    gain with a decimal comma, never « -0,0 »."""
+    from cardroom.bots.hint import _signed, describe
+    from cardroom.cards import Card
+    from cardroom.games.nain_jaune.engine import Play
+    from cardroom.i18n import translator
+
+    queen = Play(Card.parse("QS"))
+    assert describe(queen, "fr") == "jouer D♠"
+    assert describe(Play(Card.parse("JC")), "fr") == "jouer V♣"
+    assert describe(queen, "fr", letters=False) == "jouer Q♠"
+    assert describe(queen, "en") == "play Q♠"
+    fr, en = translator("fr"), translator("en")
+    assert (_signed(16.6, fr), _signed(-3.25, fr), _signed(-0.04, fr)) == ("+16,6", "-3,2", "+0,0")
+    assert _signed(16.6, en) == "+16.6"

@@ -45,7 +45,7 @@ def test_french_account(tmp_path: Path) -> None:
             "  Hal paie 45 des 47 dus (tout ce qui lui reste) à Bob",
             "Bob gagne la manche.",
             "Jetons : Ann 18 · Bob 238 · Cid 17 · Dee 90 · Eve 29 · Fay 3 · Gus 29 · Hal 0",
-            "Plateau : 10♦ 0 · J♣ 0 · Q♠ 24 · K♥ 32 · 7♦ 0",
+            "Plateau : 10♦ 0 · V♣ 0 · D♠ 24 · R♥ 32 · 7♦ 0",
             "Prochain donneur : Ann",
         ],
     )
@@ -102,3 +102,31 @@ def test_group_lang_option(tmp_path: Path) -> None:
     path.write_text(json.dumps(cascade_record()), encoding="utf-8")
     res = CliRunner().invoke(cli, ["--lang", "cy", "replay", str(path)])
     assert res.exit_code == 0 and "Ann: “heb 4”" in res.stdout
+
+
+def test_the_players_who_could_not_pay_agree_with_their_number() -> None:
+    """« N’a pas pu » for one player, « N’ont pas pu » for several (the verb before a list)."""
+    from cardroom.games.nain_jaune.engine import RoundResult
+    from cardroom.games.nain_jaune.rules import Rules
+    from cardroom.terminal.nain_jaune_text import result_lines
+
+    names = ["Ann", "Bob", "Dee", "Gus", "Hal"]
+
+    def said(short: tuple[int, ...]) -> str:
+        result = RoundResult(1, False, (9, 9, 0, 0, 0), (0,) * 5, 2, short)
+        return result_lines(result, Rules(), names, "fr")[1]
+
+    assert said((4,)) == "N’a pas pu tout payer : Hal"
+    assert said((2, 3, 4)) == "N’ont pas pu tout payer : Dee, Gus, Hal"
+
+
+def test_the_terminal_game_keeps_the_letters_typed() -> None:
+    """The terminal game prints the letters a player types (``qs`` for Q♠), the replay the
+    letters of French packs (D♠)."""
+    from cardroom.cards import Card
+    from cardroom.terminal.nain_jaune_text import board_text, cards_text
+
+    cards = [Card.parse(c) for c in ("QS", "JC", "KH", "AD")]
+    assert cards_text(cards) == "Q♠ J♣ K♥ A♦"
+    assert cards_text(cards, "fr") == "D♠ V♣ R♥ A♦"
+    assert board_text(cards[:2], [3, 4], "fr") == "D♠ 3 · V♣ 4"

@@ -21,6 +21,7 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Game, Round
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.options import parse_option_pairs
+from cardroom.games.registry import new_engine
 from cardroom.games.speed.record import record_header as speed_header
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.record import record_header as spit_header
@@ -31,7 +32,6 @@ from cardroom.i18n.reasons import rules_error_text
 from cardroom.sim.simulate import Simulation
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.tables.nain_jaune import parse_action
-from cardroom.tables.spit_speed import make_engine
 from cardroom.web import Settings, create_app
 from cardroom.web.protocol import decode_create, decode_message
 
@@ -125,11 +125,11 @@ def _raised_message(make: Callable[[], object]) -> Message:
 
 
 def _spit() -> Any:
-    return make_engine("spit", {}, 1)
+    return new_engine("spit", {}, 1)
 
 
 def _speed() -> Any:
-    return make_engine("speed", {}, 1)
+    return new_engine("speed", {}, 1)
 
 
 def _seats(n: int) -> tuple[SeatSpec, ...]:
@@ -207,11 +207,11 @@ def test_the_words_of_a_few_refusals() -> None:
         for path in ("game of nine",)
     }
     assert said == {
-        "fr": "Nain Jaune se joue de 2 à 8 joueurs, pas à 9",
+        "fr": "le Nain Jaune se joue de 2 à 8 joueurs, pas à 9",
         "cy": "chwaraeir Nain Jaune gan 2 i 8 chwaraewr, nid 9",
     }
     spit = _raised_message(RAISED["spit of three"])
-    assert words(spit, "fr") == "Spit se joue à deux, pas à 3"
+    assert words(spit, "fr") == "le Spit se joue à deux, pas à 3"
     assert words(spit, "cy") == "chwaraeir Tafod gan ddau chwaraewr, nid 3"
     flag = _raised_message(RAISED["flag neither yes nor no"])
     assert words(flag, "fr").endswith("répondez oui ou non")

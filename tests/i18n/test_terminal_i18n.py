@@ -21,8 +21,8 @@ from cardroom.cli.nain_jaune import build_table
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.terminal import nain_jaune_game as terminal
 from cardroom.terminal.nain_jaune_tui import NainJauneApp
-from cardroom.terminal.spit_speed_plain import PlainRealtime
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.terminal.realtime_plain import PlainRealtime
+from cardroom.terminal.realtime_tui import RealtimeApp
 from tests.cli.test_tui_nain_jaune import SIZE, make_table
 from tests.realtime.test_tui_fixes import RUN, slot_key
 from tests.speed.deals import H, make_deal
@@ -59,10 +59,10 @@ async def test_spit_screen_in_french(tmp_path: Path) -> None:
         await pilot.press("1", "a")  # before "Spit!": refused by the engine, said in French
         refusal = "vous ne pouvez pas jouer avant « Spit ! » : annoncez-le pour commencer"
         assert shown(app, "#status").endswith("refusé : " + refusal)
-        assert app.log_lines[-1].startswith("   0.00s  Ann : poser ")
+        assert app.log_lines[-1].startswith("   0,00 s  Ann : poser ")
         assert app.log_lines[-1].endswith(" sur la pile 1 refusé : " + refusal)
         await pilot.press("space")
-        assert app.log_lines[-1] == "   0.00s  Ann annonce « Spit ! »"
+        assert app.log_lines[-1] == "   0,00 s  Ann annonce « Spit ! »"
         await pilot.press("q")
     (path,) = tmp_path.glob("*.json")
     assert app.farewell == [f"Enregistrement sauvé dans {path}"]
@@ -125,7 +125,7 @@ def test_plain_spit_own_refusal_in_welsh(tmp_path: Path) -> None:
     )
     p.after_change()
     assert p.command("1 1")
-    assert out[-1].startswith("   0.0s  Ann: gwrthodwyd chwarae ")
+    assert out[-1].startswith("0.0 eiliad  Ann: gwrthodwyd chwarae ")
     assert out[-1].endswith(
         " ar bentwr 1: allwch chi ddim chwarae cyn “Poeri!”: gwaeddwch ef i ddechrau"
     )
@@ -178,7 +178,7 @@ def test_cardroom_help_in_french_and_welsh() -> None:
     fr = _invoke(["--lang", "fr", "--help"])
     assert fr.startswith("Usage : ")
     for phrase in (
-        "cardroom : jouer, rejouer, simuler et étudier le Nain Jaune, Spit et Speed.",
+        "cardroom : jouer, revoir, simuler et étudier le Nain Jaune, Spit et Speed.",
         "Exemples : cardroom play nain-jaune jouer contre trois robots",
         "Chaque commande a son propre --help.",
         "--version Afficher la version et quitter.",
@@ -215,7 +215,7 @@ def test_play_help_in_french_and_welsh() -> None:
     spit = flat(_invoke(["play", "spit", "--lang", "cy", "--help"]))
     for phrase in (
         "Chwarae Tafod mewn amser real yn erbyn bot, yn y derfynell.",
-        "mae bwlch yn galw “Poeri!” ar y dechrau ac mewn cyfyngder",
+        "mae’r Bylchwr yn galw “Poeri!” ar y dechrau ac mewn cyfyngder",
         "Enghreifftiau: cardroom play spit yn erbyn bot canolig",
         "Opsiwn yn rheolau Tafod (gellir ei ailadrodd).",
         "[diofyn: medium]",
@@ -224,6 +224,8 @@ def test_play_help_in_french_and_welsh() -> None:
     nj = flat(_invoke(["play", "nain-jaune", "--help", "--lang", "fr"]))
     assert "Force des robots : easy (random), medium (greedy)" in nj
     assert "[défaut : classic]" in nj and "Touches (plein écran) :" in nj
+    # a card is typed with the English letters (qs), and the help says so
+    assert "(a 2-9 0/t j q k, lettres anglaises : j valet, q dame, k roi)" in nj
 
 
 def test_a_usage_error_in_french() -> None:

@@ -1,5 +1,5 @@
 """Welsh counts nouns in six forms (0, 1, 2, 3, 6 and the rest) and mutates the noun after the
-number: soft after « dau/dwy » (2 gerdyn, 2 fwrdd, 2 bwynt, 2 raniad) and after « o » (0 o
+number: soft after « dau/dwy » (2 gerdyn, 2 fwrdd, 2 bwynt, 2 ddeliad) and after « o » (0 o
 gardiau), aspirate after « tri » and « chwe » (3 cherdyn, 6 phwynt, 3 chofnod), none after
 « tair » (3 eiliad). Each plural msgid is rendered for 0, 1, 2, 3, 6 and 20 and compared with
 Welsh written out by hand."""
@@ -161,7 +161,7 @@ CASES: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
         tuple(
             f"rydych chi wedi gofyn am {x} ailchwarae yn ystod y funud ddiwethaf: arhoswch eiliad"
             for x in (
-                "0 o dudalennau", "1 tudalen", "2 dudalen", "3 tudalen", "6 thudalen",
+                "0 o dudalennau", "1 dudalen", "2 dudalen", "3 tudalen", "6 thudalen",
                 "20 o dudalennau",
             )
         ),

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from cardroom.arbiter import (
-    RECORD_MODULES,
     Arbiter,
     ArbiterError,
     RecordError,
@@ -18,6 +17,7 @@ from cardroom.arbiter import (
     replay_any,
 )
 from cardroom.cards import parse_cards
+from cardroom.games.registry import REALTIME, Game, register, unregister
 from tests.realtime.fake import Call, FakeGame, FakeRules, Play, Slap, new_game
 
 C = parse_cards
@@ -25,9 +25,15 @@ C = parse_cards
 
 @pytest.fixture(autouse=True)
 def _fake_records() -> Iterator[None]:
-    RECORD_MODULES["fake"] = "tests.realtime.fake"
+    fake = "tests.realtime.fake"
+    register(
+        Game(
+            "fake", "Fake", REALTIME, (2, 2), f"{fake}:FakeRules", f"{fake}:FakeGame",
+            f"{fake}:FakeView", fake, "cardroom.tables.realtime:RealtimeTable", "builtins:int",
+        )
+    )  # fmt: skip
     yield
-    del RECORD_MODULES["fake"]
+    unregister("fake")
 
 
 def table(

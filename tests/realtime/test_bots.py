@@ -12,8 +12,9 @@ from cardroom.arbiter import Arbiter, VirtualClock
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import LEVELS, Timing, make_reaction_bot
 from cardroom.cards import DECK, Card
+from cardroom.games.registry import new_engine
 from cardroom.games.speed import CALL, Play, SpeedGame, SpeedRules
-from cardroom.sim.spit_speed import Table, make_engine
+from cardroom.sim.realtime import Table
 from tests.speed.deals import make_deal
 
 
@@ -131,7 +132,7 @@ def test_hidden_cards_do_not_change_a_bots_decisions(game: str, seed: int) -> No
         other = _swap(other, a, b)
     tables = []
     for cards in (deal, other):
-        engine = make_engine(game, {}, 0)
+        engine = new_engine(game, {}, 0)
         engine = type(engine)(engine.rules, cards, seed)
         clock = VirtualClock()
         arb: Arbiter[Any, Any] = Arbiter(engine, clock, ["A", "B"])

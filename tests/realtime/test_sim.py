@@ -15,8 +15,9 @@ from cardroom.arbiter import replay
 from cardroom.cards import DECK
 from cardroom.cli.main import cli
 from cardroom.games.realtime_engine import RealtimeIllegal
+from cardroom.games.registry import new_engine
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.sim.spit_speed import bot_labels, make_engine, new_table, play_one, run_table
+from cardroom.sim.realtime import bot_labels, new_table, play_one, run_table
 
 
 def test_same_bot_twice_gets_told_apart() -> None:
@@ -82,7 +83,7 @@ def test_records_of_random_bot_games_replay_exactly(
 ) -> None:
     """Random timings (ties included: a range may be a single time) and random or human-like
     actions: the record replays to the same state with the same accepted/refused flags."""
-    engine = make_engine(game, {"countdown": countdown}, seed)
+    engine = new_engine(game, {"countdown": countdown}, seed)
     specs = [
         f"{kind}:min={lo},max={lo + sp}"
         for kind, lo, sp in zip(kinds, lows, spans, strict=True)
@@ -191,5 +192,5 @@ def test_replay_prints_times_from_the_start_for_web_records_too(tmp_path: Path) 
     lines = [CliRunner().invoke(cli, ["replay", str(p)]).output.splitlines() for p in (path, web)]
     assert lines[0] == lines[1]
     first = data["actions"][0]["t"] - data["start"]
-    assert any(line.strip().startswith(f"{first:.2f}s") for line in lines[1])
+    assert any(line.strip().startswith(f"{first:.2f} s") for line in lines[1])
     assert "17955" not in "\n".join(lines[1])

@@ -15,8 +15,8 @@ from cardroom.arbiter import VirtualClock, replay
 from cardroom.bots.reaction import spit_strategy
 from cardroom.cli.main import cli
 from cardroom.games.spit import CallSpit, Play, Slap, SpitGame, SpitRules, TurnUp
-from cardroom.sim.spit_speed import Table, new_table, play_one, run_table
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.sim.realtime import Table, new_table, play_one, run_table
+from cardroom.terminal.realtime_tui import RealtimeApp
 
 
 def table_at_slap(seed: int) -> Table:

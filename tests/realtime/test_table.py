@@ -1,4 +1,4 @@
-"""The real-time table for the web (tables/spit_speed.py): rebuilt from its log, frames without
+"""The real-time table for the web (tables/realtime.py): rebuilt from its log, frames without
 hidden cards, and the entries it refuses."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from cardroom.arbiter import replay
 from cardroom.bots.reaction import make_reaction_bot
 from cardroom.cards import DECK
 from cardroom.games.realtime_engine import SEATS
-from cardroom.tables.spit_speed import (
+from cardroom.tables.realtime import (
     RealtimeConfig,
     RealtimeSeat,
     RealtimeTable,

@@ -12,7 +12,7 @@ from cardroom.arbiter import VirtualClock, replay
 from cardroom.cards import Card
 from cardroom.cli.main import cli
 from cardroom.games.speed import Play
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.terminal.realtime_tui import RealtimeApp
 
 SLOW_BOT = "reaction:min=100,max=100"
 """A bot that does nothing during a test unless the test moves the clock."""

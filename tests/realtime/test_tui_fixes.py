@@ -17,7 +17,7 @@ from cardroom.cards import Card
 from cardroom.cli.main import cli
 from cardroom.games.speed import Play as SpeedPlay
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.terminal.spit_speed_tui import RealtimeApp
+from cardroom.terminal.realtime_tui import RealtimeApp
 from tests.speed.deals import C, H, make_deal
 from tests.spit.deals import position
 

@@ -460,7 +460,7 @@ async def check_realtime_frames(store: EventStore, clients: list[RealtimeClient]
     """Every state frame each client was sent agrees with the final log at its seq (the seat's
     view, status and countdown deadline), and every action acknowledged to a client is in the
     log, accepted; the number of frames checked."""
-    from cardroom.tables.spit_speed import RealtimeTable
+    from cardroom.tables.realtime import RealtimeTable
 
     checked = 0
     logs: dict[str, Any] = {}

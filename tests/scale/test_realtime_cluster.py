@@ -19,7 +19,7 @@ import pytest
 from cardroom.games.nain_jaune import Rules
 from cardroom.store import EventStore, LogEntry
 from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
+from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from tests.scale.clients import scan_after_each_row, two_services
 from tests.tables.helpers import until
 

@@ -16,7 +16,7 @@ import time
 import httpx
 
 from cardroom.store import EventStore
-from cardroom.tables.spit_speed import RealtimeTable
+from cardroom.tables.realtime import RealtimeTable
 from tests.scale.clients import (
     RealtimeClient,
     ServerProcess,

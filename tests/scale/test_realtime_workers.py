@@ -21,7 +21,7 @@ import asyncpg
 
 from cardroom.store import EventStore
 from cardroom.tables.cluster import asyncpg_dsn
-from cardroom.tables.spit_speed import RealtimeTable
+from cardroom.tables.realtime import RealtimeTable
 from tests.scale.clients import ServerProcess, check_realtime_frames, socket_inodes
 from tests.scale.test_realtime_faults import make, people
 

@@ -17,7 +17,7 @@ from typing import Any
 from cardroom.store import EventStore
 from cardroom.tables import TableService
 from cardroom.tables.nain_jaune import NainJauneTable, action_text
-from cardroom.tables.spit_speed import RealtimeTable
+from cardroom.tables.realtime import RealtimeTable
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "db"
 OLD_DB = DATA / "main-9cbffa3.db"

@@ -12,7 +12,7 @@ import sys
 
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableService
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 
 COUNTDOWN = 1.5
 

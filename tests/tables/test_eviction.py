@@ -11,7 +11,7 @@ import pytest
 
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.tables.helpers import bot_config, until
 
 GRACE = 0.2

@@ -17,8 +17,8 @@ import pytest
 from cardroom.arbiter import replay
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
-from cardroom.tables.spit_speed_service import _RealtimeLive
+from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
+from cardroom.tables.realtime_service import _RealtimeLive
 from cardroom.tables.subscription import Subscription
 from tests.tables.helpers import until
 

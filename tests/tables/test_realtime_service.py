@@ -16,7 +16,7 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.i18n.grammar import card_phrase
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from tests.tables.helpers import until
 
 FAST = "reaction:min=0.004,max=0.012"
@@ -197,9 +197,9 @@ async def test_a_speed_match_deals_games_until_the_target_and_its_record_replays
     store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cardroom.arbiter import replay_any
-    from cardroom.tables import spit_speed
+    from cardroom.tables import realtime
 
-    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)  # the scores are shown briefly
+    monkeypatch.setattr(realtime, "BETWEEN", 0.05)  # the scores are shown briefly
     service = TableService(store)
     bot = SeatSpec("bot", FAST)
     config = RealtimeConfig(
@@ -253,9 +253,9 @@ async def test_a_spit_match_is_won_by_the_first_to_win_two_games(
     store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from cardroom.arbiter import replay_any
-    from cardroom.tables import spit_speed
+    from cardroom.tables import realtime
 
-    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)
+    monkeypatch.setattr(realtime, "BETWEEN", 0.05)
     service = TableService(store)
     bot = SeatSpec("bot", FAST)
     config = RealtimeConfig(

@@ -16,7 +16,7 @@ from cardroom.games.spit import SpitRules
 from cardroom.i18n.reasons import table_error_text
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import (
+from cardroom.tables.realtime import (
     BETWEEN_GAMES,
     LogError,
     RealtimeConfig,
@@ -35,9 +35,9 @@ async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
 async def test_an_action_between_two_games_of_a_match_is_refused_in_words(
     store: EventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cardroom.tables import spit_speed
+    from cardroom.tables import realtime
 
-    monkeypatch.setattr(spit_speed, "BETWEEN", 0.05)
+    monkeypatch.setattr(realtime, "BETWEEN", 0.05)
     service = TableService(store)
     bot = SeatSpec("bot", FAST)
     config = RealtimeConfig(
@@ -62,7 +62,7 @@ async def test_an_action_between_two_games_of_a_match_is_refused_in_words(
         "cette partie est finie : la suivante du match est distribuée dans un instant"
     )
     assert table_error_text(error.code, error.message, "cy") == (
-        "mae’r gêm hon ar ben: bydd gêm nesaf yr ornest yn cael ei rhannu cyn bo hir"
+        "mae’r gêm hon ar ben: bydd gêm nesaf yr ornest yn cael ei delio cyn bo hir"
     )
 
 

@@ -17,7 +17,7 @@ from cardroom.i18n import translator
 from cardroom.i18n.messages import MESSAGES
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.tables import SeatSpec, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web import Settings, create_app
 from tests.tables.helpers import bot_config
 
@@ -45,7 +45,7 @@ def test_the_service_raises_no_sentence_without_an_id() -> None:
     """Every ``TableError(code, what)`` in the services says ``what`` as a message with an id
     (or carries the engine's ``reason``), never a bare or formatted English string."""
     bare: list[str] = []
-    for name in ("service.py", "spit_speed_service.py", "config.py"):
+    for name in ("service.py", "realtime_service.py", "config.py"):
         tree = ast.parse((SRC / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not (

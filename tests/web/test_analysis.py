@@ -95,10 +95,11 @@ def test_the_lobby_shows_each_bot_at_its_leaderboard_rating(client: TestClient) 
 
     levels = client.get("/api/levels").json()["levels"]
     assert list(levels) == ["easy", "medium", "hard", "expert"]
-    # one rating per bot: the fixed one people are rated against, mu - 3 sigma of
-    # BOT_RATINGS (hard: 23.66 - 3 x 2.94 = 14.84), the same number the leaderboard gives
-    assert levels["hard"]["rating"] == 14.84
-    assert levels["easy"]["rating"] == 9.77  # 19.01 - 3 x 3.08
+    # one rating per bot: the fixed one people are rated against, on the shown scale
+    # 1500 + 48 (mu - 25) of BOT_RATINGS (hard: 1500 + 48 x -1.34 = 1435.68), the same number
+    # the leaderboard gives
+    assert levels["hard"]["rating"] == 1436
+    assert levels["easy"]["rating"] == 1212  # 1500 + 48 x (19.01 - 25) = 1212.48
     board = client.get("/api/leaderboard/nain-jaune").json()["board"]
     bots = {row["bot"]: row["rating"] for row in board if row["bot"]}
     assert bots == {level: levels[level]["rating"] for level in levels}

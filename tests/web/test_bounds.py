@@ -64,7 +64,7 @@ def test_a_record_of_too_many_rounds_is_refused_before_it_is_replayed(tmp_path: 
         assert answer.status_code == 422, answer.text[:200]
         assert answer.json() == {
             "error": "too-large",
-            "message": "cet enregistrement a 230 manches : la relecture montre des parties "
+            "message": "cet enregistrement a 230 manches : on ne peut revoir ici que des parties "
             "d’au plus 200 manches",
             "id": "bounds.replay-rounds",
         }
@@ -166,7 +166,7 @@ def test_a_long_record_is_served_a_page_of_rounds_at_a_time_and_checked_once(
     assert checks == [45]  # checked by the engine once, for every page
     assert past.status_code == 404
     assert past.json()["message"] == (
-        "cette relecture n’a pas cette page : rouvrez-la depuis le début"
+        "cette partie à revoir n’a pas cette page : rouvrez-la depuis le début"
     )
 
 
@@ -556,7 +556,7 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
 async def test_a_full_frame_carries_the_logs_tail_and_older_lines_come_on_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.tables.spit_speed_service as realtime_service
+    import cardroom.tables.realtime_service as realtime_service
 
     monkeypatch.setattr(realtime_service, "FULL_FRAME_LOG", 3)
     async with serving(settings_for(tmp_path)) as (_app, address):
@@ -604,7 +604,7 @@ def test_replay_uploads_are_bounded_per_address_and_in_flight(
         busy = client.post("/api/replay", json=[sweep_record()], headers={"Accept-Language": "fr"})
     assert busy.status_code == 503 and busy.headers["retry-after"] == "2"
     assert busy.json()["message"] == (
-        "beaucoup de relectures sont en préparation : réessayez dans un instant"
+        "beaucoup de parties à revoir sont en préparation : réessayez dans un instant"
     )
 
 

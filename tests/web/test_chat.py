@@ -14,7 +14,7 @@ from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store import ChatStore
 from cardroom.tables import Created, SeatSpec, TableConfig, TableService
 from cardroom.tables.chat import ChatError, clean_text
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.protocol import Chat, ProtocolError, decode_message
 from tests.web.conftest import Player, service_of, serving, settings_for
 

@@ -175,8 +175,11 @@ def test_a_moved_device_is_the_same_player_and_the_link_works_once(
     assert moved["expires_in"] == 600 and moved["qr"].startswith("data:image/svg+xml")
     path = moved["url"].split("testserver", 1)[1]
     with browser(client) as phone, browser(client) as thief:
-        response = phone.get(path, follow_redirects=False)
-        assert response.status_code == 303 and "cr_player=" in response.headers["set-cookie"]
+        asked = phone.get(path, follow_redirects=False)
+        assert asked.status_code == 200 and "set-cookie" not in asked.headers
+        secret = path.rsplit("/", 1)[1]
+        response = phone.post(f"/api/move/{secret}", json={"confirm": True}, headers=ORIGIN)
+        assert response.status_code == 200 and "cr_player=" in response.headers["set-cookie"]
         assert phone.get("/api/me").json()["player"]["id"] == me["id"]
         with phone.websocket_connect(f"/ws/{made['table']}") as ws:
             assert first_state(ws)["you"] == 0  # the creator's seat followed the player
@@ -340,11 +343,14 @@ def test_sign_ins_passkeys_and_play_now_are_bounded_per_address_and_name(tmp_pat
     with TestClient(create_app(settings)) as client:
         name(client, "Ann")
         client.post("/api/me/password", json={"password": "correct horse"}, headers=ORIGIN)
-        tries = [client.post("/api/signin", json=wrong, headers=ORIGIN) for _ in range(2)]
-        assert [r.status_code for r in tries] == [401, 401]
-        # the third is within the address's bound but past the name's two wrong passwords
-        right = {"name": "ann", "password": "correct horse"}
-        named = client.post("/api/signin", json=right, headers={**ORIGIN, "Accept-Language": "fr"})
+        with browser(client) as stranger:  # (Ann's own browser is never bound by her name)
+            tries = [stranger.post("/api/signin", json=wrong, headers=ORIGIN) for _ in range(2)]
+            assert [r.status_code for r in tries] == [401, 401]
+            # the third is within the address's bound but past its two wrong passwords
+            right = {"name": "ann", "password": "correct horse"}
+            named = stranger.post(
+                "/api/signin", json=right, headers={**ORIGIN, "Accept-Language": "fr"}
+            )
         assert named.status_code == 429 and 3000 <= int(named.headers["retry-after"]) <= 3600
         assert named.json()["message"] == (
             "trop de mauvais mots de passe pour ce nom ces derniers temps : "

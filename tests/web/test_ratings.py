@@ -1,5 +1,5 @@
 """Ratings for people: OpenSkill's Plackett-Luce worked out by hand, counting rated games once,
-bots at fixed ratings, takeovers not rated, hints refused at rated tables."""
+bots at fixed ratings, a takeover a loss for the one taken over, hints refused at rated tables."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from cardroom.web.ratings import (
     SIGMA,
     RatingKeeper,
     bot_shares,
+    display,
     leaderboard,
     mark_rated,
-    ordinal,
     player_ratings,
     ranks_by_chips,
     rate,
@@ -155,14 +155,11 @@ async def test_the_keeper_counts_a_rated_game_once_with_bots_at_fixed_ratings(
         medium = BOT_RATINGS["nain-jaune"]["medium"]
         want = by_hand([(MU, SIGMA), (MU, SIGMA), medium], [1, 3, 2])
         mine = await player_ratings(store, ann.id)
-        assert mine["nain-jaune"]["rating"] == pytest.approx(ordinal(*want[0]), abs=0.01)
-        assert mine["nain-jaune"]["changes"]["nj1"] == [
-            pytest.approx(ordinal(MU, SIGMA), abs=0.01),
-            pytest.approx(ordinal(*want[0]), abs=0.01),
-        ]
+        assert mine["nain-jaune"]["rating"] == display(want[0][0])
+        assert mine["nain-jaune"]["changes"]["nj1"] == [1500, display(want[0][0])]
         assert (await player_ratings(store, bob.id))["nain-jaune"]["games"] == 1
-        # Speed: Bob away, a bot made 3 of his 5 decisions (> 20%): not rated for him; Ann's
-        # game against him is not rated either (nobody else counts)
+        # Speed: Bob away, a bot made 3 of his 5 decisions (> 20%): he lost (ranked below
+        # Ann), and Ann's win over him counts
         await _finished(
             store,
             "sp1",
@@ -175,7 +172,9 @@ async def test_the_keeper_counts_a_rated_game_once_with_bots_at_fixed_ratings(
         await players.claim("sp1", 1, bob.id, 1.0)
         await mark_rated(store, "sp1", "speed")
         assert await keeper.count_due() == 1
-        assert "speed" not in await player_ratings(store, ann.id)
+        won, lost = by_hand([(MU, SIGMA), (MU, SIGMA)], [1, 2])
+        assert (await player_ratings(store, ann.id))["speed"]["rating"] == display(won[0])
+        assert (await player_ratings(store, bob.id))["speed"]["rating"] == display(lost[0])
         # the leaderboard: bots always, people from the minimum number of games
         board = await leaderboard(store, "nain-jaune", min_games=1)
         assert {e["bot"] for e in board if e["bot"]} == set(BOT_RATINGS["nain-jaune"])

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from cardroom.cards import DECK, Card
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec
-from cardroom.tables.spit_speed import RealtimeConfig, RealtimeTable
+from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from tests.web.conftest import Player, over, service_of, serving, settings_for
 
 FAST = "reaction:min=0.01,max=0.03"

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from cardroom.arbiter import replay
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
-from cardroom.sim.spit_speed import new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 from cardroom.web.replay_realtime import RecordError, realtime_frames
 
 

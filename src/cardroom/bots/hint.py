@@ -13,32 +13,43 @@ from cardroom.bots.expert import ExpertBot
 from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
-from cardroom.i18n.words import tr_of
+from cardroom.i18n.numbers import decimal
+from cardroom.i18n.words import pretty, tr_of
 
 
 class HintError(ValueError):
     """No hint can be given for this view (it is not the seat's turn)."""
 
 
-def describe(action: Action, lang: str | Translator | None = None) -> str:
-    """An action in words: ``play 7♥``, ``pass``, ``claim`` (« jouer 7♥ », « sans », …)."""
+def describe(action: Action, lang: str | Translator | None = None, *, letters: bool = True) -> str:
+    """An action in words: ``play 7♥``, ``pass``, ``claim`` (« jouer D♠ », « sans », …); the
+    card with the letters of the language's packs, or with ``letters=False`` those typed in the
+    terminal (``Q♠``)."""
     tr = tr_of(lang)
     if isinstance(action, Play):
-        return tr._("play {card}", card=action.card.pretty)
+        return tr._("play {card}", card=pretty(action.card, tr if letters else "en"))
     if isinstance(action, Claim):
         return tr._("claim")
     assert isinstance(action, Pass)
     return tr._("pass")
 
 
-def _signed(x: float) -> str:
-    return f"{x:+.1f}"
+def _signed(x: float, tr: Translator) -> str:
+    """``+16.6`` / ``+16,6`` (never ``-0.0``)."""
+    value = round(x, 1)
+    return decimal(value if value else 0.0, 1, tr, sign=True)
 
 
 def suggest(
-    view: RoundView, *, ms: int = 100, seed: int = 0, lang: str | Translator | None = None
+    view: RoundView,
+    *,
+    ms: int = 100,
+    seed: int = 0,
+    lang: str | Translator | None = None,
+    letters: bool = True,
 ) -> tuple[Action, str]:
-    """The expert's move for ``view.seat`` and a short reason in words, in ``lang``.
+    """The expert's move for ``view.seat`` and a short reason in words, in ``lang`` (cards with
+    the language's letters, or with ``letters=False`` the terminal's typed ones).
 
     Thinks for about ``ms`` milliseconds; ``seed`` seeds its sampling of the hidden cards.
     Raises :class:`HintError` when the seat has no move to make.
@@ -51,13 +62,16 @@ def suggest(
     legal = view.legal_actions
     if len(legal) == 1:
         only = legal[0]
-        return only, tr._("{action}: it is your only legal move", action=describe(only, tr))
+        return only, tr._(
+            "{action}: it is your only legal move", action=describe(only, tr, letters=letters)
+        )
     bot = ExpertBot(ms=ms)
     action = bot.act(view, random.Random(seed))
     scores = bot.last_scores
     if len(scores) == 1:
         return action, tr._(
-            "{action}: your other moves come to the same", action=describe(action, tr)
+            "{action}: your other moves come to the same",
+            action=describe(action, tr, letters=letters),
         )
     now = view.chips[view.seat]
     ranked = sorted(scores, key=lambda s: -s[1])
@@ -70,9 +84,9 @@ def suggest(
         "{action}: about {gain} chips by the end of the round over {count} likely deals of the "
         "hidden cards (next best, {other}: {other_gain})",
         deals,
-        action=describe(action, tr),
-        gain=_signed(best - now),
+        action=describe(action, tr, letters=letters),
+        gain=_signed(best - now, tr),
         count=f"{deals:,}".replace(",", "\u202f" if tr.lang == "fr" else ","),
-        other=describe(runner_up[0], tr),
-        other_gain=_signed(runner_up[1] - now),
+        other=describe(runner_up[0], tr, letters=letters),
+        other_gain=_signed(runner_up[1] - now, tr),
     )

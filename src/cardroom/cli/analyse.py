@@ -19,7 +19,7 @@ from cardroom.cli.options import BoundedInt
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
-from cardroom.i18n.words import N_, pretty, tr_of
+from cardroom.i18n.words import N_, labelled, pretty, tr_of
 
 if TYPE_CHECKING:
     from cardroom.analysis.nain_jaune import AnalysisError
@@ -84,8 +84,8 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     if not out.is_terminal:
         out = Console(file=sys.stdout, width=120)
     if kind in ("spit", "speed"):
-        from cardroom.analysis.spit_speed import AnalysisError as RealtimeError
-        from cardroom.analysis.spit_speed import analyse as analyse_realtime
+        from cardroom.analysis.realtime import AnalysisError as RealtimeError
+        from cardroom.analysis.realtime import analyse as analyse_realtime
 
         try:
             result = analyse_realtime(data)
@@ -130,7 +130,7 @@ def analysis_error(exc: AnalysisError, tr: Translator, where: str) -> str:
     """An analysis refusal in words after the file's name: a malformed record's error is told
     from its message's id (:func:`~cardroom.i18n.reasons.record_error_text`)."""
     if exc.code in ("unfinished", "too-long"):
-        return f"{where}: {tr._(REFUSALS[exc.code])}"
+        return labelled(where, tr._(REFUSALS[exc.code]), tr)
     if exc.code == "bad-record":
         return record_error_text(exc, tr, path=where)
     return f"{where}: {exc}"
@@ -148,7 +148,7 @@ def choice_words(label: str, tr: Translator) -> str:
         return tr._("claim")
     if label == "pass":
         return tr._("pass")
-    return pretty(label)
+    return pretty(label, tr)
 
 
 def _num(x: float | None, tr: Translator, signed: bool = False) -> str:
@@ -259,7 +259,7 @@ def _seconds(x: float | None, tr: Translator) -> str:
 
 def show_realtime(result: Any, console: Console, tr: Translator) -> None:
     """A Spit or Speed analysis as a rich table and a histogram of the reaction times (see
-    :mod:`cardroom.analysis.spit_speed`)."""
+    :mod:`cardroom.analysis.realtime`)."""
     data = result.to_json()
     spit = data["game"] == "spit"
     title = (

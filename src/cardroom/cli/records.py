@@ -16,6 +16,7 @@ from cardroom.cli.groups import current_lang, printable
 from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message
 from cardroom.games.records import MAX_RECORD_BYTES, loads
+from cardroom.games.registry import REALTIME, TURN_BASED, names
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import record_error_text
 
@@ -24,13 +25,13 @@ READ_TIMEOUT = 10.0
 
 
 def record_kind(data: Any) -> str:
-    """The game a parsed record belongs to: a list of rounds is a whole Nain Jaune game, a list
-    of Speed games a Speed match (the first item's ``game`` decides)."""
+    """The game a parsed record belongs to: a list of a real-time game's records is a match of
+    it (the first item's ``game`` decides), any other list the rounds of the turn-based game."""
     if isinstance(data, list):
         first = data[0] if data else None
-        if isinstance(first, dict) and first.get("game") in ("speed", "spit"):
+        if isinstance(first, dict) and first.get("game") in names(REALTIME):
             return str(first["game"])
-        return "nain-jaune"
+        return names(TURN_BASED)[0]
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])
     raise click.ClickException(

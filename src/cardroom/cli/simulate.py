@@ -30,7 +30,7 @@ from cardroom.games.options import parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, integer
 from cardroom.i18n.reasons import rules_error_text
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n.words import N_, labelled, tr_of
 
 
 @simulate.command("nain-jaune", context_settings=CONTEXT)
@@ -152,7 +152,8 @@ def show(summary: dict[str, Any], console: Console, lang: str | Translator | Non
         return _number(n, tr)
 
     head = Table(title=tr._("Nain Jaune simulation"), show_header=False)
-    head.add_row(tr._("players / bots"), f"{summary['players']}: {', '.join(summary['bots'])}")
+    lineup = labelled(summary["players"], ", ".join(summary["bots"]), tr)
+    head.add_row(tr._("players / bots"), lineup)
     head.add_row(tr._("rounds"), count(summary["rounds"]))
     head.add_row(tr._("rounds per second"), count(round(summary["rounds_per_second"])))
     head.add_row(tr._("cards per round"), _decimal(summary["cards_per_round"], 2, tr))

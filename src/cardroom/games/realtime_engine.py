@@ -31,6 +31,7 @@ An engine exposes:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -203,3 +204,9 @@ def read_header(
     except ValueError as exc:
         raise RecordError(message_of(exc)) from None
     return rules, players, seed, parse_deal(data["deal"])
+
+
+def derive_seed(match_seed: int, number: int) -> int:
+    """The seed of game ``number`` (1, 2, …) of the match played from ``match_seed`` (a Spit or
+    a Speed match: the text hashed says ``speed-match`` for both, as records always had it)."""
+    return random.Random(f"speed-match:{match_seed}:{number}").getrandbits(32)

@@ -33,9 +33,13 @@ _ASPIRATE = (("p", "ph"), ("t", "th"), ("c", "ch"))
 _NASAL = (("p", "mh"), ("t", "nh"), ("c", "ngh"), ("b", "m"), ("d", "n"), ("g", "ng"))
 
 
+_IMMUNE = ("gêm", "gemau")
+"""Loanwords that keep their first letter (« y gêm », « dwy gêm », « o gemau »)."""
+
+
 def _mutate(word: str, table: tuple[tuple[str, str], ...]) -> str:
     low = word.lower()
-    if low.startswith(_UNMUTATED):
+    if low.startswith(_UNMUTATED) or low in _IMMUNE:
         return word
     for radical, mutated in table:
         if low.startswith(radical):
@@ -130,12 +134,18 @@ def french(noun: str, feminine: bool, elides: bool) -> Phrase:
     return Phrase(noun, forms)
 
 
-def welsh(noun: str, feminine: bool) -> Phrase:
+def welsh(noun: str, feminine: bool | None = None) -> Phrase:
     """A Welsh noun phrase with its mutations and article: ``welsh("brenhines", True).soft ==
-    "frenhines"``, ``.the == "y frenhines"``."""
+    "frenhines"``, ``.the == "y frenhines"``; ``welsh("gornest").the == "yr ornest"`` (the
+    gender of a noun of :data:`GENDER_CY` need not be given)."""
     head = noun.split(" ", 1)[0]
+    if feminine is None:
+        feminine = GENDER_CY.get(head.lower(), False)
     after_article = _first(noun, soft) if feminine and not head.startswith(("ll", "rh")) else noun
-    vowel = head[:1].lower() in "aeiouwy" or head[:1] == "h" or head in ("1", "8", "11", "18")
+    # the article is chosen by the word it stands before, after its mutation (« yr ornest »)
+    first = after_article.split(" ", 1)[0]
+    vowel = first[:1].lower() in "aeiouwyâêîôûŵŷ" or first[:1].lower() == "h"
+    vowel = vowel or first in ("1", "8", "11", "18")
     forms = {
         "the": f"{'yr' if vowel else 'y'} {after_article}",
         "a": noun,
@@ -189,18 +199,55 @@ def word_phrase(word: str, lang: str, *, feminine: bool = False, elides: bool = 
     return english(word)
 
 
+# ----------------------------------------------------------------------------- printed cards
+
+RANK_LETTERS: dict[str, dict[int, str]] = {"fr": {11: "V", 12: "D", 13: "R"}}
+"""The letters on the court cards where a language has its own: French packs print V, D, R
+(valet, dame, roi; the ace keeps A). Welsh packs are printed with the English indices (A, K,
+Q, J), and the Welsh rules of Spit and Speed list the ranks the same way (« SAFON CARDIAU: A,
+K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so Welsh keeps them."""
+
+
+def printed(card: Card | str, lang: str) -> str:
+    """A card as printed in ``lang``: ``7♦``, ``Q♠`` (French ``D♠``, the letters of its packs)."""
+    card = Card.parse(card) if isinstance(card, str) else card
+    letter = RANK_LETTERS.get(lang, {}).get(int(card.rank))
+    return card.pretty if letter is None else letter + card.pretty[len(card.rank.symbol) :]
+
+
 # ----------------------------------------------------------------------------- Welsh numbers
 
 COUNT_NOUNS_CY: dict[str, tuple[bool, str]] = {
+    "bot": (False, "botiau"),
+    "bwrdd": (False, "byrddau"),
     "cerdyn": (False, "cardiau"),
-    "pwynt": (False, "pwyntiau"),
+    "chwaraewr": (False, "chwaraewyr"),
+    "cofnod": (False, "cofnodion"),
+    "dadansoddiad": (False, "dadansoddiadau"),
+    "deliad": (False, "deliadau"),
+    "eiliad": (True, "eiliadau"),
+    "eitem": (True, "eitemau"),
+    "gêm": (True, "gemau"),
     "gornest": (True, "gornestau"),
     "jeton": (False, "jetonau"),
+    "munud": (False, "munudau"),
+    "nod": (False, "nodau"),
+    "penderfyniad": (False, "penderfyniadau"),
+    "pwynt": (False, "pwyntiau"),
     "rownd": (True, "rowndiau"),
-    "chwaraewr": (False, "chwaraewyr"),
-    "gêm": (True, "gemau"),
+    "sedd": (True, "seddi"),
+    "sglodyn": (False, "sglodion"),
+    "tudalen": (True, "tudalennau"),
 }
 """Welsh nouns counted in the catalogs: noun -> (feminine, plural)."""
+
+GENDER_CY: dict[str, bool] = {
+    **{noun: fem for noun, (fem, _plural) in COUNT_NOUNS_CY.items()},
+    "fersiwn": True,
+    "brenhines": True,
+    "llaw": True,
+}
+"""Welsh nouns and their gender (True: feminine), for :func:`welsh` without one given."""
 
 
 def count_cy(n: int, noun: str) -> str:
@@ -216,7 +263,7 @@ def count_cy(n: int, noun: str) -> str:
     if n == 6:
         return f"6 {aspirate(noun)}"
     if n == 1:
-        return f"1 {soft(noun)}" if feminine else f"1 {noun}"
+        return f"1 {soft(noun)}" if feminine and not noun.startswith(("ll", "rh")) else f"1 {noun}"
     if n == 0 or n > 10:
         return f"{n} o {soft(plural)}"
     return f"{n} {noun}"

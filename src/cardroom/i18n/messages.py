@@ -16,9 +16,10 @@ from typing import Any
 
 from cardroom.cards import Card
 from cardroom.games.messages import Message
+from cardroom.games.registry import GAMES
 from cardroom.i18n import N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
-from cardroom.i18n.grammar import card_phrase, rank_phrase
+from cardroom.i18n.grammar import card_phrase, rank_phrase, word_phrase
 from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
 
 logger = logging.getLogger(__name__)
@@ -229,6 +230,18 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.unreadable-card": N_("cannot play it: {detail}"),
     "table.creator-only": N_("only the table's creator can do this"),
     "table.not-person-seat": N_("this seat is not a person's seat"),
+    "table.rated-same-player": N_(
+        "you already hold another seat at this rated table: a rated game is played by "
+        "different people, so one player cannot take two of its seats"
+    ),
+    "table.rated-no-bot": N_(
+        "a rated game in progress cannot be handed to a bot: its players play it to the end "
+        "(leaving counts as a loss)"
+    ),
+    "table.seat-in-play": N_(
+        "this seat's player is in play: a new link for it can be made once they have been away "
+        "past the limit (a bot then plays for them) or when the game is over"
+    ),
     "chat.none": N_("this server has no chat"),
     "chat.db-down": N_("the database is not answering: nothing was said, try again in a moment"),
     "ws.too-deep": N_("this message is nested too deeply"),
@@ -403,9 +416,6 @@ WHAT = {
 }
 """The ``what`` of a refusal that depends on the phase of the game."""
 
-GAMES = {"spit": N_("Spit"), "speed": N_("Speed"), "nain-jaune": N_("Nain Jaune")}
-"""A ``game`` field's words (« Tafod », « Cyflymder »)."""
-
 LABELS = {
     "starting_chips": N_("Starting chips"),
     "end": N_("The game ends"),
@@ -498,7 +508,7 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key in ("most", "least", "n", "target", "chips") and isinstance(value, int):
             out[key] = integer(value, tr)
         elif key == "game" and value in GAMES:
-            out[key] = tr._(GAMES[value])
+            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} » : le Spit
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         else:
@@ -520,7 +530,7 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key == "what" and value in WHAT:
             out[key] = tr._(WHAT[value])
         elif key == "game" and value in GAMES:
-            out[key] = tr._(GAMES[value])
+            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} » : le Spit
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         elif key == "reason" and isinstance(value, str):

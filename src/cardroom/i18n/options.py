@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 
 from cardroom.games.nain_jaune.rules import BOARD_SETS, PRESETS, EndCondition, Rules
 from cardroom.i18n import N_, Translator, tr_of
+from cardroom.i18n.grammar import printed
 
 SOURCES: dict[str, str] = {
     "french": N_("the French rulebook"),
@@ -311,7 +312,7 @@ def _differences(rules: Rules, base: Rules, tr: Translator) -> list[str]:
         elif value := _value_of(rules, key):
             parts.append(sentence("nain-jaune", key, value, tr))
         else:
-            cards = " ".join(c.pretty for c in rules.board_cards)
+            cards = " ".join(printed(c, tr.lang) for c in rules.board_cards)
             parts.append(tr._("The cards of the five boxes: {cards}", cards=cards))
     return parts
 

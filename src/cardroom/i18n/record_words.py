@@ -149,7 +149,7 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "the dealer should be {name} (seat {seat}), the next player still in after the one who "
         "placed the first card of the round before"
     ),
-    # a record given to cardroom replay (cli/spit_speed.py)
+    # a record given to cardroom replay (cli/realtime.py)
     "rec.list-not-speed": N_("only Speed records come as a list (a match to a target score)"),
     # a card that cannot be read (cards.py: CardError), said inside another message
     "card.not-text": N_("{value} is not a card: a card is written as text, like 10D or QS"),

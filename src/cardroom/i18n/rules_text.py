@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardroom.games.registry import GAMES
 from cardroom.i18n import LANGS
 
 RULES_DIR = Path(__file__).parent / "rules"
-GAMES = ("nain-jaune", "spit", "speed")
 
 
 def fragment_path(game: str, lang: str) -> Path:
     """The file of ``game``'s explanation in ``lang``."""
-    if game not in GAMES or lang not in LANGS:
+    page = GAMES[game].rules_page if game in GAMES else None
+    if page is None or lang not in LANGS:
         raise KeyError(f"no rules text for {game!r} in {lang!r}")
-    return RULES_DIR / f"{game}.{lang}.html"
+    return RULES_DIR / f"{page}.{lang}.html"
 
 
 def rules_fragment(game: str, lang: str) -> str:

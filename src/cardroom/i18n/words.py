@@ -17,7 +17,8 @@ from cardroom.i18n import N_ as N_
 from cardroom.i18n import Np_ as Np_
 from cardroom.i18n import Translator
 from cardroom.i18n import tr_of as tr_of
-from cardroom.i18n.grammar import rank_phrase
+from cardroom.i18n.grammar import RANK_LETTERS as RANK_LETTERS
+from cardroom.i18n.grammar import printed, rank_phrase
 from cardroom.i18n.messages import words
 from cardroom.i18n.names import shown_name
 
@@ -41,11 +42,6 @@ _TAKES = {
     12: N_("queen who takes"),
     13: N_("king who takes"),
 }
-RANK_LETTERS: dict[str, dict[int, str]] = {"fr": {11: "V", 12: "D", 13: "R"}}
-"""The letters on the court cards where a language has its own: French packs print V, D, R
-(valet, dame, roi; the ace keeps A). Welsh packs are printed with the English indices (A, K,
-Q, J), and the Welsh rules of Spit and Speed list the ranks the same way (« SAFON CARDIAU: A,
-K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so Welsh keeps them."""
 
 
 def rank_letter(rank: int, lang: str | Translator | None = None) -> str:
@@ -129,9 +125,27 @@ def takes_call(card: Card | str, lang: str | Translator | None = None) -> str:
 
 def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
     """``7♦``, ``Q♠`` (French: ``D♠``, the letter of the language's packs)."""
-    card = Card.parse(card) if isinstance(card, str) else card
-    letter = RANK_LETTERS.get(tr_of(lang).lang, {}).get(int(card.rank))
-    return card.pretty if letter is None else letter + card.pretty[len(card.rank.symbol) :]
+    return printed(card, tr_of(lang).lang)
+
+
+def labelled(label: object, text: object, lang: str | Translator | None = None) -> str:
+    """``label: text`` as the language writes it (French: ``label : text``)."""
+    return tr_of(lang)._("{label}: {words}", label=label, words=text)
+
+
+def in_turn(parts: Sequence[object], lang: str | Translator | None = None) -> str:
+    """Things said one after another: ``a; b`` (French: ``a ; b``)."""
+    return (" ; " if tr_of(lang).lang == "fr" else "; ").join(str(p) for p in parts)
+
+
+def seconds_text(
+    seconds: float, lang: str | Translator | None = None, places: int = 1
+) -> str:
+    """A time in seconds with ``places`` decimals: ``0.5 s`` / ``0,5 s`` / ``0.5 eiliad``."""
+    from cardroom.i18n.numbers import decimal
+
+    tr = tr_of(lang)
+    return tr._("{seconds} s", seconds=decimal(seconds, places, tr))
 
 
 def _message_of(value: Any, msg: Any = None) -> Any:

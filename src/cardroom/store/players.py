@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import hmac
 import secrets
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,8 +38,11 @@ MOVE_TTL = 600.0
 HASHING_AT_ONCE = 2
 """Password hashes or checks a process runs at once (the others wait their turn)."""
 _R = TypeVar("_R")
-SIGN_IN_CANDIDATES = 5
-"""At most this many players of one name are tried at a password sign-in (argon2 is slow)."""
+KEY_SEEN_EVERY = 3600.0
+"""A browser key's ``last_used`` is written at most this often (seconds)."""
+AGENT_MAX = 120
+SIGNIN_NAME_MAX = 96
+"""The longest folded name (NFKC may lengthen a name: one "ﷺ" is 18 characters folded)."""
 
 players_t = sa.Table(
     "players",
@@ -47,7 +51,12 @@ players_t = sa.Table(
     sa.Column("name", sa.String(96), nullable=False, default=""),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("password_hash", sa.String(200), nullable=True),
+    sa.Column("signin_name", sa.String(SIGNIN_NAME_MAX), nullable=True),
+    sa.Index("ix_players_signin_name", "signin_name", unique=True),
 )
+"""``signin_name``: the folded name (:func:`fold_name`) a player with a password signs in
+with, unique per server; None for a player without a password (or one of several protected
+players of one name in a database made before names were unique: the oldest kept it)."""
 
 player_keys_t = sa.Table(
     "player_keys",
@@ -55,7 +64,12 @@ player_keys_t = sa.Table(
     sa.Column("key_hash", sa.String(64), primary_key=True),
     sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),
+    sa.Column("agent", sa.String(AGENT_MAX), nullable=True),
+    sa.Column("how", sa.String(16), nullable=True),
 )
+"""``last_used`` (to the hour), ``agent`` (the browser's User-Agent, cut) and ``how`` it got
+the key (``new``, ``move``, ``password``, ``passkey``); None in keys made before they were kept."""
 
 move_links_t = sa.Table(
     "move_links",
@@ -113,6 +127,20 @@ class Player:
     name: str
     created_at: float
     protected: bool
+    signs_in: bool = False
+    """Whether sign-in by name and password finds this player (see ``signin_name``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BrowserKey:
+    """One browser or device holding a key to a player (never the key itself)."""
+
+    id: str
+    """A short public id of the key (the start of its hash): what revoking names."""
+    created_at: float
+    last_used: float | None
+    agent: str
+    how: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +168,21 @@ def clean_display_name(name: str) -> str:
     if not 1 <= len(text) <= NAME_MAX:
         raise PlayerError("bad-name", f"a name has 1 to {NAME_MAX} characters")
     return text
+
+
+def fold_name(name: str) -> str:
+    """The form of a name that sign-in compares: NFKC, case-folded, NFKC again (so "ÉLODIE",
+    "élodie" and "Élodie" written with a combining accent are one name). Computed here, never
+    by the database (SQLite's ``lower()`` folds ASCII letters only)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _signin_name(clean: str) -> str:
+    """The folded form of a cleaned name, or ``bad-name`` if it is too long folded."""
+    folded = fold_name(clean)
+    if not folded or len(folded) > SIGNIN_NAME_MAX:
+        raise PlayerError("bad-name", f"a name has 1 to {NAME_MAX} characters")
+    return folded
 
 
 def key_hash(secret: str) -> str:
@@ -172,32 +215,71 @@ class PlayerStore:
 
     # -- players and keys ------------------------------------------------------------------
 
-    async def create(self, name: str, now: float) -> tuple[Player, str]:
+    async def create(self, name: str, now: float, agent: str = "") -> tuple[Player, str]:
         """A new player (``name`` may be '' until asked) and the key of its first browser."""
         clean = clean_display_name(name) if name else ""
         player_id = secrets.token_urlsafe(12)
-        secret = secrets.token_urlsafe(32)
         async with _guard(), self._write(), self.engine.begin() as conn:
             await conn.execute(players_t.insert().values(id=player_id, name=clean, created_at=now))
-            await conn.execute(
-                player_keys_t.insert().values(
-                    key_hash=key_hash(secret), player_id=player_id, created_at=now
-                )
-            )
+            secret = await self._new_key(conn, player_id, now, "new", agent)
         return Player(player_id, clean, now, False), secret
 
     async def by_key(self, secret: str | None) -> Player | None:
-        """The player a browser key opens (None for no key, an unknown or a revoked one)."""
+        """The player a browser key opens (None for no key, an unknown or a revoked one); the
+        key's ``last_used`` is brought up to date (at most once in :data:`KEY_SEEN_EVERY`)."""
         if not secret or len(secret) > 200:
             return None
+        digest = key_hash(secret)
         query = (
-            sa.select(players_t)
+            sa.select(players_t, player_keys_t.c.last_used)
             .join(player_keys_t, player_keys_t.c.player_id == players_t.c.id)
-            .where(player_keys_t.c.key_hash == key_hash(secret))
+            .where(player_keys_t.c.key_hash == digest)
         )
         async with _guard(), self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
-        return _player(row) if row is not None else None
+        if row is None:
+            return None
+        now = time.time()
+        if row.last_used is None or now - row.last_used >= KEY_SEEN_EVERY:
+            async with _guard(), self._write(), self.engine.begin() as conn:
+                await conn.execute(
+                    player_keys_t.update()
+                    .where(player_keys_t.c.key_hash == digest)
+                    .values(last_used=now)
+                )
+        return _player(row)
+
+    async def keys_of(self, player_id: str) -> list[BrowserKey]:
+        """The browsers and devices holding a key to this player, oldest first."""
+        query = (
+            sa.select(player_keys_t)
+            .where(player_keys_t.c.player_id == player_id)
+            .order_by(player_keys_t.c.created_at)
+        )
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [
+            BrowserKey(
+                key_id(r.key_hash), float(r.created_at), r.last_used, r.agent or "", r.how or ""
+            )
+            for r in rows
+        ]
+
+    async def revoke_key(self, player_id: str, public_id: str) -> bool:
+        """Forget one key of this player (by :func:`key_id`): that browser no longer opens
+        the player. False if the player has no such key."""
+        query = sa.select(player_keys_t.c.key_hash).where(player_keys_t.c.player_id == player_id)
+        async with _guard(), self._write(), self.engine.begin() as conn:
+            hashes = [r.key_hash for r in (await conn.execute(query)).all()]
+            chosen = [h for h in hashes if hmac.compare_digest(key_id(h), public_id)]
+            if len(chosen) != 1:
+                return False
+            await conn.execute(
+                player_keys_t.delete().where(
+                    player_keys_t.c.key_hash == chosen[0], player_keys_t.c.player_id == player_id
+                )
+            )
+        return True
 
     async def get(self, player_id: str) -> Player | None:
         """The player of an id."""
@@ -216,19 +298,48 @@ class PlayerStore:
             return {r.id: r.name for r in (await conn.execute(query)).all()}
 
     async def rename(self, player_id: str, name: str) -> str:
-        """Change the display name; returns it cleaned."""
+        """Change the display name; returns it cleaned. ``name-taken`` if another player signs
+        in with this name (folded): nobody takes on the name of a protected player. A player
+        with a password signs in with the new name from now on."""
         clean = clean_display_name(name)
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            await conn.execute(
-                players_t.update().where(players_t.c.id == player_id).values(name=clean)
-            )
+        folded = _signin_name(clean)
+        taken = PlayerError("name-taken", "another player signs in with this name")
+        try:
+            async with _guard(), self._write(), self.engine.begin() as conn:
+                holder = (
+                    await conn.execute(
+                        sa.select(players_t.c.id).where(players_t.c.signin_name == folded)
+                    )
+                ).first()
+                if holder is not None and holder.id != player_id:
+                    raise taken
+                values: dict[str, Any] = {"name": clean}
+                protected = (
+                    await conn.execute(
+                        sa.select(players_t.c.password_hash).where(players_t.c.id == player_id)
+                    )
+                ).first()
+                if protected is not None and protected.password_hash is not None:
+                    values["signin_name"] = folded
+                await conn.execute(
+                    players_t.update().where(players_t.c.id == player_id).values(**values)
+                )
+        except IntegrityError:  # taken meanwhile, by another process
+            raise taken from None
         return clean
 
-    async def _new_key(self, conn: Any, player_id: str, now: float) -> str:
+    async def _new_key(
+        self, conn: Any, player_id: str, now: float, how: str, agent: str = ""
+    ) -> str:
         secret = secrets.token_urlsafe(32)
         await conn.execute(
             player_keys_t.insert().values(
-                key_hash=key_hash(secret), player_id=player_id, created_at=now
+                key_hash=key_hash(secret),
+                player_id=player_id,
+                created_at=now,
+                last_used=now,
+                agent=agent[:AGENT_MAX] or None,
+                how=how,
             )
         )
         return secret
@@ -254,7 +365,24 @@ class PlayerStore:
             )
         return secret
 
-    async def use_move_link(self, secret: str, now: float) -> tuple[Player, str]:
+    async def peek_move_link(self, secret: str, now: float) -> Player:
+        """The player a move link would give, without spending it; the same
+        :class:`PlayerError` as :meth:`use_move_link` when it would not work."""
+        query = sa.select(move_links_t).where(move_links_t.c.link_hash == key_hash(secret))
+        async with _guard(), self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+            if row is None:
+                raise PlayerError("move-unknown", "this link to move a player does not exist")
+            if row.used:
+                raise PlayerError("move-used", "this link to move a player was already used")
+            if row.expires_at <= now:
+                raise PlayerError("move-expired", "this link to move a player has expired")
+            player_row = (
+                await conn.execute(sa.select(players_t).where(players_t.c.id == row.player_id))
+            ).one()
+        return _player(player_row)
+
+    async def use_move_link(self, secret: str, now: float, agent: str = "") -> tuple[Player, str]:
         """Spend a move link: the player and a new browser key for the device that opened it.
 
         :class:`PlayerError` ``move-used``, ``move-expired`` or ``move-unknown`` otherwise.
@@ -284,27 +412,53 @@ class PlayerStore:
             player_row = (
                 await conn.execute(sa.select(players_t).where(players_t.c.id == row.player_id))
             ).one()
-            key = await self._new_key(conn, row.player_id, now)
+            key = await self._new_key(conn, row.player_id, now, "move", agent)
         return _player(player_row), key
 
     # -- passwords -------------------------------------------------------------------------
 
     async def set_password(self, player_id: str, password: str) -> None:
-        """Protect the player with a password (argon2id); ``bad-password`` if too short/long."""
+        """Protect the player with a password (argon2id); from then on they sign in with their
+        name, which no other player may then sign in with. ``bad-password`` if too short or
+        long, ``name-taken`` if another player signs in with this name (folded): choose
+        another name first."""
         if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
             raise PlayerError(
                 "bad-password", f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters"
             )
+        player = await self.get(player_id)
+        if player is None:
+            raise PlayerError("no-player", "this player no longer exists")
+        folded = _signin_name(player.name)
+        taken = PlayerError("name-taken", "another player signs in with this name")
+        if await self._signs_in_as(folded, player_id):
+            raise taken
         hasher = _hasher()
         digest: str = await self._argon2(lambda: hasher.hash(password))
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            await conn.execute(
-                players_t.update().where(players_t.c.id == player_id).values(password_hash=digest)
-            )
+        try:
+            async with _guard(), self._write(), self.engine.begin() as conn:
+                await conn.execute(
+                    players_t.update()
+                    .where(players_t.c.id == player_id)
+                    .values(password_hash=digest, signin_name=folded)
+                )
+        except IntegrityError:  # taken meanwhile, by another process
+            raise taken from None
 
-    async def sign_in(self, name: str, password: str, now: float) -> tuple[Player, str]:
-        """A new browser key for the player of this name whose password this is;
-        :class:`PlayerError` ``sign-in`` otherwise (the same words whatever was wrong)."""
+    async def _signs_in_as(self, folded: str, player_id: str) -> bool:
+        """Whether a player other than ``player_id`` signs in with the folded name."""
+        query = sa.select(players_t.c.id).where(
+            players_t.c.signin_name == folded, players_t.c.id != player_id
+        )
+        async with _guard(), self.engine.connect() as conn:
+            return (await conn.execute(query)).first() is not None
+
+    async def sign_in(
+        self, name: str, password: str, now: float, agent: str = ""
+    ) -> tuple[Player, str]:
+        """A new browser key for the player who signs in with this name (folded: one player
+        at most) if this is their password; :class:`PlayerError` ``sign-in`` otherwise (the
+        same words whatever was wrong)."""
         from argon2.exceptions import Argon2Error
 
         refused = PlayerError("sign-in", "no player has this name and password")
@@ -314,14 +468,8 @@ class PlayerStore:
             raise refused from None
         if len(password) > PASSWORD_MAX:
             raise refused
-        query = (
-            sa.select(players_t)
-            .where(
-                sa.func.lower(players_t.c.name) == clean.lower(),
-                players_t.c.password_hash.is_not(None),
-            )
-            .order_by(players_t.c.created_at)
-            .limit(SIGN_IN_CANDIDATES)
+        query = sa.select(players_t).where(
+            players_t.c.signin_name == fold_name(clean), players_t.c.password_hash.is_not(None)
         )
         async with _guard(), self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
@@ -337,7 +485,7 @@ class PlayerStore:
             if not await self._argon2(partial(check, row.password_hash)):
                 continue
             async with _guard(), self._write(), self.engine.begin() as conn:
-                key = await self._new_key(conn, row.id, now)
+                key = await self._new_key(conn, row.id, now, "password", agent)
             return _player(row), key
         raise refused
 
@@ -401,7 +549,7 @@ class PlayerStore:
             return [r.credential_id for r in (await conn.execute(query)).all()]
 
     async def signed_in_by_passkey(
-        self, credential_id: str, sign_count: int, now: float
+        self, credential_id: str, sign_count: int, now: float, agent: str = ""
     ) -> tuple[Player, str]:
         """Note the passkey's new count and give the browser a key of its player."""
         async with _guard(), self._write(), self.engine.begin() as conn:
@@ -417,7 +565,7 @@ class PlayerStore:
                     .where(passkeys_t.c.credential_id == credential_id)
                 )
             ).one()
-            key = await self._new_key(conn, row.id, now)
+            key = await self._new_key(conn, row.id, now, "passkey", agent)
         return _player(row), key
 
     # -- seat claims -----------------------------------------------------------------------
@@ -623,8 +771,20 @@ async def _forget_name(conn: Any, table_id: str, seat: int) -> None:
         )
 
 
+def key_id(digest: str) -> str:
+    """The public id of a browser key: the first 16 hex digits of its stored hash (the key
+    cannot be found again from it)."""
+    return digest[:16]
+
+
 def _player(row: Any) -> Player:
-    return Player(row.id, row.name, float(row.created_at), row.password_hash is not None)
+    return Player(
+        row.id,
+        row.name,
+        float(row.created_at),
+        row.password_hash is not None,
+        row.signin_name is not None,
+    )
 
 
 def _claim(row: Any) -> Claim:

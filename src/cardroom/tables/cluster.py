@@ -53,7 +53,7 @@ One asyncpg connection per process (not from the store's pool) holds:
 
 Any process may append a person's action; the ``(table_id, seq)`` uniqueness is the last word
 on order (a loser's entry is refused and it catches up). Spit and Speed tables have the same
-leases: the holder is their clock (bots, countdowns), see ``tables/spit_speed_service.py``.
+leases: the holder is their clock (bots, countdowns), see ``tables/realtime_service.py``.
 """
 
 from __future__ import annotations

@@ -10,8 +10,6 @@ what one seat (or a spectator) may see: only that seat's hand and choices, never
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
 from dataclasses import dataclass, fields
 from typing import Any, Literal
@@ -57,9 +55,9 @@ from cardroom.tables.config import (
     TableConfig,
     TableError,
 )
+from cardroom.tables.seats import clean_name, hash_token
 
 Status = Literal["waiting", "playing", "round-over", "over"]
-NAME_MAX = 24
 ROUND_EVENTS_MAX = 1000
 """A ``history`` frame carries at most this many events of a round."""
 CHART_ROUNDS = 100
@@ -100,30 +98,6 @@ def _field_names(event: object) -> tuple[str, ...]:
     return names
 
 
-def hash_token(token: str) -> str:
-    """The sha256 (hex) of a seat token: the only form a token is stored in."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def seat_for_token(token_hashes: dict[int, str], token: str | None) -> int | None:
-    """The seat whose stored hash ``token`` matches (None: no token, a spectator).
-
-    Every stored hash is compared in constant time, with no early exit; a wrong token raises
-    ``TableError('forbidden')``.
-    """
-    if not token:
-        return None
-    given = hash_token(token)
-    found: int | None = None
-    for g, stored in sorted(token_hashes.items()):
-        if hmac.compare_digest(given, stored):
-            found = g
-    if found is None:
-        said = Message("table.bad-seat-link", "this seat link is not valid for this table")
-        raise TableError("forbidden", said)
-    return found
-
-
 def parse_action(text: str) -> Action:
     """``"pass"``, ``"claim"`` or a card code (``"7D"``); raises ``TableError('bad-request')``."""
     word = str(text).strip().lower()
@@ -154,21 +128,6 @@ def action_text(action: Action) -> str:
     if isinstance(action, Play):
         return action.card.code
     return "claim" if isinstance(action, Claim) else "pass"
-
-
-def clean_name(name: str) -> str:
-    """A display name: 1..24 printable characters after stripping; else ``bad-request``."""
-    text = " ".join(str(name).split())
-    if not 1 <= len(text) <= NAME_MAX or not text.isprintable():
-        raise TableError(
-            "bad-request",
-            Message(
-                "table.name-chars",
-                f"a name is 1 to {NAME_MAX} printable characters",
-                most=NAME_MAX,
-            ),
-        )
-    return text
 
 
 @dataclass(frozen=True, slots=True)

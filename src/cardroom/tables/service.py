@@ -58,16 +58,11 @@ from cardroom.tables.config import (
     cannot_rebuild,
     table_exists,
 )
-from cardroom.tables.nain_jaune import (
-    NainJauneTable,
-    action_text,
-    clean_name,
-    hash_token,
-    seat_for_token,
-)
+from cardroom.tables.nain_jaune import NainJauneTable, action_text
+from cardroom.tables.realtime import RealtimeConfig
+from cardroom.tables.realtime_service import RealtimeTables, is_realtime
+from cardroom.tables.seats import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.spit_speed import RealtimeConfig
-from cardroom.tables.spit_speed_service import RealtimeTables, is_realtime
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, Wake, idle_for, sleep
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
@@ -512,6 +507,17 @@ class TableService:
             return self.realtime.seat_of(table_id, token)
         live = await self._load(table_id)
         return seat_for_token(live.table.token_hashes, token)
+
+    async def seat_state(self, table_id: str, seat: int) -> str:
+        """Where a seat's game stands: ``waiting`` (not begun), ``over``, ``playing`` (its
+        person plays it) or ``away`` (begun, and a bot plays the seat since its person left or
+        was away past the limit)."""
+        if await self._is_realtime(table_id):
+            return self.realtime.seat_state(table_id, seat)
+        table = (await self._load(table_id)).table
+        if table.status in ("waiting", "over"):
+            return table.status
+        return "away" if seat in table.taken_over else "playing"
 
     async def join(self, table_id: str, seat: int, name: str) -> None:
         """A person takes their seat under ``name`` (1..24 characters)."""

@@ -185,7 +185,7 @@ class PlainGame:
         view = self.table.view()
         assert view is not None
         try:
-            _, reason = suggest(view, seed=len(view.events), lang=self.tr)
+            _, reason = suggest(view, seed=len(view.events), lang=self.tr, letters=False)
         except HintError as exc:
             self.say(self.tr._("Refused: {reason}", reason=exc))
             return

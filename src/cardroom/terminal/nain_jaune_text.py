@@ -22,7 +22,14 @@ from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.options import rules_text as options_rules_text
-from cardroom.i18n.words import a_rank, engine_event_text, game_over_reason, stakes_text, tr_of
+from cardroom.i18n.words import (
+    a_rank,
+    engine_event_text,
+    game_over_reason,
+    pretty,
+    stakes_text,
+    tr_of,
+)
 from cardroom.i18n.words import rank_name as _rank_name
 
 Lang = str | Translator | None
@@ -33,14 +40,19 @@ def rank_name(rank: int, lang: Lang = None) -> str:
     return _rank_name(Rank(rank), lang)
 
 
-def cards_text(cards: Iterable[Card]) -> str:
-    """Cards with suit symbols, separated by spaces (``3♣ 4♦ 5♠``)."""
-    return " ".join(c.pretty for c in cards)
+def cards_text(cards: Iterable[Card], letters: Lang = None) -> str:
+    """Cards with suit symbols, separated by spaces (``3♣ 4♦ 5♠``); with ``letters`` a language,
+    the court cards carry its letters (French ``D♠``). The terminal game prints the letters a
+    player types (``Q♠``, typed ``qs``), the replay those of the reader's language."""
+    return " ".join(pretty(c, letters or "en") for c in cards)
 
 
-def board_text(board_cards: Sequence[Card], board: Sequence[int]) -> str:
-    """The five boxes and their chips: ``10♦ 3 · J♣ 6 · Q♠ 9 · K♥ 12 · 7♦ 15``."""
-    return " · ".join(f"{c.pretty} {v}" for c, v in zip(board_cards, board, strict=True))
+def board_text(board_cards: Sequence[Card], board: Sequence[int], letters: Lang = None) -> str:
+    """The five boxes and their chips: ``10♦ 3 · J♣ 6 · Q♠ 9 · K♥ 12 · 7♦ 15`` (``letters``: as
+    :func:`cards_text`)."""
+    return " · ".join(
+        f"{pretty(c, letters or 'en')} {v}" for c, v in zip(board_cards, board, strict=True)
+    )
 
 
 def chips_text(names: Sequence[str], chips: Sequence[int]) -> str:
@@ -54,9 +66,10 @@ def rules_text(rules: Rules, lang: Lang = None) -> str:
 
 
 def event_lines(
-    events: Iterable[Event], names: Sequence[str], lang: Lang = None
+    events: Iterable[Event], names: Sequence[str], lang: Lang = None, *, letters: bool = False
 ) -> Iterator[str]:
-    """One line per event; the stakes are summed per player, the settlement indented."""
+    """One line per event; the stakes are summed per player, the settlement indented (cards
+    with the language's letters with ``letters``, else with the letters typed)."""
     tr = tr_of(lang)
     stakes: dict[int, int] = {}
     settling = False
@@ -67,7 +80,7 @@ def event_lines(
         if stakes:
             yield stakes_line(stakes, names, tr)
             stakes = {}
-        yield ("  " if settling else "") + engine_event_text(event, names, tr, letters=False)
+        yield ("  " if settling else "") + engine_event_text(event, names, tr, letters=letters)
         if isinstance(event, OutOfCards):
             settling = True
             yield tr._("Settlement:")
@@ -125,9 +138,13 @@ def result_lines(
     names: Sequence[str],
     lang: Lang = None,
     events: Sequence[Event] = (),
+    *,
+    letters: bool = False,
 ) -> list[str]:
-    """The outcome of a settled round (given its ``events``: the settlement in columns)."""
+    """The outcome of a settled round (given its ``events``: the settlement in columns; the
+    board's cards with the language's letters with ``letters``)."""
     tr = tr_of(lang)
+    shown = tr if letters else None
     winner = names[result.winner]
     lines = [
         tr._("{name} wins the round with a grand opéra.", name=winner)
@@ -135,12 +152,15 @@ def result_lines(
         else tr._("{name} wins the round.", name=winner),
         *(settlement_lines(events, names, tr) if events else []),
         tr._("Chips: {list}", list=chips_text(names, result.chips)),
-        tr._("Board: {list}", list=board_text(rules.board_cards, result.board)),
+        tr._("Board: {list}", list=board_text(rules.board_cards, result.board, shown)),
         tr._("Next dealer: {name}", name=names[result.next_dealer]),
     ]
     if result.short:
         short = ", ".join(names[s] for s in result.short)
-        lines.insert(1, tr._("Could not pay in full: {names}", names=short))
+        lines.insert(1, tr.ngettext(
+            "Could not pay in full: {names}", "{n} players could not pay in full: {names}",
+            len(result.short), names=short,
+        ))  # fmt: skip
     return lines
 
 
@@ -183,8 +203,8 @@ def replay_lines(replays: Sequence[Replay], lang: Lang = None) -> Iterator[str]:
         else:
             yield tr._("Round: {players}; {dealer} deals; {rules}", **fields_)
         yield tr._("Chips: {list}", list=chips_text(names, rec.chips))
-        yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rec.board))
-        yield from event_lines(rep.events, names, tr)
+        yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rec.board, tr))
+        yield from event_lines(rep.events, names, tr, letters=True)
         res = rep.result
         if res is None:
             left = ", ".join(f"{n} {len(h)}" for n, h in zip(names, rep.round.hands, strict=True))
@@ -192,9 +212,9 @@ def replay_lines(replays: Sequence[Replay], lang: Lang = None) -> Iterator[str]:
                 "The record stops here: the round was not finished (cards left: {list}).", list=left
             )
             yield tr._("Chips: {list}", list=chips_text(names, rep.round.chips))
-            yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rep.round.board))
+            yield tr._("Board: {list}", list=board_text(rec.rules.board_cards, rep.round.board, tr))
         else:
-            yield from result_lines(res, rec.rules, names, tr, rep.events)
+            yield from result_lines(res, rec.rules, names, tr, rep.events, letters=True)
 
 
 def current_sequence(view: RoundView) -> tuple[list[tuple[int, Card]], list[int]]:

@@ -497,7 +497,7 @@ class NainJauneApp(App[None]):
             self._refuse(self.tr._("no hint: it is not your turn"))
             return
         try:
-            _, reason = suggest(view, seed=len(view.events), lang=self.tr)
+            _, reason = suggest(view, seed=len(view.events), lang=self.tr, letters=False)
         except HintError as exc:
             self._refuse(str(exc))
             return

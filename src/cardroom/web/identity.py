@@ -18,6 +18,7 @@ from starlette.requests import HTTPConnection
 from cardroom.store import Player, PlayerError, PlayerStore
 from cardroom.tables import TableError
 from cardroom.tables.chat import TokenBucket
+from cardroom.web.ratings import SAME_PLAYER, second_seat
 from cardroom.web.routes.common import service_of, settings_of
 
 PLAYER_COOKIE = "cr_player"
@@ -87,7 +88,9 @@ async def player_or_new(request: Request) -> tuple[Player, str | None]:
         return player, None
     if not _may_make_player(request):
         raise TooManyPlayers
-    player, key = await players_of(request).create("", time.time())
+    player, key = await players_of(request).create(
+        "", time.time(), request.headers.get("user-agent", "")
+    )
     return player, key
 
 
@@ -110,6 +113,8 @@ async def seat_for(
     if seat is not None:
         claim = await players.claim_of(table_id, seat)
         if claim is None and player is not None:
+            if await second_seat(service.store, table_id, seat, player.id):
+                raise TableError("forbidden", SAME_PLAYER)
             claim = await players.claim(table_id, seat, player.id, time.time())
         if claim is not None and (player is None or claim.player_id != player.id):
             raise TableError("forbidden", SEAT_TAKEN)

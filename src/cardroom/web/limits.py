@@ -24,6 +24,11 @@ from cardroom.tables.chat import TokenBucket
 from cardroom.web.routes.common import error_json
 from cardroom.web.settings import Settings
 
+WRONG_PASSWORD_BURST = 5
+"""Wrong passwords one address may try for one name within a minute."""
+ANY_ADDRESS_FACTOR = 10
+"""Wrong passwords for one name from all addresses together: this many times the bound of one
+address (``wrong_passwords_per_name``)."""
 MAX_KEYS = 10_000
 """The most addresses or seats remembered by one counter (the oldest are forgotten first)."""
 
@@ -93,7 +98,18 @@ class Limits:
         self.wrong_passwords = Window(
             settings.wrong_passwords_per_name, 3600.0, clock, "wrong-passwords"
         )
-        """Wrong passwords per name (casefolded), from any address."""
+        """Wrong passwords per address and name (``<address>|<folded name>``) an hour."""
+        self.wrong_password_burst = Window(
+            WRONG_PASSWORD_BURST, 60.0, clock, "wrong-password-burst"
+        )
+        """Wrong passwords per address and name a minute (the first step of the back-off)."""
+        self.wrong_passwords_any = Window(
+            settings.wrong_passwords_per_name * ANY_ADDRESS_FACTOR,
+            3600.0,
+            clock,
+            "wrong-passwords-any",
+        )
+        """Wrong passwords per name (folded) from every address together, an hour."""
         self.passkeys = Window(settings.passkey_tries_per_minute, 60.0, clock, "passkeys")
         """Passkey sign-in options and sign-ins per address."""
         self.plays = Window(settings.plays_per_minute, 60.0, clock, "plays")

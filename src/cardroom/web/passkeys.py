@@ -151,4 +151,5 @@ async def sign_in(
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
         raise PasskeyError("the passkey could not be checked") from exc
-    return await players.signed_in_by_passkey(credential_id, verified.new_sign_count, now)
+    agent = request.headers.get("user-agent", "")
+    return await players.signed_in_by_passkey(credential_id, verified.new_sign_count, now, agent)

@@ -31,7 +31,7 @@ from cardroom.store.events import _guard
 from cardroom.store.players import players_t
 from cardroom.store.ratings import play_queue_t, ratings_t
 from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
-from cardroom.tables.spit_speed import RealtimeConfig
+from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.ratings import MU, mark_rated
 
 logger = logging.getLogger(__name__)

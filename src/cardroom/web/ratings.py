@@ -3,11 +3,20 @@
 A rated table is marked in ``rated_tables`` when it is made. Once it is over, the server's
 :class:`RatingKeeper` counts it: in one transaction it takes the table (a conditional update of
 ``counted``, so of two processes only one counts it), reads the people who held its seats
-(``seat_claims``), ranks the seats (Nain Jaune: by final chips, ties share a rank; Spit and
-Speed: the winner first) and updates each person's rating; the bots of the table take part at
-their fixed ratings (:data:`BOT_RATINGS`) and are never updated. A person for whom a bot made
-more than :data:`TAKEOVER_SHARE` of the decisions (away, taken over) is neither rated nor
-counted as an opponent's result: the game is not rated for them.
+(``seat_claims``) and the log's actions, and judges it (:func:`judge`):
+
+- it is rated only between distinct players who each played: two different people, or people
+  and bots (the bots at their fixed ratings, :data:`BOT_RATINGS`, never updated). One player
+  holding two seats, a person seat nobody claimed, or a person seat whose person never made a
+  move (a puppet: lichess aborts such games) make it *void*: nobody's rating moves, and the
+  reason is kept (``rated_tables.outcome``) and shown in words on My games;
+- a person who left (``left``), lost by being away past the limit (``forfeit``), or for whom a
+  bot made more than :data:`TAKEOVER_SHARE` of the decisions lost: ranked below everyone who
+  stayed. The others' result stands (Nain Jaune: by final chips, ties share a rank; Spit and
+  Speed: the winner first).
+
+A table whose counting fails is logged once, marked ``failed`` and skipped: the others are
+counted on. The rating a person reads is :func:`display`: 1500 for a newcomer.
 """
 
 from __future__ import annotations
@@ -21,6 +30,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from cardroom.games.messages import Message
+from cardroom.i18n import N_
 from cardroom.store import EventStore, StoreError
 from cardroom.store.events import _guard, events_t, seats_t, tables_t
 from cardroom.store.players import players_t, seat_claims_t
@@ -33,9 +44,17 @@ SIGMA = 25.0 / 3.0
 TAKEOVER_SHARE = 0.2
 """A person whose decisions a bot made for more than this share is not rated for that game
 (the default of ``Settings.rated_takeover_share``)."""
-MIN_GAMES = 3
-"""Games a person needs to appear on a leaderboard."""
-GAMES = ("nain-jaune", "spit", "speed")
+PROVISIONAL_GAMES = 10
+"""Until this many rated games a rating is *provisional* (shown with a "?", no "plays like",
+not on the leaderboard): OpenSkill's sigma falls slowly, so the count of games decides."""
+MIN_GAMES = PROVISIONAL_GAMES
+"""Games a person needs to appear on a leaderboard (no provisional rating is listed)."""
+SHOWN_BASE = 1500
+SHOWN_PER_MU = 48.0
+"""Points shown per unit of mu: 200 / beta, so a gap of one beta (a 76 % chance to win between
+settled ratings) reads as 200 points, as it does in Elo and lichess's Glicko."""
+SHOWN_FLOOR = 100
+"""No rating is shown below this (the Spit easy bot's mu maps under it)."""
 
 BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
     # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by
@@ -71,14 +90,25 @@ def model() -> Any:
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The number shown: mu - 3 sigma (a rating the player is very likely above)."""
+    """mu - 3 sigma (a rating the player is very likely above; kept in ``rating_changes``)."""
     return mu - 3.0 * sigma
 
 
-def bot_rating(game: str, level: str) -> float:
-    """The rating a bot level is shown with everywhere (the lobby's levels, the leaderboard):
-    the ordinal of its fixed :data:`BOT_RATINGS`, rounded as the leaderboard sends it."""
-    return round(ordinal(*BOT_RATINGS[game][level]), 2)
+def display(mu: float) -> int:
+    """The rating a person reads: ``1500 + 48 (mu - 25)``, whole, never under 100. A newcomer
+    (mu 25) reads 1500; bots and people are shown on this one scale."""
+    return max(SHOWN_FLOOR, round(SHOWN_BASE + SHOWN_PER_MU * (mu - MU)))
+
+
+def provisional(games: int) -> bool:
+    """True while a rating rests on fewer than :data:`PROVISIONAL_GAMES` rated games."""
+    return games < PROVISIONAL_GAMES
+
+
+def bot_rating(game: str, level: str) -> int:
+    """The rating a bot level is shown with everywhere (the lobby's levels, the leaderboard,
+    "plays like"): :func:`display` of its fixed :data:`BOT_RATINGS` mu."""
+    return display(BOT_RATINGS[game][level][0])
 
 
 def ranks_by_chips(chips: Sequence[int]) -> list[int]:
@@ -103,6 +133,17 @@ class SeatResult:
     bot: str | None
     rank: int
     counts: bool
+
+
+VOID_REASONS: dict[str, str] = {
+    "same-player": N_("not rated: one player held two seats"),
+    "no-player": N_("not rated: a seat had no player"),
+    "never-acted": N_("not rated: a person never played their seat"),
+    "no-opponent": N_("not rated: nobody to be rated against"),
+    "no-result": N_("not rated: the game has no result"),
+    "failed": N_("not rated: counting this game failed"),
+}
+"""Why a rated table was not counted (``rated_tables.outcome``), in words for My games."""
 
 
 def bot_shares(entries: Sequence[tuple[str, dict[str, Any]]]) -> dict[int, float]:
@@ -131,6 +172,52 @@ def seat_ranks(game: str, summary: dict[str, Any], seats: int) -> list[int] | No
     return [1 if s == winner else 2 for s in range(seats)]
 
 
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """What the keeper knows of one seat of a finished rated table."""
+
+    kind: str
+    """``person`` or ``bot``."""
+    level: str | None = None
+    player_id: str | None = None
+    acted: bool = False
+    """The seat's person made at least one move themselves."""
+    gone: bool = False
+    """The seat's person left, forfeited, or let a bot make too many of their decisions."""
+
+
+def judge(seats: Sequence[Seat], ranks: Sequence[int] | None) -> list[SeatResult] | str:
+    """The rated result of a finished game, or the reason (a :data:`VOID_REASONS` key) it is
+    void. A person seat nobody took (no player, no move: a bot filled it at the start) takes no
+    part. A person who is ``gone`` ranks below everyone who stayed (the others keep their order
+    among themselves, gone people share the last rank)."""
+    if ranks is None:
+        return "no-result"
+    untaken = {
+        g for g, s in enumerate(seats) if s.kind == "person" and s.player_id is None and not s.acted
+    }
+    taking_part = [g for g in range(len(seats)) if g not in untaken]
+    people = [seats[g] for g in taking_part if seats[g].kind == "person"]
+    if any(s.player_id is None for s in people):
+        return "no-player"
+    ids = [s.player_id for s in people]
+    if len(set(ids)) != len(ids):
+        return "same-player"
+    if any(not s.acted for s in people):
+        return "never-acted"
+    if not people or len(taking_part) < 2:
+        return "no-opponent"
+    stayed = [g for g in taking_part if not seats[g].gone]
+    order = ranks_by_chips([-ranks[g] for g in stayed])  # the stayers ranked among themselves
+    rank = dict(zip(stayed, order, strict=True))
+    last = len(stayed) + 1
+    return [
+        SeatResult(g, s.player_id, s.level if s.kind == "bot" else None, rank.get(g, last), True)
+        for g, s in enumerate(seats)
+        if g in taking_part
+    ]
+
+
 class RatingKeeper:
     """Counts finished rated tables into the ratings (a task of the web server)."""
 
@@ -153,7 +240,8 @@ class RatingKeeper:
             await asyncio.sleep(self.interval)
 
     async def count_due(self) -> int:
-        """Count every finished rated table not counted yet; returns how many were counted."""
+        """Count every finished rated table not counted yet; returns how many were counted.
+        A table whose counting fails is logged once, marked ``failed`` and skipped."""
         query = (
             sa.select(rated_tables_t.c.table_id)
             .join(tables_t, tables_t.c.id == rated_tables_t.c.table_id)
@@ -164,11 +252,26 @@ class RatingKeeper:
             due = [r.table_id for r in (await conn.execute(query)).all()]
         counted = 0
         for table_id in due:
-            counted += await self.count(table_id)
+            try:
+                counted += await self.count(table_id)
+            except StoreError:
+                raise  # the store itself is down: every table would fail alike
+            except Exception:
+                logger.exception("ratings: table %s could not be counted; marked failed", table_id)
+                await self._mark(table_id, "failed")
         return counted
 
+    async def _mark(self, table_id: str, outcome: str) -> None:
+        async with _guard(), self.store._write_lock, self.store.engine.begin() as conn:
+            await conn.execute(
+                rated_tables_t.update()
+                .where(rated_tables_t.c.table_id == table_id)
+                .values(counted=True, outcome=outcome)
+            )
+
     async def count(self, table_id: str, now: float | None = None) -> bool:
-        """Count one finished rated table (False if it was counted already or has no result)."""
+        """Count one finished rated table (False if it was counted already, or is void: then
+        ``rated_tables.outcome`` says why)."""
         now = time.time() if now is None else now
         async with _guard(), self.store._write_lock, self.store.engine.begin() as conn:
             taken = await conn.execute(
@@ -194,9 +297,8 @@ class RatingKeeper:
                     .order_by(seats_t.c.seat)
                 )
             ).all()
-            ranks = seat_ranks(row.game, dict(row.summary or {}), len(seat_rows))
-            if ranks is None:
-                return False
+            summary = dict(row.summary or {})
+            ranks = seat_ranks(row.game, summary, len(seat_rows))
             claims = {
                 r.seat: r.player_id
                 for r in (
@@ -207,33 +309,48 @@ class RatingKeeper:
                     )
                 ).all()
             }
-            entries = (
-                await conn.execute(
-                    sa.select(events_t.c.kind, events_t.c.data).where(
-                        events_t.c.table_id == table_id, events_t.c.kind == "action"
+            entries = [
+                (e.kind, dict(e.data))
+                for e in (
+                    await conn.execute(
+                        sa.select(events_t.c.kind, events_t.c.data).where(
+                            events_t.c.table_id == table_id,
+                            events_t.c.kind.in_(("action", "left", "over")),
+                        )
                     )
-                )
-            ).all()
-            shares = bot_shares([(e.kind, dict(e.data)) for e in entries])
-            results = [
-                SeatResult(
-                    s.seat,
-                    claims.get(s.seat) if s.kind == "person" else None,
-                    s.level if s.kind == "bot" else None,
-                    ranks[s.seat],
-                    s.kind == "bot" or shares.get(s.seat, 0.0) <= self.takeover_share,
-                )
+                ).all()
+            ]
+            shares = bot_shares(entries)
+            acted = {d.get("seat") for k, d in entries if k == "action" and d.get("by") != "bot"}
+            gone = {d.get("seat") for k, d in entries if k == "left"}
+            gone |= {
+                d.get("seat") for k, d in entries if k == "over" and d.get("reason") == "forfeit"
+            }
+            gone |= {g for g, share in shares.items() if share > self.takeover_share}
+            seats = [
+                Seat(s.kind, s.level, claims.get(s.seat), s.seat in acted, s.seat in gone)
+                if s.kind == "person"
+                else Seat(s.kind, s.level)
                 for s in seat_rows
             ]
-            await self._apply(conn, row.game, table_id, results, now)
-        return True
+            judged = judge(seats, ranks)
+            if isinstance(judged, str):
+                outcome = judged
+            else:
+                outcome = await self._apply(conn, row.game, table_id, judged, now)
+            await conn.execute(
+                rated_tables_t.update()
+                .where(rated_tables_t.c.table_id == table_id)
+                .values(outcome=outcome)
+            )
+        return outcome == "rated"
 
     async def _apply(
         self, conn: Any, game: str, table_id: str, results: list[SeatResult], now: float
-    ) -> None:
+    ) -> str:
         people = [r for r in results if r.player_id is not None and r.counts]
         if not people:
-            return
+            return "no-opponent"
         current = {
             r.player_id: (r.mu, r.sigma, r.games)
             for r in (
@@ -252,7 +369,7 @@ class RatingKeeper:
             if (r.player_id is not None and r.counts) or (r.bot is not None and r.bot in levels)
         ]
         if len(playing) < 2:
-            return
+            return "no-opponent"
         before = [
             current.get(r.player_id, (MU, SIGMA, 0))[:2] if r.player_id else levels[r.bot or ""]
             for r in playing
@@ -281,9 +398,12 @@ class RatingKeeper:
                     game=game,
                     before=ordinal(*old),
                     after=ordinal(*new),
+                    mu_before=old[0],
+                    mu_after=new[0],
                     at=now,
                 )
             )
+        return "rated"
 
 
 async def mark_rated(store: EventStore, table_id: str, game: str) -> None:
@@ -305,8 +425,25 @@ async def is_rated(store: EventStore, table_id: str) -> bool:
     return row is not None
 
 
+async def outcomes(store: EventStore, table_ids: Sequence[str]) -> dict[str, str | None]:
+    """Each of these tables that is rated, with its counted outcome (``rated``, ``failed`` or
+    a reason it was void; None: not counted yet, or counted before outcomes were kept)."""
+    if not table_ids:
+        return {}
+    async with _guard(), store.engine.connect() as conn:
+        rows = (
+            await conn.execute(
+                sa.select(rated_tables_t.c.table_id, rated_tables_t.c.outcome).where(
+                    rated_tables_t.c.table_id.in_(list(table_ids))
+                )
+            )
+        ).all()
+    return {r.table_id: r.outcome for r in rows}
+
+
 async def player_ratings(store: EventStore, player_id: str) -> dict[str, dict[str, Any]]:
-    """Per game: the player's rating (ordinal), games rated, and the changes by table."""
+    """Per game: the player's rating as shown (:func:`display`), whether it is provisional,
+    games rated, and the shown change by table (games counted before this scale have none)."""
     async with _guard(), store.engine.connect() as conn:
         rows = (
             await conn.execute(sa.select(ratings_t).where(ratings_t.c.player_id == player_id))
@@ -317,42 +454,104 @@ async def player_ratings(store: EventStore, player_id: str) -> dict[str, dict[st
             )
         ).all()
     out: dict[str, dict[str, Any]] = {
-        r.game: {"rating": round(ordinal(r.mu, r.sigma), 2), "games": r.games, "changes": {}}
+        r.game: {
+            "rating": display(r.mu),
+            "provisional": provisional(r.games),
+            "games": r.games,
+            "mu": r.mu,
+            "changes": {},
+        }
         for r in rows
     }
     for c in changes:
-        out.setdefault(c.game, {"rating": None, "games": 0, "changes": {}})["changes"][
-            c.table_id
-        ] = [round(c.before, 2), round(c.after, 2)]
+        entry = out.setdefault(
+            c.game, {"rating": None, "provisional": True, "games": 0, "mu": None, "changes": {}}
+        )
+        if c.mu_before is not None and c.mu_after is not None:
+            entry["changes"][c.table_id] = [display(c.mu_before), display(c.mu_after)]
     return out
 
 
 async def leaderboard(
     store: EventStore, game: str, min_games: int = MIN_GAMES, limit: int = 50
 ) -> list[dict[str, Any]]:
-    """The people with at least ``min_games`` rated games and the bots, best first."""
+    """The people with at least ``min_games`` rated games and the bots, best first, on the
+    shown scale."""
     query = (
-        sa.select(players_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+        sa.select(players_t.c.id, players_t.c.name, ratings_t.c.mu, ratings_t.c.games)
         .join(players_t, players_t.c.id == ratings_t.c.player_id)
         .where(ratings_t.c.game == game, ratings_t.c.games >= min_games)
-        .order_by((ratings_t.c.mu - 3 * ratings_t.c.sigma).desc())
+        .order_by(ratings_t.c.mu.desc())
         .limit(limit)
     )
     async with _guard(), store.engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     board = [
-        {"name": r.name, "bot": None, "rating": round(ordinal(r.mu, r.sigma), 2), "games": r.games}
+        {
+            "name": r.name,
+            "tag": player_tag(r.id),
+            "bot": None,
+            "rating": display(r.mu),
+            "provisional": provisional(r.games),
+            "games": r.games,
+        }
         for r in rows
     ]
     for level in BOT_RATINGS.get(game, {}):
-        board.append({"name": None, "bot": level, "rating": bot_rating(game, level), "games": None})
-    board.sort(key=lambda e: -float(e["rating"]))
+        board.append(
+            {
+                "name": None,
+                "bot": level,
+                "rating": bot_rating(game, level),
+                "provisional": False,
+                "games": None,
+            }
+        )
+    board.sort(key=lambda e: -int(e["rating"]))
     return board
 
 
-def plays_like(game: str, rating: float) -> str | None:
-    """The bot level whose fixed rating is nearest ``rating``."""
+def player_tag(player_id: str) -> str:
+    """A short mark shown after a person's name where names are compared (the leaderboards):
+    two people whose names look alike ("Victoria", "Vіctoria" with a Cyrillic i) differ
+    here. The first 4 characters of the player id (not a secret: the key is)."""
+    return player_id[:4]
+
+
+def plays_like(game: str, mu: float, games: int) -> str | None:
+    """The bot level whose fixed rating is nearest the player's, on the scale both are shown
+    on; None while the rating is provisional."""
     levels = BOT_RATINGS.get(game, {})
-    if not levels:
+    if not levels or provisional(games):
         return None
-    return min(levels, key=lambda lv: abs(ordinal(*levels[lv]) - rating))
+    return min(levels, key=lambda lv: abs(bot_rating(game, lv) - display(mu)))
+
+
+SAME_PLAYER = Message(
+    "table.rated-same-player",
+    "you already hold another seat at this rated table: a rated game is played by different "
+    "people, so one player cannot take two of its seats",
+)
+NO_BOT_HANDOVER = Message(
+    "table.rated-no-bot",
+    "a rated game in progress cannot be handed to a bot: its players play it to the end "
+    "(leaving counts as a loss)",
+)
+
+
+async def second_seat(store: EventStore, table_id: str, seat: int, player_id: str) -> bool:
+    """True when ``player_id`` already holds another seat of this rated table (a claim of
+    ``seat`` is then refused with :data:`SAME_PLAYER`)."""
+    if not await is_rated(store, table_id):
+        return False
+    async with _guard(), store.engine.connect() as conn:
+        row = (
+            await conn.execute(
+                sa.select(seat_claims_t.c.seat).where(
+                    seat_claims_t.c.table_id == table_id,
+                    seat_claims_t.c.player_id == player_id,
+                    seat_claims_t.c.seat != seat,
+                )
+            )
+        ).first()
+    return row is not None

@@ -12,18 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.arbiter import (
-    RECORD_MODULES,
     Arbiter,
     Entry,
     RecordError,
     Replay,
     VirtualClock,
+    record_module,
     replay_any,
 )
 from cardroom.cards import Card
+from cardroom.games.registry import REALTIME
+from cardroom.games.registry import names as registry_names
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_names
-from cardroom.i18n.spit_speed_words import action_words, entry_words, reason_words
+from cardroom.i18n.realtime_words import action_words, entry_words, reason_words
 from cardroom.web.replay_frames import ReplayTooLarge
 
 __all__ = [
@@ -39,7 +41,7 @@ def is_realtime_record(data: Any) -> bool:
     """True for a Spit or Speed record (a game, or a non-empty list of games)."""
     if isinstance(data, list) and data:
         data = data[0]
-    return isinstance(data, dict) and data.get("game") in RECORD_MODULES
+    return isinstance(data, dict) and data.get("game") in registry_names(REALTIME)
 
 
 def realtime_frames(
@@ -88,7 +90,7 @@ def _code(card: Card | None) -> str | None:
 
 
 def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
-    module = __import__(RECORD_MODULES[rep.engine.game], fromlist=["game_from_header"])
+    module = record_module(rep.engine.game)
     engine = module.game_from_header(rep.header)
     clock = VirtualClock(rep.arbiter.start)
     arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, rep.names)

@@ -60,7 +60,7 @@ def nain_jaune(seed: int, options: dict[str, str] | None = None) -> tuple[Any, d
 
 
 def _sim() -> Any:
-    return _module("cardroom.sim.spit_speed", "cardroom.sim.realtime")
+    return _module("cardroom.sim.realtime", "cardroom.sim.realtime")
 
 
 def _result(engine: Any) -> dict[str, Any]:
@@ -73,9 +73,11 @@ def _result(engine: Any) -> dict[str, Any]:
 
 
 def realtime_game(game: str, seed: int, options: dict[str, str]) -> tuple[Any, dict[str, Any]]:
+    from cardroom.games.registry import new_engine
+
     sim = _sim()
     record_module = importlib.import_module(f"cardroom.games.{game}.record")
-    engine = sim.make_engine(game, options, seed)
+    engine = new_engine(game, options, seed)
     names = ["Ann", "Bot"]
     rngs = [random.Random(f"{seed}/{s}") for s in (0, 1)]
     table = sim.new_table(engine, ["medium", "easy"], rngs, names)
@@ -119,7 +121,7 @@ def web_tables(folder: Path) -> dict[str, tuple[Any, dict[str, Any]]]:
     from cardroom.store import EventStore
     from cardroom.tables import SeatSpec, TableConfig, TableService
 
-    realtime = _module("cardroom.tables.spit_speed", "cardroom.tables.realtime")
+    realtime = _module("cardroom.tables.realtime", "cardroom.tables.realtime")
 
     async def until(condition: Any) -> None:
         for _ in range(60000):

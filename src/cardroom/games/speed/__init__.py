@@ -1,5 +1,6 @@
 """Speed (seed 004, "Cyflymder"): rules, the real-time engine, per-seat views and records."""
 
+from cardroom.games.realtime_engine import derive_seed
 from cardroom.games.speed.engine import (
     CALL,
     Action,
@@ -19,7 +20,6 @@ from cardroom.games.speed.engine import (
     SpeedResult,
     action_from_json,
     action_to_json,
-    derive_seed,
     split_deal,
 )
 from cardroom.games.speed.record import (

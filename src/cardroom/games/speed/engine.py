@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message, message_of
-from cardroom.games.realtime_engine import SEATS, RealtimeIllegal, adjacent, centre_name
+from cardroom.games.realtime_engine import (
+    SEATS,
+    RealtimeIllegal,
+    adjacent,
+    centre_name,
+    derive_seed,
+)
 from cardroom.games.records import shown
 from cardroom.games.speed.rules import (
     FLIP_CALLED_FROM,
@@ -731,11 +737,6 @@ class SpeedGame:
 
 
 # ----------------------------------------------------------------------------- a match
-
-
-def derive_seed(match_seed: int, number: int) -> int:
-    """The seed of game ``number`` (1, 2, …) of the match played from ``match_seed``."""
-    return random.Random(f"speed-match:{match_seed}:{number}").getrandbits(32)
 
 
 class SpeedMatch:

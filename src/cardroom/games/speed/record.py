@@ -28,9 +28,9 @@ from typing import Any
 from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message, message_of
 from cardroom.games.options import players_error
-from cardroom.games.realtime_engine import parse_deal, read_header
+from cardroom.games.realtime_engine import derive_seed, parse_deal, read_header
 from cardroom.games.records import get_int, placed, read_version, shown, written_version
-from cardroom.games.speed.engine import SpeedGame, SpeedMatch, derive_seed
+from cardroom.games.speed.engine import SpeedGame, SpeedMatch
 from cardroom.games.speed.rules import FLIP_CALLED_FROM, RULES_VERSION, SpeedRules
 
 __all__ = [

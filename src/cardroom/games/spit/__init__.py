@@ -15,6 +15,7 @@ from cardroom.games.spit.engine import (
     action_to_json,
     lay_out,
 )
+from cardroom.games.spit.match import SpitMatch
 from cardroom.games.spit.record import RecordError, game_from_header, record_header
 from cardroom.games.spit.rules import RulesError, SpitRules
 from cardroom.games.spit.view import SpitView, view_of
@@ -31,6 +32,7 @@ __all__ = [
     "RulesError",
     "Slap",
     "SpitGame",
+    "SpitMatch",
     "SpitRules",
     "SpitView",
     "TurnUp",

@@ -29,10 +29,11 @@ from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Sta
 from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.games.errors import RecordError
 from cardroom.games.records import loads
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_name
+from cardroom.i18n.realtime_words import seat_name
 from cardroom.i18n.reasons import record_error_id
-from cardroom.i18n.spit_speed_words import seat_name
 from cardroom.i18n.words import N_, default_name
 from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
@@ -144,7 +145,7 @@ def _unfinished(lang: str) -> Response:
 
 
 async def _realtime(record: Any, lang: str) -> Response:
-    from cardroom.analysis.spit_speed import AnalysisError, analyse
+    from cardroom.analysis.realtime import AnalysisError, analyse
 
     try:
         result = await asyncio.to_thread(analyse, record)
@@ -194,7 +195,7 @@ async def analyse_upload(request: Request) -> Response:
             wait, n=limits.analyses.limit,
         )  # fmt: skip
     if realtime:
-        from cardroom.analysis.spit_speed import AnalysisError, analyse
+        from cardroom.analysis.realtime import AnalysisError, analyse
 
         try:
             result = await asyncio.to_thread(analyse, record)
@@ -229,7 +230,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
         return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     service = service_of(request)
     try:
-        realtime = await service.game_of(table_id) in ("spit", "speed")
+        realtime = await service.game_of(table_id) in names(REALTIME)
         record: Any = await (
             service.realtime_record(table_id) if realtime else service.record(table_id)
         )

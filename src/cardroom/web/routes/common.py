@@ -86,10 +86,13 @@ def table_error_json(exc: TableError, lang: str = "en") -> JSONResponse:
     return response
 
 
-def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
+def page(
+    request: Request, name: str, status: int = 200, fill: dict[str, str] | None = None
+) -> HTMLResponse:
     """A page of ``templates/`` (the page's script reads the table from its URL), its shared
     parts put in (``<!--#include parts/head.html-->``: the head's links, the site's top bar);
-    the top bar's link to the page itself is marked as the current page."""
+    the top bar's link to the page itself is marked as the current page. ``fill`` puts
+    texts (HTML-escaped) in place of the page's ``{{key}}`` marks."""
     folder = settings_of(request).templates_dir
     try:
         html = _INCLUDE.sub(
@@ -98,6 +101,8 @@ def page(request: Request, name: str, status: int = 200) -> HTMLResponse:
         )
     except FileNotFoundError:
         html = _placeholder(name)
+    for key, text in (fill or {}).items():
+        html = html.replace("{{" + key + "}}", escape(text))
     here = f'<a href="{request.url.path}" data-i18n>'
     html = html.replace(here, here.replace(" data-i18n", ' aria-current="page" data-i18n'), 1)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
@@ -112,8 +117,10 @@ def message_page(request: Request, status: int, title: str, message: str) -> HTM
     (``title`` and ``message`` are English msgids, or the words of a refusal)."""
     lang = connection_lang(request)
     tr = translator(lang)
-    said = message if isinstance(message, Message) else tr._(message)
-    title, message = tr._(title), request_error_text(said, tr)
+    said = tr._(message)
+    if isinstance(message, Message) or (said == message and tr.lang != "en"):
+        said = request_error_text(message, tr)  # a refusal's words: told from its id
+    title, message = tr._(title), said
     back = tr._("Back to the lobby")
     body = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'

@@ -21,8 +21,13 @@ from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.tables.spit_speed import RealtimeConfig
-from cardroom.web.identity import current_player, players_of
+from cardroom.tables.realtime import RealtimeConfig
+from cardroom.web.identity import (
+    current_player,
+    player_or_new,
+    players_of,
+    set_player_cookie,
+)
 from cardroom.web.limits import PENDING, Limits, refusal
 from cardroom.web.protocol import (
     CreateTable,
@@ -309,6 +314,9 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
             request_error_text(said, lang),
             id=message_id(exc.code, said),
         )
+    key: str | None = None
+    if body.rated and player is None:  # a rated seat belongs to a player: make the creator's
+        player, key = await player_or_new(request)  # (TooManyPlayers: the app's 429)
     service = service_of(request)
     try:
         if body.game == "nain-jaune":
@@ -339,6 +347,8 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         status_code=HTTPStatus.CREATED,
     )
     set_seat_cookie(response, request, table_id, created.creator_token)
+    if key is not None:
+        set_player_cookie(response, request, key)
     return response
 
 

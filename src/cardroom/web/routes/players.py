@@ -7,6 +7,7 @@ send neither); answers are JSON with words in the reader's language.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import time
@@ -16,13 +17,22 @@ from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, Response
 from msgspec import Meta
 
+from cardroom.games.registry import GAMES
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
 from cardroom.store import Player, PlayerError
-from cardroom.store.players import FORMER_PLAYER, MOVE_TTL, clean_display_name
+from cardroom.store.players import (
+    FORMER_PLAYER,
+    MOVE_TTL,
+    SIGNIN_NAME_MAX,
+    clean_display_name,
+    fold_name,
+    key_hash,
+    key_id,
+)
 from cardroom.tables import TableError
 from cardroom.web.guard import cross_site
 from cardroom.web.identity import (
@@ -43,9 +53,19 @@ from cardroom.web.passkeys import (
 from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
-from cardroom.web.ratings import GAMES, MIN_GAMES, leaderboard, player_ratings, plays_like
+from cardroom.web.ratings import (
+    MIN_GAMES,
+    PROVISIONAL_GAMES,
+    VOID_REASONS,
+    bot_rating,
+    leaderboard,
+    outcomes,
+    player_ratings,
+    plays_like,
+)
 from cardroom.web.routes.common import (
     COOKIE_PREFIX,
+    check_table_id,
     connection_lang,
     error_json,
     message_page,
@@ -81,6 +101,10 @@ _MESSAGES = {
     ),
     "passkeys": N_("too many passkey attempts from here: wait a minute and try again"),
     "plays": N_("Play now was pressed too often in the last minute: wait a moment"),
+    "name-taken": N_(
+        "another player signs in with this name (capitals and accents aside): choose another"
+    ),
+    "no-key": N_("this browser or device no longer holds a key to your player"),
 }
 
 
@@ -116,9 +140,7 @@ def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) 
     return error_json(status, code, tr._(_MESSAGES[code]))
 
 
-async def _bound(
-    request: Request, window: Window, code: str, *keys: str
-) -> JSONResponse | None:
+async def _bound(request: Request, window: Window, code: str, *keys: str) -> JSONResponse | None:
     """A 429 (words ``code``, Retry-After) if any of ``keys`` is past ``window``; else None
     and one more is counted for each key (in the database, for every process sharing it)."""
     limits = _limits(request)
@@ -133,6 +155,10 @@ async def _bound(
             return response
         taken.append(key)
     return None
+
+
+def _status_of(exc: PlayerError) -> int:
+    return HTTPStatus.CONFLICT if exc.code == "name-taken" else HTTPStatus.BAD_REQUEST
 
 
 def _limits(request: Request) -> Limits:
@@ -197,7 +223,12 @@ def _me_json(player: Player | None, request: Request) -> dict[str, Any]:
     return {
         "player": None
         if player is None
-        else {"id": player.id, "name": player.name, "protected": player.protected},
+        else {
+            "id": player.id,
+            "name": player.name,
+            "protected": player.protected,
+            "signs_in": player.signs_in,
+        },
         "identity": settings_of(request).identity,
     }
 
@@ -210,7 +241,8 @@ async def me_page(request: Request) -> Response:
 
 @router.get("/api/me")
 async def me(request: Request) -> dict[str, Any]:
-    """``{"player": {id, name, protected} | null, "identity": "optional"|"required"}``."""
+    """``{"player": {id, name, protected, signs_in} | null, "identity": "optional"|"required"}``
+    (``signs_in``: sign-in by name and password finds this player)."""
     return _me_json(await current_player(request), request)
 
 
@@ -224,8 +256,47 @@ async def set_name(request: Request) -> Response:
     try:
         await players_of(request).rename(player.id, body.name)
     except PlayerError as exc:
-        return _refused(request, exc.code)
+        return _refused(request, exc.code, _status_of(exc))
     return _signed_in(request, await players_of(request).get(player.id) or player, key)
+
+
+class KeyIn(msgspec.Struct, forbid_unknown_fields=True):
+    key: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
+@router.get("/api/me/keys")
+async def my_keys(request: Request) -> Response:
+    """``{"keys": [{id, created_at, last_used, agent, how, current}]}``: the browsers and
+    devices holding a key to this player, oldest first (``current``: this browser)."""
+    player = await current_player(request)
+    if player is None:
+        return JSONResponse({"keys": []})
+    here = request.cookies.get(PLAYER_COOKIE, "")
+    current = key_id(key_hash(here)) if here else ""
+    keys = await players_of(request).keys_of(player.id)
+    return JSONResponse(
+        {"keys": [{**dataclasses.asdict(k), "current": k.id == current} for k in keys]}
+    )
+
+
+@router.post("/api/me/keys/revoke")
+async def revoke_key(request: Request) -> Response:
+    """``{"key": id}``: that browser or device no longer opens this player (this browser's
+    own key too: it then has no player)."""
+    got = await _player_body(request, KeyIn, named=False)
+    if isinstance(got, Response):
+        return got
+    body, player = got
+    players = players_of(request)
+    if not await players.revoke_key(player.id, body.key):
+        return _refused(request, "no-key", HTTPStatus.NOT_FOUND)
+    # the pages this player has open at unfinished tables close: the player's own reconnect
+    # (their keys still open the seat), the revoked browser's are refused
+    claims = dict((await players.tables_of(player.id))[-MAX_GAMES:])
+    for row in await players.table_rows(list(claims)):
+        if row.status != "over":
+            service_of(request).end_connections(row.id, claims[row.id])
+    return await my_keys(request)
 
 
 @router.post("/api/me/move")
@@ -250,19 +321,48 @@ def qr_svg(text: str) -> str:
     return uri
 
 
+_MOVE_TITLE = N_("This link to move a player does not work")
+
+
 @router.get("/m/{secret}")
 async def use_move(request: Request, secret: str) -> Response:
-    """Open a move link: this browser becomes the player who made it (once, within 10 minutes)."""
-    tr_title = N_("This link to move a player does not work")
+    """Open a move link: a page that says which player this browser would become (and which
+    it is now) and asks; nothing changes until its button confirms (``POST /api/move/...``).
+    A link opened from another site, or never confirmed, changes nothing."""
     if not 1 <= len(secret) <= 100:
-        return message_page(request, HTTPStatus.NOT_FOUND, tr_title, _MESSAGES["move-unknown"])
+        return message_page(request, HTTPStatus.NOT_FOUND, _MOVE_TITLE, _MESSAGES["move-unknown"])
     try:
-        _player, key = await players_of(request).use_move_link(secret, time.time())
+        becomes = await players_of(request).peek_move_link(secret, time.time())
     except PlayerError as exc:
-        return message_page(request, HTTPStatus.GONE, tr_title, _MESSAGES[exc.code])
-    response = RedirectResponse("/me", status_code=HTTPStatus.SEE_OTHER)
-    set_player_cookie(response, request, key)
-    return response
+        return message_page(request, HTTPStatus.GONE, _MOVE_TITLE, _MESSAGES[exc.code])
+    now = await current_player(request)
+    tr = translator(connection_lang(request))
+    unnamed = tr._("a player with no name yet")
+    fill = {
+        "to": becomes.name or unnamed,
+        "now": "" if now is None else now.name or unnamed,
+        "now_hidden": "" if now is not None and now.id != becomes.id else "hidden",
+        "same_hidden": "" if now is not None and now.id == becomes.id else "hidden",
+    }
+    return page(request, "move.html", fill=fill)
+
+
+@router.post("/api/move/{secret}")
+async def confirm_move(request: Request, secret: str) -> Response:
+    """Spend a move link once its page was confirmed: this browser becomes its player. Only
+    from this site's pages (JSON, same origin; a cross-site request is refused)."""
+    body = await _body(request, ConfirmIn)
+    if isinstance(body, Response):
+        return body
+    if not body.confirm or not 1 <= len(secret) <= 100:
+        return _refused(request, "move-unknown", HTTPStatus.NOT_FOUND)
+    try:
+        player, key = await players_of(request).use_move_link(
+            secret, time.time(), request.headers.get("user-agent", "")
+        )
+    except PlayerError as exc:
+        return _refused(request, exc.code, HTTPStatus.GONE)
+    return _signed_in(request, player, key)
 
 
 @router.post("/api/me/password")
@@ -275,7 +375,7 @@ async def set_password(request: Request) -> Response:
     try:
         await players_of(request).set_password(player.id, body.password)
     except PlayerError as exc:
-        return _refused(request, exc.code)
+        return _refused(request, exc.code, _status_of(exc))
     return JSONResponse(_me_json(await players_of(request).get(player.id), request))
 
 
@@ -287,19 +387,41 @@ async def sign_in(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        name_key = clean_display_name(body.name).casefold()
+        name_key = fold_name(clean_display_name(body.name))[:SIGNIN_NAME_MAX]
     except PlayerError:
         name_key = ""
+    # Wrong passwords are counted per address and name (a burst of a few a minute, then
+    # wrong_passwords_per_name an hour: the wait grows), and per name from every address at
+    # ten times that (a brute force spread over many addresses). Neither counts the owner's
+    # own browser (its key opens the player of this name), so no stranger shuts them out.
     # Counted before the password is checked, so that tries at once in several processes are
-    # counted together (a brute force spread over workers); given back when it was right.
-    refused = await _bound(request, limits.wrong_passwords, "wrong-passwords", name_key)
-    if refused is not None:
-        return refused
+    # counted together; given back when it was right.
+    here = await current_player(request)
+    owner = here is not None and here.signs_in and fold_name(here.name) == name_key
+    bounds: list[tuple[Window, str]] = []
+    if not owner:
+        pair = f"{_address(request)}|{name_key}"
+        bounds = [
+            (limits.wrong_password_burst, pair),
+            (limits.wrong_passwords, pair),
+            (limits.wrong_passwords_any, name_key),
+        ]
+    taken: list[tuple[Window, str]] = []
+    for window, bound_key in bounds:
+        refused = await _bound(request, window, "wrong-passwords", bound_key)
+        if refused is not None:
+            for counted_window, counted_key in taken:
+                await limits.give_back(counted_window, counted_key)
+            return refused
+        taken.append((window, bound_key))
     try:
-        player, key = await players_of(request).sign_in(body.name, body.password, time.time())
+        player, key = await players_of(request).sign_in(
+            body.name, body.password, time.time(), request.headers.get("user-agent", "")
+        )
     except PlayerError as exc:
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
-    await limits.give_back(limits.wrong_passwords, name_key)
+    for window, bound_key in taken:
+        await limits.give_back(window, bound_key)
     return _signed_in(request, player, key)
 
 
@@ -481,23 +603,60 @@ async def games(request: Request) -> Response:
         return JSONResponse({"games": [], "stats": {}})
     mine = await my_games(request, player)
     stats = await my_stats(request, mine)
-    rated = await player_ratings(service_of(request).store, player.id)
+    store = service_of(request).store
+    rated = await player_ratings(store, player.id)
+    counted = await outcomes(store, [g["table"] for g in mine])
+    tr = translator(connection_lang(request))
     for game in mine:
         change = rated.get(game["game"], {}).get("changes", {}).get(game["table"])
         game["rating"] = change  # [before, after] for a counted rated game, else None
+        game["rated"] = game["table"] in counted
+        outcome = counted.get(game["table"])  # a rated game that did not count: why, in words
+        game["unrated"] = tr._(VOID_REASONS[outcome]) if outcome in VOID_REASONS else None
     for name, figures in rated.items():
         entry = stats.setdefault(name, {"games": 0, "won": 0})
         entry["rating"] = figures["rating"]
+        entry["provisional"] = figures["provisional"]
+        entry["provisional_games"] = PROVISIONAL_GAMES
         entry["rated_games"] = figures["games"]
-        if figures["rating"] is not None:
-            entry["plays_like"] = plays_like(name, figures["rating"])
+        if figures["mu"] is not None:
+            entry["plays_like"] = plays_like(name, figures["mu"], figures["games"])
+            if entry["plays_like"] is not None:
+                entry["plays_like_rating"] = bot_rating(name, entry["plays_like"])
     return JSONResponse({"games": mine, "stats": stats})
+
+
+@router.get("/api/tables/{table_id}/rating")
+async def table_rating(request: Request, table_id: str) -> Response:
+    """What a finished table did to the asker's rating, for its end screen: ``{"rated",
+    "counted", "unrated" (why it did not count, in words, or null), "rating" ([before, after]
+    for the asking player, or null)}``."""
+    check_table_id(table_id)
+    store = service_of(request).store
+    known = await outcomes(store, [table_id])
+    rated = table_id in known
+    outcome = known.get(table_id)
+    tr = translator(connection_lang(request))
+    change = None
+    player = await current_player(request)
+    if player is not None and outcome == "rated":
+        for figures in (await player_ratings(store, player.id)).values():
+            change = figures["changes"].get(table_id, change)
+    return JSONResponse(
+        {
+            "rated": rated,
+            "counted": outcome is not None,
+            "unrated": tr._(VOID_REASONS[outcome]) if outcome in VOID_REASONS else None,
+            "rating": change,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
 
 @router.get("/api/leaderboard/{game}")
 async def leaderboard_of(request: Request, game: str) -> Response:
     """``{"game", "min_games", "board": [{name | bot, rating, games}]}``, best first."""
-    if game not in GAMES:
+    if game not in GAMES:  # every registered game has a leaderboard
         return _refused(request, "bad-request", HTTPStatus.NOT_FOUND)
     board = await leaderboard(service_of(request).store, game)
     return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})

@@ -29,6 +29,7 @@ from fastapi.responses import Response
 from cardroom.games.errors import RecordError as BaseRecordError
 from cardroom.games.messages import Message
 from cardroom.games.records import loads
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
 from cardroom.i18n.messages import words as message_text
 from cardroom.i18n.reasons import record_error_id
@@ -332,7 +333,7 @@ async def replay_table(request: Request, table_id: str) -> Response:
     service = service_of(request)
 
     async def record() -> Any:
-        if await service.game_of(table_id) in ("spit", "speed"):
+        if await service.game_of(table_id) in names(REALTIME):
             return await service.realtime_record(table_id)
         rounds = await service.record(table_id)
         try:  # the bots' names in the reader's words, as the table showed them

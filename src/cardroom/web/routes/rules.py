@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardroom.games.nain_jaune.rules import PRESETS, STAKES, STANDARD_BOARD, EndCondition
+from cardroom.games.registry import GAMES
 from cardroom.i18n import LANG_NAMES, LANGS, Translator, translator
 from cardroom.i18n.options import (
     END_SOURCES,
@@ -27,14 +28,13 @@ from cardroom.i18n.options import (
     preset_changes,
     source_names,
 )
-from cardroom.i18n.rules_text import GAMES, rules_fragment
+from cardroom.i18n.rules_text import rules_fragment
 from cardroom.i18n.words import N_, card_name
 from cardroom.web.routes.common import connection_lang, message_page
 
 router = APIRouter()
 
 FACE_CARD = re.compile(r"/static/cards/([JQK][CDHS])\.svg")
-GAME_TITLES = {"nain-jaune": N_("Nain Jaune"), "spit": N_("Spit"), "speed": N_("Speed")}
 
 
 @router.get("/rules")
@@ -47,7 +47,7 @@ async def rules_index(request: Request) -> Response:
 @router.get("/rules/{game}", response_class=HTMLResponse)
 async def rules_page(request: Request, game: str) -> Response:
     """How to play ``game`` (``nain-jaune``, ``spit``, ``speed``) in the request's language."""
-    if game not in GAMES:
+    if game not in GAMES or GAMES[game].rules_page is None:
         return message_page(
             request,
             404,
@@ -62,7 +62,7 @@ async def rules_page(request: Request, game: str) -> Response:
 def render_rules(game: str, lang: str) -> str:
     """The whole rules page of ``game`` in ``lang``."""
     tr = translator(lang)
-    title = tr._(GAME_TITLES[game])
+    title = tr._(GAMES[game].title)
     body = (
         rules_fragment(game, lang)
         .replace("{{board}}", board_html(tr))
@@ -79,8 +79,9 @@ def render_rules(game: str, lang: str) -> str:
     )
     games = " · ".join(
         f'<a href="/rules/{g}?lang={lang}"{current if g == game else ""}>'
-        f"{escape(tr._(GAME_TITLES[g]))}</a>"
-        for g in GAMES
+        f"{escape(tr._(GAMES[g].title))}</a>"
+        for g, entry in GAMES.items()
+        if entry.rules_page is not None
     )
     heading = escape(tr._("How to play {game}", game=title))
     nav_label = escape(tr._("Rules of the games"))

@@ -9,8 +9,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from cardroom.games.messages import Message
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
-from cardroom.i18n.reasons import message_id
+from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import N_
 from cardroom.store import PlayerError
 from cardroom.tables import TableError
@@ -23,6 +24,7 @@ from cardroom.web.identity import (
     seat_for,
     set_player_cookie,
 )
+from cardroom.web.ratings import NO_BOT_HANDOVER, SAME_PLAYER, is_rated, second_seat
 from cardroom.web.routes.common import (
     TABLE_ID,
     check_table_id,
@@ -38,6 +40,12 @@ from cardroom.web.routes.common import (
 )
 
 router = APIRouter()
+
+SEAT_IN_PLAY = Message(
+    "table.seat-in-play",
+    "this seat's player is in play: a new link for it can be made once they have been away "
+    "past the limit (a bot then plays for them) or when the game is over",
+)
 
 
 def split_invite(invite: str) -> tuple[str, str] | None:
@@ -72,6 +80,21 @@ def _seat_taken(request: Request) -> Response:
     )
 
 
+def _second_seat(request: Request, key: str | None) -> Response:
+    response = message_page(
+        request,
+        HTTPStatus.CONFLICT,
+        N_("You already sit at this table"),
+        N_(
+            "A game is under way and you already hold another seat at this table: nobody holds "
+            "two seats of a game in play. Send this link to the person it is meant for."
+        ),
+    )
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
 @router.get("/j/{invite}")
 async def accept_invite(request: Request, invite: str) -> Response:
     """An invitation link: the first browser that opens it holds the seat (its player claims
@@ -100,8 +123,15 @@ async def accept_invite(request: Request, invite: str) -> Response:
     if seat is None:
         return _bad_invite(request)
     player, key = await player_or_new(request)
+    if await second_seat(service_of(request).store, table_id, seat, player.id):
+        return _rated_second_seat(request, key)  # a rated game is between different people
     try:
         if reissued_secret:
+            other = await players.seat_of_player(table_id, player.id)
+            if other is not None and other != seat:
+                state = await service_of(request).seat_state(table_id, seat)
+                if state in ("playing", "away"):  # a second seat would show another's hand
+                    return _second_seat(request, key)
             claim = await players.claim_reissued(table_id, seat, reissued_secret, player.id, now)
         else:
             claim = await players.claim_of(table_id, seat) or await players.claim(
@@ -115,6 +145,15 @@ async def accept_invite(request: Request, invite: str) -> Response:
         response = RedirectResponse(f"/t/{table_id}", status_code=HTTPStatus.SEE_OTHER)
         if not reissued_secret:
             set_seat_cookie(response, request, table_id, token)
+    if key is not None:
+        set_player_cookie(response, request, key)
+    return response
+
+
+def _rated_second_seat(request: Request, key: str | None) -> Response:
+    response = message_page(
+        request, HTTPStatus.CONFLICT, N_("You already sit at this table"), SAME_PLAYER
+    )
     if key is not None:
         set_player_cookie(response, request, key)
     return response
@@ -149,20 +188,27 @@ async def table_page(request: Request, table_id: str) -> Response:
 
 
 async def _template(request: Request, table_id: str) -> str:
-    """``realtime.html`` for Spit and Speed, ``table.html`` for Nain Jaune."""
+    """``realtime.html`` for a real-time game, ``table.html`` for a turn-based one."""
     game = await service_of(request).game_of(table_id)
-    return "realtime.html" if game in ("spit", "speed") else "table.html"
+    return "realtime.html" if game in names(REALTIME) else "table.html"
 
 
-async def _seat_from_cookie(
-    request: Request, table_id: str, refusal: Message = PLAYERS_ONLY
-) -> tuple[int, str]:
-    """The seat (and token) this browser holds at ``table_id``; ``forbidden`` if none."""
-    token = request.cookies.get(cookie_name(table_id))
-    seat = await service_of(request).seat_of(table_id, token)
-    if seat is None or token is None:
+async def _acting_seat(request: Request, table_id: str, refusal: Message = PLAYERS_ONLY) -> int:
+    """The seat this browser acts for at ``table_id``, checked as the socket checks it: its
+    seat cookie's seat while this browser's player holds the seat's claim (or nobody claimed
+    it yet), or the seat its player claimed; ``forbidden`` for a copied token, one whose seat
+    was re-issued, or no seat at all."""
+    try:
+        seat = await seat_for(
+            request, table_id, request.cookies.get(cookie_name(table_id)), watch=False
+        )
+    except TableError as exc:
+        if exc.code != "forbidden":
+            raise
+        seat = None
+    if seat is None:
         raise TableError("forbidden", refusal)
-    return seat, token
+    return seat
 
 
 @router.post("/t/{table_id}/rematch")
@@ -173,7 +219,7 @@ async def rematch(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
     try:
-        seat, _ = await _seat_from_cookie(request, table_id, REMATCH_PLAYERS)
+        seat = await _acting_seat(request, table_id, REMATCH_PLAYERS)
         new_id, mine = await service_of(request).rematch(table_id, seat)
     except TableError as exc:
         return table_error_json(exc, lang)
@@ -196,7 +242,7 @@ async def leave(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
     try:
-        seat, _ = await _seat_from_cookie(request, table_id)
+        seat = await _acting_seat(request, table_id)
         await service_of(request).leave(table_id, seat)
     except TableError as exc:
         return table_error_json(exc, lang)
@@ -221,7 +267,7 @@ async def table_record(request: Request, table_id: str) -> Response:
     try:
         game = await service_of(request).game_of(table_id)
         record: object
-        if game in ("spit", "speed"):
+        if game in names(REALTIME):
             record = await service_of(request).realtime_record(table_id)
         else:
             record = await service_of(request).record(table_id)
@@ -269,8 +315,20 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
             raise TableError(
                 "bad-request", Message("table.not-person-seat", "this seat is not a person's seat")
             )
+        if what == "bot" and await is_rated(service_of(request).store, table_id):
+            raise TableError("forbidden", NO_BOT_HANDOVER)
+        claim = await players_of(request).claim_of(table_id, seat)
+        held = what == "link" and claim is not None and claim.player_id is not None
+        in_play = held and await service_of(request).seat_state(table_id, seat) == "playing"
     except TableError as exc:
         return table_error_json(exc, lang)
+    if in_play:  # whoever opened a new link would read the hand of the person playing it
+        return error_json(
+            HTTPStatus.CONFLICT,
+            "in-play",
+            table_error_text("bad-request", SEAT_IN_PLAY, lang),
+            id=SEAT_IN_PLAY.id,
+        )
     secret = await players_of(request).reissue(table_id, seat, time.time(), link=what == "link")
     service_of(request).end_connections(table_id, seat)  # its holder's pages close here
     return JSONResponse({"seat": seat, "url": f"/j/{table_id}.{seat}.{secret}" if secret else None})

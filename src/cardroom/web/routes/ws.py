@@ -18,8 +18,9 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.games.messages import Message
+from cardroom.games.registry import REALTIME, names
+from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import message_id, table_error_text
-from cardroom.i18n.spit_speed_words import localize_realtime_frame, reason_words
 from cardroom.i18n.words import localize_frame
 from cardroom.store import StoreUnavailable
 from cardroom.tables import Subscription, TableError, TableService
@@ -44,6 +45,7 @@ from cardroom.web.protocol import (
     encode,
     error_frame,
 )
+from cardroom.web.ratings import SAME_PLAYER
 from cardroom.web.routes.common import (
     TABLE_ID,
     connection_lang,
@@ -144,7 +146,7 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
         return
     except TableError as exc:
         message = exc.message
-        if exc.code == "forbidden" and message != SEAT_TAKEN:
+        if exc.code == "forbidden" and message not in (SEAT_TAKEN, SAME_PLAYER):
             message = BAD_SEAT_LINK
         close = {"not-found": CLOSE_NOT_FOUND, "unavailable": CLOSE_TRY_AGAIN}.get(
             exc.code, CLOSE_FORBIDDEN
@@ -189,7 +191,7 @@ def render_frame(frame: dict[str, Any], lang: str) -> str:
     if hit is not None and hit[0] is frame:
         return hit[1]
     out = frame
-    if frame.get("game") in ("spit", "speed"):
+    if frame.get("game") in names(REALTIME):
         out = localize_realtime_frame(frame, lang)
     elif frame.get("events") or frame.get("game_result"):
         out = localize_frame(frame, lang)

@@ -99,7 +99,7 @@ function drawChart(a, r) {
     for (const [i, v, mark] of pts) {
       const size = mark === "blunder" ? 6 : mark === "mistake" ? 5 : mark === "inaccuracy" ? 4 : 3;
       chart.append(svg("circle", { cx: x(i), cy: y(v), r: size, fill: mark ? "#fff" : colour, stroke: colour, "stroke-width": mark ? 2 : 1 },
-        svg("title", {}, `${a.players[seat]}: ${num(v)}${mark ? ` (${MARKS[mark]})` : ""}`)));
+        svg("title", {}, _("{label}: {words}", { label: a.players[seat], words: `${num(v)}${mark ? ` (${MARKS[mark]})` : ""}` }))));
     }
   });
   const legend = el("ul", { class: "a-legend" }, a.players.map((p, seat) => el("li", {},
@@ -114,6 +114,7 @@ function showRealtime(a) {
   if (!UPLOAD) $("a-replay").href = `/t/${encodeURIComponent(TABLE)}`; // the finished table shows its result
   const heads = [_("Player"), _("Plays"), _("Median reaction"), _("Mean reaction"), _("Fastest"), _("Plays missed"), _("Plays refused"), _("Stalemate calls")];
   if (spit) heads.push(_("Slaps won"), _("Slaps lost"));
+  const stepSecs = (i) => localNum(i * a.histogram_step, Number.isInteger(a.histogram_step) ? 0 : 2);
   const sec = (v) => (v === null ? "–" : _("{seconds} s", { seconds: localNum(v, 2) }));
   table($("a-summary"), heads, a.players.map((p) => {
     const row = [p.name, String(p.plays), sec(p.median), sec(p.mean), sec(p.fastest), String(p.missed), String(p.refused), String(p.calls)];
@@ -130,11 +131,11 @@ function showRealtime(a) {
       const h = ((H - T - B) * count) / top;
       const w = bw / a.players.length - 1;
       chart.append(svg("rect", { x: L + i * bw + seat * (w + 1), y: H - B - h, width: Math.max(1, w), height: h, fill: COLOURS[seat] },
-        svg("title", {}, `${p.name}: ${count}`)));
+        svg("title", {}, _("{label}: {words}", { label: p.name, words: count }))));
     });
   });
   for (let i = 0; i <= bars; i += 4) {
-    chart.append(svg("text", { x: L + i * bw, y: H - B + 14, "text-anchor": i === bars ? "end" : "middle", "font-size": 11, fill: "#5f6b66" }, i === bars ? _("{seconds} s or more", { seconds: i * a.histogram_step }) : _("{seconds} s", { seconds: i * a.histogram_step })));
+    chart.append(svg("text", { x: L + i * bw, y: H - B + 14, "text-anchor": i === bars ? "end" : "middle", "font-size": 11, fill: "#5f6b66" }, i === bars ? _("{seconds} s or more", { seconds: stepSecs(i) }) : _("{seconds} s", { seconds: stepSecs(i) })));
   }
   chart.append(svg("text", { x: L - 4, y: T + 10, "text-anchor": "end", "font-size": 11, fill: "#5f6b66" }, top));
   const legend = el("ul", { class: "a-legend" }, a.players.map((p, seat) => el("li", {}, el("span", { class: "a-swatch", style: `background:${COLOURS[seat]}` }), p.name)));

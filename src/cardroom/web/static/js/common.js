@@ -451,9 +451,35 @@ export function percentText(x) {
   return new Intl.NumberFormat(document.documentElement.lang || LANG, { style: "percent", maximumFractionDigits: 0 }).format(Number(x) / 100);
 }
 
-/** A rating as every page shows it (the lobby's bots, the leaderboard, my games): one decimal. */
-export function ratingText(x) {
-  return num(x, 1);
+/** The end screen's line on a rated game: asks the server (which counts a finished rated game
+ * within a few seconds) until it says, then fills ``line`` with the rating change or why the
+ * game was not rated. A friendly table leaves it empty. */
+export async function fillRatingLine(table, line) {
+  for (let tries = 0; tries < 8 && line.isConnected; tries += 1) {
+    let data;
+    try {
+      data = await (await fetch(`/api/tables/${encodeURIComponent(table)}/rating`)).json();
+    } catch {
+      return;
+    }
+    if (!data.rated) return;
+    if (data.counted) {
+      line.textContent = data.unrated || (Array.isArray(data.rating)
+        ? _("rating {before} → {after}", { before: ratingText(data.rating[0]), after: ratingText(data.rating[1]) })
+        : "");
+      return;
+    }
+    line.textContent = _("Rated game: counting…");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+  }
+}
+
+/** A rating as every page shows it (the lobby's bots, the leaderboard, my games): whole, on
+ * the scale where a newcomer has 1500; a provisional one (too few rated games) ends in "?". */
+export function ratingText(x, provisional = false) {
+  // whole and ungrouped in every language, as chess sites write ratings ("1500", not "1 500")
+  const text = new Intl.NumberFormat(document.documentElement.lang || LANG, { maximumFractionDigits: 0, useGrouping: false }).format(Number(x));
+  return provisional ? `${text}?` : text;
 }
 
 /** A round's settlement, one row per player, one column per kind of payment (the table's end

@@ -64,10 +64,51 @@ function showPlayer(player) {
     $("me-name").value = player.name;
     localStorage.setItem(NAME_KEY, player.name);
   }
-  for (const id of ["device-box", "password-box", "leave-box"]) $(id).hidden = !(player && player.name);
-  $("password-state").textContent = player && player.protected
-    ? _("A password protects your player: you can sign in with it on any browser.")
-    : _("No password yet: if this browser forgets you, a password lets you sign in again.");
+  for (const id of ["device-box", "keys-box", "password-box", "leave-box"]) $(id).hidden = !(player && player.name);
+  $("password-state").textContent = !(player && player.protected)
+    ? _("No password yet: if this browser forgets you, a password lets you sign in again.")
+    : player.signs_in
+      ? _("A password protects your player: you can sign in with it on any browser.")
+      : _("Another player signs in with this name: choose another name to sign in with your password again.");
+}
+
+const HOW = {
+  new: N_("made here"),
+  move: N_("moved by a link"),
+  password: N_("signed in with a password"),
+  passkey: N_("signed in with a passkey"),
+};
+
+// A browser's User-Agent in short: its browser and system ("Firefox, Android"), or "".
+function agentText(agent) {
+  const browsers = [[/Edg\//, "Edge"], [/Firefox\//, "Firefox"], [/Chrom(e|ium)\//, "Chrome"], [/Safari\//, "Safari"]];
+  const systems = [[/Android/, "Android"], [/iPhone|iPad/, "iOS"], [/Windows/, "Windows"], [/Mac OS X/, "macOS"], [/Linux/, "Linux"]];
+  const found = [browsers, systems].map((list) => (list.find(([re]) => re.test(agent)) || [null, ""])[1]);
+  return found.filter(Boolean).join(", ");
+}
+
+function showKeys(keys) {
+  const when = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
+  clear($("keys"));
+  for (const key of keys) {
+    const said = [_("since {date}", { date: when.format(new Date(key.created_at * 1000)) })];
+    if (key.last_used) said.push(_("last seen {date}", { date: when.format(new Date(key.last_used * 1000)) }));
+    if (HOW[key.how]) said.push(_(HOW[key.how]));
+    const remove = el("button", { type: "button", class: "small danger" }, key.current ? _("Remove this browser") : _("Remove"));
+    remove.addEventListener("click", async () => {
+      $("keys-error").textContent = "";
+      try {
+        const out = await post("/api/me/keys/revoke", { key: key.id });
+        if (key.current) location.assign("/me");
+        else showKeys(out.keys);
+      } catch (err) {
+        $("keys-error").textContent = err.message;
+      }
+    });
+    $("keys").append(el("li", {},
+      el("strong", { title: key.agent }, key.current ? _("This browser") : agentText(key.agent) || _("A browser")), " ",
+      el("span", { class: "hint" }, said.join(" · ")), " ", remove));
+  }
 }
 
 function resultText(game) {
@@ -78,6 +119,7 @@ function resultText(game) {
   if (typeof r.chips === "number") parts.push(_("chips: {n}", { n: num(r.chips) }));
   if (game.status !== "over") parts.push(_("not finished"));
   if (Array.isArray(game.rating)) parts.push(_("rating {before} → {after}", { before: ratingText(game.rating[0]), after: ratingText(game.rating[1]) }));
+  if (game.unrated) parts.push(game.unrated); // a rated game that did not count, and why (the server's words)
   return parts.join(", ");
 }
 
@@ -105,7 +147,8 @@ function seatControls(game) {
         out.textContent = err.message;
       }
     });
-    box.append(reissue, " ", bot);
+    box.append(reissue);
+    if (!game.rated) box.append(" ", bot); // a rated game is not handed to a bot (the server refuses it)
   });
   box.append(out);
   return box;
@@ -145,8 +188,11 @@ function showStats(stats) {
     if (s.boxes !== undefined) bits.push(_("boxes taken: {n}", { n: s.boxes }));
     if (s.slaps_won !== undefined) bits.push(_("slaps won: {n}", { n: s.slaps_won }));
     if (s.mean_reaction !== undefined && s.mean_reaction !== null) bits.push(_("mean time to play after a change: {n} s", { n: num(s.mean_reaction, 2) }));
-    if (s.rating !== undefined && s.rating !== null) bits.push(_("rating: {n}", { n: ratingText(s.rating) }));
-    if (s.plays_like) bits.push(_("you play like {bot}", { bot: _(LEVEL_NAMES[s.plays_like]) }));
+    if (s.rating !== undefined && s.rating !== null) {
+      bits.push(_("rating: {n}", { n: ratingText(s.rating, s.provisional) }));
+      if (s.provisional) bits.push(_("provisional until {n} rated games", { n: s.provisional_games }));
+    }
+    if (s.plays_like) bits.push(_("you play like {bot} ({n})", { bot: _(LEVEL_NAMES[s.plays_like]), n: ratingText(s.plays_like_rating) }));
     list.append(el("li", {}, el("strong", {}, _(GAME_NAMES[game] || game)), " ", bits.join(", ")));
   }
 }
@@ -154,6 +200,7 @@ function showStats(stats) {
 async function load() {
   const me = await readJson(await fetch("/api/me"));
   showPlayer(me.player);
+  if (me.player) showKeys((await readJson(await fetch("/api/me/keys"))).keys);
   const data = await readJson(await fetch("/api/me/games"));
   showGames(data.games || []);
   showStats(data.stats);

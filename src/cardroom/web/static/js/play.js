@@ -43,8 +43,10 @@ async function board() {
   $("board-hint").textContent = _("People appear after {n} rated games; the bots are there at the ratings measured in tournaments.", { n: data.min_games });
   clear($("board"));
   for (const row of data.board) {
-    const who = row.bot ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot)) : el("span", {}, personName(row.name));
-    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating))));
+    const who = row.bot
+      ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot))
+      : el("span", {}, personName(row.name), row.tag ? el("small", { class: "tag" }, ` #${row.tag}`) : "");
+    $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating, row.provisional))));
   }
 }
 

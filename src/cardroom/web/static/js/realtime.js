@@ -3,7 +3,7 @@
 // card it showed ("seen").
 import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
-  personName, tableSocket, postJson, fillIfChanged, forgetShown,
+  personName, tableSocket, postJson, fillIfChanged, fillRatingLine, forgetShown,
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -637,6 +637,9 @@ function fillResult(box, v, between) {
       : _("Points: one for each card the loser still had to draw (their draw pile).")));
   }
   if (between) return; // no rematch or record between two games of a match
+  const line = el("p", { class: "muted", id: "rating-line", role: "status" });
+  box.append(line);
+  setTimeout(() => fillRatingLine(TABLE, line), 0); // a rated game: its change, or why not
   const links = el("p", {});
   if (mySeat() !== null) {
     links.append(el("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, _("Rematch")), " ");

@@ -1,6 +1,6 @@
 // The replay viewer: the server turns a record into steps (POST /api/replay); this page steps.
 import {
-  _, LANG, cardFace, cardLabel, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, settlementTable, sortHand, startI18n,
+  _, LANG, cardFace, cardPhrase, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, settlementTable, sortHand, startI18n,
 } from "./common.js";
 import { drawRealtime, realtimeLabels } from "./replay_realtime.js";
 
@@ -143,9 +143,10 @@ function draw() {
   (step.board || []).forEach((b, i) => {
     const card = typeof b === "string" ? b : b.card;
     const chips = typeof b === "object" ? b.chips : undefined;
-    board.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": `${cardLabel(card)} box` },
+    board.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": _("{card} box", { card: cardPhrase(card) }) },
       cardFace(card, "small"),
-      el("span", { class: "chips" }, String(chips ?? "–"), el("span", { class: "sr-only" }, " chips")),
+      el("span", { class: "chips" }, String(chips ?? "–"),
+        chips === undefined ? null : el("span", { class: "sr-only" }, " " + ngettext("chip", "chips", Number(chips)))),
       el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? _("Yellow Dwarf") : cardText(card))));
   });
 

@@ -33,7 +33,7 @@ export function drawRealtime(replay, ri, si, name, go) {
   if (si === 0) text.append(el("li", {}, _("The cards are dealt.")));
   for (const line of step.text || []) text.append(el("li", { class: step.accepted ? "" : "ev-refused" }, String(line)));
   if (step.refused) {
-    text.append(el("li", { class: "ev-refused" }, `${step.refused.action}: ${step.refused.reason}`));
+    text.append(el("li", { class: "ev-refused" }, _("{label}: {words}", { label: step.refused.action, words: step.refused.reason })));
   }
 
   $("r-need").textContent = step.timeout ? _("The countdown ran out.") : "";

@@ -1,7 +1,7 @@
 // The table page: one websocket; every frame redraws the view (boxes it leaves unchanged stay); the server decides everything.
 import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
-  personName, postJson, fillIfChanged, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
+  personName, postJson, fillIfChanged, fillRatingLine, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
 import { LEVEL_WORDS } from "./options.js";
 import { mountChat } from "./chat.js";
@@ -365,7 +365,7 @@ function renderBoard() {
     box.append(el("div", { class: `box${i === 4 ? " dwarf" : ""}`, role: "group", "aria-label": _("{card} box", { card: cardPhrase(b.card) }) },
       cardFace(b.card, "small"),
       el("span", { class: "chips" }, chips === null ? "–" : String(chips),
-        el("span", { class: "sr-only" }, " " + _("chips"))),
+        chips === null ? null : el("span", { class: "sr-only" }, " " + ngettext("chip", "chips", Number(chips)))),
       el("span", { class: "box-name", "aria-hidden": "true" }, i === 4 ? _("Yellow Dwarf") : cardText(b.card))));
   });
 }
@@ -615,6 +615,13 @@ function fillResult(box, res, game) {
   }
 }
 
+/** The rated game's change of rating, or why it did not count (filled once the server says). */
+function ratingLine() {
+  const line = el("p", { class: "muted", id: "rating-line", role: "status" });
+  setTimeout(() => fillRatingLine(TABLE, line), 0);
+  return line;
+}
+
 /** The end of the game: standings, the chips over the rounds, the record, Play again. */
 function endScreen(game) {
   const winners = (game.winners || []).map(seatName);
@@ -635,6 +642,7 @@ function endScreen(game) {
       ? (winners.length > 1 ? _("{names} share the win.", { names }) : _("{name} wins.", { name: names }))
       : _("No winner.")),
     game.reason ? el("p", { class: "muted" }, game.reason) : null,
+    ratingLine(),
     standings,
     chipsChart(),
     el("p", { class: "end-links" }, again, watchNew, " ",

@@ -66,11 +66,11 @@ from cardroom.cards import Card
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.realtime_engine import SEATS, client_action
-from cardroom.games.speed import SpeedGame, SpeedMatch, SpeedRules, derive_seed, record_header
-from cardroom.games.speed.rules import RULES_VERSION as SPEED_RULES_VERSION
-from cardroom.games.spit import SpitGame, SpitRules
-from cardroom.games.spit.rules import RULES_VERSION as SPIT_RULES_VERSION
-from cardroom.i18n.spit_speed_words import event_fields, public_refusal
+from cardroom.games.registry import REALTIME, names, new_engine
+from cardroom.games.registry import game as registry_game
+from cardroom.games.speed import SpeedGame, SpeedMatch, record_header
+from cardroom.games.spit.match import SpitMatch
+from cardroom.i18n.realtime_words import event_fields, public_refusal
 from cardroom.tables.config import (
     ALREADY_STARTED,
     GAME_OVER,
@@ -113,76 +113,11 @@ KINDS = (
 )  # fmt: skip
 BETWEEN = 6.0
 """Seconds the scores are shown between two games of a match before the next is dealt."""
-GAMES = ("spit", "speed")
 AWAY_THEN = ("forfeit", "bot")
 """What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
 MAX_AWAY_LIMIT = 3600.0
 MAX_GAMES = 9
 """The most games a Spit match may ask a player to win."""
-
-
-class SpitMatch:
-    """Games of Spit until a player has won ``wins`` of them; game ``n`` (from 1) is dealt by
-    ``SpitGame.new(rules, derive_seed(seed, n))``, as a Speed match's games are."""
-
-    def __init__(
-        self, rules: SpitRules, seed: int, wins: int, rules_version: int | None = None
-    ) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.wins = wins
-        self.version = rules_version
-        self.games: list[SpitGame] = [SpitGame.new(rules, derive_seed(seed, 1), rules_version)]
-
-    @property
-    def game(self) -> SpitGame:
-        """The game being played (or the last one)."""
-        return self.games[-1]
-
-    @property
-    def number(self) -> int:
-        """The current game's number, from 1."""
-        return len(self.games)
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        """Games each seat has won."""
-        won = [g.winner for g in self.games if g.over]
-        return (won.count(0), won.count(1))
-
-    @property
-    def over(self) -> bool:
-        """True once a player has won ``wins`` games."""
-        return max(self.scores) >= self.wins
-
-    @property
-    def winner(self) -> int | None:
-        """The seat that won the match, once it is over."""
-        return self.scores.index(max(self.scores)) if self.over else None
-
-    def next_game(self) -> SpitGame:
-        """Deal the next game (the current one over, the match not)."""
-        assert self.game.over and not self.over, "a next game only when the match is open"
-        self.games.append(
-            SpitGame.new(self.rules, derive_seed(self.seed, self.number + 1), self.version)
-        )
-        return self.game
-
-
-def make_engine(
-    game: str, options: Mapping[str, str], seed: int, rules_version: int | None = None
-) -> Any:
-    """A new Spit or Speed game with ``key=value`` options, dealt by ``seed``, under
-    ``rules_version`` of its rules (None: today's)."""
-    if game == "spit":
-        return SpitGame.new(SpitRules.from_options(options), seed, rules_version)
-    if game == "speed":
-        return SpeedGame.new(SpeedRules.from_options(options), seed, rules_version)
-    raise LogError(f"game must be spit or speed, not {game!r}")
-
-
-RULES_VERSIONS = {"spit": SPIT_RULES_VERSION, "speed": SPEED_RULES_VERSION}
-"""Today's version of each game's rules (a table's ``created`` entry keeps the one it plays)."""
 
 
 MAX_NAME = 24
@@ -231,10 +166,10 @@ class RealtimeConfig:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the ``created`` entry's ``config``), rules written out in full."""
-        rules = make_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
+        rules = new_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
         return {
             "game": self.game,
-            "rules_version": self.rules_version or RULES_VERSIONS[self.game],
+            "rules_version": self.rules_version or registry_game(self.game).load("rules_version"),
             "rules": rules.to_json(),
             "seats": [s.to_json() for s in self.seats],
             "seed": self.seed,
@@ -250,8 +185,9 @@ class RealtimeConfig:
         if not isinstance(data, Mapping):
             raise LogError("config must be an object")
         game = data.get("game")
-        if game not in GAMES:
-            raise LogError(f"game must be spit or speed, not {game!r}")
+        if game not in names(REALTIME):
+            raise LogError(f"game must be {' or '.join(names(REALTIME))}, not {game!r}")
+        today: int = registry_game(game).load("rules_version")
         seats_raw = data.get("seats")
         if not isinstance(seats_raw, list) or len(seats_raw) != len(SEATS):
             raise LogError("a real-time table has two seats")
@@ -273,10 +209,10 @@ class RealtimeConfig:
             raise LogError("rules must be an object")
         # tables were first logged under today's rules of both games (their rules changed
         # before web tables existed): a log without the field is of today's version
-        version = data.get("rules_version", RULES_VERSIONS[game])
+        version = data.get("rules_version", today)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise LogError(f"rules_version must be 1, 2…, not {version!r}")
-        if version > RULES_VERSIONS[game]:
+        if version > today:
             raise LogError(
                 f"this table was made by a newer cardroom (rules version {version}): upgrade"
             )
@@ -297,14 +233,14 @@ class RealtimeConfig:
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
             rules_version=version, away_limit=float(limit), away_then=then, games=games,
         )  # fmt: skip
-        if config.rules_target() > 0 and version != RULES_VERSIONS[game]:
+        if config.rules_target() > 0 and version != today:
             raise LogError("a Speed match is played under today's rules")
         return config
 
     def rules_target(self) -> int:
         """Speed's target score (0: a single game); checks the options."""
         try:
-            rules = make_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
+            rules = new_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
         except RulesError as exc:
             raise RealtimeTableError("bad-request", exc.prefixed("rules: ")) from None
         except ValueError as exc:
@@ -612,7 +548,7 @@ class RealtimeTable:
             self.config = RealtimeConfig.from_json(data["config"])
             self.names = [s.name for s in self.config.seats]
             options = {k: str(v) for k, v in self.config.options.items()}
-            self.engine = make_engine(
+            self.engine = new_engine(
                 self.config.game, options, self.config.seed, self.config.rules_version
             )
             if self.config.rules_target() > 0:

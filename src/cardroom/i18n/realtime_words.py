@@ -18,10 +18,8 @@ from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
 from cardroom.i18n.names import shown_name
-from cardroom.i18n.words import N_, tr_of
+from cardroom.i18n.words import N_, in_turn, labelled, pretty, tr_of
 
-GAME_WORDS = {"spit": N_("Spit"), "speed": N_("Speed")}
-"""The games' names: « Tafod » and « Cyflymder » in Welsh."""
 LEVEL_WORDS = {
     "easy": N_("easy"),
     "medium": N_("medium"),
@@ -34,7 +32,7 @@ CardText = Callable[[Card, Translator], object]
 
 
 def _pretty(card: Card, tr: Translator) -> str:
-    return card.pretty  # the terminal's printed cards: their letters are the keys typed
+    return pretty(card, tr)  # 7♦, D♠ (no card is typed in Spit or Speed: keys name piles)
 
 
 def _named(card: Card, tr: Translator) -> object:
@@ -211,7 +209,7 @@ def entry_words(
 ) -> str:
     """What one arbiter log entry means, in ``lang`` (``cardroom.arbiter.entry_text``'s shape)."""
     tr = tr_of(lang)
-    said = "; ".join(event_words(e, game, names, tr) for e in entry.events)
+    said = in_turn([event_words(e, game, names, tr) for e in entry.events], tr)
     if entry.timeout:
         return tr._("countdown over: {events}", events=said)
     who = names[entry.seat] if entry.seat is not None else "?"
@@ -225,7 +223,7 @@ def entry_words(
             action=action_words(_action_json(entry.action), tr),
             reason=reason_words(entry.reason, tr),
         )
-    return said or f"{who}: {entry.action}"
+    return said or labelled(who, entry.action, tr)
 
 
 # ----------------------------------------------------------------------------- refusals
@@ -327,7 +325,7 @@ def line_words(
         if text is None:
             return None
         said_parts.append(text)
-    said = "; ".join(said_parts)
+    said = in_turn(said_parts, tr)
     if line.get("timeout"):
         return tr._("countdown over: {events}", events=said)
     seat = line.get("seat")
@@ -348,7 +346,7 @@ def line_words(
     if said:
         return said
     action = line.get("action")
-    return f"{who}: {action_words(action, tr)}" if isinstance(action, Mapping) else None
+    return labelled(who, action_words(action, tr), tr) if isinstance(action, Mapping) else None
 
 
 def seat_name(row: Mapping[str, Any], lang: str | Translator | None) -> str:

@@ -36,16 +36,16 @@ from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_opti
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.options import parse_option_pairs
+from cardroom.games.registry import REALTIME, names, new_engine
+from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
+from cardroom.i18n.realtime_words import entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words
-from cardroom.i18n.words import N_, rules_note, tr_of
-from cardroom.sim.spit_speed import GameResult, Summary, bot_labels, make_engine, play_chunk
-
-GAME_NAMES = {"spit": "Spit", "speed": "Speed"}
+from cardroom.i18n.words import N_, rules_note, seconds_text, tr_of
+from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -60,7 +60,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 def check_options(game: str, options: dict[str, str]) -> None:
     """Refuse options the game's rules do not accept, with the rules' own message."""
     try:
-        make_engine(game, options, 0)
+        new_engine(game, options, 0)
     except RulesError as exc:
         said = rules_error_text(exc, current_lang())
         raise click.BadParameter(said, param_hint="--option") from None
@@ -89,7 +89,7 @@ def run_simulation(
     results: dict[int, list[GameResult]] = {}
     console = Console(stderr=True)
     tr = tr_of(lang)
-    label = tr._("{game}: {bots}", game=tr._(GAME_WORDS[game]),
+    label = tr._("{game}: {bots}", game=tr._(game_title(game)),
                  bots=tr._(" v ").join(bots))
     columns = (
         TextColumn(escape(label)),
@@ -124,7 +124,7 @@ def summary_table(
     tr = tr_of(lang)
     data = summary.to_json()
     target = int(summary.target or 0)
-    name = tr._(GAME_WORDS[game])
+    name = tr._(game_title(game))
     if target:
         title = tr.ngettext("{game}: {n} match to {target}, seed {seed}",
                             "{game}: {n} matches to {target}, seed {seed}", summary.games,
@@ -182,7 +182,7 @@ def _simulate_command(game: str) -> None:
     """
 
     def fields(tr: Translator) -> dict[str, str]:
-        return {"game": tr._(GAME_WORDS[game]), "command": game}
+        return {"game": tr._(game_title(game)), "command": game}
 
     @simulate.command(game, context_settings=CONTEXT, help=doc, help_fields=fields)
     @click.option("--games", type=BoundedInt(1, MAX_GAMES), default=100, show_default=True,
@@ -243,7 +243,7 @@ def _split_bots(text: str) -> list[str]:
     return parts
 
 
-for _game in GAME_NAMES:
+for _game in names(REALTIME):
     _simulate_command(_game)
 
 
@@ -256,7 +256,8 @@ def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     names = shown_names(rep.names, lang)
     for entry in rep.arbiter.log:
         said = entry_words(entry, rep.engine.game, names, None, lang)
-        yield f"{decimal(entry.t - rep.arbiter.start, 2, lang):>8}s  " + said  # from the start
+        stamp = seconds_text(entry.t - rep.arbiter.start, lang, places=2)
+        yield f"{stamp:>9}  " + said  # from the start
 
 
 def result_json(rep: Replay) -> dict[str, Any]:
@@ -356,7 +357,7 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
     names = shown_names(rep.names, tr)
     engine = rep.engine
     rules = _rules_words(engine.game, engine.rules.to_json(), tr)
-    game = tr._(GAME_WORDS.get(engine.game, engine.game))
+    game = tr._(game_title(engine.game))
     fields_ = {"game": game, "first": names[0], "second": names[1], "rules": rules,
                "seed": engine.seed, "number": number}
     if number:
@@ -387,7 +388,7 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
                    left=left)
 
 
-for _game in GAME_NAMES:
+for _game in names(REALTIME):
     REPLAYERS[_game] = replay_realtime
 
 
@@ -427,7 +428,7 @@ def _play_command(game: str) -> None:
     def fields(tr: Translator) -> dict[str, str]:
         spit = game == "spit"
         return {
-            "game": tr._(GAME_WORDS[game]),
+            "game": tr._(game_title(game)),
             "command": game,
             "rules_page": game,
             "call_when": tr._(spit_call if spit else speed_call),
@@ -489,13 +490,13 @@ def _play_command(game: str) -> None:
                        err=True)
             plain = True
         if plain:
-            from cardroom.terminal.spit_speed_plain import PlainRealtime
+            from cardroom.terminal.realtime_plain import PlainRealtime
 
             lines = PlainRealtime(game, options, seed, bot, name, records, lang=current_lang())
             lines.speaker = speaker(speak)
             lines.run_lines(sys.stdin)
             return
-        from cardroom.terminal.spit_speed_tui import RealtimeApp
+        from cardroom.terminal.realtime_tui import RealtimeApp
 
         app = RealtimeApp(game, options, seed, bot, name, records, lang=current_lang())
         app.run()
@@ -503,5 +504,5 @@ def _play_command(game: str) -> None:
             click.echo(line)
 
 
-for _game in GAME_NAMES:
+for _game in names(REALTIME):
     _play_command(_game)

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from cardroom.analysis.spit_speed import AnalysisError, analyse
+from cardroom.analysis.realtime import AnalysisError, analyse
 from cardroom.arbiter import Arbiter, VirtualClock
+from cardroom.games.registry import new_engine
 from cardroom.games.speed import CALL, Play
-from cardroom.sim.spit_speed import make_engine, new_table, run_table
+from cardroom.sim.realtime import new_table, run_table
 from tests.speed.deals import C, new_game
 
 
@@ -43,7 +44,7 @@ def test_reaction_times_and_a_missed_play_in_a_hand_made_speed_game() -> None:
 def test_simulated_bots_react_within_their_levels_ranges(game: str) -> None:
     """The easy bot reacts in 2-4 s and the expert in 0.3-0.6 s (docs/architecture.md): no
     play is measured faster than that, the expert is much faster, and it misses less."""
-    engine = make_engine(game, {}, 3)
+    engine = new_engine(game, {}, 3)
     table = new_table(engine, ["easy", "expert"], [random.Random(1), random.Random(2)], ["E", "X"])
     assert run_table(table)
     result = analyse(table.arbiter.record()).to_json()

@@ -32,16 +32,17 @@ from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
 from cardroom.games import speed as speed_game
 from cardroom.games import spit as spit_game
+from cardroom.games.registry import game as registry_game
+from cardroom.games.registry import new_engine
+from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal
-from cardroom.i18n.spit_speed_words import (
-    GAME_WORDS,
+from cardroom.i18n.realtime_words import (
     entry_words,
     pile_name,
     reason_words,
 )
-from cardroom.i18n.words import N_, tr_of
-from cardroom.sim.spit_speed import make_engine
+from cardroom.i18n.words import N_, labelled, pretty, seconds_text, tr_of
 from cardroom.terminal.bindings import translate_bindings
 
 HUMAN, BOT = 0, 1
@@ -73,11 +74,12 @@ def bot_name(spec: str, tr: Translator) -> str:
     return tr._("Bot")
 
 
-def card_text(card: Card | None) -> Text:
-    """A card in colour (red suits red), or a blank."""
+def card_text(card: Card | None, lang: str | Translator | None = None) -> Text:
+    """A card in colour (red suits red), or a blank; with the letters of ``lang``'s packs
+    (French ``D♠``: no card is typed in Spit or Speed, the keys name piles and slots)."""
     if card is None:
         return Text("--", style="dim")
-    return Text(card.pretty, style="bold red" if card.red else "bold")
+    return Text(pretty(card, lang or "en"), style="bold red" if card.red else "bold")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,12 +139,14 @@ class SpeedSeat:
         return tr._("{n} to draw", n=view.draw_sizes[view.seat])
 
 
-def stock_text(stock: Sequence[tuple[Card | None, int]]) -> Text:
+def stock_text(
+    stock: Sequence[tuple[Card | None, int]], lang: str | Translator | None = None
+) -> Text:
     """Stock piles as ``7♦(3) ▒▒(2) --``: the face-up top card or face down, and the count."""
     out = Text()
     for top, count in stock:
         if top is not None:
-            out.append_text(card_text(top))
+            out.append_text(card_text(top, lang))
         else:
             out.append(FACE_DOWN if count else "--", style="dim")
         if count > 1:
@@ -196,8 +200,8 @@ class SpitSeat:
         return spit_game.CALL_SPIT
 
     def opponent_text(self, view: Any, name: str, tr: Translator) -> Text:
-        out = Text(f"{name}:  ")
-        out.append_text(stock_text(view.opponent_stock))
+        out = Text(labelled(name, " ", tr))
+        out.append_text(stock_text(view.opponent_stock, tr))
         out.append("  " + tr._("spit pile {n}", n=view.opponent_spit_left), style="dim")
         if view.called[view.opponent]:
             out.append("  " + tr._('(called "Spit!")'))
@@ -269,9 +273,9 @@ class RealtimeApp(App[None]):
         self.records = records
         self.clock: Clock = clock or WallClock()
         self.match: Any = None
-        engine = make_engine(game, options, seed)
-        if game == "speed" and engine.rules.target > 0:
-            self.match = speed_game.SpeedMatch(engine.rules, seed)
+        engine = new_engine(game, options, seed)
+        self.match = registry_game(game).match_for(engine.rules, seed)
+        if self.match is not None:
             engine = self.match.game
         self.finished_records: list[dict[str, Any]] = []
         self.record_path: Path | None = None
@@ -315,7 +319,7 @@ class RealtimeApp(App[None]):
 
     def on_mount(self) -> None:
         tr = self.tr
-        game = tr._(GAME_WORDS[self.game])
+        game = tr._(game_title(self.game))
         self.sub_title = tr._("{game} against {bot} (seed {seed})", game=game,
                               bot=self.names[BOT], seed=self.seed)
         self.set_interval(0.1, self._redraw_status)
@@ -513,7 +517,8 @@ class RealtimeApp(App[None]):
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
             said = self.entry_said(entry)
-            line = f"{entry.t - self.arbiter.start:7.2f}s  {said}"
+            stamp = seconds_text(entry.t - self.arbiter.start, self.tr, places=2)
+            line = f"{stamp:>9}  {said}"
             self.write_log(line, bad=not entry.accepted)
         if len(log) > self._seen_log and not self.engine.over:
             self.save()  # after every change, so a crash or a closed terminal loses nothing
@@ -626,16 +631,16 @@ class RealtimeApp(App[None]):
         centre = Text(tr._("Centre:") + "  ")
         for pile in (0, 1):
             centre.append(f"{pile_name(pile, tr)} ")
-            centre.append_text(card_text(view.centre[pile]))
+            centre.append_text(card_text(view.centre[pile], tr))
             centre.append(f" ({view.centre_sizes[pile]})     ")
         centre.append(self.seat_ui.centre_extra(view, tr), style="dim")
         self.query_one("#centre", Static).update(centre)
-        mine = Text(f"{self.names[HUMAN]}:  ")
+        mine = Text(labelled(self.names[HUMAN], " ", tr))
         for i, slot in enumerate(self.current_slots()):
             style = "reverse" if i == self.selected else ""
-            mine.append(f"{i + 1}:", style=style)
+            mine.append(labelled(i + 1, "", tr).rstrip(), style=style)
             if slot.card is not None:
-                mine.append_text(card_text(slot.card))
+                mine.append_text(card_text(slot.card, tr))
             elif slot.count:
                 mine.append(FACE_DOWN, style="dim")
             else:

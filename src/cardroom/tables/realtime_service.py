@@ -1,7 +1,7 @@
 """The real-time path of the table service: Spit and Speed tables on the server's clock.
 
 :class:`RealtimeTables` holds every live Spit or Speed table of a process (a
-:class:`~cardroom.tables.spit_speed.RealtimeTable` each) and is driven by
+:class:`~cardroom.tables.realtime.RealtimeTable` each) and is driven by
 :class:`~cardroom.tables.service.TableService`, which hands it every request about such a table.
 Every change takes the same path as at a Nain Jaune table, inside the table's lock: stamp it with
 the server's time -> check (nothing mutated) -> ``await store.append`` -> apply -> a frame for
@@ -45,8 +45,9 @@ from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS
+from cardroom.games.registry import REALTIME, names
 from cardroom.i18n.messages import words
-from cardroom.i18n.spit_speed_words import line_words, reason_words
+from cardroom.i18n.realtime_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.config import (
     BOT_PLAYS_SEAT,
@@ -64,9 +65,9 @@ from cardroom.tables.config import (
     bad_level,
     table_exists,
 )
-from cardroom.tables.nain_jaune import clean_name, hash_token, seat_for_token
+from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
+from cardroom.tables.seats import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.spit_speed import GAMES, RealtimeConfig, RealtimeTable
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
 logger = logging.getLogger(__name__)
@@ -101,9 +102,9 @@ class _Conflict(TableError):
 
 
 def is_realtime(created: LogEntry) -> bool:
-    """True when a table's ``created`` entry is a Spit or Speed table's."""
+    """True when a table's ``created`` entry is a real-time game's table."""
     config = created.data.get("config")
-    return isinstance(config, dict) and config.get("game") in GAMES
+    return isinstance(config, dict) and config.get("game") in names(REALTIME)
 
 
 @dataclass
@@ -259,6 +260,14 @@ class RealtimeTables:
         """``waiting``, ``playing`` or ``over`` for a table held here, else None."""
         live = self._live.get(table_id)
         return live.table.status if live is not None else None
+
+    def seat_state(self, table_id: str, seat: int) -> str:
+        """``waiting``, ``over``, ``playing`` (its person plays it) or ``away`` (a bot plays it
+        since its person was away past the limit) for a seat of a table held here."""
+        table = self._get(table_id).table
+        if table.status != "playing":
+            return table.status
+        return "away" if seat in table.taken else "playing"
 
     def table_ids(self) -> list[str]:
         """The real-time tables held in memory."""

@@ -17,12 +17,11 @@ view):
 
 from __future__ import annotations
 
-import importlib
 import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.arbiter import RECORD_MODULES, RecordError, Replay, replay_any
+from cardroom.arbiter import RecordError, Replay, record_module, replay_any
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS
 
@@ -108,7 +107,7 @@ def _playable(engine: Any, seat: int) -> set[Card]:
 
 def _analyse_game(rep: Replay, stats: list[PlayerStats]) -> float:
     header = rep.header
-    engine = importlib.import_module(RECORD_MODULES[header["game"]]).game_from_header(header)
+    engine = record_module(header["game"]).game_from_header(header)
     since: list[dict[Card, float]] = [{}, {}]
     start = float(header.get("start", 0.0))
     last = start

@@ -8,7 +8,6 @@ their new views. A game depends only on its deal seed and the bots' seeds.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,9 +17,7 @@ from typing import Any
 from cardroom.arbiter import Arbiter, VirtualClock
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.realtime_engine import SEATS
-from cardroom.games.speed import SpeedMatch
-
-GAMES = ("spit", "speed")
+from cardroom.games.registry import GAMES, new_engine
 
 MAX_SECONDS = 4 * 3600.0
 """A game still going after this much game time is stopped and counted unfinished."""
@@ -130,15 +127,6 @@ def redeals(engine: Any) -> int:
     return 0
 
 
-def make_engine(game: str, options: Mapping[str, str], seed: int) -> Any:
-    """A new game of ``game`` ("spit" or "speed") with ``key=value`` options, dealt by ``seed``."""
-    if game not in GAMES:
-        raise ValueError(f"unknown real-time game {game!r}: choose spit or speed")
-    package = importlib.import_module(f"cardroom.games.{game}")
-    rules_cls = getattr(package, f"{game.capitalize()}Rules")
-    game_cls = getattr(package, f"{game.capitalize()}Game")
-    return game_cls.new(rules_cls.from_options(dict(options)), seed)
-
 
 def game_seed(seed: int, number: int) -> int:
     """The deal seed of game ``number`` of a simulation run from ``seed``."""
@@ -155,7 +143,7 @@ def play_one(
 ) -> GameResult:
     """Game ``number`` of a run: bot ``i`` plays seat ``(i + number) % 2`` (seats alternate)."""
     deal_seed = game_seed(seed, number)
-    engine = engine_factory(deal_seed) if engine_factory else make_engine(game, options, deal_seed)
+    engine = engine_factory(deal_seed) if engine_factory else new_engine(game, options, deal_seed)
     seat_of = ((number) % 2, (number + 1) % 2)
     by_seat = [0, 0]
     for i, s in enumerate(seat_of):
@@ -163,9 +151,9 @@ def play_one(
     specs = [bots[by_seat[s]] for s in SEATS]
     rngs = [random.Random(f"sim/{seed}/bot/{number}/{by_seat[s]}") for s in SEATS]
     names = [f"bot{by_seat[s]}" for s in SEATS]
-    match = None
-    if getattr(engine.rules, "target", 0) > 0 and engine.game == "speed":
-        match = SpeedMatch(engine.rules, deal_seed)
+    entry = GAMES.get(engine.game)  # (a test's engine_factory may deal a game of its own)
+    match = entry.match_for(engine.rules, deal_seed) if entry is not None else None
+    if match is not None:
         engine = match.game
     totals = GameResult(None, 0.0, 0, 0, 0, 0, 0, 0, False, (seat_of[0], seat_of[1]))
     while True:

@@ -19,11 +19,12 @@ import click
 from cardroom.arbiter import Clock, Entry
 from cardroom.cards import Card
 from cardroom.games import spit as spit_game
+from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
+from cardroom.i18n.realtime_words import entry_words, event_words, pile_name
 from cardroom.i18n.speech import Speaker
-from cardroom.i18n.spit_speed_words import GAME_WORDS, entry_words, event_words, pile_name
-from cardroom.i18n.words import N_, tr_of
-from cardroom.terminal.spit_speed_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
+from cardroom.i18n.words import N_, labelled, pretty, seconds_text, tr_of
+from cardroom.terminal.realtime_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
 
 CALL_WORDS = {"spit": N_('"Spit!"'), "speed": N_("the flip")}
 _CALLS = {"s", "spit", "call", "flip", "space", "poeri", "galw", "crache", "appel"}
@@ -79,7 +80,8 @@ class PlainRealtime(RealtimeApp):
         log = self.arbiter.log
         for entry in log[self._seen_log :]:
             said = self.entry_said(entry)
-            self.write_log(f"{entry.t - self.arbiter.start:6.1f}s  {said}")
+            stamp = seconds_text(entry.t - self.arbiter.start, self.tr)
+            self.write_log(f"{stamp:>7}  {said}")
             if self.speaker is not None and entry.accepted:
                 for event in entry.events:
                     if type(event).__name__ in ("Called", "Won", "GameWon"):
@@ -107,7 +109,7 @@ class PlainRealtime(RealtimeApp):
             lines.put(None)
 
         threading.Thread(target=reader, daemon=True).start()
-        game = tr._(GAME_WORDS[self.game])
+        game = tr._(game_title(self.game))
         self.out(
             tr._(
                 "{game} against {bot}, seed {seed}. Type help for the commands.",
@@ -236,12 +238,16 @@ class PlainRealtime(RealtimeApp):
         tr = self.tr
         view = self.view
         centre = ", ".join(
-            f"{pile_name(p, tr)} {_card(view.centre[p])} ({view.centre_sizes[p]})" for p in (0, 1)
+            f"{pile_name(p, tr)} {_card(view.centre[p], tr)} ({view.centre_sizes[p]})"
+            for p in (0, 1)
         )
         mine = ", ".join(
-            f"{i + 1}: "
-            + (_card(s.card) if s.card else ("▒▒" if s.count else "--"))
-            + (f" ({s.count})" if s.count > 1 else "")
+            labelled(
+                i + 1,
+                (_card(s.card, tr) if s.card else ("▒▒" if s.count else "--"))
+                + (f" ({s.count})" if s.count > 1 else ""),
+                tr,
+            )
             for i, s in enumerate(self.current_slots())
         )
         lines = [
@@ -258,8 +264,8 @@ class PlainRealtime(RealtimeApp):
         return lines
 
 
-def _card(card: Card | None) -> str:
-    return card.pretty if card is not None else "--"
+def _card(card: Card | None, tr: Translator) -> str:
+    return pretty(card, tr) if card is not None else "--"
 
 
 __all__ = ["PlainRealtime", "slots_empty", "spit_game"]
