@@ -3,7 +3,6 @@ the shares are even, between actions, never two authorities at once."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from cardroom.store import EventStore

@@ -23,7 +23,7 @@ from sqlalchemy.exc import TimeoutError as SaTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from cardroom.store import pgconn
+import cardroom.store.pgconn as pgconn
 from cardroom.store.migrate import SchemaError, Upgrade, upgrade
 
 
