@@ -450,6 +450,28 @@ class Replay:
         """The players' names."""
         return self.arbiter.names
 
+    @property
+    def ended(self) -> dict[str, Any] | None:
+        """How the table closed when play did not end it (checked by :func:`replay`):
+        ``{"reason": "forfeit", "seat": s}`` (seat ``s`` away too long) or
+        ``{"reason": "abandoned"}``; None for a game played to its end (or cut short)."""
+        ended = self.header.get("ended")
+        return ended if isinstance(ended, dict) else None
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won: by a forfeit of the other, else by the game."""
+        ended = self.ended
+        if ended is not None:
+            return 1 - int(ended["seat"]) if ended["reason"] == "forfeit" else None
+        winner: int | None = self.engine.winner
+        return winner
+
+    @property
+    def finished(self) -> bool:
+        """True when the game was played to its end or closed by a forfeit or abandonment."""
+        return bool(self.engine.over) or self.ended is not None
+
 
 def _number(value: Any, where: str, action: int | None = None) -> float:
     try:
@@ -517,7 +539,30 @@ def _replay_under(module: Any, data: dict[str, Any], version: int | None) -> Rep
             raise
         except (BaseRecordError, ArbiterError) as exc:
             raise RecordError(message_of(exc), number) from None
+    _check_ended(data.get("ended"), engine)
     return Replay(arbiter, data)
+
+
+BAD_ENDED = Message(
+    "rec.rt.ended",
+    "ended must be a forfeit by seat 0 or 1, or an abandoned game that play did not end",
+    field="ended",
+)
+
+
+def _check_ended(ended: Any, engine: Any) -> None:
+    """A record's ``ended``: absent, a forfeit by seat 0 or 1, or an abandoned game still on."""
+    if ended is None:
+        return
+    if not isinstance(ended, dict):
+        raise RecordError(BAD_ENDED)
+    reason, seat = ended.get("reason"), ended.get("seat")
+    forfeit = reason == "forfeit" and set(ended) == {"reason", "seat"}
+    if forfeit and type(seat) is int and seat in SEATS:
+        return
+    if reason == "abandoned" and set(ended) == {"reason"} and not engine.over:
+        return
+    raise RecordError(BAD_ENDED)
 
 
 def _check_action(raw: Any) -> dict[str, Any]:

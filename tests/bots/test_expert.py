@@ -641,3 +641,26 @@ def test_model_fit_keeps_heuristic_rollouts_for_heuristic_seats_it_has_seen(
     assert isinstance(bot, ExpertBot) and bot.model == "fit"
     assert bot.act(view, random.Random(0)) in view.legal_actions
     assert bot.last_fit == [0, 0, 0, 0]
+
+
+def test_a_hint_to_pass_says_it_as_the_button_does() -> None:
+    """Issue 34, item 6: the hint says "without 5" where the button says "Without 5", not
+    "pass"."""
+    from cardroom.games.nain_jaune.engine import Pass
+    from cardroom.i18n.words import without_call
+
+    for seed in range(40):
+        rnd = Round.deal(Rules(), [60] * 3, [0] * 5, 0, random.Random(seed))
+        bot = make_bot("heuristic")
+        while rnd.result is None:
+            view = view_of(rnd, rnd.to_act)
+            if view.need and tuple(view.legal_actions) == (Pass(),):
+                action, reason = suggest(view, ms=5)
+                assert action == Pass()
+                assert reason == f"{without_call(view.need)}: it is your only legal move"
+                assert reason.startswith("without ") and not reason.startswith("pass")
+                _, fr = suggest(view, ms=5, lang="fr")
+                assert fr.startswith(without_call(view.need, "fr"))
+                return
+            rnd.apply(bot.act(view, random.Random(0)))
+    raise AssertionError("no turn where passing was the only move")

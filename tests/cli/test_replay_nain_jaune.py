@@ -254,3 +254,19 @@ def test_not_json_and_not_a_record(tmp_path: Path) -> None:
     assert res.exit_code == 1 and "not valid JSON" in res.stderr and res.stdout == ""
     res = run(tmp_path, 42)
     assert res.exit_code == 1 and "not a cardroom record" in res.stderr and res.stdout == ""
+
+
+@pytest.mark.parametrize(("end", "words"), [("last-standing", "drops out"), ("broke", "ends")])
+def test_a_single_round_listing_a_player_who_cannot_stake_is_refused(
+    tmp_path: Path, end: str, words: str
+) -> None:
+    """Issue 34, item 8: under last-standing a player with 0 chips has dropped out (under
+    broke the game has ended), so a round alone that lists him is refused like a game's."""
+    record = cascade_record()
+    record["rules"] = {"preset": "classic", "end": end}
+    record["chips"] = [60] * 7 + [0]
+    res = run(tmp_path, record, "--json")
+    assert res.exit_code == 1
+    assert "Hal has 0 chips and cannot stake 15" in res.output and words in res.output
+    record["chips"] = [60] * 7 + [15]  # just enough: he stakes and plays
+    assert run(tmp_path, record, "--json").exit_code == 0

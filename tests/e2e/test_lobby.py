@@ -92,3 +92,32 @@ def test_lobby_options_are_the_rules_options(server: str, browser: Browser) -> N
     assert js["presets"] == expected
     assert set(js["levels"]) == set(LEVELS)
     assert (js["min"], js["max"]) == (MIN_PLAYERS, MAX_PLAYERS)
+
+
+def test_every_bot_level_shows_whole_in_its_box(server: str, browser: Browser) -> None:
+    """Issue 34, item 6: "medium (11.4)" was cut in the seat's level box at 1280 px."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB").new_page()
+    page.goto(server)
+    page.wait_for_selector("#f-seats .seat-level")
+    measure = """() => [...document.querySelectorAll("#f-seats .seat-level")].flatMap((s) => {
+        const cs = getComputedStyle(s);
+        const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+        return [...s.options].map((o) => {
+            const span = document.createElement("span");
+            span.style.font = cs.font;
+            span.style.position = "absolute";
+            span.style.whiteSpace = "pre";
+            span.textContent = o.text;
+            document.body.append(span);
+            const w = span.getBoundingClientRect().width;
+            span.remove();
+            return [o.text, Math.round(w), Math.round(room - 18)];  // (18 px: the arrow)
+        });
+    })"""
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(100)
+        rows = page.evaluate(measure)
+        assert rows and all(w <= room for _, w, room in rows), (width, rows)
+        page.screenshot(path=f"/tmp/evening/lobby-{width}.png")
+    page.context.close()

@@ -39,11 +39,11 @@ new PerformanceObserver((list) => {
 """
 WORDS = {
     "en": {"stake": "Stake", "total": "Total", "again": "Play again", "over": "The game is over",
-           "bot2": "Bot 2"},
+           "bot2": "Bot 2", "round1": "Round 1: "},
     "fr": {"stake": "Mise", "total": "Total", "again": "Rejouer", "over": "La partie est finie",
-           "bot2": "Robot 2"},
+           "bot2": "Robot 2", "round1": "Manche 1 : "},
     "cy": {"stake": "Bet", "total": "Cyfanswm", "again": "Chwarae eto",
-           "over": "Mae’r gêm drosodd", "bot2": "Bot 2"},
+           "over": "Mae’r gêm drosodd", "bot2": "Bot 2", "round1": "Rownd 1: "},
 }
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "cy": "cy-GB"}
 
@@ -147,6 +147,11 @@ def test_a_newcomer_plays_a_short_game_then_again_then_leaves(
         assert row.inner_text() == words["bot2"]
         # round 2, then the end screen
         wait_until(lambda: status(page) == "playing", timeout=60, what="the second round")
+        # round 1 folded under its title line, which is not repeated inside (issue 34, item 6)
+        fold = page.locator("#log .round-fold").first
+        title = fold.locator("summary").text_content() or ""
+        assert title.startswith(words["round1"]), title
+        assert fold.locator(".log-round li").first.text_content() != title
         _play_round(page, touch=phone)
         wait_until(lambda: status(page) == "over", what="the end of the game")
         page.wait_for_selector("#game-over")

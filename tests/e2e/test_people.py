@@ -102,6 +102,8 @@ def test_a_newcomer_plays_now_and_finds_the_game_and_rating(
             assert word in text, (word, text)
         assert "Ann" in row and "Bob" in row and "→" in row, row
         assert page.locator(f'#games a[href="/replay/{table_id}"]').count() == 1
+        # and the record to download (issue 34, item 6)
+        assert page.locator(f'#games a[href="/t/{table_id}/record"][download]').count() == 1
     shoot(ann, shots, "me-en")
     shoot(bob, shots, "me-fr")
     for page, lang in ((ann, "en"), (bob, "fr")):
@@ -161,3 +163,30 @@ def test_a_passkey_signs_a_player_in_again_after_cookies_are_cleared(
     until(lambda: page.locator("#me-name").input_value() == "Cleo", "signed in")
     assert page.evaluate("fetch('/api/me').then(r => r.json())")["player"]["id"] == me["id"]
     context.close()
+
+
+def test_play_now_alone_for_spit_says_who_is_waiting_and_offers_a_bot(
+    browser: Browser, running: RunningServer, shots: Path
+) -> None:
+    """Alone for Spit the page says nobody else is waiting and when a bot of the person's level
+    comes; its button seats them against that bot at once (issue 34, item 2)."""
+    page, errors = newcomer(browser, running.base, "en-GB", "Solo")
+    page.click('.play-button[data-game="spit"]')
+    page.wait_for_selector("#waiting:not([hidden])")
+    until(lambda: page.locator("#waiting-bot").inner_text() != "", "the bot's time")
+    count = page.locator("#waiting-count").inner_text()
+    assert count == "Nobody else is waiting for Spit right now."
+    said = page.locator("#waiting-bot").inner_text()
+    assert re.fullmatch(r"If nobody comes, you play the medium bot in about (\d+) seconds\.", said)
+    left = int(re.findall(r"\d+", said)[0])
+    assert 25 <= left <= 30, said  # the 30 s the page states, counting down
+    assert page.locator("#bot-now").inner_text() == "Play the medium bot now"
+    shoot(page, shots, "play-now-alone-en")
+    page.click("#bot-now")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rstrip("/").rsplit("/", 1)[-1]
+    frame = running.app.state.service.frame_for(table_id, None)
+    assert [s["kind"] for s in frame["seats"]] == ["person", "bot"]
+    assert frame["seats"][1]["bot"] == "medium"
+    assert errors == []
+    page.context.close()

@@ -14,7 +14,7 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.tables import SeatSpec
 from cardroom.tables.realtime import RealtimeConfig
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
-from tests.e2e.helpers import wait_until
+from tests.e2e.helpers import take_seat, wait_until
 
 LIMIT = 40
 
@@ -143,3 +143,79 @@ def test_a_speed_match_to_10_points_shows_the_scores_between_games(
     records = running.call(service.realtime_record(table_id))
     assert isinstance(records, list) and len(records) >= 2
     page.context.close()
+
+
+def test_a_friend_invited_before_the_start_closes_the_page_forfeits_and_the_rematch_seats_both(
+    browser: Browser, running: RunningServer, shots: Path
+) -> None:
+    """The invite flow of issue 34 (items 9, 11, 13): Bob joins by the link before the game
+    starts, plays, closes the page: the game pauses, the limit comes, Ann wins by forfeit and
+    the record says so; then each asks for the rematch once and both are seated there."""
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0"}, seed=4, away_limit=4,
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("person")),
+    )  # fmt: skip
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Ann and a friend"))
+    table_id = created.table_id
+    link = f"{running.base}/j/{table_id}.{{}}"
+    ann = open_seat(browser, link.format(created.creator_token), ready="#status-line")
+    bob = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    take_seat(bob, link.format(created.invites[1]), "Bob")  # the game starts: 2 of 2
+    bob.wait_for_selector("#call-button")
+    for page in (ann, bob):
+        page.keyboard.press(" ")
+    wait_until(lambda: ann.locator('#middle [data-pile="1"]').get_attribute("data-top") != "",
+               what="the middle cards")  # fmt: skip
+    bob_context = bob.context
+    bob.close()
+    wait_until(lambda: "Bob is reconnecting" in pause_text(ann), what="the pause")
+    kinds = [e.kind for e in running.call(service.store.entries(table_id))]
+    assert kinds[-1] == "away"
+    wait_until(lambda: ann.evaluate("document.body.dataset.status") == "over", 20, "the forfeit")
+    status = ann.locator("#status-line").inner_text()
+    assert "Ann wins: Bob was away too long." in status, status
+    record = running.call(service.realtime_record(table_id))
+    assert isinstance(record, dict) and record["ended"] == {"reason": "forfeit", "seat": 1}
+
+    # after the game no seat is counted away (issue 34, item 15): Bob back shows connected
+    assert "reconnecting" not in ann.locator("#them").inner_text()
+    bob = bob_context.new_page()  # Bob comes back to the old table
+    bob.goto(f"{running.base}/t/{table_id}")
+    wait_until(lambda: "connected" in ann.locator("#them").inner_text(), what="Bob back")
+    ann.wait_for_timeout(1200)
+    assert "reconnecting" not in ann.locator("#them").inner_text()
+    ann.click("#rematch")
+    ann.wait_for_url(re.compile(r".*/t/(?!" + table_id + r")[^/]+$"))
+    wait_until(lambda: bob.locator("#rematch").inner_text() == "Join the rematch",
+               what="the rematch button")  # fmt: skip
+    bob.click("#rematch")
+    bob.wait_for_url(ann.url)
+    bob.wait_for_selector("#call-button")  # seated at once: no name to type, no second click
+    assert bob.locator("#join-name").count() == 0
+    wait_until(lambda: ann.evaluate("document.body.dataset.status") == "playing",
+               what="the rematch under way")  # fmt: skip
+    shoot(bob, shots, "rt-rematch-seated-en")
+    for page in (ann, bob):
+        page.context.close()
+
+
+def test_a_phone_names_no_key(browser: Browser, running: RunningServer, shots: Path) -> None:
+    """Issue 34, item 15: a phone has no keyboard: "Call “Spit!” to start." and a "“Spit!”"
+    button, not "(Space)" (a desktop keeps its keys: the other tests press them)."""
+    config = RealtimeConfig(
+        game="spit", options={"countdown": "30"}, seed=4,
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", "easy")),
+    )  # fmt: skip
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Ann on her phone"))
+    link = f"{running.base}/j/{created.table_id}.{created.creator_token}"
+    phone = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    page = phone.new_page()
+    page.goto(link)
+    page.wait_for_selector("#call-button")
+    wait_until(lambda: page.locator("#status-line").inner_text() != "", what="the status")
+    assert page.locator("#status-line").inner_text() == "Call “Spit!” to start."
+    assert page.locator("#call-button").inner_text() == "“Spit!”"
+    page.screenshot(path="/tmp/evening/rt-phone-keys.png")
+    phone.close()

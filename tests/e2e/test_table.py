@@ -117,8 +117,11 @@ def test_friends_and_a_bot_play_a_round_with_a_spectator(
     ann.wait_for_selector("#start-button")  # the creator may start before everybody came
     assert status(ann) == "waiting"
     # the creator's page keeps the invitation links while the table waits
-    assert ann.locator("#actions input.link-text").input_value() == table.invites[0]
+    assert ann.locator("#actions .invites input.link-text").first.input_value() == table.invites[0]
+    # and the watch link (issue 34, item 6), which opens no seat
+    assert ann.locator("#watch-link").input_value() == table.watch
     ann.screenshot(path=str(shots / "table-waiting-desktop.png"), full_page=True)
+    ann.screenshot(path="/tmp/evening/table-waiting-desktop.png", full_page=True)
     eve.goto(table.watch)
     take_seat(bob, table.invites[0], "Bob")
 
@@ -236,3 +239,98 @@ def _replay_hands(page: Page) -> list[list[str]]:
         [str(x) for x in li.locator(".card").evaluate_all("cs => cs.map(c => c.ariaLabel)")]
         for li in page.locator("#r-players li").all()
     ]
+
+
+def test_a_player_who_left_and_comes_back_is_told_they_left_and_watch(
+    browser: Browser, server: str
+) -> None:
+    """Issue 34, item 1: Bob, invited, leaves the table, then opens its address again: the
+    page shows the game as a watcher's and says why, never "Your turn." nor a button the
+    server refuses."""
+    ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    bob_ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    try:
+        table = create_table(
+            ann, server, name="Ann", seats=[("person", None), ("bot", "easy")], end=("rounds", 3)
+        )
+        ann.goto(table.url)
+        take_seat(bob, table.invites[0], "Bob")
+        wait_until(lambda: status(bob) == "playing", what="the game to start")
+        bob.locator("#leave-button").click()
+        bob.wait_for_selector("#leave-confirm:not([hidden])")
+        bob.locator("#leave-yes").click()
+        bob.wait_for_url(lambda url: url.rstrip("/") == server)
+        bob.goto(table.url)
+        bob.wait_for_selector("#seats .seat")
+        line = bob.locator("#status-line")
+        wait_until(lambda: line.inner_text().startswith("You left this table"), what="the words")
+        for _ in range(10):  # as the others play on, it never becomes "your turn"
+            assert "Your turn" not in line.inner_text()
+            assert "A bot plays for Bob" not in line.inner_text()
+            assert bob.locator("#hand button.card, #pass-button:visible").count() == 0
+            bob.wait_for_timeout(200)
+        assert bob.locator("#table-title").inner_text().endswith("(watching)")
+        assert "you (left)" in bob.locator("#seats .seat[data-seat='1']").inner_text()
+        bob.screenshot(path="/tmp/evening/left-watching-desktop.png", full_page=True)
+        bob.set_viewport_size(PHONE)
+        bob.screenshot(path="/tmp/evening/left-watching-phone.png", full_page=True)
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
+
+
+def test_a_learning_table_explains_a_refused_card_with_the_rank_wanted(
+    browser: Browser, server: str
+) -> None:
+    """Issue 34, item 3: on a learning table, a dimmed card clicked in one's turn says which
+    rank is wanted, after which card, and what the player can do instead."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = ctx.new_page()
+    try:
+        table = create_table(  # bots only: a learning table by default
+            page, server, name="Lea", seats=[("bot", "easy"), ("bot", "easy")], end=("rounds", 3)
+        )
+        page.goto(table.url)
+        wait_until(lambda: status(page) == "playing", what="the game to start")
+        said = ""
+        end = time.monotonic() + 90
+        while not said:
+            assert time.monotonic() < end, "no turn with a card that does not fit"
+            mine = page.locator("#hand.my-turn").count() > 0
+            dimmed = page.locator("#hand button.card:not(.legal)")
+            need = page.locator("#need").inner_text()
+            if mine and dimmed.count() and "any" not in need:
+                code = dimmed.first.get_attribute("data-card")
+                dimmed.first.click(force=True)  # (aria-disabled: a mouse still clicks it)
+                said = page.locator("#error").inner_text()
+                assert code is not None
+                break
+            if mine:
+                click_move(page)
+            page.wait_for_timeout(150)
+        assert said.startswith("The ") and "cannot be played now." in said, said
+        rank = need.removeprefix("Next card: ")
+        assert f"The rank wanted next is {rank}" in said, (said, need)
+        assert "You can play: " in said or "You hold none: press “Without " in said, said
+        assert "[object" not in said, said
+        assert " of " in said.split("You ")[-1] or "none" in said, said  # cards in words
+        page.screenshot(path="/tmp/evening/learning-refusal-desktop.png")
+        # issue 34, item 5: the newest card of the sequence and its outline show whole
+        for size in (DESKTOP, PHONE):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(200)
+            if page.locator("#sequence .card.last").count() == 0:
+                continue
+            room = page.evaluate(
+                """() => {
+                const box = document.getElementById("sequence").getBoundingClientRect();
+                const c = document.querySelector("#sequence .card.last").getBoundingClientRect();
+                return [box.right - c.right, c.left - box.left, c.top - box.top,
+                        box.bottom - c.bottom];
+            }"""
+            )
+            assert min(room) >= 3, (size, room)  # the 3px outline inside the clipped box
+            page.screenshot(path=f"/tmp/evening/sequence-{size['width']}.png")
+    finally:
+        ctx.close()

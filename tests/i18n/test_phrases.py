@@ -130,13 +130,13 @@ def test_the_next_rank_event(rank: int) -> None:
     name = {0: "Ann"}.__getitem__
     nxt = rank + 1
     assert event_text(event, name) == (
-        f"nobody has {en_a(rank)}: Ann goes on with {EN_RANK[nxt]}"
+        f"nobody has {en_a(rank)}: Ann may now play {en_a(nxt)}"
     )
     assert event_text(event, name, "fr") == (
-        f"personne n’a {FR_RANK[rank][4]} : Ann continue à partir {FR_RANK[nxt][3]}"
+        f"personne n’a {FR_RANK[rank][4]} : Ann peut maintenant poser {FR_RANK[nxt][2]}"
     )
     assert event_text(event, name, "cy") == (
-        f"does dim {CY_RANK[rank][0]} gan neb: Ann sy’n parhau o {CY_RANK[nxt][1]}"
+        f"does dim {CY_RANK[rank][0]} gan neb: caiff Ann chwarae {CY_RANK[nxt][0]} nawr"
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cardroom.arbiter import VirtualClock
@@ -99,6 +100,35 @@ def test_spit_replay_account_in_welsh_and_french(tmp_path: Path) -> None:
     assert "piles=" not in first and "Piles de réserve : cinq piles de 1 à 5 cartes" in first
     en = runner.invoke(cli, ["replay", str(path)])
     assert any(line.endswith('Ann calls "Spit!"') for line in en.stdout.splitlines())
+
+
+def test_the_game_goes_on_while_no_line_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's move falls due while nobody types: the game goes on and waits for the next
+    line; it does not quit and save by itself (issue 34, item 7)."""
+    import time
+    from collections.abc import Iterator
+
+    p, out, _clock = _game(tmp_path, "speed")
+    waits: list[float | None] = []
+    wait = p._wait
+
+    def soon() -> float | None:  # something falls due every 10 ms
+        waits.append(wait())
+        return 0.01
+
+    monkeypatch.setattr(p, "_wait", soon)
+    typed: list[str] = []
+
+    def slow_typist() -> Iterator[str]:
+        time.sleep(0.3)  # nobody types for a while
+        typed.append("q")
+        yield "q"
+
+    p.run_lines(slow_typist())
+    assert typed == ["q"] and len(waits) >= 3  # the quit was typed, not an empty wait
+    assert out[-1].startswith("Record saved to ")
 
 
 def test_french_lines_built_by_code_read_as_french(tmp_path: Path) -> None:

@@ -91,11 +91,11 @@ CASES: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
         ),
     ),
     (
-        "{n} point: one for each card the loser still had to draw.",
-        "{n} points: one for each card the loser still had to draw.",
+        "{n} point: one for each card left in the loser’s draw pile.",
+        "{n} points: one for each card left in the loser’s draw pile.",
         {},
         tuple(
-            f"{x}: un am bob cerdyn oedd gan y collwr i’w godi o hyd."
+            f"{x}: un am bob cerdyn sydd ar ôl ym mhentwr codi’r collwr."
             for x in ("0 o bwyntiau", "1 pwynt", "2 bwynt", "3 phwynt", "6 phwynt", "20 o bwyntiau")
         ),
     ),

@@ -48,7 +48,7 @@ def test_events_in_words() -> None:
         "Bob: “Corrach Melyn sy’n cymryd” (7 o sglodion)"
     )
     nxt = {"kind": "next-rank", "seat": 0, "rank": 8}
-    assert event_text(nxt, name) == "nobody has an 8: Ann goes on with 9"
+    assert event_text(nxt, name) == "nobody has an 8: Ann may now play a 9"
     paid = {"kind": "paid", "seat": 2, "payer": 2, "payee": 0, "owed": 9, "paid": 4}
     assert event_text(paid, name) == "Cid pays 4 of 9 owed (all they have) to Ann"
     assert event_text(paid, name, "fr") == ("Cid paie 4 des 9 dus (tout ce qui lui reste) à Ann")

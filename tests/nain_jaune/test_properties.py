@@ -6,13 +6,20 @@ import dataclasses
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.cards import DECK, Card
 from cardroom.games.nain_jaune import Game, Round, Rules, round_record, view_of
 from cardroom.games.nain_jaune.engine import Doubled
-from cardroom.games.nain_jaune.record import parse_game, parse_round, replay_game, replay_round
+from cardroom.games.nain_jaune.record import (
+    RecordError,
+    parse_game,
+    parse_round,
+    replay_game,
+    replay_round,
+)
 from cardroom.games.nain_jaune.rules import BOARD_SETS, EndCondition
 
 rules_strategy = st.builds(
@@ -82,6 +89,11 @@ def test_random_rounds_keep_every_invariant_and_replay(rules: Rules, n: int, see
     assert not rnd.hands[winner]
     assert all(rnd.hands[s] for s in range(n) if s != winner)
     record = json.loads(json.dumps(round_record(rnd, [f"P{i}" for i in range(n)])))
+    if rules.end.kind in ("broke", "last-standing") and min(chips) < 15:
+        # a game never deals such a round (it ended, or the player dropped out): refused
+        with pytest.raises(RecordError, match="cannot stake 15"):
+            replay_round(parse_round(record))
+        record["rules"] = {**record["rules"], "end": "rounds:3"}
     replayed = replay_round(parse_round(record))
     assert replayed.round.result == rnd.result
 

@@ -142,8 +142,8 @@ def test_random_streams_keep_every_invariant(rules: SpeedRules, seed: int, drive
     assert res.cards_left == left
 
     def points(loser: int) -> int:
-        draw = game.draw_sizes()[loser]
-        return draw + game.hand_sizes()[loser] if rules.score_hand else draw
+        draw = game.draw_sizes()[loser]  # the hand too with score_hand or an empty draw pile
+        return draw + game.hand_sizes()[loser] if rules.score_hand or draw == 0 else draw
 
     if not res.blocked:
         assert res.winner is not None and left[res.winner] == 0

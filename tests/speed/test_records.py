@@ -138,7 +138,7 @@ def header() -> dict[str, Any]:
 def test_header_shape() -> None:
     h = header()
     assert set(h) == {"game", "version", "rules", "players", "seed", "deal"}
-    assert h["version"] == {"format": 2, "rules": 3}
+    assert h["version"] == {"format": 2, "rules": 4}
     assert h["game"] == "speed" and h["seed"] == 5
     assert h["rules"] == {"side_piles": 10, "countdown": 3.0, "target": 0, "score_hand": False}
     game = game_from_header(h)

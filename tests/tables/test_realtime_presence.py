@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-from cardroom.arbiter import replay
+from cardroom.arbiter import RecordError, replay
+from cardroom.cli.main import cli
+from cardroom.games.speed import SpeedGame, SpeedRules
+from cardroom.sim.realtime import new_table, run_table
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
@@ -392,4 +398,95 @@ async def test_a_rematch_gives_each_person_a_fresh_token_and_old_ones_do_not_ope
     rematch_config = table(service, new_id).config
     assert rematch_config is not None
     assert rematch_config.away_limit == 20  # the rematch keeps the settings
+    # asking for the rematch took each person's seat: no second click (issue 34, item 13)
+    assert table(service, new_id).names == ["Ann", "Bob"]
+    assert table(service, new_id).status == "playing"
+    assert [e.kind for e in entries].count("joined") == 1  # Ann's; Bob's name came with it
     await service.stop()
+
+
+async def test_a_friend_connected_before_the_start_who_leaves_pauses_the_game(
+    store: EventStore, tmp_path: Path
+) -> None:
+    """The invite flow: the friend's page connects to the seat, then joins (which starts the
+    game). Closing that page later pauses the game and the limit comes (issue 34, item 9)."""
+    clock = FakeClock()
+    service = TableService(store, clock=clock)
+    table_id = (await service.create_realtime(people("speed", away_limit=20))).table_id
+    subs = [service.subscribe(table_id, 0), service.subscribe(table_id, 1)]
+    await asyncio.sleep(0.02)  # the clock looks at who is here while the table waits
+    await service.join(table_id, 1, "Bob")
+    t = table(service, table_id)
+    await until(lambda: t.status == "playing")
+    await tick(service, table_id, clock, 1.0)
+    await leave(service, table_id, subs[1])
+    assert t.paused and (await kinds(store, table_id))[-1] == "away"
+    await tick(service, table_id, clock, 20.0)
+    assert t.status == "over" and t.forfeit == 1 and t.winner == 0
+    service.unsubscribe(subs[0])
+    await service.stop()
+    # the record names the winner: Bob forfeited, Ann won (issue 34, item 11)
+    record = t.records()
+    assert isinstance(record, dict) and record["ended"] == {"reason": "forfeit", "seat": 1}
+    rep = replay(record)
+    assert rep.winner == 0 and rep.finished and not rep.engine.over
+    path = tmp_path / "forfeit.json"
+    path.write_text(json.dumps(record))
+    out = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--json"]).output)
+    assert out["finished"] is True and out["winner"] == 0 and out["ended"] == "forfeit"
+    text = CliRunner().invoke(cli, ["replay", str(path)]).output
+    assert "Ann wins by forfeit: Bob was away too long." in text
+    assert "not finished" not in text
+
+
+async def test_both_away_the_one_away_longer_loses(store: EventStore) -> None:
+    clock = FakeClock()
+    service, table_id, subs = await seated(store, people("speed", away_limit=20), clock)
+    await drive(service, table_id, clock, "play")
+    t = table(service, table_id)
+    await leave(service, table_id, subs[1])  # Bob first
+    await tick(service, table_id, clock, 5.0)
+    await leave(service, table_id, subs[0])
+    await tick(service, table_id, clock, 15.0)
+    assert t.status == "over" and t.forfeit == 1 and t.winner == 0
+    await service.stop()
+
+
+async def test_both_away_equally_long_nobody_wins(store: EventStore) -> None:
+    """Seat 0 does not lose for being seat 0: both away since the same moment (a restart with
+    nobody back) ends the game abandoned, without a winner (issue 34, item 12)."""
+    clock = FakeClock()
+    service, table_id, _ = await seated(store, people("speed", away_limit=20), clock)
+    await drive(service, table_id, clock, "play")
+    await service.stop()
+    clock.t += 1.0
+    again = TableService(store, clock=clock)
+    await again.start()
+    assert await again.game_of(table_id) == "speed"
+    t = table(again, table_id)
+    await until(lambda: len(t.away) == 2)
+    await tick(again, table_id, clock, 25.0)
+    entries = await store.entries(table_id)
+    assert entries[-1].kind == "over" and entries[-1].data["reason"] == "abandoned"
+    assert t.status == "over" and t.winner is None and t.forfeit is None
+    await again.stop()
+    record = t.records()
+    assert isinstance(record, dict) and record["ended"] == {"reason": "abandoned"}
+    assert replay(record).winner is None and replay(record).finished
+
+
+@pytest.mark.parametrize(
+    "ended",
+    [{"reason": "forfeit", "seat": 2}, {"reason": "forfeit", "seat": True}, {"reason": "forfeit"},
+     {"reason": "won"}, "forfeit", {"reason": "abandoned", "seat": 0}],
+)  # fmt: skip
+def test_a_record_whose_end_is_not_a_forfeit_or_abandonment_is_refused(ended: Any) -> None:
+    engine = SpeedGame.new(SpeedRules(), 11)
+    played = new_table(engine, ["hard", "medium"], [random.Random(1), random.Random(2)], ["A", "B"])
+    run_table(played, max_steps=10)  # a game still on
+    record = played.arbiter.record()
+    assert replay({**record, "ended": {"reason": "forfeit", "seat": 1}}).winner == 0
+    with pytest.raises(RecordError) as info:
+        replay({**record, "ended": ended})
+    assert "ended must be a forfeit by seat 0 or 1" in str(info.value)
+

@@ -74,7 +74,8 @@ async def test_a_hint_goes_to_the_seat_to_act_only_and_names_one_of_its_moves(
         assert len(legal) > 1  # the expert had a choice to make, not a single legal move
         assert reply["action"] in legal
         assert reply["action"] in ("pass", "claim") or reply["action"] in hand
-        assert reply["text"].startswith(describe(parse_action(reply["action"])))
+        need = mine["round"]["need"]
+        assert reply["text"].startswith(describe(parse_action(reply["action"]), need=need))
         # the others are refused: not their turn, a spectator, a stale seq
         refused = await ask(other, {"type": "hint", "seq": seq})
         assert refused["type"] == "error" and refused["code"] == "not-your-turn"

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from cardroom.store import EventStore, PlayerStore
 from cardroom.store.players import seat_claims_t
-from cardroom.store.ratings import play_queue_t
+from cardroom.store.ratings import play_queue_t, ratings_t
 from cardroom.tables import TableService
 from cardroom.web.play_now import PlayNow, Waiting
 from cardroom.web.ratings import is_rated
@@ -34,7 +34,7 @@ def test_speed_pairs_the_longest_waiting_with_the_closest_rating() -> None:
     ]
     chosen = PlayNow.choose(queue, 10.0)
     assert chosen is not None and [w.player_id for w in chosen[0]] == ["a", "c"]
-    assert PlayNow.choose(queue[:1], 1000.0) is None  # alone: wait
+    assert PlayNow.choose(queue[:1], 30.9) is None  # alone: wait (a bot after 30 s)
 
 
 def test_nain_jaune_waits_for_people_then_gives_the_other_seats_to_bots() -> None:
@@ -161,3 +161,49 @@ async def test_twenty_people_pressing_at_once_on_two_servers_sharing_a_sqlite_fi
 ) -> None:
     path = str(tmp_path / "shared.db")
     await twenty_at_once([await EventStore.open(path) for _ in range(2)])
+
+
+def test_spit_alone_gets_a_bot_after_the_wait_and_at_once_by_choice() -> None:
+    """Play now never leaves a person waiting without an end (issue 34, item 2)."""
+    alone = [waiting("a", "spit", 25.0, 100.0)]
+    assert PlayNow.choose(alone, 129.9) is None  # the 30 s the page states
+    chosen = PlayNow.choose(alone, 130.0)
+    assert chosen is not None and [w.player_id for w in chosen[0]] == ["a"] and chosen[1] == 2
+    now = [Waiting("b", "b", "speed", 2, 0.0, 25.0, 100.0)]  # asked for a bot at once
+    assert PlayNow.choose(now, 100.0) is not None
+
+
+async def test_a_spit_player_alone_plays_a_bot_of_their_level(tmp_path: Path) -> None:
+    store = await EventStore.open(str(tmp_path / "p.db"))
+    service = TableService(store)
+    players = PlayerStore(store)
+    play = PlayNow(store, service, players, 0.0)
+    try:
+        await service.start()
+        ann = (await players.create("Ann", 1.0))[0].id
+        bob = (await players.create("Bob", 1.0))[0].id
+        await play.join(ann, "spit", 2, 30.0, now=100.0)
+        status = await play.status(ann)
+        assert status is not None and status["others"] == 0 and status["bots_at"] == 130.0
+        assert status["level"] == "medium"  # no rated game yet
+        await play.join(bob, "speed", 2, 30.0, now=110.0)
+        assert (await play.status(ann) or {})["others"] == 0  # Bob waits for another game
+        assert await play.match_all(now=129.0) == []
+        [table] = await play.match_all(now=130.5)
+        rows = await players.table_rows([table])
+        assert [s["kind"] for s in rows[0].seats] == ["person", "bot"]
+        assert rows[0].seats[1]["level"] == "medium" and await is_rated(store, table)
+        assert (await play.status(ann) or {})["table"] == table
+        async with store.engine.begin() as conn:  # Bob has played Spit at the expert's rating
+            await conn.execute(
+                sa.insert(ratings_t).values(
+                    player_id=bob, game="spit", mu=63.0, sigma=1.0, games=40
+                )
+            )
+        await play.join(bob, "spit", 2, 30.0, now=200.0, bot_now=True)
+        [table] = await play.match_all(now=200.0)  # at once, by choice
+        rows = await players.table_rows([table])
+        assert rows[0].seats[1]["level"] == "expert"
+    finally:
+        await service.stop()
+        await store.close()

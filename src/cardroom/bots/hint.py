@@ -14,24 +14,28 @@ from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal
-from cardroom.i18n.words import pretty, tr_of
+from cardroom.i18n.words import pretty, tr_of, without_call
 
 
 class HintError(ValueError):
     """No hint can be given for this view (it is not the seat's turn)."""
 
 
-def describe(action: Action, lang: str | Translator | None = None, *, letters: bool = True) -> str:
-    """An action in words: ``play 7♥``, ``pass``, ``claim`` (« jouer D♠ », « sans », …); the
-    card with the letters of the language's packs, or with ``letters=False`` those typed in the
-    terminal (``Q♠``)."""
+def describe(
+    action: Action, lang: str | Translator | None = None, need: int | None = None, *,
+    letters: bool = True,
+) -> str:
+    """An action in words: ``play 7♥``, ``claim`` (« jouer D♠ »), and a pass as the page's
+    button says it when a rank is wanted (``need``): ``without 5`` (« sans 5 »), else ``pass``;
+    the card with the letters of the language's packs, or with ``letters=False`` those typed
+    in the terminal (``Q♠``)."""
     tr = tr_of(lang)
     if isinstance(action, Play):
         return tr._("play {card}", card=pretty(action.card, tr if letters else "en"))
     if isinstance(action, Claim):
         return tr._("claim")
     assert isinstance(action, Pass)
-    return tr._("pass")
+    return without_call(need, tr) if need else tr._("pass")
 
 
 def _signed(x: float, tr: Translator) -> str:
@@ -62,16 +66,15 @@ def suggest(
     legal = view.legal_actions
     if len(legal) == 1:
         only = legal[0]
-        return only, tr._(
-            "{action}: it is your only legal move", action=describe(only, tr, letters=letters)
-        )
+        said = describe(only, tr, view.need, letters=letters)
+        return only, tr._("{action}: it is your only legal move", action=said)
     bot = ExpertBot(ms=ms)
     action = bot.act(view, random.Random(seed))
     scores = bot.last_scores
     if len(scores) == 1:
         return action, tr._(
             "{action}: your other moves come to the same",
-            action=describe(action, tr, letters=letters),
+            action=describe(action, tr, view.need, letters=letters),
         )
     now = view.chips[view.seat]
     ranked = sorted(scores, key=lambda s: -s[1])
@@ -84,9 +87,9 @@ def suggest(
         "{action}: about {gain} chips by the end of the round over {count} likely deals of the "
         "hidden cards (next best, {other}: {other_gain})",
         deals,
-        action=describe(action, tr, letters=letters),
+        action=describe(action, tr, view.need, letters=letters),
         gain=_signed(best - now, tr),
         count=f"{deals:,}".replace(",", "\u202f" if tr.lang == "fr" else ","),
-        other=describe(runner_up[0], tr, letters=letters),
+        other=describe(runner_up[0], tr, view.need, letters=letters),
         other_gain=_signed(runner_up[1] - now, tr),
     )

@@ -263,12 +263,14 @@ def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
 def result_json(rep: Replay) -> dict[str, Any]:
     """``winner``, ``winner_name``, ``cards_left``, ``finished`` and the log's figures."""
     engine, arb = rep.engine, rep.arbiter
-    winner = engine.winner
+    winner = rep.winner
     log = arb.log
+    ended = rep.ended
     return {
         "game": engine.game,
         "players": list(rep.names),
-        "finished": bool(engine.over),
+        "finished": rep.finished,
+        "ended": None if ended is None else ended["reason"],
         "winner": winner,
         "winner_name": rep.names[winner] if winner is not None else None,
         "cards_left": cards_left(engine),
@@ -331,7 +333,10 @@ def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     from cardroom.games.speed.record import check_match
 
     summary = check_match(data, [rep.engine for rep in reps])
-    return {"scores": list(summary.scores), "winner": summary.winner, "match_games": summary.games}
+    winner = summary.winner
+    if reps[-1].ended is not None:  # the table closed: a forfeit's winner wins the match
+        winner = reps[-1].winner
+    return {"scores": list(summary.scores), "winner": winner, "match_games": summary.games}
 
 
 def _rules_words(game: str, rules: dict[str, Any], tr: Translator) -> str:
@@ -374,7 +379,14 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
     left = " · ".join(
         f"{n} {c}" for n, c in zip(names, res["cards_left"], strict=True) if c is not None
     )
-    if engine.over:
+    ended = rep.ended
+    if ended is not None and ended["reason"] == "forfeit":
+        yield tr._("{name} wins by forfeit: {other} was away too long. Cards left: {left}.",
+                   name=names[1 - ended["seat"]], other=names[ended["seat"]], left=left)
+    elif ended is not None:
+        yield tr._("Nobody wins: both players were away too long. Cards left: {left}.",
+                   left=left)
+    elif engine.over:
         who = names[res["winner"]] if res["winner"] is not None else None
         seconds = decimal(res["seconds"], 1, lang)
         if who:

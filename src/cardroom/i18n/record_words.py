@@ -181,6 +181,9 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rec.rt.unknown-game": N_("this record's game {value} is not Spit or Speed"),
     "rec.rt.not-object": N_("a Spit or Speed record is a JSON object with a {field} field"),
     "rec.rt.no-game": N_("the record does not say which game it is ({field})"),
+    "rec.rt.ended": N_(
+        "{field} must be a forfeit by seat 0 or 1, or an abandoned game that play did not end"
+    ),
     "rec.rt.action-object": N_('{field} must be an object with a "type", not {value}'),
     "rec.rt.action-type": N_("an action's {field} must be a short name, not {value}"),
     "rec.rt.action-field": N_(

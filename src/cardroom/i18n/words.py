@@ -65,6 +65,11 @@ EARLIER_RULES: dict[tuple[str, int], str] = {
         "game nobody could finish ended at once, and the winner scored the cards left in the "
         "loser's hand and draw pile."
     ),
+    ("speed", 3): N_(
+        "Played under the earlier rules of Speed (version 3, before 28 November 2026): a game "
+        "won when the loser's draw pile was empty scored no points (the cards in his hand "
+        "did not count)."
+    ),
     ("spit", 1): N_(
         "Played under the earlier rules of Spit (version 1, before 23 November 2026): when "
         "neither player could move again right after a “Spit!” both had called, the countdown "
@@ -229,7 +234,7 @@ def event_text(
     if kind == "next-rank":
         rank = int(event["rank"])
         return tr._(
-            "nobody has {rank.a}: {name} goes on with {next}",
+            "nobody has {rank.a}: {name} may now play {next.a}",
             rank=rank_phrase(rank, tr.lang),
             name=who,
             next=rank_phrase(rank + 1, tr.lang),
@@ -320,15 +325,16 @@ def without_run_text(
     event: Mapping[str, Any], names: list[str], who: str, tr: Translator
 ) -> str:
     """A run of "without" calls ended by ``event`` (``next-rank`` or ``new-sequence``), in one
-    line: "Ann, Bob and Cid have no queen: Dee goes on with a king"."""
+    line: "Ann, Bob and Cid have no queen: Dee may now play a king" (not "goes on with", which
+    read as a card played)."""
     rank = int(event.get("passed_rank") or event.get("rank") or 0)
     fields_ = {"names": tr.join(names), "rank": rank_name(rank, tr), "a_rank": a_rank(rank, tr),
                "name": who}  # fmt: skip
     if event.get("kind") == "next-rank":
         nxt = int(event["rank"]) + 1
         return tr.ngettext(
-            "{names} has no {rank}: {name} goes on with {a_next}",
-            "{names} have no {rank}: {name} goes on with {a_next}",
+            "{names} has no {rank}: {name} may now play {a_next}",
+            "{names} have no {rank}: {name} may now play {a_next}",
             len(names), a_next=a_rank(nxt, tr), next=rank_name(nxt, tr), **fields_,
         )  # fmt: skip
     return tr.ngettext(

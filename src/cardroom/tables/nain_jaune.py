@@ -611,7 +611,7 @@ class NainJauneTable:
             elif isinstance(event, CardPlayed):
                 self._passed.clear()
             elif isinstance(event, NextRank | FreeSequence) and self._passed:
-                # one line for the run: "Ann, Bob and Cid have no queen: Dee goes on with a king"
+                # one line for the run: "Ann, Bob and Cid have no queen: Dee may now play a king"
                 out["passed"] = [g for g in self._passed if g != seats[event.seat]]
                 out["passed_rank"] = self._passed_rank
                 self._passed.clear()

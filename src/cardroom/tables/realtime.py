@@ -120,6 +120,11 @@ MAX_GAMES = 9
 """The most games a Spit match may ask a player to win."""
 
 
+UNNAMED_VERSIONS = {"speed": 3}
+"""The version of a table whose log does not name one (logged before the field came): Speed's
+rules changed since (version 4); Spit's have not."""
+
+
 MAX_NAME = 24
 
 
@@ -209,7 +214,7 @@ class RealtimeConfig:
             raise LogError("rules must be an object")
         # tables were first logged under today's rules of both games (their rules changed
         # before web tables existed): a log without the field is of today's version
-        version = data.get("rules_version", today)
+        version = data.get("rules_version", UNNAMED_VERSIONS.get(game, today))
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise LogError(f"rules_version must be 1, 2…, not {version!r}")
         if version > today:
@@ -233,8 +238,8 @@ class RealtimeConfig:
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
             rules_version=version, away_limit=float(limit), away_then=then, games=games,
         )  # fmt: skip
-        if config.rules_target() > 0 and version != today:
-            raise LogError("a Speed match is played under today's rules")
+        if config.rules_target() > 0 and version < 3:
+            raise LogError("a Speed match is played under rules of version 3 or later")
         return config
 
     def rules_target(self) -> int:
@@ -552,7 +557,9 @@ class RealtimeTable:
                 self.config.game, options, self.config.seed, self.config.rules_version
             )
             if self.config.rules_target() > 0:
-                self.match = SpeedMatch(self.engine.rules, self.config.seed)
+                self.match = SpeedMatch(
+                    self.engine.rules, self.config.seed, self.config.rules_version
+                )
                 self.engine = self.match.game
             elif self.config.games > 1:
                 self.match = SpitMatch(
@@ -777,8 +784,18 @@ class RealtimeTable:
         if self.arbiter is None:
             raise RealtimeTableError("not-started", NOT_STARTED)
         if self.match is None:
-            return self.arbiter.record()
+            return self._ended(self.arbiter.record())
         raise LogError("a match's record is a list: use records()")
+
+    def _ended(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The last game's record, told how the table closed when the game itself did not end
+        it: ``ended`` ``{"reason": "forfeit", "seat": s}`` (seat ``s`` away too long, the other
+        wins) or ``{"reason": "abandoned"}`` (both away as long: nobody wins)."""
+        if self.closed == "forfeit" and self.forfeit is not None:
+            record["ended"] = {"reason": "forfeit", "seat": self.forfeit}
+        elif self.closed == "abandoned" and not (self.engine is not None and self.engine.over):
+            record["ended"] = {"reason": "abandoned"}
+        return record
 
     def records(self) -> dict[str, Any] | list[dict[str, Any]]:
         """The record: one game's, or a match's list of every game's (``cardroom replay`` and
@@ -789,8 +806,11 @@ class RealtimeTable:
         names = self.arbiter.names
         arbiters = [*self.past, self.arbiter]
         if isinstance(self.match, SpitMatch):
-            return [arbiter.record() for arbiter in arbiters]
-        return [
-            arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
-            for arbiter in arbiters
-        ]
+            out = [arbiter.record() for arbiter in arbiters]
+        else:
+            out = [
+                arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
+                for arbiter in arbiters
+            ]
+        out[-1] = self._ended(out[-1])
+        return out

@@ -533,10 +533,10 @@ class RealtimeTables:
         """Log who went away and who came back; forfeit or hand to a bot a seat away for the
         table's limit (the clock's process only, the lock held)."""
         table = live.table
+        present = self._present(live)
+        live.seen |= present  # (a friend's page connects before the start too)
         if table.status != "playing":
             return
-        present = self._present(live)
-        live.seen |= present
         for g in table.people():
             now = max(self.clock(), table.time)
             if g in present and (g in table.away or g in table.taken):
@@ -552,7 +552,10 @@ class RealtimeTables:
             now = max(self.clock(), table.time, when)
             if config.then() == "bot":
                 await self._commit(live, "takeover", {"seat": g, "t": now})
-            else:
+            elif any(table.limit_at(o) == when for o in table.away if o != g):
+                # both away equally long (e.g. since a restart): nobody is there to win
+                await self._commit(live, "over", {"t": now, "reason": "abandoned"})
+            else:  # the one away longer loses, whether or not the other is away too
                 await self._commit(live, "over", {"t": now, "reason": "forfeit", "seat": g})
 
     @staticmethod
@@ -949,7 +952,13 @@ class RealtimeTables:
             tokens = {0: created.creator_token, **created.invites}
             if seat in tokens:
                 return new_id, tokens[seat]
-        return new_id, await self._seat_token(new_id, seat)
+        token = await self._seat_token(new_id, seat)
+        name = table.names[seat]
+        if token is not None and name is not None:  # asking is taking the seat again
+            new = self._get(new_id).table
+            if new.status == "waiting" and new.names[seat] is None:
+                await self.join(new_id, seat, name)
+        return new_id, token
 
     async def _seat_token(self, table_id: str, seat: int) -> str | None:
         """A fresh token for a person's ``seat`` of a rematch (its hash logged)."""

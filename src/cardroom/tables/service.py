@@ -732,6 +732,8 @@ class TableService:
         after = live.table.cfg.takeover_after
         if after <= 0 or ("takeover", seat) in live.timers:
             return
+        if seat in live.table.left or seat in live.table.taken_over:
+            return  # a bot plays that seat already: no countdown to show
         self._arm(
             live, ("takeover", seat), self.clock() + after, lambda: self._takeover_due(live, seat)
         )

@@ -124,11 +124,12 @@ class PlainRealtime(RealtimeApp):
         self.after_change()
         try:
             while True:
-                line = lines.get(timeout=self._wait())
+                try:
+                    line = lines.get(timeout=self._wait())
+                except queue.Empty:  # the bot or the countdown is due: _wait does it
+                    continue
                 if line is None or not self.command(line):
                     break
-        except queue.Empty:  # pragma: no cover - _wait never returns 0 forever
-            pass
         except KeyboardInterrupt:
             self.out(tr._("Interrupted."))
         finally:

@@ -1,9 +1,11 @@
 """Play now: people waiting for a game (``play_queue``) seated at new tables by a matcher.
 
 Spit and Speed: the person waiting longest is paired with the waiting person of the closest
-rating. Nain Jaune: people waiting for the same table size are seated together as soon as there
-are enough of them; once the longest-waiting one has waited their chosen time (default 30 s),
-the table starts with the people there are and bots in the other seats.
+rating; once a person alone has waited their time (default 30 s; 0 when they ask for a bot
+at once) a bot of their level plays them (``level_for``). Nain Jaune: people waiting for the
+same table size are seated together as soon as there are enough of them; once the
+longest-waiting one has waited their chosen time (default 30 s), the table starts with the
+people there are and bots in the other seats.
 
 Several processes may match at once. A group is taken in one transaction by a conditional
 update (``table_id`` from NULL to a marker, for exactly the rows chosen; on PostgreSQL the rows
@@ -20,6 +22,8 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,16 +36,21 @@ from cardroom.store.players import players_t
 from cardroom.store.ratings import play_queue_t, ratings_t
 from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
 from cardroom.tables.realtime import RealtimeConfig
-from cardroom.web.ratings import MU, mark_rated
+from cardroom.web.ratings import MU, mark_rated, plays_like
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_WAIT = 30.0
-"""Seconds a Nain Jaune player waits for people before bots take the empty seats."""
+"""Seconds a player waits for people before bots take the empty seats."""
 WAIT_RANGE = (5.0, 300.0)
+"""The waits a player may choose (a bot at once is asked for as ``bot_now``)."""
+NEW_PLAYER_LEVEL = "medium"
+"""The bot level for a person without rated games of the game."""
 STALE_AFTER = 600.0
 """A waiting row not asked about for this long is dropped (the browser went away)."""
 PENDING = "pending:"
+MAX_ADDRESSES = 10_000
+"""Players whose address a process remembers for the open-tables bound."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +77,32 @@ class PlayNow:
         self.players = players
         self.bot_delay = bot_delay
         self.interval = 1.0
+        self.addresses: OrderedDict[str, str] = OrderedDict()
+        """Player -> the client address that last pressed Play now for them (in this process)."""
+        self.on_table: Callable[[str, str], Awaitable[None]] | None = None
+        """Told ``(address, table_id)`` for each address of the people seated at a new table
+        (the open-tables bound counts Play now tables too)."""
 
     async def join(
-        self, player_id: str, game: str, size: int, wait: float, now: float | None = None
+        self,
+        player_id: str,
+        game: str,
+        size: int,
+        wait: float,
+        now: float | None = None,
+        address: str | None = None,
+        bot_now: bool = False,
     ) -> None:
-        """Put a player in the queue (again: their earlier place is dropped)."""
+        """Put a player in the queue (again: their earlier place is dropped); ``address``, the
+        client's, is told the table they get (:attr:`on_table`); ``bot_now``: bots in the other
+        seats at once if nobody is there to play (a wait of 0)."""
         now = time.time() if now is None else now
-        wait = min(max(wait, WAIT_RANGE[0]), WAIT_RANGE[1])
+        if address is not None:
+            self.addresses[player_id] = address
+            self.addresses.move_to_end(player_id)
+            while len(self.addresses) > MAX_ADDRESSES:
+                self.addresses.popitem(last=False)
+        wait = 0.0 if bot_now else min(max(wait, WAIT_RANGE[0]), WAIT_RANGE[1])
         async with _guard(), self.store._write_lock, self.store.engine.begin() as conn:
             row = (
                 await conn.execute(
@@ -124,7 +152,40 @@ class PlayNow:
                         play_queue_t.c.player_id == player_id, play_queue_t.c.table_id == table
                     )
                 )
-        return {"game": row.game, "since": row.at, "size": row.size, "table": table}
+            others = 0
+        else:
+            async with _guard(), self.store.engine.connect() as conn:
+                others = int(
+                    (
+                        await conn.execute(
+                            sa.select(sa.func.count()).where(
+                                play_queue_t.c.game == row.game,
+                                play_queue_t.c.table_id.is_(None),
+                                play_queue_t.c.player_id != player_id,
+                            )
+                        )
+                    ).scalar_one()
+                )
+        return {
+            "game": row.game, "since": row.at, "size": row.size, "table": table,
+            "others": others, "bots_at": row.at + row.wait,
+            "level": await self.level_for(player_id, row.game),
+        }  # fmt: skip
+
+    async def level_for(self, player_id: str, game: str) -> str:
+        """The bot level a person plays like (the nearest fixed rating to theirs, as My games
+        says); :data:`NEW_PLAYER_LEVEL` while their rating is provisional."""
+        async with _guard(), self.store.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(ratings_t.c.mu, ratings_t.c.games).where(
+                        ratings_t.c.player_id == player_id, ratings_t.c.game == game
+                    )
+                )
+            ).first()
+        if row is None or not row.games:
+            return NEW_PLAYER_LEVEL
+        return plays_like(game, float(row.mu), int(row.games)) or NEW_PLAYER_LEVEL
 
     # -- matching ------------------------------------------------------------------------
 
@@ -183,10 +244,11 @@ class PlayNow:
         first = waiting[0]
         if first.game in ("spit", "speed"):
             others = waiting[1:]
-            if not others:
-                return None
-            mate = min(others, key=lambda w: (abs(w.mu - first.mu), w.at))
-            return [first, mate], 2
+            if others:
+                mate = min(others, key=lambda w: (abs(w.mu - first.mu), w.at))
+                return [first, mate], 2
+            alone = [w for w in waiting if now - w.at >= w.wait]
+            return ([alone[0]], 2) if alone else None  # a bot plays them
         same = [w for w in waiting if w.size == first.size]
         if len(same) >= first.size:
             return same[: first.size], first.size
@@ -220,6 +282,10 @@ class PlayNow:
         except BaseException:
             await self._release(marker)
             raise
+        if self.on_table is not None:
+            known = (self.addresses.get(w.player_id) for w in group)
+            for address in dict.fromkeys(a for a in known if a is not None):
+                await self.on_table(address, table_id)
         async with _guard(), self.store._write_lock, self.store.engine.begin() as conn:
             await conn.execute(
                 play_queue_t.update()
@@ -237,12 +303,16 @@ class PlayNow:
     async def _make_table(self, game: str, group: list[Waiting], size: int) -> str:
         people = [SeatSpec("person", name=w.name or "?") for w in group]
         if game in ("spit", "speed"):
+            level = "medium"
+            if len(people) == 1:  # alone past the wait: a bot of the person's level
+                level = await self.level_for(group[0].player_id, game)
+                people.append(SeatSpec("bot", level))
             config = RealtimeConfig(
                 game=game,
                 options={},
                 seats=(people[0], people[1]),
                 seed=secrets.randbits(63),
-                level="medium",
+                level=level,
             )
             created = await self.service.create_realtime(config, "", False)
         else:

@@ -106,9 +106,12 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
             arbiter.submit(entry.seat, entry.action, entry.t)
         steps.append(_step(engine, entry, entry.t - start, lang, names))
     final = rep.engine
-    result: dict[str, Any] = {"winner": final.winner, "over": bool(final.over)}
+    result: dict[str, Any] = {"winner": rep.winner, "over": rep.finished}
+    if rep.ended is not None:  # the table closed: a forfeit, or both away (nobody wins)
+        result["ended"] = dict(rep.ended)
     if final.game == "speed" and final.over:
         result["points"] = final.view(0).points
+        result["points_from"] = points_from(final)
     match = rep.header.get("match")
     if isinstance(match, dict):
         result["match"] = {"game": match.get("game"), "scores": match.get("scores")}
@@ -163,3 +166,15 @@ def _step(
         step["side_sizes"] = list(views[0].side_sizes)
         step["points"] = views[0].points
     return step
+
+
+def points_from(game: Any) -> str | None:
+    """What a finished Speed game's points counted: ``draw`` (the loser's draw pile), ``hand``
+    (his hand, his draw pile being empty: rules version 4) or ``both`` (``score_hand``)."""
+    res = game.result
+    if res is None or res.winner is None:
+        return None
+    if game.rules.score_hand:
+        return "both"
+    loser = 1 - res.winner
+    return "hand" if game.draw_sizes()[loser] == 0 and res.points > 0 else "draw"

@@ -187,8 +187,8 @@ class NextRank:
 
     def describe(self, names: Sequence[str]) -> str:
         return (
-            f"nobody has {_a_rank(self.rank)}: {names[self.seat]} goes on with "
-            f"{_rank_name(self.rank + 1)}"
+            f"nobody has {_a_rank(self.rank)}: {names[self.seat]} may now play "
+            f"{_a_rank(self.rank + 1)}"
         )
 
 

@@ -321,8 +321,11 @@ def _move_error(number: int, card: Card, id: str, text: str, **fields: Any) -> R
 
 def replay_round(record: RoundRecord, rnd: Round | None = None) -> Replay:
     """Play a record's moves (on ``rnd``, the round as dealt, if given); raise
-    :class:`RecordError` naming the first illegal move."""
+    :class:`RecordError` naming the first illegal move. A round alone (no ``rnd``) is checked
+    as a game would start it: under ``broke`` or ``last-standing`` every player listed can
+    stake (one who cannot would have ended the game or dropped out)."""
     if rnd is None:
+        _check_stakes(record, None)
         rnd = record.new_round()
     events: list[Event] = list(rnd.events)
     holder = {card: seat for seat, hand in enumerate(rnd.hands) for card in hand}

@@ -34,6 +34,7 @@ from cardroom.games.records import shown
 from cardroom.games.speed.rules import (
     FLIP_CALLED_FROM,
     HAND_SIZE,
+    HAND_WHEN_NO_DRAW_FROM,
     RENEWED_COUNTDOWN_FROM,
     RULES_VERSION,
     SpeedRules,
@@ -605,9 +606,9 @@ class SpeedGame:
 
     def points(self, loser: int) -> int:
         """What the winner scores from ``loser``: his draw pile (with ``score_hand``, his hand
-        too)."""
+        too); from rules version 4, his hand when his draw pile is empty (decision 9)."""
         points = len(self._draw[loser])
-        if self.rules.score_hand:
+        if self.rules.score_hand or (points == 0 and self.rules_version >= HAND_WHEN_NO_DRAW_FROM):
             points += len(self._hand[loser])
         return points
 
@@ -747,10 +748,16 @@ class SpeedMatch:
     ``target=0`` the match is a single game.
     """
 
-    def __init__(self, rules: SpeedRules | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, rules: SpeedRules | None = None, seed: int = 0, rules_version: int | None = None
+    ) -> None:
         self.rules = rules or SpeedRules()
         self.seed = seed
-        self.games: list[SpeedGame] = [SpeedGame.new(self.rules, derive_seed(seed, 1))]
+        self.rules_version = rules_version
+        """The version of the rules every game is played under (None: today's)."""
+        self.games: list[SpeedGame] = [
+            SpeedGame.new(self.rules, derive_seed(seed, 1), rules_version)
+        ]
 
     @property
     def game(self) -> SpeedGame:
@@ -801,6 +808,8 @@ class SpeedMatch:
             raise ValueError("the current game is not over yet: finish it first")
         if self.over:
             raise ValueError("the match is over: a player has reached the target")
-        game = SpeedGame.new(self.rules, derive_seed(self.seed, len(self.games) + 1))
+        game = SpeedGame.new(
+            self.rules, derive_seed(self.seed, len(self.games) + 1), self.rules_version
+        )
         self.games.append(game)
         return game

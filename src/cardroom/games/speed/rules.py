@@ -32,7 +32,7 @@ __all__ = [
     "SpeedRules",
 ]
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The version of Speed's rules this code plays (a record says which one it was played under).
 
 1. Until commit a6487c5 (23 Nov 2026, 10:43): as version 2, and when a new stalemate followed
@@ -46,11 +46,16 @@ RULES_VERSION = 3
    calls, the countdown runs from the first call, a blocked game ends at a flip, and the
    winner scores the loser's draw pile (``score_hand`` for the hand too). See
    ``docs/games/speed.md``, decision 4.
+4. Since 28 Nov 2026: as 3, and when the loser's draw pile is empty the winner scores the
+   cards left in his hand instead, so that every game won scores and a match to a target
+   always ends (``docs/games/speed.md``, decision 9).
 """
 RENEWED_COUNTDOWN_FROM = 2
 """The first version whose countdown starts again after a flip both players called."""
 FLIP_CALLED_FROM = 3
 """The first version where the flip is called by a player who cannot play (decision 4)."""
+HAND_WHEN_NO_DRAW_FROM = 4
+"""The first version where a win over an empty draw pile scores the loser's hand (decision 9)."""
 
 HAND_SIZE = 5
 """Cards a player holds while his draw pile lasts."""

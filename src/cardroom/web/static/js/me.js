@@ -162,9 +162,12 @@ function showGames(games) {
   const when = new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" });
   for (const game of games) {
     const people = game.people.map((n, i) => (n === FORMER ? _(FORMER) : n || (game.kinds[i] === "bot" ? _("Bot {number}", { number: i + 1 }) : _("free seat"))));
-    const link = game.replay
-      ? el("a", { href: game.replay }, _("Replay"))
-      : game.record ? el("a", { href: game.record, download: "" }, _("Record")) : el("span", {}, "—");
+    // a finished game: watch it again, and download its record (what cardroom replay reads)
+    const parts = [
+      game.replay ? el("a", { href: game.replay }, _("Replay")) : null,
+      game.record ? el("a", { href: game.record, download: "", class: "record-link" }, _("Record")) : null,
+    ].filter(Boolean);
+    const link = parts.length ? el("span", {}, ...parts.flatMap((a, i) => (i ? [" · ", a] : [a]))) : el("span", {}, "—");
     const result = el("td", {}, resultText(game));
     if (game.seat === 0 && game.status !== "over") result.append(seatControls(game));
     body.append(el("tr", {},

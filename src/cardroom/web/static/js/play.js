@@ -1,5 +1,5 @@
 // Play now: a button per game, the wait for the other people, the leaderboards.
-import { _, clear, el, personName, ratingText, readJson, startI18n } from "./common.js";
+import { _, clear, el, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -24,8 +24,21 @@ function showWaiting(waiting) {
     polling = null;
     return;
   }
-  const seconds = Math.max(0, Math.round(Date.now() / 1000 - waiting.since));
-  $("waiting-text").textContent = _("Waiting for other players for {game}… ({n} s)", { game: _(GAME_NAMES[waiting.game]), n: seconds });
+  const now = Date.now() / 1000;
+  const seconds = Math.max(0, Math.round(now - waiting.since));
+  const game = _(GAME_NAMES[waiting.game]);
+  $("waiting-text").textContent = _("Waiting for other players for {game}… ({n} s)", { game, n: seconds });
+  const others = waiting.others || 0;
+  $("waiting-count").textContent = others
+    ? ngettext("{n} other person is waiting for {game}.", "{n} other people are waiting for {game}.", others, { game })
+    : _("Nobody else is waiting for {game} right now.", { game });
+  const left = Math.max(1, Math.round((waiting.bots_at || now) - now));
+  const bot = _(LEVEL_NAMES[waiting.level] || LEVEL_NAMES.medium);
+  const alone = waiting.game !== "nain-jaune";
+  $("waiting-bot").textContent = alone
+    ? ngettext("If nobody comes, you play {bot} in about {n} second.", "If nobody comes, you play {bot} in about {n} seconds.", left, { bot })
+    : ngettext("If the table is not full, bots take the empty seats in about {n} second.", "If the table is not full, bots take the empty seats in about {n} seconds.", left);
+  $("bot-now").textContent = alone ? _("Play {bot} now", { bot }) : _("Start now with bots");
   if (!polling) polling = setInterval(poll, 1000);
 }
 
@@ -67,22 +80,34 @@ async function main() {
       $("who-error").textContent = err.message;
     }
   });
+  let asked = null;
+  const ask = async (body) => {
+    $("play-error").textContent = "";
+    asked = body;
+    try {
+      showWaiting((await post("/api/play", body)).waiting);
+    } catch (err) {
+      $("play-error").textContent = err.message;
+      if (err.status === 401) $("who-box").hidden = false;
+    }
+  };
   for (const button of document.querySelectorAll(".play-button")) {
-    button.addEventListener("click", async () => {
-      $("play-error").textContent = "";
+    button.addEventListener("click", () => {
       const body = { game: button.dataset.game };
       if (body.game === "nain-jaune") {
         body.size = Number($("nj-size").value);
         body.wait = Number($("nj-wait").value) || 30;
       }
-      try {
-        showWaiting((await post("/api/play", body)).waiting);
-      } catch (err) {
-        $("play-error").textContent = err.message;
-        if (err.status === 401) $("who-box").hidden = false;
-      }
+      ask(body);
     });
   }
+  $("bot-now").addEventListener("click", async () => {
+    const waiting = (await readJson(await fetch("/api/play"))).waiting;
+    const body = asked || (waiting ? { game: waiting.game } : null);
+    if (!body) return;
+    if (body.game === "nain-jaune" && waiting) body.size = waiting.size;
+    ask({ ...body, bot_now: true });
+  });
   $("stop").addEventListener("click", async () => {
     await post("/api/play/leave", { confirm: true });
     showWaiting(null);

@@ -13,6 +13,7 @@ await startI18n();
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
 const { table: TABLE, watch: WATCH } = tableAddress();
+const TOUCH = matchMedia("(pointer: coarse), (hover: none)").matches; // no keyboard to name keys of
 
 let state = null;
 let nextId = 1;
@@ -319,6 +320,8 @@ function renderStatus() {
       : _("Starting…");
   } else if (state.status === "over" && state.forfeit !== null && state.forfeit !== undefined) {
     text = _("{name} wins: {other} was away too long.", { name: seatName(1 - state.forfeit), other: seatName(state.forfeit) });
+  } else if (state.status === "over" && state.closed === "abandoned") {
+    text = _("Nobody wins: both players were away too long.");
   } else if (state.status === "over") {
     text = v && v.winner !== null && v.winner !== undefined ? _("{name} wins!", { name: seatName(v.winner) }) : _("The game is over.");
   } else if (state.paused) {
@@ -327,11 +330,12 @@ function renderStatus() {
     text = _("Game {number} is over: the next one is dealt in a moment.", { number: state.match.game });
   } else if (v) {
     const phase = v.phase;
-    if (phase === "start") text = isSpit() ? _("Call “Spit!” to start (Space).") : _("Call for the flip to start (Space).");
-    else if (phase === "slap") text = _("New layout: slap the smaller middle pile (j / k)!");
-    else if (phase === "choose") text = v.chooser === mySeat() ? _("Choose your middle pile (j / k).") : _("{name} chooses a pile.", { name: seatName(v.chooser) });
-    else if (v.stalemate) text = isSpit() ? _("Nobody can move: call “Spit!” (Space).") : _("Flip called: the side piles turn.");
-    else text = _("Play! Drag a card onto a middle pile, or click it then the pile.");
+    // a phone has no keyboard: its words name no key and say "tap"
+    if (phase === "start") text = isSpit() ? (TOUCH ? _("Call “Spit!” to start.") : _("Call “Spit!” to start (Space).")) : (TOUCH ? _("Call for the flip to start.") : _("Call for the flip to start (Space)."));
+    else if (phase === "slap") text = TOUCH ? _("New layout: slap the smaller middle pile!") : _("New layout: slap the smaller middle pile (j / k)!");
+    else if (phase === "choose") text = v.chooser === mySeat() ? (TOUCH ? _("Choose your middle pile.") : _("Choose your middle pile (j / k).")) : _("{name} chooses a pile.", { name: seatName(v.chooser) });
+    else if (v.stalemate) text = isSpit() ? (TOUCH ? _("Nobody can move: call “Spit!”.") : _("Nobody can move: call “Spit!” (Space).")) : _("Flip called: the side piles turn.");
+    else text = TOUCH ? _("Play! Drag a card onto a middle pile, or tap it then the pile.") : _("Play! Drag a card onto a middle pile, or click it then the pile.");
   }
   $("status-line").textContent = text;
 }
@@ -358,11 +362,12 @@ function renderCountdown() {
 /** Whether a seat's person is here, reconnecting (seconds away) or replaced by a bot. */
 function presenceText(row) {
   if (!row || row.kind !== "person") return "";
+  // the game is over: nobody is waited for any more (no count of seconds away)
+  if (state.status === "over") return row.present ? _("connected") : "";
   if (row.taken) return _("away: a bot plays for them");
   if (row.away !== null && row.away !== undefined) {
     return _("reconnecting… {seconds} s", { seconds: Math.max(0, Math.floor(serverNow() - row.away)) });
   }
-  if (state.status === "over") return "";
   return row.present ? _("connected") : _("away");
 }
 
@@ -403,7 +408,9 @@ function renderPause() {
 }
 
 setInterval(() => {
-  if (!state) return;
+  // while the server cannot be reached its clock is not known to run: the countdown and the
+  // pause stand where they were (the next state frame sets them again)
+  if (!state || !socket.connected()) return;
   renderCountdown();
   if (state.match && state.match.between && $("next-game")) {
     const left = Math.max(0, Math.ceil((state.match.next_at || 0) - serverNow()));
@@ -485,7 +492,7 @@ function renderActions() {
   }
   if (mySeat() === null || state.status !== "playing") return;
   const v = view();
-  const label = isSpit() ? _("“Spit!” (Space)") : _("Flip (Space)");
+  const label = isSpit() ? (TOUCH ? _("“Spit!”") : _("“Spit!” (Space)")) : (TOUCH ? _("Flip") : _("Flip (Space)"));
   const canCall = legal(isSpit() ? "spit" : "call");
   box.append(el("button", { type: "button", id: "call-button", class: canCall ? "primary" : "", onclick: call }, label));
   if (isSpit() && (v.phase === "slap" || v.phase === "choose")) {
@@ -494,7 +501,9 @@ function renderActions() {
       box.append(el("button", {
         type: "button", class: "claim", "data-slap": pile,
         onclick: () => act({ type: v.phase === "slap" ? "slap" : "choose", pile }),
-      }, v.phase === "slap" ? _("Slap pile {number} ({key})", f) : _("Choose pile {number} ({key})", f)));
+      }, v.phase === "slap"
+        ? (TOUCH ? _("Slap pile {number}", f) : _("Slap pile {number} ({key})", f))
+        : (TOUCH ? _("Choose pile {number}", f) : _("Choose pile {number} ({key})", f))));
     });
   }
   if (v.called && v.called[viewSeat()]) box.append(el("span", { class: "muted" }, _("You called: waiting for the other player or the countdown.")));
@@ -632,9 +641,12 @@ function fillResult(box, v, between) {
     }
   }
   if (!isSpit() && v.winner !== null && v.winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
+    const loser = 1 - v.winner;
+    const fromHand = (v.draw_sizes || [])[loser] === 0; // rules version 4: the hand then counts
     box.append(el("p", { class: "muted rt-points-note" }, state.rules && state.rules.score_hand
       ? _("Points: one for each card the loser still had to draw, and in hand.")
-      : _("Points: one for each card the loser still had to draw (their draw pile).")));
+      : fromHand ? _("Points: one for each card left in the loser’s hand, their draw pile being empty.")
+        : _("Points: one for each card the loser still had to draw (their draw pile).")));
   }
   if (between) return; // no rematch or record between two games of a match
   const line = el("p", { class: "muted", id: "rating-line", role: "status" });

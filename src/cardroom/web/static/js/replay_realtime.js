@@ -67,13 +67,27 @@ export function drawRealtime(replay, ri, si, name, go) {
   box.hidden = !last;
   if (!last) return;
   const res = rd.result || {};
+  if (res.ended && res.ended.reason === "abandoned") {
+    box.append(el("p", {}, _("Nobody wins: both players were away too long.")));
+    return;
+  }
   if (res.winner === null || res.winner === undefined) {
     box.append(el("p", {}, _("The record stops here: this game was not finished.")));
     return;
   }
+  if (res.ended && res.ended.reason === "forfeit") {
+    box.append(el("h2", { class: "game-winner" }, _("{name} wins: {other} was away too long.", { name: name(res.winner), other: name(res.ended.seat) })));
+    return;
+  }
   box.append(el("h2", { class: "game-winner" }, _("{name} wins", { name: name(res.winner) })));
   if (!spit && res.points !== undefined) {
-    box.append(el("p", {}, ngettext("{n} point: one for each card the loser still had to draw.", "{n} points: one for each card the loser still had to draw.", res.points)));
+    const n = res.points;
+    const said = res.points_from === "hand"
+      ? ngettext("{n} point: one for each card left in the loser’s hand (their draw pile was empty).", "{n} points: one for each card left in the loser’s hand (their draw pile was empty).", n)
+      : res.points_from === "both"
+        ? ngettext("{n} point: one for each card the loser still held, in hand and draw pile.", "{n} points: one for each card the loser still held, in hand and draw pile.", n)
+        : ngettext("{n} point: one for each card left in the loser’s draw pile.", "{n} points: one for each card left in the loser’s draw pile.", n);
+    box.append(el("p", { class: "r-points" }, said));
   }
 }
 

@@ -14,6 +14,7 @@ const NAME_KEY = "cardroom.name";
 const { table: TABLE, watch: WATCH } = tableAddress();
 
 let state = null;
+let leftSeat = null; // this browser's seat, when its person left the table (then watching)
 let pending = null;      // client id of the move sent and not answered yet
 let sentReady = -1;      // the seq at which we asked for the next round
 let nextId = 1;
@@ -65,6 +66,10 @@ function onFrame(frame) {
     // a frame that only says who is present does not answer the move in flight
     if (!prev || frame.seq !== prev.seq) pending = null;
     state = frame;
+    // a person who left the table watches it: a bot plays their seat (the server refuses their
+    // moves), so the page shows it as a watcher's, saying why
+    leftSeat = frame.you !== null && frame.you !== undefined && (frame.left || []).includes(frame.you) ? frame.you : null;
+    if (leftSeat !== null) state = { ...frame, you: null };
     const replaying = fresh || frame.resync;
     if (replaying) {
       // a connection's first frame (and a resync) repeats the round's events: start the round's
@@ -199,9 +204,10 @@ function foldRound() {
   const log = $("log");
   const lines = [...log.children].filter((li) => !li.classList.contains("round-fold"));
   if (!lines.length) return;
-  const first = lines[0].textContent;
+  const first = lines[0].textContent;  // the round's title line becomes the fold's summary
+  lines[0].remove();
   const inner = el("ol", { class: "log-round" });
-  for (const li of lines) inner.append(li);
+  for (const li of lines.slice(1)) inner.append(li);
   const k = state.round?.k;
   log.append(el("li", { class: "round-fold", "data-round": k === undefined || k === null ? "" : String(k - 1) },
     el("details", {}, el("summary", {}, first), inner)));
@@ -343,8 +349,12 @@ function renderStatus() {
     text = r && r.winner !== null && r.winner !== undefined
       ? _("{name} wins the round.", { name: seatName(r.winner) }) : _("The round is over.");
   } else if (r) {
-    if (r.to_act === you) text = _("Your turn.");
+    if (r.to_act === you && you !== null) text = _("Your turn.");
     else if (r.to_act !== null && r.to_act !== undefined) text = _("{name} to play.", { name: seatName(r.to_act) });
+  }
+  if (leftSeat !== null) {
+    const why = _("You left this table: a bot plays your seat to the end, and you are watching.");
+    text = text ? why + " " + text : why;
   }
   const d = state.deadline;
   // a connected page is its seat's person: no bot takes over while it is open
@@ -387,6 +397,7 @@ function renderSeats() {
     if (r && r.winner === g) classes.push("winner");
     const tags = [];
     if (g === state.you) tags.push(_("you"));
+    if (g === leftSeat) tags.push(_("you (left)"));
     if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
     else if (s.bot_playing) tags.push(_("bot playing"));
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
@@ -479,6 +490,10 @@ function fillActions(box, you, mustJoin, moves, r) {
         el("ul", { class: "invites" }, saved.map((inv) => el("li", {}, _("Seat {number}", { number: Number(inv.seat) + 1 }) + " ",
           el("input", { class: "link-text", readonly: true, value: new URL(inv.url, location.origin).href, "aria-label": _("Invite link for seat {number}", { number: Number(inv.seat) + 1 }) })))));
     }
+    // the link for people who only watch (it opens no seat)
+    box.append(el("p", { class: "muted wide" }, _("To let others watch, send the watch link: it opens no seat.")),
+      el("p", { class: "invites" }, el("input", { class: "link-text", id: "watch-link", readonly: true,
+        value: new URL(`/t/${encodeURIComponent(TABLE)}/watch`, location.origin).href, "aria-label": _("Watch link") })));
   }
   if (state.status === "round-over" && you !== null) box.append(readyButton());
   if (moves.includes("claim")) {
@@ -497,6 +512,25 @@ function fillActions(box, you, mustJoin, moves, r) {
       `${words}${key("p")}`));
     if (!only) box.append(el("span", { class: "muted" }, _("or play a highlighted card")));
   }
+}
+
+/** Why a card of the hand cannot be played now; a learning table says which rank is wanted,
+ * after which card, and what the player can do instead (a card that fits, or "without"). */
+function refusedCard(code) {
+  const said = _("The {card} cannot be played now.", { card: cardPhrase(code) });
+  const r = state.round;
+  if (!state.learning || !r || !r.need) return said;
+  const cards = r.sequence || [];
+  const last = cards.length ? cards[cards.length - 1] : null;
+  const rank = rankName(rankSymbol(r.need));
+  const wanted = last
+    ? _("The rank wanted next is {rank}, the one after the {last} just played, in any suit.", { rank, last: cardPhrase(last) })
+    : _("The rank wanted next is {rank}, in any suit.", { rank });
+  const fits = legal().filter((m) => m !== "pass" && m !== "claim");
+  const instead = fits.length
+    ? _("You can play: {cards}.", { cards: fits.map((c) => cardLabel(c)).join(", ") })
+    : _("You hold none: press “{button}”.", { button: withoutWords(r.need) });
+  return `${said} ${wanted} ${instead}`;
 }
 
 /** "Without 7", "Without queen" (« Sans dame », "Heb frenhines"). */
@@ -556,7 +590,7 @@ function renderHand() {
     }, cardImg(code));
     button.addEventListener("click", () => {
       if (ok) act(code);
-      else if (state.round.to_act === state.you && !pending) showError(_("The {card} cannot be played now.", { card: cardPhrase(code) }));
+      else if (state.round.to_act === state.you && !pending) showError(refusedCard(code));
     });
     box.append(button);
   }
