@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from cardroom.games.nain_jaune.rules import BOARD_SETS, PRESETS, EndCondition, Rules
+from cardroom.games.nain_jaune.rules import (
+    BOARD_SETS,
+    OPTION_VALUES,
+    PRESETS,
+    EndCondition,
+    Rules,
+)
 from cardroom.i18n import N_, Translator, tr_of
 from cardroom.i18n.grammar import printed
 
@@ -51,109 +57,122 @@ class OptionWords:
         raise KeyError(f"{self.key}={value}")
 
 
+def _nain_jaune(
+    key: str, label: str, words: tuple[tuple[str, str, tuple[str, ...]], ...]
+) -> OptionWords:
+    """The words of a Nain Jaune option, its values taken from the rules in their order (this
+    module only says what each one means); words for a value the rules lack, or a value
+    without words, fail at import."""
+    said = {value: (text, sources) for value, text, sources in words}
+    values = OPTION_VALUES[key]
+    if set(said) != set(values):
+        raise AssertionError(f"{key}: words for {sorted(said)}, the rules have {list(values)}")
+    return OptionWords(key, label, tuple(Choice(v, *said[v]) for v in values))
+
+
 NAIN_JAUNE: tuple[OptionWords, ...] = (
-    OptionWords(
+    _nain_jaune(
         "when_blocked",
         N_("When nobody has the next card"),
         (
-            Choice(
+            (
                 "next-rank",
                 N_("the one who played last goes on with the next rank"),
                 ("french", "how-to-deal"),
             ),
-            Choice(
+            (
                 "free-restart",
                 N_("the one who played last starts again with any card"),
                 ("yellow-dwarf-rules",),
             ),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "payment",
         N_("What the others pay the winner of a round"),
         (
-            Choice(
+            (
                 "points-ace-low",
                 N_(
                     "the value of their cards (ace 1, two to ten as marked, jack, queen and king 10)"  # noqa: E501
                 ),
                 ("french",),
             ),
-            Choice("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
-            Choice(
+            ("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
+            (
                 "points-ace-high",
                 N_("the value of their cards (two to ten as marked, ace, jack, queen and king 10)"),
                 ("yellow-dwarf-rules",),
             ),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "forgotten_announcement",
         N_("A box its player forgot to take"),
         (
-            Choice("chips-stay", N_("keeps its chips for a later round"), ("french",)),
-            Choice(
+            ("chips-stay", N_("keeps its chips for a later round"), ("french",)),
+            (
                 "double-box",
                 N_("keeps its chips, and the forgetter doubles it at the end of the round"),
                 ("how-to-deal", "yellow-dwarf-rules"),
             ),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "announce",
         N_("Taking a box"),
         (
-            Choice("auto", N_("cardroom says “who takes” for you"), ("table",)),
-            Choice("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
+            ("auto", N_("cardroom says “who takes” for you"), ("table",)),
+            ("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "grand_opera",
         N_("The Grand Opéra (the whole board)"),
         (
-            Choice(
+            (
                 "one-turn",
                 N_("goes to a player who plays every card of their hand in one turn"),
                 ("french",),
             ),
-            Choice(
+            (
                 "no-one-else-played",
                 N_(
                     "goes to a player who plays every card in one turn before anyone else has played"  # noqa: E501
                 ),
                 ("how-to-deal", "yellow-dwarf-rules"),
             ),
-            Choice("off", N_("is not played"), ("house",)),
+            ("off", N_("is not played"), ("house",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "may_stop",
         N_("Holding the next card"),
         (
-            Choice("false", N_("you must play it"), ("french", "how-to-deal")),
-            Choice("true", N_("you may keep it and say “without”"), ("house",)),
+            ("false", N_("you must play it"), ("french", "how-to-deal")),
+            ("true", N_("you may keep it and say “without”"), ("house",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "direction",
         N_("Seats on the screen"),
         (
-            Choice("clockwise", N_("follow each other clockwise"), ("table",)),
-            Choice("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
+            ("clockwise", N_("follow each other clockwise"), ("table",)),
+            ("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "board_cards",
         N_("The cards of the five boxes"),
         (
-            Choice(
+            (
                 "standard",
                 N_(
                     "ten of diamonds, jack of clubs, queen of spades, king of hearts, seven of diamonds"  # noqa: E501
                 ),
                 ("french", "how-to-deal", "yellow-dwarf-rules"),
             ),
-            Choice(
+            (
                 "regional",
                 N_(
                     "ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"  # noqa: E501
