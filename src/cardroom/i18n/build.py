@@ -77,6 +77,10 @@ def extract() -> tuple[Catalog, set[str]]:
 
     for msg in (*words._FACE.values(), *words._SUIT.values(), "{rank} of {suit}"):
         web.add(msg)
+    # The lobby's option words come from the server's model (i18n/options.py).
+    from cardroom.i18n.options import web_words
+
+    web.update(web_words())
     return pot, web
 
 

@@ -9,9 +9,12 @@ key, value and preset of the rules and fails if one has no words here, or no Fre
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 from cardroom.games.nain_jaune.rules import (
     BOARD_SETS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     OPTION_VALUES,
     PRESETS,
     EndCondition,
@@ -351,3 +354,40 @@ def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
     for part in parts[1:]:
         text = tr._("{rules}; {option}", rules=text, option=part)
     return text
+
+
+def lobby_model() -> dict[str, Any]:
+    """Nain Jaune's options as the lobby's page reads them (``/api/options/nain-jaune``): the
+    rules' values and presets with their words as msgids (the page translates them with its
+    catalog). ``web/static/js/options.js`` keeps no copy of its own."""
+    board_names = {cards: name for name, cards in BOARD_SETS.items()}
+    presets = {}
+    for name, rules in PRESETS.items():
+        data = rules.to_json()
+        data["board_cards"] = board_names[rules.board_cards]
+        presets[name] = data
+    return {
+        "players_min": MIN_PLAYERS,
+        "players_max": MAX_PLAYERS,
+        "sources": dict(SOURCES),
+        "choices": {
+            o.key: {
+                "label": o.label,
+                "values": [[c.value, c.words, list(c.sources)] for c in o.choices],
+            }
+            for o in NAIN_JAUNE
+        },
+        "board_sets": {name: [str(c) for c in cards] for name, cards in BOARD_SETS.items()},
+        "presets": presets,
+        "preset_words": dict(PRESET_NAMES),
+        "preset_sources": dict(PRESET_SOURCES),
+    }
+
+
+def web_words() -> list[str]:
+    """The msgids :func:`lobby_model` sends, for the page catalogs."""
+    words = [*SOURCES.values(), *PRESET_NAMES.values()]
+    for option in NAIN_JAUNE:
+        words.append(option.label)
+        words.extend(c.words for c in option.choices)
+    return words

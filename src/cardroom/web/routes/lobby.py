@@ -18,6 +18,7 @@ from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndConditi
 from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
+from cardroom.i18n.options import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError
 from cardroom.tables import SeatSpec, TableConfig, TableError
@@ -62,6 +63,12 @@ MAX_CREATE_BYTES = 16 * 1024
 async def lobby_page(request: Request) -> Response:
     """The lobby: create a table, my tables, open tables."""
     return page(request, "lobby.html")
+
+
+@router.get("/api/options/nain-jaune")
+async def nain_jaune_options() -> dict[str, Any]:
+    """Nain Jaune's options, presets and their words (msgids): the lobby's one model of them."""
+    return lobby_model()
 
 
 @router.get("/healthz")
