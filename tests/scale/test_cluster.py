@@ -328,8 +328,10 @@ async def test_the_database_restarting_under_a_service_gives_clear_errors_then_r
         assert "database is not answering" in refused.value.message
         assert service.table(tid).seq == seq  # nothing changed
         await until(lambda: not service.owned, steps=3000)  # the leases went with the database
+        await until(lambda: ann.ended_by == "unavailable", steps=3000)  # the page is told
         pg_cluster.start()
         await until(lambda: tid in service.owned, steps=5000)  # no restart of the service
+        ann = service.subscribe(tid, 0)  # the page connects again
         bob = service.subscribe(tid, 1)
         await service.join(tid, 1, "Bob")
         await asyncio.gather(play(service, ann, tid, 0), play(service, bob, tid, 1))

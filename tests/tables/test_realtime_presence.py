@@ -258,15 +258,45 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
         await tick(service, table_id, clock, 0.5)
     assert t.arbiter is not None
     assert [e.seat for e in t.arbiter.log[-10:] if e.seat is not None].count(0) > 0  # both bots
-    with pytest.raises(TableError) as info:
-        await service.act_realtime(table_id, 0, {"type": "call"})
-    assert info.value.code == "forbidden"
     if t.status == "playing":
         subs[0] = service.subscribe(table_id, 0)
         await until(lambda: t.bots[0] is None)
         assert "back" in await kinds(store, table_id) and 0 not in live(service, table_id).bots
         frame = service.frame_for(table_id, 0)
         assert frame["seats"][0]["taken"] is False and frame["seats"][0]["present"] is True
+    await service.stop()
+
+
+async def test_a_person_handed_to_a_bot_who_acts_is_back_and_not_refused(
+    store: EventStore,
+) -> None:
+    """Their action came through a connection (one their server could not tell the table's
+    clock about, cut from the database): it is theirs, the seat is given back first."""
+    clock = FakeClock()
+    config = RealtimeConfig(
+        game="speed",
+        options={"countdown": "5"},
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", "reaction:min=0.1,max=0.2")),
+        seed=5,
+        level="reaction:min=0.1,max=0.2",
+        away_limit=30,
+    )
+    service, table_id, subs = await seated(store, config, clock)
+    t = table(service, table_id)
+    await service.act_realtime(table_id, 0, {"type": "call"})
+    await tick(service, table_id, clock, 1.0)
+    await leave(service, table_id, subs[0])
+    await tick(service, table_id, clock, 30.0)
+    assert 0 in t.taken
+    while t.status == "playing" and 0 in t.taken:
+        try:
+            await service.act_realtime(table_id, 0, {"type": "call"})
+        except TableError as exc:
+            assert exc.code != "forbidden", exc.message
+            break
+        await tick(service, table_id, clock, 0.5)
+    logged = await kinds(store, table_id)
+    assert t.status != "playing" or ("back" in logged and t.bots[0] is None)
     await service.stop()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -390,3 +391,25 @@ async def test_a_damaged_log_keeps_only_its_own_table_down(store: EventStore) ->
     table = second.table(sound.table_id)
     await until(lambda: table.status == "over")
     await second.stop()
+
+
+async def test_a_person_whose_server_went_silent_is_not_away_at_once(
+    service: TableService,
+) -> None:
+    """Presence told by another process and then no more (that process died or lost the
+    database) holds a grace beyond its time: the person's page needs that long to reach
+    another server, and the servers' failure is not theirs to lose by."""
+    created = await service.create(two_seat_config())
+    table_id = created.table_id
+    live = service._live[table_id]
+    service._on_presence("other-process", table_id, 0, 1)
+    assert 0 in service._present(live)
+    seen = service._remote[table_id]
+    n, _ = seen[("other-process", 0)]
+    now = time.monotonic()
+    seen[("other-process", 0)] = (n, now - 8.0)  # its reports stopped 8 s ago
+    assert 0 in service._present(live)
+    seen[("other-process", 0)] = (n, now - 17.0)  # long past the grace
+    assert 0 not in service._present(live)
+    service._on_presence("other-process", table_id, 0, 0)  # said they left: gone at once
+    assert 0 not in service._present(live)

@@ -19,8 +19,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as SaTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
 
+import cardroom.store.pgconn as pgconn
 from cardroom.store.migrate import SchemaError, Upgrade, upgrade
 
 
@@ -43,19 +46,38 @@ NOTIFY_CHANNEL = "cardroom_tables"
 """PostgreSQL channel told ``"<table_id> <seq>"`` in the transaction of every entry."""
 
 
+def is_database_error(exc: BaseException) -> bool:
+    """True for an error of the database or of the way to it, which the caller should tell
+    as ``unavailable``: a driver's error (SQLAlchemy's wrapping, any of asyncpg's, among them
+    ``InternalClientError: cannot switch to state …; another operation is in progress`` of a
+    connection whose statement timed out), a network error, a timeout (a statement, a pool
+    checkout, a connection attempt)."""
+    if isinstance(exc, IntegrityError | StoreError):
+        return False
+    if isinstance(exc, DBAPIError | OSError | ConnectionError | TimeoutError | SaTimeout):
+        return True
+    return any(k.__module__.startswith("asyncpg") for k in type(exc).__mro__[:-2])
+
+
+def unavailable(exc: BaseException) -> StoreUnavailable:
+    """``exc`` (see :func:`is_database_error`) as :class:`StoreUnavailable`, its first line
+    as the reason."""
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return StoreUnavailable(
+        f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
+    )
+
+
 @contextlib.asynccontextmanager
 async def _guard() -> AsyncIterator[None]:
     try:
         yield
-    except SeqConflict:
+    except (SeqConflict, IntegrityError):
         raise
-    except IntegrityError:
-        raise
-    except (DBAPIError, OSError, ConnectionError) as exc:
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-        raise StoreUnavailable(
-            f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
-        ) from None
+    except Exception as exc:
+        if not is_database_error(exc):
+            raise
+        raise unavailable(exc) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,15 +416,12 @@ class _PgWriter:
             conn = self.idle.pop()
             if not conn.is_closed():
                 return conn
-        import asyncpg
-
         try:
-            return await asyncpg.connect(self.dsn, timeout=5)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
-            reason = str(exc).strip().splitlines()
-            raise StoreUnavailable(
-                f"the database is not answering ({reason[0] if reason else type(exc).__name__})"
-            ) from None
+            return await pgconn.connect(self.dsn)
+        except Exception as exc:
+            if not is_database_error(exc):
+                raise
+            raise unavailable(exc) from None
 
     @contextlib.asynccontextmanager
     async def connection(
@@ -413,7 +432,6 @@ class _PgWriter:
         refused and rolled back, the connection is fine); a database or network error
         becomes :class:`StoreUnavailable`; after anything else (a cancellation
         mid-statement) it is never reused."""
-        import asyncpg
 
         conn = await self.take()
         reusable = False
@@ -423,8 +441,10 @@ class _PgWriter:
         except passes:
             reusable = True
             raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            raise StoreUnavailable(f"the database is not answering ({exc})") from None
+        except Exception as exc:  # (a timed-out statement leaves it busy: never reused)
+            if not is_database_error(exc):
+                raise
+            raise unavailable(exc) from None
         finally:
             self.give(conn, reusable)
 
@@ -528,22 +548,38 @@ class EventStore:
         try:
             options: dict[str, Any] = {}
             if full.startswith("postgresql"):
-                # a restarted database leaves dead pooled connections: test each before use
-                options = {"pool_pre_ping": True, "pool_size": 10, "max_overflow": 10}
+                # a restarted database leaves dead pooled connections: test each before use;
+                # a silent one: every statement, checkout and connection has a deadline
+                options = {
+                    "pool_pre_ping": True,
+                    "pool_size": 10,
+                    "max_overflow": 10,
+                    "pool_timeout": pgconn.CONNECT_TIMEOUT,
+                    "connect_args": pgconn.connect_args(),
+                }
             engine = create_async_engine(full, **options)
         except (ArgumentError, ImportError) as exc:
             raise StoreError(f"cannot use the database {full!r}: {exc}") from None
+        migrating = engine
         if engine.dialect.name == "sqlite":
             sa.event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            sa.event.listen(engine.sync_engine, "connect", _tune_socket)
+            sa.event.listen(engine.sync_engine, "handle_error", _drop_broken)
+            # an upgrade may wait for another server's and run long: no statement deadline
+            migrating = create_async_engine(full, poolclass=NullPool)
         store = cls(engine, full)
         try:
-            store.upgraded = await upgrade(engine, full, path)
+            store.upgraded = await upgrade(migrating, full, path)
         except SchemaError as exc:
             await engine.dispose()
             raise StoreError(str(exc)) from None
         except (OperationalError, OSError, DBAPIError, sqlite3.Error) as exc:
             await engine.dispose()
             raise StoreError(f"cannot open the database {full}: {exc}") from None
+        finally:
+            if migrating is not engine:
+                await migrating.dispose()
         return store
 
     async def close(self) -> None:
@@ -882,6 +918,23 @@ class EventStore:
         )
         async with self.engine.connect() as conn:
             return {r.seat: r.token_hash for r in (await conn.execute(query)).all()}
+
+
+def _tune_socket(dbapi_connection: Any, _record: Any) -> None:
+    """Keepalives and a user timeout on a pooled connection's socket (``store/pgconn.py``)."""
+    pgconn.tune_socket(getattr(dbapi_connection, "_connection", None))
+
+
+def _drop_broken(context: sa.engine.ExceptionContext) -> None:
+    """A pooled connection whose statement timed out, or whose driver lost track of it
+    (asyncpg ``InternalClientError``), or whose network failed, is thrown away, never given
+    to the next request (SQLAlchemy keeps it unless the socket is already closed: the next
+    request then failed with ``another operation is in progress``). Only that connection: the
+    others are checked by ``pool_pre_ping``."""
+    error = context.original_exception
+    if is_database_error(error) and not isinstance(error, DBAPIError):
+        context.is_disconnect = True
+        context.invalidate_pool_on_disconnect = False
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

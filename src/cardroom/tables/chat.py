@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from cardroom.games.messages import Message
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
-from cardroom.store import CHAT_CHANNEL, ChatLine, ChatStore, EventStore, StoreError
+from cardroom.store import CHAT_CHANNEL, ChatLine, ChatStore, EventStore, StoreError, pgconn
 from cardroom.store.chat import read_notice
 from cardroom.tables.config import TableError
 
@@ -293,15 +293,13 @@ class TableChat:
             self._conn = None
 
     async def _listen_loop(self) -> None:
-        import asyncpg
-
         from cardroom.tables.cluster import asyncpg_dsn
 
         first = True
         while not self._stopping:
             if self._conn is None or self._conn.is_closed():
                 try:
-                    self._conn = await asyncpg.connect(asyncpg_dsn(self._url), timeout=5)
+                    self._conn = await pgconn.connect(asyncpg_dsn(self._url))
                     await self._conn.add_listener(CHAT_CHANNEL, self._heard)
                 except Exception as exc:
                     logger.warning("chat: cannot listen to other processes yet: %s", exc)

@@ -67,7 +67,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cardroom.store import NOTIFY_CHANNEL, LogEntry
+from cardroom.store import NOTIFY_CHANNEL, LogEntry, pgconn
 from cardroom.store.events import asyncpg_dsn
 
 __all__ = [
@@ -86,6 +86,13 @@ PEERS_CHANNEL = "cardroom_peers"
 PEER_LOCK = (1667330660, 1)
 """The shared advisory lock every lease connection holds (the two-key form: its own key space,
 apart from the tables' one-key leases), so a process sees whether any other is connected."""
+ROUND_TRIP_DEADLINE = 2.0
+"""Seconds a statement on the lease connection (a scan, a lease taken or given back, a beat,
+the notices) may take; past it the connection is dropped (``lost``)."""
+FENCE_AFTER = 3.0
+"""A process that has had no answer on its lease connection for this long gives up every
+table it runs (see ``TableService``); the server frees the leases only later
+(``pgconn.SERVER_GIVES_UP``), so no two processes ever act for one table."""
 WATCH_TTL = 6.0
 """How long a ``watch`` holds (its sender repeats it every few seconds, see ``watch``); also
 how long a process notices every table after it connects or stops being alone."""
@@ -107,6 +114,18 @@ SELECT count(*) FROM pg_locks
 WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2 AND objsubid = 2
   AND pid <> pg_backend_pid()
 """
+
+
+_SHARES = """
+SELECT
+  (SELECT count(*) FROM pg_locks
+   WHERE locktype = 'advisory' AND granted AND objsubid = 1) AS leases,
+  (SELECT count(*) FROM pg_locks
+   WHERE locktype = 'advisory' AND granted AND classid = $1 AND objid = $2 AND objsubid = 2)
+    AS peers
+"""
+"""The one-key advisory locks (the tables' leases; ``bounds`` takes its own only within a
+transaction, rarely) and the lease connections (each holds ``PEER_LOCK``)."""
 
 
 def _notify_script(notices: list[tuple[str, str]]) -> str:
@@ -162,6 +181,9 @@ class Coordinator:
         self._held_back: set[str] | None = set()
         """Tables whose change notices were not sent while alone (``None``: too many)."""
         self.conn: Any = None
+        self.last_ok = 0.0
+        """When (monotonic) the lease connection last answered."""
+        self.deadline = ROUND_TRIP_DEADLINE
         self.lock = asyncio.Lock()
         self._outbox: list[tuple[str, str]] = []
         """Notices of every channel waiting for the next query, in order."""
@@ -174,29 +196,65 @@ class Coordinator:
 
     async def connect(self) -> None:
         """Open the lease connection and listen (raises if the database does not answer)."""
-        import asyncpg
-
-        conn = await asyncpg.connect(
-            self.dsn, timeout=5, server_settings={"standard_conforming_strings": "on"}
-        )
-        await conn.add_listener(NOTIFY_CHANNEL, self._changed)
-        await conn.add_listener(PRESENCE_CHANNEL, self._presence)
-        await conn.add_listener(DEADLINES_CHANNEL, self._deadlines)
-        await conn.add_listener(PEERS_CHANNEL, self._peers)
-        await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", *PEER_LOCK)
-        others = await conn.fetchval(_OTHERS, *PEER_LOCK)
+        conn = await pgconn.connect(self.dsn, standard_conforming_strings="on")
+        try:
+            async with asyncio.timeout(2 * self.deadline):
+                await conn.add_listener(NOTIFY_CHANNEL, self._changed)
+                await conn.add_listener(PRESENCE_CHANNEL, self._presence)
+                await conn.add_listener(DEADLINES_CHANNEL, self._deadlines)
+                await conn.add_listener(PEERS_CHANNEL, self._peers)
+                await conn.execute("SELECT pg_advisory_lock_shared($1, $2)", *PEER_LOCK)
+                others = await conn.fetchval(_OTHERS, *PEER_LOCK)
+        except BaseException:
+            conn.terminate()
+            raise
         self.conn = conn
         self._notice_all()
         if others:
             self._not_alone()
         await conn.execute(f"NOTIFY {PEERS_CHANNEL}, 'hello'")
+        self.last_ok = time.monotonic()
 
     async def close(self) -> None:
         """Close the connection (every lease of this process is released)."""
         if self.conn is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.conn.close(), 5)
-            self.conn = None
+                await asyncio.wait_for(self.conn.close(), self.deadline)
+            self.lost()
+
+    def lost(self) -> None:
+        """Drop the connection at once, without a word to the server (it does not answer):
+        ``connected`` is False from now on."""
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.terminate()
+
+    def silent_for(self) -> float:
+        """Seconds since the lease connection last answered (infinite if it is not open)."""
+        if not self.connected:
+            return float("inf")
+        return time.monotonic() - self.last_ok
+
+    async def _round_trip(self, call: Callable[[Any], Any]) -> Any:
+        """``await call(conn)`` under the lock within ``deadline`` seconds (the wait for the
+        lock included); the connection is dropped if it does not answer in time."""
+        conn = self.conn
+        if conn is None:
+            raise ConnectionError("the lease connection is closed")
+        try:
+            async with asyncio.timeout(self.deadline), self.lock:
+                result = await call(conn)
+        except TimeoutError:
+            if conn is self.conn:
+                self.lost()
+            raise
+        self.last_ok = time.monotonic()
+        return result
+
+    async def beat(self) -> None:
+        """One round trip on the lease connection (proof that the leases are still held)."""
+        await self._round_trip(lambda conn: conn.execute("SELECT 1"))
 
     def _notice_all(self) -> None:
         """Notice every table until the other processes' watches have all been heard."""
@@ -376,30 +434,44 @@ class Coordinator:
             batch, self._outbox = self._outbox[:100], self._outbox[100:]
             if not self.connected:
                 continue  # they catch up from the log once connected again
+            script = _notify_script(batch)
+
+            def send(conn: Any, script: str = script) -> Any:
+                return conn.execute(script)
+
             try:
-                async with self.lock:
-                    await self.conn.execute(_notify_script(batch))
+                await self._round_trip(send)
             except Exception as exc:  # the lease loop sees the connection and reconnects
                 logger.info("change notices not sent: %s", exc)
 
     async def scan(self, held: set[str], limit: int = 200) -> list[str]:
         """Take the lease of unfinished tables nobody holds (at most ``limit``); their ids."""
-        async with self.lock:
-            rows = await self.conn.fetch(_SCAN, sorted(held), limit)
+        ids = sorted(held)
+        rows = await self._round_trip(lambda conn: conn.fetch(_SCAN, ids, limit))
         return [r["id"] for r in rows]
+
+    async def shares(self) -> tuple[int, int]:
+        """(table leases held by every process, processes on the database): each process's
+        fair share is their quotient."""
+        row = await self._round_trip(lambda conn: conn.fetchrow(_SHARES, *PEER_LOCK))
+        return int(row["leases"]), max(1, int(row["peers"]))
 
     async def acquire(self, table_id: str) -> bool:
         """Try to take one table's lease."""
-        async with self.lock:
-            got: bool = await self.conn.fetchval(
+        got: bool = await self._round_trip(
+            lambda conn: conn.fetchval(
                 "SELECT pg_try_advisory_lock(hashtextextended($1, 0))", table_id
             )
+        )
         return got
 
     async def release(self, table_id: str) -> None:
         """Give one table's lease back (a finished table)."""
-        async with self.lock:
-            await self.conn.execute("SELECT pg_advisory_unlock(hashtextextended($1, 0))", table_id)
+        await self._round_trip(
+            lambda conn: conn.execute(
+                "SELECT pg_advisory_unlock(hashtextextended($1, 0))", table_id
+            )
+        )
 
     async def tell_presence(self, lines: list[str]) -> None:
         """Publish ``"<table> <seat> <n>"`` lines (chunked under NOTIFY's 8000 bytes)."""

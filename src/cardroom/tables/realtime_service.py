@@ -484,6 +484,12 @@ class RealtimeTables:
 
     async def _act(self, live: _RealtimeLive, seat: int, action: Any, ref: object) -> None:
         table = live.table
+        if table.bots[seat] is not None and seat in table.taken and table.status == "playing":
+            # a person handed to a bot while away (their server cut from the database, say)
+            # who acts is back: logged first, so the action is theirs, not refused
+            now = await self._catch_up(live)
+            if seat in table.taken and table.status == "playing":
+                await self._commit(live, "back", {"seat": seat, "t": now})
         if table.bots[seat] is not None:
             raise TableError("forbidden", BOT_PLAYS_SEAT)
         if table.status == "waiting":

@@ -26,7 +26,7 @@ from cardroom.bots.hint import HintError, suggest
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
-from cardroom.tables.cluster import Coordinator
+from cardroom.tables.cluster import FENCE_AFTER, Coordinator
 from cardroom.tables.config import (
     CREATOR_STARTS,
     HINT_MOVED_ON,
@@ -78,6 +78,18 @@ LEASE_INTERVAL = 1.0
 """Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
 PRESENCE_TTL = 6.0
 """Seconds another process's presence report holds unless repeated."""
+STRANDED_GRACE = 10.0
+"""A person whose process stopped telling their presence without saying they left (it died,
+or lost the database) counts as present this much longer: the time for that process to give
+up its connections (``FENCE_AFTER``) and for the page to connect to another one. What the
+person could not do meanwhile is the servers' fault, not theirs: no takeover, no away."""
+PRESENCE_HELD = PRESENCE_TTL + STRANDED_GRACE
+BALANCE_EVERY = 5
+"""Every this many lease scans a process holding more than its share of the tables (one
+more than the processes' average) gives one away (``_balance``): tables spread back out,
+one at a time, when a process joins."""
+GIVEN_AWAY_FOR = 10.0
+"""Seconds a table given away is left to the other processes' scans."""
 EVICT_AFTER = 120.0
 """Seconds a finished table stays in memory after its last subscriber left (then it is read
 from the log again when someone asks for it)."""
@@ -183,6 +195,16 @@ class TableService:
         self._told_deadlines: dict[str, dict[tuple[str, int | None], float]] = {}
         """The timers the lease holder of a table this process does not hold told it of."""
         self._lease_task: asyncio.Task[None] | None = None
+        self._watchdog_task: asyncio.Task[None] | None = None
+        self._beating: asyncio.Task[None] | None = None
+        self.fenced = False
+        """This process lost its lease connection (the database does not answer it): it runs
+        no table and has closed its connections, until it is connected again."""
+        self.fence_after = FENCE_AFTER
+        self._given: dict[str, float] = {}
+        """Tables this process gave away to even the shares -> until when (monotonic) its
+        scan leaves them to the others."""
+        self.balance_every = BALANCE_EVERY
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -201,6 +223,7 @@ class TableService:
                 logger.warning("cannot take table leases yet: %s", exc)
                 await self._coord.close()
             self._lease_task = asyncio.get_running_loop().create_task(self._lease_loop())
+            self._watchdog_task = asyncio.get_running_loop().create_task(self._watchdog())
             return
         for table_id in await self.store.table_ids({"waiting", "playing"}):
             try:
@@ -224,6 +247,8 @@ class TableService:
         tasks: list[asyncio.Task[None]] = list(self._tasks)
         if self._lease_task is not None:
             tasks.append(self._lease_task)
+        if self._watchdog_task is not None:
+            tasks.append(self._watchdog_task)
         if self._evict_task is not None:
             tasks.append(self._evict_task)
         for live in list(self._live.values()):
@@ -1106,14 +1131,21 @@ class TableService:
         if not remote:
             return set()
         now = time.monotonic()
-        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL}
+        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_HELD}
 
     def _tell_realtime_presence(self, table_id: str, seat: int, n: int) -> None:
         self._spawn(self._send_presence([f"{table_id} {seat} {n}"]))
 
     def _check_store(self) -> None:
-        if self._coord is not None and not self._coord.connected and self.owned:
-            self._lose_all()
+        """Refuse at once (``unavailable``) while this process has lost the database."""
+        if self._coord is not None and not self._coord.connected:
+            self._fence()
+            raise TableError("unavailable", UNAVAILABLE)
+
+    @property
+    def available(self) -> bool:
+        """False while this process has lost its lease connection (it serves no table)."""
+        return self._coord is None or self._coord.connected
 
     def _present(self, live: _Live) -> set[int]:
         here = live.present()
@@ -1121,7 +1153,7 @@ class TableService:
         if remote:
             now = time.monotonic()
             here |= {
-                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_TTL
+                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_HELD
             }
         return here
 
@@ -1316,8 +1348,9 @@ class TableService:
             await asyncio.sleep(self.lease_interval)
             try:
                 if not coord.connected:
-                    self._lose_all()
+                    self._fence()
                     await coord.connect()
+                    self.fenced = False
                     logger.warning("table leases: connected to the database again")
                     coord.watch(self._watched_ids())
                     for live in list(self._live.values()):
@@ -1328,15 +1361,67 @@ class TableService:
                 self._sweep()
                 coord.expire()
                 beat += 1
+                if beat % self.balance_every == 0 and not coord.alone:
+                    await self._balance()
                 if beat % 2 == 0 and not coord.alone:
                     coord.watch(self._watched_ids())
                     await self._send_presence(self._presence_lines())
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                logger.warning("table leases lost (%s): trying again", exc)
-                await coord.close()
-                self._lose_all()
+                logger.warning(
+                    "table leases lost (%s): trying again", str(exc) or type(exc).__name__
+                )
+                coord.lost()
+                self._fence()
+
+    async def _watchdog(self) -> None:
+        """Every quarter of a lease interval: a round trip on the lease connection if none was
+        made for an interval (the scan makes one too); no answer for ``fence_after`` seconds,
+        or the connection gone: this process gives up its tables (``_fence``) before the
+        server frees their leases for another process."""
+        coord = self._coord
+        assert coord is not None
+        every = min(0.25, self.lease_interval / 4)
+        while not self._stopping:
+            await asyncio.sleep(every)
+            silent = coord.silent_for()
+            if coord.connected and silent > self.fence_after:
+                logger.warning("no answer from the database for %.1f s: giving up", silent)
+                coord.lost()
+            if not coord.connected:
+                self._fence()
+            elif silent >= self.lease_interval and (
+                self._beating is None or self._beating.done()
+            ):
+                self._beating = asyncio.get_running_loop().create_task(self._beat(coord))
+
+    @staticmethod
+    async def _beat(coord: Coordinator) -> None:
+        with contextlib.suppress(Exception):  # (the watchdog sees the silence)
+            await coord.beat()
+
+    def _fence(self) -> None:
+        """This process cannot reach the database: it is no table's authority any more (the
+        server frees the leases a few seconds later, see ``store/pgconn.py``), and its
+        connections are told ``unavailable`` and closed, so their pages connect again (through
+        the load balancer, to a process that can serve them)."""
+        self._lose_all()
+        if self.fenced:
+            return
+        self.fenced = True
+        ended = 0
+        for live in self._live.values():
+            for sub in list(live.subs):
+                sub.ended_by = "unavailable"
+                sub._put(None)
+                ended += 1
+        for table_id in self.realtime.table_ids():
+            for sub in self.realtime.subscriptions(table_id):
+                sub.ended_by = "unavailable"
+                sub._put(None)
+                ended += 1
+        logger.warning("lost the database: %d connections told so and closed", ended)
 
     async def _scan(self) -> None:
         """Take the leases of tables nobody holds; give back those of finished tables."""
@@ -1350,7 +1435,11 @@ class TableService:
             if status is None or status == "over":
                 self.owned.discard(table_id)
                 await coord.release(table_id)
-        for table_id in await coord.scan(self.owned):
+        now = time.monotonic()
+        for table_id, until in list(self._given.items()):
+            if until <= now:
+                del self._given[table_id]
+        for table_id in await coord.scan(self.owned | self._given.keys()):
             self.owned.add(table_id)
             if table_id in self._creating:  # (its claim failed) its creation puts it in memory
                 continue
@@ -1379,7 +1468,7 @@ class TableService:
         now = time.monotonic()
         for table_id, seen in list(self._remote.items()):
             for key, (_, at) in list(seen.items()):
-                if now - at >= PRESENCE_TTL:
+                if now - at >= PRESENCE_HELD:
                     del seen[key]
                     if self.realtime.holds(table_id):  # (a process gone without a word)
                         self.realtime.presence_changed(table_id)
@@ -1393,6 +1482,46 @@ class TableService:
             for g in live.table.person_seats():
                 if g not in present and g not in live.table.taken_over:
                     self._arm_takeover(live, g)
+
+    async def _balance(self) -> None:
+        """Give one table away if this process holds more than its share (the leases of all
+        processes over their number, plus one): between two actions (under the table's lock:
+        no change is half made), its bots and timers stopped here before the lease is given
+        back, so the next holder (another process's scan) reads the log and goes on: never
+        two authorities. The table stays in memory here (watched) for its connections."""
+        coord = self._coord
+        assert coord is not None
+        leases, peers = await coord.shares()
+        if len(self.owned) <= leases // peers + 1:
+            return
+        for table_id in sorted(self.owned - self._creating):
+            live = self._live.get(table_id)
+            if live is not None:
+                if live.lock.locked() or live.writing or live.table.status == "over":
+                    continue
+                async with live.lock:
+                    self._give_away(table_id, live)
+            elif self.realtime.holds(table_id):
+                if self.realtime.status(table_id) == "over":
+                    continue
+                self._give_away(table_id, None)
+            else:
+                continue
+            await coord.release(table_id)
+            self._watch(table_id)
+            logger.info("table %s given to another process (even shares)", table_id)
+            return
+
+    def _give_away(self, table_id: str, live: _Live | None) -> None:
+        """Stop acting for a table (its lease is given back right after)."""
+        self.owned.discard(table_id)
+        self._given[table_id] = time.monotonic() + GIVEN_AWAY_FOR
+        self.realtime.lose(table_id)
+        if live is not None:
+            self._cancel_timers(live)
+            if live.bot_task is not None:
+                live.bot_task.cancel()
+                live.bot_task = None
 
     def _lose_all(self) -> None:
         """The lease connection is gone: this process is no table's authority any more."""

@@ -157,6 +157,9 @@ class Subscription:
         self.cursor = 0
         """Index of the first public event this connection has not been sent."""
         self.closed = False
+        self.ended_by: str | None = None
+        """Why the service ended it (``unavailable``: this process lost the database), or
+        None."""
 
     def __aiter__(self) -> Subscription:
         return self

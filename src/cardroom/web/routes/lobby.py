@@ -20,7 +20,7 @@ from cardroom.games.records import brief
 from cardroom.i18n import translator
 from cardroom.i18n.options import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
-from cardroom.store import PlayerError
+from cardroom.store import PlayerError, StoreUnavailable
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.identity import (
@@ -73,8 +73,12 @@ async def nain_jaune_options() -> dict[str, Any]:
 
 @router.get("/healthz")
 async def healthz(request: Request) -> dict[str, Any]:
-    """Alive, and how many tables are open."""
-    rows = await service_of(request).list_tables(status={"waiting", "playing"})
+    """Alive, and how many tables are open; 503 at once while this process has lost the
+    database (a load balancer then sends nobody here)."""
+    service = service_of(request)
+    if not service.available:
+        raise StoreUnavailable("the database is not answering this server")
+    rows = await service.list_tables(status={"waiting", "playing"})
     return {"ok": True, "open_tables": len(rows)}
 
 

@@ -8,7 +8,9 @@ connection that keeps sending binary, oversized or too many messages is closed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,8 +22,10 @@ from cardroom.games.registry import REALTIME, names
 from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import localize_frame
+from cardroom.store import StoreUnavailable
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
+from cardroom.tables.config import UNAVAILABLE
 from cardroom.web.identity import SEAT_TAKEN, joining_name, seat_for
 from cardroom.web.limits import Limits
 from cardroom.web.protocol import (
@@ -60,6 +64,13 @@ CLOSE_TRY_AGAIN = 1013
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
+WAITING_MAX = 16
+"""Messages of one connection waiting behind the one being done (past it: ``rate-limited``)."""
+PAGE_SILENT = 10.0
+"""Seconds without a word from a page that pings (every 2 s, ``static/js/common.js``) after
+which the connection is closed: its person is away (their seat's takeover clock starts)."""
+HANDSHAKE_DEADLINE = 5.0
+"""Seconds the database may take to say who a new connection is (else ``unavailable``)."""
 
 NO_SUCH_TABLE = Message("table.no-table", "there is no such table")
 FOREIGN_PAGE = Message("ws.foreign-page", "this page is not from this server")
@@ -124,8 +135,15 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     watching = websocket.query_params.get("watch") not in (None, "", "0")
     if watching:
         token = None  # the watch page: a spectator, whatever seat the cookie holds
+    if not service.available:  # this process lost the database: another may serve it
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
     try:
-        seat = await seat_for(websocket, table_id, token, watch=watching)
+        async with asyncio.timeout(HANDSHAKE_DEADLINE):
+            seat = await seat_for(websocket, table_id, token, watch=watching)
+    except (StoreUnavailable, TimeoutError):  # (the app's HTTP 503 cannot go on a websocket)
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
     except TableError as exc:
         message = exc.message
         if exc.code == "forbidden" and message not in (SEAT_TAKEN, SAME_PLAYER):
@@ -211,6 +229,12 @@ class Connection:
         """The language of the events' words in the frames sent to this connection."""
         self.chat: TableChat | None = getattr(websocket.app.state, "chat", None)
         self.first_sent = asyncio.Event()
+        self.waiting: asyncio.Queue[ClientMessage] = asyncio.Queue(WAITING_MAX)
+        """Messages read while an earlier one is being done (in order, one at a time), so that
+        reading goes on (a ping is answered) while an action waits for the database."""
+        self.heard_at = time.monotonic()
+        self.beats = False
+        """The page sends pings (a heartbeat): a page silent for ``PAGE_SILENT`` s is gone."""
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
@@ -221,6 +245,7 @@ class Connection:
     async def run(self, sub: Subscription) -> None:
         """Until the client leaves: ``sub``'s frames out, messages in."""
         pump = asyncio.create_task(self._pump(sub))
+        work = asyncio.create_task(self._work())
         feed = self.chat.feed(self.table_id) if self.chat is not None else None
         talk = asyncio.create_task(self._talk(feed)) if feed is not None else None
         try:
@@ -228,6 +253,7 @@ class Connection:
                 message = await self.websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
+                self.heard_at = time.monotonic()
                 await self._receive(message)
                 if self.abuse >= self.settings.abuse_limit:
                     await self._error("rate-limited", TOO_MANY_BAD)
@@ -237,6 +263,8 @@ class Connection:
             pass
         finally:
             pump.cancel()
+            work.cancel()
+            await asyncio.gather(work, return_exceptions=True)
             self.service.unsubscribe(sub)
             if feed is not None and self.chat is not None and talk is not None:
                 self.chat.drop(feed)
@@ -252,9 +280,13 @@ class Connection:
                 # alive at the GC keeper's step is walked by it (web/gcpause.py)
                 del frame
                 self.first_sent.set()
-            # the service ended the subscription (it is stopping)
+            # the service ended the subscription: it is stopping, or lost the database
             if self.websocket.application_state == WebSocketState.CONNECTED:
-                await self.websocket.close(CLOSE_GOING_AWAY)
+                if sub.ended_by == "unavailable":
+                    await self._error("unavailable", UNAVAILABLE)
+                    await self.websocket.close(CLOSE_TRY_AGAIN)
+                else:
+                    await self.websocket.close(CLOSE_GOING_AWAY)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
 
@@ -309,7 +341,35 @@ class Connection:
         except ProtocolError as exc:
             await self._error(exc.code, exc.message, exc.ref, abuse=True)
             return
-        await self._dispatch(decoded)
+        await self._queue(decoded)
+
+    async def _work(self) -> None:
+        """The messages other than pings, one after the other; and a page that sent a
+        heartbeat and then nothing for ``PAGE_SILENT`` seconds is closed (it is gone)."""
+        while True:
+            try:
+                message = await asyncio.wait_for(self.waiting.get(), PAGE_SILENT / 4)
+            except TimeoutError:
+                if self.beats and time.monotonic() - self.heard_at > PAGE_SILENT:
+                    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        await self.websocket.close(CLOSE_GOING_AWAY)
+                    return
+                continue
+            try:
+                await self._dispatch(message)
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                return
+
+    async def _queue(self, message: ClientMessage) -> None:
+        """A ping is answered at once, even while an action waits; the rest waits its turn."""
+        if isinstance(message, Ping):
+            self.beats = True
+            await self.send({"type": "pong", "ref": message.id})
+            return
+        try:
+            self.waiting.put_nowait(message)
+        except asyncio.QueueFull:
+            await self._error("rate-limited", TOO_FAST, message.id)
 
     async def _dispatch(self, message: ClientMessage) -> None:
         ref = message.id
@@ -324,6 +384,8 @@ class Connection:
                 await self._history(message)
             except TableError as exc:
                 await self._error(exc.code, exc.message, ref)
+            except StoreUnavailable:
+                await self._error("unavailable", UNAVAILABLE, ref)
             return
         if isinstance(message, Log):
             await self._earlier_log(message)
@@ -354,6 +416,8 @@ class Connection:
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
                 text = Message("table.stale", f"{STALE_PREFIX}: {text}", reason=text)
             await self._error(exc.code, text, ref)
+        except StoreUnavailable:  # (a read of the players or the bounds on the way)
+            await self._error("unavailable", UNAVAILABLE, ref)
         except Exception:
             log.exception("table %s seat %s: %r failed", self.table_id, seat, message)
             await self._error("bad-request", SERVER_FAILED, ref)
@@ -378,6 +442,8 @@ class Connection:
             await self.send(error_frame(exc.code, exc.words(self.lang), message.id))
         except TableError as exc:
             await self._error(exc.code, exc.message, message.id)
+        except StoreUnavailable:
+            await self._error("unavailable", UNAVAILABLE, message.id)
         except Exception:
             log.exception("table %s seat %s: chat failed", self.table_id, self.seat)
             await self._error("bad-request", SERVER_FAILED, message.id)
@@ -388,6 +454,9 @@ class Connection:
             frame = await self.service.earlier_log(self.table_id, self.seat, message.before)
         except TableError as exc:
             await self._error(exc.code, exc.message, message.id)
+            return
+        except StoreUnavailable:
+            await self._error("unavailable", UNAVAILABLE, message.id)
             return
         shown = localize_realtime_frame({**frame, "type": "state"}, self.lang)
         await self.send({**shown, "type": "log", "ref": message.id})

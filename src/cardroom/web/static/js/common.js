@@ -348,36 +348,77 @@ export function reconnectDelay(retry, first, max, random = Math.random) {
   return Math.round(base * (0.75 + 0.5 * random()));
 }
 
+/** Milliseconds between the page's pings, and without any frame after which the page takes the
+ * connection for dead (a server cut from its database, a lost network: nothing closes it). */
+export const PING_MS = 2000;
+export const SILENT_MS = 6000;
+
 /** One websocket to a table, opened again after a drop: after `backoffMs`, then twice as long
  * each time up to `maxMs`, each wait drawn ±25 % (so pages do not all knock at once after a
  * restart, and one is back within about a second once the server answers).
+ * A heartbeat: a ping every `PING_MS`; a connection that brings nothing (no frame, no pong) for
+ * `SILENT_MS` is dropped (the page says so) and opened again, as a closed one is.
  * `onFrame` gets every frame that parses; `onOpening` runs as each connection starts, `onClose`
  * as each one ends. A table that cannot be opened (4403, 4404) is not tried again. */
-export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClose = () => {}, backoffMs = 300, maxMs = 1600 }) {
+export function tableSocket(table, watch, { onFrame, onOpening = () => {}, onClose = () => {}, backoffMs = 300, maxMs = 1600, pingMs = PING_MS, silentMs = SILENT_MS }) {
   let ws = null;
   let retry = 0;
+  let heard = 0;
+  let pings = 0;
+  let beat = null;
   const connected = () => Boolean(ws && ws.readyState === WebSocket.OPEN);
+  function again(mine) {
+    if (ws !== mine) return; // (a connection given up on already)
+    ws = null;
+    clearInterval(beat);
+    onClose();
+    retry = Math.min(retry + 1, 8);
+    setTimeout(connect, reconnectDelay(retry, backoffMs, maxMs));
+  }
   function connect() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(table)}?${watch ? "watch=1&" : ""}lang=${LANG}`);
+    const mine = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(table)}?${watch ? "watch=1&" : ""}lang=${LANG}`);
+    ws = mine;
+    heard = Date.now();
     onOpening();
     setConn(_("connecting…"), "wait");
-    ws.addEventListener("open", () => { retry = 0; setConn(watch ? _("watching") : _("connected"), "ok"); });
-    ws.addEventListener("message", (ev) => {
+    mine.addEventListener("open", () => {
+      if (ws !== mine) return;
+      retry = 0;
+      heard = Date.now();
+      setConn(watch ? _("watching") : _("connected"), "ok");
+    });
+    mine.addEventListener("message", (ev) => {
+      if (ws !== mine) return;
+      heard = Date.now();
       let frame;
       try { frame = JSON.parse(ev.data); } catch { return; }
+      if (frame.type === "pong") return;
       onFrame(frame);
     });
-    ws.addEventListener("close", (ev) => {
-      onClose();
+    mine.addEventListener("close", (ev) => {
+      if (ws !== mine) return;
       if (ev.code === 4404 || ev.code === 4403) {
+        ws = null;
+        clearInterval(beat);
+        onClose();
         setConn(_("this table cannot be opened"), "bad");
         return;
       }
       setConn(_("reconnecting…"), "wait");
-      retry = Math.min(retry + 1, 8);
-      setTimeout(connect, reconnectDelay(retry, backoffMs, maxMs));
+      again(mine);
     });
+    clearInterval(beat);
+    beat = setInterval(() => {
+      if (ws !== mine) return;
+      if (Date.now() - heard > silentMs) { // nothing for seconds: this connection is dead
+        setConn(_("no word from the server for a few seconds: reconnecting…"), "bad");
+        try { mine.close(); } catch { /* closing a dead socket */ }
+        again(mine);
+        return;
+      }
+      if (mine.readyState === WebSocket.OPEN) mine.send(JSON.stringify({ type: "ping", id: `hb${++pings}` }));
+    }, pingMs);
   }
   /** Send `msg` as JSON; false (and nothing sent) while not connected. */
   function send(msg) {
