@@ -9,8 +9,8 @@ from playwright.sync_api import Browser, expect
 from cardroom.bots import LEVELS
 from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune.rules import (
-    _CHOICES,
     BOARD_SETS,
+    CHOICES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRESETS,
@@ -86,7 +86,7 @@ def test_lobby_options_are_the_rules_options(server: str, browser: Browser) -> N
     choices = {name: [v[0] for v in spec["values"]] for name, spec in js["choices"].items()}
     assert choices.pop("board_cards") == list(BOARD_SETS)
     assert choices.pop("may_stop") == ["false", "true"]
-    assert choices == {name: list(values) for name, values in _CHOICES.items()}
+    assert choices == {name: list(values) for name, values in CHOICES.items()}
     assert {k: tuple(parse_cards(" ".join(v))) for k, v in js["boards"].items()} == BOARD_SETS
     board_names = {cards: name for name, cards in BOARD_SETS.items()}
     expected = {}

@@ -13,8 +13,8 @@ import pytest
 from babel.messages.extract import extract_from_file
 
 from cardroom.games.nain_jaune.rules import (
-    _CHOICES,
     BOARD_SETS,
+    CHOICES,
     OPTION_VALUES,
     PRESETS,
     EndCondition,
@@ -42,7 +42,7 @@ OPTIONS_JS = Path(__file__).resolve().parents[2] / "src/cardroom/web/static/js/o
 # The keys and values of the rules as a person must never read them: the option keys and values
 # that are not plain English words (``when_blocked``, ``next-rank``, ``ace-high``, ``false``).
 # "end", "direction", "auto", "off" or "classic" are words a sentence may rightly use.
-_ALL_VALUES = {v for values in _CHOICES.values() for v in values}
+_ALL_VALUES = {v for values in CHOICES.values() for v in values}
 CODE_WORDS = sorted(
     {f.name for f in fields(Rules) if "_" in f.name}
     | {v for v in _ALL_VALUES if "-" in v}
@@ -64,7 +64,7 @@ def test_every_nain_jaune_option_and_value_has_words() -> None:
     set, starting chips and end by their own words."""
     worded = {o.key for o in NAIN_JAUNE}
     assert worded | {"starting_chips", "end"} == {f.name for f in fields(Rules)}
-    for key, values in _CHOICES.items():
+    for key, values in CHOICES.items():
         assert [c.value for c in option_words("nain-jaune", key).choices] == list(values)
     assert [c.value for c in option_words("nain-jaune", "may_stop").choices] == ["false", "true"]
     assert [c.value for c in option_words("nain-jaune", "board_cards").choices] == list(BOARD_SETS)

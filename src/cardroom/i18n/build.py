@@ -81,6 +81,10 @@ def extract() -> tuple[Catalog, set[str]]:
     from cardroom.i18n.options import web_words
 
     web.update(web_words())
+    # The games' titles: the pages take them from the registry (/api/games).
+    from cardroom.games.registry import games
+
+    web.update(g.title for g in games())
     return pot, web
 
 

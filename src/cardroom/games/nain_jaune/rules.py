@@ -62,7 +62,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
 """The one list of each choice option's values, the classic one first. The ``Literal`` types
 above, the words of ``i18n/options.py``, the lobby's model and the fast path's integer codes
 (an index into these tuples) all read it; a test checks the ``Literal`` types match it."""
-_CHOICES = CHOICES
+_CHOICES = CHOICES  # the former private name, for code that still imports it
 
 OPTION_VALUES: dict[str, tuple[str, ...]] = {
     **{name: CHOICES[name] for name in ("when_blocked", "payment", "forgotten_announcement")},
@@ -151,7 +151,7 @@ class Rules:
                     most=MAX_STARTING_CHIPS,
                 )
             )
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from cardroom.games import registry
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndCondition, Rules
@@ -69,6 +70,12 @@ async def lobby_page(request: Request) -> Response:
 async def nain_jaune_options() -> dict[str, Any]:
     """Nain Jaune's options, presets and their words (msgids): the lobby's one model of them."""
     return lobby_model()
+
+
+@router.get("/api/games")
+async def game_list() -> dict[str, Any]:
+    """Every registered game: its name and its title (an English msgid the page translates)."""
+    return {"games": [{"name": g.name, "title": g.title} for g in registry.games()]}
 
 
 @router.get("/healthz")
