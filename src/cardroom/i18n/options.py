@@ -1,9 +1,10 @@
 """Every option of every game in words: what it is, what each value does, where it comes from.
 
 A person never reads an option's key or value (``when_blocked``, ``next-rank``): the lobby, the
-rules pages and the table's rules line show these sentences instead. The lobby's copy is
-``web/static/js/options.js`` (the same msgids); ``tests/i18n/test_option_words.py`` walks every
-key, value and preset of the rules and fails if one has no words here, or no French or Welsh.
+rules pages and the table's rules line show these sentences instead. The values and presets
+are the rules' (``games/nain_jaune/rules.py``); this module only gives them words. The lobby reads
+both from :func:`lobby_model`; ``tests/i18n/test_option_words.py`` walks every key, value and
+preset of the rules and fails if one has no words here, or no French or Welsh.
 """
 
 from __future__ import annotations
