@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 import anyio
+import pytest
 from sqlalchemy.dialects.sqlite import aiosqlite as _sa_aiosqlite
 from starlette import testclient as _testclient
 
@@ -39,3 +40,32 @@ def _receive(self: Any) -> Any:
 
 
 _testclient.WebSocketTestSession.receive = _receive  # type: ignore[method-assign]
+
+
+# Files that start server processes, run the static checkers or play many games: minutes each.
+_SLOW_FILES = frozenset(
+    {
+        "test_benchmark_servers.py",
+        "test_static_checks.py",
+        "test_kill.py",
+        "test_realtime_presence_kill.py",
+        "test_serve.py",
+        "test_router_process.py",
+        "test_robust_cli.py",
+        "test_terminal_table.py",
+        "test_optional_extra.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test ``browser``, ``pg`` or ``slow`` from where it lives and what it uses."""
+    for item in items:
+        parts = item.path.parts
+        fixtures = getattr(item, "fixturenames", ())
+        if "e2e" in parts:
+            item.add_marker(pytest.mark.browser)
+        if "pg_url" in fixtures or "pg_cluster" in fixtures:
+            item.add_marker(pytest.mark.pg)
+        if "scale" in parts or item.path.name in _SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
