@@ -37,6 +37,7 @@ def test_the_bounds_options_default_to_the_settings() -> None:
     assert defaults["sockets_per_address"] == Settings.sockets_per_address
     assert defaults["connections_per_address"] == Settings.connections_per_address
     assert defaults["max_connections"] == Settings.max_connections
+    assert defaults["idle_connections_per_address"] == Settings.idle_connections_per_address
     assert defaults["keep_alive"] == Settings.keep_alive
     assert defaults["commit_window"] == Settings.commit_window
 

@@ -164,6 +164,13 @@ async def check_database(url: str) -> None:
     help="Requests and table connections one client address may have open at once.",
 )
 @click.option(
+    "--idle-connections-per-address",
+    default=64,  # Settings' default (a test checks it)
+    show_default=True,
+    type=click.IntRange(1, 1_000_000),
+    help="Connections of one client address waiting for a request; past it the oldest is closed.",
+)
+@click.option(
     "--max-connections",
     default=8192,  # Settings' default (a test checks it)
     show_default=True,
@@ -202,6 +209,7 @@ def serve(
     open_tables: int,
     sockets_per_address: int,
     connections_per_address: int,
+    idle_connections_per_address: int,
     max_connections: int,
     keep_alive: float,
     identity: str,
@@ -273,6 +281,7 @@ def serve(
         open_tables_per_client=open_tables,
         sockets_per_address=sockets_per_address,
         connections_per_address=connections_per_address,
+        idle_connections_per_address=idle_connections_per_address,
         max_connections=max_connections,
         keep_alive=keep_alive,
         identity=identity,

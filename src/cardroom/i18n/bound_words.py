@@ -42,6 +42,10 @@ BOUND_MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "you have asked for {n} analysis in the last hour: wait a while",
         "you have asked for {n} analyses in the last hour: wait a while",
     )),
+    "bounds.exports-per-hour": ("n", *Np_(
+        "you have exported your records {n} time in the last hour: wait a while",
+        "you have exported your records {n} times in the last hour: wait a while",
+    )),
     "bounds.analysis-rounds": N_(
         "this record has {n} rounds: the analysis takes games of at most {most} rounds"
     ),

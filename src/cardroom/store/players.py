@@ -38,6 +38,8 @@ MOVE_TTL = 600.0
 HASHING_AT_ONCE = 2
 """Password hashes or checks a process runs at once (the others wait their turn)."""
 _R = TypeVar("_R")
+CHALLENGES_PER_PLAYER = 3
+"""Passkey challenges a player may hold at once (registering; the newest are kept)."""
 KEY_SEEN_EVERY = 3600.0
 """A browser key's ``last_used`` is written at most this often (seconds)."""
 AGENT_MAX = 120
@@ -491,14 +493,31 @@ class PlayerStore:
 
     # -- passkeys ---------------------------------------------------------------------------
 
-    async def add_challenge(self, challenge: str, player_id: str | None, expires_at: float) -> None:
-        """Remember a WebAuthn challenge (for registering: the player's; for signing in: None)."""
+    async def add_challenge(
+        self, challenge: str, player_id: str | None, expires_at: float, now: float | None = None
+    ) -> None:
+        """Remember a WebAuthn challenge (for registering: the player's; for signing in: None).
+        Expired challenges are deleted, and a player keeps only their newest
+        ``CHALLENGES_PER_PLAYER`` (an older one no longer works)."""
+        now = time.time() if now is None else now
         async with _guard(), self._write(), self.engine.begin() as conn:
             await conn.execute(
-                passkey_challenges_t.delete().where(
-                    passkey_challenges_t.c.expires_at < expires_at - 600
-                )
+                passkey_challenges_t.delete().where(passkey_challenges_t.c.expires_at <= now)
             )
+            if player_id is not None:
+                kept = (
+                    sa.select(passkey_challenges_t.c.challenge)
+                    .where(passkey_challenges_t.c.player_id == player_id)
+                    .order_by(passkey_challenges_t.c.expires_at.desc())
+                    .limit(CHALLENGES_PER_PLAYER - 1)
+                )
+                newest = [row.challenge for row in await conn.execute(kept)]
+                await conn.execute(
+                    passkey_challenges_t.delete().where(
+                        passkey_challenges_t.c.player_id == player_id,
+                        passkey_challenges_t.c.challenge.not_in(newest),
+                    )
+                )
             await conn.execute(
                 passkey_challenges_t.insert().values(
                     challenge=challenge, player_id=player_id, expires_at=expires_at

@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from cardroom.i18n import translator
 from cardroom.i18n.words import forget_memo
@@ -34,6 +35,15 @@ from cardroom.web.routes import analysis, lobby, players, replay, rules, tables,
 from cardroom.web.routes.common import connection_lang
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
+
+
+class _App(FastAPI):
+    """FastAPI with the security headers outside everything else too: the refusals of the
+    host and cross-site checks, of the per-address bound and Starlette's own 500 carry them."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        inner = super().build_middleware_stack()
+        return SecurityHeaders(inner, hsts=self.state.settings.secure_cookies)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -74,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.chat = chat
             app.state.players = PlayerStore(store)
             app.state.play = PlayNow(store, service, app.state.players, settings.bot_delay)
+            app.state.play.on_table = app.state.limits.note_table
             play = asyncio.get_running_loop().create_task(app.state.play.run())
             yield
         finally:
@@ -95,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await store.close()
             replays.close()
 
-    app = FastAPI(
+    app = _App(
         title="cardroom",
         lifespan=lifespan,
         docs_url=None,

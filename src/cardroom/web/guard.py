@@ -104,14 +104,19 @@ class Guard:
             await self.app(scope, receive, send)
             return
         status, code, message = refusal
-        if scope["type"] == "websocket":  # closed before the handshake: the browser sees 403
-            await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
-            return
+        kind = "http"
+        if scope["type"] == "websocket":
+            if "websocket.http.response" not in scope.get("extensions", {}):
+                # closed before the handshake: the browser sees 403
+                await send({"type": "websocket.close", "code": CLOSE_FORBIDDEN})
+                return
+            kind = "websocket.http"  # the same answer as a request's, headers and words
+            status = HTTPStatus.FORBIDDEN
         text = translator(_lang(conn))._(message)
         body = json.dumps({"error": code, "message": text}).encode()
         await send(
             {
-                "type": "http.response.start",
+                "type": f"{kind}.response.start",
                 "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
@@ -120,7 +125,7 @@ class Guard:
                 ],
             }
         )
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": f"{kind}.response.body", "body": body})
 
     def refusal(self, conn: HTTPConnection, scope: Scope) -> tuple[int, str, str] | None:
         """(status, code, English message) if the request is refused, else None."""

@@ -61,20 +61,20 @@ def forget_tracebacks(exc: BaseException) -> None:
 
 class SecurityHeaders:
     """ASGI middleware: the security headers (and HSTS when ``hsts``) on every HTTP answer
-    that does not set them itself."""
+    that does not set them itself, a websocket refused with an HTTP answer included."""
 
     def __init__(self, app: ASGIApp, hsts: bool = False) -> None:
         self.app = app
         self.fixed = {**SECURITY_HEADERS, **(HSTS if hsts else {})}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         host = Headers(scope=scope).get("host")
 
         async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] in ("http.response.start", "websocket.http.response.start"):
                 raw = list(message.get("headers", ()))
                 present = {name.lower() for name, _ in raw}
                 wanted = {"Content-Security-Policy": content_security_policy(host), **self.fixed}

@@ -10,11 +10,13 @@ or seat are kept by each process (they bound that process's own sockets and loop
 
 from __future__ import annotations
 
+import asyncio
 import math
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from fastapi.responses import JSONResponse
 
@@ -112,9 +114,14 @@ class Limits:
         """Wrong passwords per name (folded) from every address together, an hour."""
         self.passkeys = Window(settings.passkey_tries_per_minute, 60.0, clock, "passkeys")
         """Passkey sign-in options and sign-ins per address."""
+        self.exports = Window(settings.exports_per_hour, 3600.0, clock, "exports")
+        """Exports of one's records per player (keys ``player:<id>``)."""
         self.plays = Window(settings.plays_per_minute, 60.0, clock, "plays")
         """Play now presses per address and per player (keys ``player:<id>``)."""
         self._seat_buckets: OrderedDict[tuple[str, int], TokenBucket] = OrderedDict()
+        self.hashing = Turns(HASHES_QUEUED)
+        """Password hashes and checks: one at a time per player (setting a password) or per
+        address (signing in), in front of the process's shared hashing threads."""
 
     async def take(self, window: Window, key: object) -> float:
         """Count one more for ``key`` in ``window`` and answer 0, or count nothing and answer
@@ -229,6 +236,9 @@ class Limits:
         return bucket
 
 
+HASHES_QUEUED = 1
+"""Password hashes one player (or address signing in) may have waiting behind its running one;
+past it: 429 at once."""
 OPEN_TABLE_DAYS = 30
 """How long the database remembers who made a table (one still open after that is no longer
 counted against its maker)."""
@@ -257,3 +267,37 @@ def refusal(
 def retry_after(seconds: float) -> str:
     """A ``Retry-After`` value: whole seconds, at least 1."""
     return str(max(1, math.ceil(seconds)))
+
+
+class Busy(Exception):
+    """A key already has its one turn running and as many waiting as allowed."""
+
+
+class Turns:
+    """One at a time per key, and at most ``queued`` more waiting for it (past that:
+    :class:`Busy`). Put in front of a pool every client shares (the password hashes), so that
+    one client holds at most one of its places and everybody else's turn comes after at most
+    one of theirs."""
+
+    def __init__(self, queued: int) -> None:
+        self.queued = queued
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._count: dict[str, int] = {}
+
+    @asynccontextmanager
+    async def turn(self, key: str) -> AsyncIterator[None]:
+        """Wait for ``key``'s turn (:class:`Busy` at once if too many already wait)."""
+        n = self._count.get(key, 0)
+        if n > self.queued:
+            raise Busy(key)
+        self._count[key] = n + 1
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                yield
+        finally:
+            left = self._count[key] - 1
+            if left:
+                self._count[key] = left
+            else:
+                del self._count[key], self._locks[key]

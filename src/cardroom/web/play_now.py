@@ -20,6 +20,8 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +44,8 @@ WAIT_RANGE = (5.0, 300.0)
 STALE_AFTER = 600.0
 """A waiting row not asked about for this long is dropped (the browser went away)."""
 PENDING = "pending:"
+MAX_ADDRESSES = 10_000
+"""Players whose address a process remembers for the open-tables bound."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +72,29 @@ class PlayNow:
         self.players = players
         self.bot_delay = bot_delay
         self.interval = 1.0
+        self.addresses: OrderedDict[str, str] = OrderedDict()
+        """Player -> the client address that last pressed Play now for them (in this process)."""
+        self.on_table: Callable[[str, str], Awaitable[None]] | None = None
+        """Told ``(address, table_id)`` for each address of the people seated at a new table
+        (the open-tables bound counts Play now tables too)."""
 
     async def join(
-        self, player_id: str, game: str, size: int, wait: float, now: float | None = None
+        self,
+        player_id: str,
+        game: str,
+        size: int,
+        wait: float,
+        now: float | None = None,
+        address: str | None = None,
     ) -> None:
-        """Put a player in the queue (again: their earlier place is dropped)."""
+        """Put a player in the queue (again: their earlier place is dropped); ``address``, the
+        client's, is told the table they get (:attr:`on_table`)."""
         now = time.time() if now is None else now
+        if address is not None:
+            self.addresses[player_id] = address
+            self.addresses.move_to_end(player_id)
+            while len(self.addresses) > MAX_ADDRESSES:
+                self.addresses.popitem(last=False)
         wait = min(max(wait, WAIT_RANGE[0]), WAIT_RANGE[1])
         async with _guard(), self.store._write_lock, self.store.engine.begin() as conn:
             row = (
@@ -220,6 +241,10 @@ class PlayNow:
         except BaseException:
             await self._release(marker)
             raise
+        if self.on_table is not None:
+            known = (self.addresses.get(w.player_id) for w in group)
+            for address in dict.fromkeys(a for a in known if a is not None):
+                await self.on_table(address, table_id)
         async with _guard(), self.store._write_lock, self.store.engine.begin() as conn:
             await conn.execute(
                 play_queue_t.update()

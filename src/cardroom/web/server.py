@@ -15,6 +15,14 @@ Both HTTP protocols get a deadline: a connection whose request headers are not c
 ``header_timeout`` seconds after the connection opened, or after the first bytes of a next
 request on a kept-alive connection arrived, is closed (an idle kept-alive connection is
 uvicorn's, closed after 5 s).
+
+A deadline alone lets one address hold every connection of the process for its length (8,400
+sockets sending nothing filled uvicorn's ``limit_concurrency`` and every other client got 503
+for 10 s). So the connections of one address that have no request running (opened and not
+yet sent whole headers, or kept alive between two requests) are capped too: past
+``idle_per_address`` of them (:class:`WaitingRoom`), the oldest is closed, before any of its
+headers are read. A request running, or a websocket, is not counted here (the app's
+:class:`~cardroom.web.connections.PerAddress` bounds those).
 """
 
 from __future__ import annotations
@@ -32,23 +40,70 @@ from cardroom.web.settings import Settings
 WS_MAX_SIZE = 64 * 1024
 
 
+class WaitingRoom:
+    """The connections of each address with no request running, oldest first; past ``most``
+    for one address the oldest is closed (one server's, shared by its connections)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.waiting: dict[str, dict[_HeaderDeadline, None]] = {}
+        self.shed = 0
+        """Connections closed for being past the cap (for the benchmarks and the tests)."""
+
+    def enter(self, conn: _HeaderDeadline) -> None:
+        """``conn`` waits for a request's headers (or is kept alive idle)."""
+        waiting = self.waiting.setdefault(conn.peer, {})
+        waiting.pop(conn, None)
+        waiting[conn] = None
+        while len(waiting) > self.most:
+            oldest = next(iter(waiting))
+            del waiting[oldest]
+            self.shed += 1
+            oldest.transport.close()
+
+    def leave(self, conn: _HeaderDeadline) -> None:
+        """``conn`` runs a request, became a websocket or is closed."""
+        waiting = self.waiting.get(conn.peer)
+        if waiting is not None and waiting.pop(conn, 0) is None and not waiting:
+            del self.waiting[conn.peer]
+
+
 class _HeaderDeadline(asyncio.Protocol):
     """A timer closing the connection when it fires: armed when the connection opens, disarmed
     when it is lost; in between, the protocol arms and disarms it around each request."""
 
     header_timeout = 10.0
+    room: WaitingRoom | None = None
+    peer = ""
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
     _header_timer: asyncio.TimerHandle | None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = transport.get_extra_info("peername")
+        self.peer = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         self._header_timer = None
         self._arm()
+        self._wait()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._running()
         super().connection_lost(exc)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing():
+            self._wait()  # kept alive, idle until its next request
+
+    def _wait(self) -> None:
+        if self.room is not None:
+            self.room.enter(self)
+
+    def _running(self) -> None:
+        if self.room is not None:
+            self.room.leave(self)
 
     def _arm(self) -> None:
         if self._header_timer is None:
@@ -78,6 +133,7 @@ class HeaderTimeoutProtocol(_HeaderDeadline, H11Protocol):
         super().data_received(data)
         if self.conn.their_state is not h11.IDLE:
             self._disarm()  # the headers are in: the request runs
+            self._running()
         elif not self.transport.is_closing():
             self._arm()  # a next request begun on a kept-alive connection: in time too
 
@@ -101,6 +157,7 @@ class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._headers_pending = False
         self._disarm()
+        self._running()
         super().on_headers_complete()
 
     def handle_websocket_upgrade(self) -> None:
@@ -116,11 +173,17 @@ HTTP_PROTOCOLS: dict[str, type[_HeaderDeadline]] = {
 }
 
 
-def protocol_with_timeout(seconds: float, http: str = "httptools") -> type[asyncio.Protocol]:
+def protocol_with_timeout(
+    seconds: float, http: str = "httptools", idle_per_address: int | None = None
+) -> type[asyncio.Protocol]:
     """The HTTP protocol ``http`` (``httptools`` or ``h11``) with its header deadline set to
-    ``seconds``."""
+    ``seconds`` and, unless None, at most ``idle_per_address`` connections of one address
+    without a request running (a :class:`WaitingRoom` of its own)."""
     base = HTTP_PROTOCOLS[http]
-    made: type[asyncio.Protocol] = type(base.__name__, (base,), {"header_timeout": seconds})
+    room = WaitingRoom(idle_per_address) if idle_per_address is not None else None
+    made: type[asyncio.Protocol] = type(
+        base.__name__, (base,), {"header_timeout": seconds, "room": room}
+    )
     return made
 
 
@@ -133,7 +196,9 @@ def uvicorn_config(app: Any, settings: Settings, **changes: Any) -> uvicorn.Conf
         "ws_per_message_deflate": settings.ws_compression,
         "proxy_headers": False,
         "server_header": False,
-        "http": protocol_with_timeout(settings.header_timeout, settings.http_impl),
+        "http": protocol_with_timeout(
+            settings.header_timeout, settings.http_impl, settings.idle_connections_per_address
+        ),
         "loop": settings.event_loop,
         "limit_concurrency": settings.max_connections,
         "timeout_keep_alive": settings.keep_alive,

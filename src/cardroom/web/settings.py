@@ -64,6 +64,8 @@ class Settings:
     """Further pages of uploaded records one client address may ask for per minute."""
     analyses_per_hour: int = 6
     """Analyses of uploaded records one client address may start per hour (past it: 429)."""
+    exports_per_hour: int = 10
+    """Exports of all one's records (``/api/me/export``) one player may ask for per hour."""
     max_analysis_rounds: int = 30
     """The most rounds of an uploaded Nain Jaune record the analysis takes (past it: 422)."""
     connections_per_address: int = 256
@@ -100,6 +102,10 @@ class Settings:
     """Websockets one client address may hold open (per process)."""
     header_timeout: float = 10.0
     """Seconds a client has to send a whole request's headers before it is disconnected."""
+    idle_connections_per_address: int = 64
+    """Connections of one client address with no request running (opened and headers not yet
+    whole, or kept alive between requests), per process; past it the oldest is closed before
+    its headers are read, so that idle sockets of one address never fill ``max_connections``."""
     keep_alive: float = 5.0
     """Seconds a kept-alive HTTP connection may wait idle for its next request before it is
     closed. Whatever keeps idle connections to the server (a proxy, a load balancer, a pool)

@@ -190,17 +190,37 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     return config, clean_text(body.title, TITLE_MAX)
 
 
+async def forget_tables_over(request: Request, address: str) -> list[str]:
+    """The tables ``address`` made lately (Play now's included), those over forgotten once
+    they are as many as the open-tables bound."""
+    limits: Limits = request.app.state.limits
+    mine = await limits.created_by(address)  # every process's, when the store is shared
+    if len(mine) >= settings_of(request).open_tables_per_client:  # forget those that are over
+        rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
+        open_ids = {str(row["id"]) for row in rows}
+        over = [t for t in mine if t not in open_ids and not t.startswith(PENDING)]
+        await limits.forget_tables(address, over)
+        mine = [t for t in mine if t not in over]
+    return mine
+
+
+async def open_tables_refused(request: Request, address: str, lang: str) -> Response | None:
+    """A 429 when ``address`` has as many tables not over as the bound allows (Play now asks
+    before queueing: its table is counted when it is made); else None."""
+    n = settings_of(request).open_tables_per_client
+    if len(await forget_tables_over(request, address)) < n:
+        return None
+    return refusal(
+        HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.open-tables", lang, 60, n=n
+    )
+
+
 async def creation_refused(request: Request, address: str, lang: str) -> Response | str:
     """A 429 when ``address`` has too many tables open or made too many this minute; else the
     open-table place held for the table (:meth:`Limits.reserve_table`)."""
     limits: Limits = request.app.state.limits
     settings = settings_of(request)
-    mine = await limits.created_by(address)  # every process's, when the store is shared
-    if len(mine) >= settings.open_tables_per_client:  # forget those that are over
-        rows = await service_of(request).list_tables(status={"waiting", "playing"}, limit=10_000)
-        open_ids = {str(row["id"]) for row in rows}
-        over = [t for t in mine if t not in open_ids and not t.startswith(PENDING)]
-        await limits.forget_tables(address, over)
+    await forget_tables_over(request, address)
     pending = await limits.reserve_table(address)
     if pending is None:  # (a request refused for it is not counted as made)
         return refusal(

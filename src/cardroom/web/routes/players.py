@@ -12,12 +12,14 @@ import io
 import json
 import time
 import zipfile
+from collections import OrderedDict
+from collections.abc import AsyncIterator
 from http import HTTPStatus
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from msgspec import Meta
 
 from cardroom.games.registry import GAMES
@@ -43,7 +45,7 @@ from cardroom.web.identity import (
     secure_cookie,
     set_player_cookie,
 )
-from cardroom.web.limits import Limits, Window, retry_after
+from cardroom.web.limits import Busy, Limits, Window, refusal, retry_after
 from cardroom.web.passkeys import (
     PasskeyError,
     register,
@@ -74,6 +76,7 @@ from cardroom.web.routes.common import (
     service_of,
     settings_of,
 )
+from cardroom.web.routes.lobby import open_tables_refused
 
 router = APIRouter()
 _T = TypeVar("_T")
@@ -100,6 +103,7 @@ _MESSAGES = {
         "too many wrong passwords for this name lately: wait a while and try again"
     ),
     "passkeys": N_("too many passkey attempts from here: wait a minute and try again"),
+    "hashing": N_("your last password is still being checked: wait a moment and try again"),
     "plays": N_("Play now was pressed too often in the last minute: wait a moment"),
     "name-taken": N_(
         "another player signs in with this name (capitals and accents aside): choose another"
@@ -155,6 +159,17 @@ async def _bound(request: Request, window: Window, code: str, *keys: str) -> JSO
             return response
         taken.append(key)
     return None
+
+
+def _busy(request: Request) -> JSONResponse:
+    """The 429 of a password hash asked for while this player's (address's) last one runs."""
+    response = _refused(request, "hashing", HTTPStatus.TOO_MANY_REQUESTS)
+    response.headers["Retry-After"] = retry_after(BUSY_RETRY)
+    return response
+
+
+BUSY_RETRY = 2
+"""Seconds a client whose password hashes are all taken is told to wait."""
 
 
 def _status_of(exc: PlayerError) -> int:
@@ -373,9 +388,12 @@ async def set_password(request: Request) -> Response:
         return got
     body, player = got
     try:
-        await players_of(request).set_password(player.id, body.password)
+        async with _limits(request).hashing.turn(f"player:{player.id}"):
+            await players_of(request).set_password(player.id, body.password)
     except PlayerError as exc:
         return _refused(request, exc.code, _status_of(exc))
+    except Busy:
+        return _busy(request)
     return JSONResponse(_me_json(await players_of(request).get(player.id), request))
 
 
@@ -415,11 +433,16 @@ async def sign_in(request: Request) -> Response:
             return refused
         taken.append((window, bound_key))
     try:
-        player, key = await players_of(request).sign_in(
-            body.name, body.password, time.time(), request.headers.get("user-agent", "")
-        )
+        async with limits.hashing.turn(f"address:{_address(request)}"):
+            player, key = await players_of(request).sign_in(
+                body.name, body.password, time.time(), request.headers.get("user-agent", "")
+            )
     except PlayerError as exc:
         return _refused(request, exc.code, HTTPStatus.UNAUTHORIZED)
+    except Busy:
+        for window, bound_key in taken:
+            await limits.give_back(window, bound_key)
+        return _busy(request)
     for window, bound_key in taken:
         await limits.give_back(window, bound_key)
     return _signed_in(request, player, key)
@@ -432,6 +455,11 @@ async def passkey_register_options(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     _body_in, player = got
+    refused = await _bound(
+        request, _limits(request).passkeys, "passkeys", _address(request), f"player:{player.id}"
+    )
+    if refused is not None:
+        return refused
     options = await register_options(request, players_of(request), player)
     return Response(options, media_type="application/json")
 
@@ -662,31 +690,107 @@ async def leaderboard_of(request: Request, game: str) -> Response:
     return JSONResponse({"game": game, "min_games": MIN_GAMES, "board": board})
 
 
-def _zip(records: list[tuple[str, object]]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, record in records:
-            archive.writestr(name, json.dumps(record, ensure_ascii=False))
-    return buffer.getvalue()
+class _Chunks(io.RawIOBase):
+    """Where the export's zip is written: the bytes written since the last :meth:`take`
+    (not seekable, so :mod:`zipfile` writes each member's sizes after its data)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts.clear()
+        return out
+
+
+EXPORT_CACHE_BYTES = 64 * 1024 * 1024
+"""The records' JSON a process keeps for exports (a finished table's never changes; the
+oldest used is forgotten first)."""
+
+
+class ExportParts:
+    """Finished tables' records as the export's JSON, each made once (per process), keyed by
+    the table and the names at it (a deleted player's seats renamed make a new part)."""
+
+    def __init__(self, most_bytes: int = EXPORT_CACHE_BYTES) -> None:
+        self.most_bytes = most_bytes
+        self.size = 0
+        self.parts: OrderedDict[tuple[str, tuple[str, ...]], bytes] = OrderedDict()
+
+    def get(self, key: tuple[str, tuple[str, ...]]) -> bytes | None:
+        """The part of ``key`` if it is kept."""
+        part = self.parts.get(key)
+        if part is not None:
+            self.parts.move_to_end(key)
+        return part
+
+    def keep(self, key: tuple[str, tuple[str, ...]], part: bytes) -> None:
+        """Keep ``part`` (the oldest used parts forgotten past ``most_bytes``)."""
+        if key in self.parts or len(part) > self.most_bytes:
+            return
+        self.parts[key] = part
+        self.size += len(part)
+        while self.size > self.most_bytes:
+            _key, old = self.parts.popitem(last=False)
+            self.size -= len(old)
+
+
+def _export_parts(request: Request) -> ExportParts:
+    parts: ExportParts = request.app.state.__dict__.setdefault("export_parts", ExportParts())
+    return parts
+
+
+async def _export_chunks(request: Request, games: list[dict[str, Any]]) -> AsyncIterator[bytes]:
+    """The zip of ``games``' records, a member at a time; each record is made (replayed) only
+    if this process does not keep it yet."""
+    parts = _export_parts(request)
+    sink = _Chunks()
+    archive = zipfile.ZipFile(sink, "w", zipfile.ZIP_DEFLATED)
+    try:
+        for game in games:
+            key = (str(game["table"]), tuple(str(p) for p in game["people"]))
+            part = parts.get(key)
+            if part is None:
+                try:
+                    record = await _record(request, game["game"], game["table"])
+                except TableError:
+                    continue
+                part = json.dumps(record, ensure_ascii=False).encode()
+                parts.keep(key, part)
+            name = f"{game['game']}-{game['table']}.json"
+            await asyncio.to_thread(archive.writestr, name, part)
+            yield sink.take()
+    finally:
+        archive.close()
+    yield sink.take()
 
 
 @router.get("/api/me/export")
 async def export(request: Request) -> Response:
-    """A zip of the records of every finished game of mine (the files `cardroom replay` reads)."""
+    """A zip of the records of every finished game of mine (the files `cardroom replay` reads),
+    sent as it is made; at most ``exports_per_hour`` per player (past it: 429 in words)."""
     player = await current_player(request)
     if player is None:
         return _refused(request, "no-player", HTTPStatus.UNAUTHORIZED)
-    records: list[tuple[str, object]] = []
-    for game in await my_games(request, player):
-        if game["status"] != "over":
-            continue
-        try:
-            record = await _record(request, game["game"], game["table"])
-        except TableError:
-            continue
-        records.append((f"{game['game']}-{game['table']}.json", record))
-    return Response(
-        await asyncio.to_thread(_zip, records),
+    limits = _limits(request)
+    wait = await limits.take(limits.exports, f"player:{player.id}")
+    if wait > 0:
+        n = settings_of(request).exports_per_hour
+        return refusal(
+            HTTPStatus.TOO_MANY_REQUESTS, "rate-limited", "bounds.exports-per-hour",
+            connection_lang(request), wait, n=n,
+        )  # fmt: skip
+    finished = [g for g in await my_games(request, player) if g["status"] == "over"]
+    return StreamingResponse(
+        _export_chunks(request, finished),
         media_type="application/zip",
         headers={"Content-Disposition": 'attachment; filename="cardroom-records.zip"'},
     )
@@ -718,9 +822,13 @@ async def play_now(request: Request) -> Response:
     )
     if refused is not None:
         return refused
+    address = _address(request)
+    full = await open_tables_refused(request, address, connection_lang(request))
+    if full is not None:
+        return full
     size = 2 if body.game in ("spit", "speed") else body.size
     play = _play(request)
-    await play.join(player.id, body.game, size, body.wait)
+    await play.join(player.id, body.game, size, body.wait, address=address)
     await play.match_all()
     return JSONResponse({"waiting": await play.status(player.id)})
 
