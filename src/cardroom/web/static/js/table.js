@@ -258,6 +258,9 @@ function addEvent(ev, live = true) {
   if (live && ANNOUNCE.has(ev.kind)) {
     const box = $("announce");
     box.textContent = text;
+    // over the board, just under the status line (however many lines it takes), never over it
+    const line = $("status-line");
+    box.style.top = `${line.offsetTop + line.offsetHeight}px`;
     box.classList.add("show");
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => box.classList.remove("show"), 2600);
