@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 import anyio
+import pytest
 from sqlalchemy.dialects.sqlite import aiosqlite as _sa_aiosqlite
 from starlette import testclient as _testclient
 
@@ -39,3 +40,55 @@ def _receive(self: Any) -> Any:
 
 
 _testclient.WebSocketTestSession.receive = _receive  # type: ignore[method-assign]
+
+
+# Files that start server processes, run the static checkers or play many games: minutes each.
+_SLOW_FILES = frozenset(
+    {
+        "test_benchmark_servers.py",
+        "test_static_checks.py",
+        "test_kill.py",
+        "test_realtime_presence_kill.py",
+        "test_serve.py",
+        "test_router_process.py",
+        "test_robust_cli.py",
+        "test_terminal_table.py",
+        "test_optional_extra.py",
+    }
+)
+
+# Single tests over 5 s in the fast core (`--durations=30`, two workers): many games or rollouts.
+_SLOW_TESTS = frozenset(
+    {
+        "test_the_lead_that_plays_out_the_hand_is_best",
+        "test_hint_reasons_in_french_and_welsh",
+        "test_a_speed_match_deals_games_until_the_target_and_its_record_replays",
+        "test_fast_games_equal_readable_games",
+        "test_specialized_chunks_report_the_general_statistics",
+        "test_no_frame_shows_a_card_its_seat_could_not_see",
+        "test_random_rounds_keep_every_invariant_and_replay",
+        "test_specialized_random_round_is_the_general_round",
+        "test_no_frame_names_a_card_its_client_could_not_see",
+        "test_a_compiled_rollout_from_a_position_settles_as_the_readable_engine",
+        "test_random_streams_keep_every_invariant",
+        "test_an_action_between_two_games_of_a_match_is_refused_in_words",
+        "test_a_spit_match_is_won_by_the_first_to_win_two_games",
+        "test_the_highlight_never_rests_on_a_card_that_cannot_be_played",
+        "test_ray_backend_gives_the_local_result",
+        "test_the_winning_move_is_shown_saved_and_later_keys_change_nothing",
+    }
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test ``browser``, ``pg`` or ``slow`` from where it lives and what it uses."""
+    for item in items:
+        parts = item.path.parts
+        fixtures = getattr(item, "fixturenames", ())
+        if "e2e" in parts:
+            item.add_marker(pytest.mark.browser)
+        if "pg_url" in fixtures or "pg_cluster" in fixtures:
+            item.add_marker(pytest.mark.pg)
+        name = getattr(item, "originalname", item.name)
+        if "scale" in parts or item.path.name in _SLOW_FILES or name in _SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)

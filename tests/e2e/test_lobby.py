@@ -9,12 +9,13 @@ from playwright.sync_api import Browser, expect
 from cardroom.bots import LEVELS
 from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune.rules import (
-    _CHOICES,
     BOARD_SETS,
+    CHOICES,
     MAX_PLAYERS,
     MIN_PLAYERS,
     PRESETS,
 )
+from cardroom.i18n.options import lobby_model
 from tests.e2e.conftest import DESKTOP
 
 
@@ -68,20 +69,24 @@ def test_lobby_offers_every_option_and_sends_the_changed_ones(
 
 
 def test_lobby_options_are_the_rules_options(server: str, browser: Browser) -> None:
-    """options.js (what the lobby offers) lists exactly the options, values and presets of
-    rules.py and the bot levels of cardroom.bots."""
+    """options.js (what the lobby offers) IS the server's model: the options, values and
+    presets of rules.py with the words of i18n/options.py, and the bot levels of cardroom.bots."""
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     page.goto(server + "/")
     js = page.evaluate(
         "import('/static/js/options.js').then(m => ({choices: m.CHOICES, presets: m.PRESETS,"
-        " levels: m.LEVELS, boards: m.BOARD_SETS, min: m.PLAYERS_MIN, max: m.PLAYERS_MAX}))"
+        " levels: m.LEVELS, boards: m.BOARD_SETS, min: m.PLAYERS_MIN, max: m.PLAYERS_MAX,"
+        " words: m.PRESET_WORDS, sources: m.SOURCES}))"
     )
     ctx.close()
+    model = lobby_model()
+    assert js["choices"] == model["choices"]
+    assert (js["words"], js["sources"]) == (model["preset_words"], model["sources"])
     choices = {name: [v[0] for v in spec["values"]] for name, spec in js["choices"].items()}
     assert choices.pop("board_cards") == list(BOARD_SETS)
     assert choices.pop("may_stop") == ["false", "true"]
-    assert choices == {name: list(values) for name, values in _CHOICES.items()}
+    assert choices == {name: list(values) for name, values in CHOICES.items()}
     assert {k: tuple(parse_cards(" ".join(v))) for k, v in js["boards"].items()} == BOARD_SETS
     board_names = {cards: name for name, cards in BOARD_SETS.items()}
     expected = {}

@@ -85,8 +85,9 @@ def test_a_finished_spit_table_steps_with_a_time_line(
     page.context.close()
 
 
-def test_a_terminal_speed_record_uploads_and_steps(browser: Browser, running: RunningServer,
-                                                    tmp_path: Path) -> None:  # fmt: skip
+def test_a_terminal_speed_record_uploads_and_steps(
+    browser: Browser, running: RunningServer, tmp_path: Path, shots: Path
+) -> None:
     data = record("speed", 5)
     path = tmp_path / "speed.json"
     path.write_text(json.dumps(data))
@@ -97,6 +98,16 @@ def test_a_terminal_speed_record_uploads_and_steps(browser: Browser, running: Ru
     assert position(page).endswith(f"of {data['actions'][-1]['t'] - data['start']:.1f} s")
     assert page.locator("#r-players li").nth(0).locator(".card").count() == 5  # Ann's hand
     assert page.locator("#r-players li").nth(1).locator(".card").count() == 5  # and Bob's
+    # the two side piles are face-down stacks, drawn as card backs, not as empty slots
+    sides = page.locator("#r-sequence .rt-replay-pile")
+    assert sides.count() == 4
+    for i in (0, 3):
+        assert sides.nth(i).locator(".card.back").count() == 1, sides.nth(i).inner_html()
+        assert sides.nth(i).locator(".rt-empty").count() == 0
+    page.screenshot(path=str(shots / "replay-speed-1280.png"))
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(shots / "replay-speed-390.png"))
+    page.set_viewport_size(DESKTOP)
     page.keyboard.press("End")
     wait_until(lambda: "point" in page.locator("#r-settlement").inner_text(), what="the points")
     page.context.close()

@@ -1,16 +1,25 @@
-"""Every option key, value and preset a person can meet has words, in every language, and the
-lobby's copy (options.js) says the same; the table's rules line never shows a key or value."""
+"""Every option key, value and preset a person can meet has words, in every language; the lobby
+reads them from the server's model (no copy); the table's rules line never shows a key or value."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.extract import extract_from_file
 
-from cardroom.games.nain_jaune.rules import _CHOICES, BOARD_SETS, PRESETS, EndCondition, Rules
+from cardroom.games.nain_jaune.rules import (
+    BOARD_SETS,
+    CHOICES,
+    OPTION_VALUES,
+    PRESETS,
+    EndCondition,
+    Rules,
+)
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.rules import SpitRules
 from cardroom.i18n import LANGS, translator
@@ -22,16 +31,18 @@ from cardroom.i18n.options import (
     PRESET_SOURCES,
     SOURCES,
     end_words,
+    lobby_model,
     option_words,
     rules_text,
     sentence,
+    web_words,
 )
 
 OPTIONS_JS = Path(__file__).resolve().parents[2] / "src/cardroom/web/static/js/options.js"
 # The keys and values of the rules as a person must never read them: the option keys and values
 # that are not plain English words (``when_blocked``, ``next-rank``, ``ace-high``, ``false``).
 # "end", "direction", "auto", "off" or "classic" are words a sentence may rightly use.
-_ALL_VALUES = {v for values in _CHOICES.values() for v in values}
+_ALL_VALUES = {v for values in CHOICES.values() for v in values}
 CODE_WORDS = sorted(
     {f.name for f in fields(Rules) if "_" in f.name}
     | {v for v in _ALL_VALUES if "-" in v}
@@ -53,7 +64,7 @@ def test_every_nain_jaune_option_and_value_has_words() -> None:
     set, starting chips and end by their own words."""
     worded = {o.key for o in NAIN_JAUNE}
     assert worded | {"starting_chips", "end"} == {f.name for f in fields(Rules)}
-    for key, values in _CHOICES.items():
+    for key, values in CHOICES.items():
         assert [c.value for c in option_words("nain-jaune", key).choices] == list(values)
     assert [c.value for c in option_words("nain-jaune", "may_stop").choices] == ["false", "true"]
     assert [c.value for c in option_words("nain-jaune", "board_cards").choices] == list(BOARD_SETS)
@@ -141,20 +152,50 @@ def test_the_rules_line_names_a_changed_option_in_words() -> None:
     )
 
 
-def test_the_lobby_has_the_same_words() -> None:
-    """options.js marks every option word (N_) so the lobby shows the catalog's words, and its
-    labels and values are the Python ones (same msgids, so the same translations)."""
-    js = {
+def test_the_lobby_keeps_no_copy_of_the_options() -> None:
+    """options.js spells no option value, preset or option word: it reads them from the
+    server's model, which is the rules' values with these words."""
+    js = OPTIONS_JS.read_text(encoding="utf-8")
+    marked = {
         msg if isinstance(msg, str) else msg[0]
         for _line, msg, _c, _ctx in extract_from_file(
             "javascript", OPTIONS_JS, keywords={"N_": None}
         )
     }
-    nain_jaune = [SOURCES[s] for s in SOURCES if s != "welsh"] + list(PRESET_NAMES.values())
+    words = set(web_words())
+    assert marked & words == set()
+    spelled = [v for v in _ALL_VALUES | set(PRESETS) if f'"{v}"' in js]
+    assert spelled == []
+
+
+def test_the_lobby_model_is_the_rules_model() -> None:
+    """The model the page reads has every option, value, preset and word of the rules, in order."""
+    model = lobby_model()
+    assert list(model["choices"]) == [o.key for o in NAIN_JAUNE]
     for option in NAIN_JAUNE:
-        nain_jaune.append(option.label)
-        nain_jaune.extend(c.words for c in option.choices)
-    assert [m for m in nain_jaune if m not in js] == []
+        spec = model["choices"][option.key]
+        assert spec["label"] == option.label
+        assert [v[0] for v in spec["values"]] == list(OPTION_VALUES[option.key])
+        assert [v[1] for v in spec["values"]] == [c.words for c in option.choices]
+    assert model["preset_words"] == PRESET_NAMES
+    assert model["preset_sources"] == PRESET_SOURCES
+    assert {name: Rules.from_json(p) for name, p in _presets_with_cards(model).items()} == PRESETS
+
+
+def _presets_with_cards(model: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {**p, "board_cards": " ".join(model["board_sets"][p["board_cards"]])}
+        for name, p in model["presets"].items()
+    }
+
+
+def test_the_page_catalogs_carry_the_models_words() -> None:
+    """The words the model sends as msgids are in each page catalog, translated."""
+    for lang in ("fr", "cy"):
+        catalog = json.loads(
+            (OPTIONS_JS.parents[1] / "i18n" / f"{lang}.json").read_text(encoding="utf-8")
+        )
+        assert [w for w in web_words() if not catalog.get(w)] == []
 
 
 def test_board_cards_of_no_named_set_carry_the_letters_of_french_packs() -> None:

@@ -278,6 +278,11 @@ def test_the_welsh_catalog_counts_as_the_grammar_does() -> None:
                            "{game}: {n} matches to {target}, seed {seed}", n, game="Cyflymder",
                            target=5, seed=1)
         assert count_cy(n, "gornest") in text
+        text = tr.ngettext(
+            "Nain Jaune: {n} deal × {rotations} rotations, seats {lineup}, seed {seed}",
+            "Nain Jaune: {n} deals × {rotations} rotations, seats {lineup}, seed {seed}",
+            n, rotations=4, lineup="a b", seed=1)
+        assert f" {count_cy(n, 'deliad')} × " in text, text
     assert checked == 12 and set(COUNT_NOUNS_CY) >= {"cerdyn", "pwynt", "gornest"}
 
 

@@ -259,7 +259,7 @@ def test_tournament_in_welsh() -> None:
     )
     assert res.exit_code == 0, res.output
     out = res.stdout
-    assert "Nain Jaune: 2 deliad × 2 cylchdro, seddi random random#2, hedyn 0" in out
+    assert "Nain Jaune: 2 ddeliad × 2 cylchdro, seddi random random#2, hedyn 0" in out
     for word in ("sglodion/rownd", "CH 95%", "buddugoliaethau", "operâu", "sgôr"):
         assert word in out, word
     assert "chips/round" not in out and "rating" not in out

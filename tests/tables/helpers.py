@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 from cardroom.games.nain_jaune import Rules
 from cardroom.tables import SeatSpec, TableConfig
 
 STEPS = 4000
+# However loaded the machine, a condition gets at least this long to hold.
+DEADLINE = 60.0
 
 
 async def until(condition: Callable[[], bool], steps: int = STEPS) -> None:
-    """Let the event loop run until ``condition`` holds (bounded in steps, not in seconds)."""
-    for _ in range(steps):
+    """Let the event loop run until ``condition`` holds: at least ``steps`` turns of the loop
+    and at least ``DEADLINE`` seconds, so a busy machine (slow turns) cannot fail it."""
+    deadline = time.monotonic() + DEADLINE
+    step = 0
+    while step < steps or time.monotonic() < deadline:
         if condition():
             return
         await asyncio.sleep(0.002)
+        step += 1
     raise AssertionError("the condition never held")
 
 

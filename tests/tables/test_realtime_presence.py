@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from cardroom.arbiter import RecordError, replay
 from cardroom.cli.main import cli
 from cardroom.games.speed import SpeedGame, SpeedRules
+from cardroom.i18n.realtime_words import line_words
 from cardroom.sim.realtime import new_table, run_table
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
@@ -258,6 +259,14 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
         await tick(service, table_id, clock, 0.5)
     assert t.arbiter is not None
     assert [e.seat for e in t.arbiter.log[-10:] if e.seat is not None].count(0) > 0  # both bots
+    # the bot in Ann's seat plays under its own name, in each language
+    log = service.frame_for(table_id, 1)["log"]
+    mine = [line for line in log if line.get("seat") == 0 and line.get("accepted")]
+    assert mine and mine[-1].get("for_seat") is True
+    assert mine[-1]["text"].startswith("Bot (for Ann)"), mine[-1]["text"]
+    for lang, shown in (("fr", "Robot (pour Ann)"), ("cy", "Bot (ar ran Ann)")):
+        said = line_words(mine[-1], "speed", ["Ann", "Bot"], lang)
+        assert said is not None and said.startswith(shown), said
     if t.status == "playing":
         subs[0] = service.subscribe(table_id, 0)
         await until(lambda: t.bots[0] is None)

@@ -248,3 +248,34 @@ def test_a_card_play_is_parsed_to_the_engines_shared_play() -> None:
     assert seven is parse_action("7D")
     assert id(seven) in _SHARED_PLAY
     assert parse_action("QH") is not seven
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"),
+    [("en", "Bot (for Ann)"), ("fr", "Robot (pour Ann)"), ("cy", "Bot (ar ran Ann)")],
+)
+def test_a_bot_in_a_taken_seat_plays_under_its_own_name(lang: str, shown: str) -> None:
+    from cardroom.i18n.words import localize_frame
+
+    seats = (SeatSpec("person", name="Ann"), SeatSpec("person"))
+    drv = Driver(TableConfig(rules=Rules(), seats=seats, seed=3))
+    table = drv.table
+    assert drv.propose("joined", {"seat": 1, "name": "Bob"})
+    assert drv.propose("started", {"filled": [], "dealer": 1})
+    assert drv.propose("round", table.deal())
+    turn = table.turn()
+    assert turn is not None and turn.bot is None
+    person = turn.seat
+    other = 1 - person
+    name = ("Ann", "Bob")[person]
+    assert drv.propose("takeover", {"seat": person, "level": "easy"})
+    turn = table.turn()
+    assert turn is not None and turn.bot is not None
+    rnd = table.round
+    assert rnd is not None
+    action = action_text(rnd.legal_actions()[0])
+    assert drv.propose("action", {"seat": person, "action": action, "by": "bot"})
+    events = localize_frame(table.frame(other), lang)["events"]
+    texts = [ev["text"] for ev in events]
+    acted = [ev["text"] for ev in events if ev["kind"] in ("play", "takes", "without")]
+    assert acted and all(t.startswith(shown.replace("Ann", name)) for t in acted), texts

@@ -151,8 +151,10 @@ def show(result: TournamentResult, console: Console, lang: str | Translator | No
     s = result.setup
     lineup = " ".join(s.entries[e] for e in s.lineup)
     table = Table(
-        title=tr._("Nain Jaune: {deals} deals × {rotations} rotations, seats {lineup}, seed {seed}",
-                   deals=s.games, rotations=s.players, lineup=lineup, seed=s.seed)
+        title=tr.ngettext(
+            "Nain Jaune: {n} deal × {rotations} rotations, seats {lineup}, seed {seed}",
+            "Nain Jaune: {n} deals × {rotations} rotations, seats {lineup}, seed {seed}",
+            s.games, rotations=s.players, lineup=lineup, seed=s.seed)
     )
     for column in COLUMNS:
         table.add_column(tr._(column), justify="left" if column == "bot" else "right",

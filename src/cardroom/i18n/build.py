@@ -77,6 +77,14 @@ def extract() -> tuple[Catalog, set[str]]:
 
     for msg in (*words._FACE.values(), *words._SUIT.values(), "{rank} of {suit}"):
         web.add(msg)
+    # The lobby's option words come from the server's model (i18n/options.py).
+    from cardroom.i18n.options import web_words
+
+    web.update(web_words())
+    # The games' titles: the pages take them from the registry (/api/games).
+    from cardroom.games.registry import games
+
+    web.update(g.title for g in games())
     return pot, web
 
 

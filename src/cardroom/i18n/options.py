@@ -1,16 +1,26 @@
 """Every option of every game in words: what it is, what each value does, where it comes from.
 
 A person never reads an option's key or value (``when_blocked``, ``next-rank``): the lobby, the
-rules pages and the table's rules line show these sentences instead. The lobby's copy is
-``web/static/js/options.js`` (the same msgids); ``tests/i18n/test_option_words.py`` walks every
-key, value and preset of the rules and fails if one has no words here, or no French or Welsh.
+rules pages and the table's rules line show these sentences instead. The values and presets
+are the rules' (``games/nain_jaune/rules.py``); this module only gives them words. The lobby reads
+both from :func:`lobby_model`; ``tests/i18n/test_option_words.py`` walks every key, value and
+preset of the rules and fails if one has no words here, or no French or Welsh.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
-from cardroom.games.nain_jaune.rules import BOARD_SETS, PRESETS, EndCondition, Rules
+from cardroom.games.nain_jaune.rules import (
+    BOARD_SETS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTION_VALUES,
+    PRESETS,
+    EndCondition,
+    Rules,
+)
 from cardroom.i18n import N_, Translator, tr_of
 from cardroom.i18n.grammar import printed
 
@@ -51,109 +61,122 @@ class OptionWords:
         raise KeyError(f"{self.key}={value}")
 
 
+def _nain_jaune(
+    key: str, label: str, words: tuple[tuple[str, str, tuple[str, ...]], ...]
+) -> OptionWords:
+    """The words of a Nain Jaune option, its values taken from the rules in their order (this
+    module only says what each one means); words for a value the rules lack, or a value
+    without words, fail at import."""
+    said = {value: (text, sources) for value, text, sources in words}
+    values = OPTION_VALUES[key]
+    if set(said) != set(values):
+        raise AssertionError(f"{key}: words for {sorted(said)}, the rules have {list(values)}")
+    return OptionWords(key, label, tuple(Choice(v, *said[v]) for v in values))
+
+
 NAIN_JAUNE: tuple[OptionWords, ...] = (
-    OptionWords(
+    _nain_jaune(
         "when_blocked",
         N_("When nobody has the next card"),
         (
-            Choice(
+            (
                 "next-rank",
                 N_("the one who played last goes on with the next rank"),
                 ("french", "how-to-deal"),
             ),
-            Choice(
+            (
                 "free-restart",
                 N_("the one who played last starts again with any card"),
                 ("yellow-dwarf-rules",),
             ),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "payment",
         N_("What the others pay the winner of a round"),
         (
-            Choice(
+            (
                 "points-ace-low",
                 N_(
                     "the value of their cards (ace 1, two to ten as marked, jack, queen and king 10)"  # noqa: E501
                 ),
                 ("french",),
             ),
-            Choice("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
-            Choice(
+            ("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
+            (
                 "points-ace-high",
                 N_("the value of their cards (two to ten as marked, ace, jack, queen and king 10)"),
                 ("yellow-dwarf-rules",),
             ),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "forgotten_announcement",
         N_("A box its player forgot to take"),
         (
-            Choice("chips-stay", N_("keeps its chips for a later round"), ("french",)),
-            Choice(
+            ("chips-stay", N_("keeps its chips for a later round"), ("french",)),
+            (
                 "double-box",
                 N_("keeps its chips, and the forgetter doubles it at the end of the round"),
                 ("how-to-deal", "yellow-dwarf-rules"),
             ),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "announce",
         N_("Taking a box"),
         (
-            Choice("auto", N_("cardroom says “who takes” for you"), ("table",)),
-            Choice("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
+            ("auto", N_("cardroom says “who takes” for you"), ("table",)),
+            ("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "grand_opera",
         N_("The Grand Opéra (the whole board)"),
         (
-            Choice(
+            (
                 "one-turn",
                 N_("goes to a player who plays every card of their hand in one turn"),
                 ("french",),
             ),
-            Choice(
+            (
                 "no-one-else-played",
                 N_(
                     "goes to a player who plays every card in one turn before anyone else has played"  # noqa: E501
                 ),
                 ("how-to-deal", "yellow-dwarf-rules"),
             ),
-            Choice("off", N_("is not played"), ("house",)),
+            ("off", N_("is not played"), ("house",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "may_stop",
         N_("Holding the next card"),
         (
-            Choice("false", N_("you must play it"), ("french", "how-to-deal")),
-            Choice("true", N_("you may keep it and say “without”"), ("house",)),
+            ("false", N_("you must play it"), ("french", "how-to-deal")),
+            ("true", N_("you may keep it and say “without”"), ("house",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "direction",
         N_("Seats on the screen"),
         (
-            Choice("clockwise", N_("follow each other clockwise"), ("table",)),
-            Choice("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
+            ("clockwise", N_("follow each other clockwise"), ("table",)),
+            ("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
         ),
     ),
-    OptionWords(
+    _nain_jaune(
         "board_cards",
         N_("The cards of the five boxes"),
         (
-            Choice(
+            (
                 "standard",
                 N_(
                     "ten of diamonds, jack of clubs, queen of spades, king of hearts, seven of diamonds"  # noqa: E501
                 ),
                 ("french", "how-to-deal", "yellow-dwarf-rules"),
             ),
-            Choice(
+            (
                 "regional",
                 N_(
                     "ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"  # noqa: E501
@@ -332,3 +355,40 @@ def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
     for part in parts[1:]:
         text = tr._("{rules}; {option}", rules=text, option=part)
     return text
+
+
+def lobby_model() -> dict[str, Any]:
+    """Nain Jaune's options as the lobby's page reads them (``/api/options/nain-jaune``): the
+    rules' values and presets with their words as msgids (the page translates them with its
+    catalog). ``web/static/js/options.js`` keeps no copy of its own."""
+    board_names = {cards: name for name, cards in BOARD_SETS.items()}
+    presets = {}
+    for name, rules in PRESETS.items():
+        data = rules.to_json()
+        data["board_cards"] = board_names[rules.board_cards]
+        presets[name] = data
+    return {
+        "players_min": MIN_PLAYERS,
+        "players_max": MAX_PLAYERS,
+        "sources": dict(SOURCES),
+        "choices": {
+            o.key: {
+                "label": o.label,
+                "values": [[c.value, c.words, list(c.sources)] for c in o.choices],
+            }
+            for o in NAIN_JAUNE
+        },
+        "board_sets": {name: [str(c) for c in cards] for name, cards in BOARD_SETS.items()},
+        "presets": presets,
+        "preset_words": dict(PRESET_NAMES),
+        "preset_sources": dict(PRESET_SOURCES),
+    }
+
+
+def web_words() -> list[str]:
+    """The msgids :func:`lobby_model` sends, for the page catalogs."""
+    words = [*SOURCES.values(), *PRESET_NAMES.values()]
+    for option in NAIN_JAUNE:
+        words.append(option.label)
+        words.extend(c.words for c in option.choices)
+    return words

@@ -319,6 +319,11 @@ def line_words(
     events = line.get("events")
     if not isinstance(events, list):
         return None
+    taken = line.get("seat")
+    if line.get("for_seat") and isinstance(taken, int) and 0 <= taken < len(names):
+        # a bot playing a taken seat: "Bot (for Ann)"
+        shown = tr._("Bot (for {name})", name=names[taken])
+        names = [shown if g == taken else n for g, n in enumerate(names)]
     said_parts = []
     for ev in events:
         text = _event_text(str(ev.get("kind")), ev, game, names, tr, _named)

@@ -211,6 +211,8 @@ def event_text(
     kind = event.get("kind")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
+    if who and event.get("for_seat"):
+        who = tr._("Bot (for {name})", name=who)
     card: str = str(event.get("card") or "")
     if kind == "play":
         return tr._("{name} plays {card}", name=who, card=pretty(card, shown))

@@ -31,7 +31,7 @@ from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from cardroom.games.nain_jaune.engine import Round
-from cardroom.games.nain_jaune.rules import HAND_SIZES, STAKES, Rules, card_value
+from cardroom.games.nain_jaune.rules import HAND_SIZES, STAKES, Rules, card_value, choice_code
 from cardroom.kernels.streams import (
     CLAIM_CODE,
     DEAL_TAG,
@@ -85,6 +85,12 @@ R_END_KIND, R_END_N, R_START = 6, 7, 8
 R_BOX_OF, R_VALUE, R_BOARD_CARD, R_BOARD_MASK = 16, 68, 120, 125
 R_VALUE_BITS = 128  # 4 masks: the cards whose value has bit k set
 R_SIZE = 132
+# The choice options' codes are their index in the rules' CHOICES (no second list of values).
+FREE_RESTART = choice_code("when_blocked", "free-restart")
+DOUBLE_BOX = choice_code("forgotten_announcement", "double-box")
+ANNOUNCE_AUTO = choice_code("announce", "auto")
+OPERA_ONE_TURN = choice_code("grand_opera", "one-turn")
+OPERA_NO_ONE_ELSE = choice_code("grand_opera", "no-one-else-played")
 
 END_KINDS = {"broke": 0, "last-standing": 1, "rounds": 2, "target": 3}
 REASONS: dict[int, str] = {
@@ -311,7 +317,7 @@ def _finish(s: Any, r: Any, winner: int) -> None:
                 if paid < owed:
                     short |= 1 << seat
                 s[_u(S_BOARD + box)] += paid
-    if r[R_FORGOT] == 1:
+    if r[R_FORGOT] == DOUBLE_BOX:
         for i in range(s[S_NFORGOT]):
             seat = s[_u(S_FORGOT_SEAT + i)]
             box = s[_u(S_FORGOT_BOX + i)]
@@ -322,9 +328,9 @@ def _finish(s: Any, r: Any, winner: int) -> None:
                 short |= 1 << seat
             s[_u(S_BOARD + box)] += paid
     opera = False
-    if r[R_OPERA] == 0:
+    if r[R_OPERA] == OPERA_ONE_TURN:
         opera = s[S_RUN_SEAT] == winner and s[S_RUN_LEN] == s[S_HAND_SIZE]
-    elif r[R_OPERA] == 1:
+    elif r[R_OPERA] == OPERA_NO_ONE_ELSE:
         opera = s[S_PLAYED] == s[S_HAND_SIZE]
     if opera:
         swept = 0
@@ -431,7 +437,7 @@ def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> i
                     break
                 k += 1
             elif dead[k]:
-                if r[R_WHEN] == 1 or k == 13:
+                if r[R_WHEN] == FREE_RESTART or k == 13:
                     break
                 k += 1
             else:
@@ -477,8 +483,8 @@ def _play_out(
     npasses = s[S_NPASSES]
     played_mask = s[S_PLAYED_MASK]
     may_stop = r[R_MAY_STOP] != 0
-    auto = r[R_ANNOUNCE] == 0
-    free_restart = r[R_WHEN] == 1
+    auto = r[R_ANNOUNCE] == ANNOUNCE_AUTO
+    free_restart = r[R_WHEN] == FREE_RESTART
     winner = -1
     actions = 0
     while winner < 0:
@@ -659,7 +665,7 @@ def _play_out_random(s: Any, r: Any, rng: Any, seats: Any) -> int:
     npasses = 0
     run_seat = -1
     run_len = 0
-    free_restart = r[R_WHEN] == 1
+    free_restart = r[R_WHEN] == FREE_RESTART
     held = np.int64(0)  # every card in a hand
     for p in range(n):
         held |= s[_u(S_HANDS + p)]
@@ -773,7 +779,9 @@ def _play_game(
     With ``specialize``, a game that :func:`_play_out_random` can play (no trace, random
     players only, ``announce=auto``, ``may_stop`` off) is played by it."""
     tracing = trace.shape[0] > 0
-    only_random = specialize and not tracing and r[R_ANNOUNCE] == 0 and r[R_MAY_STOP] == 0
+    only_random = (
+        specialize and not tracing and r[R_ANNOUNCE] == ANNOUNCE_AUTO and r[R_MAY_STOP] == 0
+    )
     for i in range(nseats):
         if policies[_u(i)] != 0:
             only_random = False
@@ -1283,11 +1291,11 @@ def search_worlds(
 def encode_rules(rules: Rules) -> I64Array:
     """The rules as the fast path's int64 array."""
     r = np.zeros(R_SIZE, np.int64)
-    r[R_WHEN] = ("next-rank", "free-restart").index(rules.when_blocked)
-    r[R_PAY] = ("points-ace-low", "card-count", "points-ace-high").index(rules.payment)
-    r[R_FORGOT] = ("chips-stay", "double-box").index(rules.forgotten_announcement)
-    r[R_ANNOUNCE] = ("auto", "manual").index(rules.announce)
-    r[R_OPERA] = ("one-turn", "no-one-else-played", "off").index(rules.grand_opera)
+    r[R_WHEN] = choice_code("when_blocked", rules.when_blocked)
+    r[R_PAY] = choice_code("payment", rules.payment)
+    r[R_FORGOT] = choice_code("forgotten_announcement", rules.forgotten_announcement)
+    r[R_ANNOUNCE] = choice_code("announce", rules.announce)
+    r[R_OPERA] = choice_code("grand_opera", rules.grand_opera)
     r[R_MAY_STOP] = int(rules.may_stop)
     r[R_END_KIND] = END_KINDS[rules.end.kind]
     r[R_END_N] = rules.end.number

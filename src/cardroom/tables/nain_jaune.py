@@ -139,6 +139,10 @@ class Turn:
     """The bot spec or level deciding for the seat, None for a person."""
 
 
+_ACTOR_KINDS = frozenset({"play", "takes", "forgot", "without"})
+"""Events whose ``seat`` is the one who acted."""
+
+
 class NainJauneTable:
     """The state of one table, driven only by :meth:`apply`."""
 
@@ -535,7 +539,14 @@ class NainJauneTable:
         action = parse_action(data["action"])
         if data.get("forget") and isinstance(action, Play):
             action = Play(action.card, forget=True)
+        start = len(self.events)
         self._engine_events(rnd.apply(action))
+        seat = data.get("seat")
+        if data.get("by") == "bot" and isinstance(seat, int) and self.is_person(seat):
+            # a bot in a person's seat plays under its own name: "Bot (for Ann)"
+            for ev in self.events[start:]:
+                if ev.get("seat") == seat and ev.get("kind") in _ACTOR_KINDS:
+                    ev["for_seat"] = True
         if not rnd.over:
             return
         names = self.round_names

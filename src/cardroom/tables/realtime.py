@@ -313,6 +313,7 @@ class RealtimeTable:
         """Person seats away (no connection) and since when that was logged (their limit counts
         from then); a seat a bot took is not here."""
         self.taken: set[int] = set()
+        self._for_seat: set[int] = set()  # id() of the entries a bot played in a taken seat
         """Person seats a bot plays since their person was away too long."""
         self.forfeit: int | None = None
         """The seat that lost by being away too long (``over`` with reason ``forfeit``)."""
@@ -594,7 +595,12 @@ class RealtimeTable:
             t = _time(data)
             game = self.game_time(t)
             self._clock.advance_to(game)
-            self.arbiter.submit(_seat(data), parsed, game)
+            seat = _seat(data)
+            self.arbiter.submit(seat, parsed, game)
+            if seat in self.taken and data.get("by") == "bot":
+                played = [e for e in self.arbiter.log[-3:] if e.seat == seat]
+                if played:
+                    self._for_seat.add(id(played[-1]))
             self.time = t
         elif kind in ("away", "back", "takeover"):
             self._apply_presence(kind, data)
@@ -757,13 +763,19 @@ class RealtimeTable:
 
     def _log_json(self, entry: Entry, seat: int | None) -> dict[str, Any]:
         """A log line for ``seat``: the other seat's refused actions without their cards."""
-        names = self.arbiter.names if self.arbiter is not None else ["", ""]
+        names = list(self.arbiter.names) if self.arbiter is not None else ["", ""]
+        taken = id(entry) in self._for_seat and entry.seat is not None
+        if taken:
+            assert entry.seat is not None
+            names[entry.seat] = f"Bot (for {names[entry.seat]})"
         line: dict[str, Any] = {
             "t": entry.t, "seat": entry.seat, "accepted": entry.accepted,
             "text": entry_text(entry, names, viewer=-1 if seat is None else seat),
         }  # fmt: skip
         # the fields of the text, so that each connection reads it in its own language
         line["events"] = [event_fields(e) for e in entry.events]
+        if taken:
+            line["for_seat"] = True
         if entry.timeout:
             line["timeout"] = True
         if entry.seat is not None and (entry.accepted or entry.seat == seat):

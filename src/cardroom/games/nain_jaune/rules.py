@@ -38,6 +38,7 @@ HAND_SIZES: dict[int, int] = {2: 22, 3: 15, 4: 12, 5: 9, 6: 8, 7: 7, 8: 6}
 STANDARD_BOARD: tuple[Card, ...] = tuple(parse_cards("10D JC QS KH 7D"))
 REGIONAL_BOARD: tuple[Card, ...] = tuple(parse_cards("10D JC QH KS 7D"))
 BOARD_SETS: dict[str, tuple[Card, ...]] = {"standard": STANDARD_BOARD, "regional": REGIONAL_BOARD}
+"""The named sets of box cards, the classic one first."""
 STAKES: tuple[int, ...] = (1, 2, 3, 4, 5)
 """Chips each player stakes on the five boxes, in board order (the Yellow Dwarf takes 5)."""
 STAKE_PER_ROUND = sum(STAKES)
@@ -50,7 +51,7 @@ MAX_STARTING_CHIPS = 1_000_000
 MAX_END_NUMBER = 1_000_000_000
 """The largest N of ``rounds:N`` and ``target:N``."""
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+CHOICES: dict[str, tuple[str, ...]] = {
     "when_blocked": ("next-rank", "free-restart"),
     "payment": ("points-ace-low", "card-count", "points-ace-high"),
     "forgotten_announcement": ("chips-stay", "double-box"),
@@ -58,6 +59,26 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "grand_opera": ("one-turn", "no-one-else-played", "off"),
     "direction": ("clockwise", "anticlockwise"),
 }
+"""The one list of each choice option's values, the classic one first. The ``Literal`` types
+above, the words of ``i18n/options.py``, the lobby's model and the fast path's integer codes
+(an index into these tuples) all read it; a test checks the ``Literal`` types match it."""
+_CHOICES = CHOICES  # the former private name, for code that still imports it
+
+OPTION_VALUES: dict[str, tuple[str, ...]] = {
+    **{name: CHOICES[name] for name in ("when_blocked", "payment", "forgotten_announcement")},
+    "announce": CHOICES["announce"],
+    "grand_opera": CHOICES["grand_opera"],
+    "may_stop": ("false", "true"),
+    "direction": CHOICES["direction"],
+    "board_cards": tuple(BOARD_SETS),
+}
+"""Every option a table picks from a list, in the lobby's order, each value as text (a flag as
+``false``/``true``, the board cards by set name)."""
+
+
+def choice_code(name: str, value: str) -> int:
+    """The position of ``value`` in option ``name``'s choices (the fast path's integer code)."""
+    return CHOICES[name].index(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +151,7 @@ class Rules:
                     most=MAX_STARTING_CHIPS,
                 )
             )
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
                 raise RulesError(
@@ -149,9 +170,7 @@ class Rules:
             )
         if self.board_cards[4] != parse_card("7D"):
             raise RulesError(
-                Message(
-                    "rules.board-dwarf", "the fifth board card is always the Yellow Dwarf, 7D"
-                )
+                Message("rules.board-dwarf", "the fifth board card is always the Yellow Dwarf, 7D")
             )
 
     @property

@@ -12,12 +12,14 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from cardroom.games import registry
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndCondition, Rules
 from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
+from cardroom.i18n.options import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
 from cardroom.tables import SeatSpec, TableConfig, TableError
@@ -62,6 +64,18 @@ MAX_CREATE_BYTES = 16 * 1024
 async def lobby_page(request: Request) -> Response:
     """The lobby: create a table, my tables, open tables."""
     return page(request, "lobby.html")
+
+
+@router.get("/api/options/nain-jaune")
+async def nain_jaune_options() -> dict[str, Any]:
+    """Nain Jaune's options, presets and their words (msgids): the lobby's one model of them."""
+    return lobby_model()
+
+
+@router.get("/api/games")
+async def game_list() -> dict[str, Any]:
+    """Every registered game: its name and its title (an English msgid the page translates)."""
+    return {"games": [{"name": g.name, "title": g.title} for g in registry.games()]}
 
 
 @router.get("/healthz")

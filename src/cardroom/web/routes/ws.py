@@ -69,6 +69,9 @@ WAITING_MAX = 16
 PAGE_SILENT = 10.0
 """Seconds without a word from a page that pings (every 2 s, ``static/js/common.js``) after
 which the connection is closed: its person is away (their seat's takeover clock starts)."""
+DISPATCH_GRACE = 10.0
+"""Seconds a vanished client's message under way may still take to finish (its database waits
+have their own deadlines) before it is cancelled: an action is taken whole, never cut."""
 HANDSHAKE_DEADLINE = 5.0
 """Seconds the database may take to say who a new connection is (else ``unavailable``)."""
 
@@ -234,6 +237,8 @@ class Connection:
         reading goes on (a ping is answered) while an action waits for the database."""
         self.heard_at = time.monotonic()
         self.beats = False
+        self.dispatching = False
+        self.closing = False
         """The page sends pings (a heartbeat): a page silent for ``PAGE_SILENT`` s is gone."""
 
     async def send(self, frame: dict[str, Any]) -> None:
@@ -263,6 +268,10 @@ class Connection:
             pass
         finally:
             pump.cancel()
+            self.closing = True
+            if self.dispatching:  # an action under way is taken whole or not at all
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(work), DISPATCH_GRACE)
             work.cancel()
             await asyncio.gather(work, return_exceptions=True)
             self.service.unsubscribe(sub)
@@ -355,9 +364,14 @@ class Connection:
                         await self.websocket.close(CLOSE_GOING_AWAY)
                     return
                 continue
+            self.dispatching = True
             try:
                 await self._dispatch(message)
             except (WebSocketDisconnect, RuntimeError, OSError):
+                return
+            finally:
+                self.dispatching = False
+            if self.closing:
                 return
 
     async def _queue(self, message: ClientMessage) -> None:

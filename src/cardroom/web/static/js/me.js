@@ -1,5 +1,6 @@
 // The player page: name, my games and statistics, another device, password, sign in, leaving.
 import { _, LANG, clear, el, num, ratingText, readJson, startI18n } from "./common.js";
+import { GAME_NAMES } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -7,7 +8,6 @@ function N_(msg) {
   return msg;
 }
 
-const GAME_NAMES = { "nain-jaune": N_("Nain Jaune"), spit: N_("Spit"), speed: N_("Speed") };
 const FORMER = N_("a former player");
 const LEVEL_NAMES = { easy: N_("the easy bot"), medium: N_("the medium bot"), hard: N_("the hard bot"), expert: N_("the expert bot") };
 

@@ -1,10 +1,10 @@
 // Play now: a button per game, the wait for the other people, the leaderboards.
 import { _, clear, el, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
+import { GAME_NAMES } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
 const N_ = (msg) => msg;
-const GAME_NAMES = { speed: N_("Speed"), spit: N_("Spit"), "nain-jaune": N_("Nain Jaune") };
 const LEVEL_NAMES = { easy: N_("the easy bot"), medium: N_("the medium bot"), hard: N_("the hard bot"), expert: N_("the expert bot") };
 let polling = null;
 

@@ -1,6 +1,6 @@
 // The replay viewer's Spit and Speed steps: both players' cards face up (the game is over), the
 // middle piles, what happened (a refusal with its reason) and a time line in real seconds.
-import { _, cardFace, clear, el, ngettext } from "./common.js";
+import { _, cardBack, cardFace, clear, el, ngettext } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const secs = (x) => Number(x || 0).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -38,9 +38,9 @@ export function drawRealtime(replay, ri, si, name, go) {
 
   $("r-need").textContent = step.timeout ? _("The countdown ran out.") : "";
   const middle = clear($("r-sequence"));
-  if (!spit) middle.append(pile(_("side {n}", { n: step.side_sizes[0] }), null, step.side_sizes[0]));
+  if (!spit) middle.append(sidePile(step.side_sizes[0]));
   [0, 1].forEach((p) => middle.append(pile(_("pile {number}", { number: p + 1 }) + ` · ${step.centre_sizes[p]}`, step.centre[p], step.centre_sizes[p])));
-  if (!spit) middle.append(pile(_("side {n}", { n: step.side_sizes[1] }), null, step.side_sizes[1]));
+  if (!spit) middle.append(sidePile(step.side_sizes[1]));
 
   const list = clear($("r-players"));
   [0, 1].forEach((g) => {
@@ -89,6 +89,12 @@ export function drawRealtime(replay, ri, si, name, go) {
         : ngettext("{n} point: one for each card left in the loser’s draw pile.", "{n} points: one for each card left in the loser’s draw pile.", n);
     box.append(el("p", { class: "r-points" }, said));
   }
+}
+
+/** A Speed side pile: face down, a card back while it holds cards, an empty slot after. */
+function sidePile(n) {
+  const face = n > 0 ? cardBack("small") : el("span", { class: "card small rt-empty", "aria-hidden": "true" });
+  return el("span", { class: "rt-replay-pile" }, face, el("span", { class: "rt-count" }, _("side {n}", { n })));
 }
 
 function pile(label, top, n) {

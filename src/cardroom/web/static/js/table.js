@@ -3,7 +3,7 @@ import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   personName, postJson, fillIfChanged, fillRatingLine, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
-import { LEVEL_WORDS } from "./options.js";
+import { LEVEL_WORDS } from "./levels.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
@@ -258,6 +258,9 @@ function addEvent(ev, live = true) {
   if (live && ANNOUNCE.has(ev.kind)) {
     const box = $("announce");
     box.textContent = text;
+    // over the board, just under the status line (however many lines it takes), never over it
+    const line = $("status-line");
+    box.style.top = `${line.offsetTop + line.offsetHeight}px`;
     box.classList.add("show");
     clearTimeout(announceTimer);
     announceTimer = setTimeout(() => box.classList.remove("show"), 2600);
