@@ -11,7 +11,13 @@ scripted people run (10.77.11.0/24, 10.77.12.0/24; host 2 runs ``--workers 2``).
 meet only through the database (its notices): there is no link between them to cut, so a
 partition between hosts that both reach the database changes nothing by construction. A cut
 is silent: a ``pfifo limit 0`` queue on both ends of a link drops every packet, no reset
-(``tc netem`` where the kernel has it; the slow-link scenario needs it).
+The slow link adds 50 ms each way to host 1's link to the database: ``tc netem`` where the
+kernel has it, else a relay in the database's namespace (``tests/slowrelay.py``) that host 1
+always reaches the database through and that holds every chunk 50 ms each way while slow. The
+slow-link scenario also plays REALTIME Spit/Speed tables (a new game whenever one ends), each
+table's two people on different hosts, and prints their act→all latency (from a person's
+``act`` until both people have its frame) while the link is slow and otherwise (the peer in the
+same run), and the duplicate-key refusals PostgreSQL logged.
 
 Each scenario: fresh database and hosts, TABLES Nain Jaune tables (2 people, 2 bots; each
 table's people on different hosts, half of the tables made on each host), 4 s of play, the
@@ -44,7 +50,14 @@ from cardroom.store import LogEntry
 from cardroom.store.events import asyncpg_dsn
 from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster, why_not
-from tests.scale.clients import PER_ADDRESS_BOUNDS, SeatClient, create_table
+from tests.scale.clients import (
+    PER_ADDRESS_BOUNDS,
+    RealtimeClient,
+    SeatClient,
+    check_realtime_frames,
+    create_realtime_table,
+    create_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]  # (the checkout)
 NS = {"db": "crtb-db", "h1": "crtb-h1", "h2": "crtb-h2"}
@@ -55,6 +68,8 @@ CLIENT_SIDE = {"h1": ("crtbc1", "10.77.11.1", "crtbh1c", "10.77.11.2"),
 CHECK = ("crtbck", "10.77.21.1", "crtbdbc", "10.77.21.2")
 PORT = 8000
 SCENARIOS = ("kill", "cut-db", "db-stop", "slow", "hosts-apart")
+RELAY_PORT = 15432
+"""Where the slow-link relay listens in the database's namespace (on host 1's link)."""
 SRC = ROOT / "src"
 """The tree the hosts run (``--src``: another tree's, a peer)."""
 
@@ -142,6 +157,35 @@ def slow(host: str, on: bool, ms: int = 50) -> None:
             sh("tc", "qdisc", "del", "dev", dev, "root", ns=ns, check=False)
 
 
+class Relay:
+    """``tests/slowrelay.py`` in the database's namespace: host 1's way to the database when
+    the kernel has no ``tc netem``."""
+
+    def __init__(self, pg_port: int, ms: int = 50) -> None:
+        ip = DB_SIDE["h1"][1]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+        self.proc = subprocess.Popen(
+            ["ip", "netns", "exec", NS["db"], sys.executable, "-m", "tests.slowrelay",
+             ip, str(RELAY_PORT), ip, str(pg_port), str(ms)],
+            env=env, stdout=subprocess.PIPE, start_new_session=True,
+        )  # fmt: skip
+        assert self.proc.stdout is not None
+        if self.proc.stdout.readline().strip() != b"ready":
+            raise RuntimeError("the slow-link relay did not start")
+
+    def slow(self, on: bool) -> None:
+        self.proc.send_signal(signal.SIGUSR1 if on else signal.SIGUSR2)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
 class NsCluster(PgCluster):
     """The test clusters' PostgreSQL, run inside the database's namespace, listening on its
     links, with the server settings docs/deploy.md asks the operator for."""
@@ -164,8 +208,8 @@ class NsCluster(PgCluster):
         if done.returncode != 0:
             raise RuntimeError(f"{tool} failed: {done.stderr.strip() or done.stdout.strip()}")
 
-    def url_from(self, ip: str) -> str:
-        return f"postgresql+asyncpg://cardroom@{ip}:{self.port}/postgres"
+    def url_from(self, ip: str, port: int | None = None) -> str:
+        return f"postgresql+asyncpg://cardroom@{ip}:{port or self.port}/postgres"
 
 
 class Host:
@@ -282,12 +326,88 @@ async def disagreeing(store: LogReader, clients: list[SeatClient]) -> tuple[int,
     return checked, bad
 
 
-async def scenario(name: str, tables: int, hold: float) -> dict[str, Any]:
-    """One scenario on a fresh database and fresh hosts."""
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Realtime:
+    """Spit/Speed tables played one game after another until ``until``, each table's two
+    people on different hosts; every act's act→all latency, and every game's clients."""
+
+    def __init__(self, addresses: list[str], until: float) -> None:
+        self.addresses = addresses
+        self.until = until
+        self.latencies: list[tuple[float, float]] = []
+        """(when the act was sent, seconds until both people had its frame)."""
+        self.games: list[list[RealtimeClient]] = []
+
+    async def play(self, k: int) -> None:
+        game = 0
+        while time.monotonic() < self.until - 3:
+            kind = "speed" if (k + game) % 2 == 0 else "spit"
+            via = self.addresses[(k + game) % 2]
+            async with httpx.AsyncClient(base_url=f"http://{via}", timeout=30) as http:
+                invite = await create_realtime_table(http, game=kind)
+            arrivals: list[list[tuple[int, float]]] = [[], []]
+            acts: list[tuple[int, float]] = []
+            clients = []
+            for seat, token in sorted(invite.tokens.items()):
+                order = self.addresses if (seat + k) % 2 == 0 else self.addresses[::-1]
+
+                def heard(
+                    c: RealtimeClient,
+                    f: dict[str, Any],
+                    seat: int = seat,
+                    arrivals: list[list[tuple[int, float]]] = arrivals,
+                    acts: list[tuple[int, float]] = acts,
+                ) -> None:
+                    arrivals[seat].append((f["seq"], time.monotonic()))
+                    ref = f.get("ref")
+                    if ref is not None and ref in c.sent_at:
+                        acts.append((f["seq"], c.sent_at[ref]))
+
+                clients.append(RealtimeClient(
+                    list(order), invite.table_id, token, seed=k * 1000 + game * 2 + seat,
+                    think=0.1, name=f"P{seat}", on_state=heard,
+                ))  # fmt: skip
+            self.games.append(clients)
+            left = max(10.0, self.until - time.monotonic())
+            with contextlib.suppress(TimeoutError):  # a game not over by then is left
+                await asyncio.wait_for(
+                    asyncio.gather(*(c.run(deadline=left) for c in clients)), left + 5
+                )
+            for seq, sent in acts:
+                got = [next((t for s, t in arr if s >= seq), None) for arr in arrivals]
+                if all(t is not None for t in got):
+                    self.latencies.append((sent, max(t for t in got if t is not None) - sent))
+            game += 1
+
+
+async def realtime_disagreeing(
+    store: LogReader, games: list[list[RealtimeClient]]
+) -> tuple[int, int]:
+    """(frames checked, games whose frames or acknowledged actions disagree with the log)."""
+    checked = bad = 0
+    for clients in games:
+        try:
+            checked += await check_realtime_frames(store, clients)  # type: ignore[arg-type]
+        except AssertionError:
+            bad += 1
+    return checked, bad
+
+
+async def scenario(name: str, tables: int, hold: float, realtime: int = 0) -> dict[str, Any]:
+    """One scenario on a fresh database and fresh hosts (``realtime``: Spit/Speed tables too,
+    in the slow-link scenario)."""
     cluster = NsCluster(tuned=SRC == ROOT / "src")  # a peer: the database as it was before
     cluster.start()
+    relay = Relay(cluster.port) if name == "slow" and not netem() else None
+    h1_url = cluster.url_from(DB_SIDE["h1"][1], RELAY_PORT if relay else None)
     hosts = {
-        "h1": Host("h1", cluster.url_from(DB_SIDE["h1"][1])),
+        "h1": Host("h1", h1_url),
         "h2": Host("h2", cluster.url_from(DB_SIDE["h2"][1]), workers=2),
     }
     check = LogReader(cluster.url_from(CHECK[3]))
@@ -318,8 +438,11 @@ async def scenario(name: str, tables: int, hold: float) -> dict[str, Any]:
                 busy[id(client)] = playing
                 clients.append(client)
         runs = [asyncio.create_task(c.run(deadline=240)) for c in clients]
+        live = Realtime(addresses, time.monotonic() + 4 + hold + 15)
+        if name == "slow":
+            runs += [asyncio.create_task(live.play(k)) for k in range(realtime)]
         await asyncio.sleep(4)
-        fault, heal = _fault(name, hosts, cluster)
+        fault, heal = _fault(name, hosts, cluster, relay)
         t0, wall0 = time.monotonic(), time.time()
         fault()
         await asyncio.sleep(hold)
@@ -353,16 +476,41 @@ async def scenario(name: str, tables: int, hold: float) -> dict[str, Any]:
             "disagreeing": bad,
             "tables over": f"{over}/{len(made)}",
         }
+        if live.games:
+            during = [lat for at, lat in live.latencies if t0 <= at <= t0 + hold]
+            other = [lat for at, lat in live.latencies if not t0 - 0.5 <= at <= t0 + hold + 2]
+            rt_checked, rt_bad = await realtime_disagreeing(check, live.games)
+            pg_log = (cluster.root / "log").read_text(errors="replace")
+            result |= {
+                "spit/speed games": len(live.games),
+                "act→all slow p50/p99/max (s)": "{:.3f}/{:.3f}/{:.3f} ({} acts)".format(
+                    pct(during, 0.5),
+                    pct(during, 0.99),
+                    max(during, default=float("nan")),
+                    len(during),
+                ),
+                "act→all fast p50/p99/max (s)": "{:.3f}/{:.3f}/{:.3f} ({} acts)".format(
+                    pct(other, 0.5),
+                    pct(other, 0.99),
+                    max(other, default=float("nan")),
+                    len(other),
+                ),
+                "spit/speed frames": rt_checked,
+                "spit/speed games disagreeing": rt_bad,
+                "duplicate-key refusals": pg_log.count("duplicate key value"),
+            }
     finally:
         await check.close()
         for host in hosts.values():
             host.stop()
+        if relay is not None:
+            relay.stop()
         cluster.destroy()
     return result
 
 
 def _fault(
-    name: str, hosts: dict[str, Host], cluster: NsCluster
+    name: str, hosts: dict[str, Host], cluster: NsCluster, relay: Relay | None = None
 ) -> tuple[Callable[[], None], Callable[[], None]]:
     if name == "kill":
         return hosts["h1"].kill, hosts["h1"].start
@@ -370,6 +518,8 @@ def _fault(
         return (lambda: cut("h1", True)), (lambda: cut("h1", False))
     if name == "db-stop":
         return (lambda: cluster.stop("fast")), cluster.start
+    if name == "slow" and relay is not None:
+        return (lambda: relay.slow(True)), (lambda: relay.slow(False))
     if name == "slow":
         return (lambda: slow("h1", True)), (lambda: slow("h1", False))
     return (lambda: None), (lambda: None)  # hosts-apart: no link between them to cut
@@ -381,6 +531,8 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=6)
     parser.add_argument("--hold", type=float, default=20.0, help="seconds each fault lasts")
     parser.add_argument("--src", type=Path, default=None, help="the hosts run this src tree")
+    parser.add_argument("--realtime", type=int, default=2,
+                        help="Spit/Speed tables in the slow-link scenario")  # fmt: skip
     args = parser.parse_args(argv)
     global SRC
     if args.src is not None:
@@ -390,14 +542,10 @@ async def main(argv: list[str] | None = None) -> int:
         print(f"test bed not run: {reason}")
         return 2
     rows = []
-    has_netem = netem()
     with network():
         for name in args.scenarios.split(","):
-            if name == "slow" and not has_netem:
-                rows.append({"scenario": name, "skipped": "the kernel has no tc netem"})
-                continue
             print(f"-- {name}", file=sys.stderr, flush=True)
-            rows.append(await scenario(name, args.tables, args.hold))
+            rows.append(await scenario(name, args.tables, args.hold, args.realtime))
     for row in rows:
         print(" | ".join(f"{k}: {v:.2f}" if isinstance(v, float) else f"{k}: {v}"
                          for k, v in row.items()))  # fmt: skip

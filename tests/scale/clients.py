@@ -362,6 +362,8 @@ class RealtimeClient:
     frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     acked: list[dict[str, Any]] = field(default_factory=list)
+    sent_at: dict[int, float] = field(default_factory=dict)
+    """When (``time.monotonic``) each action was sent, by its ref."""
     connects: int = 0
     actions: int = 0
     last: dict[str, Any] | None = None
@@ -451,7 +453,7 @@ class RealtimeClient:
             await asyncio.sleep(self.think)
         self._next_ref += 1
         self._sent[self._next_ref] = choice
-        self._busy_since = time.monotonic()
+        self._busy_since = self.sent_at[self._next_ref] = time.monotonic()
         self.actions += 1
         await ws.send(json.dumps({"type": "act", "action": choice, "id": self._next_ref}))
 
