@@ -125,6 +125,10 @@ def test_a_speed_match_shows_the_match_scores_and_its_winner(
     page.goto(f"{running.base}/replay")
     page.set_input_files("#upload-file", str(path))
     page.wait_for_selector("#viewer:not([hidden])")
+    page.locator("#r-play").click()  # the play-back steps on in a Speed game too
+    wait_until(lambda: " · step 3 of " in position(page), what="two steps played")
+    page.locator("#r-play").click()
+    assert page.locator("#r-play").get_attribute("aria-pressed") == "false"
     page.keyboard.press("End")  # the end of the record: the match's winner
     wait_until(lambda: page.locator("#r-settlement .match-winner").count() == 1, what="winner")
     said = page.locator("#r-settlement").inner_text()
