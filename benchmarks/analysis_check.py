@@ -23,6 +23,7 @@ checked, so a blunder the first valuation missed entirely is not counted.
 
     PYTHONPATH=src flock /work/bench.lock python benchmarks/analysis_check.py \\
         [--games 2] [--rounds 3] [--worlds 1000] [--check 24] [--seed 1] [--players ...]
+        [--budget 900]
 """
 
 from __future__ import annotations
@@ -78,6 +79,12 @@ def main() -> None:
     parser.add_argument("--judge", default="expert:iterations=60")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", nargs="*", default=list(PLAYERS))
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=0.0,
+        help="wall seconds per player after which no new game is started (0: no bound)",
+    )
     args = parser.parse_args()
     rules = Rules.from_options("classic", {"end": f"rounds:{args.rounds}"})
     print(
@@ -91,8 +98,13 @@ def main() -> None:
     least = MARKS[-1][1]
     for player in args.players:
         start = time.process_time()
+        wall = time.monotonic()
         decisions = checked = marks = hold = rev = real = found = 0
+        played = 0
         for g in range(args.games):
+            if args.budget and time.monotonic() - wall > args.budget:
+                break
+            played += 1
             bots = [make_bot(player)] + [make_bot(OTHERS) for _ in range(4)]
             names = ["T", "O1", "O2", "O3", "O4"]
             data = game_record(rules, names, bots, args.seed * 1000 + g)
@@ -144,7 +156,13 @@ def main() -> None:
                         f"check {mean:+.1f}±{se:.1f}",
                         flush=True,
                     )
+            print(
+                f"  game {g}: decisions {decisions} checked {checked} marks {marks} "
+                f"hold {hold} reversed {rev}",
+                flush=True,
+            )
         share = f"{100 * hold / marks:.0f}%" if marks else "-"
+        print(f"  {played} games played", flush=True)
         fshare = f"{found}/{real}" if real else "-"
         print(
             f"{player:42} {decisions:4} {checked:4} {marks:5} {hold:4} {rev:4} {share:>6} "

@@ -314,3 +314,37 @@ def test_each_decision_names_the_replay_step_that_shows_it(options: dict[str, st
                 assert after["hands"][d.seat] == here["hands"][d.seat]
             checked += 1
     assert checked > 10
+
+
+# P1 leads 6♣ and is asked for a seven holding 7♦ (the Yellow Dwarf: its box holds 8 × 5 chips)
+# and 7♥, then 8♠, keeping Q♣ K♠ and the other seven. Either seven leaves the same ranks (7, Q,
+# K) to play later; 7♦ takes the 40 chips now, while keeping it risks doubling that box at the
+# end, so taking the Dwarf is at least as good as 7♥. A valuation that plays the player's own
+# later leads by the heuristic alone (which leads Q♣ before a lone 7♥ but a kept 7♦ before Q♣,
+# for its box) called 7♦ a 10.6-chip blunder with 7♥ best.
+DWARF = deal8({1: "6C 7D 7H QC 8S KS"}, "AC AD AH AS")
+
+
+def test_taking_the_yellow_dwarf_is_not_marked() -> None:
+    result = analyse(record_of(CLASSIC, DWARF, play("6C 7D 8S")), worlds=WORLDS)
+    seven = decision_at(result.rounds[0].decisions, 1, 1)
+    assert {c.action for c in seven.choices} == {"7D", "7H"}
+    assert seven.chosen == "7D"
+    assert seven.loss < 1 and seven.mark is None
+
+
+# may_stop, free-restart. P1 leads 2♣ and holds 3♦ 4♥ 5♠ 6♣ 9♠: each run card may be played or
+# stopped on ("pass"). Playing the run sheds five cards (only 9♠, 9 points, is left to pay) and
+# leaves the others asked for a seven; every stop keeps run cards that pay if another player goes
+# out and hands the sequence to the others. No run card is a blunder.
+RUN_STOP = deal8({1: "2C 3D 4H 5S 6C 9S"}, "AC AD AH AS")
+
+
+def test_playing_on_through_a_run_under_may_stop_is_not_marked() -> None:
+    result = analyse(record_of(MAY_STOP, RUN_STOP, play("2C 3D 4H 5S 6C")), worlds=WORLDS)
+    mine = [d for d in result.rounds[0].decisions if d.seat == 1]
+    for played, card in enumerate(["3D", "4H", "5S", "6C"], start=1):
+        step = decision_at(mine, 1, played)
+        assert {c.action for c in step.choices} == {card, "pass"}
+        assert step.chosen == card and step.best == card
+        assert step.loss < 1 and step.mark is None

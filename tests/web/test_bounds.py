@@ -653,3 +653,32 @@ async def test_requests_and_websockets_of_one_address_are_bounded_in_the_app(
             assert answer.status_code == 200
         for p in kept[1:]:
             await p.close()
+
+
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+async def test_uvicorns_own_refusals_carry_the_security_headers(tmp_path: Path, http: str) -> None:
+    """A malformed request's 400 and the 503 past the connection cap are made by uvicorn, not
+    by the app: they carry the security headers too."""
+    settings = settings_for(
+        tmp_path, http_impl=http, max_connections=2, idle_connections_per_address=50
+    )
+    async with serving(settings) as (_app, address):
+        host, port = address.split(":")
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"GARBAGE \x00\r\n\r\n")
+        head = (await asyncio.wait_for(reader.read(), 5)).lower()
+        writer.close()
+        assert head.startswith(b"http/1.1 400")
+        for header in (b"x-content-type-options: nosniff", b"x-frame-options: deny"):
+            assert header in head
+        assert b"content-security-policy: default-src 'self'" in head
+        held = [await asyncio.open_connection(host, int(port)) for _ in range(2)]
+        reader, writer = await asyncio.open_connection(host, int(port))
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)).lower()
+        writer.close()
+        for _r, w in held:
+            w.close()
+        assert head.startswith(b"http/1.1 503")
+        assert b"x-content-type-options: nosniff" in head
+        assert b"x-frame-options: deny" in head

@@ -28,6 +28,7 @@ headers are read. A request running, or a websocket, is not counted here (the ap
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 import h11
@@ -35,6 +36,7 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from cardroom.web.headers import HSTS, SECURITY_HEADERS, content_security_policy
 from cardroom.web.settings import Settings
 
 WS_MAX_SIZE = 64 * 1024
@@ -74,6 +76,9 @@ class _HeaderDeadline(asyncio.Protocol):
 
     header_timeout = 10.0
     room: WaitingRoom | None = None
+    refusal_headers: tuple[tuple[bytes, bytes], ...] = ()
+    """The security headers of uvicorn's own answers, made without the app (a malformed
+    request's 400, the 503 past ``limit_concurrency``)."""
     peer = ""
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
@@ -122,12 +127,53 @@ class _HeaderDeadline(asyncio.Protocol):
     def _waiting_for_headers(self) -> bool:
         raise NotImplementedError
 
+    server_state: Any
+    limit_concurrency: int | None
+    connections: set[Any]
+    tasks: set[Any]
+
+    def _full(self) -> bool:
+        """uvicorn's own test: this request is answered 503 without reaching the app."""
+        most = self.limit_concurrency
+        return most is not None and (len(self.connections) >= most or len(self.tasks) >= most)
+
+    def _with_refusal_headers(self) -> Any:
+        """A copy of the server's state whose default headers carry :attr:`refusal_headers`
+        (uvicorn adds its default headers to the answers it makes itself)."""
+        state = copy.copy(self.server_state)
+        state.default_headers = [*self.server_state.default_headers, *self.refusal_headers]
+        return state
+
 
 class HeaderTimeoutProtocol(_HeaderDeadline, H11Protocol):
     """uvicorn's h11 protocol, plus a deadline for each request's headers."""
 
     def _waiting_for_headers(self) -> bool:
         return self.conn.their_state is h11.IDLE
+
+    def handle_events(self) -> None:
+        if not self._full():
+            super().handle_events()
+            return
+        state, self.server_state = self.server_state, self._with_refusal_headers()
+        try:
+            super().handle_events()
+        finally:
+            self.server_state = state
+
+    def send_400_response(self, msg: str) -> None:
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"connection", b"close"),
+            *self.refusal_headers,
+        ]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=msg.encode("ascii")),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -158,7 +204,21 @@ class HttpToolsHeaderTimeoutProtocol(_HeaderDeadline, HttpToolsProtocol):
         self._headers_pending = False
         self._disarm()
         self._running()
-        super().on_headers_complete()
+        if not self._full():
+            super().on_headers_complete()
+            return
+        state, self.server_state = self.server_state, self._with_refusal_headers()
+        try:
+            super().on_headers_complete()
+        finally:
+            self.server_state = state
+
+    def send_400_response(self, msg: str) -> None:
+        state, self.server_state = self.server_state, self._with_refusal_headers()
+        try:
+            super().send_400_response(msg)
+        finally:
+            self.server_state = state
 
     def handle_websocket_upgrade(self) -> None:
         super().handle_websocket_upgrade()
@@ -174,15 +234,27 @@ HTTP_PROTOCOLS: dict[str, type[_HeaderDeadline]] = {
 
 
 def protocol_with_timeout(
-    seconds: float, http: str = "httptools", idle_per_address: int | None = None
+    seconds: float,
+    http: str = "httptools",
+    idle_per_address: int | None = None,
+    hsts: bool = False,
 ) -> type[asyncio.Protocol]:
     """The HTTP protocol ``http`` (``httptools`` or ``h11``) with its header deadline set to
     ``seconds`` and, unless None, at most ``idle_per_address`` connections of one address
-    without a request running (a :class:`WaitingRoom` of its own)."""
+    without a request running (a :class:`WaitingRoom` of its own); uvicorn's own answers
+    carry the security headers (HSTS too when ``hsts``)."""
     base = HTTP_PROTOCOLS[http]
     room = WaitingRoom(idle_per_address) if idle_per_address is not None else None
+    wanted = {
+        "Content-Security-Policy": content_security_policy(None),
+        **SECURITY_HEADERS,
+        **(HSTS if hsts else {}),
+    }
+    refusal = tuple((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in wanted.items())
     made: type[asyncio.Protocol] = type(
-        base.__name__, (base,), {"header_timeout": seconds, "room": room}
+        base.__name__,
+        (base,),
+        {"header_timeout": seconds, "room": room, "refusal_headers": refusal},
     )
     return made
 
@@ -197,7 +269,10 @@ def uvicorn_config(app: Any, settings: Settings, **changes: Any) -> uvicorn.Conf
         "proxy_headers": False,
         "server_header": False,
         "http": protocol_with_timeout(
-            settings.header_timeout, settings.http_impl, settings.idle_connections_per_address
+            settings.header_timeout,
+            settings.http_impl,
+            settings.idle_connections_per_address,
+            settings.secure_cookies,
         ),
         "loop": settings.event_loop,
         "limit_concurrency": settings.max_connections,
