@@ -119,3 +119,41 @@ def test_the_replay_boards_spoken_labels_are_in_the_readers_language(
                 boxes.nth(i).get_attribute("aria-label") or ""
             )
         ctx.close()
+
+
+def test_the_play_back_steps_on_pauses_and_stops_at_the_end(
+    server: str, browser: Browser, shots: Path
+) -> None:
+    from tests.e2e.helpers import wait_until
+
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/replay")
+    page.set_input_files("#upload-file", str(EXAMPLE))
+    page.wait_for_selector("#viewer:not([hidden])")
+    pos = page.locator("#r-pos")
+    play = page.locator("#r-play")
+    assert play.inner_text() == "▶ Play" and play.get_attribute("aria-pressed") == "false"
+    play.focus()
+    page.keyboard.press("Enter")  # by keyboard: the button has the focus
+    assert play.inner_text() == "❚❚ Pause" and play.get_attribute("aria-pressed") == "true"
+    wait_until(lambda: pos.inner_text().endswith("step 3 of 11"), what="two steps played")
+    for size, tag in ((DESKTOP, "1280"), (PHONE, "390")):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(shots / f"replay-playing-{tag}.png"))
+    page.keyboard.press("Space")  # the same button pauses
+    assert play.inner_text() == "▶ Play" and play.get_attribute("aria-pressed") == "false"
+    paused = pos.inner_text()
+    page.wait_for_timeout(2500)  # two steps' time and more: nothing moves while paused
+    assert pos.inner_text() == paused
+    page.locator("#r-slider").fill("8")
+    assert pos.inner_text().endswith("step 9 of 11")
+    play.click()
+    wait_until(lambda: play.get_attribute("aria-pressed") == "false", what="the end")
+    assert pos.inner_text().endswith("step 11 of 11")  # it stopped at the last step
+    play.click()  # at the end, Play starts again from the first step
+    wait_until(lambda: pos.inner_text().endswith("step 1 of 11"), what="the first step")
+    play.click()
+    assert errors == []
+    page.context.close()

@@ -111,3 +111,34 @@ def test_a_terminal_speed_record_uploads_and_steps(
     page.keyboard.press("End")
     wait_until(lambda: "point" in page.locator("#r-settlement").inner_text(), what="the points")
     page.context.close()
+
+
+def test_a_speed_match_shows_the_match_scores_and_its_winner(
+    browser: Browser, running: RunningServer, tmp_path: Path, shots: Path
+) -> None:
+    from tests.web.test_replay_realtime import speed_match_record
+
+    data = speed_match_record()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(data))
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.goto(f"{running.base}/replay")
+    page.set_input_files("#upload-file", str(path))
+    page.wait_for_selector("#viewer:not([hidden])")
+    page.locator("#r-play").click()  # the play-back steps on in a Speed game too
+    wait_until(lambda: " · step 3 of " in position(page), what="two steps played")
+    page.locator("#r-play").click()
+    assert page.locator("#r-play").get_attribute("aria-pressed") == "false"
+    page.keyboard.press("End")  # the end of the record: the match's winner
+    wait_until(lambda: page.locator("#r-settlement .match-winner").count() == 1, what="winner")
+    said = page.locator("#r-settlement").inner_text()
+    assert "wins the match" in said and "Match scores: Ann " in said
+    for size, tag in ((DESKTOP, "1280"), (PHONE, "390")):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(shots / f"replay-speed-match-{tag}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    for key in ("Home", "ArrowDown", "ArrowLeft"):  # the end of game 1: the match goes on
+        page.keyboard.press(key)
+    wait_until(lambda: "Match scores" in page.locator("#r-settlement").inner_text(), what="scores")
+    assert page.locator("#r-settlement .match-winner").count() == 0
+    page.context.close()

@@ -24,6 +24,10 @@ COUNTED: dict[str, tuple[str, ...]] = {
     "cofnod": ("o gofnodion", "cofnod", "gofnod", "chofnod", "chofnod", "cofnod", "o gofnodion"),
     "dadansoddiad": ("o ddadansoddiadau", "dadansoddiad", "ddadansoddiad", "dadansoddiad",
                      "dadansoddiad", "dadansoddiad", "o ddadansoddiadau"),
+    "cylchdro": (
+        "o gylchdroeon", "cylchdro", "gylchdro", "chylchdro", "chylchdro", "cylchdro",
+        "o gylchdroeon",
+    ),
     "deliad": ("o ddeliadau", "deliad", "ddeliad", "deliad", "deliad", "deliad", "o ddeliadau"),
     "eiliad": ("o eiliadau", "eiliad", "eiliad", "eiliad", "eiliad", "eiliad", "o eiliadau"),
     "eitem": ("o eitemau", "eitem", "eitem", "eitem", "eitem", "eitem", "o eitemau"),

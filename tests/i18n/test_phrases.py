@@ -279,10 +279,12 @@ def test_the_welsh_catalog_counts_as_the_grammar_does() -> None:
                            target=5, seed=1)
         assert count_cy(n, "gornest") in text
         text = tr.ngettext(
-            "Nain Jaune: {n} deal × {rotations} rotations, seats {lineup}, seed {seed}",
-            "Nain Jaune: {n} deals × {rotations} rotations, seats {lineup}, seed {seed}",
-            n, rotations=4, lineup="a b", seed=1)
+            "Nain Jaune: {n} deal × {rotations}, seats {lineup}, seed {seed}",
+            "Nain Jaune: {n} deals × {rotations}, seats {lineup}, seed {seed}",
+            n, rotations="4 cylchdro", lineup="a b", seed=1)
         assert f" {count_cy(n, 'deliad')} × " in text, text
+        rotations = tr.ngettext("{n} rotation", "{n} rotations", n)
+        assert rotations == count_cy(n, "cylchdro"), rotations
     assert checked == 12 and set(COUNT_NOUNS_CY) >= {"cerdyn", "pwynt", "gornest"}
 
 

@@ -259,10 +259,20 @@ def test_tournament_in_welsh() -> None:
     )
     assert res.exit_code == 0, res.output
     out = res.stdout
-    assert "Nain Jaune: 2 ddeliad × 2 cylchdro, seddi random random#2, hedyn 0" in out
+    assert "Nain Jaune: 2 ddeliad × 2 gylchdro, seddi random random#2, hedyn 0" in out
     for word in ("sglodion/rownd", "CH 95%", "buddugoliaethau", "operâu", "sgôr"):
         assert word in out, word
     assert "chips/round" not in out and "rating" not in out
+
+
+def test_welsh_tournament_counts_its_rotations() -> None:
+    """Three seats: three rotations, « 3 chylchdro » (the number mutates the noun)."""
+    res = CliRunner().invoke(
+        cli, ["tournament", "nain-jaune", "--bots", "random,random", "--games", "1",
+              "--players", "3", "--lang", "cy"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "Nain Jaune: 1 deliad × 3 chylchdro, seddi" in res.stdout
 
 
 def test_simulate_nain_jaune_summary_in_welsh() -> None:

@@ -116,3 +116,46 @@ def test_a_record_past_the_bounds_is_refused_before_it_is_replayed() -> None:
     with pytest.raises(ReplayTooLarge, match="at most 1 rounds"):
         realtime_frames([data, data], "en", max_games=1)
     assert realtime_frames(data, "en", max_steps=len(data["actions"]) + 1)["rounds"]
+
+
+def speed_match_record(target: int = 15, seed: int = 3) -> list[dict[str, Any]]:
+    """A Speed match to ``target`` played by two bots, as the web writes it: a list of games."""
+    from cardroom.games.speed import SpeedMatch
+    from cardroom.games.speed.record import record_header
+
+    match = SpeedMatch(SpeedRules(target=target), seed)
+    out: list[dict[str, Any]] = []
+    while True:
+        table = new_table(match.game, ["hard", "medium"], [random.Random(len(out)),
+                          random.Random(9)], ["Ann", "Bob"])  # fmt: skip
+        assert run_table(table)
+        out.append(
+            json.loads(
+                json.dumps(table.arbiter.record(record_header(match.game, ["Ann", "Bob"], match)))
+            )
+        )
+        if match.over:
+            return out
+        match.next_game()
+
+
+def test_a_speed_match_gives_the_scores_after_each_game_and_its_winner() -> None:
+    data = speed_match_record()
+    assert len(data) >= 2
+    games = realtime_frames(data, "en")["rounds"]
+    scores = [0, 0]
+    for number, game in enumerate(games, start=1):
+        res = game["result"]
+        scores[res["winner"]] += res["points"]  # worked out here from each game's points
+        assert res["match"]["after"] == scores
+        assert res["match"]["winner"] == (None if number < len(games) else res["winner"])
+    assert max(scores) >= 15 > min(scores)
+
+
+def test_a_spit_match_counts_games_won() -> None:
+    data = [record("spit", seed) for seed in (1, 2, 3)]
+    winners = [replay(g).winner for g in data]
+    games = realtime_frames(data, "en")["rounds"]
+    after = [[winners[:n].count(0), winners[:n].count(1)] for n in (1, 2, 3)]
+    assert [g["result"]["match"]["after"] for g in games] == after
+    assert [g["result"]["match"]["winner"] for g in games] == [None, None, winners[2]]

@@ -152,9 +152,10 @@ def show(result: TournamentResult, console: Console, lang: str | Translator | No
     lineup = " ".join(s.entries[e] for e in s.lineup)
     table = Table(
         title=tr.ngettext(
-            "Nain Jaune: {n} deal × {rotations} rotations, seats {lineup}, seed {seed}",
-            "Nain Jaune: {n} deals × {rotations} rotations, seats {lineup}, seed {seed}",
-            s.games, rotations=s.players, lineup=lineup, seed=s.seed)
+            "Nain Jaune: {n} deal × {rotations}, seats {lineup}, seed {seed}",
+            "Nain Jaune: {n} deals × {rotations}, seats {lineup}, seed {seed}",
+            s.games, lineup=lineup, seed=s.seed,
+            rotations=tr.ngettext("{n} rotation", "{n} rotations", s.players))
     )
     for column in COLUMNS:
         table.add_column(tr._(column), justify="left" if column == "bot" else "right",

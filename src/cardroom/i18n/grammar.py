@@ -223,6 +223,7 @@ COUNT_NOUNS_CY: dict[str, tuple[bool, str]] = {
     "cerdyn": (False, "cardiau"),
     "chwaraewr": (False, "chwaraewyr"),
     "cofnod": (False, "cofnodion"),
+    "cylchdro": (False, "cylchdroeon"),
     "dadansoddiad": (False, "dadansoddiadau"),
     "deliad": (False, "deliadau"),
     "eiliad": (True, "eiliadau"),

@@ -78,6 +78,9 @@ def realtime_page(
     if max_steps is not None and steps > max_steps:
         raise ReplayTooLarge("bounds.replay-steps", most=max_steps)
     games = [_game(rep, number, lang) for number, rep in enumerate(chosen, start=first + 1)]
+    if len(replays) > 1 and replays[0].engine.game == "spit":  # a Spit match: games won
+        for game in games:
+            game["result"]["match"] = spit_match_result(replays, game["number"])
     return {
         "game": replays[0].engine.game,
         "players": shown_names(replays[0].names, lang),
@@ -114,7 +117,7 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
         result["points_from"] = points_from(final)
     match = rep.header.get("match")
     if isinstance(match, dict):
-        result["match"] = {"game": match.get("game"), "scores": match.get("scores")}
+        result["match"] = match_result(match, final)
     return {
         "number": number,
         "players": names,
@@ -166,6 +169,46 @@ def _step(
         step["side_sizes"] = list(views[0].side_sizes)
         step["points"] = views[0].points
     return step
+
+
+def match_result(match: dict[str, Any], final: Any) -> dict[str, Any]:
+    """A Speed match game's place: its number, the scores before it (as recorded), the scores
+    after it (its winner gains its points) and the match's winner once one reaches the target
+    (None before; a record is checked by the arbiter, so the scores are numbers)."""
+    before = match.get("scores")
+    out: dict[str, Any] = {
+        "game": match.get("game"),
+        "scores": before,
+        "winner": None,
+        "unit": "points",
+    }
+    if not isinstance(before, list) or len(before) != 2:
+        return out
+    after = [int(before[0]), int(before[1])]
+    res = final.result
+    if res is not None and res.winner is not None:
+        after[res.winner] += res.points
+    out["after"] = after
+    target = final.rules.target
+    if res is not None and target > 0 and max(after) >= target:
+        out["winner"] = 0 if after[0] >= target else 1
+    return out
+
+
+def spit_match_result(replays: list[Replay], number: int) -> dict[str, Any]:
+    """Game ``number`` (from 1) of a Spit match record: the games won by each seat before and
+    after it, and the match's winner at its last game (the one who won it: the match ends at
+    its target, or when a player leaves for too long)."""
+    wins = [0, 0]
+    before = wins
+    for n, rep in enumerate(replays[:number], start=1):
+        if n == number:
+            before = list(wins)
+        if rep.winner is not None:
+            wins[rep.winner] += 1
+    last = number == len(replays)
+    winner = replays[-1].winner if last else None
+    return {"game": number, "scores": before, "after": wins, "winner": winner, "unit": "games"}
 
 
 def points_from(game: Any) -> str | None:

@@ -48,6 +48,7 @@ function take(data) {
 function show(data, label) {
   if (!data || !Array.isArray(data.rounds) || !data.rounds.length) throw new Error(_("This record has no round to show."));
   const total = Number(data.total || data.rounds.length);
+  pause();
   replay = { ...data, rounds: new Array(total), pageRounds: Number(data.page_rounds || total) || 1 };
   take(data);
   ri = Number(data.first || 0);
@@ -117,6 +118,43 @@ async function go(r, s) {
   ri = r;
   si = s;
   draw();
+}
+
+const PACE = 1000; // ms between two steps of the play-back
+let playing = null; // the play-back's timer, or null
+
+/** The Play/Pause button: its words and state follow the play-back. */
+function drawPlay() {
+  const button = $("r-play");
+  button.textContent = playing ? _("❚❚ Pause") : _("▶ Play");
+  button.setAttribute("aria-label", playing ? _("Pause the play-back") : _("Play the steps one after another"));
+  button.setAttribute("aria-pressed", playing ? "true" : "false");
+}
+
+function atEnd() {
+  return ri === replay.rounds.length - 1 && si === round().steps.length - 1;
+}
+
+/** Stop the play-back (a step already asked for still lands). */
+function pause() {
+  if (playing) clearTimeout(playing);
+  playing = null;
+  drawPlay();
+}
+
+/** Step on at a steady pace until the end of the record (from the start when already there). */
+async function play() {
+  if (!replay || playing) return;
+  if (atEnd()) await go(0, 0);
+  const tick = async () => {
+    if (!playing) return;
+    await go(ri, si + 1);
+    if (!playing) return;
+    if (atEnd()) pause();
+    else playing = setTimeout(tick, PACE);
+  };
+  playing = setTimeout(tick, PACE);
+  drawPlay();
 }
 
 function draw() {
@@ -217,6 +255,7 @@ $("r-prev").addEventListener("click", () => (si > 0 ? go(ri, si - 1) : go(ri - 1
 $("r-next").addEventListener("click", () => go(ri, si + 1));
 $("r-next-round").addEventListener("click", () => go(ri + 1, 0));
 $("r-last").addEventListener("click", () => go(replay.rounds.length, 0));
+$("r-play").addEventListener("click", () => (playing ? pause() : play()));
 $("r-slider").addEventListener("input", (e) => go(ri, Number(e.target.value)));
 document.addEventListener("keydown", onKey);
 

@@ -67,6 +67,22 @@ export function drawRealtime(replay, ri, si, name, go) {
   box.hidden = !last;
   if (!last) return;
   const res = rd.result || {};
+  drawSettlement(box, res, spit, name);
+  drawMatch(box, res.match, name);
+}
+
+/** The match after this game: both scores, and its winner once the match is over. */
+function drawMatch(box, match, name) {
+  if (!match || !match.after) return;
+  box.append(el("p", { class: "r-match-scores" }, _("Match scores: {first} {first_score}, {second} {second_score}", {
+    first: name(0), first_score: match.after[0], second: name(1), second_score: match.after[1],
+  })));
+  if (match.winner !== null && match.winner !== undefined) {
+    box.append(el("h2", { class: "match-winner" }, _("{name} wins the match", { name: name(match.winner) })));
+  }
+}
+
+function drawSettlement(box, res, spit, name) {
   if (res.ended && res.ended.reason === "abandoned") {
     box.append(el("p", {}, _("Nobody wins: both players were away too long.")));
     return;
