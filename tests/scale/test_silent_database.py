@@ -90,7 +90,12 @@ async def test_a_host_cut_silently_gives_up_its_tables_and_another_runs_them(
         await within(10, lambda: table in b.owned)
         log = await store_b.entries(table)
         last = log[-1].seq
-        await within(10, lambda: b.table(table).seq > last + 2)  # its bots play again
+        # its bots play again (on a busy machine B may drop and take the lease back once)
+        def plays_on() -> bool:
+            live = b._live.get(table)
+            return live is not None and live.table.seq > last + 2
+
+        await within(10, plays_on)
     finally:
         await b.stop()
         await store_b.close()
