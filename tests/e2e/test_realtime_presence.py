@@ -33,6 +33,11 @@ def open_seat(
     return page
 
 
+def notes(page: Page) -> list[str]:
+    """The table talk's presence lines, in order."""
+    return [t.strip() for t in page.locator("#log .ev-note").all_inner_texts()]
+
+
 def shoot(page: Page, shots: Path, name: str) -> None:
     for size, tag in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
@@ -83,10 +88,18 @@ def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back
     wait_until(lambda: "paused" in ann.locator("#error").inner_text(), what="the refusal")
     assert ann.evaluate("document.body.dataset.seq") == seq  # nothing was sent
     shoot(ann, shots, "rt-paused-en")
+    # the table talk says it too, in each reader's words (issue 34, item 15)
+    assert notes(ann) == ["Bob is reconnecting: the game is paused."]
+    said = {"fr": "Bob se reconnecte : la partie est en pause.",
+            "cy": None}  # fmt: skip
     for locale, tag in (("fr-FR", "fr"), ("cy-GB", "cy")):
         look = open_seat(browser, f"{running.base}/t/{table_id}/watch", locale, "#middle button")
         wait_until(lambda page=look: pause_text(page) != "", what="the pause, watching")
         assert "Bob" in pause_text(look) and "reconnecting" not in pause_text(look)
+        read = notes(look)
+        assert len(read) == 1 and "Bob" in read[0] and "reconnecting" not in read[0], read
+        if said[tag]:
+            assert read == [said[tag]], read
         shoot(look, shots, f"rt-paused-{tag}")
         look.context.close()
 
@@ -95,6 +108,8 @@ def test_a_friend_leaves_the_other_sees_the_pause_and_the_game_goes_on_when_back
     bob.wait_for_selector("#call-button")
     wait_until(lambda: pause_text(ann) == "" and pause_text(bob) == "", what="the end of the pause")
     assert "connected" in ann.locator("#them .rt-presence").inner_text()
+    wait_until(lambda: len(notes(ann)) == 2, what="the line saying Bob is back")
+    assert notes(ann) == ["Bob is reconnecting: the game is paused.", "Bob is back."]
     kinds = [e.kind for e in running.call(service.store.entries(table_id))]
     assert kinds.count("away") == 1 and kinds.count("back") == 1 and "over" not in kinds
     # the game goes on: Ann plays a card that fits
@@ -175,6 +190,8 @@ def test_a_friend_invited_before_the_start_closes_the_page_forfeits_and_the_rema
     wait_until(lambda: ann.evaluate("document.body.dataset.status") == "over", 20, "the forfeit")
     status = ann.locator("#status-line").inner_text()
     assert "Ann wins: Bob was away too long." in status, status
+    assert notes(ann) == ["Bob is reconnecting: the game is paused.",
+                          "Ann wins: Bob was away too long."]  # fmt: skip
     record = running.call(service.realtime_record(table_id))
     assert isinstance(record, dict) and record["ended"] == {"reason": "forfeit", "seat": 1}
 

@@ -225,6 +225,14 @@ async def test_away_past_the_limit_between_people_is_a_forfeit(store: EventStore
                                 "reason": "forfeit", "seat": 0}  # fmt: skip
     frame = service.frame_for(table_id, 1)
     assert frame["status"] == "over" and frame["forfeit"] == 0 and frame["winner"] == 1
+    # the table talk's presence lines, each placed before the log line that followed it
+    end = table(service, table_id).log_length
+    away_t, over_t = entries[-2].data["t"], entries[-1].data["t"]
+    assert frame["notes"] == [
+        {"kind": "away", "seat": 0, "t": away_t, "at": end},
+        {"kind": "forfeit", "seat": 0, "t": over_t, "at": end},
+    ]
+    assert RealtimeTable.replay(table_id, entries).notes == frame["notes"]  # from the log alone
     rows = await service.list_tables()
     assert [r["status"] for r in rows if r["id"] == table_id] == ["over"]
     await service.stop()
@@ -254,6 +262,8 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
     assert t.seq == seq  # the bot waits while its opponent is away
     await tick(service, table_id, clock, 1.0)
     assert (await kinds(store, table_id))[-1] == "takeover"
+    assert [(n["kind"], n["seat"]) for n in service.frame_for(table_id, 1)["notes"]] == [
+        ("away", 0), ("takeover", 0)]  # fmt: skip
     assert t.bots[0] == config.level and 0 in t.taken and not t.paused
     for _ in range(20):
         await tick(service, table_id, clock, 0.5)
@@ -273,6 +283,10 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
         assert "back" in await kinds(store, table_id) and 0 not in live(service, table_id).bots
         frame = service.frame_for(table_id, 0)
         assert frame["seats"][0]["taken"] is False and frame["seats"][0]["present"] is True
+        said = [(n["kind"], n["seat"]) for n in frame["notes"]]
+        assert said == [("away", 0), ("takeover", 0), ("back", 0)]
+        ats = [n["at"] for n in frame["notes"]]
+        assert ats[0] == ats[1] < ats[2] <= t.log_length  # the bot's plays came between
     await service.stop()
 
 
@@ -478,6 +492,8 @@ async def test_both_away_equally_long_nobody_wins(store: EventStore) -> None:
     entries = await store.entries(table_id)
     assert entries[-1].kind == "over" and entries[-1].data["reason"] == "abandoned"
     assert t.status == "over" and t.winner is None and t.forfeit is None
+    assert [(n["kind"], n["seat"]) for n in again.frame_for(table_id, None)["notes"]] == [
+        ("away", 0), ("away", 1), ("abandoned", None)]  # fmt: skip
     await again.stop()
     record = t.records()
     assert isinstance(record, dict) and record["ended"] == {"reason": "abandoned"}

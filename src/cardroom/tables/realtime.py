@@ -113,6 +113,8 @@ KINDS = (
 )  # fmt: skip
 BETWEEN = 6.0
 """Seconds the scores are shown between two games of a match before the next is dealt."""
+NOTES_KEPT = 20
+"""Presence lines a frame carries (the table talk's lines for away, back, takeover, forfeit)."""
 AWAY_THEN = ("forfeit", "bot")
 """What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
 MAX_AWAY_LIMIT = 3600.0
@@ -317,6 +319,10 @@ class RealtimeTable:
         """Person seats a bot plays since their person was away too long."""
         self.forfeit: int | None = None
         """The seat that lost by being away too long (``over`` with reason ``forfeit``)."""
+        self.notes: list[dict[str, Any]] = []
+        """The table talk's presence lines (away, back, takeover, forfeit, abandoned), each with
+        ``at``, the log line it comes before, so a page puts it in place in its reader's words;
+        the last :data:`NOTES_KEPT`."""
         self.match: SpeedMatch | SpitMatch | None = None
         """A match: its games so far (``engine`` is the current one)."""
         self.past: list[Arbiter[Any, Any]] = []
@@ -624,6 +630,9 @@ class RealtimeTable:
             self.status = "over"
             if self.closed == "forfeit":
                 self.forfeit = _seat(data)
+                self._note("forfeit", self.forfeit, _time(data))
+            elif self.closed == "abandoned" and self.arbiter is not None:
+                self._note("abandoned", None, _time(data))
             if self.arbiter is not None:
                 self.time = max(self.time, _time(data))
         if self.engine is not None and self.engine.over and self.status == "playing":
@@ -651,8 +660,13 @@ class RealtimeTable:
             del self.away[seat]
             self.taken.add(seat)
             self.bots[seat] = config.level
+        self._note(kind, seat, t)
         self._resume(t)
         self.time = t
+
+    def _note(self, kind: str, seat: int | None, t: float) -> None:
+        self.notes.append({"kind": kind, "seat": seat, "t": t, "at": self.log_length})
+        del self.notes[:-NOTES_KEPT]
 
     # -- what a connection sees -----------------------------------------------------------------
 
@@ -680,6 +694,7 @@ class RealtimeTable:
             "away_then": config.then(),
             "away_limit": config.away_limit,
             "forfeit": self.forfeit,
+            "notes": list(self.notes),
             "winner": self.winner,
         }  # fmt: skip
         if self.match is not None:

@@ -27,6 +27,7 @@ let slapEnded = 0;         // when a slap / choose phase last ended (a late j or
 const REACTION_MS = 400;   // a top that changed this recently was not yet seen by the hand aiming
 let announceTimer = null;
 const logLines = [];
+const notesShown = new Set(); // the presence lines on the page (kind/seat/t)
 let logBase = 0;           // the index in the table's log of logLines[0]
 let firstShown = 0;        // the index in the table's log of the first line on the page
 let logKeep = 200;         // lines kept on the page (more once earlier ones were asked for)
@@ -66,14 +67,16 @@ function onFrame(frame) {
     if (fresh || frame.resync) {
       fresh = false;
       logLines.length = 0;
+      notesShown.clear();
       clear($("log"));
       logBase = firstShown = Number(frame.log_from || 0);
       logKeep = 200;
     }
     const from = Number(frame.log_from || 0);
     (frame.log || []).forEach((line, i) => {
-      if (from + i >= logBase + logLines.length) addLog(line);
+      if (from + i >= logBase + logLines.length) addLog(line, from + i);
     });
+    addNotes(frame.notes || []);
     showEarlier();
     if (frame.table_view) noteTops(frame.table_view.centre || []);
     if (prev && prev.table_view && frame.table_view && prev.table_view.phase !== frame.table_view.phase) {
@@ -114,7 +117,7 @@ function onEarlier(frame) {
   if (!lines.length) { showEarlier(); return; }
   const log = $("log");
   const top = log.firstChild;
-  for (const line of lines) log.insertBefore(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""), top);
+  lines.forEach((line, i) => log.insertBefore(logItem(line, from + i), top));
   firstShown = from;
   logKeep = Math.min(LOG_KEEP_MOST, logKeep + lines.length);
   if (top) top.scrollIntoView({ block: "start" });
@@ -177,14 +180,51 @@ function announcePhase(phase) {
   }
 }
 
-function addLog(line) {
+function logItem(line, index) {
+  return el("li", { class: line.accepted ? "ev" : "ev ev-refused", "data-i": index }, line.text || "");
+}
+
+function addLog(line, index) {
   logLines.push(line);
   const log = $("log");
-  log.append(el("li", { class: line.accepted ? "ev" : "ev ev-refused" }, line.text || ""));
-  while (log.children.length > logKeep) { log.removeChild(log.firstChild); firstShown += 1; }
+  log.append(logItem(line, index));
+  while (log.children.length > logKeep) {
+    const first = log.firstChild;
+    log.removeChild(first);
+    if (!first.classList.contains("ev-note")) firstShown += 1;
+  }
   if (logLines.length > 4 * LOG_KEEP_MOST) { logLines.splice(0, LOG_KEEP_MOST); logBase += LOG_KEEP_MOST; }
   log.scrollTop = log.scrollHeight;
   requestAnimationFrame(() => { log.scrollTop = log.scrollHeight; }); // once wrapped lines are laid out
+}
+
+/** A presence line (away, back, a bot taking over, a forfeit) in the reader's words. */
+function noteText(note) {
+  const name = note.seat === null || note.seat === undefined ? "" : seatName(note.seat);
+  switch (note.kind) {
+    case "away": return _("{name} is reconnecting: the game is paused.", { name });
+    case "back": return _("{name} is back.", { name });
+    case "takeover": return _("{name} was away too long: a bot plays for them.", { name });
+    case "forfeit": return _("{name} wins: {other} was away too long.", { name: seatName(1 - note.seat), other: name });
+    case "abandoned": return _("Nobody wins: both players were away too long.");
+    default: return "";
+  }
+}
+
+/** Put the table's presence lines in the table talk, each before the log line it preceded. */
+function addNotes(notes) {
+  const log = $("log");
+  for (const note of notes) {
+    const key = `${note.kind}/${note.seat}/${note.t}`;
+    const at = Number(note.at);
+    const text = noteText(note);
+    if (notesShown.has(key) || !text || at < firstShown) continue;
+    notesShown.add(key);
+    const item = el("li", { class: "ev ev-note", "data-at": at }, text);
+    const after = [...log.children].find((li) => !li.classList.contains("ev-note") && Number(li.dataset.i) >= at);
+    log.insertBefore(item, after || null);
+  }
+  log.scrollTop = log.scrollHeight;
 }
 
 // ---- reading the frame --------------------------------------------------------------------
