@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.conftest import browser
@@ -161,3 +162,23 @@ def test_a_bad_option_is_refused_in_french_with_its_id(client: TestClient) -> No
         answer = response.json()
         assert answer["id"] == id and answer["message"].startswith(french), answer
     assert client.get("/api/tables").json() == {"open": [], "mine": []}
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "headers", "lang"),
+    [
+        ("/", "", {"Accept-Language": "cy-GB,cy;q=0.9,en;q=0.5"}, "cy"),
+        ("/play", "?lang=fr", {"Accept-Language": "cy"}, "fr"),
+        ("/me", "", {"Accept-Language": "de-DE"}, "en"),
+        ("/replay", "", {"Cookie": "cr_lang=fr"}, "fr"),
+    ],
+)
+def test_a_page_says_its_language_before_any_script_runs(
+    client: TestClient, path: str, query: str, headers: dict[str, str], lang: str
+) -> None:
+    """A Welsh reader's page is `<html lang="cy">` as it arrives (a screen reader starts reading
+    at once), chosen as the page's script chooses: ?lang=, the switch's cookie, the browser's."""
+    response = client.get(path + query, headers=headers)
+    assert response.status_code == 200
+    assert response.text.count("<html lang=") == 1
+    assert f'<html lang="{lang}">' in response.text

@@ -103,6 +103,8 @@ def page(
         html = _placeholder(name)
     for key, text in (fill or {}).items():
         html = html.replace("{{" + key + "}}", escape(text))
+    # the page says its language before any script runs (the same choice as common.js's)
+    html = html.replace('<html lang="en">', f'<html lang="{connection_lang(request)}">', 1)
     here = f'<a href="{request.url.path}" data-i18n>'
     html = html.replace(here, here.replace(" data-i18n", ' aria-current="page" data-i18n'), 1)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
