@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore, LogEntry
 from cardroom.tables import SeatSpec, TableConfig, TableService
-from cardroom.tables.nain_jaune import NainJauneTable
 
 
 def config(seed: int) -> TableConfig:

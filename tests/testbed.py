@@ -46,9 +46,9 @@ from typing import Any
 
 import httpx
 
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import LogEntry
 from cardroom.store.events import asyncpg_dsn
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster, why_not
 from tests.scale.clients import (
     PER_ADDRESS_BOUNDS,

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableConfig, TableService
-from cardroom.tables.nain_jaune import NainJauneTable, action_text
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 
 FAST = "reaction:min=0.004,max=0.012"

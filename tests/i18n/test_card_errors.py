@@ -18,10 +18,10 @@ from cardroom.cards import CardError, parse_card
 from cardroom.cli.groups import cli
 from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.rules import Rules as NainJauneRules
+from cardroom.games.nain_jaune.table import parse_action
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import request_error_text
 from cardroom.tables import TableError
-from cardroom.tables.nain_jaune import parse_action
 
 RECORD = Path(__file__).resolve().parents[1] / "data" / "records" / "nain-jaune-380ca22.json"
 

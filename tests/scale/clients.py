@@ -27,10 +27,10 @@ from typing import Any
 import httpx
 import websockets
 
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore
 from cardroom.tables import TableService
-from cardroom.tables.nain_jaune import NainJauneTable
-from cardroom.tables.service import LEASE_INTERVAL
+from cardroom.tables.leases import LEASE_INTERVAL
 from tests.pgcluster import free_port
 
 ROOT = Path(__file__).parents[2]

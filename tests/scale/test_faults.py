@@ -13,8 +13,8 @@ import time
 
 import httpx
 
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.pgcluster import PgCluster
 from tests.scale.clients import SeatClient, ServerProcess, check_frames_against_log, create_table
 

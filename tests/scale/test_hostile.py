@@ -259,7 +259,7 @@ async def test_guessed_tokens_open_nothing_and_are_compared_in_constant_time(
         compared.append((a, b))
         return real_compare(a, b)
 
-    monkeypatch.setattr("cardroom.tables.seats.hmac.compare_digest", spy)
+    monkeypatch.setattr("cardroom.games.table.hmac.compare_digest", spy)
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = [SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("person")]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore
 from cardroom.tables import TableService
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.tables.helpers import bot_config, until
 
 

@@ -14,9 +14,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.store import EventStore
 from cardroom.tables import TableService
-from cardroom.tables.nain_jaune import NainJauneTable, action_text
 from cardroom.tables.realtime import RealtimeTable
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "db"

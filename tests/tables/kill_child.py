@@ -13,9 +13,9 @@ import json
 import sys
 from typing import Any
 
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore, LogEntry
 from cardroom.tables import TableService
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.tables.helpers import bot_config
 
 TABLES = 2

@@ -12,8 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore, LogEntry
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.tables.kill_child import digest
 
 ROOT = Path(__file__).parents[2]

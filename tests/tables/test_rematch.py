@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.tables.helpers import until
 
 

@@ -15,9 +15,9 @@ import pytest
 from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune import Rules
 from cardroom.games.nain_jaune.record import parse_game, replay_game
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
-from cardroom.tables.nain_jaune import NainJauneTable
 from tests.nain_jaune.deals import make_deal
 from tests.nain_jaune.test_scenarios import TWO_SEAT1, TWO_TALON
 from tests.tables.helpers import bot_config, until

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable, action_text, parse_action
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableConfig, TableError
-from cardroom.tables.nain_jaune import NainJauneTable, action_text, parse_action
 
 
 class Driver:

@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardroom.bots.hint import describe
+from cardroom.games.nain_jaune.table import parse_action
 from cardroom.tables import SeatSpec, TableConfig
-from cardroom.tables.nain_jaune import parse_action
 from tests.web.conftest import Player, service_of, serving, settings_for
 from tests.web.test_ws import config, start_two
 

@@ -15,8 +15,8 @@ import websockets
 from cardroom.cards import parse_card
 from cardroom.games.nain_jaune.engine import Round, deal_hands
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.table import action_text, parse_action
 from cardroom.tables import Created, SeatSpec, TableConfig
-from cardroom.tables.nain_jaune import action_text, parse_action
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 
 

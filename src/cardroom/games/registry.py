@@ -220,7 +220,7 @@ register(
         engine="cardroom.games.nain_jaune.engine",
         view="cardroom.games.nain_jaune.view:view_of",
         record="cardroom.games.nain_jaune.record",
-        table="cardroom.tables.nain_jaune:NainJauneTable",
+        table="cardroom.games.nain_jaune.table:NainJauneTable",
         rules_version="cardroom.games.nain_jaune.rules:RULES_VERSION",
         options_words="cardroom.i18n.options",
         bots="cardroom.bots",

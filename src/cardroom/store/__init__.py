@@ -5,11 +5,11 @@ and ``seats`` are projections written in the same transaction as the event that 
 ``chat`` (:mod:`cardroom.store.chat`) holds what players say, beside the log and never in it.
 """
 
+from cardroom.games.table import LogEntry
 from cardroom.store.chat import CHAT_CHANNEL, ChatLine, ChatStore
 from cardroom.store.events import (
     NOTIFY_CHANNEL,
     EventStore,
-    LogEntry,
     SeqConflict,
     StoreError,
     StoreUnavailable,

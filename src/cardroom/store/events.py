@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 import cardroom.store.pgconn as pgconn
+from cardroom.games.table import LogEntry
 from cardroom.store.migrate import SchemaError, Upgrade, upgrade
 
 
@@ -78,16 +79,6 @@ async def _guard() -> AsyncIterator[None]:
         if not is_database_error(exc):
             raise
         raise unavailable(exc) from None
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One accepted change of a table: its position ``seq`` (1, 2, …), kind, data and time."""
-
-    seq: int
-    kind: str
-    data: dict[str, Any]
-    at: float
 
 
 @dataclass(frozen=True, slots=True)

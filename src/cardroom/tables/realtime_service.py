@@ -46,9 +46,11 @@ from cardroom.bots.reaction import ReactionBot, make_reaction_bot
 from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS
 from cardroom.games.registry import REALTIME, names
+from cardroom.games.table import clean_name, hash_token, seat_for_token
 from cardroom.i18n.messages import words
 from cardroom.i18n.realtime_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
+from cardroom.tables.catchup import CatchUp
 from cardroom.tables.config import (
     BOT_PLAYS_SEAT,
     BUSY,
@@ -66,7 +68,6 @@ from cardroom.tables.config import (
     table_exists,
 )
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
-from cardroom.tables.seats import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
 
@@ -121,13 +122,8 @@ class _RealtimeLive(SeatsPresent):
     task: asyncio.Task[None] | None = None
     bots: dict[int, ReactionBot] = field(default_factory=dict)
     rematch_of: str | None = None
-    writing: int = 0
-    """The seq this process is writing (its own change notice is not news)."""
-    inbox: dict[int, LogEntry] = field(default_factory=dict)
-    """Entries other processes told (seq -> entry), not applied yet."""
-    must_read: bool = False
-    behind: bool = False
-    catch_task: asyncio.Task[None] | None = None
+    catch: CatchUp = field(default_factory=CatchUp)
+    """What other processes wrote that this copy lacks (``tables/catchup.py``)."""
     moved: bool = False
     """A connection came or went since the clock last looked at who is here."""
     seen: set[int] = field(default_factory=set)
@@ -286,52 +282,25 @@ class RealtimeTables:
     def on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
         """Another process appended ``seq`` (with the entry, or None: read the log)."""
         live = self._live.get(table_id)
-        if live is None or seq <= max(live.table.seq, live.writing):
-            return
-        if entry is not None:
-            live.inbox[seq] = entry
-        self.behind(table_id, read=entry is None)
+        if live is not None and live.catch.news(live.table, seq, entry):
+            self.behind(table_id, read=entry is None)
 
     def behind(self, table_id: str, read: bool = True) -> None:
         """Catch up with the log soon (``read``: from the store, notices may have been lost)."""
         live = self._live.get(table_id)
-        if live is None:
-            return
-        live.must_read = live.must_read or read
-        live.behind = True
-        if live.catch_task is None or live.catch_task.done():
-            live.catch_task = asyncio.get_running_loop().create_task(self._catch_up_told(live))
+        if live is not None:
+            live.catch.fall_behind(
+                read, live.lock, partial(self._caught_up, live), lambda: self._stopping,
+                table_id,
+            )  # fmt: skip
 
-    async def _catch_up_told(self, live: _RealtimeLive) -> None:
-        while live.behind and not self._stopping:
-            live.behind = False
-            try:
-                async with live.lock:
-                    if await self._read_log(live) and self.owns(live.table.table_id):
-                        await self._follow_up(live)
-            except (StoreError, TableError) as exc:
-                logger.warning("real-time table %s cannot catch up: %s", live.table.table_id, exc)
-                return
+    async def _caught_up(self, live: _RealtimeLive) -> None:
+        if await self._read_log(live) and self.owns(live.table.table_id):
+            await self._follow_up(live)
 
     async def _read_log(self, live: _RealtimeLive, read: bool = False) -> int:
-        """Apply the entries other processes wrote, in seq order (the lock is held): those told
-        in notices, or from the log when one is missing, a notice had none, or ``read``."""
-        table = live.table
-        applied = 0
-        while (told := live.inbox.pop(table.seq + 1, None)) is not None:
-            self._apply(live, told)
-            applied += 1
-        for seq in [s for s in live.inbox if s <= table.seq]:
-            del live.inbox[seq]
-        if read or live.must_read or live.inbox:
-            live.must_read = False
-            live.inbox.clear()
-            for entry in await self.store.entries(table.table_id, after=table.seq):
-                if entry.seq != table.seq + 1:
-                    break
-                self._apply(live, entry)
-                applied += 1
-        return applied
+        """Apply the entries other processes wrote, in seq order (the lock is held)."""
+        return await live.catch.read(live.table, self.store, partial(self._apply, live), read)
 
     async def stop(self) -> None:
         """Stop every table's clock (the log is complete); end the subscriptions."""
@@ -339,7 +308,7 @@ class RealtimeTables:
         tasks: list[asyncio.Task[None]] = []
         for live in list(self._live.values()):
             async with live.lock:
-                for task in (live.task, live.catch_task):
+                for task in (live.task, live.catch.task):
                     if task is not None:
                         task.cancel()
                         tasks.append(task)
@@ -607,20 +576,20 @@ class RealtimeTables:
                  "level": config.level, "joined": True}
                 for g in data["filled"]
             ]  # fmt: skip
-        live.writing = entry.seq
+        live.catch.writing = entry.seq
         try:
             # (SQLite's writes wait their turn in the store's queue, with Nain Jaune's)
             await self.store.append(
                 table.table_id, entry, table_update=table_update, seats_update=seats_update
             )
         except SeqConflict:  # another process wrote this seq first: its entry is the one
-            live.writing = 0
+            live.catch.writing = 0
             await self._read_log(live, read=True)
             raise _Conflict() from None
         except StoreUnavailable as exc:
             raise TableError("unavailable", UNAVAILABLE) from exc
         finally:
-            live.writing = 0
+            live.catch.writing = 0
         was = table.status
         self._apply(live, entry, ref)
         if table.status == "over" and was != "over":

@@ -14,9 +14,9 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -24,7 +24,9 @@ from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS, LazyRandom
 from cardroom.bots.hint import HintError, suggest
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.games.nain_jaune.view import view_of
+from cardroom.games.table import clean_name, hash_token, seat_for_token
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.cluster import FENCE_AFTER, Coordinator
 from cardroom.tables.config import (
@@ -58,12 +60,13 @@ from cardroom.tables.config import (
     cannot_rebuild,
     table_exists,
 )
-from cardroom.tables.nain_jaune import NainJauneTable, action_text
+from cardroom.tables.leases import BALANCE_EVERY, LEASE_INTERVAL, Leases
+from cardroom.tables.live import Live
+from cardroom.tables.notices import Notices
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
-from cardroom.tables.seats import clean_name, hash_token, seat_for_token
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, Wake, idle_for, sleep
+from cardroom.tables.subscription import Frame, Subscription, idle_for, sleep
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -74,22 +77,6 @@ BOT_TICK = 0.05
 table's bot delay): the bots of many tables then move in one loop turn and their entries share
 one commit, instead of one wake-up each (issue 19; docs/deploy.md, "Where a server's CPU
 goes")."""
-LEASE_INTERVAL = 1.0
-"""Seconds between two lease scans (several processes: a dead one's tables move this fast)."""
-PRESENCE_TTL = 6.0
-"""Seconds another process's presence report holds unless repeated."""
-STRANDED_GRACE = 10.0
-"""A person whose process stopped telling their presence without saying they left (it died,
-or lost the database) counts as present this much longer: the time for that process to give
-up its connections (``FENCE_AFTER``) and for the page to connect to another one. What the
-person could not do meanwhile is the servers' fault, not theirs: no takeover, no away."""
-PRESENCE_HELD = PRESENCE_TTL + STRANDED_GRACE
-BALANCE_EVERY = 5
-"""Every this many lease scans a process holding more than its share of the tables (one
-more than the processes' average) gives one away (``_balance``): tables spread back out,
-one at a time, when a process joins."""
-GIVEN_AWAY_FOR = 10.0
-"""Seconds a table given away is left to the other processes' scans."""
 EVICT_AFTER = 120.0
 """Seconds a finished table stays in memory after its last subscriber left (then it is read
 from the log again when someone asks for it)."""
@@ -100,31 +87,7 @@ def _no_table(table_id: str) -> Message:
     return Message("table.no-table", f"there is no table {table_id!r}")
 
 
-@dataclass
-class _Live(SeatsPresent):
-    """A table held in memory with its lock, subscribers, bot task and timers."""
-
-    table: NainJauneTable
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    subs: list[Subscription] = field(default_factory=list)
-    wake: Wake = field(default_factory=Wake)
-    """Set when the bots may have a move (the bot task waits for it)."""
-    bot_task: asyncio.Task[None] | None = None
-    timers: dict[tuple[str, int | None], asyncio.Task[None]] = field(default_factory=dict)
-    deadlines: dict[tuple[str, int | None], float] = field(default_factory=dict)
-    writing: int = 0
-    """The seq this process is writing (its own change notice is not news)."""
-    behind: bool = False
-    catch_task: asyncio.Task[None] | None = None
-    inbox: dict[int, LogEntry] = field(default_factory=dict)
-    """Entries other processes told (seq -> entry), not applied yet."""
-    must_read: bool = False
-    """A change was told without its entry (or notices may have been missed): read the log."""
-    idle_since: float | None = None
-    """When the sweep first saw the table finished with nobody connected (None: not idle)."""
-
-
-class TableService:
+class TableService(Leases, Notices):
     """Owns the live tables of a process; the web server and the terminal drive it."""
 
     def __init__(
@@ -156,7 +119,7 @@ class TableService:
         self._hint_limit = 8 * hint_threads
         self._hints_waiting = 0
         self.clock = clock
-        self._live: dict[str, _Live] = {}
+        self._live: dict[str, Live] = {}
         self._bots: dict[str, Bot] = {}
         self._bot_thinks: dict[str, bool] = {}
         """Bot spec -> whether its turns run in a thread (``_THINKING_BOTS``)."""
@@ -271,7 +234,7 @@ class TableService:
             await self._coord.close()
             self.owned.clear()
 
-    async def _load(self, table_id: str) -> _Live:
+    async def _load(self, table_id: str) -> Live:
         live = self._live.get(table_id)
         if live is not None:
             return live
@@ -285,7 +248,7 @@ class TableService:
             raise TableError("not-found", _no_table(table_id))
         live = self._live.get(table_id)  # loaded meanwhile by another caller
         if live is None:
-            live = _Live(NainJauneTable.replay(table_id, entries))
+            live = Live(NainJauneTable.replay(table_id, entries))
             self._live[table_id] = live
             self._watch(table_id)
         return live
@@ -416,13 +379,13 @@ class TableService:
             self._cancel(live, ("takeover", seat))
             await self._after(live)
 
-    def _get(self, table_id: str) -> _Live:
+    def _get(self, table_id: str) -> Live:
         live = self._live.get(table_id)
         if live is None:
             raise TableError("not-found", _no_table(table_id))
         return live
 
-    async def _resume(self, live: _Live) -> None:
+    async def _resume(self, live: Live) -> None:
         """After a restart: timers from the log's times, then the bots."""
         table = live.table
         await self._store_summary(live)
@@ -489,7 +452,7 @@ class TableService:
             except SeqConflict:  # (a rematch made by another process meanwhile)
                 raise TableError("stale", table_exists(table_id)) from None
             table.apply(entry)
-            live = _Live(table)
+            live = Live(table)
             self._live[table_id] = live
         async with live.lock:
             await self._store_summary(live)
@@ -539,7 +502,7 @@ class TableService:
             await self._start(live)
             await self._after(live)
 
-    async def _start(self, live: _Live) -> None:
+    async def _start(self, live: Live) -> None:
         table = live.table
         filled = [
             g for g, s in enumerate(table.cfg.seats) if s.kind == "person" and not table.joined[g]
@@ -614,7 +577,7 @@ class TableService:
             await self._commit(live, "ready", {"seat": seat})
             await self._after(live)
 
-    async def _commit(self, live: _Live, kind: str, data: dict[str, Any]) -> LogEntry:
+    async def _commit(self, live: Live, kind: str, data: dict[str, Any]) -> LogEntry:
         """Check, store, apply, tell: the one path of every change (the lock is held)."""
         table = live.table
         entry = table.entry(kind, data, self.clock())
@@ -629,7 +592,7 @@ class TableService:
                 for g in data["filled"]
             ]
         self._check_store()
-        live.writing = entry.seq
+        live.catch.writing = entry.seq
         try:
             await self.store.append(
                 table.table_id, entry, table_update=table_update, seats_update=seats_update
@@ -641,7 +604,7 @@ class TableService:
         except StoreUnavailable as exc:
             raise TableError("unavailable", UNAVAILABLE) from exc
         finally:
-            live.writing = 0
+            live.catch.writing = 0
         table.apply(entry)
         if kind == "action" and table.status in ("round-over", "over"):
             with contextlib.suppress(StoreError):  # the projection is redone at the next start
@@ -651,7 +614,7 @@ class TableService:
         live.wake.set()
         return entry
 
-    async def _store_summary(self, live: _Live) -> None:
+    async def _store_summary(self, live: Live) -> None:
         # the lobby's projection only (the log already holds the change); _resume redoes it
         table = live.table
         status = "playing" if table.status == "round-over" else table.status
@@ -659,7 +622,7 @@ class TableService:
             table.table_id, {"status": status, "summary": table.summary()}
         )
 
-    async def _follow_up(self, live: _Live) -> None:
+    async def _follow_up(self, live: Live) -> None:
         """Entries that follow by themselves: the start, the next round, timers (lock held).
 
         Only the table's authority (the lease holder) writes them.
@@ -693,7 +656,7 @@ class TableService:
         if table.status == "playing":
             self._cancel(live, ("next-round", None))
 
-    async def _after(self, live: _Live) -> None:
+    async def _after(self, live: Live) -> None:
         """``_follow_up`` after an accepted change (lock held): if the database fails now,
         the change stands (it is stored) and the follow-up is tried again until it is done."""
         try:
@@ -703,7 +666,7 @@ class TableService:
                 raise
             self._spawn(self._follow_up_later(live))
 
-    async def _follow_up_later(self, live: _Live) -> None:
+    async def _follow_up_later(self, live: Live) -> None:
         while not self._stopping:
             await asyncio.sleep(1.0)
             try:
@@ -717,7 +680,7 @@ class TableService:
                     logger.warning("table %s: %s", live.table.table_id, exc.message)
                     return
 
-    async def _next_round_due(self, live: _Live) -> None:
+    async def _next_round_due(self, live: Live) -> None:
         async with live.lock:
             live.timers.pop(("next-round", None), None)
             live.deadlines.pop(("next-round", None), None)
@@ -728,7 +691,7 @@ class TableService:
 
     # -- presence and takeover -----------------------------------------------------------------
 
-    def _arm_takeover(self, live: _Live, seat: int) -> None:
+    def _arm_takeover(self, live: Live, seat: int) -> None:
         after = live.table.cfg.takeover_after
         if after <= 0 or ("takeover", seat) in live.timers:
             return
@@ -738,7 +701,7 @@ class TableService:
             live, ("takeover", seat), self.clock() + after, lambda: self._takeover_due(live, seat)
         )
 
-    async def _takeover_due(self, live: _Live, seat: int) -> None:
+    async def _takeover_due(self, live: Live, seat: int) -> None:
         async with live.lock:
             live.timers.pop(("takeover", seat), None)
             live.deadlines.pop(("takeover", seat), None)
@@ -753,7 +716,7 @@ class TableService:
                 await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
                 await self._after(live)
 
-    async def _returned(self, live: _Live, seat: int) -> None:
+    async def _returned(self, live: Live, seat: int) -> None:
         async with live.lock:
             table = live.table
             if seat in table.taken_over and seat not in table.left and table.status != "over":
@@ -762,7 +725,7 @@ class TableService:
 
     def _arm(
         self,
-        live: _Live,
+        live: Live,
         key: tuple[str, int | None],
         at: float,
         work: Callable[[], Coroutine[Any, Any, None]],
@@ -779,14 +742,14 @@ class TableService:
         live.timers[key] = asyncio.get_running_loop().create_task(later())
         self._tell_deadlines(live)
 
-    def _cancel(self, live: _Live, key: tuple[str, int | None]) -> None:
+    def _cancel(self, live: Live, key: tuple[str, int | None]) -> None:
         task = live.timers.pop(key, None)
         if live.deadlines.pop(key, None) is not None:
             self._tell_deadlines(live)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
-    def _cancel_timers(self, live: _Live) -> None:
+    def _cancel_timers(self, live: Live) -> None:
         for key in list(live.timers):
             self._cancel(live, key)
 
@@ -811,13 +774,13 @@ class TableService:
             self._bot_thinks[spec] = thinks
         return thinks
 
-    def _ensure_bot_task(self, live: _Live) -> None:
+    def _ensure_bot_task(self, live: Live) -> None:
         if not self._owns(live.table.table_id) or self._stopping:
             return
         if live.bot_task is None or live.bot_task.done():
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
 
-    async def _bot_loop(self, live: _Live) -> None:
+    async def _bot_loop(self, live: Live) -> None:
         table = live.table
         # looked up once for the table's bots: each lookup is a getpid system call (CPython 3.11)
         loop = asyncio.get_running_loop()
@@ -837,7 +800,7 @@ class TableService:
                 await sleep(loop, 1.0)
                 live.wake.set()
 
-    async def _bots_play(self, live: _Live, loop: asyncio.AbstractEventLoop) -> None:
+    async def _bots_play(self, live: Live, loop: asyncio.AbstractEventLoop) -> None:
         """Let bots act while a bot (or a bot playing for an absent person) is to act.
 
         Nothing of a move (turn, view, generator, action) is held through the next move's
@@ -932,10 +895,10 @@ class TableService:
             return self.realtime.frame_for(table_id, seat)
         return self._frame(self._get(table_id), seat, None)
 
-    def _frame(self, live: _Live, seat: int | None, since: int | None) -> Frame:
+    def _frame(self, live: Live, seat: int | None, since: int | None) -> Frame:
         return live.table.frame(seat, since, self._present(live), self._deadline(live))
 
-    def _deadline(self, live: _Live) -> dict[str, Any] | None:
+    def _deadline(self, live: Live) -> dict[str, Any] | None:
         table = live.table
         deadlines = live.deadlines
         if not self._owns(table.table_id):  # the timers run in the lease holder's process
@@ -958,33 +921,7 @@ class TableService:
             key = keys[0]
         return {"kind": key[0], "seat": key[1], "at": deadlines[key]}
 
-    def _tell_deadlines(self, live: _Live) -> None:
-        """The lease holder tells the other processes its timers of this table."""
-        coord = self._coord
-        if coord is None or not self._owns(live.table.table_id):
-            return
-        told = [(kind, seat, at) for (kind, seat), at in sorted(live.deadlines.items())]
-        self._spawn(self._send_deadlines(live.table.table_id, told))
-
-    async def _send_deadlines(
-        self, table_id: str, told: list[tuple[str, int | None, float]]
-    ) -> None:
-        coord = self._coord
-        if coord is None or not coord.connected:
-            return
-        try:
-            await coord.tell_deadlines(table_id, told)
-        except Exception as exc:  # the lease loop reconnects
-            logger.info("deadlines not told: %s", exc)
-
-    def _on_deadlines(self, table_id: str, told: list[tuple[str, int | None, float]]) -> None:
-        live = self._live.get(table_id)
-        if live is None or self._owns(table_id):  # (a table loaded later learns the next ones)
-            return
-        self._told_deadlines[table_id] = {(kind, seat): at for kind, seat, at in told}
-        self._fan_out(live)
-
-    def _fan_out(self, live: _Live, skip: Subscription | None = None) -> None:
+    def _fan_out(self, live: Live, skip: Subscription | None = None) -> None:
         table = live.table
         end = len(table.events)
         present = self._present(live)
@@ -1061,7 +998,7 @@ class TableService:
         for table_id in gone:
             live = self._live.pop(table_id)
             self._cancel_timers(live)
-            live.inbox.clear()
+            live.catch.inbox.clear()
             self._remote.pop(table_id, None)
             self._told_deadlines.pop(table_id, None)
         return gone + self.realtime.evict_idle(now, self.evict_after)
@@ -1091,449 +1028,3 @@ class TableService:
             }
             for r in rows
         ]
-
-    # -- several processes (a coordinator) ------------------------------------------------------
-
-    def _owns(self, table_id: str) -> bool:
-        return self._coord is None or table_id in self.owned
-
-    @contextlib.asynccontextmanager
-    async def _new_table(self, table_id: str) -> AsyncIterator[None]:
-        """Around writing a new table's row and putting it in memory (either game): its lease
-        is taken first, so no other process's scan can take the table between the row's
-        commit and the claim (it would run a table whose connections are routed here, and
-        tell every change across). Until the block ends the table is in ``_creating``, which
-        this process's scan leaves alone (not in memory yet, it would give it back). The
-        block failing gives the lease back."""
-        self._check_store()
-        self._creating.add(table_id)
-        try:
-            await self._claim(table_id)
-            yield
-        except BaseException:
-            if table_id in self.owned and self._coord is not None:
-                self.owned.discard(table_id)
-                with contextlib.suppress(Exception):
-                    await self._coord.release(table_id)
-            raise
-        finally:
-            self._creating.discard(table_id)
-
-    async def _claim(self, table_id: str) -> None:
-        """Take a table's lease when this process creates it (another one may run it else)."""
-        if self._coord is not None:
-            with contextlib.suppress(Exception):
-                if self._coord.connected and await self._coord.acquire(table_id):
-                    self.owned.add(table_id)
-
-    def _remote_seats(self, table_id: str) -> set[int]:
-        remote = self._remote.get(table_id)
-        if not remote:
-            return set()
-        now = time.monotonic()
-        return {seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_HELD}
-
-    def _tell_realtime_presence(self, table_id: str, seat: int, n: int) -> None:
-        self._spawn(self._send_presence([f"{table_id} {seat} {n}"]))
-
-    def _check_store(self) -> None:
-        """Refuse at once (``unavailable``) while this process has lost the database."""
-        if self._coord is not None and not self._coord.connected:
-            self._fence()
-            raise TableError("unavailable", UNAVAILABLE)
-
-    @property
-    def available(self) -> bool:
-        """False while this process has lost its lease connection (it serves no table)."""
-        return self._coord is None or self._coord.connected
-
-    def _present(self, live: _Live) -> set[int]:
-        here = live.present()
-        remote = self._remote.get(live.table.table_id)
-        if remote:
-            now = time.monotonic()
-            here |= {
-                seat for (_, seat), (n, at) in remote.items() if n > 0 and now - at < PRESENCE_HELD
-            }
-        return here
-
-    def _holds_any(self, table_id: str) -> bool:
-        """True if this process has that table in memory (a notice of another is dropped)."""
-        return table_id in self._live or self.realtime.holds(table_id)
-
-    def _on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
-        if self.realtime.holds(table_id):
-            self.realtime.on_change(table_id, seq, entry)
-            return
-        live = self._live.get(table_id)
-        if live is None or seq <= max(live.table.seq, live.writing):
-            return
-        if (
-            entry is not None
-            and seq == live.table.seq + 1
-            and not live.inbox
-            and not live.behind
-            and not live.must_read
-            and not live.lock.locked()
-            and not self._owns(table_id)
-        ):  # the next entry of a table this process follows: applied here, no task
-            live.table.apply(entry)  # (nothing awaits in between: as if under the lock)
-            self._applied(live)
-            return
-        if entry is not None:
-            live.inbox[seq] = entry
-        self._behind(live, read=entry is None)
-
-    def _on_sync(self, table_ids: list[str] | None) -> None:
-        """Another process was alone and did not tell these tables' changes (``None``: any
-        table's): read their log."""
-        for table_id in self._live if table_ids is None else table_ids:
-            live = self._live.get(table_id)
-            if live is not None:
-                self._behind(live)
-        for table_id in self.realtime.table_ids() if table_ids is None else table_ids:
-            self.realtime.behind(table_id)
-
-    def _on_peer(self) -> None:
-        """This process was alone and another one appeared: tell it who is connected here and
-        the timers of the tables this process holds (not told while alone)."""
-        assert self._coord is not None
-        self._coord.watch(self._watched_ids())
-        self._spawn(self._send_presence(self._presence_lines()))
-        for table_id in self.owned:
-            live = self._live.get(table_id)
-            if live is not None and live.deadlines:
-                self._tell_deadlines(live)
-
-    def _watch(self, table_id: str) -> None:
-        """A table now in memory here: watch it unless this process is its lease holder."""
-        if self._coord is not None and not self._owns(table_id):
-            self._coord.watch([table_id])
-
-    def _watched_ids(self) -> list[str]:
-        """The tables in memory here whose lease another process holds (or nobody)."""
-        return [t for t in self._live if t not in self.owned] + [
-            t for t in self.realtime.table_ids() if t not in self.owned
-        ]
-
-    def _on_watched(self, table_ids: list[str]) -> None:
-        """Another process started watching these tables (held here): tell it who is
-        connected to them here and, for those this process holds the lease of, their
-        timers."""
-        for table_id in table_ids:
-            live = self._live.get(table_id)
-            if live is not None and live.deadlines and table_id in self.owned:
-                self._tell_deadlines(live)
-        self._spawn(self._send_presence(self._presence_lines(table_ids)))
-
-    def _presence_lines(self, table_ids: list[str] | None = None) -> list[str]:
-        """``"<table> <seat> <n>"`` for the person seats connected here (of these tables)."""
-        held = (
-            self._live.items()
-            if table_ids is None
-            else [(t, live) for t in table_ids if (live := self._live.get(t)) is not None]
-        )
-        lines = [
-            f"{tid} {seat} {sum(1 for s in live.subs if s.seat == seat)}"
-            for tid, live in held
-            for seat in live.present()
-        ]
-        if table_ids is None or any(self.realtime.holds(t) for t in table_ids):
-            ids = None if table_ids is None else set(table_ids)
-            lines += [
-                f"{tid} {seat} {n}"
-                for tid, seat, n in self.realtime.connections()
-                if ids is None or tid in ids
-            ]
-        return lines
-
-    def _behind(self, live: _Live, read: bool = True) -> None:
-        live.must_read = live.must_read or read
-        live.behind = True
-        if live.catch_task is None or live.catch_task.done():
-            live.catch_task = asyncio.get_running_loop().create_task(self._catch_up(live))
-
-    async def _catch_up(self, live: _Live) -> None:
-        while live.behind and not self._stopping:
-            live.behind = False
-            try:
-                async with live.lock:
-                    if await self._catch_up_locked(live):
-                        await self._after(live)
-            except (StoreError, TableError) as exc:
-                logger.warning("table %s cannot catch up: %s", live.table.table_id, exc)
-                return
-
-    async def _catch_up_locked(self, live: _Live, read: bool = False) -> bool:
-        """Apply the entries other processes wrote (lock held); True if there were any.
-
-        Entries told in notices are applied as they are, in seq order; a gap among them, a
-        notice without its entry or ``read`` make it read the log."""
-        table = live.table
-        applied = 0
-        while (told := live.inbox.pop(table.seq + 1, None)) is not None:
-            table.apply(told)
-            applied += 1
-        for seq in [s for s in live.inbox if s <= table.seq]:
-            del live.inbox[seq]
-        if read or live.must_read or live.inbox:
-            live.must_read = False
-            live.inbox.clear()
-            for entry in await self.store.entries(table.table_id, after=table.seq):
-                if entry.seq != table.seq + 1:
-                    break
-                table.apply(entry)
-                applied += 1
-        if not applied:
-            return False
-        self._applied(live)
-        return True
-
-    def _applied(self, live: _Live) -> None:
-        """After entries of other processes are applied: timers, frames, bots."""
-        table = live.table
-        if table.status == "over":
-            self._cancel_timers(live)
-        else:
-            for g in table.person_seats():
-                if g in table.taken_over:
-                    self._cancel(live, ("takeover", g))
-        self._fan_out(live)
-        self._ensure_bot_task(live)
-        live.wake.set()
-
-    def _on_presence(self, pid: str, table_id: str, seat: int, n: int) -> None:
-        live = self._live.get(table_id)
-        before = self._present(live) if live is not None else set()
-        was = self._remote_seats(table_id)
-        seen = self._remote.setdefault(table_id, {})
-        if n > 0:
-            seen[(pid, seat)] = (n, time.monotonic())
-        else:
-            seen.pop((pid, seat), None)
-        if self.realtime.holds(table_id):
-            if self._remote_seats(table_id) != was:
-                self.realtime.presence_changed(table_id)
-            return
-        if live is None or not (0 <= seat < live.table.n):
-            return
-        now = self._present(live)
-        if seat in now:
-            self._cancel(live, ("takeover", seat))
-        elif live.table.status in ("playing", "round-over"):
-            self._arm_takeover(live, seat)
-        if now != before:  # a heartbeat that changes nothing sends nothing
-            self._fan_out(live)
-
-    def _tell_presence(self, live: _Live, seat: int) -> None:
-        if self._coord is None:
-            return
-        n = sum(1 for s in live.subs if s.seat == seat and not s.closed)
-        self._spawn(self._send_presence([f"{live.table.table_id} {seat} {n}"]))
-
-    async def _send_presence(self, lines: list[str]) -> None:
-        coord = self._coord
-        if coord is None or not coord.connected or not lines:
-            return
-        try:
-            await coord.tell_presence(lines)
-        except Exception as exc:  # the lease loop reconnects
-            logger.info("presence not told: %s", exc)
-
-    async def _lease_loop(self) -> None:
-        coord = self._coord
-        assert coord is not None
-        beat = 0
-        while not self._stopping:
-            await asyncio.sleep(self.lease_interval)
-            try:
-                if not coord.connected:
-                    self._fence()
-                    await coord.connect()
-                    self.fenced = False
-                    logger.warning("table leases: connected to the database again")
-                    coord.watch(self._watched_ids())
-                    for live in list(self._live.values()):
-                        self._behind(live)  # notices may have been missed meanwhile
-                    for table_id in self.realtime.table_ids():
-                        self.realtime.behind(table_id)
-                await self._scan()
-                self._sweep()
-                coord.expire()
-                beat += 1
-                if beat % self.balance_every == 0 and not coord.alone:
-                    await self._balance()
-                if beat % 2 == 0 and not coord.alone:
-                    coord.watch(self._watched_ids())
-                    await self._send_presence(self._presence_lines())
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                logger.warning(
-                    "table leases lost (%s): trying again", str(exc) or type(exc).__name__
-                )
-                coord.lost()
-                self._fence()
-
-    async def _watchdog(self) -> None:
-        """Every quarter of a lease interval: a round trip on the lease connection if none was
-        made for an interval (the scan makes one too); no answer for ``fence_after`` seconds,
-        or the connection gone: this process gives up its tables (``_fence``) before the
-        server frees their leases for another process."""
-        coord = self._coord
-        assert coord is not None
-        every = min(0.25, self.lease_interval / 4)
-        while not self._stopping:
-            await asyncio.sleep(every)
-            silent = coord.silent_for()
-            if coord.connected and silent > self.fence_after:
-                logger.warning("no answer from the database for %.1f s: giving up", silent)
-                coord.lost()
-            if not coord.connected:
-                self._fence()
-            elif silent >= self.lease_interval and (
-                self._beating is None or self._beating.done()
-            ):
-                self._beating = asyncio.get_running_loop().create_task(self._beat(coord))
-
-    @staticmethod
-    async def _beat(coord: Coordinator) -> None:
-        with contextlib.suppress(Exception):  # (the watchdog sees the silence)
-            await coord.beat()
-
-    def _fence(self) -> None:
-        """This process cannot reach the database: it is no table's authority any more (the
-        server frees the leases a few seconds later, see ``store/pgconn.py``), and its
-        connections are told ``unavailable`` and closed, so their pages connect again (through
-        the load balancer, to a process that can serve them)."""
-        self._lose_all()
-        if self.fenced:
-            return
-        self.fenced = True
-        ended = 0
-        for live in self._live.values():
-            for sub in list(live.subs):
-                sub.ended_by = "unavailable"
-                sub._put(None)
-                ended += 1
-        for table_id in self.realtime.table_ids():
-            for sub in self.realtime.subscriptions(table_id):
-                sub.ended_by = "unavailable"
-                sub._put(None)
-                ended += 1
-        logger.warning("lost the database: %d connections told so and closed", ended)
-
-    async def _scan(self) -> None:
-        """Take the leases of tables nobody holds; give back those of finished tables."""
-        coord = self._coord
-        assert coord is not None
-        for table_id in list(self.owned):
-            if table_id in self._creating:
-                continue
-            live = self._live.get(table_id)
-            status = live.table.status if live is not None else self.realtime.status(table_id)
-            if status is None or status == "over":
-                self.owned.discard(table_id)
-                await coord.release(table_id)
-        now = time.monotonic()
-        for table_id, until in list(self._given.items()):
-            if until <= now:
-                del self._given[table_id]
-        for table_id in await coord.scan(self.owned | self._given.keys()):
-            self.owned.add(table_id)
-            if table_id in self._creating:  # (its claim failed) its creation puts it in memory
-                continue
-            coord.answer(table_id)  # its watchers read what its last holder did not tell
-            self._told_deadlines.pop(table_id, None)
-            try:
-                held = self.realtime.holds(table_id)
-                if await self._is_realtime(table_id):  # loading it (not held) takes it
-                    if held:
-                        await self.realtime.take(table_id)
-                    logger.info("real-time table %s: this process is its clock now", table_id)
-                    continue
-                live = await self._load(table_id)
-                async with live.lock:
-                    await self._catch_up_locked(live, read=True)
-                    await self._resume(live)
-            except (TableError, StoreError) as exc:
-                logger.error("table %s cannot be taken over: %s", table_id, exc)
-                self.owned.discard(table_id)
-                await coord.release(table_id)
-            else:
-                logger.info("table %s: this process is its authority now", table_id)
-
-    def _sweep(self) -> None:
-        """Forget stale presence reports; arm takeovers of persons gone with their process."""
-        now = time.monotonic()
-        for table_id, seen in list(self._remote.items()):
-            for key, (_, at) in list(seen.items()):
-                if now - at >= PRESENCE_HELD:
-                    del seen[key]
-                    if self.realtime.holds(table_id):  # (a process gone without a word)
-                        self.realtime.presence_changed(table_id)
-            if not seen:
-                del self._remote[table_id]
-        for table_id in self.owned:
-            live = self._live.get(table_id)
-            if live is None or live.table.status not in ("playing", "round-over"):
-                continue
-            present = self._present(live)
-            for g in live.table.person_seats():
-                if g not in present and g not in live.table.taken_over:
-                    self._arm_takeover(live, g)
-
-    async def _balance(self) -> None:
-        """Give one table away if this process holds more than its share (the leases of all
-        processes over their number, plus one): between two actions (under the table's lock:
-        no change is half made), its bots and timers stopped here before the lease is given
-        back, so the next holder (another process's scan) reads the log and goes on: never
-        two authorities. The table stays in memory here (watched) for its connections."""
-        coord = self._coord
-        assert coord is not None
-        leases, peers = await coord.shares()
-        if len(self.owned) <= leases // peers + 1:
-            return
-        for table_id in sorted(self.owned - self._creating):
-            live = self._live.get(table_id)
-            if live is not None:
-                if live.lock.locked() or live.writing or live.table.status == "over":
-                    continue
-                async with live.lock:
-                    self._give_away(table_id, live)
-            elif self.realtime.holds(table_id):
-                if self.realtime.status(table_id) == "over":
-                    continue
-                self._give_away(table_id, None)
-            else:
-                continue
-            await coord.release(table_id)
-            self._watch(table_id)
-            logger.info("table %s given to another process (even shares)", table_id)
-            return
-
-    def _give_away(self, table_id: str, live: _Live | None) -> None:
-        """Stop acting for a table (its lease is given back right after)."""
-        self.owned.discard(table_id)
-        self._given[table_id] = time.monotonic() + GIVEN_AWAY_FOR
-        self.realtime.lose(table_id)
-        if live is not None:
-            self._cancel_timers(live)
-            if live.bot_task is not None:
-                live.bot_task.cancel()
-                live.bot_task = None
-
-    def _lose_all(self) -> None:
-        """The lease connection is gone: this process is no table's authority any more."""
-        for table_id in self.owned:
-            self.realtime.lose(table_id)
-            live = self._live.get(table_id)
-            if live is None:
-                continue
-            self._cancel_timers(live)
-            if live.bot_task is not None:
-                live.bot_task.cancel()
-                live.bot_task = None
-        if self.owned:
-            logger.warning("lost the leases of %d tables", len(self.owned))
-        self.owned.clear()

@@ -210,7 +210,7 @@ def idle_for(live: Any, now: float, grace: float) -> bool:
         or any(
             task is not None and not task.done()
             for task in (getattr(live, "bot_task", None), getattr(live, "task", None),
-                         live.catch_task)
+                         live.catch.task)
         )
     )  # fmt: skip
     if busy:

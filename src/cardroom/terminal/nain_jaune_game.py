@@ -37,13 +37,13 @@ from cardroom.games.nain_jaune.engine import (
 )
 from cardroom.games.nain_jaune.record import RecordError, RoundRecord, parse_game, replay_game
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.games.nain_jaune.view import RoundView, view_of
 from cardroom.games.records import MAX_RECORD_BYTES, loads
 from cardroom.i18n import Translator
 from cardroom.i18n.reasons import table_error_text
 from cardroom.i18n.words import tr_of
 from cardroom.tables.config import SeatSpec, TableConfig, TableError
-from cardroom.tables.nain_jaune import NainJauneTable, action_text
 
 Phase = Literal["human", "bot", "round-over", "game-over"]
 

@@ -11,12 +11,14 @@ what one seat (or a spectator) may see: only that seat's hand and choices, never
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from cardroom.cards import Card, CardError, parse_card
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_json, message_of
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,
@@ -45,17 +47,17 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.records import brief
-from cardroom.store import LogEntry
-from cardroom.tables.config import (
+from cardroom.games.table import (
     ALREADY_STARTED,
     NOT_CREATED,
     REMATCH_ONCE,
     ROUND_NOT_OVER,
     TOKEN_FOR_PERSON,
-    TableConfig,
+    LogEntry,
     TableError,
+    clean_name,
+    hash_token,
 )
-from cardroom.tables.seats import clean_name, hash_token
 
 Status = Literal["waiting", "playing", "round-over", "over"]
 ROUND_EVENTS_MAX = 1000
@@ -200,7 +202,7 @@ class NainJauneTable:
     # -- rebuilding --------------------------------------------------------------------------
 
     @classmethod
-    def replay(cls, table_id: str, entries: list[LogEntry]) -> NainJauneTable:
+    def replay(cls, table_id: str, entries: Sequence[LogEntry]) -> NainJauneTable:
         """A table rebuilt from its log (each entry checked, then applied)."""
         table = cls(table_id)
         for entry in entries:
