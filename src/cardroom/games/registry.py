@@ -96,6 +96,9 @@ class Game:
     """The terminal's face for the game."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
+    cli: str | None = None
+    """The game's ``cardroom`` commands: a module that adds them to the command groups when
+    imported (``cli/main.py`` imports every game's)."""
 
     @property
     def realtime(self) -> bool:
@@ -223,11 +226,12 @@ register(
         table="cardroom.tables.nain_jaune:NainJauneTable",
         rules_version="cardroom.games.nain_jaune.rules:RULES_VERSION",
         options_words="cardroom.i18n.options",
-        bots="cardroom.bots",
-        analysis="cardroom.analysis.nain_jaune",
+        bots="cardroom.games.nain_jaune.bots",
+        analysis="cardroom.games.nain_jaune.analysis",
         rules_page="nain-jaune",
-        terminal="cardroom.terminal.nain_jaune_tui",
+        terminal="cardroom.games.nain_jaune.terminal.tui",
         web="table.js",
+        cli="cardroom.games.nain_jaune.cli",
     )
 )
 register(
@@ -247,6 +251,7 @@ register(
         rules_page="spit",
         terminal="cardroom.terminal.realtime_tui",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )
 register(
@@ -267,5 +272,6 @@ register(
         rules_page="speed",
         terminal="cardroom.terminal.realtime_tui",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )
