@@ -96,6 +96,9 @@ class Game:
     """The terminal's face for the game."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
+    bot_ratings: str | None = None
+    """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
+    rating a page shows for a bot and the one people's ratings are measured against."""
 
     @property
     def realtime(self) -> bool:
@@ -227,6 +230,7 @@ register(
         analysis="cardroom.analysis.nain_jaune",
         rules_page="nain-jaune",
         terminal="cardroom.terminal.nain_jaune_tui",
+        bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
         web="table.js",
     )
 )
@@ -246,6 +250,7 @@ register(
         analysis="cardroom.analysis.realtime",
         rules_page="spit",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
     )
 )
@@ -266,6 +271,7 @@ register(
         analysis="cardroom.analysis.realtime",
         rules_page="speed",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",
     )
 )
