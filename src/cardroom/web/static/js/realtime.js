@@ -5,7 +5,7 @@ import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
   personName, tableSocket, postJson, fillIfChanged, fillRatingLine, forgetShown,
 } from "./common.js";
-import { LEVEL_WORDS } from "./levels.js";
+import { LEVEL_WORDS } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
