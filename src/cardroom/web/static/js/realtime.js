@@ -87,7 +87,9 @@ function onFrame(frame) {
       const away = frame.paused.seats.filter((g) => g !== mySeat());
       if (away.length) announce(_("{name} is reconnecting: the game is paused.", { name: seatName(away[0]) }));
     } else if (prev && prev.paused && !frame.paused && frame.status === "playing") {
-      announce(_("Everybody is back: play!"));
+      // the pause ends as a bot takes an away seat: nobody came back, so do not say so
+      const taken = (frame.seats || []).find((s) => s.taken && !(prev.seats || []).some((p) => p.seat === s.seat && p.taken));
+      announce(taken ? _("{name} was away too long: a bot plays for them.", { name: seatName(taken.seat) }) : _("Everybody is back: play!"));
     }
     keepSelection();
     render();
