@@ -136,9 +136,17 @@ function showError(text) {
 function announce(text) {
   const box = $("announce");
   box.textContent = text;
+  placeAnnounce();
   box.classList.add("show");
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
+}
+
+/** The banner over the cards, just under the status line (however many lines it takes, also
+ * once the frame's redraw changed it), never over it. */
+function placeAnnounce() {
+  const line = $("status-line");
+  $("announce").style.top = `${line.offsetTop + line.offsetHeight}px`;
 }
 
 function noteTops(centre) {
@@ -349,6 +357,7 @@ function render() {
   $("table-title").textContent = mySeat() === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
   renderStatus();
+  placeAnnounce();
   renderCountdown();
   renderPause();
   renderThem();
