@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.bots import make_bot
-from cardroom.bots.expert import ExpertBot
 from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune import kernel as fast
+from cardroom.games.nain_jaune.bots.expert import ExpertBot
 from cardroom.games.nain_jaune.engine import Play
-from cardroom.kernels import nain_jaune as fast
-from cardroom.research.nain_jaune_policy import Budget, heuristic_weights, train
+from cardroom.games.nain_jaune.research.policy import Budget, heuristic_weights, train
 from tests.nain_jaune.test_properties import rules_strategy
 
 
