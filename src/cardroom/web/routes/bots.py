@@ -71,7 +71,7 @@ REFUSES = Message("bot.refuses", "this bot does not accept this kind of game")
 NO_SUCH_BOT = Message("bot.no-such-bot", "there is no bot of this name")
 NO_BOT_FREE = Message("bot.none-free", "no bot that plays this game is connected and free now")
 TOO_MANY_TABLES = Message(
-    "bot.too-many-tables", f"this bot already holds {BOT_TABLES} tables: finish one first"
+    "bot.too-many-tables", "this bot already holds its most tables at once: finish one first"
 )
 TOO_MANY_STREAMS = Message(
     "bot.too-many-streams", "this bot token has too many event streams open: close one"
@@ -416,7 +416,7 @@ class InviteIn(msgspec.Struct, forbid_unknown_fields=True):
     bot: str
 
 
-FORBIDDEN_SITE = Message("web.cross-site", "this request does not come from this site's pages")
+FORBIDDEN_SITE = Message("bot.cross-site", "this request does not come from this site's pages")
 BAD_BODY = Message("bot.bad-request", "this request's body is not what this call reads")
 NO_PLAYER = Message("bot.no-player", "choose a name on your player page first")
 
