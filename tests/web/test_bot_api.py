@@ -139,6 +139,11 @@ def test_an_invited_bot_plays_its_seat_and_no_other(client: TestClient) -> None:
         assert refused.status_code == 403 and refused.json()["id"] == "bot.not-invited"
     seats = app_of(client).state.service.frame_for(table, None)["seats"]
     assert seats[1]["name"] == "Mistral"  # it joined under its own name, not "Eve"
+    # Ann's page and a spectator's see that the other seat is a program
+    for url in (f"/ws/{table}", f"/ws/{table}?watch=1"):
+        with client.websocket_connect(url) as ws:
+            frame = first_state(ws)
+            assert [s.get("program") for s in frame["seats"]] == [False, True], frame["seats"]
     assert bot_id
 
 

@@ -435,3 +435,13 @@ class BotStore:
                 .values(player_id=bot_id, invite_hash=None, at=now)
             )
             return bot_id if done.rowcount == 1 else None
+
+    async def seats_at(self, table_id: str) -> frozenset[int]:
+        """The seats of a table that bots hold."""
+        query = (
+            sa.select(seat_claims_t.c.seat)
+            .join(bots_t, bots_t.c.id == seat_claims_t.c.player_id)
+            .where(seat_claims_t.c.table_id == table_id)
+        )
+        async with _guard(), self.engine.connect() as conn:
+            return frozenset(int(r.seat) for r in (await conn.execute(query)).all())

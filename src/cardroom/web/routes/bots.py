@@ -149,6 +149,41 @@ def sessions_of(conn: HTTPConnection) -> BotSessions:
     return sessions
 
 
+def _bot_seats(conn: HTTPConnection) -> dict[str, frozenset[int]]:
+    state = conn.app.state
+    seats: dict[str, frozenset[int]] | None = getattr(state, "bot_seats", None)
+    if seats is None:
+        seats = state.bot_seats = {}
+    return seats
+
+
+async def load_bot_seats(conn: HTTPConnection, table_id: str) -> None:
+    """Read which seats of a table bots hold (a connection opens: this process then marks
+    them in the table's frames)."""
+    held = await bots_of(conn).seats_at(table_id)
+    seats = _bot_seats(conn)
+    if len(seats) > 10_000:
+        seats.clear()
+    if held:
+        seats[table_id] = held
+    else:
+        seats.pop(table_id, None)
+
+
+def mark_programs(conn: HTTPConnection, table_id: str, frame: dict[str, Any]) -> dict[str, Any]:
+    """``frame`` with ``"program": true`` on each seat a bot people brought holds (a person
+    sees that an opponent is a program); the frame itself is not changed."""
+    held = _bot_seats(conn).get(table_id)
+    seats = frame.get("seats")
+    if not held or frame.get("type") != "state" or not isinstance(seats, list):
+        return frame
+    marked = [
+        {**seat, "program": i in held} if isinstance(seat, dict) else seat
+        for i, seat in enumerate(seats)
+    ]
+    return {**frame, "seats": marked}
+
+
 def bearer(conn: HTTPConnection) -> str | None:
     """The bearer token of a request or handshake (None: none)."""
     header = conn.headers.get("authorization", "")
@@ -386,6 +421,7 @@ async def answer_invite(request: Request, table_id: str, answer: str) -> Respons
         return _refused(request, HTTPStatus.CONFLICT, "gone", INVITE_GONE)
     if await bots.claim_seat(table_id, invite.seat, bot.id, now) != bot.id:
         return _refused(request, HTTPStatus.CONFLICT, "gone", INVITE_GONE)  # a link won it
+    await load_bot_seats(request, table_id)
     return JSONResponse({"table": table_id, "seat": invite.seat, "ws": f"/ws/{table_id}"})
 
 

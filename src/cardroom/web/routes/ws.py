@@ -165,6 +165,8 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
+    with contextlib.suppress(StoreUnavailable):
+        await bot_api.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
     except TableError as exc:  # e.g. a seat a bot took when the table started without them
@@ -205,6 +207,7 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
     connection.bot_name = bot.name
+    await bot_api.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
     except TableError as exc:
@@ -308,6 +311,7 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
+        frame = bot_api.mark_programs(self.websocket, self.table_id, frame)
         text = render_frame(frame, self.lang)
         async with self.send_lock:
             await self.websocket.send_text(text)
