@@ -76,7 +76,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc_keeper.start()  # the only full collection, before the first request
             keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             ratings = asyncio.get_running_loop().create_task(
-                RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
+                RatingKeeper(
+                    store,
+                    takeover_share=settings.rated_takeover_share,
+                    bots_rate_people=settings.bots_rate_people,
+                ).run()
             )
             app.state.store = store
             app.state.limits.shared = BoundStore(store)
