@@ -107,12 +107,13 @@ def test_a_spectators_frame_and_a_frame_between_rounds_have_no_view() -> None:
     seats = (SeatSpec("person", name="Ann"), SeatSpec("person"))
     table = NainJauneTable("t")
     n = 0
-    for kind, data in [
+    steps: list[tuple[str, dict[str, Any]]] = [
         ("created", {"config": TableConfig(rules=Rules(), seats=seats, seed=3).to_json(),
                      "tokens": {"0": "h"}}),
         ("joined", {"seat": 1, "name": "Bob"}),
         ("started", {"filled": [], "dealer": 0}),
-    ]:  # fmt: skip
+    ]  # fmt: skip
+    for kind, data in steps:
         table.apply(table.entry(kind, data, float(n)))
         n += 1
     assert view_from_frame(wire(table, 0)) is None  # started, no round dealt yet
@@ -127,5 +128,10 @@ def test_a_frame_that_is_not_a_state_frame_is_refused_in_words() -> None:
         view_from_frame({"type": "error"})
     with pytest.raises(FrameError, match="not a Nain Jaune state frame"):
         view_from_frame(
-            {"type": "state", "you": 0, "round": {"hand": []}, "seats": [{"seat": 0, "in_round": 1}]}
+            {
+                "type": "state",
+                "you": 0,
+                "round": {"hand": []},
+                "seats": [{"seat": 0, "in_round": 1}],
+            }
         )

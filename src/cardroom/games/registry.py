@@ -96,6 +96,10 @@ class Game:
     """The terminal's face for the game."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
+    wire: str | None = None
+    """A seat's websocket frame read back into the view its bots decide on, and their action
+    written as the ``act`` message (``view_from_frame``, ``act_message``): what a program
+    playing over the network uses (``cardroom bot connect``)."""
 
     @property
     def realtime(self) -> bool:
@@ -226,6 +230,7 @@ register(
         bots="cardroom.bots",
         analysis="cardroom.analysis.nain_jaune",
         rules_page="nain-jaune",
+        wire="cardroom.games.nain_jaune.wire",
         terminal="cardroom.terminal.nain_jaune_tui",
         web="table.js",
     )
@@ -245,6 +250,7 @@ register(
         bots="cardroom.bots.reaction",
         analysis="cardroom.analysis.realtime",
         rules_page="spit",
+        wire="cardroom.games.spit.wire",
         terminal="cardroom.terminal.realtime_tui",
         web="realtime.js",
     )
@@ -265,6 +271,7 @@ register(
         bots="cardroom.bots.reaction",
         analysis="cardroom.analysis.realtime",
         rules_page="speed",
+        wire="cardroom.games.speed.wire",
         terminal="cardroom.terminal.realtime_tui",
         web="realtime.js",
     )

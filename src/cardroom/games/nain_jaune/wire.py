@@ -24,8 +24,8 @@ from cardroom.games.nain_jaune.engine import (
     Claim,
     Doubled,
     Event,
-    FreeSequence,
     Forgot,
+    FreeSequence,
     GrandOperaSwept,
     NextRank,
     OutOfCards,
@@ -195,4 +195,3 @@ def _view(frame: dict[str, Any]) -> RoundView | None:
         events=tuple(events),
         winner=at(rnd["winner"]),
     )
-
