@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 
 from cardroom.games.nain_jaune import Rules
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.games.nain_jaune.wire import FrameError, act_message, action_of, view_from_frame
+from cardroom.games.nain_jaune.wire import (
+    FrameError,
+    Reader,
+    act_message,
+    action_of,
+    view_from_frame,
+)
 from cardroom.research.encoding import action_from_id, action_id, action_mask, encode_view
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableConfig
@@ -29,12 +35,31 @@ def wire(table: NainJauneTable, seat: int) -> dict[str, Any]:
     return loaded
 
 
-def check_views(table: NainJauneTable) -> int:
-    """Every seat's view read from its frame equals the engine's; returns how many were read."""
+class Seat:
+    """One seat's connection: frames as the service sends them (the first whole, then only
+    the events since the last frame; now and then a whole ``resync`` frame)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.cursor: int | None = None
+        self.reader = Reader()
+
+    def frame(self, table: NainJauneTable, resync: bool = False) -> dict[str, Any]:
+        frame = table.frame(self.seat, None if resync else self.cursor)
+        if resync:
+            frame["resync"] = True
+        self.cursor = len(table.events)
+        loaded: dict[str, Any] = json.loads(render_frame(frame, "en"))
+        return loaded
+
+
+def check_views(table: NainJauneTable, seats: list[Seat], rng: random.Random) -> int:
+    """Every seat's view read from its frames equals the engine's; returns how many were read."""
     rnd = table.round
     read = 0
-    for seat in range(table.n):
-        got = view_from_frame(wire(table, seat))
+    for seat, conn in enumerate(seats):
+        got = conn.reader.view(conn.frame(table, resync=rng.random() < 0.05))
+        assert got == view_from_frame(wire(table, seat))  # (a whole frame reads the same)
         if rnd is None or seat not in table.round_seats:
             assert got is None
             continue
@@ -78,12 +103,13 @@ def test_a_seats_frame_reads_back_into_its_engine_view(
         propose("joined", {"seat": s, "name": f"P{s}"})
     propose("started", {"filled": [], "dealer": rng.randrange(players)})
     read = 0
+    conns = [Seat(s) for s in range(players)]
     for _ in range(moves):
         if table.status == "over":
             break
         if table.round is None or table.status == "round-over":
             propose("round", table.deal())
-            read += check_views(table)
+            read += check_views(table, conns, rng)
             continue
         turn = table.turn()
         rnd = table.round
@@ -99,7 +125,7 @@ def test_a_seats_frame_reads_back_into_its_engine_view(
         assert parse_action(message["action"]) == chosen
         assert action_id(action_of(message["action"])) == action_id(chosen)
         propose("action", {"seat": turn.seat, "action": message["action"], "by": "person"})
-        read += check_views(table)
+        read += check_views(table, conns, rng)
     assert read > 0
 
 

@@ -38,7 +38,15 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.rules import STAKES, Rules
 from cardroom.games.nain_jaune.view import RoundView
 
-__all__ = ["FrameError", "act_message", "action_of", "action_text", "seat_of", "view_from_frame"]
+__all__ = [
+    "FrameError",
+    "Reader",
+    "act_message",
+    "action_of",
+    "action_text",
+    "seat_of",
+    "view_from_frame",
+]
 
 EVENT_CLASSES: dict[str, type] = {
     "play": CardPlayed,
@@ -195,3 +203,35 @@ def _view(frame: dict[str, Any]) -> RoundView | None:
         events=tuple(events),
         winner=at(rnd["winner"]),
     )
+
+
+class Reader:
+    """Reads one connection's frames in order into views.
+
+    A connection's first frame, and a ``resync`` one, carry the round's events from its start;
+    every later frame only the events new since the frame before. The reader keeps the round's
+    so far (from its ``round`` event); :meth:`reset` when a new connection begins.
+    """
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] | None = None
+
+    def reset(self) -> None:
+        """A new connection: its first frame is whole again."""
+        self.events = None
+
+    def view(self, frame: dict[str, Any]) -> RoundView | None:
+        """The seat's view after ``frame`` (see :func:`view_from_frame`)."""
+        if frame.get("type") != "state":
+            return None
+        new = list(frame.get("events") or ())
+        if self.events is None or frame.get("resync"):
+            self.events = new
+        else:
+            self.events.extend(new)
+        events = self.events
+        for i in range(len(events) - 1, -1, -1):
+            if events[i].get("kind") == "round":
+                del events[:i]
+                break
+        return view_from_frame({**frame, "events": events})

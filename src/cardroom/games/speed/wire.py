@@ -15,7 +15,7 @@ from cardroom.games.speed.engine import Action, action_from_json, action_to_json
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.speed.view import SpeedView
 
-__all__ = ["act_message", "view_from_frame"]
+__all__ = ["Reader", "act_message", "view_from_frame"]
 
 
 def _pair(values: list[Any]) -> tuple[int, int]:
@@ -55,3 +55,14 @@ def act_message(action: Action, frame: dict[str, Any]) -> dict[str, Any]:
     """The ``act`` message for ``action`` (a play carries the top card its sender saw)."""
     del frame
     return {"type": "act", "action": action_to_json(action)}
+
+
+class Reader:
+    """Reads one connection's frames into views (each frame's view is whole)."""
+
+    def reset(self) -> None:
+        """A new connection (nothing is kept between frames)."""
+
+    def view(self, frame: dict[str, Any]) -> Any:
+        """The seat's view in ``frame`` (see :func:`view_from_frame`)."""
+        return view_from_frame(frame)
