@@ -241,6 +241,12 @@ function seatName(g) {
   return (s && personName(s.name)) || _("Seat {number}", { number: g + 1 });
 }
 
+/** A seat's name over its cards: "Bot (for Ann)" while a bot plays the seat of its person. */
+function seatLabel(g) {
+  const row = state.seats.find((x) => x.seat === g);
+  return row && row.kind === "person" && row.taken ? _("Bot (for {name})", { name: seatName(g) }) : seatName(g);
+}
+
 function legal(type) {
   const v = view();
   return Boolean(v && (v.legal || []).some((a) => a.type === type));
@@ -475,7 +481,7 @@ function renderThem() {
   const v = view();
   if (!v) return;
   const them = 1 - viewSeat();
-  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) }), " ", presenceBadge(them)));
+  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatLabel(them) : _("{name} (opponent)", { name: seatLabel(them) }), " ", presenceBadge(them)));
   const row = el("div", { class: "rt-row" });
   if (isSpit()) {
     (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
@@ -585,7 +591,7 @@ function renderMe() {
       const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
       row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
     }
-    box.append(el("h2", { class: "rt-name" }, seatName(0), " ", presenceBadge(0)), row);
+    box.append(el("h2", { class: "rt-name" }, seatLabel(0), " ", presenceBadge(0)), row);
     return;
   }
   box.append(el("h2", { class: "rt-name" }, _("{name} (you)", { name: seatName(me) })));
