@@ -35,9 +35,12 @@ __all__ = [
 
 log = logging.getLogger("cardroom.botclient")
 
+CLOSE_UNAUTHORIZED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 FINAL_CLOSES = {
+    CLOSE_UNAUTHORIZED: "the server refused the token (unknown or revoked): make a new one on "
+    "/me (or with cardroom serve-bots token) and give it with --token",
     CLOSE_FORBIDDEN: "the server refused this token for that table (revoked, or not this "
     "bot's seat): make a new token, or check the table",
     CLOSE_NOT_FOUND: "there is no such table on this server: check the table id",
@@ -177,6 +180,7 @@ async def play_table(
                     if frame.get("type") == "error" and frame.get("code") in (
                         "forbidden",
                         "not-found",
+                        "unauthorized",
                     ):
                         raise ClientError(_refused(table, frame))
                     if frame.get("type") == "state":

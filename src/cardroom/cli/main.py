@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from cardroom.cli import analyse as _analyse  # noqa: F401  (registers cardroom analyse)
+from cardroom.cli import bot as _bot  # noqa: F401  (cardroom bot connect)
 from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
 from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed commands)
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
