@@ -25,6 +25,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardroom.analysis import AnalysisError as BaseAnalysisError
 from cardroom.arbiter import RecordError, Replay, record_module, replay_any
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS
@@ -35,7 +36,7 @@ HISTOGRAM_BARS = 16
 """Bars of the histogram; the last one holds every slower reaction."""
 
 
-class AnalysisError(ValueError):
+class AnalysisError(BaseAnalysisError):
     """A record cannot be analysed (malformed, or not a Spit or Speed record)."""
 
     code = "bad-record"
