@@ -99,6 +99,9 @@ class Game:
     cli: str | None = None
     """The game's ``cardroom`` commands: a module that adds them to the command groups when
     imported (``cli/main.py`` imports every game's)."""
+    bot_ratings: str | None = None
+    """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
+    rating a page shows for a bot and the one people's ratings are measured against."""
 
     @property
     def realtime(self) -> bool:
@@ -230,6 +233,7 @@ register(
         analysis="cardroom.games.nain_jaune.analysis",
         rules_page="nain-jaune",
         terminal="cardroom.games.nain_jaune.terminal.tui",
+        bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
         web="table.js",
         cli="cardroom.games.nain_jaune.cli",
     )
@@ -250,6 +254,7 @@ register(
         analysis="cardroom.analysis.realtime",
         rules_page="spit",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
         cli="cardroom.cli.realtime",
     )
@@ -271,6 +276,7 @@ register(
         analysis="cardroom.analysis.realtime",
         rules_page="speed",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",
         cli="cardroom.cli.realtime",
     )
