@@ -11,6 +11,7 @@ import click
 
 from cardroom.cli import analyse as _analyse  # noqa: F401  (registers cardroom analyse)
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
+from cardroom.cli import serve_bots as _serve_bots  # noqa: F401  (cardroom serve-bots)
 from cardroom.cli.groups import (
     CONTEXT,
     REPLAYERS,
