@@ -96,6 +96,9 @@ class Game:
     """The terminal's face for the game."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
+    cli: str | None = None
+    """The game's ``cardroom`` commands: a module that adds them to the command groups when
+    imported (``cli/main.py`` imports every game's)."""
     bot_ratings: str | None = None
     """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
     rating a page shows for a bot and the one people's ratings are measured against."""
@@ -226,12 +229,13 @@ register(
         table="cardroom.tables.nain_jaune:NainJauneTable",
         rules_version="cardroom.games.nain_jaune.rules:RULES_VERSION",
         options_words="cardroom.i18n.options",
-        bots="cardroom.bots",
-        analysis="cardroom.analysis.nain_jaune",
+        bots="cardroom.games.nain_jaune.bots",
+        analysis="cardroom.games.nain_jaune.analysis",
         rules_page="nain-jaune",
-        terminal="cardroom.terminal.nain_jaune_tui",
+        terminal="cardroom.games.nain_jaune.terminal.tui",
         bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
         web="table.js",
+        cli="cardroom.games.nain_jaune.cli",
     )
 )
 register(
@@ -252,6 +256,7 @@ register(
         terminal="cardroom.terminal.realtime_tui",
         bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )
 register(
@@ -273,5 +278,6 @@ register(
         terminal="cardroom.terminal.realtime_tui",
         bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )

@@ -34,7 +34,7 @@ PLURAL_FORMS = {
 
 
 def _python_files() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts)
+    return sorted(PACKAGE.rglob("*.py"))
 
 
 def extract() -> tuple[Catalog, set[str]]:

@@ -161,15 +161,15 @@ def _event_text(
         winner = f.get("winner")
         if winner is None:
             return tr._(
-                "the game is blocked: nobody can ever play again; {first} cards left to "
+                "the game is blocked: nobody can ever play again; cards left: {first} to "
                 "{second}, a draw",
                 first=left[0],
                 second=left[1],
             )
         return tr.ngettext(
-            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
             "{name} wins ({n} point)",
-            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
             "{name} wins ({n} points)",
             int(f["points"]),
             first=left[0],
