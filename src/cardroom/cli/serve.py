@@ -1,4 +1,5 @@
-"""``cardroom serve``: the web tables (Nain Jaune in the browser with friends and bots)."""
+"""``cardroom serve``: the web tables (every registered game in the browser, with friends and
+bots)."""
 
 from __future__ import annotations
 

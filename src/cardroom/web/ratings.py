@@ -12,8 +12,8 @@ A rated table is marked in ``rated_tables`` when it is made. Once it is over, th
   reason is kept (``rated_tables.outcome``) and shown in words on My games;
 - a person who left (``left``), lost by being away past the limit (``forfeit``), or for whom a
   bot made more than :data:`TAKEOVER_SHARE` of the decisions lost: ranked below everyone who
-  stayed. The others' result stands (Nain Jaune: by final chips, ties share a rank; Spit and
-  Speed: the winner first).
+  stayed. The others' result stands (a turn-based game: by final chips, ties share a rank; a
+  real-time game: the winner first).
 
 A table whose counting fails is logged once, marked ``failed`` and skipped: the others are
 counted on. The rating a person reads is :func:`display`: 1500 for a newcomer.
@@ -56,7 +56,7 @@ SHOWN_PER_MU = 48.0
 """Points shown per unit of mu: 200 / beta, so a gap of one beta (a 76 % chance to win between
 settled ratings) reads as 200 points, as it does in Elo and lichess's Glicko."""
 SHOWN_FLOOR = 100
-"""No rating is shown below this (the Spit easy bot's mu maps under it)."""
+"""No rating is shown below this (the weakest bots' mu may map under it)."""
 
 class _BotRatings(Mapping[str, Mapping[str, tuple[float, float]]]):
     """Each game's bots' fixed ratings, by game name: the registry's ``bot_ratings`` piece of

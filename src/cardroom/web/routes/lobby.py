@@ -271,7 +271,7 @@ def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | Non
     an end past its most rounds; None if the table is within the bounds."""
     tr = translator(lang)
     least = settings.min_takeover_after
-    if body.game == "nain-jaune" and 0 < body.takeover_after < least:
+    if not registry.game(body.game).realtime and 0 < body.takeover_after < least:
         return tr.ngettext(
             "a bot may take an absent player's seat after {seconds} second at the soonest",
             "a bot may take an absent player's seat after {seconds} seconds at the soonest",
@@ -347,7 +347,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         refusal = bound_refusal(body, settings_of(request), lang)
         if refusal is not None:
             return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-request", refusal)
-        if body.game == "nain-jaune":
+        if not registry.game(body.game).realtime:
             config = config_from(body, name, settings_of(request).bot_delay)
         else:
             rt_config, rt_title = realtime_config_from(body, name)
@@ -364,7 +364,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         player, key = await player_or_new(request)  # (TooManyPlayers: the app's 429)
     service = service_of(request)
     try:
-        if body.game == "nain-jaune":
+        if not registry.game(body.game).realtime:
             created = await service.create(config)
         else:
             created = await service.create_realtime(rt_config, rt_title, body.public)

@@ -495,7 +495,7 @@ class Connection:
                 await self._hint(seat, message)
         except TableError as exc:
             text = exc.message
-            if exc.reason is not None:  # a Spit or Speed refusal, told in the page's language
+            if exc.reason is not None:  # a real-time table's refusal, told in the page's language
                 await self._error(exc.code, text, ref, reason=exc.reason)
                 return
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
@@ -534,7 +534,7 @@ class Connection:
             await self._error("bad-request", SERVER_FAILED, message.id)
 
     async def _earlier_log(self, message: Log) -> None:
-        """Older log lines of a Spit or Speed table, to this connection only."""
+        """Older log lines of a real-time table, to this connection only."""
         try:
             frame = await self.service.earlier_log(self.table_id, self.seat, message.before)
         except TableError as exc:

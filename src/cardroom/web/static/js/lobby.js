@@ -23,8 +23,8 @@ function levelText(lv) {
   return typeof rating === "number" ? `${word} (${ratingText(rating)})` : word; // the hint says what the number is
 }
 
-/** A bot under its table's name for it, as its seat and log show it: "Bot 2" at a Nain Jaune
- * table, "Hard bot" at a Spit or Speed table (the same msgids as the tables' pages). */
+/** A bot under its table's name for it, as its seat and log show it: "Bot 2" at a turn-based
+ * table, "Hard bot" at a real-time table (the same msgids as the tables' pages). */
 function botName(row, s, i) {
   if (isRealtime(row.game) && LEVEL_WORDS[s.level]) return _("{level} bot", { level: _(LEVEL_WORDS[s.level]) });
   return _("Bot {number}", { number: (s.seat ?? i) + 1 });
