@@ -45,6 +45,20 @@ MODULE_CYCLES: tuple[frozenset[str], ...] = (
 
 LAYER_OF = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
+FACES: dict[str, str] = {
+    "kernel": "kernels",
+    "bots": "bots",
+    "research": "research",
+    "sim": "sim",
+    "analysis": "analysis",
+    "table": "tables",
+    "terminal": "terminal",
+    "cli": "cli",
+}
+"""A game's folder holds its rules core (``rules``, ``engine``, ``view``, ``record`` …: layer
+``games``) and its faces, each standing in the layer it serves: ``games/<game>/<face>`` (a
+module or a package) is judged as a module of the package named here."""
+
 
 def _modules(root: Path) -> dict[str, Path]:
     mods = {}
@@ -91,7 +105,18 @@ def _parse_graph(root: Path) -> dict[str, set[str]]:
 
 
 def _package(mod: str) -> str:
-    return mod.split(".")[1]
+    """The layer package of ``mod``: its top package, or for a game's face the layer it serves."""
+    parts = mod.split(".")
+    if parts[1] == "games" and len(parts) > 3 and parts[3] in FACES:
+        return FACES[parts[3]]
+    return parts[1]
+
+
+def is_face(relative: Path) -> bool:
+    """True for a file of a game's face (``games/<game>/<face>…``), given relative to the
+    package; the rest of ``games/`` is the rules core."""
+    parts = relative.with_suffix("").parts
+    return len(parts) > 2 and parts[0] == "games" and parts[2] in FACES
 
 
 def layer_violations(root: Path = PACKAGE) -> list[str]:
