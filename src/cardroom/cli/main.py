@@ -10,7 +10,9 @@ from pathlib import Path
 import click
 
 from cardroom.cli import analyse as _analyse  # noqa: F401  (registers cardroom analyse)
+from cardroom.cli import bot as _bot  # noqa: F401  (cardroom bot connect)
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
+from cardroom.cli import serve_bots as _serve_bots  # noqa: F401  (cardroom serve-bots)
 from cardroom.cli.groups import (
     CONTEXT,
     REPLAYERS,

@@ -102,6 +102,10 @@ class Game:
     bot_ratings: str | None = None
     """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
     rating a page shows for a bot and the one people's ratings are measured against."""
+    wire: str | None = None
+    """A seat's websocket frame read back into the view its bots decide on, and their action
+    written as the ``act`` message (``view_from_frame``, ``act_message``): what a program
+    playing over the network uses (``cardroom bot connect``)."""
 
     @property
     def realtime(self) -> bool:
@@ -232,6 +236,7 @@ register(
         bots="cardroom.games.nain_jaune.bots",
         analysis="cardroom.games.nain_jaune.analysis",
         rules_page="nain-jaune",
+        wire="cardroom.games.nain_jaune.wire",
         terminal="cardroom.games.nain_jaune.terminal.tui",
         bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
         web="table.js",
@@ -250,9 +255,10 @@ register(
         record="cardroom.games.spit.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
-        bots="cardroom.bots.reaction",
+        bots="cardroom.games.spit.bots",
         analysis="cardroom.analysis.realtime",
         rules_page="spit",
+        wire="cardroom.games.spit.wire",
         terminal="cardroom.terminal.realtime_tui",
         bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
@@ -272,9 +278,10 @@ register(
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
         target_match="cardroom.games.speed.engine:SpeedMatch",
-        bots="cardroom.bots.reaction",
+        bots="cardroom.games.speed.bots",
         analysis="cardroom.analysis.realtime",
         rules_page="speed",
+        wire="cardroom.games.speed.wire",
         terminal="cardroom.terminal.realtime_tui",
         bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",

@@ -34,6 +34,7 @@ from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.i18n import N_
 from cardroom.store import EventStore, StoreError
+from cardroom.store.bots import bots_t
 from cardroom.store.events import _guard, events_t, seats_t, tables_t
 from cardroom.store.players import players_t, seat_claims_t
 from cardroom.store.ratings import rated_tables_t, rating_changes_t, ratings_t
@@ -223,11 +224,18 @@ class RatingKeeper:
     """Counts finished rated tables into the ratings (a task of the web server)."""
 
     def __init__(
-        self, store: EventStore, interval: float = 2.0, takeover_share: float = TAKEOVER_SHARE
+        self,
+        store: EventStore,
+        interval: float = 2.0,
+        takeover_share: float = TAKEOVER_SHARE,
+        bots_rate_people: bool = False,
     ) -> None:
         self.store = store
         self.interval = interval
         self.takeover_share = takeover_share
+        self.bots_rate_people = bots_rate_people
+        """Off: a game with a bot people brought moves only the bots' ratings (their own
+        pool); the people's stay as they were."""
 
     async def run(self) -> None:
         """Count what is due every ``interval`` seconds until cancelled."""
@@ -377,9 +385,13 @@ class RatingKeeper:
         ]
         ranks = [r.rank for r in playing]
         after = rate(before, ranks)
+        programs = await brought_bots(conn, [r.player_id for r in playing if r.player_id])
+        keep_people = bool(programs) and not self.bots_rate_people
         for r, old, new in zip(playing, before, after, strict=True):
             if r.player_id is None:
                 continue
+            if keep_people and r.player_id not in programs:
+                continue  # the people's pool is not moved by games against brought bots
             games = current.get(r.player_id, (MU, SIGMA, 0))[2] + 1
             values = {"mu": new[0], "sigma": new[1], "games": games}
             if r.player_id in current:
@@ -405,6 +417,14 @@ class RatingKeeper:
                 )
             )
         return "rated"
+
+
+async def brought_bots(conn: Any, ids: Sequence[str]) -> set[str]:
+    """The ids among ``ids`` of bots people brought (the bot API's, rated in their own pool)."""
+    if not ids:
+        return set()
+    query = sa.select(bots_t.c.id).where(bots_t.c.id.in_(list(ids)))
+    return {r.id for r in (await conn.execute(query)).all()}
 
 
 async def mark_rated(store: EventStore, table_id: str, game: str) -> None:
@@ -479,8 +499,15 @@ async def leaderboard(
     """The people with at least ``min_games`` rated games and the bots, best first, on the
     shown scale."""
     query = (
-        sa.select(players_t.c.id, players_t.c.name, ratings_t.c.mu, ratings_t.c.games)
+        sa.select(
+            players_t.c.id,
+            players_t.c.name,
+            ratings_t.c.mu,
+            ratings_t.c.games,
+            bots_t.c.id.label("program"),
+        )
         .join(players_t, players_t.c.id == ratings_t.c.player_id)
+        .outerjoin(bots_t, bots_t.c.id == ratings_t.c.player_id)
         .where(ratings_t.c.game == game, ratings_t.c.games >= min_games)
         .order_by(ratings_t.c.mu.desc())
         .limit(limit)
@@ -492,6 +519,7 @@ async def leaderboard(
             "name": r.name,
             "tag": player_tag(r.id),
             "bot": None,
+            "program": r.program is not None,
             "rating": display(r.mu),
             "provisional": provisional(r.games),
             "games": r.games,

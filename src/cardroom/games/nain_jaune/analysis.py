@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from cardroom.analysis import AnalysisError as BaseAnalysisError
 from cardroom.games.nain_jaune.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
 from cardroom.games.nain_jaune.bots.search import (
     MISMATCH,
@@ -85,7 +86,7 @@ Progress = Callable[[int, int], None]
 """Called with (decisions done, decisions in all) as the analysis goes."""
 
 
-class AnalysisError(ValueError):
+class AnalysisError(BaseAnalysisError):
     """A record cannot be analysed; ``code`` says why (``bad-record``, ``unfinished``,
     ``too-long``, ``bad-worlds``) and the message says it in English."""
 

@@ -57,7 +57,7 @@ def _inline(func: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")(func))
 
 
-POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2}
+POLICIES: dict[str, int] = {"random": 0, "greedy": 1, "heuristic": 2, "learned": 12}
 """Bot name -> the fast path's policy code (the bots it can play)."""
 PAUSE = 3
 GUESS = 4
@@ -457,6 +457,162 @@ def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> i
     return best
 
 
+# --- the learned lead policy (issue 31) ------------------------------------------------------
+LEARNED = 12
+"""Policy code of the learned policy: claims and follows as the heuristic; leads the rank whose
+features (:func:`lead_features`) score highest under the shipped weights (``POLICY_FILE``)."""
+N_FEATURES = 27
+POLICY_FILE = "policy_v1.npz"
+"""The shipped weights, in ``cardroom.games.nain_jaune``; the version is in the name, so new
+weights change this source and so the compiled cache."""
+
+
+def _load_policy() -> npt.NDArray[np.float64]:
+    from importlib.resources import files
+
+    with (files("cardroom.games.nain_jaune") / POLICY_FILE).open("rb") as fh:
+        w = np.load(fh)["weights"].astype(np.float64)
+    if w.shape != (N_FEATURES,):
+        raise ValueError(f"{POLICY_FILE}: weights of shape {w.shape}, expected ({N_FEATURES},)")
+    return cast(npt.NDArray[np.float64], w)
+
+
+POLICY_WEIGHTS = _load_policy()
+
+
+def lead_features(s: Any, r: Any, seat: int, hand: int, played_mask: int, out: Any) -> int:
+    """Fill ``out[k]`` (shape ``(14, N_FEATURES)``) with the features of leading rank ``k`` for
+    every rank ``k`` in ``hand``; returns the mask of those ranks (bit ``k``). Only what the
+    seat sees enters: its hand, the cards played, the board, hand sizes and "without X".
+
+    The features follow the heuristic's run simulation (:func:`_heuristic_lead`): 0 the run
+    empties the hand, 1 cards in it / 4, 2 points shed / 10, 3 chips taken / 10, 4 an ace,
+    5 a king alone, 6 the run passes the king (the lead comes back), 7 cards left / 10, 8 cards
+    held of the rank, 9 unseen cards of the rank that stops the run / 4, 10 cards in the run
+    when an opponent holds 3 cards or fewer, 11 the heuristic's score / 100 (0 when it goes
+    out), 12 the led card is a board card, 13-25 the rank (one-hot), 26 a king kept after."""
+    held = np.zeros(14, np.int64)
+    unseen = np.zeros(14, np.int64)
+    dead = np.zeros(14, np.bool_)
+    box_of_rank = np.zeros(14, np.int64)
+    card_of_rank = np.full(14, -1, np.int64)
+    size = 0
+    lacked = np.int64(-1)
+    n = s[S_N]
+    least = 99
+    for p in range(n):
+        if p != seat and s[S_HANDS + p] != 0:
+            lacked &= s[S_LACKS + p] if r[R_MAY_STOP] == 0 else 0
+            left = 0
+            cards = s[S_HANDS + p]
+            while cards != 0:
+                cards &= cards - 1
+                left += 1
+            least = min(least, left)
+    danger = 1.0 if least <= 3 else 0.0
+    for k in range(1, 14):
+        mine = (hand >> (4 * k - 4)) & 15
+        gone = (played_mask >> (4 * k - 4)) & 15
+        held[k] = (mine & 1) + ((mine >> 1) & 1) + ((mine >> 2) & 1) + (mine >> 3)
+        size += held[k]
+        unseen[k] = 4 - held[k] - (
+            (gone & 1) + ((gone >> 1) & 1) + ((gone >> 2) & 1) + (gone >> 3)
+        )
+        dead[k] = unseen[k] <= 0 or (lacked >> k) & 1 == 1
+    for box in range(5):
+        c = r[R_BOARD_CARD + box]
+        if (hand >> c) & 1 and c > card_of_rank[(c >> 2) + 1]:
+            card_of_rank[(c >> 2) + 1] = c
+            box_of_rank[(c >> 2) + 1] = s[S_BOARD + box]
+    h = np.zeros(14, np.int64)
+    ranks = 0
+    for rank in range(1, 14):
+        if held[rank] == 0:
+            continue
+        ranks |= 1 << rank
+        card = _preferred(hand & (np.int64(15) << (4 * rank - 4)), r)
+        h[:] = held
+        n_cards = 0
+        pts = 0
+        box = 0
+        went_out = False
+        past_king = False
+        blocker = 0
+        k = rank
+        while True:
+            if h[k] > 0:
+                h[k] -= 1
+                n_cards += 1
+                pts += r[R_VALUE + 4 * k - 4]
+                box += box_of_rank[k]
+                if n_cards == size:
+                    went_out = True
+                    break
+                if k == 13:
+                    past_king = True
+                    break
+                k += 1
+            elif dead[k]:
+                if r[R_WHEN] == FREE_RESTART or k == 13:
+                    break
+                k += 1
+            else:
+                blocker = unseen[k]
+                break
+        if went_out:
+            score = 0
+        elif n_cards == 1 and rank == 13:
+            score = 10 * box
+        else:
+            score = 100 * n_cards + pts + 2 * box + (150 if rank == 1 else 0)
+        for j in range(N_FEATURES):
+            out[rank, j] = 0.0
+        out[rank, 0] = 1.0 if went_out else 0.0
+        out[rank, 1] = n_cards / 4.0
+        out[rank, 2] = pts / 10.0
+        out[rank, 3] = box / 10.0
+        out[rank, 4] = 1.0 if rank == 1 else 0.0
+        out[rank, 5] = 1.0 if n_cards == 1 and rank == 13 else 0.0
+        out[rank, 6] = 1.0 if past_king else 0.0
+        out[rank, 7] = (size - n_cards) / 10.0
+        out[rank, 8] = float(held[rank])
+        out[rank, 9] = blocker / 4.0
+        out[rank, 10] = n_cards * danger
+        out[rank, 11] = score / 100.0
+        out[rank, 12] = 1.0 if r[R_BOX_OF + card] >= 0 else 0.0
+        out[rank, 12 + rank] = 1.0
+        out[rank, 26] = 1.0 if h[13] > 0 else 0.0
+    return ranks
+
+
+_lead_features = _jit(lead_features)
+
+
+def learned_choice(s: Any, r: Any, seat: int, hand: int, played_mask: int, w: Any) -> int:
+    """The learned lead (a card's fast index): the held rank with the highest ``w`` · features,
+    its preferred card (board card first); ties to the lowest card index (deck order)."""
+    f = np.zeros((14, N_FEATURES), np.float64)
+    ranks = _lead_features(s, r, seat, hand, played_mask, f)
+    best = -1
+    best_score = 0.0
+    for rank in range(1, 14):
+        if (ranks >> rank) & 1 == 0:
+            continue
+        score = 0.0
+        for j in range(N_FEATURES):
+            score += f[rank, j] * w[j]
+        card = _preferred(hand & (np.int64(15) << (4 * rank - 4)), r)
+        if best < 0 or score > best_score or (
+            score == best_score and _deck_index(card) < _deck_index(best)
+        ):
+            best = card
+            best_score = score
+    return best
+
+
+_learned_lead = _jit(learned_choice)
+
+
 @_inline
 def _play_out(
     s: Any, r: Any, policies: Any, rng: Any, seats: Any, trace: Any, tpos: Any
@@ -546,7 +702,7 @@ def _play_out(
                 a = CLAIM_CODE
             else:
                 a = PASS_CODE
-        elif PAUSE <= policy < 64:
+        elif PAUSE <= policy < LEARNED:
             break  # hand this decision back to the caller (search); the state is saved below
         elif policy >= 64:
             # a scripted first move (search tries a candidate): the action, then the policy
@@ -560,6 +716,8 @@ def _play_out(
             a = _preferred(bits, r) if plays > 0 else PASS_CODE
         elif policy == 1:
             a = _greedy_lead(s, r, hand)
+        elif policy == LEARNED:
+            a = _learned_lead(s, r, seat, hand, played_mask, POLICY_WEIGHTS)
         else:
             a = _heuristic_lead(s, r, seat, hand, played_mask)
         if tracing:
@@ -1174,9 +1332,9 @@ def _nested_rollout(
         if depth > 0 and made >= depth:
             # the rest of the round with the plain policy: no seat pauses any more
             for p in range(n):
-                if PAUSE <= pol[p] < 64:
+                if PAUSE <= pol[p] < LEARNED:
                     pol[p] = policy
-                elif pol[p] >= 64 and PAUSE <= (pol[p] >> 6) - 1 < 64:
+                elif pol[p] >= 64 and PAUSE <= (pol[p] >> 6) - 1 < LEARNED:
                     pol[p] = ((policy + 1) << 6) | (pol[p] & 63)
 
 
@@ -1230,7 +1388,7 @@ def search_worlds(
     nested = False
     sub_policy = 2
     for p in range(n):
-        if PAUSE <= policies[p] < 64:
+        if PAUSE <= policies[p] < LEARNED:
             nested = True
         elif p != seat:
             sub_policy = policies[p]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.errors import RecordError
@@ -92,6 +92,9 @@ class CallFlip:
     The flip comes when both have called (or the table's countdown, running from the first
     call, runs out); a card played clears the calls.
     """
+
+    stalemate_call: ClassVar[bool] = True
+    """An action that breaks a stalemate (the analysis counts these calls)."""
 
     def __str__(self) -> str:
         return "call flip"

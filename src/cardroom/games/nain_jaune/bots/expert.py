@@ -80,7 +80,7 @@ from cardroom.games.nain_jaune.engine import (
 from cardroom.games.nain_jaune.view import RoundView, view_of
 
 DEFAULT_MS = 100
-ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
+ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2, "learned": 12}
 LOOKAHEAD = 3
 GUESS = 4
 """``cardroom.games.nain_jaune.kernel.GUESS``: ``GUESS + k - 1`` makes a seat's later choices by
@@ -466,8 +466,9 @@ def _expert(options: dict[str, str]) -> ExpertBot:
             unknown_options(
                 "expert",
                 unknown,
-                "ms=N, iterations=N, policy=heuristic|greedy|random, model=on|leads|off|fit, "
-                "mismatch=X (0 < X ≤ 1), lookahead=off|on|all|guess|guess-self|guess-opp, "
+                "ms=N, iterations=N, policy=heuristic|greedy|random|learned, "
+                "model=on|leads|off|fit, mismatch=X (0 < X ≤ 1), "
+                "lookahead=off|on|all|guess|guess-self|guess-opp, "
                 "guesses=K (1 to 8), depth=D (0 to 8), focus=K (0 to 4) or clock=wall|cpu",
             )
         )
@@ -477,7 +478,9 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         bot.ms, bot.iterations = ms, iterations
     policy = options.get("policy", "heuristic")
     if policy not in ROLLOUT_POLICIES:
-        raise BotError(not_valid("expert", "policy", policy, ("heuristic", "greedy", "random")))
+        raise BotError(
+            not_valid("expert", "policy", policy, ("heuristic", "greedy", "random", "learned"))
+        )
     bot.policy = policy
     model = options.get("model", "on")
     if model not in ("on", "leads", "off", "fit"):

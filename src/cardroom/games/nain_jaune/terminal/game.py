@@ -268,7 +268,8 @@ class Table:
         turn = self.core.turn()
         if rnd is None or turn is None or turn.seat == self.human:
             raise InputError("no bot is to act now")
-        return self.bots[turn.seat].act(view_of(rnd, rnd.to_act), self.rngs[turn.seat])
+        action: Action = self.bots[turn.seat].act(view_of(rnd, rnd.to_act), self.rngs[turn.seat])
+        return action
 
     def bot_apply(self, action: Action) -> list[Event]:
         """Apply an action chosen by :meth:`bot_choose`."""

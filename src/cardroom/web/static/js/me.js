@@ -1,6 +1,7 @@
 // The player page: name, my games and statistics, another device, password, sign in, leaving.
 import { _, LANG, clear, el, num, ratingText, readJson, startI18n } from "./common.js";
 import { BOT_WORDS, GAME_NAMES } from "./games.js";
+import { startBots } from "./me_bots.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -63,7 +64,7 @@ function showPlayer(player) {
     $("me-name").value = player.name;
     localStorage.setItem(NAME_KEY, player.name);
   }
-  for (const id of ["device-box", "keys-box", "password-box", "leave-box"]) $(id).hidden = !(player && player.name);
+  for (const id of ["device-box", "keys-box", "bots-box", "password-box", "leave-box"]) $(id).hidden = !(player && player.name);
   $("password-state").textContent = !(player && player.protected)
     ? _("No password yet: if this browser forgets you, a password lets you sign in again.")
     : player.signs_in
@@ -222,6 +223,7 @@ function onSubmit(form, errorBox, work) {
 
 async function main() {
   await startI18n();
+  startBots();
   $("move-qr").alt = _("QR code of the link for another device");
   onSubmit("name-form", "name-error", async () => {
     const me = await post("/api/me", { name: $("me-name").value });
