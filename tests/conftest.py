@@ -47,6 +47,21 @@ def _receive(self: Any) -> Any:
 
 _testclient.WebSocketTestSession.receive = _receive  # type: ignore[method-assign]
 
+def _quick_hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passwords are hashed and checked with argon2id at its lowest cost in tests: the same
+    code path and real hashes, without 64 MiB and three passes each (over a second apiece on
+    a busy machine). A digest of the server's own cost still checks: argon2 reads the cost
+    from the digest."""
+    monkeypatch.setattr("cardroom.store.players._hasher", _quick_hasher)
+
+
 FAST_EXAMPLES = 10
 settings.register_profile("full", deadline=None)
 settings.register_profile("fast", deadline=None, max_examples=FAST_EXAMPLES)

@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("research",),
     ("sim", "analysis"),  # many games: simulation, tournaments, simulated tables; game analysis
     ("tables",),  # the table services (state machines, seats, logs, bots, chat)
-    ("terminal", "web"),  # the front ends
+    ("terminal", "web", "botclient"),  # the front ends (botclient: a program at a server's table)
     ("cli",),  # the command definitions
     ("__main__",),
 )

@@ -12,7 +12,7 @@ from cardroom.botclient import ClientError, load_play, play_table
 from cardroom.games.nain_jaune import Rules
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.tables.realtime import RealtimeConfig
-from tests.web.conftest import serving, service_of, settings_for
+from tests.web.conftest import service_of, serving, settings_for
 
 FAST = "reaction:min=0.05,max=0.1"
 

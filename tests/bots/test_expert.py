@@ -39,6 +39,7 @@ from cardroom.games.nain_jaune.bots.search import (
 from cardroom.games.nain_jaune.kernel import GIVE_UP_AFTER, K_FAILS, _sample
 from cardroom.games.nain_jaune.sim.play import play_round
 from cardroom.games.nain_jaune.view import RoundView
+from cardroom.i18n import translator
 from cardroom.kernels.streams import SplitMixRandom, derive
 from tests.nain_jaune.test_properties import rules_strategy
 
@@ -660,7 +661,7 @@ def test_a_hint_to_pass_says_it_as_the_button_does() -> None:
                 assert reason == f"{without_call(view.need)}: it is your only legal move"
                 assert reason.startswith("without ") and not reason.startswith("pass")
                 _, fr = suggest(view, ms=5, lang="fr")
-                assert fr.startswith(without_call(view.need, "fr"))
+                assert fr.startswith(without_call(view.need, translator("fr")))
                 return
             rnd.apply(bot.act(view, random.Random(0)))
     raise AssertionError("no turn where passing was the only move")

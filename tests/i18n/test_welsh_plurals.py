@@ -270,7 +270,8 @@ def test_a_blocked_speed_game_counts_no_noun_after_a_bare_number(lang: str, said
 
     for a, b in ((1, 2), (2, 3), (3, 20)):
         text = event_words(Blocked(winner=0, cards_left=(a, b), points=1), "speed", ["Ana", "Ben"],
-                           lang)  # fmt: skip
+                           translator(lang))  # fmt: skip
         assert text.endswith(said.format(a=a, b=b)), text
-    draw = event_words(Blocked(winner=None, cards_left=(2, 2), points=0), "speed", ["A", "B"], lang)
+    tr = translator(lang)
+    draw = event_words(Blocked(winner=None, cards_left=(2, 2), points=0), "speed", ["A", "B"], tr)
     assert said.format(a=2, b=2).rsplit(":", 1)[0].rstrip() in draw, draw

@@ -2,7 +2,8 @@
 
 A :class:`TurnPlayer` plays a turn-based game (Nain Jaune) with a cardroom bot (``act(view,
 rng)``) or a research policy (``policy(observation, action_mask) -> action id``, the encoding of
-:mod:`cardroom.games.nain_jaune.research.encoding`); a :class:`RealtimePlayer` plays Spit or Speed with a
+:mod:`cardroom.games.nain_jaune.research.encoding`); a :class:`RealtimePlayer` plays Spit or
+Speed with a
 real-time bot (``observe``/``due``/``act``/``rejected``, as :class:`~cardroom.bots.reaction.
 ReactionBot`). Both read the seat's frame through the game's ``wire`` piece (the registry's),
 so they decide on exactly the view the server's own bots get.
@@ -77,7 +78,11 @@ class PolicyBot:
 
     def act(self, view: Any, rng: random.Random) -> Any:
         """The view encoded, the policy asked, its id read back as an action."""
-        from cardroom.games.nain_jaune.research.encoding import action_from_id, action_mask, encode_view
+        from cardroom.games.nain_jaune.research.encoding import (
+            action_from_id,
+            action_mask,
+            encode_view,
+        )
 
         mask = action_mask(view)
         try:

@@ -17,7 +17,7 @@ from typing import Any
 from cardroom.cards import Card
 from cardroom.games.messages import Message
 from cardroom.games.registry import GAMES
-from cardroom.i18n import N_, Np_, Translator, tr_of
+from cardroom.i18n import ENGLISH, N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase, word_phrase
 from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
@@ -603,11 +603,11 @@ def _chosen(id: str, fields: Mapping[str, Any], tr: Translator) -> tuple[str, Ma
 def message_words(
     id: str,
     fields: Mapping[str, Any] | None = None,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> str:
     """The words of message ``id`` with ``fields`` in ``lang`` (an unknown id: a general
     « that is not possible now », logged)."""
-    tr = tr_of(lang)
+    tr = lang
     id, fields = _chosen(id, fields or {}, tr)
     text = MESSAGES.get(id)
     if id == "rt.stale" and card_of(fields.get("seen")) is None:
@@ -635,10 +635,11 @@ def words(message: str | Mapping[str, Any], lang: str | Translator | None = None
     A plain string has no id: it is never shown as it is (that is how an English sentence would
     reach a French reader); the general refusal is said instead, and it is logged.
     """
+    tr = tr_of(lang)
     inner = _nested(message)
     if inner is None and isinstance(message, str) and message in FIXED:
-        return tr_of(lang)._(FIXED[message])
+        return tr._(FIXED[message])
     if inner is None:
         logger.warning("a message without an id reached a person: %r", message)
-        return tr_of(lang)._(str(MESSAGES["refused"]))
-    return message_words(inner[0], inner[1], lang)
+        return tr._(str(MESSAGES["refused"]))
+    return message_words(inner[0], inner[1], tr)

@@ -117,9 +117,10 @@ def names_in_words(analysis: dict[str, Any], lang: str) -> dict[str, Any]:
     if not isinstance(players, list):
         return analysis
     out = dict(analysis)
+    tr = translator(lang)
     if analysis.get("game") == "nain-jaune":
         out["players"] = [
-            shown_name(str(default_name({"name": name, "seat": g, "kind": "bot"}, lang)), lang)
+            shown_name(str(default_name({"name": name, "seat": g, "kind": "bot"}, tr)), tr)
             if isinstance(name, str)
             else name
             for g, name in enumerate(players)
@@ -130,7 +131,7 @@ def names_in_words(analysis: dict[str, Any], lang: str) -> dict[str, Any]:
         name = row.get("name") if isinstance(row, dict) else None
         if isinstance(name, str):
             level = name.removesuffix(" bot").lower() if name.endswith(" bot") else None
-            row = {**row, "name": seat_name({"name": name, "bot": level}, lang)}
+            row = {**row, "name": seat_name({"name": name, "bot": level}, tr)}
         shown.append(row)
     out["players"] = shown
     return out

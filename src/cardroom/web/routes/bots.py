@@ -23,6 +23,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.requests import HTTPConnection
 
 from cardroom.games.messages import Message
+from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.store import PlayerError
 from cardroom.store.bots import Accepts, Bot, BotStore
@@ -206,9 +207,9 @@ async def watch_token(conn: HTTPConnection, token: str, revoked: asyncio.Event) 
 
 
 def _refused(request: Request, status: int, code: str, message: Message) -> JSONResponse:
-    lang = connection_lang(request)
+    tr = translator(connection_lang(request))
     return error_json(
-        status, code, table_error_text(code, message, lang), id=message_id(code, message)
+        status, code, table_error_text(code, message, tr), id=message_id(code, message)
     )
 
 

@@ -331,7 +331,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
                     f"a table request is at most {MAX_CREATE_BYTES // 1024} KB",
                     n=MAX_CREATE_BYTES // 1024,
                 ),
-                lang,
+                translator(lang),
             ),
         )
     try:
@@ -356,7 +356,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         return error_json(
             HTTPStatus.BAD_REQUEST,
             exc.code,
-            request_error_text(said, lang),
+            request_error_text(said, translator(lang)),
             id=message_id(exc.code, said),
         )
     key: str | None = None

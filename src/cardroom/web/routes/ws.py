@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.games.messages import Message
 from cardroom.games.registry import REALTIME, names
+from cardroom.i18n import translator
 from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import localize_frame
@@ -165,6 +166,7 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
+    connection.tr = translator(connection.lang)
     with contextlib.suppress(StoreUnavailable):
         await bot_api.load_bot_seats(websocket, table_id)
     try:
@@ -233,7 +235,7 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
 
 
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
-    text = table_error_text(code, message, connection_lang(websocket))
+    text = table_error_text(code, message, translator(connection_lang(websocket)))
     try:
         await websocket.send_text(encode(error_frame(code, text, id=message_id(code, message))))
         await websocket.close(close)
@@ -261,9 +263,9 @@ def render_frame(frame: dict[str, Any], lang: str) -> str:
         return hit[1]
     out = frame
     if frame.get("game") in names(REALTIME):
-        out = localize_realtime_frame(frame, lang)
+        out = localize_realtime_frame(frame, translator(lang))
     elif frame.get("events") or frame.get("game_result"):
-        out = localize_frame(frame, lang)
+        out = localize_frame(frame, translator(lang))
     text = encode(out)
     if not shared:
         return text
@@ -296,6 +298,8 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.lang = "en"
         """The language of the events' words in the frames sent to this connection."""
+        self.tr = translator(self.lang)
+        """This connection's words (of :attr:`lang`), made once when it opens."""
         self.bot_name: str | None = None
         """A bot's connection: the bot's name (it joins under it; it asks for no hints)."""
         self.chat: TableChat | None = getattr(websocket.app.state, "chat", None)
@@ -390,7 +394,7 @@ class Connection:
         text = (
             reason_words(reason, self.lang)
             if reason is not None
-            else table_error_text(code, message, self.lang)
+            else table_error_text(code, message, self.tr)
         )
         said = reason if reason is not None else message
         await self.send(error_frame(code, text, ref, id=message_id(code, said)))
@@ -511,7 +515,7 @@ class Connection:
         """An earlier round's events, in this connection's language."""
         events = await self.service.round_events(self.table_id, message.round)
         seats = self.service.frame_for(self.table_id, None).get("seats") or []
-        words = localize_frame({"type": "state", "seats": seats, "events": events}, self.lang)
+        words = localize_frame({"type": "state", "seats": seats, "events": events}, self.tr)
         await self.send(
             {"type": "history", "round": message.round, "events": words.get("events") or [],
              "ref": message.id}
@@ -543,7 +547,7 @@ class Connection:
         except StoreUnavailable:
             await self._error("unavailable", UNAVAILABLE, message.id)
             return
-        shown = localize_realtime_frame({**frame, "type": "state"}, self.lang)
+        shown = localize_realtime_frame({**frame, "type": "state"}, self.tr)
         await self.send({**shown, "type": "log", "ref": message.id})
 
     async def _hint(self, seat: int, message: Hint) -> None:
