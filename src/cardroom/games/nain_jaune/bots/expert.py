@@ -24,7 +24,8 @@ Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:ite
 (exactly N worlds: the same seed gives the same decision); ``clock=wall|cpu`` (what ``ms``
 counts: wall time, the default, or CPU time of the thinking thread, for benchmarks on a loaded
 machine); ``lookahead=off|on|all|guess|guess-self|guess-opp`` and ``guesses=K``;
-``policy=heuristic|greedy|random`` (the rollout policy of every seat); ``model=on|leads|off|fit``
+``policy=heuristic|greedy|random|learned`` (the rollout policy of every seat; ``learned``:
+the lead policy trained by expert iteration, issue 31, docs/bots.md); ``model=on|leads|off|fit``
 (weigh worlds by how well the heuristic explains the opponents' free leads and follows, the
 leads only, or not at all; ``fit`` weighs as ``on`` and also plays each opponent's rollouts by
 the policy of :data:`FIT_POLICIES` that best explains that seat's free leads so far, each lead
