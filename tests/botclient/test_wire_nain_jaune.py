@@ -14,6 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.research.encoding import (
+    action_from_id,
+    action_id,
+    action_mask,
+    encode_view,
+)
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.games.nain_jaune.wire import (
     FrameError,
@@ -22,7 +28,6 @@ from cardroom.games.nain_jaune.wire import (
     action_of,
     view_from_frame,
 )
-from cardroom.research.encoding import action_from_id, action_id, action_mask, encode_view
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.tables.nain_jaune import NainJauneTable, action_text, parse_action

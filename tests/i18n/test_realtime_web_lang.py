@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cardroom.bots.hint import suggest
 from cardroom.cards import Card
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.hint import suggest
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import view_of
@@ -304,8 +304,8 @@ def test_hint_reasons_in_french_and_welsh() -> None:
 def test_a_hints_card_and_gain_as_french_writes_them() -> None:
     """« jouer D♠ » as on the web (the terminal, where ``qs`` is typed, keeps ``Q♠``), and a
     gain with a decimal comma, never « -0,0 »."""
-    from cardroom.bots.hint import _signed, describe
     from cardroom.cards import Card
+    from cardroom.games.nain_jaune.bots.hint import _signed, describe
     from cardroom.games.nain_jaune.engine import Play
     from cardroom.i18n import translator
 

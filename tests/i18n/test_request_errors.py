@@ -20,6 +20,7 @@ from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Game, Round
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.sim.simulate import Simulation
 from cardroom.games.options import parse_option_pairs
 from cardroom.games.registry import new_engine
 from cardroom.games.speed.record import record_header as speed_header
@@ -29,7 +30,6 @@ from cardroom.games.spit.rules import SpitRules
 from cardroom.i18n import placeholders, translator
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import rules_error_text
-from cardroom.sim.simulate import Simulation
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.tables.nain_jaune import parse_action
 from cardroom.web import Settings, create_app

@@ -12,8 +12,8 @@ from textual.widgets import Static
 
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune import PASS
+from cardroom.games.nain_jaune.terminal.tui import NainJauneApp
 from cardroom.i18n.words import a_rank, without_call
-from cardroom.terminal.nain_jaune_tui import NainJauneApp
 from tests.cli.test_play_plain_nain_jaune import ARGS, scripted_commands, table_for
 from tests.cli.test_tui_nain_jaune import SIZE, log_text, make_table, text_of
 

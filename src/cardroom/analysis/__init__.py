@@ -12,5 +12,5 @@ REFUSALS = {
     "too-long": N_("This game is too long to be analysed here."),
     "bad-record": N_("This game's record could not be read, so it cannot be analysed."),
 }
-"""Why an analysis was refused, by :class:`~cardroom.analysis.nain_jaune.AnalysisError` code
+"""Why an analysis was refused, by :class:`~cardroom.games.nain_jaune.analysis.AnalysisError` code
 (English msgids: the front ends say them in the person's language)."""

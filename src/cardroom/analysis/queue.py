@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.analysis.nain_jaune import DEFAULT_WORLDS, AnalysisError
+from cardroom.games.nain_jaune.analysis import DEFAULT_WORLDS, AnalysisError
 from cardroom.store.analyses import AnalysisStore
 
 STORE_VERSION = 2
@@ -53,7 +53,7 @@ def _lower_priority() -> None:
 def run_analysis(data: Any, worlds: int) -> dict[str, Any]:
     """Analyse a record (in the worker process); an :class:`AnalysisError` becomes
     ``{"error": code}``."""
-    from cardroom.analysis.nain_jaune import analyse
+    from cardroom.games.nain_jaune.analysis import analyse
 
     try:
         return analyse(data, worlds=worlds, hindsight=True).to_json()

@@ -40,7 +40,9 @@ async def serve(
     http_base(url)  # a bad address is said now, not at the first connection
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     if tables:
-        return await play_tables(url, [(t, token) for t in tables], play, headers=headers, name=name)
+        return await play_tables(
+            url, [(t, token) for t in tables], play, headers=headers, name=name
+        )
     from cardroom.botclient.events import follow_events
 
     return await follow_events(url, token, play, headers=headers, name=name)

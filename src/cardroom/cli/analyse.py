@@ -22,7 +22,7 @@ from cardroom.i18n.reasons import record_error_text
 from cardroom.i18n.words import N_, labelled, pretty, tr_of
 
 if TYPE_CHECKING:
-    from cardroom.analysis.nain_jaune import AnalysisError
+    from cardroom.games.nain_jaune.analysis import AnalysisError
 
 MARK_WORDS = {
     "inaccuracy": N_("inaccuracy"),
@@ -96,8 +96,8 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
         else:
             show_realtime(result, out, tr)
         return
-    from cardroom.analysis.nain_jaune import AnalysisError
-    from cardroom.analysis.nain_jaune import analyse as analyse_game
+    from cardroom.games.nain_jaune.analysis import AnalysisError
+    from cardroom.games.nain_jaune.analysis import analyse as analyse_game
 
     try:
         if as_json:

@@ -44,7 +44,9 @@ def bot() -> None:
     help="Play this table only (the bot holds a seat there); repeat for several.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="Say each invitation, table and reconnection.")
-def connect(url: str, token: str | None, play_text: str, tables: tuple[str, ...], verbose: bool) -> None:
+def connect(
+    url: str, token: str | None, play_text: str, tables: tuple[str, ...], verbose: bool
+) -> None:
     """Connect a bot to the server at URL and play every table it is seated at.
 
     The bot accepts the invitations of the games it plays, plays each table over the same
@@ -53,8 +55,8 @@ def connect(url: str, token: str | None, play_text: str, tables: tuple[str, ...]
 
     \b
       a class or object with act(view, rng)   a Nain Jaune bot, as cardroom's own
-      a function f(observation, action_mask)  a PettingZoo or Gymnasium policy: returns
-                                              an action id (cardroom.research.encoding)
+      a function f(observation, action_mask)  a PettingZoo or Gymnasium policy: returns an
+                                              action id (the research adapters' encoding)
       an object with predict(obs, action_masks=…)   a trained model (MaskablePPO…)
       a class with observe/due/act/rejected   a Spit or Speed bot (cardroom.bots.reaction)
       easy, medium, hard, expert              cardroom's own bots
@@ -83,7 +85,7 @@ def connect(url: str, token: str | None, play_text: str, tables: tuple[str, ...]
     except (PlayError, ClientError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = [o for o in outcomes if isinstance(o, BaseException)]
-    for exc in failed:
-        click.echo(f"Error: {exc}", err=True)
+    for failure in failed:
+        click.echo(f"Error: {failure}", err=True)
     if failed:
         sys.exit(1)

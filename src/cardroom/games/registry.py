@@ -98,8 +98,14 @@ class Game:
     """The table page's script for the game (under ``web/static/js``)."""
     wire: str | None = None
     """A seat's websocket frame read back into the view its bots decide on, and their action
-    written as the ``act`` message (``view_from_frame``, ``act_message``): what a program
-    playing over the network uses (``cardroom bot connect``)."""
+    written as the ``act`` message (``view_from_frame``, ``act_message``, ``Reader``): what a
+    program playing over the network uses (``cardroom bot connect``)."""
+    cli: str | None = None
+    """The game's ``cardroom`` commands: a module that adds them to the command groups when
+    imported (``cli/main.py`` imports every game's)."""
+    bot_ratings: str | None = None
+    """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
+    rating a page shows for a bot and the one people's ratings are measured against."""
 
     @property
     def realtime(self) -> bool:
@@ -227,12 +233,14 @@ register(
         table="cardroom.tables.nain_jaune:NainJauneTable",
         rules_version="cardroom.games.nain_jaune.rules:RULES_VERSION",
         options_words="cardroom.i18n.options",
-        bots="cardroom.bots",
-        analysis="cardroom.analysis.nain_jaune",
+        bots="cardroom.games.nain_jaune.bots",
+        analysis="cardroom.games.nain_jaune.analysis",
         rules_page="nain-jaune",
         wire="cardroom.games.nain_jaune.wire",
-        terminal="cardroom.terminal.nain_jaune_tui",
+        terminal="cardroom.games.nain_jaune.terminal.tui",
+        bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
         web="table.js",
+        cli="cardroom.games.nain_jaune.cli",
     )
 )
 register(
@@ -252,7 +260,9 @@ register(
         rules_page="spit",
         wire="cardroom.games.spit.wire",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )
 register(
@@ -273,6 +283,8 @@ register(
         rules_page="speed",
         wire="cardroom.games.speed.wire",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )

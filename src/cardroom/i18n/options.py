@@ -196,6 +196,14 @@ END_SOURCES: dict[str, tuple[str, ...]] = {
     "target": ("yellow-dwarf-rules",),
 }
 
+END_KINDS: dict[str, str] = {
+    "broke": N_("Until someone cannot pay"),
+    "rounds": N_("A number of rounds"),
+    "target": N_("Until someone holds a number of chips"),
+    "last-standing": N_("Until one has all the chips"),
+}
+"""How a game may end, as the lobby offers it (a number is asked for rounds and target)."""
+
 PRESET_NAMES: dict[str, str] = {
     "classic": N_("French classic"),
     "count": N_("One chip a card"),
@@ -379,6 +387,7 @@ def lobby_model() -> dict[str, Any]:
             for o in NAIN_JAUNE
         },
         "board_sets": {name: [str(c) for c in cards] for name, cards in BOARD_SETS.items()},
+        "end_kinds": [[kind, words] for kind, words in END_KINDS.items()],
         "presets": presets,
         "preset_words": dict(PRESET_NAMES),
         "preset_sources": dict(PRESET_SOURCES),
@@ -387,7 +396,7 @@ def lobby_model() -> dict[str, Any]:
 
 def web_words() -> list[str]:
     """The msgids :func:`lobby_model` sends, for the page catalogs."""
-    words = [*SOURCES.values(), *PRESET_NAMES.values()]
+    words = [*SOURCES.values(), *PRESET_NAMES.values(), *END_KINDS.values()]
     for option in NAIN_JAUNE:
         words.append(option.label)
         words.extend(c.words for c in option.choices)

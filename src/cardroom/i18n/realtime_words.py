@@ -13,19 +13,14 @@ from dataclasses import fields
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.i18n import Translator
+from cardroom.i18n import Translator, levels
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.words import N_, in_turn, labelled, pretty, tr_of
 
-LEVEL_WORDS = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "expert": N_("expert"),
-}
+LEVEL_WORDS = levels.LEVEL_WORDS
 
 CardText = Callable[[Card, Translator], object]
 """A card as an event shows it: printed (``7♦``) or a noun phrase (« l’as de cœur »)."""
@@ -166,15 +161,15 @@ def _event_text(
         winner = f.get("winner")
         if winner is None:
             return tr._(
-                "the game is blocked: nobody can ever play again; {first} cards left to "
+                "the game is blocked: nobody can ever play again; cards left: {first} to "
                 "{second}, a draw",
                 first=left[0],
                 second=left[1],
             )
         return tr.ngettext(
-            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
             "{name} wins ({n} point)",
-            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
             "{name} wins ({n} points)",
             int(f["points"]),
             first=left[0],

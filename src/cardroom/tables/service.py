@@ -22,8 +22,8 @@ from typing import Any
 
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS, LazyRandom
-from cardroom.bots.hint import HintError, suggest
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.hint import HintError, suggest
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.cluster import FENCE_AFTER, Coordinator

@@ -24,12 +24,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
+from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.i18n import N_
 from cardroom.store import EventStore, StoreError
@@ -56,29 +57,27 @@ settled ratings) reads as 200 points, as it does in Elo and lichess's Glicko."""
 SHOWN_FLOOR = 100
 """No rating is shown below this (the Spit easy bot's mu maps under it)."""
 
-BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
-    # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by
-    # `cardroom tournament nain-jaune --bots easy,medium,hard,expert --games 100 --players 4
-    # --seed 21`; Spit and Speed by `tools/bot_ratings.py --games 200` (every pair of levels).
-    "nain-jaune": {
-        "easy": (19.01, 3.08),
-        "medium": (20.56, 2.97),
-        "hard": (23.66, 2.94),
-        "expert": (35.73, 3.22),
-    },
-    "speed": {
-        "easy": (6.87, 2.41),
-        "medium": (20.45, 2.01),
-        "hard": (29.00, 2.06),
-        "expert": (45.23, 2.60),
-    },
-    "spit": {
-        "easy": (-10.53, 3.24),
-        "medium": (14.28, 2.65),
-        "hard": (35.84, 2.72),
-        "expert": (63.79, 3.43),
-    },
-}
+class _BotRatings(Mapping[str, Mapping[str, tuple[float, float]]]):
+    """Each game's bots' fixed ratings, by game name: the registry's ``bot_ratings`` piece of
+    every game that has one (a live view: a game registered later is in it)."""
+
+    def __getitem__(self, game: str) -> Mapping[str, tuple[float, float]]:
+        entry = registry.GAMES.get(game)
+        if entry is None or entry.bot_ratings is None:
+            raise KeyError(game)
+        ratings: Mapping[str, tuple[float, float]] = entry.load("bot_ratings")
+        return ratings
+
+    def __iter__(self) -> Iterator[str]:
+        return (g.name for g in registry.games() if g.bot_ratings is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+BOT_RATINGS: Mapping[str, Mapping[str, tuple[float, float]]] = _BotRatings()
+"""Game -> level -> the bot's fixed ``(mu, sigma)``, measured by tournament (each game's
+``bot_ratings`` module; docs/web.md "Ratings")."""
 
 
 def model() -> Any:
@@ -160,8 +159,10 @@ def bot_shares(entries: Sequence[tuple[str, dict[str, Any]]]) -> dict[int, float
 
 
 def seat_ranks(game: str, summary: dict[str, Any], seats: int) -> list[int] | None:
-    """The rank of each seat of a finished game from its summary (None: no result)."""
-    if game == "nain-jaune":
+    """The rank of each seat of a finished game from its summary (None: no result): by final
+    chips at a turn-based table, the winner first at a real-time one."""
+    entry = registry.GAMES.get(game)
+    if entry is not None and not entry.realtime:
         chips = summary.get("chips")
         if not isinstance(chips, list) or len(chips) != seats:
             return None

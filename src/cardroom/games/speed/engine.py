@@ -251,12 +251,12 @@ class Blocked:
     points: int
 
     def describe(self, names: Sequence[str]) -> str:
-        left = f"{self.cards_left[0]} cards left to {self.cards_left[1]}"
+        left = f"cards left: {self.cards_left[0]} to {self.cards_left[1]}"
         if self.winner is None:
             return f"the game is blocked: nobody can ever play again; {left}, a draw"
         return (
             f"the game is blocked: nobody can ever play again; {left}: "
-            f"{names[self.winner]} wins ({self.points} points)"
+            f"{names[self.winner]} wins ({self.points} point{'' if self.points == 1 else 's'})"
         )
 
 

@@ -26,8 +26,8 @@ from fastapi.responses import JSONResponse, Response
 
 from cardroom.analysis import REFUSALS
 from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Status
-from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.games.errors import RecordError
+from cardroom.games.nain_jaune.bots.strength import LEVEL_STRENGTH
 from cardroom.games.records import loads
 from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
@@ -70,7 +70,7 @@ def queue_of(request: Request) -> AnalysisQueue:
 async def levels() -> Response:
     """Each Nain Jaune level's strength, for the lobby: its ``rating`` is the fixed one the
     leaderboard shows and people's ratings are measured against (:data:`BOT_RATINGS`), its
-    ``chips`` and ``accuracy`` those of :mod:`cardroom.bots.strength`."""
+    ``chips`` and ``accuracy`` those of :mod:`cardroom.games.nain_jaune.bots.strength`."""
     return JSONResponse(
         {
             "levels": {

@@ -19,6 +19,7 @@ from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndConditi
 from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
+from cardroom.i18n.levels import BOT_WORDS, LEVEL_WORDS
 from cardroom.i18n.options import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
@@ -32,6 +33,7 @@ from cardroom.web.identity import (
 )
 from cardroom.web.limits import PENDING, Limits, refusal
 from cardroom.web.protocol import (
+    LEVEL_NAMES,
     CreateTable,
     ProtocolError,
     SeatIn,
@@ -74,8 +76,17 @@ async def nain_jaune_options() -> dict[str, Any]:
 
 @router.get("/api/games")
 async def game_list() -> dict[str, Any]:
-    """Every registered game: its name and its title (an English msgid the page translates)."""
-    return {"games": [{"name": g.name, "title": g.title} for g in registry.games()]}
+    """Every registered game (its name, its title as an English msgid the page translates, its
+    kind of table and its fewest and most players) and the bots' levels with their words."""
+    return {
+        "games": [
+            {"name": g.name, "title": g.title, "kind": g.kind, "players": list(g.players)}
+            for g in registry.games()
+        ],
+        "levels": [
+            {"name": lv, "words": LEVEL_WORDS[lv], "bot": BOT_WORDS[lv]} for lv in LEVEL_NAMES
+        ],
+    }
 
 
 @router.get("/healthz")

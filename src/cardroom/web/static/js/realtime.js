@@ -5,7 +5,7 @@ import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
   personName, tableSocket, postJson, fillIfChanged, fillRatingLine, forgetShown,
 } from "./common.js";
-import { LEVEL_WORDS } from "./levels.js";
+import { LEVEL_WORDS } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
@@ -87,7 +87,9 @@ function onFrame(frame) {
       const away = frame.paused.seats.filter((g) => g !== mySeat());
       if (away.length) announce(_("{name} is reconnecting: the game is paused.", { name: seatName(away[0]) }));
     } else if (prev && prev.paused && !frame.paused && frame.status === "playing") {
-      announce(_("Everybody is back: play!"));
+      // the pause ends as a bot takes an away seat: nobody came back, so do not say so
+      const taken = (frame.seats || []).find((s) => s.taken && !(prev.seats || []).some((p) => p.seat === s.seat && p.taken));
+      announce(taken ? _("{name} was away too long: a bot plays for them.", { name: seatName(taken.seat) }) : _("Everybody is back: play!"));
     }
     keepSelection();
     render();
@@ -134,9 +136,17 @@ function showError(text) {
 function announce(text) {
   const box = $("announce");
   box.textContent = text;
+  placeAnnounce();
   box.classList.add("show");
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
+}
+
+/** The banner over the cards, just under the status line (however many lines it takes, also
+ * once the frame's redraw changed it), never over it. */
+function placeAnnounce() {
+  const line = $("status-line");
+  $("announce").style.top = `${line.offsetTop + line.offsetHeight}px`;
 }
 
 function noteTops(centre) {
@@ -347,6 +357,7 @@ function render() {
   $("table-title").textContent = mySeat() === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
   renderStatus();
+  placeAnnounce();
   renderCountdown();
   renderPause();
   renderThem();

@@ -3,7 +3,7 @@ import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   personName, postJson, fillIfChanged, fillRatingLine, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
-import { LEVEL_WORDS } from "./levels.js";
+import { LEVEL_WORDS } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();

@@ -388,7 +388,8 @@ def _greedy_lead(s: Any, r: Any, hand: int) -> int:
 
 @_jit
 def _heuristic_lead(s: Any, r: Any, seat: int, hand: int, played_mask: int) -> int:
-    """``HeuristicBot`` leading (see :mod:`cardroom.bots.heuristic`): the best planned run."""
+    """``HeuristicBot`` leading (see :mod:`cardroom.games.nain_jaune.bots.heuristic`): the best
+    planned run."""
     held = np.zeros(14, np.int64)
     dead = np.zeros(14, np.bool_)
     box_of_rank = np.zeros(14, np.int64)
@@ -1011,7 +1012,8 @@ def _random_round(
 #    candidate and play the round out (_play_out, the differentially tested fast path) with
 #    the rollout policy of every seat, and add the weight times the searcher's final chips to
 #    that candidate's total.
-# The arrays are prepared once per decision by cardroom.bots.expert. (These functions live
+# The arrays are prepared once per decision by cardroom.games.nain_jaune.bots.expert. (These
+# functions live
 # in this file because numba's cache notices changes to a file only in its own functions.)
 
 # the sampler's state: rng counter, how many rejection rounds failed in a row
@@ -1393,7 +1395,7 @@ def trace_game(
     rules: Rules, bots: Sequence[str], key: int, max_rounds: int = MAX_GAME_ROUNDS
 ) -> list[int]:
     """Play one game (key ``key``) on the fast path and return its trace (the format of
-    :func:`cardroom.sim.readable.readable_game`)."""
+    :func:`cardroom.games.nain_jaune.sim.readable.readable_game`)."""
     r = encode_rules(rules)
     policies = encode_policies(bots)
     nseats = len(bots)

@@ -1,6 +1,7 @@
 """The ``search`` bot: determinized Monte Carlo over deals that agree with what the seat knows.
 
-The first expert, kept for comparison: :mod:`cardroom.bots.expert` runs the same search on the
+The first expert, kept for comparison: :mod:`cardroom.games.nain_jaune.bots.expert` runs the same
+search on the
 compiled fast path, a few hundred times as many worlds per decision. This module also holds
 the view-only helpers both share (sampling, rebuilding, the opponents' leads, candidates).
 
@@ -32,9 +33,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cardroom.bots.base import REGISTRY, BotError, not_valid, parse_budget, unknown_options
-from cardroom.bots.heuristic import decide
-from cardroom.bots.simple import GreedyBot
 from cardroom.cards import DECK, Card
+from cardroom.games.nain_jaune.bots.heuristic import decide
+from cardroom.games.nain_jaune.bots.simple import GreedyBot
 from cardroom.games.nain_jaune.engine import (
     CLAIM,
     PASS,

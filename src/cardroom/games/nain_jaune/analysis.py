@@ -43,8 +43,14 @@ from typing import Any
 
 import numpy as np
 
-from cardroom.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
-from cardroom.bots.search import MISMATCH, Hidden, candidates, rebuild, sample_hidden
+from cardroom.games.nain_jaune.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
+from cardroom.games.nain_jaune.bots.search import (
+    MISMATCH,
+    Hidden,
+    candidates,
+    rebuild,
+    sample_hidden,
+)
 from cardroom.games.nain_jaune.engine import CLAIM, Action, Claim, Event, Pass, Play, Round
 from cardroom.games.nain_jaune.record import (
     RecordError,
@@ -174,7 +180,8 @@ class PlayerSummary:
     marks: dict[str, int]
     hindsight_lost: float | None = None
     like: str | None = None
-    """The bot level whose accuracy is closest (see ``cardroom.bots.strength``); only past
+    """The bot level whose accuracy is closest (see ``cardroom.games.nain_jaune.bots.strength``);
+    only past
     ``MIN_LIKE`` decisions with chips at stake."""
     like_rating: tuple[float, float, float] | None = None
     """With ``like``: the rating (the bots' scale) the accuracy corresponds to, with its 95 %
@@ -600,7 +607,7 @@ def accuracy(decisions: Sequence[Decision]) -> float | None:
 
 def summarise(players: Sequence[str], rounds: Sequence[RoundAnalysis]) -> list[PlayerSummary]:
     """Per player: decisions, accuracy, expected chips lost, marks (and the level it is like)."""
-    from cardroom.bots.strength import level_like, rating_of
+    from cardroom.games.nain_jaune.bots.strength import level_like, rating_of
 
     out = []
     for seat, name in enumerate(players):

@@ -39,15 +39,15 @@ from cardroom.games.nain_jaune.record import (
     result_json,
 )
 from cardroom.games.nain_jaune.rules import PRESETS, Rules
+from cardroom.games.nain_jaune.terminal.game import RecordsError, ResumeError, resume
+from cardroom.games.nain_jaune.terminal.input import Table
+from cardroom.games.nain_jaune.terminal.plain import PlainGame
+from cardroom.games.nain_jaune.terminal.text import game_over_lines, replay_lines
 from cardroom.games.options import parse_option_pairs
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.reasons import record_error_text, rules_error_text
 from cardroom.i18n.words import tr_of
-from cardroom.terminal.nain_jaune_game import RecordsError, ResumeError, resume
-from cardroom.terminal.nain_jaune_input import Table
-from cardroom.terminal.nain_jaune_plain import PlainGame
-from cardroom.terminal.nain_jaune_text import game_over_lines, replay_lines
 
 
 def replay_result(
@@ -269,7 +269,7 @@ def play_nain_jaune(
             if game.interrupted:
                 sys.exit(128 + (caught[0] if caught else signal.SIGINT))
             return
-        from cardroom.terminal.nain_jaune_tui import NainJauneApp
+        from cardroom.games.nain_jaune.terminal.tui import NainJauneApp
 
         app = NainJauneApp(
             table, delay=0.6 if delay is None else delay, hints=hints, lang=current_lang()

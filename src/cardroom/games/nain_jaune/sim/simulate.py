@@ -23,10 +23,10 @@ import numpy as np
 
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune import kernel as fast
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from cardroom.games.options import players_error
-from cardroom.kernels import nain_jaune as fast
 from cardroom.kernels.streams import MAX_GAME_ROUNDS, derive_seed
 from cardroom.sim import workers_error
 

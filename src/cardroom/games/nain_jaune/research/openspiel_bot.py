@@ -1,7 +1,8 @@
 """OpenSpiel's generic ``ISMCTSBot`` as a cardroom bot, ``ismcts``: a peer for tournaments.
 
 The bot is given the seat's view only. It deals the hidden cards once, consistently with the
-view (:func:`cardroom.bots.search.sample_hidden`), builds the ``python_nain_jaune`` state of
+view (:func:`cardroom.games.nain_jaune.bots.search.sample_hidden`), builds the
+``python_nain_jaune`` state of
 that deal with the view's public actions, and asks ``ISMCTSBot`` for a move: ISMCTS then
 re-deals the hidden cards itself at every simulation (``resample_from_infostate``), so the
 first deal only gives it a state with the right information set. Random rollouts
@@ -29,13 +30,13 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
 from cardroom.bots.base import REGISTRY, BotError, parse_budget, parse_clock, unknown_options
-from cardroom.bots.search import public_actions, sample_hidden
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.search import public_actions, sample_hidden
 from cardroom.games.nain_jaune.engine import Action
+from cardroom.games.nain_jaune.research.encoding import action_from_id, action_id
+from cardroom.games.nain_jaune.research.openspiel_game import NainJauneGame, NainJauneState
+from cardroom.games.nain_jaune.research.resample import initial_hands
 from cardroom.games.nain_jaune.view import RoundView
-from cardroom.research.encoding import action_from_id, action_id
-from cardroom.research.openspiel_game import NainJauneGame, NainJauneState
-from cardroom.research.resample import initial_hands
 
 DEFAULT_MS = 150
 

@@ -2,7 +2,8 @@
 
 At each decision it plays every distinct choice out once on the true deal (the expert's compiled
 rollouts, ``heuristic`` for every seat afterwards) and takes the best. It is no player: it needs
-the round itself, which only the simulation's own loop (:func:`cardroom.sim.play.play_round`)
+the round itself, which only the simulation's own loop
+(:func:`cardroom.games.nain_jaune.sim.play.play_round`)
 hands it (``sees_all``); asked through the bot interface (a view, as a table does) it refuses.
 ``cardroom tournament nain-jaune --bots oracle,heuristic`` measures how much a search that knew
 the hidden cards would gain, the ceiling the expert's sampling of them is compared with.
@@ -16,9 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardroom.bots.base import REGISTRY, Bot, BotError, no_options
-from cardroom.bots.expert import ROLLOUT_POLICIES, prepare, run_worlds
-from cardroom.bots.search import MISMATCH, candidates
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.expert import ROLLOUT_POLICIES, prepare, run_worlds
+from cardroom.games.nain_jaune.bots.search import MISMATCH, candidates
 from cardroom.games.nain_jaune.engine import Action, Round
 from cardroom.games.nain_jaune.view import RoundView, view_of
 

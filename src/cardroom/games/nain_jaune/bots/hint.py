@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from cardroom.bots.expert import ExpertBot
+from cardroom.games.nain_jaune.bots.expert import ExpertBot
 from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator

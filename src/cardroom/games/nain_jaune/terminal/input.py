@@ -1,6 +1,6 @@
 """The terminal's Nain Jaune controller and what the person types.
 
-The controller itself, :class:`Table`, lives in :mod:`cardroom.terminal.nain_jaune_game` (on
+The controller itself, :class:`Table`, lives in :mod:`cardroom.games.nain_jaune.terminal.game` (on
 the same table state machine as the web tables); this module reads the person's commands for
 both terminal UIs.
 """
@@ -14,11 +14,11 @@ from typing import Literal
 from cardroom.cards import Card, CardError, Rank, parse_card
 from cardroom.games.messages import message_of
 from cardroom.games.nain_jaune.engine import CLAIM, PASS, Action, Play
+from cardroom.games.nain_jaune.terminal.game import InputError, Phase, Table
 from cardroom.i18n import Translator
 from cardroom.i18n.grammar import rank_phrase
 from cardroom.i18n.messages import words
 from cardroom.i18n.words import tr_of
-from cardroom.terminal.nain_jaune_game import InputError, Phase, Table
 
 __all__ = ["HELP_LINES", "Command", "InputError", "Phase", "Table", "help_lines", "parse_input"]
 

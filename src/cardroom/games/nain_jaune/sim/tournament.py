@@ -30,17 +30,17 @@ from dataclasses import dataclass, field
 from statistics import fmean, stdev
 from typing import Any
 
-import cardroom.sim.oracle
+import cardroom.games.nain_jaune.sim.oracle
 from cardroom.bots import make_bot
 from cardroom.bots.base import REGISTRY, Bot, BotError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from cardroom.games.nain_jaune.sim.play import play_round
 from cardroom.sim import workers_error
-from cardroom.sim.play import play_round
 
 try:  # OpenSpiel's ISMCTS as the optional peer ``ismcts`` (the research extra)
-    import cardroom.research.openspiel_bot  # noqa: F401  (registers ismcts)
+    import cardroom.games.nain_jaune.research.openspiel_bot  # noqa: F401  (registers ismcts)
 except ImportError:
 
     def _no_ismcts(options: dict[str, str]) -> Bot:

@@ -81,7 +81,7 @@ def simulate_nain_jaune(
       cardroom simulate nain-jaune --backend ray --address 127.0.0.1:6379
     """
     # imported here: the fast path needs numba, which no other command loads
-    from cardroom.sim.simulate import (
+    from cardroom.games.nain_jaune.sim.simulate import (
         ADDRESS_FOR_RAY,
         Simulation,
         SimulationError,

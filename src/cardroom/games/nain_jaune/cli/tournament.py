@@ -27,12 +27,7 @@ from cardroom.cli.options import (
 )
 from cardroom.games.errors import RulesError
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.games.options import parse_option_pairs
-from cardroom.i18n import Translator
-from cardroom.i18n.numbers import decimal, integer, percent
-from cardroom.i18n.reasons import rules_error_text
-from cardroom.i18n.words import N_, tr_of
-from cardroom.sim.tournament import (
+from cardroom.games.nain_jaune.sim.tournament import (
     Setup,
     TournamentError,
     TournamentResult,
@@ -40,6 +35,11 @@ from cardroom.sim.tournament import (
     plot,
     run_tournament,
 )
+from cardroom.games.options import parse_option_pairs
+from cardroom.i18n import Translator
+from cardroom.i18n.numbers import decimal, integer, percent
+from cardroom.i18n.reasons import rules_error_text
+from cardroom.i18n.words import N_, tr_of
 
 
 @tournament.command("nain-jaune", context_settings=CONTEXT)

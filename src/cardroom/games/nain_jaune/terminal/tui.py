@@ -30,14 +30,8 @@ from cardroom.games.nain_jaune.engine import (
     Pass,
     Play,
 )
-from cardroom.i18n import Translator
-from cardroom.i18n.grammar import rank_phrase
-from cardroom.i18n.reasons import illegal_reason
-from cardroom.i18n.speech import Speaker
-from cardroom.i18n.words import N_, takes_call, tr_of, without_call
-from cardroom.terminal.bindings import translate_bindings
-from cardroom.terminal.nain_jaune_input import InputError, Table
-from cardroom.terminal.nain_jaune_text import (
+from cardroom.games.nain_jaune.terminal.input import InputError, Table
+from cardroom.games.nain_jaune.terminal.text import (
     cards_text,
     current_sequence,
     event_lines,
@@ -46,6 +40,12 @@ from cardroom.terminal.nain_jaune_text import (
     result_lines,
     rules_text,
 )
+from cardroom.i18n import Translator
+from cardroom.i18n.grammar import rank_phrase
+from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.speech import Speaker
+from cardroom.i18n.words import N_, takes_call, tr_of, without_call
+from cardroom.terminal.bindings import translate_bindings
 
 MAX_HAND = 22
 RANK_KEYS = {"a": "A", "t": "10", "0": "10", "j": "J", "q": "Q", "k": "K"} | {
@@ -490,7 +490,7 @@ class NainJauneApp(App[None]):
 
     def action_hint(self) -> None:
         """Show the expert's suggestion for the person's move, from the person's view only."""
-        from cardroom.bots.hint import HintError, suggest
+        from cardroom.games.nain_jaune.bots.hint import HintError, suggest
 
         view = self.table.view()
         if view is None or self.table.phase != "human":

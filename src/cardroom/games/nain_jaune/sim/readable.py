@@ -1,7 +1,7 @@
 """One simulated game played through the readable engine and bots, on the fast path's streams.
 
 The differential tests compare it with the fast path
-(:func:`cardroom.kernels.nain_jaune.trace_game`),
+(:func:`cardroom.games.nain_jaune.kernel.trace_game`),
 and it turns any simulated game into records that ``cardroom replay`` reads.
 """
 
@@ -34,12 +34,13 @@ def readable_game(
     """Play one simulated game (key ``key``) through the readable engine and bots.
 
     Returns the game (its ``records`` replay with ``cardroom replay``) and the same trace as
-    :func:`cardroom.kernels.nain_jaune.trace_game` writes: for each action ``(seat * 16 + need) * 64
+    :func:`cardroom.games.nain_jaune.kernel.trace_game` writes: for each action ``(seat * 16 +
+    need) * 64
     + code`` (round position, the rank needed before it or 0, the fast action code); after each
     round ``-1``, the dealer (game seat), the players in the round, the winner and next dealer
     (round positions), grand opéra (0/1), the five boxes, every game seat's chips, the mask of short
     payers (round positions); at the end ``-2``, the end reason code (see
-    :data:`cardroom.kernels.nain_jaune.REASONS`), the rounds played and the mask of winners.
+    :data:`cardroom.games.nain_jaune.kernel.REASONS`), the rounds played and the mask of winners.
     """
     nseats = len(bots)
     game = Game(rules, [f"seat {i}" for i in range(nseats)])

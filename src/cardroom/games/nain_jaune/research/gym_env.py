@@ -1,14 +1,15 @@
 """Nain Jaune as a Gymnasium environment: one learning seat, cardroom bots in the other seats.
 
 >>> import gymnasium as gym
->>> import cardroom.research.gym_env  # registers "cardroom/NainJaune-v0"
+>>> import cardroom.games.nain_jaune.research.gym_env  # registers "cardroom/NainJaune-v0"
 >>> env = gym.make("cardroom/NainJaune-v0", players=3, opponents="greedy")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, info["action_mask"].shape
 ((361,), (54,))
 
 One episode is one round. The observation is the learning seat's encoded view (see
-:mod:`cardroom.research.encoding`); the legal actions are ``info["action_mask"]`` (also
+:mod:`cardroom.games.nain_jaune.research.encoding`); the legal actions are ``info["action_mask"]``
+(also
 ``env.unwrapped.action_masks()``, the name sb3-contrib's ``MaskablePPO`` looks for). The reward
 is 0 until the round ends, then the chips the seat won (chips after settling minus chips before
 the stakes). An illegal action ends the episode with ``illegal_reward`` (default: minus the
@@ -34,8 +35,7 @@ except ImportError as exc:  # pragma: no cover - depends on what is installed
 
 from cardroom.bots.base import Bot, make_bot
 from cardroom.games.nain_jaune.engine import IllegalAction, Round
-from cardroom.games.nain_jaune.view import view_of
-from cardroom.research.encoding import (
+from cardroom.games.nain_jaune.research.encoding import (
     ACTION_COUNT,
     action_from_id,
     action_mask,
@@ -43,7 +43,14 @@ from cardroom.research.encoding import (
     encode_view,
     observation_size,
 )
-from cardroom.research.table import check_dealer, check_players, chips_won, deal_round, make_rules
+from cardroom.games.nain_jaune.research.table import (
+    check_dealer,
+    check_players,
+    chips_won,
+    deal_round,
+    make_rules,
+)
+from cardroom.games.nain_jaune.view import view_of
 
 ENV_ID = "cardroom/NainJaune-v0"
 _MAX_REDEALS = 1000
@@ -174,4 +181,4 @@ class NainJauneEnv(gym.Env[np.ndarray, np.int64]):
 
 
 if ENV_ID not in gym.registry:
-    gym.register(id=ENV_ID, entry_point="cardroom.research.gym_env:NainJauneEnv")
+    gym.register(id=ENV_ID, entry_point="cardroom.games.nain_jaune.research.gym_env:NainJauneEnv")

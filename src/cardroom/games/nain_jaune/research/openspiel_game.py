@@ -7,7 +7,7 @@ except ImportError as exc:  # pragma: no cover - depends on what is installed
         f"{exc.name} is missing: install the research extra, in the cardroom project "
         "folder: pip install '.[research]'"
     ) from exc
->>> import cardroom.research.openspiel_game  # registers the game
+>>> import cardroom.games.nain_jaune.research.openspiel_game  # registers the game
 >>> game = pyspiel.load_game("python_nain_jaune(players=3,payment=card-count)")
 >>> game.num_distinct_actions(), game.num_players()
 (54, 3)
@@ -16,12 +16,14 @@ A game is one round: everyone starts with ``starting_chips``, the board is empty
 is ``dealer`` (default: the last seat, so player 0 opens). The deal is explicit: one chance node
 per card dealt, in turn order from the seat after the dealer, each outcome a card id 0..51 with
 equal probability; the undealt cards form the talon. Actions are the 54 ids of
-:mod:`cardroom.research.encoding`. Returns are chips won (after settling, minus before the
+:mod:`cardroom.games.nain_jaune.research.encoding`. Returns are chips won (after settling, minus
+before the
 stakes); the game is general-sum, since chips left on the board belong to nobody.
 
 Observations and information states are computed from ``view_of(round, player)`` only.
 ``state.resample_from_infostate(player, sampler)`` deals the cards the player cannot see again,
-consistently with what it knows (:mod:`cardroom.research.resample`), and replays the actions:
+consistently with what it knows (:mod:`cardroom.games.nain_jaune.research.resample`), and replays
+the actions:
 that is what OpenSpiel's ``ISMCTSBot`` needs. ``str(state)`` is a debugging dump of the true
 state (every hand), as in every OpenSpiel game.
 """
@@ -42,9 +44,7 @@ except ImportError as exc:  # pragma: no cover - depends on what is installed
 
 from cardroom.cards import DECK
 from cardroom.games.nain_jaune.engine import Round
-from cardroom.games.nain_jaune.rules import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS, Rules
-from cardroom.games.nain_jaune.view import RoundView, view_of
-from cardroom.research.encoding import (
+from cardroom.games.nain_jaune.research.encoding import (
     ACTION_COUNT,
     Layout,
     action_from_id,
@@ -54,8 +54,10 @@ from cardroom.research.encoding import (
     public_pieces,
     write_view,
 )
-from cardroom.research.resample import initial_hands, sample_hidden
-from cardroom.research.table import chips_won, make_rules
+from cardroom.games.nain_jaune.research.resample import initial_hands, sample_hidden
+from cardroom.games.nain_jaune.research.table import chips_won, make_rules
+from cardroom.games.nain_jaune.rules import HAND_SIZES, MAX_PLAYERS, MIN_PLAYERS, Rules
+from cardroom.games.nain_jaune.view import RoundView, view_of
 
 GAME_NAME = "python_nain_jaune"
 _FROM_PRESET = "preset"
@@ -348,7 +350,8 @@ class NainJauneObserver:
 
     Pieces: ``player`` (one-hot, absolute seat); the private ``hand`` (or, for an all-players
     observer, ``hands``: every seat's hand, relative seats); ``pending_claim``; the public
-    pieces of :func:`cardroom.research.encoding.public_pieces`; with perfect recall also
+    pieces of :func:`cardroom.games.nain_jaune.research.encoding.public_pieces`; with perfect
+    recall also
     ``play_order`` (the k-th card played has value k/52), which with the rest determines the
     whole history of the round.
     """

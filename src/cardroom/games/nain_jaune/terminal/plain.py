@@ -13,19 +13,14 @@ from typing import TextIO
 import click
 
 from cardroom.games.nain_jaune.engine import Claim, Event, IllegalAction, Pass, Play
-from cardroom.i18n import Translator
-from cardroom.i18n.grammar import rank_phrase
-from cardroom.i18n.reasons import illegal_reason
-from cardroom.i18n.speech import Speaker
-from cardroom.i18n.words import takes_call, tr_of, without_call
-from cardroom.terminal.nain_jaune_input import (
+from cardroom.games.nain_jaune.terminal.input import (
     Command,
     InputError,
     Table,
     help_lines,
     parse_input,
 )
-from cardroom.terminal.nain_jaune_text import (
+from cardroom.games.nain_jaune.terminal.text import (
     board_text,
     cards_text,
     current_sequence,
@@ -35,6 +30,11 @@ from cardroom.terminal.nain_jaune_text import (
     result_lines,
     rules_text,
 )
+from cardroom.i18n import Translator
+from cardroom.i18n.grammar import rank_phrase
+from cardroom.i18n.reasons import illegal_reason
+from cardroom.i18n.speech import Speaker
+from cardroom.i18n.words import takes_call, tr_of, without_call
 
 
 class PlainGame:
@@ -180,7 +180,7 @@ class PlainGame:
         if not self.hints:
             self.say(self.tr._("Refused: hints are off at this table: start it with --hints"))
             return
-        from cardroom.bots.hint import HintError, suggest
+        from cardroom.games.nain_jaune.bots.hint import HintError, suggest
 
         view = self.table.view()
         assert view is not None

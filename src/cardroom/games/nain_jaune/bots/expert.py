@@ -3,7 +3,8 @@
 For a decision with more than one distinct choice it prepares, once, the position as the fast path's
 state (the view's public actions replayed on one consistent deal), the unseen cards and who may hold
 them (hand sizes, talon size, every "without X" unless ``may_stop``), and what was public at each
-opponent's free lead. Then :func:`cardroom.kernels.nain_jaune.search_worlds` samples worlds, weighs
+opponent's free lead. Then :func:`cardroom.games.nain_jaune.kernel.search_worlds` samples worlds,
+weighs
 each by how well the heuristic explains the opponents' leads in it, and plays every candidate out in
 every world with compiled rollouts, thousands of worlds per decision where the readable ``search``
 manages dozens. It plays the candidate with the highest weighted mean of its own final chips. It
@@ -52,7 +53,9 @@ from cardroom.bots.base import (
     parse_clock,
     unknown_options,
 )
-from cardroom.bots.search import (
+from cardroom.cards import Card
+from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.search import (
     MISMATCH,
     Hidden,
     Lead,
@@ -65,8 +68,6 @@ from cardroom.bots.search import (
     sample_hidden,
     unseen_cards,
 )
-from cardroom.cards import Card
-from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import (
     Action,
     CardPlayed,
@@ -82,7 +83,7 @@ DEFAULT_MS = 100
 ROLLOUT_POLICIES = {"random": 0, "greedy": 1, "heuristic": 2}
 LOOKAHEAD = 3
 GUESS = 4
-"""``cardroom.kernels.nain_jaune.GUESS``: ``GUESS + k - 1`` makes a seat's later choices by
+"""``cardroom.games.nain_jaune.kernel.GUESS``: ``GUESS + k - 1`` makes a seat's later choices by
 trying each in ``k`` worlds re-dealt from that seat's own view."""
 MAX_GUESSES = 8
 FIT_POLICIES = ("heuristic", "guess1", "guess4")
@@ -100,7 +101,7 @@ MAX_DEPTH = 8
 MAX_FOCUS = 4
 """The largest ``focus=K``: the lookahead's search over the K best candidates of a plain one."""
 LOOKAHEADS = ("off", "on", "all", "guess", "guess-self", "guess-opp")
-"""``cardroom.kernels.nain_jaune.PAUSE``: the searcher's own later choices by lookahead in each
+"""``cardroom.games.nain_jaune.kernel.PAUSE``: the searcher's own later choices by lookahead in each
 world."""
 _CLAIM_CODE, _PASS_CODE = 52, 53
 
@@ -138,7 +139,8 @@ class Prepared:
 
 
 def _round_at(view: RoundView, hidden: Hidden, lead: Lead) -> Round:
-    """The round of :func:`cardroom.bots.search.rebuild` (``hidden`` as the unknown cards),
+    """The round of :func:`cardroom.games.nain_jaune.bots.search.rebuild` (``hidden`` as the
+    unknown cards),
     replayed only up to just before ``lead``."""
     rnd = dealt(view, hidden)
     played = 0
@@ -155,7 +157,7 @@ def fit_likelihoods(view: RoundView, lead: Lead, seed: str) -> list[float]:
     """Each of :data:`FIT_POLICIES`' probability of ``lead`` from the leading seat's view,
     averaged over :data:`FIT_SAMPLES` deals of the hidden cards consistent with ``view``
     (drawn from ``seed``, so the same view gives the same figures), floored (:data:`FIT_FLOOR`)."""
-    from cardroom.bots.heuristic import HeuristicBot
+    from cardroom.games.nain_jaune.bots.heuristic import HeuristicBot
 
     rng = random.Random(seed)
     players: list[Any] = [
@@ -177,7 +179,8 @@ def fit_likelihoods(view: RoundView, lead: Lead, seed: str) -> list[float]:
 
 def _same(view: RoundView, choice: Action, card: Card) -> bool:
     """Whether playing ``choice`` is the same choice as playing ``card`` (same rank, and both
-    board cards or neither: :func:`cardroom.bots.search.candidates` folds the others)."""
+    board cards or neither: :func:`cardroom.games.nain_jaune.bots.search.candidates` folds the
+    others)."""
     if not isinstance(choice, Play) or choice.card.rank != card.rank:
         return False
     board = set(view.rules.board_cards)
@@ -216,9 +219,9 @@ def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
 def prepare(
     view: RoundView, first: Hidden, model: bool = True, follow: bool = True
 ) -> Prepared:
-    """The arrays of :func:`cardroom.kernels.nain_jaune.search_worlds` for ``view``, with
+    """The arrays of :func:`cardroom.games.nain_jaune.kernel.search_worlds` for ``view``, with
     ``first`` (a consistent deal of the hidden cards) as the starting deal."""
-    from cardroom.kernels import nain_jaune as fast
+    from cardroom.games.nain_jaune import kernel as fast
 
     rnd = rebuild(view, first)
     base = fast.encode_round(rnd)
@@ -286,7 +289,7 @@ def run_worlds(
 ) -> float:
     """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight.
     ``depth``: with a lookahead, how many choices of each rollout it makes (0: all)."""
-    from cardroom.kernels.nain_jaune import search_worlds
+    from cardroom.games.nain_jaune.kernel import search_worlds
 
     return float(
         search_worlds(

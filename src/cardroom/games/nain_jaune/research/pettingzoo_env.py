@@ -1,6 +1,6 @@
 """Nain Jaune as a PettingZoo AEC environment: one round per episode, 2 to 8 agents.
 
->>> from cardroom.research.pettingzoo_env import env
+>>> from cardroom.games.nain_jaune.research.pettingzoo_env import env
 >>> table = env(players=4, preset="classic")
 >>> table.reset(seed=7)
 >>> obs, reward, terminated, truncated, info = table.last()
@@ -10,7 +10,8 @@
 Agents are ``player_0`` … ``player_{n-1}`` (seat numbers). ``agent_selection`` is the seat to
 act; the same agent often acts several times in a row (a player goes on while he can).
 Observations are ``{"observation": float32 vector, "action_mask": int8[54]}`` built from the
-agent's own view only (see :mod:`cardroom.research.encoding`). The reward is given when the
+agent's own view only (see :mod:`cardroom.games.nain_jaune.research.encoding`). The reward is given
+when the
 round ends: the chips each seat won (chips after settling minus chips before the stakes).
 An illegal action raises :class:`~cardroom.games.nain_jaune.engine.IllegalAction`; wrap the
 environment in ``pettingzoo.utils.wrappers.TerminateIllegalWrapper`` to end the episode instead.
@@ -34,8 +35,7 @@ except ImportError as exc:  # pragma: no cover - depends on what is installed
     ) from exc
 
 from cardroom.games.nain_jaune.engine import IllegalAction, Round
-from cardroom.games.nain_jaune.view import view_of
-from cardroom.research.encoding import (
+from cardroom.games.nain_jaune.research.encoding import (
     ACTION_COUNT,
     action_from_id,
     action_mask,
@@ -43,7 +43,14 @@ from cardroom.research.encoding import (
     encode_view,
     observation_size,
 )
-from cardroom.research.table import check_dealer, check_players, chips_won, deal_round, make_rules
+from cardroom.games.nain_jaune.research.table import (
+    check_dealer,
+    check_players,
+    chips_won,
+    deal_round,
+    make_rules,
+)
+from cardroom.games.nain_jaune.view import view_of
 
 
 def env(**kwargs: Any) -> Any:

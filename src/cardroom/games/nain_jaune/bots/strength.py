@@ -5,7 +5,7 @@ measured by ``benchmarks/level_strength.py`` (its docstring gives the exact comm
 machine's load): the ``rating`` is the openskill rating (μ − 3σ, the scale of
 ``cardroom tournament``) of the level in one tournament of all four levels, ``chips`` its mean
 chips won per round there, and ``accuracy`` the mean accuracy the game analysis
-(:mod:`cardroom.analysis.nain_jaune`) gives the level over bot games. That ``rating`` is the
+(:mod:`cardroom.games.nain_jaune.analysis`) gives the level over bot games. That ``rating`` is the
 benchmark's own scale: the rating a person reads beside a level, on the scale of people's
 ratings, is :func:`cardroom.web.ratings.bot_rating`.
 """
