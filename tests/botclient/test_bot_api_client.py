@@ -32,9 +32,9 @@ async def _ann_and_bot(base: str, game: str, **extra: Any) -> tuple[httpx.AsyncC
     made = await ann.post("/api/me/bots", json={"name": "Mistral"}, headers=origin)
     assert made.status_code == 201, made.text
     bot_id = made.json()["id"]
-    token = (
-        await ann.post(f"/api/me/bots/{bot_id}/tokens", json={}, headers=origin)
-    ).json()["token"]
+    token = (await ann.post(f"/api/me/bots/{bot_id}/tokens", json={}, headers=origin)).json()[
+        "token"
+    ]
     body = {"name": "Ann", "game": game, "players": 2,
             "seats": [{"kind": "person"}, {"kind": "person"}], **TABLES[game], **extra}  # fmt: skip
     answer = await ann.post("/api/tables", json=body)
@@ -88,8 +88,9 @@ async def test_a_bot_follows_its_events_and_plays_a_whole_game_against_a_person(
                 assert ann_outcome.over and ann_outcome.last is not None
                 final = ann_outcome.last
             outcomes = await asyncio.wait_for(follow, 60)
-    assert len(outcomes) == 1 and not isinstance(outcomes[0], BaseException), outcomes
+    assert len(outcomes) == 1, outcomes
     (mine,) = outcomes
+    assert not isinstance(mine, BaseException), mine
     assert mine.over and mine.table == table
     assert mine.last is not None and mine.last["you"] == 1
     seats = final["seats"]

@@ -65,7 +65,7 @@ class Backoff:
         """The next wait (and count a failure)."""
         wait = min(self.most, self.first * 2**self.failures)
         self.failures += 1
-        return wait * (1 + self.rng.random() / 4)
+        return float(wait * (1 + self.rng.random() / 4))
 
     def reset(self) -> None:
         """A connection worked: start again from ``first``."""

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.botclient.players import PolicyBot, RealtimePlayer, SeatPlayer, TurnPlayer, takes_two
-from cardroom.games.registry import Game, games
+from cardroom.bots.base import make_bot
+from cardroom.games.registry import Game, games, resolve
 
 __all__ = ["Play", "PlayError", "load_play"]
 
@@ -97,11 +98,12 @@ class Play:
                 name,
             )
         if self.spec is not None:
-            bot = game.load("bots").make_bot(self.spec)
+            game.load("bots")
+            bot = make_bot(self.spec)
         elif self.kind == "bot":
             bot = self._object()
         else:
-            bot = PolicyBot(self._object())
+            bot = PolicyBot(self._object(), resolve(game.load("wire").ENCODING))
         return TurnPlayer(game, bot, rng, name)
 
 
@@ -113,7 +115,8 @@ def _named(text: str) -> Play | None:
             if entry.realtime:
                 entry.load("bots").check_spec(text, entry.name)
             else:
-                entry.load("bots").make_bot(text)
+                entry.load("bots")  # (importing a game's bots registers them)
+                make_bot(text)
         except (ValueError, LookupError):
             continue
         known.add(entry.name)

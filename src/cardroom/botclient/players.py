@@ -2,9 +2,8 @@
 
 A :class:`TurnPlayer` plays a turn-based game (Nain Jaune) with a cardroom bot (``act(view,
 rng)``) or a research policy (``policy(observation, action_mask) -> action id``, the encoding of
-:mod:`cardroom.games.nain_jaune.research.encoding`); a :class:`RealtimePlayer` plays Spit or
-Speed with a
-real-time bot (``observe``/``due``/``act``/``rejected``, as :class:`~cardroom.bots.reaction.
+the game's research adapters); a :class:`RealtimePlayer` plays Spit or Speed with a real-time
+bot (``observe``/``due``/``act``/``rejected``, as :class:`~cardroom.bots.reaction.
 ReactionBot`). Both read the seat's frame through the game's ``wire`` piece (the registry's),
 so they decide on exactly the view the server's own bots get.
 """
@@ -51,7 +50,8 @@ class SeatPlayer(Protocol):
 
 class PolicyBot:
     """A cardroom Nain Jaune bot made of a research policy: ``policy(observation, mask)``
-    returns an action id (``0..53``: :mod:`cardroom.games.nain_jaune.research.encoding`).
+    returns an action id (``0..53`` at Nain Jaune: the game's research encoding, which its
+    ``wire`` piece names: ``encoding()``).
 
     ``policy`` may also be an object with ``predict(observation, action_masks=mask)`` (as
     sb3-contrib's ``MaskablePPO``: its first result is the action) or ``act(observation,
@@ -61,8 +61,9 @@ class PolicyBot:
 
     name = "policy"
 
-    def __init__(self, policy: Any) -> None:
+    def __init__(self, policy: Any, encoding: Any) -> None:
         self.policy = policy
+        self.encoding = encoding
 
     def choose(self, observation: Any, mask: Any) -> int:
         """The policy's action id for one observation."""
@@ -78,15 +79,10 @@ class PolicyBot:
 
     def act(self, view: Any, rng: random.Random) -> Any:
         """The view encoded, the policy asked, its id read back as an action."""
-        from cardroom.games.nain_jaune.research.encoding import (
-            action_from_id,
-            action_mask,
-            encode_view,
-        )
-
-        mask = action_mask(view)
+        code = self.encoding
+        mask = code.action_mask(view)
         try:
-            chosen = self.choose(encode_view(view), mask)
+            chosen = self.choose(code.encode_view(view), mask)
             legal = 0 <= chosen < len(mask) and bool(mask[chosen])
         except (TypeError, ValueError, OverflowError) as exc:
             log.warning("the policy failed (%s): playing the first legal action", exc)
@@ -99,7 +95,7 @@ class PolicyBot:
                 chosen,
             )
             return view.legal_actions[0]
-        return action_from_id(chosen)
+        return code.action_from_id(chosen)
 
 
 class TurnPlayer:
@@ -145,7 +141,7 @@ class TurnPlayer:
         seq = frame["seq"]
         you = frame["you"]
         status = frame.get("status")
-        row = next((r for r in frame.get("seats", ()) if r.get("seat") == you), {})
+        row: dict[str, Any] = next((r for r in frame.get("seats", ()) if r.get("seat") == you), {})
         if status == "waiting" and not row.get("joined", True) and not self.joined:
             self.joined = True
             await send({"type": "join", "name": self.name})
@@ -211,7 +207,7 @@ class RealtimePlayer:
         if frame.get("type") != "state":
             return
         you = frame.get("you")
-        row = next((r for r in frame.get("seats", ()) if r.get("seat") == you), {})
+        row: dict[str, Any] = next((r for r in frame.get("seats", ()) if r.get("seat") == you), {})
         if frame.get("status") == "waiting" and you is not None and not self.joined:
             if row.get("name") is None:
                 self.joined = True

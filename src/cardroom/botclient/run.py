@@ -33,18 +33,21 @@ async def serve(
     *,
     tables: list[str] | None = None,
     name: str = "Bot",
+    games: int | None = None,
 ) -> list[TableOutcome | BaseException]:
     """Play ``tables`` (ids) with ``bot`` at once, or, with none given, every table the
-    server's bot event stream seats the bot at; returns how each table ended."""
+    server's bot event stream seats the bot at (until ``games`` of them ended, None: until
+    stopped); returns how each table ended."""
     play = as_play(bot)
     http_base(url)  # a bad address is said now, not at the first connection
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     if tables:
-        seats = [(t, token) for t in tables]
-        return await play_tables(url, seats, play, headers=headers, name=name)
+        return await play_tables(
+            url, [(t, token) for t in tables], play, headers=headers, name=name
+        )
     from cardroom.botclient.events import follow_events
 
-    return await follow_events(url, token, play, headers=headers, name=name)
+    return await follow_events(url, token, play, headers=headers, name=name, stop_after=games)
 
 
 def run(
@@ -54,6 +57,7 @@ def run(
     *,
     tables: list[str] | None = None,
     name: str = "Bot",
+    games: int | None = None,
 ) -> list[TableOutcome | BaseException]:
     """:func:`serve` in a new event loop, until done or Ctrl-C (then it returns what ended)."""
 
@@ -65,7 +69,7 @@ def run(
             loop.add_signal_handler(signal.SIGINT, task.cancel)
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
         try:
-            return await serve(url, token, bot, tables=tables, name=name)
+            return await serve(url, token, bot, tables=tables, name=name, games=games)
         except asyncio.CancelledError:
             log.info("stopped: every connection closed")
             return []

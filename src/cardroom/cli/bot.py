@@ -55,8 +55,8 @@ def connect(
 
     \b
       a class or object with act(view, rng)   a Nain Jaune bot, as cardroom's own
-      a function f(observation, action_mask)  a PettingZoo or Gymnasium policy: returns
-                                              an action id (see docs/bots-api.md)
+      a function f(observation, action_mask)  a PettingZoo or Gymnasium policy: returns an
+                                              action id (the research adapters' encoding)
       an object with predict(obs, action_masks=…)   a trained model (MaskablePPO…)
       a class with observe/due/act/rejected   a Spit or Speed bot (cardroom.bots.reaction)
       easy, medium, hard, expert              cardroom's own bots
@@ -85,7 +85,7 @@ def connect(
     except (PlayError, ClientError) as exc:
         raise click.ClickException(str(exc)) from None
     failed = [o for o in outcomes if isinstance(o, BaseException)]
-    for exc in failed:
-        click.echo(f"Error: {exc}", err=True)
+    for failure in failed:
+        click.echo(f"Error: {failure}", err=True)
     if failed:
         sys.exit(1)

@@ -96,16 +96,16 @@ class Game:
     """The terminal's face for the game."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
+    wire: str | None = None
+    """A seat's websocket frame read back into the view its bots decide on, and their action
+    written as the ``act`` message (``view_from_frame``, ``act_message``, ``Reader``): what a
+    program playing over the network uses (``cardroom bot connect``)."""
     cli: str | None = None
     """The game's ``cardroom`` commands: a module that adds them to the command groups when
     imported (``cli/main.py`` imports every game's)."""
     bot_ratings: str | None = None
     """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
     rating a page shows for a bot and the one people's ratings are measured against."""
-    wire: str | None = None
-    """A seat's websocket frame read back into the view its bots decide on, and their action
-    written as the ``act`` message (``view_from_frame``, ``act_message``): what a program
-    playing over the network uses (``cardroom bot connect``)."""
 
     @property
     def realtime(self) -> bool:

@@ -39,6 +39,7 @@ from cardroom.games.nain_jaune.rules import STAKES, Rules
 from cardroom.games.nain_jaune.view import RoundView
 
 __all__ = [
+    "ENCODING",
     "FrameError",
     "Reader",
     "act_message",
@@ -68,6 +69,13 @@ _CARD_FIELDS = frozenset({"card"})
 
 class FrameError(ValueError):
     """A frame that cannot be read as a seat's view (it says what is missing)."""
+
+
+ENCODING = "cardroom.games.nain_jaune.research.encoding"
+"""Where the research adapters' observation and action encoding lives (a policy trained with
+them decides on ``encode_view(view)`` and ``action_mask(view)``; ``action_from_id`` reads its
+answer): named, not imported, as the registry names pieces (the research face stands above the
+rules core)."""
 
 
 def action_text(action: Action) -> str:
