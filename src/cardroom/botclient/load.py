@@ -11,6 +11,7 @@ from typing import Any
 
 from cardroom.botclient.players import PolicyBot, RealtimePlayer, SeatPlayer, TurnPlayer, takes_two
 from cardroom.bots.base import make_bot
+from cardroom.bots.reaction import check_spec
 from cardroom.games.registry import Game, games, resolve
 
 __all__ = ["Play", "PlayError", "load_play"]
@@ -79,11 +80,11 @@ class Play:
         if not self.plays(game):
             raise PlayError(f"{self.text} does not play {game.name}")
         if game.realtime:
-            from cardroom.bots.reaction import LEVELS, ReactionBot
+            from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 
             if self.spec is not None:
                 spec = self.spec
-                make_named = game.load("bots").make_reaction_bot
+                make_named = make_reaction_bot
                 return RealtimePlayer(
                     game, lambda seat: make_named(spec, game.name, seat, rng), name
                 )
@@ -113,7 +114,7 @@ def _named(text: str) -> Play | None:
     for entry in games():
         try:
             if entry.realtime:
-                entry.load("bots").check_spec(text, entry.name)
+                check_spec(text, entry.name)
             else:
                 entry.load("bots")  # (importing a game's bots registers them)
                 make_bot(text)
