@@ -174,9 +174,11 @@ async def load_bot_seats(conn: HTTPConnection, table_id: str) -> None:
 def mark_programs(conn: HTTPConnection, table_id: str, frame: dict[str, Any]) -> dict[str, Any]:
     """``frame`` with ``"program": true`` on each seat a bot people brought holds (a person
     sees that an opponent is a program); the frame itself is not changed."""
+    if frame.get("type") != "state":
+        return frame
     held = _bot_seats(conn).get(table_id)
     seats = frame.get("seats")
-    if not held or frame.get("type") != "state" or not isinstance(seats, list):
+    if not held or not isinstance(seats, list):
         return frame
     marked = [
         {**seat, "program": i in held} if isinstance(seat, dict) else seat
