@@ -2,10 +2,11 @@
 
 Games of ``--rounds`` rounds (classic, 5 players) are played with the player under test in
 seat 0 and ``expert:iterations=200`` in the other seats, then analysed
-(:func:`cardroom.analysis.nain_jaune.analyse`, ``--worlds`` worlds). Each decision of seat 0
+(:func:`cardroom.games.nain_jaune.analysis.analyse`, ``--worlds`` worlds). Each decision of seat 0
 whose first valuation found a loss of at least 1 chip (every mark comes from these) is then
 re-valued from outside the analysis: ``--check`` worlds dealt consistently with the player's
-view (:func:`cardroom.bots.search.sample_hidden`), in each the chosen and the analysis's best
+view (:func:`cardroom.games.nain_jaune.bots.search.sample_hidden`), in each the chosen and the
+analysis's best
 action applied to the same world, and the round finished by ``--judge`` at **every** seat (the
 same random numbers for both). The paired difference (best minus chosen) and its standard error
 give a verdict:
@@ -33,12 +34,12 @@ import math
 import random
 import time
 
-from cardroom.analysis.nain_jaune import MARKS, action_label, analyse, moments, read_game
 from cardroom.bots.base import make_bot
-from cardroom.bots.search import candidates, rebuild, sample_hidden
+from cardroom.games.nain_jaune.analysis import MARKS, action_label, analyse, moments, read_game
+from cardroom.games.nain_jaune.bots.search import candidates, rebuild, sample_hidden
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import game_record, play_round
+from cardroom.games.nain_jaune.sim.play import game_record, play_round
 
 PLAYERS = ("expert:iterations=200,lookahead=guess", "heuristic", "greedy", "random")
 OTHERS = "expert:iterations=200"

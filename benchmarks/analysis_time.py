@@ -5,7 +5,8 @@ A game of 10 rounds (``end=rounds:10``, classic, 5 players: heuristic, greedy, r
 random, seed ``--seed``) is played once; then, in this process after a warm-up (numba's cache
 loaded):
 
-- ``analyse``: :func:`cardroom.analysis.nain_jaune.analyse` with ``--worlds`` worlds per decision
+- ``analyse``: :func:`cardroom.games.nain_jaune.analysis.analyse` with ``--worlds`` worlds per
+  decision
   (and again with ``--hindsight``);
 - ``expert``: the expert bot (``expert:iterations=WORLDS``) choosing a move at every one of the
   same decisions, from the same views: the peer, the same search at the same budget;
@@ -25,10 +26,10 @@ import random
 import time
 from collections.abc import Callable
 
-from cardroom.analysis.nain_jaune import analyse, moments, read_game
 from cardroom.bots.base import make_bot
+from cardroom.games.nain_jaune.analysis import analyse, moments, read_game
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import game_record
+from cardroom.games.nain_jaune.sim.play import game_record
 
 
 def cpu(f: Callable[[], object], repeat: int) -> float:

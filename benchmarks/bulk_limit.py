@@ -8,7 +8,8 @@ classic rules the way the fast path does (52-bit hands, SplitMix64, ``random.shu
 order, a forced pass taken without a draw, a uniform draw among the legal actions otherwise)
 but keeps no statistics and does not settle: it only counts rounds, cards and actions, so
 the true limit of a simulation that settles and reports is lower. The simulation is
-``cardroom.sim.simulate.run`` on one worker (what the command runs once compiled), random bots
+``cardroom.games.nain_jaune.sim.simulate.run`` on one worker (what the command runs once compiled),
+random bots
 at 4 seats, classic rules. Both are timed with CPU time (the C loop by ``clock()``, ours by
 ``time.thread_time``), alternately ``--tries`` times; the best of each is kept (other work on
 a shared machine only slows a run down). Prints one table and the ratio.
@@ -250,8 +251,8 @@ int main(int argc, char **argv) {
 def c_header() -> str:
     """The tables and offsets the C loop is compiled with, taken from the fast path (so both
     play the same rules and fill the same statistics array)."""
+    from cardroom.games.nain_jaune import kernel as fast
     from cardroom.games.nain_jaune.rules import Rules
-    from cardroom.kernels import nain_jaune as fast
     from cardroom.kernels.streams import DEAL_TAG, MAX_GAME_ROUNDS
 
     r = fast.encode_rules(Rules())
@@ -299,8 +300,8 @@ def build_c_loop(folder: Path, opt: str) -> Path:
 
 def c_loop(exe: Path, rounds: int) -> tuple[float, npt.NDArray[np.int64]]:
     """Rounds/s (CPU time) and the statistics array of the C loop."""
+    from cardroom.games.nain_jaune.sim.simulate import CHUNK_ROUNDS
     from cardroom.kernels.streams import derive_seed
-    from cardroom.sim.simulate import CHUNK_ROUNDS
 
     out = subprocess.run(
         [str(exe), str(derive_seed(SEED)), str(rounds), str(CHUNK_ROUNDS)],
@@ -314,7 +315,7 @@ def c_loop(exe: Path, rounds: int) -> tuple[float, npt.NDArray[np.int64]]:
 def simulation(rounds: int) -> tuple[float, npt.NDArray[np.int64]]:
     """Rounds/s (CPU time) and statistics of ``cardroom simulate nain-jaune`` (random 4p,
     classic, one worker)."""
-    from cardroom.sim.simulate import Simulation, run
+    from cardroom.games.nain_jaune.sim.simulate import Simulation, run
 
     sim = Simulation.build(rounds, players=4, bots=["random"], seed=SEED)
     start = time.thread_time()
@@ -328,7 +329,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2_000_000)
     parser.add_argument("--tries", type=int, default=3)
     args = parser.parse_args()
-    from cardroom.kernels import nain_jaune as fast
+    from cardroom.games.nain_jaune import kernel as fast
 
     print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]}")
     simulation(10_000)  # compile or load the cache

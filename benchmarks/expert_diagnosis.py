@@ -2,7 +2,8 @@
 
 The decisions of ``--games`` 4-player games (classic, ``end=rounds:2``; seats heuristic, expert,
 greedy, expert with ``expert:iterations=1000``) are valued from the deciding seat's view by the
-expert's search (:func:`cardroom.analysis.nain_jaune.value_choices`, the lead and follow model,
+expert's search (:func:`cardroom.games.nain_jaune.analysis.value_choices`, the lead and follow
+model,
 heuristic rollouts) at several numbers of worlds, with two independent seeds each, against a
 reference of ``--reference`` worlds. Per number of worlds:
 
@@ -26,10 +27,10 @@ import os
 import statistics
 import time
 
-from cardroom.analysis.nain_jaune import BATCHES, moments, read_game, value_choices
 from cardroom.bots.base import make_bot
+from cardroom.games.nain_jaune.analysis import BATCHES, moments, read_game, value_choices
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import game_record
+from cardroom.games.nain_jaune.sim.play import game_record
 
 WORLDS = (250, 1000, 4000)
 

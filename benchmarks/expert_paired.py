@@ -29,7 +29,7 @@ from pathlib import Path
 
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.tournament import Setup, check_setup, play_deal
+from cardroom.games.nain_jaune.sim.tournament import Setup, check_setup, play_deal
 
 
 def summary(diffs: list[float]) -> str:

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.simulate import Simulation, run, summarize
+from cardroom.games.nain_jaune.sim.simulate import Simulation, run, summarize
 from cardroom.tables.config import TableConfig
 
 PAUSE = 10.0

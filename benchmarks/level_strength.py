@@ -10,7 +10,7 @@
    ``--worlds`` per decision); the level's accuracy is pooled over all its decisions (the chips
    lost over the chips at stake, so a game with more at stake counts more).
 
-It prints a table and the ``LEVEL_STRENGTH`` literal of ``cardroom.bots.strength``.
+It prints a table and the ``LEVEL_STRENGTH`` literal of ``cardroom.games.nain_jaune.bots.strength``.
 
     PYTHONPATH=src python benchmarks/level_strength.py [--deals 200] [--games 6]
         [--worlds 4000] [--expert-ms 30] [--workers 1]
@@ -22,11 +22,11 @@ import argparse
 import os
 import time
 
-from cardroom.analysis.nain_jaune import accuracy, analyse
 from cardroom.bots.base import LEVELS, make_bot
+from cardroom.games.nain_jaune.analysis import accuracy, analyse
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import game_record
-from cardroom.sim.tournament import Setup, run_tournament
+from cardroom.games.nain_jaune.sim.play import game_record
+from cardroom.games.nain_jaune.sim.tournament import Setup, run_tournament
 
 ORDER = ("easy", "medium", "hard", "expert")
 

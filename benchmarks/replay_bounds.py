@@ -25,7 +25,7 @@ from fastapi.testclient import TestClient
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import play_game
+from cardroom.games.nain_jaune.sim.play import play_game
 from cardroom.web import Settings, create_app
 
 JSON_TYPE = {"Content-Type": "application/json"}

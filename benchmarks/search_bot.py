@@ -19,9 +19,9 @@ import statistics
 import time
 
 from cardroom.bots import make_bot
-from cardroom.bots.expert import ExpertBot
-from cardroom.bots.search import SearchBot, candidates
 from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune.bots.expert import ExpertBot
+from cardroom.games.nain_jaune.bots.search import SearchBot, candidates
 from cardroom.games.nain_jaune.view import RoundView
 
 
@@ -54,7 +54,7 @@ def main() -> None:
     make_bot("expert:iterations=1").act(views[0], random.Random(0))  # compile or load the cache
     specs = ["expert", "expert:ms=30", "expert:iterations=2000", "search", "search:iterations=50"]
     try:  # OpenSpiel's ISMCTS, the tournament peer (research extra)
-        import cardroom.research.openspiel_bot  # noqa: F401
+        import cardroom.games.nain_jaune.research.openspiel_bot  # noqa: F401
 
         specs.append("ismcts:ms=150")
     except ImportError:

@@ -5,7 +5,7 @@
 Prints one table. Every figure is on one core (one process, one thread) and is timed with the
 thread's CPU clock (``time.thread_time``), so other work on a shared machine is not counted:
 
-* bulk: the numba fast path (``cardroom.kernels.nain_jaune.run_chunk``) playing random
+* bulk: the numba fast path (``cardroom.games.nain_jaune.kernel.run_chunk``) playing random
   4-player rounds of the classic rules as games back to back (what ``cardroom simulate
   nain-jaune`` runs);
 * step API: a Python loop over the readable engine, ``Round.legal_actions()`` then
@@ -60,7 +60,7 @@ def bulk(rounds: int) -> Row:
     import numpy as np
 
     from cardroom.games.nain_jaune import Rules
-    from cardroom.kernels import nain_jaune as fast
+    from cardroom.games.nain_jaune import kernel as fast
     from cardroom.kernels.streams import derive_seed
 
     r = fast.encode_rules(Rules())

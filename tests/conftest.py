@@ -8,6 +8,11 @@ connections at once instead (what SQLAlchemy does when no loop runs).
 
 A test client's websocket waits for a frame at most a minute: a frame that never comes fails
 the test at once instead of hanging the run.
+
+Hypothesis has two profiles: ``full`` (each test's own example count) and ``fast``, which runs
+at most ``FAST_EXAMPLES`` examples of each property. A run that leaves out the slow tests (the
+fast core, ``-m "not slow ..."``) takes ``fast`` unless ``--hypothesis-profile`` says otherwise;
+every other run, the README's and CI's included, takes ``full``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import settings
 from sqlalchemy.dialects.sqlite import aiosqlite as _sa_aiosqlite
 from starlette import testclient as _testclient
 
@@ -40,6 +46,36 @@ def _receive(self: Any) -> Any:
 
 
 _testclient.WebSocketTestSession.receive = _receive  # type: ignore[method-assign]
+
+def _quick_hasher() -> Any:
+    from argon2 import PasswordHasher
+
+    return PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passwords are hashed and checked with argon2id at its lowest cost in tests: the same
+    code path and real hashes, without 64 MiB and three passes each (over a second apiece on
+    a busy machine). A digest of the server's own cost still checks: argon2 reads the cost
+    from the digest."""
+    monkeypatch.setattr("cardroom.store.players._hasher", _quick_hasher)
+
+
+FAST_EXAMPLES = 10
+settings.register_profile("full", deadline=None)
+settings.register_profile("fast", deadline=None, max_examples=FAST_EXAMPLES)
+_fast_examples = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Take the ``fast`` Hypothesis profile for the fast core, ``full`` otherwise."""
+    chosen = config.getoption("hypothesis_profile", None)
+    if chosen is None:
+        fast_core = "not slow" in (config.getoption("markexpr", "") or "")
+        chosen = "fast" if fast_core else "full"
+        settings.load_profile(chosen)
+    config.stash[_fast_examples] = chosen == "fast"
 
 
 # Files that start server processes, run the static checkers or play many games: minutes each.
@@ -80,9 +116,20 @@ _SLOW_TESTS = frozenset(
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def _fewer_examples(item: pytest.Item) -> None:
+    """Under the ``fast`` profile, cap a property's own ``@settings(max_examples=...)`` too."""
+    test = getattr(item, "obj", None)
+    own = getattr(test, "_hypothesis_internal_use_settings", None)
+    if own is not None and own.max_examples > FAST_EXAMPLES:
+        test._hypothesis_internal_use_settings = settings(own, max_examples=FAST_EXAMPLES)  # type: ignore[union-attr]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test ``browser``, ``pg`` or ``slow`` from where it lives and what it uses."""
+    fast = config.stash.get(_fast_examples, False)
     for item in items:
+        if fast:
+            _fewer_examples(item)
         parts = item.path.parts
         fixtures = getattr(item, "fixturenames", ())
         if "e2e" in parts:

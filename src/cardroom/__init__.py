@@ -1,3 +1,4 @@
-"""cardroom: Nain Jaune, Spit and Speed — engines, bots, simulation, play and research APIs."""
+"""cardroom: card games (each one folder of ``games/``, listed by ``games/registry.py``) —
+engines, bots, simulation, play and research APIs."""
 
 __version__ = "0.1.0"

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from cardroom.analysis.nain_jaune import (
+from cardroom.bots.base import make_bot
+from cardroom.cards import DECK, Card, parse_cards
+from cardroom.games.nain_jaune.analysis import (
     MIN_LIKE,
     TIE,
     AnalysisError,
@@ -19,13 +21,11 @@ from cardroom.analysis.nain_jaune import (
     moments,
     value_choices,
 )
-from cardroom.bots.base import make_bot
-from cardroom.bots.strength import rating_of
-from cardroom.cards import DECK, Card, parse_cards
+from cardroom.games.nain_jaune.bots.strength import rating_of
 from cardroom.games.nain_jaune.engine import PASS, Action, Play, Round, round_record
 from cardroom.games.nain_jaune.record import parse_game
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import play_round
+from cardroom.games.nain_jaune.sim.play import play_round
 
 WORLDS = 200
 NAMES = [f"P{i}" for i in range(8)]
@@ -151,7 +151,7 @@ def test_the_values_come_from_the_view_alone() -> None:
 
 
 def five_player_game() -> list[dict[str, object]]:
-    from cardroom.sim.play import game_record
+    from cardroom.games.nain_jaune.sim.play import game_record
 
     rules = Rules.from_options("classic", {"end": "rounds:2"})
     bots = [make_bot(b) for b in ("heuristic", "greedy", "random", "greedy", "random")]
@@ -260,7 +260,7 @@ def test_plays_like_needs_enough_decisions_and_gives_an_interval() -> None:
     assert all(p.decisions < MIN_LIKE for p in result.summary)
     assert all(p.like is None and p.like_rating is None for p in result.summary)
     # past the minimum: a label and an interval around the rating on the bots' scale
-    from cardroom.analysis.nain_jaune import summarise
+    from cardroom.games.nain_jaune.analysis import summarise
 
     one = result.rounds[0].decisions
     lead = decision_at(one, 1, 4)
@@ -292,7 +292,7 @@ def test_each_decision_names_the_replay_step_that_shows_it(options: dict[str, st
     """The replay viewer's step ``frame`` of the decision's round shows the position the
     decision was taken in: the deciding seat to act, its hand as it was; the next step shows
     the action made."""
-    from cardroom.sim.play import game_record
+    from cardroom.games.nain_jaune.sim.play import game_record
     from cardroom.web.replay_frames import rounds_page
 
     rules = Rules.from_options("classic", {"end": "rounds:2", **options})

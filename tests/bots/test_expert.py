@@ -13,7 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.bots import BotError, make_bot
-from cardroom.bots.expert import (
+from cardroom.cards import parse_cards
+from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune import kernel as fast
+from cardroom.games.nain_jaune.bots.expert import (
     FIT_POLICIES,
     ROLLOUT_POLICIES,
     ExpertBot,
@@ -22,8 +25,8 @@ from cardroom.bots.expert import (
     prepare,
     run_worlds,
 )
-from cardroom.bots.hint import HintError, suggest
-from cardroom.bots.search import (
+from cardroom.games.nain_jaune.bots.hint import HintError, suggest
+from cardroom.games.nain_jaune.bots.search import (
     candidates,
     heuristic_policy,
     known_lacks,
@@ -33,13 +36,11 @@ from cardroom.bots.search import (
     sample_hidden,
     unseen_cards,
 )
-from cardroom.cards import parse_cards
-from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune.kernel import GIVE_UP_AFTER, K_FAILS, _sample
+from cardroom.games.nain_jaune.sim.play import play_round
 from cardroom.games.nain_jaune.view import RoundView
-from cardroom.kernels import nain_jaune as fast
-from cardroom.kernels.nain_jaune import GIVE_UP_AFTER, K_FAILS, _sample
+from cardroom.i18n import translator
 from cardroom.kernels.streams import SplitMixRandom, derive
-from cardroom.sim.play import play_round
 from tests.nain_jaune.test_properties import rules_strategy
 
 
@@ -318,8 +319,8 @@ def test_a_hint_is_a_legal_move_with_a_reason_and_only_on_ones_turn() -> None:
 
 
 def test_plain_mode_gives_hints_only_with_hints_on() -> None:
-    from cardroom.cli.nain_jaune import build_table
-    from cardroom.terminal.nain_jaune_plain import PlainGame
+    from cardroom.games.nain_jaune.cli.play import build_table
+    from cardroom.games.nain_jaune.terminal.plain import PlainGame
 
     class Recorder(PlainGame):
         lines: list[str]
@@ -342,8 +343,8 @@ def test_plain_mode_gives_hints_only_with_hints_on() -> None:
 async def test_the_hint_key_works_only_at_a_table_with_hints(tmp_path: Path) -> None:
     from textual.widgets import RichLog, Static
 
-    from cardroom.cli.nain_jaune import build_table
-    from cardroom.terminal.nain_jaune_tui import NainJauneApp
+    from cardroom.games.nain_jaune.cli.play import build_table
+    from cardroom.games.nain_jaune.terminal.tui import NainJauneApp
 
     for hints in (False, True):
         table = build_table(4, "classic", (), 3, "Ann", "medium", ("greedy",), tmp_path)
@@ -426,7 +427,7 @@ def test_a_lead_the_heuristic_would_not_make_costs_one_mismatch() -> None:
         weights.append(run_worlds(prep, np.full(4, 2, np.int64), 0.2, 1,
                                   np.array([0, 0], np.int64), totals, sample=False))
     assert weights == [0.2, 0.2]
-    from cardroom.bots.heuristic import HeuristicBot
+    from cardroom.games.nain_jaune.bots.heuristic import HeuristicBot
     from cardroom.games.nain_jaune.engine import Play
 
     before = hand_made_history(steps=0)
@@ -583,7 +584,7 @@ def _heuristic_round_with_leads(seed: int) -> tuple[Round, list[tuple[int, Round
 @pytest.mark.parametrize("seed", range(6))
 def test_round_at_replays_up_to_the_lead(seed: int) -> None:
     """With the true hidden cards, the round rebuilt up to a lead is the round that was."""
-    from cardroom.bots.expert import _round_at
+    from cardroom.games.nain_jaune.bots.expert import _round_at
 
     rnd, before = _heuristic_round_with_leads(seed)
     view = view_of(rnd, 0)
@@ -606,7 +607,7 @@ def test_a_heuristic_leader_seen_with_its_true_hand_is_explained_by_the_heuristi
     """If every sampled deal is the true one, a heuristic seat's lead has the heuristic's
     likelihood 1 - FIT_FLOOR + FIT_FLOOR / n (n: its distinct choices then, counted here from
     the round that was)."""
-    import cardroom.bots.expert as expert
+    import cardroom.games.nain_jaune.bots.expert as expert
 
     rnd, before = _heuristic_round_with_leads(seed)
     view = view_of(rnd, 0)
@@ -628,7 +629,7 @@ def test_model_fit_keeps_heuristic_rollouts_for_heuristic_seats_it_has_seen(
     """``model=fit`` with the true deal sampled: the heuristic seats that led are fitted to
     the heuristic unless a search explains their leads as well (then the tie keeps the
     heuristic too), so every seat is fitted to the heuristic; the choice is legal."""
-    import cardroom.bots.expert as expert
+    import cardroom.games.nain_jaune.bots.expert as expert
 
     rnd, _ = _heuristic_round_with_leads(1)
     view = view_of(rnd, 0)
@@ -660,7 +661,7 @@ def test_a_hint_to_pass_says_it_as_the_button_does() -> None:
                 assert reason == f"{without_call(view.need)}: it is your only legal move"
                 assert reason.startswith("without ") and not reason.startswith("pass")
                 _, fr = suggest(view, ms=5, lang="fr")
-                assert fr.startswith(without_call(view.need, "fr"))
+                assert fr.startswith(without_call(view.need, translator("fr")))
                 return
             rnd.apply(bot.act(view, random.Random(0)))
     raise AssertionError("no turn where passing was the only move")

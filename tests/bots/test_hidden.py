@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.bots import make_bot
-from cardroom.bots.search import known_lacks, rebuild, sample_hidden, unseen_cards
 from cardroom.cards import parse_card
 from cardroom.games.nain_jaune import Round, Rules, view_of
+from cardroom.games.nain_jaune.bots.search import known_lacks, rebuild, sample_hidden, unseen_cards
 from tests.nain_jaune.test_properties import cards_in_view, rules_strategy
 
 BOTS = [
@@ -128,7 +128,7 @@ def test_every_bot_finishes_rounds_with_legal_actions(spec: str) -> None:
 
 
 def test_opponent_leads_are_read_from_the_public_events() -> None:
-    from cardroom.bots.search import Lead, opponent_leads
+    from cardroom.games.nain_jaune.bots.search import Lead, opponent_leads
     from tests.bots.test_heuristic import after_the_dead_seven
 
     rnd = after_the_dead_seven(Rules())
@@ -145,7 +145,7 @@ def test_the_true_hands_explain_every_lead_of_heuristic_players(
 ) -> None:
     # Every seat plays the heuristic, a function of its view: in the true world the heuristic
     # reproduces each lead, so the true hands weigh 1 (a wrong reconstruction would not).
-    from cardroom.bots.search import lead_weight, opponent_leads
+    from cardroom.games.nain_jaune.bots.search import lead_weight, opponent_leads
 
     rnd = Round.deal(Rules(), [60] * players, [0] * 5, 0, random.Random(seed))
     bot = make_bot("heuristic")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cardroom.bots import LEVELS, BotError, make_bot
-from cardroom.bots.expert import ExpertBot
-from cardroom.bots.search import SearchBot
+from cardroom.games.nain_jaune.bots.expert import ExpertBot
+from cardroom.games.nain_jaune.bots.search import SearchBot
 
 
 def test_levels_map_onto_the_four_bots() -> None:

@@ -10,10 +10,10 @@ pytest.importorskip("pyspiel")
 
 from cardroom.bots import BotError, make_bot
 from cardroom.games.nain_jaune import Round, Rules, view_of
-from cardroom.research.encoding import action_id
-from cardroom.research.openspiel_bot import ISMCTSPeer
-from cardroom.research.openspiel_game import NainJauneGame
-from cardroom.sim.tournament import Setup, play_deal
+from cardroom.games.nain_jaune.research.encoding import action_id
+from cardroom.games.nain_jaune.research.openspiel_bot import ISMCTSPeer
+from cardroom.games.nain_jaune.research.openspiel_game import NainJauneGame
+from cardroom.games.nain_jaune.sim.tournament import Setup, play_deal
 
 
 def test_the_state_built_from_a_view_is_in_the_true_information_set() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from cardroom.bots.base import LEVELS
-from cardroom.bots.strength import LEVEL_STRENGTH, level_like
+from cardroom.games.nain_jaune.bots.strength import LEVEL_STRENGTH, level_like
 
 
 def test_every_level_is_measured_and_stronger_than_the_one_below() -> None:

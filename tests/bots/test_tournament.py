@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune import Rules
-from cardroom.sim.tournament import Setup, entry_names, play_deal, run_tournament
+from cardroom.games.nain_jaune.sim.tournament import Setup, entry_names, play_deal, run_tournament
 
 
 def test_repeated_bots_are_told_apart() -> None:
@@ -111,7 +111,7 @@ def test_bad_input_is_refused_clearly(args: list[str], message: str) -> None:
 
 
 def test_bot_options_after_a_comma_stay_with_their_bot() -> None:
-    from cardroom.cli.tournament import split_bots
+    from cardroom.games.nain_jaune.cli.tournament import split_bots
 
     assert split_bots("search:ms=30,model=off,heuristic, random") == (
         "search:ms=30,model=off",

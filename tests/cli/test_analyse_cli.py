@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from cardroom.bots.base import make_bot
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.sim.play import game_record
 from cardroom.games.registry import new_engine
-from cardroom.sim.play import game_record
 from cardroom.sim.realtime import new_table, run_table
 
 

@@ -15,8 +15,8 @@ from cardroom.arbiter import VirtualClock
 from cardroom.bots.base import make_bot
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.sim.play import game_record
 from cardroom.games.registry import new_engine
-from cardroom.sim.play import game_record
 from cardroom.sim.realtime import new_table, run_table
 from cardroom.terminal.realtime_tui import RealtimeApp
 

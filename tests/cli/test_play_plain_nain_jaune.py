@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardroom.bots.simple import GreedyBot
 from cardroom.cards import parse_card, parse_cards
 from cardroom.cli.main import cli
-from cardroom.cli.nain_jaune import build_table, split_bot_specs
 from cardroom.games.nain_jaune import CLAIM, PASS, Claim, Play
+from cardroom.games.nain_jaune.bots.simple import GreedyBot
+from cardroom.games.nain_jaune.cli.play import build_table, split_bot_specs
+from cardroom.games.nain_jaune.terminal.input import Command, InputError, Table, parse_input
+from cardroom.games.nain_jaune.terminal.plain import PlainGame
 from cardroom.i18n.words import a_rank, card_name
-from cardroom.terminal.nain_jaune_input import Command, InputError, Table, parse_input
-from cardroom.terminal.nain_jaune_plain import PlainGame
 
 ARGS = ["play", "nain-jaune", "--plain", "--seed", "3", "--name", "Ann", "--bots", "greedy"]
 

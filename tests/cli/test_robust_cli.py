@@ -213,7 +213,7 @@ def test_a_read_only_install_and_home_still_load_the_fast_path(tmp_path: Path) -
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("NUMBA_CACHE_DIR", None)
-    code = "import os, cardroom.kernels.nain_jaune\nprint(os.environ['NUMBA_CACHE_DIR'])"
+    code = "import os, cardroom.games.nain_jaune.kernel\nprint(os.environ['NUMBA_CACHE_DIR'])"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
@@ -252,7 +252,7 @@ def test_workers_never_exceed_the_cores_or_the_jobs() -> None:
 def test_a_plot_that_cannot_be_saved_keeps_the_results(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.cli.tournament as tournament_cli
+    import cardroom.games.nain_jaune.cli.tournament as tournament_cli
 
     def broken(*_: object) -> None:
         raise PermissionError(13, "Permission denied")

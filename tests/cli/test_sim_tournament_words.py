@@ -11,9 +11,14 @@ from click.testing import CliRunner
 from cardroom.bots import BotError, make_bot
 from cardroom.cli.main import cli
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.sim.simulate import Simulation, SimulationError, run
+from cardroom.games.nain_jaune.sim.tournament import (
+    Setup,
+    TournamentError,
+    check_setup,
+    run_tournament,
+)
 from cardroom.i18n.messages import MESSAGES
-from cardroom.sim.simulate import Simulation, SimulationError, run
-from cardroom.sim.tournament import Setup, TournamentError, check_setup, run_tournament
 
 TOURNAMENT = ["tournament", "nain-jaune", "--games", "1"]
 SIMULATE = ["simulate", "nain-jaune", "--rounds", "10"]

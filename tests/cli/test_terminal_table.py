@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from cardroom.bots import Bot, make_bot
 from cardroom.cli.main import cli
-from cardroom.cli.nain_jaune import build_table
+from cardroom.games.nain_jaune.cli.play import build_table
 from cardroom.games.nain_jaune.engine import FreeSequence, NextRank, Without
 from cardroom.games.nain_jaune.record import parse_game, replay_game
-from cardroom.terminal import nain_jaune_game as terminal
-from cardroom.terminal.nain_jaune_game import Table, resume
-from cardroom.terminal.nain_jaune_plain import PlainGame
+from cardroom.games.nain_jaune.terminal import game as terminal
+from cardroom.games.nain_jaune.terminal.game import Table, resume
+from cardroom.games.nain_jaune.terminal.plain import PlainGame
 from tests.cli.test_play_plain_nain_jaune import ARGS, scripted_commands, to_human_turn
 
 ROOT = Path(__file__).parents[2]

@@ -11,12 +11,12 @@ from textual.widgets import RichLog, Static
 
 from cardroom.cards import parse_card
 from cardroom.cli.main import cli
-from cardroom.cli.nain_jaune import build_table
 from cardroom.games.nain_jaune import PASS, Claim, Play
+from cardroom.games.nain_jaune.cli.play import build_table
 from cardroom.games.nain_jaune.engine import CardPlayed
+from cardroom.games.nain_jaune.terminal.input import Table
+from cardroom.games.nain_jaune.terminal.tui import RANK_KEYS, CardSlot, NainJauneApp
 from cardroom.i18n.words import a_rank
-from cardroom.terminal.nain_jaune_input import Table
-from cardroom.terminal.nain_jaune_tui import RANK_KEYS, CardSlot, NainJauneApp
 
 SIZE = (100, 32)
 

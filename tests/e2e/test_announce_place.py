@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from tests.e2e.conftest import DESKTOP, PHONE
+from cardroom.tables import SeatSpec
+from cardroom.tables.realtime import RealtimeConfig
+from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
 from tests.e2e.helpers import click_move, create_table, seq, status, wait_until
 
 WATCH = """() => {
@@ -51,6 +53,31 @@ def test_the_banner_leaves_the_status_line_readable(
             page.wait_for_timeout(30)
         if page.evaluate("document.getElementById('announce').classList.contains('show')"):
             page.screenshot(path=str(shots / f"announce-{size['width']}.png"))
+        assert page.locator("#status-line").inner_text().strip()
+        assert page.evaluate("window.__overlap") <= 0, page.evaluate("window.__overlap")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_speed_banner_leaves_the_status_line_readable(
+    browser: Browser, running: RunningServer, shots: Path, size: dict[str, int]
+) -> None:
+    """The same on a Spit/Speed page (issue 34, item 15: the banner covered the status line)."""
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0"}, seed=4, level="easy",
+        seats=(SeatSpec("person", name="Ann"), SeatSpec("bot", level="easy")),
+    )  # fmt: skip
+    created = running.call(running.app.state.service.create_realtime(config, "Ann"))
+    ctx = browser.new_context(viewport=size, locale="en-GB")  # type: ignore[arg-type]
+    page = ctx.new_page()
+    try:
+        page.goto(f"{running.base}/j/{created.table_id}.{created.creator_token}")
+        page.wait_for_selector("#call-button")
+        page.evaluate(WATCH)
+        page.keyboard.press(" ")  # Ann calls for the flip; the bot too: "Play!" is announced
+        wait_until(lambda: page.evaluate("window.__shown") >= 1, 30, "a banner")
+        page.screenshot(path=str(shots / f"announce-speed-{size['width']}.png"))
         assert page.locator("#status-line").inner_text().strip()
         assert page.evaluate("window.__overlap") <= 0, page.evaluate("window.__overlap")
     finally:

@@ -27,8 +27,8 @@ def test_pages_load_only_files_of_their_own_origin() -> None:
     files = [*PAGES, *SCRIPTS, STATIC / "app.css"]
     # Spit/Speed: realtime.html and 2 scripts; chat.js; the Spit/Speed replay's script; the
     # people's pages (me.html, play.html) and their scripts; the analysis page and its script;
-    # a move link's confirmation (move.html, move.js); the bot levels (levels.js); the
-    # games (games.js)
+    # a move link's confirmation (move.html, move.js); the games and the bots' levels
+    # (games.js); the player's own bots on /me (me_bots.js)
     assert len(PAGES) == 8 and len(SCRIPTS) == 16
     for path in files:
         text = path.read_text(encoding="utf-8")

@@ -111,9 +111,24 @@ def test_a_welsh_browser_gets_welsh_pages(browser: Browser, server: str, shots: 
     ctx = browser.new_context(viewport=DESKTOP, locale="cy-GB")
     page = ctx.new_page()
     page.goto(server + "/")
-    expect(page.locator("html")).to_have_attribute("lang", "cy")  # set once the modules ran
+    expect(page.locator("html")).to_have_attribute("lang", "cy")
     expect(page.locator("#create-title")).to_have_text("Bwrdd Nain Jaune newydd")
     page.screenshot(path=str(shots / "lobby-cy.png"), full_page=True)
+    ctx.close()
+
+
+def test_the_page_keeps_the_servers_language_and_speaks_it(browser: Browser, server: str) -> None:
+    # the request asks for Welsh while the browser's own languages say English: the server's
+    # <html lang> is the page's language, never rewritten by the script (it once set 'en')
+    ctx = browser.new_context(viewport=DESKTOP, locale="cy-GB")
+    ctx.add_init_script(
+        "Object.defineProperty(navigator, 'languages', {get: () => ['en-US']});"
+        "Object.defineProperty(navigator, 'language', {get: () => 'en-US'});"
+    )
+    page = ctx.new_page()
+    page.goto(server + "/")
+    expect(page.locator("#create-title")).to_have_text("Bwrdd Nain Jaune newydd")
+    assert page.evaluate("document.documentElement.lang") == "cy"
     ctx.close()
 
 

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import adjacent
+from cardroom.i18n import translator
 from cardroom.i18n.messages import message_words
 from cardroom.i18n.words import card_name
 from cardroom.tables import SeatSpec
@@ -114,12 +115,13 @@ def test_a_french_spit_table(browser: Browser, running: RunningServer, tmp_path:
     expect(page.locator("#log")).to_contain_text("compte à rebours fini : Ann crache ")
     found = axe_violations(page)
     words, card, top = _refusal(page)
-    assert words == message_words("rt.not-next", {"card": card, "top": top}, "fr"), words
+    fr = translator("fr")
+    assert words == message_words("rt.not-next", {"card": card, "top": top}, fr), words
     # a face-up card button: its name is what it shows (the key) with the card's name before it
     button = page.locator(f'#me button[data-card="{card}"]')
     assert button.get_attribute("aria-label") is None
     name = button.evaluate("b => b.textContent")
-    assert name.startswith(f"{card_name(card, 'fr')}, touche ")
+    assert name.startswith(f"{card_name(card, translator('fr'))}, touche ")
     _shoot(page, tmp_path, "spit-fr")
     assert _visible_english(page) == []
     page.context.close()
@@ -149,7 +151,8 @@ def test_a_welsh_speed_table(browser: Browser, running: RunningServer, tmp_path:
     )
     found = axe_violations(page)
     words, card, top = _refusal(page)
-    assert words == f"nid yw {card_name(card, 'cy')} yn dilyn {card_name(top, 'cy')}", words
+    cy = translator("cy")
+    assert words == f"nid yw {card_name(card, cy)} yn dilyn {card_name(top, cy)}", words
     _shoot(page, tmp_path, "speed-cy")
     assert _visible_english(page) == []
     page.context.close()

@@ -236,3 +236,69 @@ def test_a_phone_names_no_key(browser: Browser, running: RunningServer, shots: P
     assert page.locator("#call-button").inner_text() == "“Spit!”"
     page.screenshot(path="/tmp/evening/rt-phone-keys.png")
     phone.close()
+
+
+# each reader's words: Bob away, a bot taking his seat, Bob back; the label over his cards
+TAKEN_TALK = {
+    "en-GB": ("Bob is reconnecting: the game is paused.",
+              "Bob was away too long: a bot plays for them.", "Bob is back.", "Bot (for Bob)"),
+    "fr-FR": ("Bob se reconnecte : la partie est en pause.",
+              "Bob s’est absenté trop longtemps : un robot joue à sa place.",
+              "Bob est de retour.", "Robot (pour Bob)"),
+    "cy-GB": ("Mae Bob yn ailgysylltu: mae’r gêm wedi’i hoedi.",
+              "Bu Bob i ffwrdd yn rhy hir: bot sy’n chwarae drostynt.", "Mae Bob yn ôl.",
+              "Bot (ar ran Bob)"),
+}  # fmt: skip
+
+
+def test_table_talk_says_away_takeover_and_back_between_two_people(
+    browser: Browser, running: RunningServer, shots: Path
+) -> None:
+    """Issue 34, item 15: at a Speed table where a bot takes the seat of a person away too
+    long, Ann (English) and watchers (French, Welsh) read in their words that Bob is away, that
+    a bot plays for him (and see "Bot (for Bob)" over his cards), then that he is back."""
+    config = RealtimeConfig(
+        game="speed", options={"countdown": "0"}, seed=4, away_limit=3, away_then="bot",
+        level="easy", seats=(SeatSpec("person", name="Ann"), SeatSpec("person", name="Bob")),
+    )  # fmt: skip
+    service = running.app.state.service
+    created = running.call(service.create_realtime(config, "Ann and Bob"))
+    table_id = created.table_id
+    link = f"{running.base}/j/{table_id}.{{}}"
+    ann = open_seat(browser, link.format(created.creator_token))
+    bob = open_seat(browser, link.format(created.invites[1]))
+    for page in (ann, bob):
+        page.keyboard.press(" ")
+    wait_until(lambda: ann.locator('#middle [data-pile="1"]').get_attribute("data-top") != "",
+               what="the middle cards")  # fmt: skip
+    readers = {"en-GB": ann}
+    for locale in ("fr-FR", "cy-GB"):
+        readers[locale] = open_seat(
+            browser, f"{running.base}/t/{table_id}/watch", locale, "#middle button"
+        )
+    bob_context = bob.context
+    bob.close()
+    for locale, page in readers.items():
+        away, taken, _back, label = TAKEN_TALK[locale]
+        wait_until(lambda p=page, w=taken: w in notes(p), 30, f"{locale}: the takeover")
+        assert notes(page) == [away, taken], (locale, notes(page))
+        # the pause ended because a bot took the seat: the banner does not say all are back
+        said = page.locator("#announce").text_content() or ""
+        assert "Everybody is back" not in said and "revenu" not in said and "pawb" not in said
+        heads = page.locator("#them .rt-name, #me .rt-name, .rt-name").all_inner_texts()
+        assert any(label in h for h in heads), (locale, heads)
+    for page, tag in ((readers["fr-FR"], "fr"), (readers["cy-GB"], "cy")):
+        shoot(page, shots, f"rt-talk-taken-{tag}")
+    bob = bob_context.new_page()
+    bob.goto(link.format(created.invites[1]))
+    for locale, page in readers.items():
+        away, taken, back, label = TAKEN_TALK[locale]
+        wait_until(lambda p=page, w=back: w in notes(p), what=f"{locale}: Bob back")
+        assert notes(page) == [away, taken, back], (locale, notes(page))
+    heads = ann.locator(".rt-name").all_inner_texts()
+    assert not any("Bot (for Bob)" in h for h in heads), heads
+    kinds = [e.kind for e in running.call(service.store.entries(table_id))]
+    assert tuple(k for k in kinds if k in ("away", "takeover"))[:2] == ("away", "takeover")
+    for page in readers.values():
+        page.context.close()
+    bob_context.close()

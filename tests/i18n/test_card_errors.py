@@ -19,6 +19,7 @@ from cardroom.cli.groups import cli
 from cardroom.games.messages import Message, message_of
 from cardroom.games.nain_jaune.rules import Rules as NainJauneRules
 from cardroom.games.nain_jaune.table import parse_action
+from cardroom.i18n import translator
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import request_error_text
 from cardroom.tables import TableError
@@ -189,11 +190,11 @@ def test_a_tables_action_says_what_is_wrong_with_its_card() -> None:
         parse_action("7x")
     said = caught.value.message
     assert isinstance(said, Message) and said.id == "table.unreadable-card"
-    assert request_error_text(said, "fr") == (
+    assert request_error_text(said, translator("fr")) == (
         'impossible de la jouer : "7x" n’est pas une carte : "x" n’est pas une couleur '
         "(écrivez C, D, H ou S, ou ♣ ♦ ♥ ♠)"
     )
-    assert request_error_text(said, "cy").startswith(
+    assert request_error_text(said, translator("cy")).startswith(
         'ni ellir ei chwarae: nid yw "7x" yn gerdyn: nid yw "x" yn siwt'
     )
     with pytest.raises(TableError) as word:

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from cardroom.cli.main import cli
 from cardroom.games.records import FORMER_PLAYER
+from cardroom.i18n import translator
 from cardroom.i18n.realtime_words import localize_realtime_frame
 from cardroom.i18n.words import localize_frame
 from cardroom.web.replay_frames import replay_frames
@@ -57,9 +58,10 @@ def test_cardroom_replay_names_a_former_player_in_the_readers_words(
 def test_the_table_frames_name_a_former_player_in_the_readers_words(lang: str) -> None:
     seats = [{"seat": 0, "name": FORMER_PLAYER, "kind": "person"}, {"seat": 1, "name": "Bo"}]
     frame = {"type": "state", "seats": seats, "events": [{"kind": "joined", "seat": 0}]}
-    [event] = localize_frame(frame, lang)["events"]
+    [event] = localize_frame(frame, translator(lang))["events"]
     assert event["text"].startswith(SHOWN[lang]) and FORMER_PLAYER not in event["text"]
-    realtime = localize_realtime_frame({"type": "state", "game": "speed", "seats": seats}, lang)
+    tr = translator(lang)
+    realtime = localize_realtime_frame({"type": "state", "game": "speed", "seats": seats}, tr)
     assert realtime["seats"][0]["name"] == SHOWN[lang]
 
 

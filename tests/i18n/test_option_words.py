@@ -109,10 +109,10 @@ def test_every_option_word_exists_in_each_language(lang: str) -> None:
 def test_no_sentence_shows_a_key_or_value(lang: str) -> None:
     for option in NAIN_JAUNE:
         for choice in option.choices:
-            text = sentence("nain-jaune", option.key, choice.value, lang)
+            text = sentence("nain-jaune", option.key, choice.value, translator(lang))
             assert CODE.search(text) is None, text
     for end in ("broke", "last-standing", "rounds:1", "rounds:12", "target:120"):
-        text = end_words(EndCondition.parse(end), lang)
+        text = end_words(EndCondition.parse(end), translator(lang))
         assert CODE.search(text) is None, text
 
 
@@ -132,7 +132,7 @@ def test_the_rules_line_is_words(
     lang: str, preset: str, options: dict[str, str], expected_parts: int
 ) -> None:
     rules = Rules.from_options(preset, options)
-    text = rules_text(rules, lang)
+    text = rules_text(rules, translator(lang))
     assert CODE.search(text) is None, text
     tr = translator(lang)
     assert text.startswith(tr._(PRESET_NAMES[preset]))
@@ -143,10 +143,10 @@ def test_the_rules_line_is_words(
 
 def test_the_rules_line_names_a_changed_option_in_words() -> None:
     rules = Rules.from_options("classic", {"announce": "manual"})
-    assert rules_text(rules, "en") == (
+    assert rules_text(rules, translator("en")) == (
         "French classic; Taking a box: you say “who takes” yourself before your next move"
     )
-    assert rules_text(rules, "fr") == (
+    assert rules_text(rules, translator("fr")) == (
         "Classique français ; Prendre une case : vous dites vous-même « qui prend » avant "
         "votre coup suivant"
     )
@@ -203,5 +203,6 @@ def test_board_cards_of_no_named_set_carry_the_letters_of_french_packs() -> None
     from cardroom.i18n.options import rules_text
 
     rules = Rules.from_options(None, {"board_cards": "9D,JC,QH,KS,7D"})
-    assert rules_text(rules, "fr").endswith("Les cartes des cinq cases : 9♦ V♣ D♥ R♠ 7♦")
-    assert rules_text(rules, "en").endswith("The cards of the five boxes: 9♦ J♣ Q♥ K♠ 7♦")
+    fr, en = translator("fr"), translator("en")
+    assert rules_text(rules, fr).endswith("Les cartes des cinq cases : 9♦ V♣ D♥ R♠ 7♦")
+    assert rules_text(rules, en).endswith("The cards of the five boxes: 9♦ J♣ Q♥ K♠ 7♦")

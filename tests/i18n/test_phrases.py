@@ -108,7 +108,9 @@ def test_refusals_naming_a_rank(rank: int) -> None:
         ),
     }
     for msg_id, (en, fr, cy_text) in expected.items():
-        said = [message_words(msg_id, {"rank": rank}, lang) for lang in ("en", "fr", "cy")]
+        said = [
+            message_words(msg_id, {"rank": rank}, translator(lang)) for lang in ("en", "fr", "cy")
+        ]
         assert said == [en, fr, cy_text], msg_id
     tr_fr, tr_cy = translator("fr"), translator("cy")
     assert tr_fr._("you hold no {rank}", rank=_phrase(rank, "fr")) == f"vous n’avez pas {neg}"
@@ -132,18 +134,18 @@ def test_the_next_rank_event(rank: int) -> None:
     assert event_text(event, name) == (
         f"nobody has {en_a(rank)}: Ann may now play {en_a(nxt)}"
     )
-    assert event_text(event, name, "fr") == (
+    assert event_text(event, name, translator("fr")) == (
         f"personne n’a {FR_RANK[rank][4]} : Ann peut maintenant poser {FR_RANK[nxt][2]}"
     )
-    assert event_text(event, name, "cy") == (
+    assert event_text(event, name, translator("cy")) == (
         f"does dim {CY_RANK[rank][0]} gan neb: caiff Ann chwarae {CY_RANK[nxt][0]} nawr"
     )
 
 
 @pytest.mark.parametrize("rank", RANKS)
 def test_the_calls(rank: int) -> None:
-    assert without_call(rank, "fr") == f"sans {FR_RANK[rank][0]}"
-    assert without_call(rank, "cy") == f"heb {CY_RANK[rank][1]}"  # heb + soft mutation
+    assert without_call(rank, translator("fr")) == f"sans {FR_RANK[rank][0]}"
+    assert without_call(rank, translator("cy")) == f"heb {CY_RANK[rank][1]}"  # heb + soft mutation
 
 
 # ------------------------------------------------------------------ refusals naming cards
@@ -198,7 +200,7 @@ def test_refusals_naming_a_card(card: Card) -> None:
     fields = {"card": card, "top": other, "pile": 1, "seen": other}
     for msg_id, (en, fr_text, cy_text) in expected.items():
         f = dict(fields, top=card, pile=0) if msg_id == "rt.stale" else fields
-        said = [message_words(msg_id, f, lang) for lang in ("en", "fr", "cy")]
+        said = [message_words(msg_id, f, translator(lang)) for lang in ("en", "fr", "cy")]
         assert said == [en, fr_text, cy_text], msg_id
     assert fr  # the bare name is used on the pages (« dame de pique, touche 3 »)
 
@@ -226,8 +228,8 @@ def test_every_board_card_and_its_box(board: str) -> None:
             f"Ramasser la {fr_box[code]} (c)"
         )
         assert tr_cy._("{card} box", card=card_phrase(card, "cy")) == f"blwch {cy_card(card)[0]}"
-        assert takes_call(card, "fr") == fr_takes[code]
-        assert takes_call(card, "cy") == cy_takes[code]
+        assert takes_call(card, translator("fr")) == fr_takes[code]
+        assert takes_call(card, translator("cy")) == cy_takes[code]
         fr_the, e = fr_card(card)[1], fr_card(card)[3]
         assert tr_fr._("The {card} cannot be played now.", card=card_phrase(card, "fr")) == (
             f"Impossible de poser {fr_the} maintenant."

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cardroom.bots.hint import suggest
 from cardroom.cards import Card
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.hint import suggest
 from cardroom.games.nain_jaune.engine import Round
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.view import view_of
@@ -20,6 +20,7 @@ from cardroom.games.realtime_engine import adjacent
 from cardroom.games.speed import engine as speed
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit import engine as spit
+from cardroom.i18n import translator
 from cardroom.i18n.realtime_words import (
     event_words,
     localize_realtime_frame,
@@ -66,26 +67,26 @@ def _every_event() -> list[tuple[str, Any]]:
 @pytest.mark.parametrize("lang", ["fr", "cy"])
 def test_every_spit_and_speed_event_has_its_own_words(lang: str) -> None:
     for game, event in _every_event():
-        english = event_words(event, game, NAMES, "en")
-        said = event_words(event, game, NAMES, lang, named=True)
+        english = event_words(event, game, NAMES, translator("en"))
+        said = event_words(event, game, NAMES, translator(lang), named=True)
         assert said != english and said != event.describe(NAMES), (lang, event)
         assert not re.search(r"\b(plays|takes|draws|wins|turns|spits)\b", said), said
 
 
 def test_events_read_as_a_french_or_welsh_player_says_them() -> None:
-    fr = [event_words(e, g, NAMES, "fr", named=True) for g, e in _every_event()]
+    fr = [event_words(e, g, NAMES, translator("fr"), named=True) for g, e in _every_event()]
     assert "Ann pose le 7 de carreau sur la pile 2" in fr
     assert "Bob prend la pile 1 (12 cartes)" in fr
     assert "Bob pioche 3 cartes" in fr
     turned = "les cartes du milieu sont retournées (compte à rebours) : roi de pique et 2 de cœur"
     assert turned in fr
     assert "Ann annonce « Spit ! »" in fr
-    cy = [event_words(e, g, NAMES, "cy", named=True) for g, e in _every_event()]
+    cy = [event_words(e, g, NAMES, translator("cy"), named=True) for g, e in _every_event()]
     assert "Ann yn gweiddi “Poeri!”" in cy
     assert "Bob yn codi 3 cherdyn" in cy  # Welsh: 3 takes the singular noun, aspirated
     assert "Bob yn cymryd pentwr 1 (12 o gardiau)" in cy
     # the terminal keeps the printed cards
-    assert event_words(spit.Played(0, C("7D"), 2, 1), "spit", NAMES, "fr") == (
+    assert event_words(spit.Played(0, C("7D"), 2, 1), "spit", NAMES, translator("fr")) == (
         "Ann pose 7♦ sur la pile 2"
     )
 
@@ -143,18 +144,21 @@ def _en(card: Card) -> str:
 
 
 def test_the_tables_refusals_in_french_and_welsh() -> None:
-    assert table_error_text("not-started", "the game has not started yet: wait for it", "fr") == (
+    fr = translator("fr")
+    assert table_error_text("not-started", "the game has not started yet: wait for it", fr) == (
         "la partie n’a pas encore commencé : attendez-la"
     )
     assert table_error_text(
-        "forbidden", "you are watching this table: open an invitation link to take a seat", "cy"
+        "forbidden",
+        "you are watching this table: open an invitation link to take a seat",
+        translator("cy"),
     ) == ("rydych chi’n gwylio’r bwrdd hwn: agorwch ddolen wahodd i gymryd sedd")
     no_table = Message("table.no-table", "there is no table 'x1'")
-    assert table_error_text("not-found", no_table, "fr") == "cette table n’existe pas"
+    assert table_error_text("not-found", no_table, translator("fr")) == "cette table n’existe pas"
     two = Message("lobby.two-players", "Spit is played by 2, not 3", game="spit", n=3)
-    assert request_error_text(two, "cy") == "chwaraeir Tafod gan 2, nid 3"
+    assert request_error_text(two, translator("cy")) == "chwaraeir Tafod gan 2, nid 3"
     # a sentence the tables never said is not shown to a Welsh reader as it is
-    assert table_error_text("bad-request", "entry 7 does not follow entry 5", "cy") == (
+    assert table_error_text("bad-request", "entry 7 does not follow entry 5", translator("cy")) == (
         "nid yw hynny’n bosibl nawr"
     )
 
@@ -170,12 +174,12 @@ def test_bots_are_named_in_the_page_language() -> None:
         "log": [{"seat": 1, "accepted": True, "text": "x", "events": [
             {"kind": "Drew", "seat": 1, "count": 1}]}],
     }  # fmt: skip
-    fr = localize_realtime_frame(frame, "fr")
+    fr = localize_realtime_frame(frame, translator("fr"))
     assert [s["name"] for s in fr["seats"]] == ["Ann", "Robot difficile"]
     assert fr["log"][0]["text"] == "Robot difficile pioche 1 carte"
-    cy = localize_realtime_frame(frame, "cy")
+    cy = localize_realtime_frame(frame, translator("cy"))
     assert cy["seats"][1]["name"] == "Bot anodd"
-    assert localize_realtime_frame(frame, "en") == frame
+    assert localize_realtime_frame(frame, translator("en")) == frame
 
 
 class _Seat(Player):
@@ -237,14 +241,15 @@ async def test_a_spit_table_speaks_french_and_welsh_over_the_websocket(tmp_path:
     from cardroom.i18n.messages import message_words
 
     assert error["code"] == "illegal" and error["id"] == "rt.not-next"
-    assert error["message"] == message_words("rt.not-next", {"card": card, "top": top}, "fr")
+    fr = translator("fr")
+    assert error["message"] == message_words("rt.not-next", {"card": card, "top": top}, fr)
     fr_log = [line["text"] for f in ann.frames if f["type"] == "state" for line in f["log"]]
     cy_log = [line["text"] for f in watcher.frames if f["type"] == "state" for line in f["log"]]
     assert "Ann annonce « Spit ! »" in fr_log
     assert any(t.startswith("compte à rebours fini : ") for t in fr_log), fr_log
     assert (
         f"Ann : poser {card_phrase(card, 'fr').the} sur la pile 1 refusé : "
-        + message_words("rt.not-next", {"card": card, "top": top}, "fr")
+        + message_words("rt.not-next", {"card": card, "top": top}, translator("fr"))
     ) in fr_log
     assert "Ann yn gweiddi “Poeri!”" in cy_log
     assert any(t.startswith("amser ar ben: ") for t in cy_log), cy_log
@@ -304,8 +309,8 @@ def test_hint_reasons_in_french_and_welsh() -> None:
 def test_a_hints_card_and_gain_as_french_writes_them() -> None:
     """« jouer D♠ » as on the web (the terminal, where ``qs`` is typed, keeps ``Q♠``), and a
     gain with a decimal comma, never « -0,0 »."""
-    from cardroom.bots.hint import _signed, describe
     from cardroom.cards import Card
+    from cardroom.games.nain_jaune.bots.hint import _signed, describe
     from cardroom.games.nain_jaune.engine import Play
     from cardroom.i18n import translator
 

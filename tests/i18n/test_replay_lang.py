@@ -108,7 +108,7 @@ def test_the_players_who_could_not_pay_agree_with_their_number() -> None:
     """« N’a pas pu » for one player, « N’ont pas pu » for several (the verb before a list)."""
     from cardroom.games.nain_jaune.engine import RoundResult
     from cardroom.games.nain_jaune.rules import Rules
-    from cardroom.terminal.nain_jaune_text import result_lines
+    from cardroom.games.nain_jaune.terminal.text import result_lines
 
     names = ["Ann", "Bob", "Dee", "Gus", "Hal"]
 
@@ -124,7 +124,7 @@ def test_the_terminal_game_keeps_the_letters_typed() -> None:
     """The terminal game prints the letters a player types (``qs`` for Q♠), the replay the
     letters of French packs (D♠)."""
     from cardroom.cards import Card
-    from cardroom.terminal.nain_jaune_text import board_text, cards_text
+    from cardroom.games.nain_jaune.terminal.text import board_text, cards_text
 
     cards = [Card.parse(c) for c in ("QS", "JC", "KH", "AD")]
     assert cards_text(cards) == "Q♠ J♣ K♥ A♦"

@@ -20,6 +20,7 @@ from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.engine import Game, Round
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.sim.simulate import Simulation
 from cardroom.games.nain_jaune.table import parse_action
 from cardroom.games.options import parse_option_pairs
 from cardroom.games.registry import new_engine
@@ -30,7 +31,6 @@ from cardroom.games.spit.rules import SpitRules
 from cardroom.i18n import placeholders, translator
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import rules_error_text
-from cardroom.sim.simulate import Simulation
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import Settings, create_app
 from cardroom.web.protocol import decode_create, decode_message

@@ -15,6 +15,7 @@ from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.rules import SpitRules
+from cardroom.i18n import translator
 from cardroom.i18n.messages import MESSAGES
 from cardroom.i18n.reasons import request_error_text
 
@@ -264,8 +265,9 @@ def test_each_rules_error_has_an_id_and_words(
     )
     for sentence, words in EN_WORDS.items():  # said in words on the web, typed on the CLI
         in_words = in_words.replace(sentence, words)
-    assert request_error_text(message, "en") == in_words
-    french, welsh = request_error_text(message, "fr"), request_error_text(message, "cy")
+    assert request_error_text(message, translator("en")) == in_words
+    french = request_error_text(message, translator("fr"))
+    welsh = request_error_text(message, translator("cy"))
     assert french.startswith(fr), french
     assert welsh.startswith(cy), welsh
     for said in (french, welsh):

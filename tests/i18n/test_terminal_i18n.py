@@ -15,12 +15,12 @@ from textual.widgets import Static
 from textual.widgets._footer import FooterKey  # (textual.widgets does not export it)
 
 from cardroom.arbiter import VirtualClock
-from cardroom.cli import simulate as simulate_cli
 from cardroom.cli.main import cli
-from cardroom.cli.nain_jaune import build_table
+from cardroom.games.nain_jaune.cli import simulate as simulate_cli
+from cardroom.games.nain_jaune.cli.play import build_table
+from cardroom.games.nain_jaune.terminal import game as terminal
+from cardroom.games.nain_jaune.terminal.tui import NainJauneApp
 from cardroom.games.speed import SpeedGame, SpeedRules
-from cardroom.terminal import nain_jaune_game as terminal
-from cardroom.terminal.nain_jaune_tui import NainJauneApp
 from cardroom.terminal.realtime_plain import PlainRealtime
 from cardroom.terminal.realtime_tui import RealtimeApp
 from tests.cli.test_tui_nain_jaune import SIZE, make_table

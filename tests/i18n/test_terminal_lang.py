@@ -12,8 +12,9 @@ from textual.widgets import Static
 
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune import PASS
+from cardroom.games.nain_jaune.terminal.tui import NainJauneApp
+from cardroom.i18n import translator
 from cardroom.i18n.words import a_rank, without_call
-from cardroom.terminal.nain_jaune_tui import NainJauneApp
 from tests.cli.test_play_plain_nain_jaune import ARGS, scripted_commands, table_for
 from tests.cli.test_tui_nain_jaune import SIZE, log_text, make_table, text_of
 
@@ -47,7 +48,7 @@ async def test_tui_in_welsh_says_without(tmp_path: Path) -> None:
         assert "Nain Jaune · rownd 1 · Bea sy’n delio" in text_of(app, "#title")
         assert "Betiau: 15 o sglodion yr un ar y bwrdd" in log_text(app)
         # Dee said "without 8" before Ann's turn (see the English test of the same table)
-        assert f"Dee: “{without_call(8, 'cy')}”" in log_text(app)
+        assert f"Dee: “{without_call(8, translator('cy'))}”" in log_text(app)
 
 
 def test_plain_game_in_welsh_and_french(tmp_path: Path) -> None:

@@ -201,3 +201,77 @@ def test_the_decisions_analysed_count_mutates() -> None:
         "Nain Jaune: 6 phenderfyniad",
         "Nain Jaune: 20 o benderfyniadau",
     ]
+
+
+# 4 and 10 take the "other" form as 20 does, 6 its own (the aspirate after « chwe »): each
+# counted noun after 0, 1, 2, 3, 4, 6, 10 and 20, typed out (issue 34)
+EVERY_COUNT = (0, 1, 2, 3, 4, 6, 10, 20)
+BY_HAND: list[tuple[str, str, dict[str, object], tuple[str, ...]]] = [
+    ("{n} card", "{n} cards", {},
+     ("0 o gardiau", "1 cerdyn", "2 gerdyn", "3 cherdyn", "4 o gardiau", "6 cherdyn",
+      "10 o gardiau", "20 o gardiau")),
+    ("{n} chip", "{n} chips", {},
+     ("0 o sglodion", "1 sglodyn", "2 sglodyn", "3 sglodyn", "4 o sglodion", "6 sglodyn",
+      "10 o sglodion", "20 o sglodion")),
+    ("{n} round", "{n} rounds", {},
+     ("0 o rowndiau", "1 rownd", "2 rownd", "3 rownd", "4 o rowndiau", "6 rownd",
+      "10 o rowndiau", "20 o rowndiau")),
+    ("{n} rotation", "{n} rotations", {},
+     ("0 o gylchdroeon", "1 cylchdro", "2 gylchdro", "3 chylchdro", "4 o gylchdroeon",
+      "6 chylchdro", "10 o gylchdroeon", "20 o gylchdroeon")),
+    ("{n} item", "{n} items", {},
+     ("0 o eitemau", "1 eitem", "2 eitem", "3 eitem", "4 o eitemau", "6 eitem", "10 o eitemau",
+      "20 o eitemau")),
+    ("{game}: {n} game, seed {seed}", "{game}: {n} games, seed {seed}",
+     {"game": "Poeri", "seed": 1},
+     tuple(f"Poeri: {x}, hedyn 1" for x in (
+         "0 o gemau", "1 gêm", "2 gêm", "3 gêm", "4 o gemau", "6 gêm", "10 o gemau",
+         "20 o gemau"))),
+    ("Nain Jaune: {n} deal × {rotations}, seats {lineup}, seed {seed}",
+     "Nain Jaune: {n} deals × {rotations}, seats {lineup}, seed {seed}",
+     {"rotations": "R", "lineup": "L", "seed": 1},
+     tuple(f"Nain Jaune: {x} × R, seddi L, hedyn 1" for x in (
+         "0 o ddeliadau", "1 deliad", "2 ddeliad", "3 deliad", "4 o ddeliadau", "6 deliad",
+         "10 o ddeliadau", "20 o ddeliadau"))),
+    ("{name} draws {n} card", "{name} draws {n} cards", {"name": "Ana"},
+     tuple(f"Ana yn codi {x}" for x in (
+         "0 o gardiau", "1 cerdyn", "2 gerdyn", "3 cherdyn", "4 o gardiau", "6 cherdyn",
+         "10 o gardiau", "20 o gardiau"))),
+    ("{name} has played every card and wins ({n} point)",
+     "{name} has played every card and wins ({n} points)", {"name": "Ana"},
+     tuple(f"Ana wedi chwarae pob cerdyn ac yn ennill ({x})" for x in (
+         "0 o bwyntiau", "1 pwynt", "2 bwynt", "3 phwynt", "4 o bwyntiau", "6 phwynt",
+         "10 o bwyntiau", "20 o bwyntiau"))),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("singular", "plural", "fields", "welsh"), BY_HAND)
+def test_welsh_counts_after_four_and_ten_too(
+    singular: str, plural: str, fields: dict[str, object], welsh: tuple[str, ...]
+) -> None:
+    tr = translator("cy")
+    got = tuple(tr.ngettext(singular, plural, n, **fields) for n in EVERY_COUNT)
+    assert got == welsh
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "cards left: {a} to {b}: Ana wins (1 point)"),
+        ("fr", "cartes restantes : {a} contre {b} : Ana gagne (1 point)"),
+        ("cy", "cardiau ar ôl: {a} yn erbyn {b}: Ana sy’n ennill (1 pwynt)"),
+    ],
+)
+def test_a_blocked_speed_game_counts_no_noun_after_a_bare_number(lang: str, said: str) -> None:
+    """The cards each player has left were put before a noun that did not follow the number
+    ("2 cerdyn", "1 cartes", "1 cards"): they now follow "cards left:" in every language."""
+    from cardroom.games.speed.engine import Blocked
+    from cardroom.i18n.realtime_words import event_words
+
+    for a, b in ((1, 2), (2, 3), (3, 20)):
+        text = event_words(Blocked(winner=0, cards_left=(a, b), points=1), "speed", ["Ana", "Ben"],
+                           translator(lang))  # fmt: skip
+        assert text.endswith(said.format(a=a, b=b)), text
+    tr = translator(lang)
+    draw = event_words(Blocked(winner=None, cards_left=(2, 2), points=0), "speed", ["A", "B"], tr)
+    assert said.format(a=2, b=2).rsplit(":", 1)[0].rstrip() in draw, draw

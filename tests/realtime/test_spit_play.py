@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from textual.widgets import Static
 
 from cardroom.arbiter import VirtualClock, replay
-from cardroom.bots.reaction import spit_strategy
 from cardroom.cli.main import cli
 from cardroom.games.spit import CallSpit, Play, Slap, SpitGame, SpitRules, TurnUp
+from cardroom.games.spit.bots import spit_strategy
 from cardroom.sim.realtime import Table, new_table, play_one, run_table
 from cardroom.terminal.realtime_tui import RealtimeApp
 

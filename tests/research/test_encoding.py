@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardroom.cards import DECK, Card, parse_cards
 from cardroom.games.nain_jaune import CLAIM, PASS, Play, Round, Rules, view_of
-from cardroom.research.encoding import (
+from cardroom.games.nain_jaune.research.encoding import (
     ACTION_COUNT,
     CLAIM_ACTION,
     PASS_ACTION,

@@ -14,8 +14,8 @@ from gymnasium.utils.env_checker import check_env
 
 from cardroom.bots import BotError
 from cardroom.games.nain_jaune import IllegalAction, view_of
-from cardroom.research.encoding import PASS_ACTION, encode_view
-from cardroom.research.gym_env import ENV_ID, NainJauneEnv
+from cardroom.games.nain_jaune.research.encoding import PASS_ACTION, encode_view
+from cardroom.games.nain_jaune.research.gym_env import ENV_ID, NainJauneEnv
 from tests.research.helpers import swap_hidden
 
 

@@ -14,8 +14,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from cardroom.cards import DECK
 from cardroom.games.nain_jaune import Rules, view_of
-from cardroom.research.encoding import legal_ids
-from cardroom.research.openspiel_game import NainJauneState, max_player_moves
+from cardroom.games.nain_jaune.research.encoding import legal_ids
+from cardroom.games.nain_jaune.research.openspiel_game import NainJauneState, max_player_moves
 from tests.research.helpers import swap_hidden
 
 GAMES = [

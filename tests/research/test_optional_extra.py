@@ -34,8 +34,10 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
 def test_the_rest_of_cardroom_imports_without_the_research_libraries() -> None:
     result = _run(
         """
-        import cardroom, cardroom.bots, cardroom.sim.play, cardroom.cli.main
-        import cardroom.research, cardroom.research.encoding, cardroom.research.resample
+        import cardroom, cardroom.bots, cardroom.games.nain_jaune.sim.play, cardroom.cli.main
+        import cardroom.games.nain_jaune.research
+        import cardroom.games.nain_jaune.research.encoding
+        import cardroom.games.nain_jaune.research.resample
         loaded = [m for m in sys.modules if m.split(".")[0] in BLOCKED]
         print("loaded:", loaded)
         """
@@ -46,6 +48,6 @@ def test_the_rest_of_cardroom_imports_without_the_research_libraries() -> None:
 
 def test_an_adapter_without_its_library_names_the_extra() -> None:
     for module in ("pettingzoo_env", "gym_env", "openspiel_game"):
-        result = _run(f"import cardroom.research.{module}")
+        result = _run(f"import cardroom.games.nain_jaune.research.{module}")
         assert result.returncode != 0
         assert "folder: pip install '.[research]'" in result.stderr, result.stderr

@@ -10,8 +10,8 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from cardroom.games.nain_jaune import IllegalAction, RulesError
-from cardroom.research.encoding import PASS_ACTION
-from cardroom.research.pettingzoo_env import env, raw_env
+from cardroom.games.nain_jaune.research.encoding import PASS_ACTION
+from cardroom.games.nain_jaune.research.pettingzoo_env import env, raw_env
 from tests.research.helpers import OPTION_SETS, swap_hidden
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cardroom.cards import DECK, parse_cards
 from cardroom.games.nain_jaune import CLAIM, PASS, Action, Play, Round, RoundView, Rules, view_of
 from cardroom.games.nain_jaune.engine import CardPlayed, Takes, Without
-from cardroom.research.resample import (
+from cardroom.games.nain_jaune.research.resample import (
     InconsistentView,
     _feasible,
     initial_hands,

@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from cardroom.bots import make_bot
 from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune import Round, Rules
+from cardroom.games.nain_jaune import kernel as fast
 from cardroom.games.nain_jaune.engine import deal_hands
 from cardroom.games.nain_jaune.rules import BOARD_SETS, EndCondition
+from cardroom.games.nain_jaune.sim.play import play_round
+from cardroom.games.nain_jaune.sim.readable import readable_game
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.kernels import nain_jaune as fast
 from cardroom.kernels.streams import SplitMixRandom, derive, game_key
-from cardroom.sim.play import play_round
-from cardroom.sim.readable import readable_game
 
 rules_strategy = st.builds(
     Rules,

@@ -10,9 +10,9 @@ from cardroom.bots.base import BotError, make_bot
 from cardroom.cards import Card, parse_cards
 from cardroom.games.nain_jaune.engine import PASS, Play, Round
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.sim.oracle import OracleBot
+from cardroom.games.nain_jaune.sim.play import play_round
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.sim.oracle import OracleBot
-from cardroom.sim.play import play_round
 from tests.analysis.test_nain_jaune_analysis import RUN, STOP
 
 

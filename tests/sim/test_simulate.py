@@ -14,10 +14,16 @@ from click.testing import CliRunner
 from cardroom.bots import make_bot
 from cardroom.cli.main import cli
 from cardroom.games.nain_jaune import Rules
-from cardroom.kernels import nain_jaune as fast
+from cardroom.games.nain_jaune import kernel as fast
+from cardroom.games.nain_jaune.sim.readable import readable_game
+from cardroom.games.nain_jaune.sim.simulate import (
+    CHUNK_ROUNDS,
+    Simulation,
+    SimulationError,
+    run,
+    summarize,
+)
 from cardroom.kernels.streams import derive_seed, game_key
-from cardroom.sim.readable import readable_game
-from cardroom.sim.simulate import CHUNK_ROUNDS, Simulation, SimulationError, run, summarize
 
 
 def invoke(*args: str) -> Any:

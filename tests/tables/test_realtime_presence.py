@@ -283,8 +283,8 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
         assert "back" in await kinds(store, table_id) and 0 not in live(service, table_id).bots
         frame = service.frame_for(table_id, 0)
         assert frame["seats"][0]["taken"] is False and frame["seats"][0]["present"] is True
-        noted = [(n["kind"], n["seat"]) for n in frame["notes"]]
-        assert noted == [("away", 0), ("takeover", 0), ("back", 0)]
+        notes = [(n["kind"], n["seat"]) for n in frame["notes"]]
+        assert notes == [("away", 0), ("takeover", 0), ("back", 0)]
         ats = [n["at"] for n in frame["notes"]]
         assert ats[0] == ats[1] < ats[2] <= t.log_length  # the bot's plays came between
     await service.stop()

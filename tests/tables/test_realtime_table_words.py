@@ -13,6 +13,7 @@ import pytest
 from cardroom.games.messages import Message
 from cardroom.games.speed import SpeedRules
 from cardroom.games.spit import SpitRules
+from cardroom.i18n import translator
 from cardroom.i18n.reasons import table_error_text
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
@@ -58,10 +59,10 @@ async def test_an_action_between_two_games_of_a_match_is_refused_in_words(
     error = caught.value
     assert not isinstance(error, LogError)
     assert error.code == "not-started" and error.message is BETWEEN_GAMES
-    assert table_error_text(error.code, error.message, "fr") == (
+    assert table_error_text(error.code, error.message, translator("fr")) == (
         "cette partie est finie : la suivante du match est distribuée dans un instant"
     )
-    assert table_error_text(error.code, error.message, "cy") == (
+    assert table_error_text(error.code, error.message, translator("cy")) == (
         "mae’r gêm hon ar ben: bydd gêm nesaf yr ornest yn cael ei delio cyn bo hir"
     )
 

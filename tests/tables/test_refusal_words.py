@@ -36,7 +36,7 @@ def assert_told(error: TableError, id: str) -> None:
     assert message_id(error.code, error.message) == id
     assert error.message.id in MESSAGES
     for lang in LANGS:
-        said = table_error_text(error.code, error.message, lang)
+        said = table_error_text(error.code, error.message, translator(lang))
         assert said != _general(lang) and said != str(error.message), (lang, said)
         assert not any(w in f" {said} " for w in ENGLISH), (lang, said)
 
@@ -96,7 +96,7 @@ async def test_each_nain_jaune_refusal_has_its_id(service: TableService) -> None
     assert len(seen) == len(cases)  # each refusal its own id
     exists = await _refused(service.create(bot_config(4), table_id=tid))
     assert isinstance(exists.message, Message) and exists.message.fields == {"table": tid}
-    assert tid in table_error_text("stale", exists.message, "fr")
+    assert tid in table_error_text("stale", exists.message, translator("fr"))
 
 
 async def test_each_spit_and_speed_refusal_has_its_id(service: TableService) -> None:

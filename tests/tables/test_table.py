@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from cardroom.games.nain_jaune import Rules
 from cardroom.games.nain_jaune.table import NainJauneTable, action_text, parse_action
+from cardroom.i18n import translator
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableConfig, TableError
 
@@ -275,7 +276,7 @@ def test_a_bot_in_a_taken_seat_plays_under_its_own_name(lang: str, shown: str) -
     assert rnd is not None
     action = action_text(rnd.legal_actions()[0])
     assert drv.propose("action", {"seat": person, "action": action, "by": "bot"})
-    events = localize_frame(table.frame(other), lang)["events"]
+    events = localize_frame(table.frame(other), translator(lang))["events"]
     texts = [ev["text"] for ev in events]
     acted = [ev["text"] for ev in events if ev["kind"] in ("play", "takes", "without")]
     assert acted and all(t.startswith(shown.replace("Ann", name)) for t in acted), texts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cardroom.i18n import translator
 from cardroom.i18n.words import event_text
 
 
@@ -12,7 +13,7 @@ def names(g: int) -> str:
 def test_a_run_of_withouts_is_one_line() -> None:
     ev = {"kind": "next-rank", "seat": 3, "rank": 12, "passed": [0, 1, 2], "passed_rank": 12}
     assert event_text(ev, names) == "Ann, Bob and Cid have no queen: Dee may now play a king"
-    assert event_text(ev, names, "fr") == (
+    assert event_text(ev, names, translator("fr")) == (
         "Ann, Bob et Cid n’ont pas de dame : Dee peut maintenant poser un roi"
     )
     one = {"kind": "next-rank", "seat": 0, "rank": 7, "passed": [1], "passed_rank": 7}

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from cardroom.analysis.queue import AnalysisQueue
 from cardroom.bots.base import make_bot
 from cardroom.games.nain_jaune.rules import Rules
+from cardroom.games.nain_jaune.sim.play import game_record
 from cardroom.games.records import FORMER_PLAYER
-from cardroom.sim.play import game_record
 from cardroom.store.analyses import AnalysisStore
 from cardroom.web import Settings, create_app
 from cardroom.web.routes.analysis import names_in_words
@@ -91,7 +91,7 @@ def test_a_full_queue_refuses_in_words(client: TestClient, monkeypatch: pytest.M
 
 
 def test_the_lobby_shows_each_bot_at_its_leaderboard_rating(client: TestClient) -> None:
-    from cardroom.bots.strength import LEVEL_STRENGTH
+    from cardroom.games.nain_jaune.bots.strength import LEVEL_STRENGTH
 
     levels = client.get("/api/levels").json()["levels"]
     assert list(levels) == ["easy", "medium", "hard", "expert"]

@@ -24,7 +24,7 @@ import cardroom.web.routes.replay as replay_route
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.play import play_game
+from cardroom.games.nain_jaune.sim.play import play_game
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import create_app
 from cardroom.web.guard import host_allowed

@@ -170,14 +170,21 @@ async def test_expired_challenges_are_deleted(tmp_path: Path) -> None:
 
 
 class SlowHasher:
-    """Stands for argon2: each hash or check holds a thread for a while; their starts are kept."""
+    """Stands for argon2: each hash or check holds a thread for a while; their starts are kept.
+    Ann's hashes hold theirs until Bob's check has started (30 s at most), so how fast a loaded
+    machine delivers the requests cannot change which starts first."""
 
     started: ClassVar[list[str]] = []
     guard = threading.Lock()
+    bob_checked = threading.Event()
 
     def _start(self, what: str) -> None:
         with self.guard:
             self.started.append(what)
+        if what == "check bob's secret":
+            self.bob_checked.set()
+        elif what.startswith("hash ann's"):
+            self.bob_checked.wait(30)
         time.sleep(0.3)
 
     def hash(self, password: str) -> str:
@@ -204,17 +211,19 @@ async def test_one_players_password_flood_delays_anothers_sign_in_by_one_hash_at
             put = await bob.post("/api/me/password", json={"password": "bob's secret"})
             assert put.status_code == 200
             SlowHasher.started.clear()
+            SlowHasher.bob_checked.clear()
             flood = [
                 asyncio.create_task(
                     ann.post("/api/me/password", json={"password": f"ann's secret {n}"})
                 )
                 for n in range(6)
             ]
-            for _ in range(500):  # Ann's first hash runs (at most 5 s)
-                if SlowHasher.started:
-                    break
+            end = time.monotonic() + 60
+            # Ann's first hash runs, one request waits its turn, the four others were refused:
+            # all six reached the server
+            while not (SlowHasher.started and sum(t.done() for t in flood) == 4):
+                assert time.monotonic() < end, "Ann's requests were not all answered"
                 await asyncio.sleep(0.01)
-            await asyncio.sleep(0.1)  # and her other requests reached the server
             async with httpx.AsyncClient(base_url=url, headers={"origin": url}) as fresh:
                 signed = await fresh.post(
                     "/api/signin", json={"name": "Bob", "password": "bob's secret"}

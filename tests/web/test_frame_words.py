@@ -13,7 +13,7 @@ import pytest
 
 import cardroom.i18n.words as words
 from cardroom.games.nain_jaune import Rules
-from cardroom.i18n import Translator, tr_of
+from cardroom.i18n import Translator, tr_of, translator
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.words import default_name, event_text, game_over_reason, localize_frame
 from cardroom.store import EventStore
@@ -140,7 +140,7 @@ async def test_every_frame_reads_as_mains_words_byte_for_byte(
         words._MEMO.clear()
         words._SHOWN_NAMES.clear()
         for frame in reversed(frames):
-            assert encode(localize_frame(frame, lang)) == encode(
+            assert encode(localize_frame(frame, translator(lang))) == encode(
                 reference_localize_frame(frame, lang)
             )
     assert compared == 3 * len(frames)
@@ -166,7 +166,7 @@ def test_unusual_seat_rows_read_as_mains_words() -> None:
         }
         for lang in LANGS:
             expected = encode(reference_localize_frame(frame, lang))
-            assert encode(localize_frame(frame, lang)) == expected
+            assert encode(localize_frame(frame, translator(lang))) == expected
             assert render_frame(frame, lang) == expected
     # a frame without seats or events, and not a state frame, are as main left them
     plain: tuple[dict[str, Any], ...] = (
@@ -175,13 +175,14 @@ def test_unusual_seat_rows_read_as_mains_words() -> None:
     )
     for other in plain:
         for lang in LANGS:
-            assert localize_frame(other, lang) == reference_localize_frame(other, lang)
+            assert localize_frame(other, translator(lang)) == reference_localize_frame(other, lang)
 
 
 def test_a_seat_named_in_english_is_shared_and_one_named_in_french_is_copied() -> None:
     seats = [{"seat": 0, "name": "Bot 1", "kind": "bot"}, {"seat": 1, "name": "Ann"}]
     frame: Callable[[], dict[str, Any]] = lambda: {"type": "state", "seats": seats}  # noqa: E731
-    assert localize_frame(frame(), "en")["seats"] is seats  # nothing to change: not copied
-    french = localize_frame(frame(), "fr")["seats"]
+    en = translator("en")
+    assert localize_frame(frame(), en)["seats"] is seats  # nothing to change: not copied
+    french = localize_frame(frame(), translator("fr"))["seats"]
     assert [row["name"] for row in french] == ["Robot 1", "Ann"]
     assert seats[0]["name"] == "Bot 1"  # the frame's own rows are left as they were

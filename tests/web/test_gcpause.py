@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.i18n import words
+from cardroom.i18n import translator, words
 from cardroom.i18n.words import forget_memo, localize_frame
 from cardroom.web.gcpause import GcKeeper, break_transport_cycles
 
@@ -74,7 +74,7 @@ def test_the_words_memo_is_emptied_by_forget_memo_and_what_it_held_is_freed() ->
 
     event = Event(kind="passed", seat=1)
     frame = {"type": "state", "seats": [], "events": [event]}
-    told = localize_frame(frame, "en")["events"][0]
+    told = localize_frame(frame, translator("en"))["events"][0]
     assert "text" in told and told is not event
     assert any(kept is event for kept, _ in words._MEMO.values())  # kept for the next frame
     ref = weakref.ref(event)

@@ -9,7 +9,7 @@ from typing import Any, cast
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from cardroom.bots.hint import describe
+from cardroom.games.nain_jaune.bots.hint import describe
 from cardroom.games.nain_jaune.table import parse_action
 from cardroom.tables import SeatSpec, TableConfig
 from tests.web.conftest import Player, service_of, serving, settings_for

@@ -37,6 +37,7 @@ async def test_the_pump_holds_no_frame_while_it_waits_for_the_next() -> None:
     conn = Connection.__new__(Connection)  # only what the pump uses
     socket = FakeSocket()
     conn.websocket = socket
+    conn.table_id = "t"
     conn.lang = "en"
     conn.send_lock = asyncio.Lock()
     conn.first_sent = asyncio.Event()

@@ -207,3 +207,13 @@ async def test_a_spit_player_alone_plays_a_bot_of_their_level(tmp_path: Path) ->
     finally:
         await service.stop()
         await store.close()
+
+
+def test_play_now_for_a_game_nobody_registered_is_a_bad_request_and_queues_nothing(
+    client: TestClient,
+) -> None:
+    name(client, "Ann")
+    answer = client.post("/api/play", json={"game": "snap"}, headers=ORIGIN)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == "bad-request"
+    assert client.get("/api/play").json()["waiting"] is None

@@ -7,7 +7,7 @@ import pytest
 
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.sim.readable import readable_game
+from cardroom.games.nain_jaune.sim.readable import readable_game
 from cardroom.web.player_stats import GameStats, _round_seats, add_nain_jaune, add_realtime
 
 

@@ -92,3 +92,21 @@ def test_create_body_defaults_and_limits() -> None:
         with pytest.raises(ProtocolError) as info:
             decode_create(bad)
         assert words in info.value.message, info.value.message
+
+
+def test_a_create_request_names_a_registered_game_or_is_refused_on_that_field() -> None:
+    from cardroom.games.messages import Message
+    from cardroom.games.registry import REALTIME, Game, register, unregister
+
+    assert decode_create(b'{"name": "Ann"}').game == "nain-jaune"  # none named: as before
+    assert decode_create(b'{"name": "Ann", "game": "speed"}').game == "speed"
+    with pytest.raises(ProtocolError) as info:
+        decode_create(b'{"name": "Ann", "game": "snap"}')
+    said = info.value.message
+    assert isinstance(said, Message) and said.fields["field"] == "game"
+    assert "unknown game 'snap': choose one of nain-jaune, spit, speed" in said
+    register(Game("snap", "Snap", REALTIME, (2, 2), "m:R", "m:E", "m:V", "m", "m:T", "m:V1"))
+    try:  # the protocol reads the registry: a game registered later is a game it accepts
+        assert decode_create(b'{"name": "Ann", "game": "snap"}').game == "snap"
+    finally:
+        unregister("snap")

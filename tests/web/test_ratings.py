@@ -18,6 +18,7 @@ from cardroom.web.ratings import (
     MU,
     SIGMA,
     RatingKeeper,
+    bot_rating,
     bot_shares,
     display,
     leaderboard,
@@ -25,6 +26,7 @@ from cardroom.web.ratings import (
     player_ratings,
     ranks_by_chips,
     rate,
+    seat_ranks,
 )
 
 BETA = 25.0 / 6.0
@@ -211,3 +213,30 @@ def test_a_rated_table_refuses_hints_in_words(client: TestClient) -> None:
                 refusal = frame
         assert refusal is not None and refusal["type"] == "error"
         assert "hint" in refusal["message"].lower()
+
+
+SNAP_BOTS = {"easy": (10.0, 2.0), "expert": (40.0, 2.0)}
+"""A test-only game's bots' fixed ratings (read through the registry by the name below)."""
+
+
+def test_the_bots_ratings_are_each_games_registry_piece() -> None:
+    from cardroom.games.registry import REALTIME, Game, register, unregister
+
+    assert BOT_RATINGS["nain-jaune"]["medium"] == (20.56, 2.97)
+    assert BOT_RATINGS["spit"]["expert"] == (63.79, 3.43)
+    assert list(BOT_RATINGS) == ["nain-jaune", "spit", "speed"]
+    register(
+        Game(
+            "snap", "Snap", REALTIME, (2, 2), "m:R", "m:E", "m:V", "m", "m:T", "m:V1",
+            bot_ratings="tests.web.test_ratings:SNAP_BOTS",
+        )
+    )
+    try:
+        assert BOT_RATINGS["snap"] == SNAP_BOTS
+        assert bot_rating("snap", "expert") == display(40.0) == 2220
+        assert "snap" in BOT_RATINGS and len(BOT_RATINGS) == 4
+        assert seat_ranks("snap", {"winner": 1}, 2) == [2, 1]  # real time: the winner first
+    finally:
+        unregister("snap")
+    assert "snap" not in BOT_RATINGS
+    assert seat_ranks("nain-jaune", {"chips": [3, 9, 3]}, 3) == [2, 1, 2]

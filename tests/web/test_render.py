@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cardroom.i18n import translator
 from cardroom.i18n.words import localize_frame
 from cardroom.store import EventStore
 from cardroom.tables import TableService
@@ -40,7 +41,8 @@ async def test_spectators_share_each_frame_and_it_is_rendered_once_per_language(
             for lang in ("en", "fr"):
                 text = render_frame(frame, lang)
                 assert render_frame(frame, lang) is text  # the second connection: no new work
-                assert json.loads(text) == json.loads(encode(localize_frame(frame, lang)))
+                words = localize_frame(frame, translator(lang))
+                assert json.loads(text) == json.loads(encode(words))
         assert render_frame(with_events[-1], "en") != render_frame(with_events[-1], "fr")
     finally:
         await service.stop()
@@ -57,12 +59,12 @@ def test_events_put_in_words_once_follow_a_renamed_seat() -> None:
     renamed = [seats[0], {**seats[1], "name": "Bob"}]
     second = {"type": "state", "seats": renamed, "events": [event]}
     for lang, before, after in (("en", "Seat 2", "Bob"), ("fr", "Place 2", "Bob")):
-        [told] = localize_frame(first, lang)["events"]
+        [told] = localize_frame(first, translator(lang))["events"]
         assert told["text"].startswith(before), told["text"]
-        [told] = localize_frame(second, lang)["events"]
+        [told] = localize_frame(second, translator(lang))["events"]
         assert told["text"].startswith(after) and before not in told["text"], told["text"]
         # the same frame again: the same words
-        assert localize_frame(first, lang)["events"][0]["text"].startswith(before)
+        assert localize_frame(first, translator(lang))["events"][0]["text"].startswith(before)
     assert event["text"] == "Seat 2 plays 7D"  # the table's own event is never changed
 
 
@@ -76,7 +78,7 @@ def test_a_seats_frame_is_not_kept_once_rendered_and_a_spectators_frame_is() -> 
     watched = {**mine, "you": None, "round": {}}
     for frame in (mine, watched):
         text = render_frame(frame, "fr")
-        assert text == encode(localize_frame(frame, "fr"))  # the same text either way
+        assert text == encode(localize_frame(frame, translator("fr")))  # the same text either way
         assert json.loads(text)["events"][0]["text"] == "Bob pose 7♦"  # in French
     # the seat's frame is its connection's alone: nothing holds it after it is sent
     assert all(kept is not mine for kept, _ in ws._RENDERED.values())

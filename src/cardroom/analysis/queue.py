@@ -1,6 +1,7 @@
 """The web's analyses: a bounded queue, a worker process of their own, and the stored results.
 
-A finished Nain Jaune game is analysed once and the result kept in the store's ``analyses``
+A finished game of the turn-based game that has an analysis (the registry's ``analysis``
+piece: :func:`turn_based_analysis`) is analysed once and the result kept in the store's ``analyses``
 table (:class:`cardroom.store.analyses.AnalysisStore`, migration ``0002``). The work runs in its
 own process pool (one worker by default, started on the first request, at a lower scheduling
 priority), so an analysis never takes the server's own CPU time from a table; at most
@@ -20,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.analysis.nain_jaune import DEFAULT_WORLDS, AnalysisError
+from cardroom.analysis import AnalysisError, turn_based_analysis
 from cardroom.store.analyses import AnalysisStore
 
 STORE_VERSION = 2
@@ -53,10 +54,11 @@ def _lower_priority() -> None:
 def run_analysis(data: Any, worlds: int) -> dict[str, Any]:
     """Analyse a record (in the worker process); an :class:`AnalysisError` becomes
     ``{"error": code}``."""
-    from cardroom.analysis.nain_jaune import analyse
-
     try:
-        return analyse(data, worlds=worlds, hindsight=True).to_json()
+        result: dict[str, Any] = (
+            turn_based_analysis().analyse(data, worlds=worlds, hindsight=True).to_json()
+        )
+        return result
     except AnalysisError as exc:
         return {"error": exc.code}
 
@@ -69,12 +71,12 @@ class AnalysisQueue:
         store: AnalysisStore,
         workers: int = 1,
         max_pending: int = MAX_PENDING,
-        worlds: int = DEFAULT_WORLDS,
+        worlds: int | None = None,
     ) -> None:
         self.store = store
         self.workers = workers
         self.max_pending = max_pending
-        self.worlds = worlds
+        self.worlds: int = turn_based_analysis().DEFAULT_WORLDS if worlds is None else worlds
         self._pool: ProcessPoolExecutor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._order: list[str] = []

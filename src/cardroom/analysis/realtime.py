@@ -1,4 +1,4 @@
-"""Analysis of a Spit or Speed game: how fast each player reacted, and what each one missed.
+"""Analysis of a real-time game: how fast each player reacted, and what each one missed.
 
 The record is replayed (:func:`cardroom.arbiter.replay_any`: every action at its time, checked
 as in play), then its accepted actions are applied once more to a fresh engine, and after every
@@ -15,8 +15,9 @@ view):
 - a play at the very moment a countdown's flip made its card playable is not a reaction
   (nobody reacts in no time): it is counted as a play but not timed;
 - **refused plays**: the player's plays refused as stale (the pile had changed) or illegal;
-- **stalemate calls**: "Spit!" (Spit) or the call for the flip (Speed), at the start included;
-- **slaps won and lost** (Spit): who slapped first in each race for the centre piles.
+- **stalemate calls**: the actions whose class says ``stalemate_call`` (a call to break a
+  stalemate), at the start included;
+- **slaps won and lost** (games with a slap race): who slapped first for the centre piles.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardroom.analysis import AnalysisError as BaseAnalysisError
 from cardroom.arbiter import RecordError, Replay, record_module, replay_any
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import SEATS
@@ -35,15 +37,15 @@ HISTOGRAM_BARS = 16
 """Bars of the histogram; the last one holds every slower reaction."""
 
 
-class AnalysisError(ValueError):
-    """A record cannot be analysed (malformed, or not a Spit or Speed record)."""
+class AnalysisError(BaseAnalysisError):
+    """A record cannot be analysed (malformed, or not a real-time game's record)."""
 
     code = "bad-record"
 
 
 @dataclass(slots=True)
 class PlayerStats:
-    """One player's figures over the record (every game of a Speed match)."""
+    """One player's figures over the record (every game of a match)."""
 
     name: str
     reactions: list[float] = field(default_factory=list)
@@ -80,7 +82,7 @@ class PlayerStats:
 
 @dataclass(slots=True)
 class RealtimeAnalysis:
-    """A Spit or Speed record's analysis."""
+    """A real-time game's record analysed."""
 
     game: str
     players: list[PlayerStats]
@@ -173,7 +175,7 @@ def _analyse_game(
                 stats[seat].timeline.append((entry.t, entry.t - became))
             else:
                 stats[seat].untimed += 1
-        elif kind in ("CallSpit", "CallFlip"):
+        elif getattr(action, "stalemate_call", False):
             stats[seat].calls += 1
         for event in engine.apply(seat, action):
             if type(event).__name__ == "Slapped":
@@ -203,7 +205,7 @@ def _count_missed(chances: list[_Chance], stats: list[PlayerStats]) -> None:
 
 
 def analyse(data: Any) -> RealtimeAnalysis:
-    """Analyse a Spit game, a Speed game or a Speed match (a parsed JSON record).
+    """Analyse a real-time game or match (a parsed JSON record).
 
     Raises :class:`AnalysisError` (the replay's message) for a malformed record.
     """

@@ -1,14 +1,15 @@
-"""Bots. Name one on the command line as ``NAME[:key=value,…]`` or by level."""
+"""Bots. Name one on the command line as ``NAME[:key=value,…]`` or by level.
 
-from cardroom.bots import expert as _expert  # noqa: F401  (registers expert)
-from cardroom.bots import heuristic as _heuristic  # noqa: F401  (registers heuristic)
-from cardroom.bots import search as _search  # noqa: F401  (registers search)
-from cardroom.bots import simple as _simple  # noqa: F401  (registers random and greedy)
+The bots themselves live with their game (each registered game's ``bots`` piece, see
+:mod:`cardroom.games.registry`); importing this package loads them all, so
+:func:`make_bot` knows every registered bot and level.
+"""
+
 from cardroom.bots.base import LEVELS, REGISTRY, Bot, BotError, make_bot, parse_spec
+from cardroom.games.registry import games as _games
 
-LEVELS.setdefault("easy", "random")
-LEVELS.setdefault("medium", "greedy")
-LEVELS.setdefault("hard", "heuristic")
-LEVELS.setdefault("expert", "expert")
+for _entry in _games():
+    if _entry.bots is not None:
+        _entry.load("bots")
 
 __all__ = ["LEVELS", "REGISTRY", "Bot", "BotError", "make_bot", "parse_spec"]

@@ -8,8 +8,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.engine import Action
-from cardroom.games.nain_jaune.view import RoundView
 
 
 class BotError(ValueError):
@@ -17,11 +15,12 @@ class BotError(ValueError):
 
 
 class Bot(Protocol):
-    """A Nain Jaune player: picks one of ``view.legal_actions``."""
+    """A turn-based game's player: picks one of ``view.legal_actions`` (a game's bots take its
+    view and give its action: the types are the game's own)."""
 
     name: str
 
-    def act(self, view: RoundView, rng: random.Random) -> Action:
+    def act(self, view: Any, rng: random.Random) -> Any:
         """Choose an action for ``view.seat`` (called only when ``view.my_turn``)."""
         ...
 

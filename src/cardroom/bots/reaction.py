@@ -1,4 +1,4 @@
-"""Bots for Spit and Speed that play like people: they need time to see, decide and move.
+"""Bots for the real-time games that play like people: they need time to see, decide and move.
 
 A :class:`ReactionBot` sees only its seat's view (``engine.view(seat)``) and draws only from its
 own ``random.Random``. Whenever the table changes and it has nothing planned, it looks at its view,
@@ -26,12 +26,9 @@ When the table changes phase (a stalemate resolved, a call, a slap race, the gam
 any player notices at once, the bot keeps a plan that is still legal (a call does not stop a hand
 already moving) and otherwise drops it and looks again after a full reaction time.
 
-What it does, in order of preference (from its view's ``legal_actions`` only):
-Spit: slap the smaller centre pile in a slap race (choose it in the chooser variant); call
-"Spit!" at a stalemate (or the start); play a stock card (preferring piles with cards still face
-down beneath, to uncover them); turn up a face-down stock card; move a top card into an empty
-space when that uncovers a face-down card. Speed: play a card; call for the flip when it has
-none to play (and at the start).
+What it does (from its view's ``legal_actions`` only) is its game's strategy in
+:data:`STRATEGIES`, registered by the game's ``bots`` piece (``games/<game>/bots.py``) and
+loaded the first time a bot of that game is made (:func:`strategy_for`).
 Name bots ``easy``, ``medium``, ``hard``, ``expert``, ``reaction:min=0.4,max=0.9[,reaim=0.5]`` or
 ``random[:min=…,max=…]`` (uniformly random legal actions: a baseline, not a person).
 """
@@ -47,10 +44,7 @@ from typing import Any
 from cardroom.bots.base import BotError, parse_spec
 from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import adjacent
-from cardroom.games.speed import CallFlip, SpeedView
-from cardroom.games.speed import Play as SpeedPlay
-from cardroom.games.spit import CallSpit, Choose, Move, Slap, SpitView, TurnUp
-from cardroom.games.spit import Play as SpitPlay
+from cardroom.games.registry import GAMES, REALTIME, names
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +135,10 @@ class ReactionBot:
         self.seat = seat
         self.timing = timing
         self.rng = rng
-        found = strategy or STRATEGIES.get(game)
+        found = strategy or strategy_for(game)
         if found is None:
-            raise BotError(f"no reaction bot plays {game!r}: choose spit or speed")
+            known = " or ".join(names(REALTIME))
+            raise BotError(f"no reaction bot plays {game!r}: choose {known}")
         self.strategy: Strategy = found
         self.plan: Plan | None = None
         self.reaims = 0
@@ -260,57 +255,16 @@ def check_spec(spec: str, game: str) -> None:
 # -- strategies -----------------------------------------------------------------------------
 
 
-def _followers(card: Any, hand: Sequence[Any]) -> int:
+def followers(card: Any, hand: Sequence[Any]) -> int:
     """How many of ``hand`` could go on ``card`` next (a person plays runs: 7, then 6, then 5)."""
     return sum(1 for c in hand if c is not card and adjacent(c, card))
 
 
-def speed_strategy(view: SpeedView, rng: random.Random) -> Any | None:
-    """Speed: play, preferring a card that starts a run; call for the flip when it has no card
-    to play (its legal actions offer the call only then)."""
-    actions = view.legal_actions
-    if view.phase == "over" or not actions:
-        return None
-    plays = [a for a in actions if isinstance(a, SpeedPlay)]
-    if not plays:
-        return next((a for a in actions if isinstance(a, CallFlip)), None)
-    best = max(_followers(a.card, view.hand) for a in plays)
-    return rng.choice([a for a in plays if _followers(a.card, view.hand) == best])
-
-
-STRATEGIES["speed"] = speed_strategy
-
-
-def _smaller_pile(view: Any, rng: random.Random) -> int:
-    sizes = view.centre_sizes
-    if sizes[0] == sizes[1]:
-        return rng.randrange(2)
-    return 0 if sizes[0] < sizes[1] else 1
-
-
-def spit_strategy(view: SpitView, rng: random.Random) -> Any | None:
-    """Spit: slap (or choose) the smaller pile; call "Spit!" when stuck; play a stock card,
-    preferring piles with face-down cards beneath; turn up a face-down card; move a card into an
-    empty space only when that uncovers a face-down card."""
-    actions = view.legal_actions
-    if view.phase == "over" or not actions:
-        return None
-    if view.phase in ("slap", "choose"):
-        pile = _smaller_pile(view, rng)
-        kind = Slap if view.phase == "slap" else Choose
-        return next((a for a in actions if isinstance(a, kind) and a.pile == pile), None)
-    if view.stalemate:
-        return next((a for a in actions if isinstance(a, CallSpit)), None)
-    counts = {top: n for top, n in view.stock if top is not None}
-    plays = [a for a in actions if isinstance(a, SpitPlay)]
-    if plays:
-        deep = [a for a in plays if counts.get(a.card, 0) > 1]
-        return rng.choice(deep or plays)
-    turn_ups = [a for a in actions if isinstance(a, TurnUp)]
-    if turn_ups:
-        return turn_ups[0]
-    moves = [a for a in actions if isinstance(a, Move) and counts.get(a.card, 0) > 1]
-    return moves[0] if moves else None
-
-
-STRATEGIES["spit"] = spit_strategy
+def strategy_for(game: str) -> Strategy | None:
+    """The strategy registered for real-time game ``game`` (its registry ``bots`` piece, loaded
+    now, registers it in :data:`STRATEGIES`); None if it has none."""
+    if game not in STRATEGIES:
+        entry = GAMES.get(game)
+        if entry is not None and entry.realtime and entry.bots is not None:
+            entry.load("bots")
+    return STRATEGIES.get(game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.console import Console
@@ -13,16 +13,14 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cardroom.analysis import REFUSALS
+from cardroom.analysis import REFUSALS, AnalysisError, turn_based_analysis
 from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
 from cardroom.cli.options import BoundedInt
+from cardroom.games.registry import GAMES
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
 from cardroom.i18n.words import N_, labelled, pretty, tr_of
-
-if TYPE_CHECKING:
-    from cardroom.analysis.nain_jaune import AnalysisError
 
 MARK_WORDS = {
     "inaccuracy": N_("inaccuracy"),
@@ -83,22 +81,18 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     out = Console(file=sys.stdout)
     if not out.is_terminal:
         out = Console(file=sys.stdout, width=120)
-    if kind in ("spit", "speed"):
-        from cardroom.analysis.realtime import AnalysisError as RealtimeError
-        from cardroom.analysis.realtime import analyse as analyse_realtime
-
+    entry = GAMES.get(kind)
+    if entry is not None and entry.realtime and entry.analysis is not None:
         try:
-            result = analyse_realtime(data)
-        except RealtimeError as exc:
+            result = entry.load("analysis").analyse(data)
+        except AnalysisError as exc:
             raise click.ClickException(record_error_text(exc, tr, path=where)) from None
         if as_json:
             echo_json(result.to_json())
         else:
             show_realtime(result, out, tr)
         return
-    from cardroom.analysis.nain_jaune import AnalysisError
-    from cardroom.analysis.nain_jaune import analyse as analyse_game
-
+    analyse_game = turn_based_analysis().analyse
     try:
         if as_json:
             analysis = analyse_game(data, worlds=worlds, hindsight=hindsight)

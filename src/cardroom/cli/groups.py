@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import click
 
 from cardroom.cli.helptext import TrGroup
+from cardroom.games.registry import games
 from cardroom.i18n import LANGS, from_environment, translator
 from cardroom.i18n.speech import Speaker
 
@@ -84,7 +85,31 @@ def lang_option(f: F) -> F:
     )(f)
 
 
-@click.group(cls=TrGroup, context_settings=CONTEXT)
+_LOADED: set[str] = set()
+
+
+def load_game_commands() -> None:
+    """Import each registered game's ``cli`` piece once (it adds its commands to the groups
+    here and its replayer to :data:`REPLAYERS`), including a game registered after start-up."""
+    for entry in games():
+        if entry.cli is not None and entry.name not in _LOADED:
+            entry.load("cli")
+            _LOADED.add(entry.name)
+
+
+class GamesGroup(TrGroup):
+    """A group that loads every registered game's commands before it lists or finds one."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        load_game_commands()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        load_game_commands()
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=GamesGroup, context_settings=CONTEXT)
 @click.version_option(package_name="cardroom")
 @lang_option
 def cli() -> None:

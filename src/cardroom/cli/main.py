@@ -10,15 +10,23 @@ from pathlib import Path
 import click
 
 from cardroom.cli import analyse as _analyse  # noqa: F401  (registers cardroom analyse)
-from cardroom.cli import nain_jaune as _nain_jaune  # noqa: F401  (registers its commands)
-from cardroom.cli import realtime as _realtime  # noqa: F401  (Spit and Speed commands)
+from cardroom.cli import bot as _bot  # noqa: F401  (cardroom bot connect)
 from cardroom.cli import serve as _serve  # noqa: F401  (registers cardroom serve)
-from cardroom.cli import simulate as _simulate  # noqa: F401  (registers simulate nain-jaune)
-from cardroom.cli import tournament as _tournament  # noqa: F401  (registers its commands)
-from cardroom.cli.groups import CONTEXT, REPLAYERS, cli, current_lang, lang_option, printable
+from cardroom.cli import serve_bots as _serve_bots  # noqa: F401  (cardroom serve-bots)
+from cardroom.cli.groups import (
+    CONTEXT,
+    REPLAYERS,
+    cli,
+    current_lang,
+    lang_option,
+    load_game_commands,
+    printable,
+)
 from cardroom.cli.records import load_record, read_record_bytes, record_kind  # noqa: F401
 from cardroom.games.records import brief
 from cardroom.i18n import translator
+
+load_game_commands()  # each registered game's own commands
 
 __all__ = ["cli", "main", "replay"]
 

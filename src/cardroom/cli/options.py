@@ -28,11 +28,12 @@ MAX_WORKERS = 256
 machine's cores by :func:`local_workers`."""
 MAX_SEED = 2**63 - 1
 MAX_ROUNDS = 10**10
-"""``simulate nain-jaune --rounds`` (about five hours at half a million rounds a second)."""
+"""A turn-based game's ``simulate --rounds`` (about five hours at half a million rounds a
+second)."""
 MAX_DEALS = 10**6
 """``tournament --games``: each deal is played once per seat by the readable bots."""
 MAX_GAMES = 10**7
-"""``simulate spit|speed --games``."""
+"""A real-time game's ``simulate --games``."""
 MAX_DELAY = 60.0
 """Seconds a bot may be told to wait before it plays."""
 

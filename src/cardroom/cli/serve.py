@@ -1,4 +1,5 @@
-"""``cardroom serve``: the web tables (Nain Jaune in the browser with friends and bots)."""
+"""``cardroom serve``: the web tables (every registered game in the browser, with friends and
+bots)."""
 
 from __future__ import annotations
 
@@ -195,6 +196,12 @@ async def check_database(url: str) -> None:
     "their moves share one write to disk: less CPU, a little later on screen. 0 writes "
     "each at once.",
 )
+@click.option(
+    "--bots-rate-people",
+    is_flag=True,
+    help="Rated games against bots people bring move the people's ratings too (by default "
+    "only the bots' own ratings move).",
+)
 @lang_option
 def serve(
     host: str,
@@ -214,6 +221,7 @@ def serve(
     keep_alive: float,
     identity: str,
     commit_window: float,
+    bots_rate_people: bool,
 ) -> None:
     """Serve Nain Jaune tables in the browser: play with friends and bots.
 
@@ -286,6 +294,7 @@ def serve(
         keep_alive=keep_alive,
         identity=identity,
         commit_window=commit_window,
+        bots_rate_people=bots_rate_people,
     )
     proxied = {"proxy_headers": True, "forwarded_allow_ips": proxy} if proxy else {}
 

@@ -96,6 +96,16 @@ class Game:
     """The terminal's face for the game."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
+    wire: str | None = None
+    """A seat's websocket frame read back into the view its bots decide on, and their action
+    written as the ``act`` message (``view_from_frame``, ``act_message``, ``Reader``): what a
+    program playing over the network uses (``cardroom bot connect``)."""
+    cli: str | None = None
+    """The game's ``cardroom`` commands: a module that adds them to the command groups when
+    imported (``cli/main.py`` imports every game's)."""
+    bot_ratings: str | None = None
+    """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
+    rating a page shows for a bot and the one people's ratings are measured against."""
 
     @property
     def realtime(self) -> bool:
@@ -223,11 +233,14 @@ register(
         table="cardroom.games.nain_jaune.table:NainJauneTable",
         rules_version="cardroom.games.nain_jaune.rules:RULES_VERSION",
         options_words="cardroom.i18n.options",
-        bots="cardroom.bots",
-        analysis="cardroom.analysis.nain_jaune",
+        bots="cardroom.games.nain_jaune.bots",
+        analysis="cardroom.games.nain_jaune.analysis",
         rules_page="nain-jaune",
-        terminal="cardroom.terminal.nain_jaune_tui",
+        wire="cardroom.games.nain_jaune.wire",
+        terminal="cardroom.games.nain_jaune.terminal.tui",
+        bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
         web="table.js",
+        cli="cardroom.games.nain_jaune.cli",
     )
 )
 register(
@@ -242,11 +255,14 @@ register(
         record="cardroom.games.spit.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
-        bots="cardroom.bots.reaction",
+        bots="cardroom.games.spit.bots",
         analysis="cardroom.analysis.realtime",
         rules_page="spit",
+        wire="cardroom.games.spit.wire",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )
 register(
@@ -262,10 +278,13 @@ register(
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
         target_match="cardroom.games.speed.engine:SpeedMatch",
-        bots="cardroom.bots.reaction",
+        bots="cardroom.games.speed.bots",
         analysis="cardroom.analysis.realtime",
         rules_page="speed",
+        wire="cardroom.games.speed.wire",
         terminal="cardroom.terminal.realtime_tui",
+        bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",
+        cli="cardroom.cli.realtime",
     )
 )

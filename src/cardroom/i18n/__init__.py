@@ -107,7 +107,8 @@ def Np_(singular: str, plural: str) -> tuple[str, str]:
 
 
 def tr_of(lang: str | Translator | None) -> Translator:
-    """A translator from a language code (or the translator itself)."""
+    """A translator from a language code (or the translator itself): for a front end's edge,
+    which makes one and passes it on (the words' functions take a :class:`Translator`)."""
     return lang if isinstance(lang, Translator) else translator(lang)
 
 
@@ -167,3 +168,7 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
             if key != "LANGUAGE":
                 return "en"
     return "en"
+
+
+ENGLISH = translator("en")
+"""The English translator: the words' functions' default language."""

@@ -34,7 +34,7 @@ PLURAL_FORMS = {
 
 
 def _python_files() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts)
+    return sorted(PACKAGE.rglob("*.py"))
 
 
 def extract() -> tuple[Catalog, set[str]]:
@@ -81,6 +81,10 @@ def extract() -> tuple[Catalog, set[str]]:
     from cardroom.i18n.options import web_words
 
     web.update(web_words())
+    # The bots' levels in words: the pages take them from /api/games too.
+    from cardroom.i18n.levels import web_words as level_words
+
+    web.update(level_words())
     # The games' titles: the pages take them from the registry (/api/games).
     from cardroom.games.registry import games
 

@@ -17,7 +17,7 @@ from typing import Any
 from cardroom.cards import Card
 from cardroom.games.messages import Message
 from cardroom.games.registry import GAMES
-from cardroom.i18n import N_, Np_, Translator, tr_of
+from cardroom.i18n import ENGLISH, N_, Np_, Translator, tr_of
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase, word_phrase
 from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
@@ -159,6 +159,30 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "ws.binary": N_("binary messages are not accepted: send JSON text"),
     "ws.watching": N_("you are watching this table: open an invitation link to take a seat"),
     "ws.server-failed": N_("the server could not do that (the error was logged)"),
+    # the bot API (web/routes/bots.py)
+    "bot.no-token": N_("this needs a bot's token: Authorization: Bearer <token>"),
+    "bot.bad-token": N_("this bot token is unknown or was revoked"),
+    "bot.token-revoked": N_("this bot token was revoked: the connection closes"),
+    "bot.not-invited": N_("this bot was not invited to this table"),
+    "bot.invite-gone": N_("this invitation is no longer open (expired, withdrawn or seat taken)"),
+    "bot.refuses": N_("this bot does not accept this kind of game"),
+    "bot.no-such-bot": N_("there is no bot of this name"),
+    "bot.none-free": N_("no bot that plays this game is connected and free now"),
+    "bot.too-many-tables": N_("this bot already holds its most tables at once: finish one first"),
+    "bot.too-many-streams": N_("this bot token has too many event streams open: close one"),
+    "bot.too-many-connections": N_("this bot token has too many connections open: close some"),
+    "bot.too-fast": N_("this bot token sends too many requests: wait a moment"),
+    "bot.no-seat": N_("this bot holds no seat at this table"),
+    "bot.not-yours": N_("this is not one of your bots"),
+    "bot.no-hints": N_("a bot plays on its own: no hints"),
+    "bot.seat-held": N_("somebody already holds this seat"),
+    "bot.name-taken": N_("another player signs in with this name"),
+    "bot.bad-name": N_("a name has 1 to 24 characters"),
+    "bot.too-many-bots": N_("you have made the most bots (10)"),
+    "bot.too-many-tokens": N_("this bot has the most tokens (5)"),
+    "bot.cross-site": N_("this request does not come from this site's pages"),
+    "bot.bad-request": N_("this request's body is not what this call reads"),
+    "bot.no-player": N_("choose a name on your player page first"),
     "ws.not-json": N_("this message is not valid JSON"),
     "web.name-length": N_("a name has 1 to {most} characters, not {n}"),
     "table.name-chars": N_("a name is 1 to {most} printable characters"),
@@ -579,11 +603,11 @@ def _chosen(id: str, fields: Mapping[str, Any], tr: Translator) -> tuple[str, Ma
 def message_words(
     id: str,
     fields: Mapping[str, Any] | None = None,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> str:
     """The words of message ``id`` with ``fields`` in ``lang`` (an unknown id: a general
     « that is not possible now », logged)."""
-    tr = tr_of(lang)
+    tr = lang
     id, fields = _chosen(id, fields or {}, tr)
     text = MESSAGES.get(id)
     if id == "rt.stale" and card_of(fields.get("seen")) is None:
@@ -611,10 +635,11 @@ def words(message: str | Mapping[str, Any], lang: str | Translator | None = None
     A plain string has no id: it is never shown as it is (that is how an English sentence would
     reach a French reader); the general refusal is said instead, and it is logged.
     """
+    tr = tr_of(lang)
     inner = _nested(message)
     if inner is None and isinstance(message, str) and message in FIXED:
-        return tr_of(lang)._(FIXED[message])
+        return tr._(FIXED[message])
     if inner is None:
         logger.warning("a message without an id reached a person: %r", message)
-        return tr_of(lang)._(str(MESSAGES["refused"]))
-    return message_words(inner[0], inner[1], lang)
+        return tr._(str(MESSAGES["refused"]))
+    return message_words(inner[0], inner[1], tr)

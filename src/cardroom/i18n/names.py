@@ -9,19 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.games.records import FORMER_PLAYER
-from cardroom.i18n import Translator, translator
+from cardroom.i18n import Translator, tr_of
 
 __all__ = ["FORMER_PLAYER", "shown_name", "shown_names"]
 
 
-def shown_name(name: str, lang: str | Translator | None) -> str:
+def shown_name(name: str, lang: Translator) -> str:
     """``name`` as a reader in ``lang`` sees it (:data:`FORMER_PLAYER` in their words)."""
     if name != FORMER_PLAYER:
         return name
-    tr = lang if isinstance(lang, Translator) else translator(lang)
-    return tr._(FORMER_PLAYER)
+    return lang._(FORMER_PLAYER)
 
 
 def shown_names(names: Sequence[str], lang: str | Translator | None) -> list[str]:
     """:func:`shown_name` of each name."""
-    return [shown_name(name, lang) for name in names]
+    tr = tr_of(lang)
+    return [shown_name(name, tr) for name in names]

@@ -8,7 +8,7 @@ from functools import cache
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
-from cardroom.i18n import Translator, tr_of
+from cardroom.i18n import ENGLISH, Translator, tr_of
 
 
 @cache
@@ -16,14 +16,14 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
-def integer(n: int, lang: str | Translator | None = None) -> str:
+def integer(n: int, lang: Translator = ENGLISH) -> str:
     """A whole number with the language's grouping: ``1,234,567`` / ``1 234 567``."""
-    return format_decimal(n, locale=_locale(tr_of(lang).lang))
+    return format_decimal(n, locale=_locale(lang.lang))
 
 
-def number(x: float, lang: str | Translator | None = None) -> str:
+def number(x: float, lang: Translator = ENGLISH) -> str:
     """``x`` with as many decimals as it has (three at most): ``0.25`` / ``0,25``, ``2`` / ``2``."""
-    return format_decimal(x, format="#,##0.###", locale=_locale(tr_of(lang).lang))
+    return format_decimal(x, format="#,##0.###", locale=_locale(lang.lang))
 
 
 def decimal(
@@ -35,9 +35,9 @@ def decimal(
     return format_decimal(x, format=pattern, locale=_locale(tr_of(lang).lang))
 
 
-def percent(rate: float, places: int = 1, lang: str | Translator | None = None) -> str:
+def percent(rate: float, places: int = 1, lang: Translator = ENGLISH) -> str:
     """A rate (0.617) as a percentage with ``places`` decimals: ``61.7%`` / ``61,7 %``."""
-    loc = _locale(tr_of(lang).lang)
+    loc = _locale(lang.lang)
     pattern = loc.percent_formats[None].pattern
     if places:
         pattern = pattern.replace("0", "0." + "0" * places, 1) if "." not in pattern else pattern

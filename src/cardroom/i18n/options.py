@@ -21,7 +21,7 @@ from cardroom.games.nain_jaune.rules import (
     EndCondition,
     Rules,
 )
-from cardroom.i18n import N_, Translator, tr_of
+from cardroom.i18n import ENGLISH, N_, Translator
 from cardroom.i18n.grammar import printed
 
 SOURCES: dict[str, str] = {
@@ -196,6 +196,14 @@ END_SOURCES: dict[str, tuple[str, ...]] = {
     "target": ("yellow-dwarf-rules",),
 }
 
+END_KINDS: dict[str, str] = {
+    "broke": N_("Until someone cannot pay"),
+    "rounds": N_("A number of rounds"),
+    "target": N_("Until someone holds a number of chips"),
+    "last-standing": N_("Until one has all the chips"),
+}
+"""How a game may end, as the lobby offers it (a number is asked for rounds and target)."""
+
 PRESET_NAMES: dict[str, str] = {
     "classic": N_("French classic"),
     "count": N_("One chip a card"),
@@ -280,15 +288,15 @@ def option_words(game: str, key: str) -> OptionWords:
     raise KeyError(key)
 
 
-def source_names(sources: tuple[str, ...], lang: str | Translator | None = None) -> str:
+def source_names(sources: tuple[str, ...], lang: Translator = ENGLISH) -> str:
     """``the French rulebook, a house rule`` in ``lang``."""
-    tr = tr_of(lang)
+    tr = lang
     return ", ".join(tr._(SOURCES[s]) for s in sources)
 
 
-def end_words(end: EndCondition, lang: str | Translator | None = None) -> str:
+def end_words(end: EndCondition, lang: Translator = ENGLISH) -> str:
     """When a game ends, in words: ``after 10 rounds``."""
-    tr = tr_of(lang)
+    tr = lang
     if end.kind == "broke":
         return tr._("after the round in which a player could not pay")
     if end.kind == "last-standing":
@@ -307,9 +315,9 @@ def _value_of(rules: Rules, key: str) -> str:
     return str(value)
 
 
-def sentence(game: str, key: str, value: str, lang: str | Translator | None = None) -> str:
+def sentence(game: str, key: str, value: str, lang: Translator = ENGLISH) -> str:
     """One option as a sentence: ``When nobody has the next card: the one who played last…``."""
-    tr = tr_of(lang)
+    tr = lang
     option = option_words(game, key)
     return tr._(
         "{label}: {words}", label=tr._(option.label), words=tr._(option.choice(value).words)
@@ -340,15 +348,15 @@ def _differences(rules: Rules, base: Rules, tr: Translator) -> list[str]:
     return parts
 
 
-def preset_changes(name: str, lang: str | Translator | None = None) -> list[str]:
+def preset_changes(name: str, lang: Translator = ENGLISH) -> list[str]:
     """What a preset changes from the French classic, one sentence per option."""
-    return _differences(PRESETS[name], PRESETS["classic"], tr_of(lang))
+    return _differences(PRESETS[name], PRESETS["classic"], lang)
 
 
-def rules_text(rules: Rules, lang: str | Translator | None = None) -> str:
+def rules_text(rules: Rules, lang: Translator = ENGLISH) -> str:
     """The table's rules line: the nearest preset's name, then every option that differs from it
     as a sentence (``French classic; Taking a box: you say “who takes” yourself…``)."""
-    tr = tr_of(lang)
+    tr = lang
     best = min(PRESETS, key=lambda name: len(_changed(rules, PRESETS[name])))
     parts = [tr._(PRESET_NAMES[best]), *_differences(rules, PRESETS[best], tr)]
     text = parts[0]
@@ -379,6 +387,7 @@ def lobby_model() -> dict[str, Any]:
             for o in NAIN_JAUNE
         },
         "board_sets": {name: [str(c) for c in cards] for name, cards in BOARD_SETS.items()},
+        "end_kinds": [[kind, words] for kind, words in END_KINDS.items()],
         "presets": presets,
         "preset_words": dict(PRESET_NAMES),
         "preset_sources": dict(PRESET_SOURCES),
@@ -387,7 +396,7 @@ def lobby_model() -> dict[str, Any]:
 
 def web_words() -> list[str]:
     """The msgids :func:`lobby_model` sends, for the page catalogs."""
-    words = [*SOURCES.values(), *PRESET_NAMES.values()]
+    words = [*SOURCES.values(), *PRESET_NAMES.values(), *END_KINDS.values()]
     for option in NAIN_JAUNE:
         words.append(option.label)
         words.extend(c.words for c in option.choices)

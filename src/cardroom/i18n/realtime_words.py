@@ -13,19 +13,14 @@ from dataclasses import fields
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.i18n import Translator
+from cardroom.i18n import ENGLISH, Translator, levels, tr_of
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
 from cardroom.i18n.names import shown_name
-from cardroom.i18n.words import N_, in_turn, labelled, pretty, tr_of
+from cardroom.i18n.words import N_, in_turn, labelled, pretty
 
-LEVEL_WORDS = {
-    "easy": N_("easy"),
-    "medium": N_("medium"),
-    "hard": N_("hard"),
-    "expert": N_("expert"),
-}
+LEVEL_WORDS = levels.LEVEL_WORDS
 
 CardText = Callable[[Card, Translator], object]
 """A card as an event shows it: printed (``7♦``) or a noun phrase (« l’as de cœur »)."""
@@ -166,15 +161,15 @@ def _event_text(
         winner = f.get("winner")
         if winner is None:
             return tr._(
-                "the game is blocked: nobody can ever play again; {first} cards left to "
+                "the game is blocked: nobody can ever play again; cards left: {first} to "
                 "{second}, a draw",
                 first=left[0],
                 second=left[1],
             )
         return tr.ngettext(
-            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
             "{name} wins ({n} point)",
-            "the game is blocked: nobody can ever play again; {first} cards left to {second}: "
+            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
             "{name} wins ({n} points)",
             int(f["points"]),
             first=left[0],
@@ -188,12 +183,12 @@ def event_words(
     event: Any,
     game: str,
     names: Sequence[str],
-    lang: str | Translator | None,
+    lang: Translator,
     *,
     named: bool = False,
 ) -> str:
     """One Spit or Speed engine event in words (cards as ``7♦``, or with ``named`` as words)."""
-    tr = tr_of(lang)
+    tr = lang
     text = _event_text(
         type(event).__name__, event_fields(event), game, names, tr, _named if named else _pretty
     )
@@ -235,9 +230,9 @@ def reason_words(reason: Any, lang: str | Translator | None = None, msg: Any = N
     return words(msg if isinstance(msg, Mapping) else reason, lang)
 
 
-def action_words(action: Mapping[str, Any], lang: str | Translator | None = None) -> str:
+def action_words(action: Mapping[str, Any], lang: Translator = ENGLISH) -> str:
     """An action in record form, in words: ``play the 9 of diamonds on pile 1``."""
-    tr = tr_of(lang)
+    tr = lang
     kind = action.get("type")
     card = _card_of(action.get("card"))
     named = card_phrase(card, tr.lang) if card is not None else ""
@@ -354,9 +349,9 @@ def line_words(
     return labelled(who, action_words(action, tr), tr) if isinstance(action, Mapping) else None
 
 
-def seat_name(row: Mapping[str, Any], lang: str | Translator | None) -> str:
+def seat_name(row: Mapping[str, Any], lang: Translator) -> str:
     """A seat's name as a page shows it: a bot's ``Easy bot`` becomes « Robot facile »."""
-    tr = tr_of(lang)
+    tr = lang
     name, level = row.get("name"), row.get("bot")
     if isinstance(level, str) and level in LEVEL_WORDS and name == f"{level.capitalize()} bot":
         return tr._("{level} bot", level=tr._(LEVEL_WORDS[level]))
@@ -367,12 +362,12 @@ def seat_name(row: Mapping[str, Any], lang: str | Translator | None) -> str:
 
 
 def localize_realtime_frame(
-    frame: Mapping[str, Any], lang: str | Translator | None
+    frame: Mapping[str, Any], lang: Translator
 ) -> dict[str, Any]:
     """A copy of a Spit or Speed ``state`` frame whose log lines (and bots' names) are in
     ``lang``; English frames are returned as they are (copied)."""
     out = dict(frame)
-    tr = tr_of(lang)
+    tr = lang
     if tr.lang == "en" or frame.get("type") != "state":
         return out
     rows = [dict(r) for r in frame.get("seats") or []]

@@ -9,21 +9,20 @@ from __future__ import annotations
 
 from cardroom.games.errors import RecordError, RulesError
 from cardroom.games.messages import Message
-from cardroom.i18n import N_, Translator
+from cardroom.i18n import ENGLISH, N_, Translator, tr_of
 from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words
-from cardroom.i18n.words import tr_of
 
 
-def illegal_reason(reason: str, lang: str | Translator | None = None) -> str:
+def illegal_reason(reason: str, lang: Translator = ENGLISH) -> str:
     """A Nain Jaune engine's ``IllegalAction.reason`` (a message with an id) in ``lang``."""
     return words(reason, lang)
 
 
-def request_error_text(message: str, lang: str | Translator | None = None) -> str:
+def request_error_text(message: str, lang: Translator = ENGLISH) -> str:
     """A refused web request (creating a table, the rules' options, an unknown table) in
     ``lang``: a message with an id is told from its id; a fixed sentence is its own msgid."""
-    tr = tr_of(lang)
+    tr = lang
     if isinstance(message, Message):
         return words(message, tr)
     if message in _TABLE_FIXED:
@@ -47,11 +46,11 @@ def _first_arg(error: Exception) -> str:
     return arg if isinstance(arg, str) else str(error)
 
 
-def table_error_text(code: str, message: str, lang: str | Translator | None = None) -> str:
+def table_error_text(code: str, message: str, lang: Translator = ENGLISH) -> str:
     """A table's refusal (``TableError`` code and message) in ``lang``: from the message's id
     (or, for a fixed sentence, the sentence as its msgid); never an English sentence to a
     French or Welsh reader."""
-    tr = tr_of(lang)
+    tr = lang
     if isinstance(message, Message):
         return words(message, tr)
     if message in _TABLE_FIXED:

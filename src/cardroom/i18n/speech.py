@@ -6,8 +6,8 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
-from cardroom.i18n import Translator
-from cardroom.i18n.words import engine_event_dict, event_text, tr_of
+from cardroom.i18n import Translator, tr_of
+from cardroom.i18n.words import engine_event_dict, event_text
 
 VOICES = {"en": "en-gb", "fr": "fr-fr", "cy": "cy"}
 SPOKEN_KINDS = frozenset({"takes", "without", "grand-opera", "out"})

@@ -13,9 +13,9 @@ from typing import Any
 
 from cardroom.cards import Card, Rank, Suit
 from cardroom.games.messages import Message, message_json
+from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n import N_ as N_
 from cardroom.i18n import Np_ as Np_
-from cardroom.i18n import Translator
 from cardroom.i18n import tr_of as tr_of
 from cardroom.i18n.grammar import RANK_LETTERS as RANK_LETTERS
 from cardroom.i18n.grammar import printed, rank_phrase
@@ -44,9 +44,9 @@ _TAKES = {
 }
 
 
-def rank_letter(rank: int, lang: str | Translator | None = None) -> str:
+def rank_letter(rank: int, lang: Translator = ENGLISH) -> str:
     """The letter on a card of ``rank`` in the language's packs (``D`` for a French queen)."""
-    letters = RANK_LETTERS.get(tr_of(lang).lang, {})
+    letters = RANK_LETTERS.get(lang.lang, {})
     return letters.get(int(rank)) or Rank(int(rank)).symbol
 
 
@@ -80,10 +80,10 @@ EARLIER_RULES: dict[tuple[str, int], str] = {
 docs say when it changed); a record played under one of them is replayed under it."""
 
 
-def rules_note(game: str, version: int, lang: str | Translator | None = None) -> str | None:
+def rules_note(game: str, version: int, lang: Translator = ENGLISH) -> str | None:
     """The line that says a record was played under earlier rules (None: today's rules)."""
     text = EARLIER_RULES.get((game, version))
-    return None if text is None else tr_of(lang)._(text)
+    return None if text is None else lang._(text)
 
 
 def rank_name(rank: int, lang: str | Translator | None = None) -> str:
@@ -97,31 +97,31 @@ def a_rank(rank: int, lang: str | Translator | None = None) -> str:
     return rank_phrase(int(rank), tr_of(lang).lang).a
 
 
-def suit_name(suit: Suit, lang: str | Translator | None = None) -> str:
+def suit_name(suit: Suit, lang: Translator = ENGLISH) -> str:
     """``clubs``, ``diamonds`` … in the language."""
-    return tr_of(lang)._(_SUIT[suit])
+    return lang._(_SUIT[suit])
 
 
-def card_name(card: Card | str, lang: str | Translator | None = None) -> str:
+def card_name(card: Card | str, lang: Translator = ENGLISH) -> str:
     """The card in words: ``queen of spades``, ``dame de pique``, ``brenhines rhawiau``."""
     if isinstance(card, str):
         card = Card.parse(card)
-    tr = tr_of(lang)
+    tr = lang
     return tr._("{rank} of {suit}", rank=rank_name(card.rank, tr), suit=suit_name(card.suit, tr))
 
 
-def without_call(rank: int, lang: str | Translator | None = None) -> str:
+def without_call(rank: int, lang: Translator = ENGLISH) -> str:
     """The announcement ``without 7`` / ``sans 7`` / ``heb 7``."""
-    tr = tr_of(lang)
+    tr = lang
     special = _WITHOUT.get(int(rank))
     return tr._(special) if special else tr._("without {rank}", rank=int(rank))
 
 
-def takes_call(card: Card | str, lang: str | Translator | None = None) -> str:
+def takes_call(card: Card | str, lang: Translator = ENGLISH) -> str:
     """``queen who takes``, ``Yellow Dwarf who takes`` (``Nain Jaune qui prend``)."""
     if isinstance(card, str):
         card = Card.parse(card)
-    tr = tr_of(lang)
+    tr = lang
     if card.code == YELLOW_DWARF:
         return tr._("Yellow Dwarf who takes")
     special = _TAKES.get(int(card.rank))
@@ -133,14 +133,14 @@ def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
     return printed(card, tr_of(lang).lang)
 
 
-def labelled(label: object, text: object, lang: str | Translator | None = None) -> str:
+def labelled(label: object, text: object, lang: Translator = ENGLISH) -> str:
     """``label: text`` as the language writes it (French: ``label : text``)."""
-    return tr_of(lang)._("{label}: {words}", label=label, words=text)
+    return lang._("{label}: {words}", label=label, words=text)
 
 
-def in_turn(parts: Sequence[object], lang: str | Translator | None = None) -> str:
+def in_turn(parts: Sequence[object], lang: Translator = ENGLISH) -> str:
     """Things said one after another: ``a; b`` (French: ``a ; b``)."""
-    return (" ; " if tr_of(lang).lang == "fr" else "; ").join(str(p) for p in parts)
+    return (" ; " if lang.lang == "fr" else "; ").join(str(p) for p in parts)
 
 
 def seconds_text(
@@ -161,12 +161,12 @@ def _message_of(value: Any, msg: Any = None) -> Any:
     return value
 
 
-def sequence_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+def sequence_reason(reason: Any, lang: Translator = ENGLISH, msg: Any = None) -> str:
     """Why a new sequence starts, in words (from the reason's id and fields)."""
     return words(_message_of(reason, msg), lang)
 
 
-def game_over_reason(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+def game_over_reason(reason: Any, lang: Translator = ENGLISH, msg: Any = None) -> str:
     """Why the game ended, in words (from the reason's id and fields)."""
     return words(_message_of(reason, msg), lang)
 
@@ -195,7 +195,7 @@ def stakes_text(
 def event_text(
     event: Mapping[str, Any],
     name: Callable[[int], str],
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
     *,
     letters: bool = True,
 ) -> str:
@@ -206,7 +206,7 @@ def event_text(
     The kinds are those of the table frames (``play``, ``takes``, ``without`` …); an unknown kind
     gives its ``text`` as it is.
     """
-    tr = tr_of(lang)
+    tr = lang
     shown = tr if letters else "en"
     kind = event.get("kind")
     seat = event.get("seat")
@@ -376,7 +376,7 @@ def engine_event_dict(event: object) -> dict[str, Any]:
 def engine_event_text(
     event: object,
     names: Sequence[str],
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
     *,
     letters: bool = True,
 ) -> str:
@@ -384,12 +384,12 @@ def engine_event_text(
     return event_text(engine_event_dict(event), names.__getitem__, lang, letters=letters)
 
 
-def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
+def default_name(row: Mapping[str, Any], lang: Translator) -> Any:
     """A seat's name, with the names cardroom gives (``Bot 2``, ``Seat 3``) in ``lang``."""
     name, seat = row.get("name"), row.get("seat")
     if not isinstance(seat, int):
         return name
-    tr = tr_of(lang)
+    tr = lang
     if name == f"Bot {seat + 1}" and row.get("kind") == "bot":
         return tr._("Bot {number}", number=seat + 1)
     if name == f"Seat {seat + 1}":
@@ -398,7 +398,7 @@ def default_name(row: Mapping[str, Any], lang: str | Translator | None) -> Any:
 
 
 def record_with_shown_names(
-    record: Any, kinds: Sequence[str], lang: str | Translator | None
+    record: Any, kinds: Sequence[str], lang: Translator
 ) -> Any:
     """A table's record (a round, or a game: a list of rounds) whose bots carry the names
     :func:`default_name` gives them in ``lang`` (``Bot 2`` -> « Robot 2 »), as at the table: for
@@ -495,14 +495,14 @@ def _rows_in_words(seats: list[Any], tr: Translator) -> _Rows:
     return rows, tuple(names.items())
 
 
-def localize_frame(frame: Mapping[str, Any], lang: str | Translator | None) -> dict[str, Any]:
+def localize_frame(frame: Mapping[str, Any], lang: Translator) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
     frame's seats); other frames are returned as they are (copied). The result shares its
     seat rows and events with other frames': read it, do not change it."""
     out = dict(frame)
     if frame.get("type") != "state":
         return out
-    tr = tr_of(lang)
+    tr = lang
     result = frame.get("game_result")
     if isinstance(result, Mapping) and isinstance(result.get("reason"), str):
         reason = game_over_reason(result["reason"], tr, result.get("reason_msg"))

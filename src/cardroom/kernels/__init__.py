@@ -1,4 +1,5 @@
-"""The compiled Nain Jaune kernels (numba) and their random streams, below ``bots`` and ``sim``.
+"""What the compiled kernels (numba) share: their cache folder and random streams, below
+``bots`` and ``sim``. Each game's kernel lives in its folder (``games/<game>/kernel.py``).
 
 Importing this package makes sure numba can cache the compiled code: when neither
 the package's ``__pycache__`` nor the user's cache folder can be written (a read-only install

@@ -8,8 +8,8 @@ chained: game ``g`` of chunk ``c`` of a simulation seeded ``s`` has the key
 
 :class:`SplitMixRandom` is a ``random.Random`` whose every draw comes from that generator, so the
 readable engine's own deal (``rng.shuffle``) and the readable bots (``rng.randrange``) consume
-exactly the numbers the fast path consumes. :func:`cardroom.sim.readable.readable_game` plays one
-game of a simulation through the readable engine and bots on these streams.
+exactly the numbers the fast path consumes; a game's readable simulation plays one game of a
+simulation through the readable engine and bots on these streams.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Running many games: bulk simulation, tournaments and simulated Spit/Speed tables.
+"""Running many games: what simulations share and simulated real-time tables.
 
-The compiled Nain Jaune code they run lives below, in :mod:`cardroom.kernels`.
+A game's own simulation (bulk runs on its kernel, tournaments) lives in its folder
+(``games/<game>/sim/``).
 """
 
 from cardroom.games.messages import Message

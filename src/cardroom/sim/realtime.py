@@ -1,4 +1,4 @@
-"""Spit and Speed between reaction bots on a virtual clock: a discrete-event loop, no sleeping.
+"""The real-time games between reaction bots on a virtual clock: a discrete-event loop, no sleeping.
 
 The next thing to happen is the earliest of the bots' planned actions and the arbiter's countdown
 deadline (a countdown due at the same moment as an action goes first, as at a real table). The
@@ -27,7 +27,7 @@ MAX_STEPS = 20_000
 
 @dataclass(slots=True)
 class GameResult:
-    """One simulated game (or Speed match to a target), seen from the bots' side: ``winner`` is an
+    """One simulated game (or match to a target), seen from the bots' side: ``winner`` is an
     index into the bots list; the figures are totals over a match's games."""
 
     winner: int | None
@@ -119,7 +119,7 @@ def run_table(table: Table, max_seconds: float = MAX_SECONDS, max_steps: int = M
 
 
 def redeals(engine: Any) -> int:
-    """New Spit layouts dealt / Speed side piles rebuilt so far (0 if the engine cannot say)."""
+    """New layouts dealt or side piles rebuilt so far (0 if the engine cannot say)."""
     for name in ("redeals", "rebuilds"):
         value = getattr(engine, name, None)
         if isinstance(value, int):
@@ -194,7 +194,7 @@ class Summary:
     labels: list[str]
     results: list[GameResult]
     target: int = 0
-    """Speed's target score when each result is a match (0: single games)."""
+    """The target score when each result is a match (0: single games)."""
 
     @property
     def games(self) -> int:

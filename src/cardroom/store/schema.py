@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 import cardroom.store.analyses
+import cardroom.store.bots
 import cardroom.store.bounds
 import cardroom.store.chat  # (each module adds its tables to the metadata)
 import cardroom.store.players

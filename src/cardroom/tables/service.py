@@ -22,8 +22,8 @@ from typing import Any
 
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS, LazyRandom
-from cardroom.bots.hint import HintError, suggest
 from cardroom.games.messages import Message
+from cardroom.games.nain_jaune.bots.hint import HintError, suggest
 from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.games.nain_jaune.view import view_of
 from cardroom.games.table import clean_name, hash_token, seat_for_token

@@ -1,2 +1,2 @@
-"""The terminal front ends: the Textual apps and the plain line modes of each game, and the
-Nain Jaune controller they share (on the table state machine of :mod:`cardroom.tables`)."""
+"""The terminal front ends the games share: the real-time Textual app and its plain line mode,
+and the apps' key lines; a game's own face lives in its folder (``games/<game>/terminal/``)."""

@@ -31,7 +31,7 @@ from cardroom.web.identity import TooManyPlayers
 from cardroom.web.limits import Limits
 from cardroom.web.play_now import PlayNow
 from cardroom.web.ratings import RatingKeeper
-from cardroom.web.routes import analysis, lobby, players, replay, rules, tables, ws
+from cardroom.web.routes import analysis, bots, lobby, players, replay, rules, tables, ws
 from cardroom.web.routes.common import connection_lang
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
@@ -76,7 +76,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc_keeper.start()  # the only full collection, before the first request
             keeper = asyncio.get_running_loop().create_task(gc_keeper.run())
             ratings = asyncio.get_running_loop().create_task(
-                RatingKeeper(store, takeover_share=settings.rated_takeover_share).run()
+                RatingKeeper(
+                    store,
+                    takeover_share=settings.rated_takeover_share,
+                    bots_rate_people=settings.bots_rate_people,
+                ).run()
             )
             app.state.store = store
             app.state.limits.shared = BoundStore(store)
@@ -136,7 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (lobby, tables, replay, rules, analysis, ws, players):
+    for module in (bots, lobby, tables, replay, rules, analysis, ws, players):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

@@ -13,6 +13,7 @@ import json
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from cardroom.i18n import translator
 from cardroom.i18n.messages import message_words
 
 CLOSE_TRY_AGAIN = 1013
@@ -59,7 +60,7 @@ class PerAddress:
 
     async def refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         """The answer past the bound: a 429 or an error frame then 1013, in words."""
-        words = message_words(TOO_MANY, {}, _lang(HTTPConnection(scope)))
+        words = message_words(TOO_MANY, {}, translator(_lang(HTTPConnection(scope))))
         if scope["type"] == "websocket":
             message = await receive()
             if message["type"] != "websocket.connect":

@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 
 from fastapi.responses import JSONResponse
 
+from cardroom.i18n import translator
 from cardroom.i18n.messages import message_words
 from cardroom.store.bounds import BoundStore
 from cardroom.tables.chat import TokenBucket
@@ -258,7 +259,7 @@ def refusal(
     """The answer past a bound: ``{"error": code, "message": words, "id": id}`` (message ``id``
     of :mod:`cardroom.i18n.bound_words` in ``lang``), with ``Retry-After`` when ``wait`` is
     given."""
-    response = error_json(status, code, message_words(id, fields, lang), id=id)
+    response = error_json(status, code, message_words(id, fields, translator(lang)), id=id)
     if wait is not None:
         response.headers["Retry-After"] = retry_after(wait)
     return response

@@ -29,6 +29,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from cardroom.games import registry
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store import EventStore, PlayerStore, StoreError
 from cardroom.store.events import _guard
@@ -210,7 +211,7 @@ class PlayNow:
         )
         async with _guard(), self.store.engine.connect() as conn:  # read only: no write lock
             waiting = {r.game for r in (await conn.execute(query)).all()}
-        for game in [g for g in ("speed", "spit", "nain-jaune") if g in waiting]:
+        for game in [g for g in registry.names() if g in waiting]:
             for _ in range(100):  # at most 100 tables a round: the next round goes on
                 try:
                     table = await self.match_one(game, time.time() if now is None else now)
@@ -242,7 +243,7 @@ class PlayNow:
         if not waiting:
             return None
         first = waiting[0]
-        if first.game in ("spit", "speed"):
+        if registry.game(first.game).realtime:
             others = waiting[1:]
             if others:
                 mate = min(others, key=lambda w: (abs(w.mu - first.mu), w.at))
@@ -302,7 +303,7 @@ class PlayNow:
 
     async def _make_table(self, game: str, group: list[Waiting], size: int) -> str:
         people = [SeatSpec("person", name=w.name or "?") for w in group]
-        if game in ("spit", "speed"):
+        if registry.game(game).realtime:
             level = "medium"
             if len(people) == 1:  # alone past the wait: a bot of the person's level
                 level = await self.level_for(group[0].player_id, game)

@@ -16,11 +16,22 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
+from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.games.records import brief
 
 MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log", "history")
 NAME_MAX = 24
+GAME_NAME_MAX = 40
+DEFAULT_GAME = next(iter(registry.GAMES))
+"""The game of a create request that names none: the registry's first (Nain Jaune)."""
+
+
+def unknown_game(name: str) -> str:
+    """The decoder's English for a game no entry of the registry has."""
+    return f"unknown game {brief(name)}: choose one of {', '.join(registry.names())}"
+
+
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 ClientId = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
@@ -272,8 +283,9 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
 
     name: Annotated[str, Meta(max_length=4 * NAME_MAX)]
     """The creator's name (seat 0)."""
-    game: Literal["nain-jaune", "spit", "speed"] = "nain-jaune"
-    """Spit and Speed tables have two seats (``players`` is then 2) and no preset."""
+    game: Annotated[str, Meta(max_length=GAME_NAME_MAX)] = DEFAULT_GAME
+    """A registered game's name (:func:`decode_create` refuses another); a real-time game's
+    table has two seats (``players`` is then 2) and no preset."""
     players: int = 4
     """2 to 8 for Nain Jaune (told in words by the lobby, as the rules tell their options)."""
     preset: Annotated[str, Meta(max_length=32)] | None = None
@@ -311,6 +323,8 @@ def decode_create(body: bytes) -> CreateTable:
     """Read a ``POST /api/tables`` body; raise :class:`ProtocolError` naming what is wrong."""
     try:
         body_struct: CreateTable = _create_decoder.decode(body)
+        if body_struct.game not in registry.GAMES:
+            raise msgspec.ValidationError(f"{unknown_game(body_struct.game)} - at `$.game`")
         return body_struct
     except msgspec.DecodeError as exc:
         field = _field_of(exc)

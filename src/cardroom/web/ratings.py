@@ -12,8 +12,8 @@ A rated table is marked in ``rated_tables`` when it is made. Once it is over, th
   reason is kept (``rated_tables.outcome``) and shown in words on My games;
 - a person who left (``left``), lost by being away past the limit (``forfeit``), or for whom a
   bot made more than :data:`TAKEOVER_SHARE` of the decisions lost: ranked below everyone who
-  stayed. The others' result stands (Nain Jaune: by final chips, ties share a rank; Spit and
-  Speed: the winner first).
+  stayed. The others' result stands (a turn-based game: by final chips, ties share a rank; a
+  real-time game: the winner first).
 
 A table whose counting fails is logged once, marked ``failed`` and skipped: the others are
 counted on. The rating a person reads is :func:`display`: 1500 for a newcomer.
@@ -24,15 +24,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 
+from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.i18n import N_
 from cardroom.store import EventStore, StoreError
+from cardroom.store.bots import bots_t
 from cardroom.store.events import _guard, events_t, seats_t, tables_t
 from cardroom.store.players import players_t, seat_claims_t
 from cardroom.store.ratings import rated_tables_t, rating_changes_t, ratings_t
@@ -54,31 +56,29 @@ SHOWN_PER_MU = 48.0
 """Points shown per unit of mu: 200 / beta, so a gap of one beta (a 76 % chance to win between
 settled ratings) reads as 200 points, as it does in Elo and lichess's Glicko."""
 SHOWN_FLOOR = 100
-"""No rating is shown below this (the Spit easy bot's mu maps under it)."""
+"""No rating is shown below this (the weakest bots' mu may map under it)."""
 
-BOT_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
-    # (mu, sigma) per level, measured by tournament (docs/web.md "Ratings"): Nain Jaune by
-    # `cardroom tournament nain-jaune --bots easy,medium,hard,expert --games 100 --players 4
-    # --seed 21`; Spit and Speed by `tools/bot_ratings.py --games 200` (every pair of levels).
-    "nain-jaune": {
-        "easy": (19.01, 3.08),
-        "medium": (20.56, 2.97),
-        "hard": (23.66, 2.94),
-        "expert": (35.73, 3.22),
-    },
-    "speed": {
-        "easy": (6.87, 2.41),
-        "medium": (20.45, 2.01),
-        "hard": (29.00, 2.06),
-        "expert": (45.23, 2.60),
-    },
-    "spit": {
-        "easy": (-10.53, 3.24),
-        "medium": (14.28, 2.65),
-        "hard": (35.84, 2.72),
-        "expert": (63.79, 3.43),
-    },
-}
+class _BotRatings(Mapping[str, Mapping[str, tuple[float, float]]]):
+    """Each game's bots' fixed ratings, by game name: the registry's ``bot_ratings`` piece of
+    every game that has one (a live view: a game registered later is in it)."""
+
+    def __getitem__(self, game: str) -> Mapping[str, tuple[float, float]]:
+        entry = registry.GAMES.get(game)
+        if entry is None or entry.bot_ratings is None:
+            raise KeyError(game)
+        ratings: Mapping[str, tuple[float, float]] = entry.load("bot_ratings")
+        return ratings
+
+    def __iter__(self) -> Iterator[str]:
+        return (g.name for g in registry.games() if g.bot_ratings is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+BOT_RATINGS: Mapping[str, Mapping[str, tuple[float, float]]] = _BotRatings()
+"""Game -> level -> the bot's fixed ``(mu, sigma)``, measured by tournament (each game's
+``bot_ratings`` module; docs/web.md "Ratings")."""
 
 
 def model() -> Any:
@@ -160,8 +160,10 @@ def bot_shares(entries: Sequence[tuple[str, dict[str, Any]]]) -> dict[int, float
 
 
 def seat_ranks(game: str, summary: dict[str, Any], seats: int) -> list[int] | None:
-    """The rank of each seat of a finished game from its summary (None: no result)."""
-    if game == "nain-jaune":
+    """The rank of each seat of a finished game from its summary (None: no result): by final
+    chips at a turn-based table, the winner first at a real-time one."""
+    entry = registry.GAMES.get(game)
+    if entry is not None and not entry.realtime:
         chips = summary.get("chips")
         if not isinstance(chips, list) or len(chips) != seats:
             return None
@@ -222,11 +224,18 @@ class RatingKeeper:
     """Counts finished rated tables into the ratings (a task of the web server)."""
 
     def __init__(
-        self, store: EventStore, interval: float = 2.0, takeover_share: float = TAKEOVER_SHARE
+        self,
+        store: EventStore,
+        interval: float = 2.0,
+        takeover_share: float = TAKEOVER_SHARE,
+        bots_rate_people: bool = False,
     ) -> None:
         self.store = store
         self.interval = interval
         self.takeover_share = takeover_share
+        self.bots_rate_people = bots_rate_people
+        """Off: a game with a bot people brought moves only the bots' ratings (their own
+        pool); the people's stay as they were."""
 
     async def run(self) -> None:
         """Count what is due every ``interval`` seconds until cancelled."""
@@ -376,9 +385,13 @@ class RatingKeeper:
         ]
         ranks = [r.rank for r in playing]
         after = rate(before, ranks)
+        programs = await brought_bots(conn, [r.player_id for r in playing if r.player_id])
+        keep_people = bool(programs) and not self.bots_rate_people
         for r, old, new in zip(playing, before, after, strict=True):
             if r.player_id is None:
                 continue
+            if keep_people and r.player_id not in programs:
+                continue  # the people's pool is not moved by games against brought bots
             games = current.get(r.player_id, (MU, SIGMA, 0))[2] + 1
             values = {"mu": new[0], "sigma": new[1], "games": games}
             if r.player_id in current:
@@ -404,6 +417,14 @@ class RatingKeeper:
                 )
             )
         return "rated"
+
+
+async def brought_bots(conn: Any, ids: Sequence[str]) -> set[str]:
+    """The ids among ``ids`` of bots people brought (the bot API's, rated in their own pool)."""
+    if not ids:
+        return set()
+    query = sa.select(bots_t.c.id).where(bots_t.c.id.in_(list(ids)))
+    return {r.id for r in (await conn.execute(query)).all()}
 
 
 async def mark_rated(store: EventStore, table_id: str, game: str) -> None:
@@ -478,8 +499,15 @@ async def leaderboard(
     """The people with at least ``min_games`` rated games and the bots, best first, on the
     shown scale."""
     query = (
-        sa.select(players_t.c.id, players_t.c.name, ratings_t.c.mu, ratings_t.c.games)
+        sa.select(
+            players_t.c.id,
+            players_t.c.name,
+            ratings_t.c.mu,
+            ratings_t.c.games,
+            bots_t.c.id.label("program"),
+        )
         .join(players_t, players_t.c.id == ratings_t.c.player_id)
+        .outerjoin(bots_t, bots_t.c.id == ratings_t.c.player_id)
         .where(ratings_t.c.game == game, ratings_t.c.games >= min_games)
         .order_by(ratings_t.c.mu.desc())
         .limit(limit)
@@ -491,6 +519,7 @@ async def leaderboard(
             "name": r.name,
             "tag": player_tag(r.id),
             "bot": None,
+            "program": r.program is not None,
             "rating": display(r.mu),
             "provisional": provisional(r.games),
             "games": r.games,

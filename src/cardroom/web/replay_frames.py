@@ -30,6 +30,7 @@ from cardroom.games.nain_jaune.record import (
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND
 from cardroom.games.nain_jaune.settlement import breakdown
+from cardroom.i18n import translator
 from cardroom.i18n.messages import message_words
 from cardroom.i18n.names import shown_name, shown_names
 from cardroom.i18n.words import engine_event_text, rules_note, stakes_text
@@ -49,7 +50,7 @@ class ReplayTooLarge(Exception):
     with ``fields``; its English words are the exception's text."""
 
     def __init__(self, id: str, **fields: int) -> None:
-        super().__init__(message_words(id, fields, "en"))
+        super().__init__(message_words(id, fields, translator("en")))
         self.id = id
         self.fields = fields
 
@@ -115,7 +116,8 @@ def _frames(
         _round_frames(rep, number, lang, budget)
         for number, rep in enumerate(chosen, start=first + 1)
     ]
-    notes = {rules_note("nain-jaune", v, lang) for v in {r.rules_version for r in records}}
+    tr = translator(lang)
+    notes = {rules_note("nain-jaune", v, tr) for v in {r.rules_version for r in records}}
     return {
         "game": "nain-jaune",
         "players": shown_names(records[0].players, lang),
@@ -170,7 +172,7 @@ def _round_frames(
         budget.spend(len(steps) - counted)
     result = result_json(rep)
     if isinstance(result.get("winner_name"), str):
-        result["winner_name"] = shown_name(result["winner_name"], lang)
+        result["winner_name"] = shown_name(result["winner_name"], translator(lang))
     settlement: dict[str, Any] | None = None
     res = rep.result
     if res is not None:
@@ -208,7 +210,7 @@ def _texts(events: list[Event], names: list[str], lang: str = "en") -> list[str]
         if isinstance(event, Staked):
             stakes[event.seat] = stakes.get(event.seat, 0) + event.amount
         else:
-            out.append(engine_event_text(event, names, lang))
+            out.append(engine_event_text(event, names, translator(lang)))
     if stakes:
         out.insert(0, stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, lang))
     return out

@@ -150,7 +150,7 @@ def _step(
         tr = translator(lang)
         step["text"] = [tr._("{name}: refused", name=names[entry.seat])]
         step["refused"] = {
-            "action": action_words(engine.action_to_json(entry.action), lang),
+            "action": action_words(engine.action_to_json(entry.action), translator(lang)),
             "reason": reason_words(entry.reason or "", lang),
         }
     if engine.game == "spit":

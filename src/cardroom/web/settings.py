@@ -92,6 +92,9 @@ class Settings:
     """The most rounds a table's end condition may ask for (``rounds:N``)."""
     hints_per_minute: int = 10
     """Hints one seat may ask for per minute (past it: an error frame)."""
+    bots_rate_people: bool = False
+    """Whether a rated game against a bot people brought (the bot API) moves the people's
+    ratings; off: only the bots' own ratings move (docs/bots-api.md)."""
     hint_threads: int = 1
     """Threads of the hints' own pool (bots and replays never wait for a hint)."""
     seat_rate_per_second: float = 20.0

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import Card, CardError, parse_card, shuffled_deck
 from cardroom.games.errors import RecordError
@@ -92,6 +92,9 @@ class CallFlip:
     The flip comes when both have called (or the table's countdown, running from the first
     call, runs out); a card played clears the calls.
     """
+
+    stalemate_call: ClassVar[bool] = True
+    """An action that breaks a stalemate (the analysis counts these calls)."""
 
     def __str__(self) -> str:
         return "call flip"
@@ -251,12 +254,12 @@ class Blocked:
     points: int
 
     def describe(self, names: Sequence[str]) -> str:
-        left = f"{self.cards_left[0]} cards left to {self.cards_left[1]}"
+        left = f"cards left: {self.cards_left[0]} to {self.cards_left[1]}"
         if self.winner is None:
             return f"the game is blocked: nobody can ever play again; {left}, a draw"
         return (
             f"the game is blocked: nobody can ever play again; {left}: "
-            f"{names[self.winner]} wins ({self.points} points)"
+            f"{names[self.winner]} wins ({self.points} point{'' if self.points == 1 else 's'})"
         )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import DECK, Card, CardError, parse_card, shuffled_deck
 from cardroom.games.errors import RecordError
@@ -87,6 +87,9 @@ class Move:
 @dataclass(frozen=True, slots=True)
 class CallSpit:
     """Call "Spit!" (at the start, after a new layout, or at a stalemate)."""
+
+    stalemate_call: ClassVar[bool] = True
+    """An action that breaks a stalemate (the analysis counts these calls)."""
 
     def __str__(self) -> str:
         return "call Spit!"

@@ -26,8 +26,8 @@ from fastapi.responses import JSONResponse, Response
 
 from cardroom.analysis import REFUSALS
 from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Status
-from cardroom.bots.strength import LEVEL_STRENGTH
 from cardroom.games.errors import RecordError
+from cardroom.games.nain_jaune.bots.strength import LEVEL_STRENGTH
 from cardroom.games.records import loads
 from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
@@ -70,7 +70,7 @@ def queue_of(request: Request) -> AnalysisQueue:
 async def levels() -> Response:
     """Each Nain Jaune level's strength, for the lobby: its ``rating`` is the fixed one the
     leaderboard shows and people's ratings are measured against (:data:`BOT_RATINGS`), its
-    ``chips`` and ``accuracy`` those of :mod:`cardroom.bots.strength`."""
+    ``chips`` and ``accuracy`` those of :mod:`cardroom.games.nain_jaune.bots.strength`."""
     return JSONResponse(
         {
             "levels": {
@@ -117,9 +117,10 @@ def names_in_words(analysis: dict[str, Any], lang: str) -> dict[str, Any]:
     if not isinstance(players, list):
         return analysis
     out = dict(analysis)
+    tr = translator(lang)
     if analysis.get("game") == "nain-jaune":
         out["players"] = [
-            shown_name(str(default_name({"name": name, "seat": g, "kind": "bot"}, lang)), lang)
+            shown_name(str(default_name({"name": name, "seat": g, "kind": "bot"}, tr)), tr)
             if isinstance(name, str)
             else name
             for g, name in enumerate(players)
@@ -130,7 +131,7 @@ def names_in_words(analysis: dict[str, Any], lang: str) -> dict[str, Any]:
         name = row.get("name") if isinstance(row, dict) else None
         if isinstance(name, str):
             level = name.removesuffix(" bot").lower() if name.endswith(" bot") else None
-            row = {**row, "name": seat_name({"name": name, "bot": level}, lang)}
+            row = {**row, "name": seat_name({"name": name, "bot": level}, tr)}
         shown.append(row)
     out["players"] = shown
     return out

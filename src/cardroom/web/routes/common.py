@@ -80,7 +80,7 @@ def table_error_json(exc: TableError, lang: str = "en") -> JSONResponse:
     response = error_json(
         STATUS_OF_CODE.get(exc.code, HTTPStatus.BAD_REQUEST),
         exc.code,
-        table_error_text(exc.code, exc.message, lang),
+        table_error_text(exc.code, exc.message, translator(lang)),
         id=message_id(exc.code, exc.message),
     )
     return response

@@ -19,6 +19,7 @@ from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndConditi
 from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
+from cardroom.i18n.levels import BOT_WORDS, LEVEL_WORDS
 from cardroom.i18n.options import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
@@ -32,6 +33,7 @@ from cardroom.web.identity import (
 )
 from cardroom.web.limits import PENDING, Limits, refusal
 from cardroom.web.protocol import (
+    LEVEL_NAMES,
     CreateTable,
     ProtocolError,
     SeatIn,
@@ -74,8 +76,17 @@ async def nain_jaune_options() -> dict[str, Any]:
 
 @router.get("/api/games")
 async def game_list() -> dict[str, Any]:
-    """Every registered game: its name and its title (an English msgid the page translates)."""
-    return {"games": [{"name": g.name, "title": g.title} for g in registry.games()]}
+    """Every registered game (its name, its title as an English msgid the page translates, its
+    kind of table and its fewest and most players) and the bots' levels with their words."""
+    return {
+        "games": [
+            {"name": g.name, "title": g.title, "kind": g.kind, "players": list(g.players)}
+            for g in registry.games()
+        ],
+        "levels": [
+            {"name": lv, "words": LEVEL_WORDS[lv], "bot": BOT_WORDS[lv]} for lv in LEVEL_NAMES
+        ],
+    }
 
 
 @router.get("/healthz")
@@ -260,7 +271,7 @@ def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | Non
     an end past its most rounds; None if the table is within the bounds."""
     tr = translator(lang)
     least = settings.min_takeover_after
-    if body.game == "nain-jaune" and 0 < body.takeover_after < least:
+    if not registry.game(body.game).realtime and 0 < body.takeover_after < least:
         return tr.ngettext(
             "a bot may take an absent player's seat after {seconds} second at the soonest",
             "a bot may take an absent player's seat after {seconds} seconds at the soonest",
@@ -320,7 +331,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
                     f"a table request is at most {MAX_CREATE_BYTES // 1024} KB",
                     n=MAX_CREATE_BYTES // 1024,
                 ),
-                lang,
+                translator(lang),
             ),
         )
     try:
@@ -336,7 +347,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         refusal = bound_refusal(body, settings_of(request), lang)
         if refusal is not None:
             return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-request", refusal)
-        if body.game == "nain-jaune":
+        if not registry.game(body.game).realtime:
             config = config_from(body, name, settings_of(request).bot_delay)
         else:
             rt_config, rt_title = realtime_config_from(body, name)
@@ -345,7 +356,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         return error_json(
             HTTPStatus.BAD_REQUEST,
             exc.code,
-            request_error_text(said, lang),
+            request_error_text(said, translator(lang)),
             id=message_id(exc.code, said),
         )
     key: str | None = None
@@ -353,7 +364,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         player, key = await player_or_new(request)  # (TooManyPlayers: the app's 429)
     service = service_of(request)
     try:
-        if body.game == "nain-jaune":
+        if not registry.game(body.game).realtime:
             created = await service.create(config)
         else:
             created = await service.create_realtime(rt_config, rt_title, body.public)

@@ -15,13 +15,14 @@ import zipfile
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from http import HTTPStatus
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from msgspec import Meta
 
+from cardroom.games import registry
 from cardroom.games.registry import GAMES
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
@@ -55,6 +56,7 @@ from cardroom.web.passkeys import (
 from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
 from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
+from cardroom.web.protocol import GAME_NAME_MAX, unknown_game
 from cardroom.web.ratings import (
     MIN_GAMES,
     PROVISIONAL_GAMES,
@@ -134,10 +136,14 @@ class CredentialIn(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class PlayIn(msgspec.Struct, forbid_unknown_fields=True):
-    game: Literal["nain-jaune", "spit", "speed"]
+    game: Annotated[str, Meta(max_length=GAME_NAME_MAX)]
     size: Annotated[int, Meta(ge=2, le=8)] = 2
     wait: Annotated[float, Meta(ge=5, le=300)] = DEFAULT_WAIT
     bot_now: bool = False
+
+    def __post_init__(self) -> None:
+        if self.game not in registry.GAMES:  # a bad request, as a bad field's is
+            raise ValueError(unknown_game(self.game))
 
 
 def _refused(request: Request, code: str, status: int = HTTPStatus.BAD_REQUEST) -> JSONResponse:
@@ -828,7 +834,7 @@ async def play_now(request: Request) -> Response:
     full = await open_tables_refused(request, address, connection_lang(request))
     if full is not None:
         return full
-    size = 2 if body.game in ("spit", "speed") else body.size
+    size = 2 if registry.game(body.game).realtime else body.size
     play = _play(request)
     await play.join(
         player.id, body.game, size, body.wait, address=address, bot_now=body.bot_now

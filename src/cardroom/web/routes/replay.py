@@ -340,7 +340,7 @@ async def replay_table(request: Request, table_id: str) -> Response:
             kinds = [spec.kind for spec in service.table(table_id).cfg.seats]
         except TableError:  # not held by this process: the names as recorded
             kinds = []
-        return record_with_shown_names(rounds, kinds, lang)
+        return record_with_shown_names(rounds, kinds, translator(lang))
 
     # the record is checked once per language: its bots' names are the language's
     return await _page(request, f"table:{table_id}:{lang}", number, lang, record)

@@ -326,7 +326,7 @@ async def reissue_seat(request: Request, table_id: str, seat: int, what: str) ->
         return error_json(
             HTTPStatus.CONFLICT,
             "in-play",
-            table_error_text("bad-request", SEAT_IN_PLAY, lang),
+            table_error_text("bad-request", SEAT_IN_PLAY, translator(lang)),
             id=SEAT_IN_PLAY.id,
         )
     secret = await players_of(request).reissue(table_id, seat, time.time(), link=what == "link")

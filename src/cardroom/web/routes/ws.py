@@ -19,14 +19,16 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.games.messages import Message
 from cardroom.games.registry import REALTIME, names
+from cardroom.i18n import translator
 from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.i18n.words import localize_frame
 from cardroom.store import StoreUnavailable
+from cardroom.store.players import key_hash
 from cardroom.tables import Subscription, TableError, TableService
 from cardroom.tables.chat import ChatError, ChatFeed, TableChat, TokenBucket
 from cardroom.tables.config import UNAVAILABLE
-from cardroom.web.identity import SEAT_TAKEN, joining_name, seat_for
+from cardroom.web.identity import SEAT_TAKEN, joining_name, players_of, seat_for
 from cardroom.web.limits import Limits
 from cardroom.web.protocol import (
     Act,
@@ -46,6 +48,7 @@ from cardroom.web.protocol import (
     error_frame,
 )
 from cardroom.web.ratings import SAME_PLAYER
+from cardroom.web.routes import bots as bot_api
 from cardroom.web.routes.common import (
     TABLE_ID,
     connection_lang,
@@ -61,6 +64,7 @@ log = logging.getLogger(__name__)
 CLOSE_POLICY = 1008
 CLOSE_GOING_AWAY = 1001
 CLOSE_TRY_AGAIN = 1013
+CLOSE_UNAUTHORIZED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 STALE_PREFIX = "the table changed since you looked"
@@ -133,6 +137,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 async def _serve(websocket: WebSocket, table_id: str) -> None:
+    token = bot_api.bearer(websocket)
+    if token is not None:  # a bot: its seat comes from its claim, never a cookie or link
+        await _serve_bot(websocket, table_id, token)
+        return
     service = service_of(websocket)
     token = websocket.query_params.get("token") or websocket.cookies.get(cookie_name(table_id))
     watching = websocket.query_params.get("watch") not in (None, "", "0")
@@ -158,6 +166,9 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
+    connection.tr = translator(connection.lang)
+    with contextlib.suppress(StoreUnavailable):
+        await bot_api.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
     except TableError as exc:  # e.g. a seat a bot took when the table started without them
@@ -166,8 +177,65 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     await connection.run(sub)
 
 
+async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
+    """A bot's connection (``Authorization: Bearer``): the seat its bot holds at the table,
+    refused if none; closed as soon as the token is revoked."""
+    service = service_of(websocket)
+    if not service.available:
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
+    try:
+        async with asyncio.timeout(HANDSHAKE_DEADLINE):
+            bot = await bot_api.bots_of(websocket).by_token(token)
+            seat = (
+                None
+                if bot is None
+                else await players_of(websocket).seat_of_player(table_id, bot.id)
+            )
+    except (StoreUnavailable, TimeoutError):
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
+    if bot is None:
+        await _refuse(websocket, "unauthorized", bot_api.BAD_TOKEN, CLOSE_UNAUTHORIZED)
+        return
+    if seat is None:
+        await _refuse(websocket, "forbidden", bot_api.NO_SEAT, CLOSE_FORBIDDEN)
+        return
+    sessions = bot_api.sessions_of(websocket)
+    digest = key_hash(token)
+    if sessions.count(digest) >= bot_api.BOT_CONNECTIONS:
+        await _refuse(websocket, "rate-limited", bot_api.TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN)
+        return
+    connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
+    connection.lang = connection_lang(websocket)
+    connection.bot_name = bot.name
+    await bot_api.load_bot_seats(websocket, table_id)
+    try:
+        sub = service.subscribe(table_id, seat)
+    except TableError as exc:
+        await _refuse(websocket, exc.code, exc.message, CLOSE_FORBIDDEN)
+        return
+    revoked = sessions.opened(digest)
+    watcher = asyncio.create_task(bot_api.watch_token(websocket, token, revoked))
+
+    async def close_when_revoked() -> None:
+        await revoked.wait()
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await connection._error("unauthorized", bot_api.TOKEN_REVOKED)
+            await websocket.close(CLOSE_UNAUTHORIZED)
+
+    closer = asyncio.create_task(close_when_revoked())
+    try:
+        await connection.run(sub)
+    finally:
+        sessions.closed(digest, revoked)
+        for task in (watcher, closer):
+            task.cancel()
+        await asyncio.gather(watcher, closer, return_exceptions=True)
+
+
 async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
-    text = table_error_text(code, message, connection_lang(websocket))
+    text = table_error_text(code, message, translator(connection_lang(websocket)))
     try:
         await websocket.send_text(encode(error_frame(code, text, id=message_id(code, message))))
         await websocket.close(close)
@@ -195,9 +263,9 @@ def render_frame(frame: dict[str, Any], lang: str) -> str:
         return hit[1]
     out = frame
     if frame.get("game") in names(REALTIME):
-        out = localize_realtime_frame(frame, lang)
+        out = localize_realtime_frame(frame, translator(lang))
     elif frame.get("events") or frame.get("game_result"):
-        out = localize_frame(frame, lang)
+        out = localize_frame(frame, translator(lang))
     text = encode(out)
     if not shared:
         return text
@@ -230,6 +298,10 @@ class Connection:
         self.send_lock = asyncio.Lock()
         self.lang = "en"
         """The language of the events' words in the frames sent to this connection."""
+        self.tr = translator(self.lang)
+        """This connection's words (of :attr:`lang`), made once when it opens."""
+        self.bot_name: str | None = None
+        """A bot's connection: the bot's name (it joins under it; it asks for no hints)."""
         self.chat: TableChat | None = getattr(websocket.app.state, "chat", None)
         self.first_sent = asyncio.Event()
         self.waiting: asyncio.Queue[ClientMessage] = asyncio.Queue(WAITING_MAX)
@@ -243,6 +315,7 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
+        frame = bot_api.mark_programs(self.websocket, self.table_id, frame)
         text = render_frame(frame, self.lang)
         async with self.send_lock:
             await self.websocket.send_text(text)
@@ -321,7 +394,7 @@ class Connection:
         text = (
             reason_words(reason, self.lang)
             if reason is not None
-            else table_error_text(code, message, self.lang)
+            else table_error_text(code, message, self.tr)
         )
         said = reason if reason is not None else message
         await self.send(error_frame(code, text, ref, id=message_id(code, said)))
@@ -414,17 +487,19 @@ class Connection:
             elif isinstance(message, Act):
                 await self.service.act(self.table_id, seat, str(message.action), message.seq)
             elif isinstance(message, Join):
-                name = await joining_name(self.websocket, message.name)
+                name = self.bot_name or await joining_name(self.websocket, message.name)
                 await self.service.join(self.table_id, seat, name)
             elif isinstance(message, Start):
                 await self.service.start_now(self.table_id, seat)
             elif isinstance(message, Ready):
                 await self.service.ready(self.table_id, seat)
+            elif isinstance(message, Hint) and self.bot_name is not None:
+                await self._error("forbidden", bot_api.NO_HINTS, ref)
             elif isinstance(message, Hint):
                 await self._hint(seat, message)
         except TableError as exc:
             text = exc.message
-            if exc.reason is not None:  # a Spit or Speed refusal, told in the page's language
+            if exc.reason is not None:  # a real-time table's refusal, told in the page's language
                 await self._error(exc.code, text, ref, reason=exc.reason)
                 return
             if exc.code == "stale" and "since you looked" not in text and "too late" not in text:
@@ -440,7 +515,7 @@ class Connection:
         """An earlier round's events, in this connection's language."""
         events = await self.service.round_events(self.table_id, message.round)
         seats = self.service.frame_for(self.table_id, None).get("seats") or []
-        words = localize_frame({"type": "state", "seats": seats, "events": events}, self.lang)
+        words = localize_frame({"type": "state", "seats": seats, "events": events}, self.tr)
         await self.send(
             {"type": "history", "round": message.round, "events": words.get("events") or [],
              "ref": message.id}
@@ -463,7 +538,7 @@ class Connection:
             await self._error("bad-request", SERVER_FAILED, message.id)
 
     async def _earlier_log(self, message: Log) -> None:
-        """Older log lines of a Spit or Speed table, to this connection only."""
+        """Older log lines of a real-time table, to this connection only."""
         try:
             frame = await self.service.earlier_log(self.table_id, self.seat, message.before)
         except TableError as exc:
@@ -472,7 +547,7 @@ class Connection:
         except StoreUnavailable:
             await self._error("unavailable", UNAVAILABLE, message.id)
             return
-        shown = localize_realtime_frame({**frame, "type": "state"}, self.lang)
+        shown = localize_realtime_frame({**frame, "type": "state"}, self.tr)
         await self.send({**shown, "type": "log", "ref": message.id})
 
     async def _hint(self, seat: int, message: Hint) -> None:

@@ -1,6 +1,7 @@
 // The analysis page of a finished table: asks the server to analyse it (once: the result is
 // stored), waits, then shows the players' figures, a chart drawn here (SVG) and the decisions.
 import { _, LANG, cardText, clear, el, ngettext, num as localNum, percentText, readJson, startI18n } from "./common.js";
+import { LEVEL_WORDS } from "./games.js";
 
 await startI18n();
 
@@ -10,7 +11,6 @@ const TABLE = decodeURIComponent(parts[1] || "");
 const SVG = "http://www.w3.org/2000/svg";  // the xmlns of SVG (a name, nothing is loaded)
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
 const MARKS = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
-const LEVELS = { easy: _("easy"), medium: _("medium"), hard: _("hard"), expert: _("expert") };
 let data = null;
 
 function showError(text) {
@@ -49,7 +49,7 @@ function showNainJaune(a) {
   table($("a-summary"), heads, a.summary.map((p) => {
     const row = [a.players[p.seat], String(p.decisions), p.accuracy === null ? "–" : percentText(p.accuracy), num(p.lost), String(p.marks.inaccuracy), String(p.marks.mistake), String(p.marks.blunder)];
     if (hindsight) row.push(num(p.hindsight_lost));
-    row.push(p.like ? LEVELS[p.like] || p.like : "–");
+    row.push(p.like ? _(LEVEL_WORDS[p.like] || p.like) : "–");
     return row;
   }));
   const select = clear($("a-round"));

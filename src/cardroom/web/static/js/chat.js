@@ -1,4 +1,4 @@
-// The table chat panel (Nain Jaune and Spit/Speed pages): seated players write, everyone reads.
+// The table chat panel (the turn-based and the real-time table pages): seated players write, everyone reads.
 // Lines are put in with text nodes only (el()), never as HTML.
 import { LANG, _, el, personName } from "./common.js";
 

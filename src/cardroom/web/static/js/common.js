@@ -15,20 +15,9 @@ function pick(tag) {
 /** The language the address asks for (`?lang=fr`), kept in the page's links. */
 const URL_LANG = pick(new URLSearchParams(location.search).get("lang"));
 
-/** The page's language: ?lang=, the switch's cookie, else the browser's languages, else English. */
-export function chooseLang() {
-  if (URL_LANG) return URL_LANG;
-  const cookie = document.cookie.split("; ").find((c) => c.startsWith(`${LANG_COOKIE}=`));
-  const chosen = cookie ? pick(cookie.slice(LANG_COOKIE.length + 1)) : null;
-  if (chosen) return chosen;
-  for (const tag of navigator.languages || [navigator.language]) {
-    const lang = pick(tag);
-    if (lang) return lang;
-  }
-  return "en";
-}
-
-export const LANG = chooseLang();
+/** The page's language: the one the server wrote in `<html lang>` (?lang=, the switch's
+ * cookie, else the request's Accept-Language), so the words and the page's lang never differ. */
+export const LANG = pick(document.documentElement.lang) || "en";
 
 /** Plural form index of n in the page's language (the .po files' rules). */
 export function pluralIndex(n, lang = LANG) {
@@ -73,7 +62,6 @@ export function ngettext(singular, plural, n, fields = {}) {
 
 /** Load the catalog, translate the page's marked texts and add the language switch. */
 export async function startI18n() {
-  document.documentElement.lang = LANG;
   if (LANG !== "en") {
     try {
       const response = await fetch(`/static/i18n/${LANG}.json`);

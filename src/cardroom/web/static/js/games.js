@@ -1,7 +1,23 @@
-// The games, from the server's registry (/api/games): name -> title (an English msgid that the
-// page translates where it shows it). No page keeps its own list of games.
+// The games and the bots' levels, from the server (/api/games: the games' registry and the
+// levels the tables accept). Titles and words are English msgids that the page translates
+// where it shows them. No page keeps its own list of games or levels.
 
 const model = await (await fetch("/api/games")).json();
 
 /** Each registered game's title, by name, in the registry's order. */
 export const GAME_NAMES = Object.fromEntries(model.games.map((g) => [g.name, g.title]));
+
+/** Each game as the registry describes it: {name, title, kind ("turn-based"|"realtime"), players: [min, max]}. */
+export const GAMES = Object.fromEntries(model.games.map((g) => [g.name, g]));
+
+/** True for a game two play against each other in real time (a bot takes the other seat). */
+export const isRealtime = (name) => GAMES[name]?.kind === "realtime";
+
+/** The bots' levels, weakest first. */
+export const LEVELS = model.levels.map((lv) => lv.name);
+
+/** Each level's name (a msgid): easy, medium… */
+export const LEVEL_WORDS = Object.fromEntries(model.levels.map((lv) => [lv.name, lv.words]));
+
+/** The bot of each level as a sentence names it (a msgid): the easy bot… */
+export const BOT_WORDS = Object.fromEntries(model.levels.map((lv) => [lv.name, lv.bot]));

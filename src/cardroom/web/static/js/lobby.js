@@ -4,6 +4,7 @@ import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
 } from "./options.js";
+import { isRealtime } from "./games.js";
 
 await startI18n();
 const $ = (id) => document.getElementById(id);
@@ -22,11 +23,10 @@ function levelText(lv) {
   return typeof rating === "number" ? `${word} (${ratingText(rating)})` : word; // the hint says what the number is
 }
 
-/** A bot under its table's name for it, as its seat and log show it: "Bot 2" at a Nain Jaune
- * table, "Hard bot" at a Spit or Speed table (the same msgids as the tables' pages). */
+/** A bot under its table's name for it, as its seat and log show it: "Bot 2" at a turn-based
+ * table, "Hard bot" at a real-time table (the same msgids as the tables' pages). */
 function botName(row, s, i) {
-  const realtime = row.game === "spit" || row.game === "speed";
-  if (realtime && LEVEL_WORDS[s.level]) return _("{level} bot", { level: _(LEVEL_WORDS[s.level]) });
+  if (isRealtime(row.game) && LEVEL_WORDS[s.level]) return _("{level} bot", { level: _(LEVEL_WORDS[s.level]) });
   return _("Bot {number}", { number: (s.seat ?? i) + 1 });
 }
 
@@ -197,7 +197,7 @@ function tableRow(row, mine) {
   const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
-  if (row.status === "over" && (!row.game || row.game === "nain-jaune")) {
+  if (row.status === "over" && !isRealtime(row.game)) {
     links.push(el("a", { href: `/replay/${encodeURIComponent(id)}` }, _("Replay")));
   }
   return el("li", {},

@@ -1,6 +1,7 @@
 // The player page: name, my games and statistics, another device, password, sign in, leaving.
 import { _, LANG, clear, el, num, ratingText, readJson, startI18n } from "./common.js";
-import { GAME_NAMES } from "./games.js";
+import { BOT_WORDS, GAME_NAMES } from "./games.js";
+import { startBots } from "./me_bots.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -9,7 +10,6 @@ function N_(msg) {
 }
 
 const FORMER = N_("a former player");
-const LEVEL_NAMES = { easy: N_("the easy bot"), medium: N_("the medium bot"), hard: N_("the hard bot"), expert: N_("the expert bot") };
 
 
 async function post(url, body) {
@@ -64,7 +64,7 @@ function showPlayer(player) {
     $("me-name").value = player.name;
     localStorage.setItem(NAME_KEY, player.name);
   }
-  for (const id of ["device-box", "keys-box", "password-box", "leave-box"]) $(id).hidden = !(player && player.name);
+  for (const id of ["device-box", "keys-box", "bots-box", "password-box", "leave-box"]) $(id).hidden = !(player && player.name);
   $("password-state").textContent = !(player && player.protected)
     ? _("No password yet: if this browser forgets you, a password lets you sign in again.")
     : player.signs_in
@@ -195,7 +195,7 @@ function showStats(stats) {
       bits.push(_("rating: {n}", { n: ratingText(s.rating, s.provisional) }));
       if (s.provisional) bits.push(_("provisional until {n} rated games", { n: s.provisional_games }));
     }
-    if (s.plays_like) bits.push(_("you play like {bot} ({n})", { bot: _(LEVEL_NAMES[s.plays_like]), n: ratingText(s.plays_like_rating) }));
+    if (s.plays_like) bits.push(_("you play like {bot} ({n})", { bot: _(BOT_WORDS[s.plays_like] || s.plays_like), n: ratingText(s.plays_like_rating) }));
     list.append(el("li", {}, el("strong", {}, _(GAME_NAMES[game] || game)), " ", bits.join(", ")));
   }
 }
@@ -223,6 +223,7 @@ function onSubmit(form, errorBox, work) {
 
 async function main() {
   await startI18n();
+  startBots();
   $("move-qr").alt = _("QR code of the link for another device");
   onSubmit("name-form", "name-error", async () => {
     const me = await post("/api/me", { name: $("me-name").value });

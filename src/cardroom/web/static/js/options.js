@@ -2,14 +2,11 @@
 // translated where shown) come from the server (/api/options/nain-jaune, built from
 // cardroom/games/nain_jaune/rules.py and cardroom/i18n/options.py): this file keeps no copy.
 
-/** Marks a message for the catalogs (the lobby translates it where it shows it). */
-const N_ = (message) => message;
-
 const model = await (await fetch("/api/options/nain-jaune")).json();
 
 export const PLAYERS_MIN = model.players_min;
 export const PLAYERS_MAX = model.players_max;
-export { LEVELS, LEVEL_WORDS } from "./levels.js";
+export { LEVELS, LEVEL_WORDS } from "./games.js";
 
 /** Where a rule comes from: short name -> words. */
 export const SOURCES = model.sources;
@@ -21,12 +18,7 @@ export const CHOICES = model.choices;
 export const BOARD_SETS = model.board_sets;
 
 /** How long the game lasts: [kind, words]; N is asked for rounds and target. */
-export const END_KINDS = [
-  ["broke", N_("Until someone cannot pay")],
-  ["rounds", N_("A number of rounds")],
-  ["target", N_("Until someone holds a number of chips")],
-  ["last-standing", N_("Until one has all the chips")],
-];
+export const END_KINDS = model.end_kinds;
 
 /** The presets, every option written out (board_cards by set name). */
 export const PRESETS = model.presets;

@@ -1,11 +1,9 @@
 // Play now: a button per game, the wait for the other people, the leaderboards.
 import { _, clear, el, ngettext, personName, ratingText, readJson, startI18n } from "./common.js";
-import { GAME_NAMES } from "./games.js";
+import { BOT_WORDS, GAME_NAMES, isRealtime } from "./games.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
-const N_ = (msg) => msg;
-const LEVEL_NAMES = { easy: N_("the easy bot"), medium: N_("the medium bot"), hard: N_("the hard bot"), expert: N_("the expert bot") };
 let polling = null;
 
 async function post(url, body) {
@@ -33,8 +31,8 @@ function showWaiting(waiting) {
     ? ngettext("{n} other person is waiting for {game}.", "{n} other people are waiting for {game}.", others, { game })
     : _("Nobody else is waiting for {game} right now.", { game });
   const left = Math.max(1, Math.round((waiting.bots_at || now) - now));
-  const bot = _(LEVEL_NAMES[waiting.level] || LEVEL_NAMES.medium);
-  const alone = waiting.game !== "nain-jaune";
+  const bot = _(BOT_WORDS[waiting.level] || BOT_WORDS.medium);
+  const alone = isRealtime(waiting.game);
   $("waiting-bot").textContent = alone
     ? ngettext("If nobody comes, you play {bot} in about {n} second.", "If nobody comes, you play {bot} in about {n} seconds.", left, { bot })
     : ngettext("If the table is not full, bots take the empty seats in about {n} second.", "If the table is not full, bots take the empty seats in about {n} seconds.", left);
@@ -57,7 +55,7 @@ async function board() {
   clear($("board"));
   for (const row of data.board) {
     const who = row.bot
-      ? el("em", {}, _(LEVEL_NAMES[row.bot] || row.bot))
+      ? el("em", {}, _(BOT_WORDS[row.bot] || row.bot))
       : el("span", {}, personName(row.name), row.tag ? el("small", { class: "tag" }, ` #${row.tag}`) : "");
     $("board").append(el("li", {}, who, " ", el("span", { class: "rating" }, ratingText(row.rating, row.provisional))));
   }
@@ -94,7 +92,7 @@ async function main() {
   for (const button of document.querySelectorAll(".play-button")) {
     button.addEventListener("click", () => {
       const body = { game: button.dataset.game };
-      if (body.game === "nain-jaune") {
+      if (!isRealtime(body.game)) {
         body.size = Number($("nj-size").value);
         body.wait = Number($("nj-wait").value) || 30;
       }
@@ -105,7 +103,7 @@ async function main() {
     const waiting = (await readJson(await fetch("/api/play"))).waiting;
     const body = asked || (waiting ? { game: waiting.game } : null);
     if (!body) return;
-    if (body.game === "nain-jaune" && waiting) body.size = waiting.size;
+    if (!isRealtime(body.game) && waiting) body.size = waiting.size;
     ask({ ...body, bot_now: true });
   });
   $("stop").addEventListener("click", async () => {

@@ -5,7 +5,7 @@ import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
   personName, tableSocket, postJson, fillIfChanged, fillRatingLine, forgetShown,
 } from "./common.js";
-import { LEVEL_WORDS } from "./levels.js";
+import { LEVEL_WORDS } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
@@ -87,7 +87,9 @@ function onFrame(frame) {
       const away = frame.paused.seats.filter((g) => g !== mySeat());
       if (away.length) announce(_("{name} is reconnecting: the game is paused.", { name: seatName(away[0]) }));
     } else if (prev && prev.paused && !frame.paused && frame.status === "playing") {
-      announce(_("Everybody is back: play!"));
+      // the pause ends as a bot takes an away seat: nobody came back, so do not say so
+      const taken = (frame.seats || []).find((s) => s.taken && !(prev.seats || []).some((p) => p.seat === s.seat && p.taken));
+      announce(taken ? _("{name} was away too long: a bot plays for them.", { name: seatName(taken.seat) }) : _("Everybody is back: play!"));
     }
     keepSelection();
     render();
@@ -134,9 +136,17 @@ function showError(text) {
 function announce(text) {
   const box = $("announce");
   box.textContent = text;
+  placeAnnounce();
   box.classList.add("show");
   clearTimeout(announceTimer);
   announceTimer = setTimeout(() => box.classList.remove("show"), 2200);
+}
+
+/** The banner over the cards, just under the status line (however many lines it takes, also
+ * once the frame's redraw changed it), never over it. */
+function placeAnnounce() {
+  const line = $("status-line");
+  $("announce").style.top = `${line.offsetTop + line.offsetHeight}px`;
 }
 
 function noteTops(centre) {
@@ -241,6 +251,12 @@ function seatName(g) {
   return (s && personName(s.name)) || _("Seat {number}", { number: g + 1 });
 }
 
+/** A seat's name over its cards: "Bot (for Ann)" while a bot plays the seat of its person. */
+function seatLabel(g) {
+  const row = state.seats.find((x) => x.seat === g);
+  return row && row.kind === "person" && row.taken ? _("Bot (for {name})", { name: seatName(g) }) : seatName(g);
+}
+
 function legal(type) {
   const v = view();
   return Boolean(v && (v.legal || []).some((a) => a.type === type));
@@ -341,6 +357,7 @@ function render() {
   $("table-title").textContent = mySeat() === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
   renderStatus();
+  placeAnnounce();
   renderCountdown();
   renderPause();
   renderThem();
@@ -475,7 +492,7 @@ function renderThem() {
   const v = view();
   if (!v) return;
   const them = 1 - viewSeat();
-  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatName(them) : _("{name} (opponent)", { name: seatName(them) }), " ", presenceBadge(them)));
+  box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatLabel(them) : _("{name} (opponent)", { name: seatLabel(them) }), " ", presenceBadge(them)));
   const row = el("div", { class: "rt-row" });
   if (isSpit()) {
     (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
@@ -585,7 +602,7 @@ function renderMe() {
       const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
       row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
     }
-    box.append(el("h2", { class: "rt-name" }, seatName(0), " ", presenceBadge(0)), row);
+    box.append(el("h2", { class: "rt-name" }, seatLabel(0), " ", presenceBadge(0)), row);
     return;
   }
   box.append(el("h2", { class: "rt-name" }, _("{name} (you)", { name: seatName(me) })));

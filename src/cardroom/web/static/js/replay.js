@@ -3,6 +3,7 @@ import {
   _, LANG, cardFace, cardPhrase, cardText, clear, el, ngettext, rankName, rankSymbol, readJson, settlementTable, sortHand, startI18n,
 } from "./common.js";
 import { drawRealtime, realtimeLabels } from "./replay_realtime.js";
+import { isRealtime as realtimeGame } from "./games.js";
 
 await startI18n();
 
@@ -81,7 +82,7 @@ async function ensure(r) {
   return !!replay.rounds[r];
 }
 
-const isRealtime = () => replay && (replay.game === "spit" || replay.game === "speed");
+const isRealtime = () => replay && realtimeGame(replay.game);
 
 function round() {
   return replay.rounds[ri];

@@ -3,7 +3,7 @@ import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   personName, postJson, fillIfChanged, fillRatingLine, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
-import { LEVEL_WORDS } from "./levels.js";
+import { LEVEL_WORDS } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
@@ -21,6 +21,8 @@ let nextId = 1;
 let announceTimer = null;
 let fresh = true;         // no frame seen yet on this connection
 const seatNotes = new Map(); // seat -> last public words of that seat this round
+const awayNoted = new Set(); // person seats the table talk said are away (no bot took over since)
+const seenHere = new Set();  // person seats this page saw present (one never come is not "away")
 const KEY_RANKS = { a: "A", 1: "A", t: "10", 0: "10", j: "J", q: "Q", k: "K" };
 // keyboard hints ("(p)") only where there is a keyboard and a mouse: not on a touch phone
 const FINE = matchMedia("(pointer: fine)");
@@ -83,6 +85,8 @@ function onFrame(frame) {
       seatNotes.clear();
     }
     for (const ev of frame.events || []) addEvent(ev, !replaying);
+    if (replaying) awayNoted.clear();
+    presenceLines();
     if (replaying) earlierRounds();
     render();
   } else if (frame.type === "history") {
@@ -268,6 +272,36 @@ function addEvent(ev, live = true) {
   if (live && SPEAK.has(ev.kind) && speechOn()) speak(text);
 }
 
+/** A line of the table talk the page words itself (a person away, or back before a bot took
+ * the seat): the server logs takeovers and returns, not a closed page. */
+function addNote(text) {
+  const log = $("log");
+  log.append(el("li", { class: "ev ev-note" }, text));
+  fitLog(log);
+}
+
+/** Say in the table talk who went away and who came back before a bot took over, as the
+ * frame's seats tell; a seat a bot took over is told by the log's own lines. */
+function presenceLines() {
+  if (state.status !== "playing" && state.status !== "round-over") {
+    awayNoted.clear();
+    return;
+  }
+  for (const s of state.seats) {
+    if (s.kind !== "person" || !s.joined) continue;
+    const g = s.seat;
+    const here = s.present !== false || (g === state.you && socket.connected());
+    if (here) seenHere.add(g);
+    if (!here && !s.bot_playing && seenHere.has(g) && !awayNoted.has(g)) {
+      awayNoted.add(g);
+      addNote(_("{name} is away", { name: seatName(g) }));
+    } else if (awayNoted.has(g) && (here || s.bot_playing)) {
+      awayNoted.delete(g);
+      if (here && !s.bot_playing) addNote(_("{name} is back", { name: seatName(g) }));
+    }
+  }
+}
+
 /** "Ann: \"without 5\"" -> "\"without 5\"" on Ann's own seat. */
 function withoutName(text, g) {
   const name = state ? seatName(g) : "";
@@ -402,7 +436,7 @@ function renderSeats() {
     if (g === state.you) tags.push(_("you"));
     if (g === leftSeat) tags.push(_("you (left)"));
     if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
-    else if (s.bot_playing) tags.push(_("bot playing"));
+    else if (s.bot_playing) { /* its name says it: "Bot (for Ann)" */ }
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
     else if (s.kind === "person" && s.present === false && !(g === state.you && socket.connected())) tags.push(_("away"));
     if (r && r.dealer === g) tags.push(_("dealer"));
@@ -410,7 +444,8 @@ function renderSeats() {
     list.append(el("li", { class: classes.join(" "), "data-seat": g, "aria-current": classes.includes("to-act") ? "true" : null },
       el("span", { class: "seat-head" },
         classes.includes("to-act") ? el("span", { class: "turn-mark", role: "img", "aria-label": _("to play") }, "▶") : null,
-        el("span", { class: "seat-name" }, seatName(g))),
+        // a bot playing a person's seat plays under its own name: "Bot (for Ann)"
+        el("span", { class: "seat-name" }, s.kind === "person" && s.bot_playing ? _("Bot (for {name})", { name: seatName(g) }) : seatName(g))),
       el("span", { class: "seat-tags muted" }, tags.join(" · ")),
       el("span", { class: "seat-stats" },
         el("span", { class: "chip-count" }, chips === null || chips === undefined ? "–" : ngettext("{n} chip", "{n} chips", chips)),

@@ -1,0 +1,42 @@
+"""My bots on /me in a browser: make a bot, a token shown once, revoke it; in English and
+French (« robot »)."""
+
+from __future__ import annotations
+
+import httpx
+from playwright.sync_api import Browser
+
+from tests.e2e.conftest import RunningServer
+from tests.e2e.test_people import newcomer
+
+
+def test_a_person_makes_a_bot_and_a_token_on_the_player_page(
+    browser: Browser, running: RunningServer
+) -> None:
+    for locale, who, bot, title in (
+        ("en-GB", "Nia", "Mistral", "My bots"),
+        ("fr-FR", "Léa", "Tramontane", "Mes robots"),
+    ):
+        page, errors = newcomer(browser, running.base, locale, who)
+        page.goto(f"{running.base}/me")
+        page.wait_for_selector("#bots-box:not([hidden])")
+        page.wait_for_selector(f"#bots-title:text-is('{title}')")  # once the words are in
+        page.fill("#bot-name", bot)
+        page.click("#bot-form button[type=submit]")
+        page.wait_for_selector(f"#bots li[data-bot] strong:text-is('{bot}')")
+        page.click("#bots li[data-bot] button.small:not(.danger)")
+        page.wait_for_selector("#bots .token-shown:has-text('crb_')")
+        shown = page.locator("#bots .token-shown").inner_text()
+        token = shown[shown.index("crb_") :].split()[0]
+        account = httpx.get(
+            f"{running.base}/api/bot/account", headers={"authorization": f"Bearer {token}"}
+        )
+        assert account.status_code == 200 and account.json()["name"] == bot
+        page.click("#bots li[data-bot] ul button.danger")
+        page.wait_for_selector("#bots li[data-bot] ul li", state="detached")
+        account = httpx.get(
+            f"{running.base}/api/bot/account", headers={"authorization": f"Bearer {token}"}
+        )
+        assert account.status_code == 401
+        assert not errors, errors
+        page.context.close()
