@@ -433,7 +433,7 @@ _MEMO: dict[tuple[int, str, object], tuple[object, Any]] = {}
 table's frames share their seat rows (one list per change, for every seat's frame) and their
 events (one dict per event, for every frame that carries it): each is put in words once per
 language, not once per connection and frame. The value keeps the part alive, so its id is not
-reused meanwhile; the parts are never changed once made (``tables/nain_jaune.py``)."""
+reused meanwhile; the parts are never changed once made (``games/nain_jaune/table.py``)."""
 _MEMO_MAX = 8192
 
 
