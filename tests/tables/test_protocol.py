@@ -4,14 +4,18 @@ log replayed through that class ends where the service's live table ended."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import cast
 
+import pytest
+
+from cardroom.games import registry
 from cardroom.games.nain_jaune.table import NainJauneTable
-from cardroom.games.registry import game
+from cardroom.games.registry import GAMES, TURN_BASED, game, names
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.catchup import CatchUp
-from cardroom.tables.protocol import Table, TableClass
+from cardroom.tables.protocol import Table, TableClass, game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from tests.tables.helpers import bot_config, until
 
@@ -78,3 +82,43 @@ async def test_one_catch_up_applies_told_entries_in_order_and_reads_the_log_for_
     assert await catch.read(copy, service.store, apply) == len(entries) - 3
     assert applied == list(range(4, len(entries) + 1))
     assert catch.idle and copy.seq == len(entries) and copy.status == "over"
+
+
+class MarkedNainJaune(NainJauneTable):
+    """The registry's ``table`` piece swapped for a subclass: a table the service builds
+    through the registry is one of these."""
+
+
+class MarkedRealtime(RealtimeTable):
+    """The same for the real-time games."""
+
+
+def test_a_log_from_before_tables_named_their_game_is_the_first_turn_based_games() -> None:
+    assert game_in({"config": {"seats": []}}) == names(TURN_BASED)[0] == "nain-jaune"
+    assert game_in({"config": {"game": "spit"}}) == "spit"
+    assert table_class("speed") is RealtimeTable
+
+
+async def test_the_service_builds_and_rebuilds_every_table_through_the_registry(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = "tests.tables.test_protocol"
+    for name, cls in (("nain-jaune", "MarkedNainJaune"), ("spit", "MarkedRealtime")):
+        swapped = dataclasses.replace(GAMES[name], table=f"{here}:{cls}")
+        monkeypatch.setitem(registry._GAMES, name, swapped)
+    created = await service.create(bot_config(13, players=2))
+    assert type(service.table(created.table_id)) is MarkedNainJaune
+    bot = SeatSpec("bot", "reaction:min=0.004,max=0.012")
+    config = RealtimeConfig(game="spit", seats=(bot, bot), seed=5)
+    rt = (await service.create_realtime(config)).table_id
+    assert type(service.realtime._live[rt].table) is MarkedRealtime
+    # rebuilt from the log (a restarted process): the same classes
+    again = TableService(service.store)
+    await again.start()
+    try:
+        assert await again.game_of(created.table_id) == "nain-jaune"
+        assert type(again.table(created.table_id)) is MarkedNainJaune
+        assert await again.game_of(rt) == "spit"
+        assert type(again.realtime._live[rt].table) is MarkedRealtime
+    finally:
+        await again.stop()

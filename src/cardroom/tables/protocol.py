@@ -11,12 +11,13 @@ randomness of its own: the time is in the entries, and so is any deal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, cast
 
+from cardroom.games.registry import TURN_BASED, game, names
 from cardroom.games.table import LogEntry
 
-__all__ = ["Table", "TableClass"]
+__all__ = ["Table", "TableClass", "game_in", "table_class"]
 
 
 class Table(Protocol):
@@ -57,8 +58,27 @@ class Table(Protocol):
 
 
 class TableClass(Protocol):
-    """A table's class: a table rebuilt from its log."""
+    """A table's class: a new, empty table (its first entry is ``created``), or a table
+    rebuilt from its log."""
+
+    def __call__(self, table_id: str, /) -> Table:
+        """A table with no entry applied yet."""
+        ...
 
     def replay(self, table_id: str, entries: Sequence[LogEntry], /) -> Table:
         """The table after every entry of ``entries`` (refused: ``TableError``)."""
         ...
+
+
+def game_in(created: Mapping[str, Any]) -> str:
+    """The game a table plays, from its ``created`` entry's data. A log written before tables
+    named their game is the first turn-based game's (the only game there was)."""
+    config = created.get("config")
+    name = config.get("game") if isinstance(config, dict) else None
+    return name if isinstance(name, str) else names(TURN_BASED)[0]
+
+
+def table_class(name: str) -> TableClass:
+    """The table class of game ``name`` (its registry's ``table`` piece);
+    :class:`~cardroom.games.registry.UnknownGame` if no game has that name."""
+    return cast(TableClass, game(name).load("table"))

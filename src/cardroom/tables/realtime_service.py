@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from cardroom.bots.base import BotError
 from cardroom.bots.reaction import ReactionBot, make_reaction_bot
@@ -67,6 +67,7 @@ from cardroom.tables.config import (
     bad_level,
     table_exists,
 )
+from cardroom.tables.protocol import game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from cardroom.tables.slots import new_table_id
 from cardroom.tables.subscription import Frame, SeatsPresent, Subscription, idle_for
@@ -202,7 +203,8 @@ class RealtimeTables:
         another process created it)."""
         if table_id in self._live:
             return
-        table = RealtimeTable.replay(table_id, entries)
+        cls = table_class(game_in(entries[0].data))
+        table = cast(RealtimeTable, cls.replay(table_id, entries))
         created = entries[0].data
         live = _RealtimeLive(
             table,
@@ -361,7 +363,7 @@ class RealtimeTables:
         }
         if rematch_of is not None:
             data["rematch_of"] = rematch_of
-        table = RealtimeTable(table_id)
+        table = cast(RealtimeTable, table_class(config.game)(table_id))
         table.check("created", data)
         entry = LogEntry(1, "created", data, self.clock())
         seats = [

@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS, LazyRandom
@@ -63,6 +63,7 @@ from cardroom.tables.config import (
 from cardroom.tables.leases import BALANCE_EVERY, LEASE_INTERVAL, Leases
 from cardroom.tables.live import Live
 from cardroom.tables.notices import Notices
+from cardroom.tables.protocol import game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
 from cardroom.tables.slots import new_table_id
@@ -248,7 +249,11 @@ class TableService(Leases, Notices):
             raise TableError("not-found", _no_table(table_id))
         live = self._live.get(table_id)  # loaded meanwhile by another caller
         if live is None:
-            live = Live(NainJauneTable.replay(table_id, entries))
+            try:
+                cls = table_class(game_in(entries[0].data))
+            except ValueError as exc:
+                raise TableError("not-found", cannot_rebuild(table_id, str(exc))) from None
+            live = Live(cast(NainJauneTable, cls.replay(table_id, entries)))
             self._live[table_id] = live
             self._watch(table_id)
         return live
@@ -431,8 +436,9 @@ class TableService(Leases, Notices):
         }
         if rematch_of is not None:
             data["rematch_of"] = rematch_of
-        table = NainJauneTable(table_id)
-        entry = table.entry("created", data, self.clock())
+        table = cast(NainJauneTable, table_class(config.game)(table_id))
+        table.check("created", data)
+        entry = LogEntry(table.seq + 1, "created", data, self.clock())
         seats = [
             {
                 "seat": g,
