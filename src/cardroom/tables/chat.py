@@ -1,4 +1,4 @@
-"""The table chat, for Nain Jaune and Spit/Speed tables alike: seated players talk, everyone
+"""The table chat, for turn-based and real-time tables alike: seated players talk, everyone
 at the table (players and spectators) reads.
 
 ``TableChat.say`` cleans the text (control characters out, blanks trimmed, 1 to 300

@@ -6,7 +6,7 @@ One asyncpg connection per process (not from the store's pool) holds:
   0))``). The process holding a table's lock is its authority: it runs its bots and timers and
   deals its rounds. The lock goes with the connection, so a process that dies (or loses the
   database) frees its tables at once and another takes them at its next scan. A process takes
-  the lease of a Nain Jaune table it creates before writing the table's row, so no other
+  the lease of a turn-based table it creates before writing the table's row, so no other
   process's scan takes it in between (with ``serve --workers`` it would run a table whose
   connections are routed to its creator, and every change would cross).
 * **change notices**: every entry is told on ``cardroom_tables`` once committed (the entry
@@ -52,7 +52,7 @@ One asyncpg connection per process (not from the store's pool) holds:
   has them already.
 
 Any process may append a person's action; the ``(table_id, seq)`` uniqueness is the last word
-on order (a loser's entry is refused and it catches up). Spit and Speed tables have the same
+on order (a loser's entry is refused and it catches up). Real-time tables have the same
 leases: the holder is their clock (bots, countdowns), see ``tables/realtime_service.py``.
 """
 

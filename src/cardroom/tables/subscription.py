@@ -200,7 +200,7 @@ class SeatsPresent:
 
 
 def idle_for(live: Any, now: float, grace: float) -> bool:
-    """True when ``live`` (a Nain Jaune or real-time table in memory) has been finished with
+    """True when ``live`` (a turn-based or real-time table in memory) has been finished with
     no subscriber and no running work for ``grace`` seconds (its idle clock starts now if it
     has just become so). Shared by both services' sweeps."""
     busy = (
