@@ -509,7 +509,7 @@ async def test_the_chat_bucket_does_not_refill_on_reconnect(tmp_path: Path) -> N
 async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.tables.service as service_module
+    import cardroom.tables.bot_loop as service_module
 
     threads: list[str] = []
 

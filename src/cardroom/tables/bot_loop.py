@@ -1,0 +1,184 @@
+"""The table service's bots and hints at turn-based tables: each table's bot task plays the
+bots' turns (and an absent person's, once taken over) as its log allows, and a person's hint
+is worked out in a pool of threads of its own, so a flood of hints never delays a bot.
+:class:`BotLoop` is a part of :class:`~cardroom.tables.service.TableService`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from cardroom.bots import Bot, make_bot, parse_spec
+from cardroom.bots.base import LEVELS, LazyRandom
+from cardroom.games.nain_jaune.bots.hint import HintError, suggest
+from cardroom.games.nain_jaune.table import action_text
+from cardroom.games.nain_jaune.view import view_of
+from cardroom.games.table import TableError
+from cardroom.store import LogEntry
+from cardroom.tables.config import (
+    HINT_MOVED_ON,
+    HINT_NOT_YOUR_TURN,
+    HINTS_BUSY,
+    HINTS_NAIN_JAUNE,
+    HINTS_OFF,
+    bad_level,
+)
+from cardroom.tables.live import Live
+from cardroom.tables.subscription import sleep
+
+if TYPE_CHECKING:
+    from cardroom.tables.realtime_service import RealtimeTables
+
+__all__ = ["BOT_TICK", "BotLoop"]
+
+logger = logging.getLogger(__name__)
+
+_THINKING_BOTS = frozenset({"search", "expert", "ismcts"})
+"""Bot families that search for a while: they choose in a worker thread."""
+BOT_TICK = 0.05
+"""Bots' moves are put off to the next multiple of this (seconds; at most an eighth of the
+table's bot delay): the bots of many tables then move in one loop turn and their entries share
+one commit, instead of one wake-up each (issue 19; docs/deploy.md, "Where a server's CPU
+goes")."""
+
+
+class BotLoop:
+    """The bots and hints side of the table service (mixed into ``TableService``)."""
+
+    if TYPE_CHECKING:  # the service's state and the other parts this one calls
+        realtime: RealtimeTables
+        _stopping: bool
+        _bots: dict[str, Bot]
+        _bot_thinks: dict[str, bool]
+        _hint_pool: ThreadPoolExecutor
+        _hint_limit: int
+        _hints_waiting: int
+
+        def _get(self, table_id: str) -> Live: ...
+        def _owns(self, table_id: str) -> bool: ...
+        async def _commit(self, live: Live, kind: str, data: dict[str, Any]) -> LogEntry: ...
+        async def _after(self, live: Live) -> None: ...
+
+    async def hint(self, table_id: str, seat: int, seq: int, lang: str = "en") -> tuple[str, str]:
+        """The expert's suggestion for ``seat``'s own move at state ``seq``: ``("7D", reason)``.
+
+        Worked out in a worker thread from that seat's view alone; nothing is logged. Refused
+        unless the table has hints on, ``seq`` is current and it is that person's turn.
+        """
+        if self.realtime.holds(table_id):
+            raise TableError("bad-request", HINTS_NAIN_JAUNE)
+        table = self._get(table_id).table
+        if not table.cfg.hints:
+            raise TableError("forbidden", HINTS_OFF)
+        if seq != table.seq:
+            raise TableError("stale", HINT_MOVED_ON)
+        turn, rnd = table.turn(), table.round
+        if turn is None or rnd is None or turn.seat != seat or turn.bot is not None:
+            raise TableError("not-your-turn", HINT_NOT_YOUR_TURN)
+        view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
+        sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
+        if self._hints_waiting >= self._hint_limit:
+            raise TableError("unavailable", HINTS_BUSY)
+        self._hints_waiting += 1
+        try:
+            action, reason = await asyncio.get_running_loop().run_in_executor(
+                self._hint_pool, partial(suggest, view, ms=100, seed=sample_seed, lang=lang)
+            )
+        except HintError as exc:
+            raise TableError("not-your-turn", HINT_NOT_YOUR_TURN) from exc
+        finally:
+            self._hints_waiting -= 1
+        return action_text(action), reason
+
+    def _bot(self, spec: str) -> Bot:
+        bot = self._bots.get(spec)
+        if bot is None:
+            try:
+                bot = make_bot(spec)
+            except ValueError as exc:
+                logger.info("bot %r: %s", spec, exc)
+                raise TableError("bad-request", bad_level(spec)) from None
+            self._bots[spec] = bot
+        return bot
+
+    def _thinks(self, spec: str) -> bool:
+        """True for a bot that thinks for long (its turn runs in a thread), once per spec."""
+        thinks = self._bot_thinks.get(spec)
+        if thinks is None:
+            thinks = parse_spec(LEVELS.get(spec, spec))[0] in _THINKING_BOTS
+            self._bot_thinks[spec] = thinks
+        return thinks
+
+    def _ensure_bot_task(self, live: Live) -> None:
+        if not self._owns(live.table.table_id) or self._stopping:
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_loop(live))
+
+    async def _bot_loop(self, live: Live) -> None:
+        table = live.table
+        # looked up once for the table's bots: each lookup is a getpid system call (CPython 3.11)
+        loop = asyncio.get_running_loop()
+        while not self._stopping and table.status != "over":
+            await live.wake.wait(loop)
+            live.wake.clear()
+            try:
+                await self._bots_play(live, loop)
+            except asyncio.CancelledError:
+                raise
+            except TableError as exc:  # stale (another process wrote first), unavailable
+                logger.info("bots of table %s: %s", table.table_id, exc.message)
+                await sleep(loop, 1.0 if exc.code == "unavailable" else 0.0)
+                live.wake.set()
+            except Exception:  # e.g. the database is briefly unavailable: try again soon
+                logger.exception("bots of table %s", table.table_id)
+                await sleep(loop, 1.0)
+                live.wake.set()
+
+    async def _bots_play(self, live: Live, loop: asyncio.AbstractEventLoop) -> None:
+        """Let bots act while a bot (or a bot playing for an absent person) is to act.
+
+        Nothing of a move (turn, view, generator, action) is held through the next move's
+        delay: young objects alive at the GC keeper's step are walked (web/gcpause.py)."""
+        table = live.table
+        while not self._stopping:
+            turn = table.turn()
+            if turn is None or turn.bot is None:
+                break
+            seat, spec = turn.seat, turn.bot
+            del turn
+            seq = table.seq
+            if table.cfg.bot_delay > 0:
+                delay = table.cfg.bot_delay
+                await sleep(loop, delay, min(BOT_TICK, delay / 8))
+            if table.seq != seq:
+                continue
+            rnd = table.round
+            assert rnd is not None
+            view = view_of(rnd, table.round_seats.index(seat))
+            del rnd
+            bot = self._bot(spec)
+            # seeded at its first draw: a bot with one legal action never pays for it
+            rng = LazyRandom(f"{table.cfg.seed}/seat/{seat}/{seq}")
+            if self._thinks(spec):  # they think for ~100 ms (and compile once): not on the loop
+                action = await asyncio.to_thread(bot.act, view, rng)
+            else:
+                action = bot.act(view, rng)
+            del view, rng
+            async with live.lock:
+                if table.seq != seq:
+                    continue
+                await self._commit(
+                    live,
+                    "action",
+                    {"seat": seat, "action": action_text(action), "by": "bot"},
+                )
+                await self._after(live)
+            del action
+            if table.cfg.bot_delay <= 0:  # (else the next move's delay lets them in)
+                await asyncio.sleep(0)  # let readers in between two bot moves
