@@ -42,7 +42,6 @@ from cardroom.tables.config import (
     REMATCH_NOT_OVER,
     REMATCH_PLAYERS,
     UNAVAILABLE,
-    WATCH_ONLY,
     YOU_LEFT,
     Created,
     SeatSpec,
@@ -51,14 +50,17 @@ from cardroom.tables.config import (
     cannot_rebuild,
     table_exists,
 )
+from cardroom.tables.frames import Frames
 from cardroom.tables.leases import BALANCE_EVERY, LEASE_INTERVAL, Leases
+from cardroom.tables.listing import Listing
 from cardroom.tables.live import Live
 from cardroom.tables.notices import Notices
 from cardroom.tables.protocol import game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.subscription import Frame, Subscription, idle_for
+from cardroom.tables.subscription import Frame, Subscription
+from cardroom.tables.timers import Timers
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -72,7 +74,7 @@ def _no_table(table_id: str) -> Message:
     return Message("table.no-table", f"there is no table {table_id!r}")
 
 
-class TableService(Leases, Notices, BotLoop):
+class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
     """Owns the live tables of a process; the web server and the terminal drive it."""
 
     def __init__(
@@ -639,177 +641,6 @@ class TableService(Leases, Notices, BotLoop):
                     logger.warning("table %s: %s", live.table.table_id, exc.message)
                     return
 
-    async def _next_round_due(self, live: Live) -> None:
-        async with live.lock:
-            live.timers.pop(("next-round", None), None)
-            live.deadlines.pop(("next-round", None), None)
-            self._tell_deadlines(live)
-            if live.table.status == "round-over":
-                await self._commit(live, "round", live.table.deal())
-                await self._after(live)
-
-    # -- presence and takeover -----------------------------------------------------------------
-
-    def _arm_takeover(self, live: Live, seat: int) -> None:
-        after = live.table.cfg.takeover_after
-        if after <= 0 or ("takeover", seat) in live.timers:
-            return
-        if seat in live.table.left or seat in live.table.taken_over:
-            return  # a bot plays that seat already: no countdown to show
-        self._arm(
-            live, ("takeover", seat), self.clock() + after, lambda: self._takeover_due(live, seat)
-        )
-
-    async def _takeover_due(self, live: Live, seat: int) -> None:
-        async with live.lock:
-            live.timers.pop(("takeover", seat), None)
-            live.deadlines.pop(("takeover", seat), None)
-            self._tell_deadlines(live)
-            table = live.table
-            if (
-                table.status in ("playing", "round-over")
-                and seat not in self._present(live)
-                and seat not in table.taken_over
-                and seat not in table.left
-            ):
-                await self._commit(live, "takeover", {"seat": seat, "level": table.cfg.level})
-                await self._after(live)
-
-    async def _returned(self, live: Live, seat: int) -> None:
-        async with live.lock:
-            table = live.table
-            if seat in table.taken_over and seat not in table.left and table.status != "over":
-                await self._commit(live, "returned", {"seat": seat})
-                await self._after(live)
-
-    def _arm(
-        self,
-        live: Live,
-        key: tuple[str, int | None],
-        at: float,
-        work: Callable[[], Coroutine[Any, Any, None]],
-    ) -> None:
-        self._cancel(live, key)
-        if not self._owns(live.table.table_id):
-            return
-
-        async def later() -> None:
-            await asyncio.sleep(max(0.0, at - self.clock()))
-            await work()
-
-        live.deadlines[key] = at
-        live.timers[key] = asyncio.get_running_loop().create_task(later())
-        self._tell_deadlines(live)
-
-    def _cancel(self, live: Live, key: tuple[str, int | None]) -> None:
-        task = live.timers.pop(key, None)
-        if live.deadlines.pop(key, None) is not None:
-            self._tell_deadlines(live)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-
-    def _cancel_timers(self, live: Live) -> None:
-        for key in list(live.timers):
-            self._cancel(live, key)
-
-    # -- subscribers ----------------------------------------------------------------------------
-
-    def subscribe(self, table_id: str, seat: int | None) -> Subscription:
-        """A stream of frames for ``seat`` (None: spectator); the first is the full state.
-
-        A person coming back to a seat a bot plays for takes it back (logged ``returned``).
-        """
-        if self.realtime.holds(table_id):
-            return self.realtime.subscribe(table_id, seat)
-        live = self._get(table_id)
-        table = live.table
-        if seat is not None and not (0 <= seat < table.n and table.is_person(seat)):
-            raise TableError("forbidden", WATCH_ONLY)
-        sub = Subscription(table_id, seat)
-        live.subs.append(sub)
-        live.idle_since = None
-        if seat is not None:
-            self._cancel(live, ("takeover", seat))
-            if seat in table.taken_over and seat not in table.left:
-                self._spawn(self._returned(live, seat))
-        sub._put(self._frame(live, seat, None))  # built once present: no takeover deadline
-        sub.cursor = len(table.events)
-        if seat is not None:
-            self._fan_out(live, skip=sub)  # the others see them present
-            self._tell_presence(live, seat)
-        return sub
-
-    def unsubscribe(self, sub: Subscription) -> None:
-        """End a subscription; a person seat's last one gone starts its takeover timer."""
-        if self.realtime.holds(sub.table_id):
-            return self.realtime.unsubscribe(sub)
-        live = self._live.get(sub.table_id)
-        sub.closed = True
-        sub._put(None)
-        if live is None or sub not in live.subs:
-            return
-        live.subs.remove(sub)
-        live.idle_since = None  # the grace period starts at the next sweep
-        seat = sub.seat
-        if seat is not None and seat not in self._present(live):
-            if live.table.status in ("playing", "round-over"):
-                self._arm_takeover(live, seat)
-            self._fan_out(live)
-        if seat is not None:
-            self._tell_presence(live, seat)
-
-    def frame_for(self, table_id: str, seat: int | None) -> Frame:
-        """The full ``state`` frame for ``seat`` (or a spectator); events of the current round."""
-        if self.realtime.holds(table_id):
-            return self.realtime.frame_for(table_id, seat)
-        return self._frame(self._get(table_id), seat, None)
-
-    def _frame(self, live: Live, seat: int | None, since: int | None) -> Frame:
-        return live.table.frame(seat, since, self._present(live), self._deadline(live))
-
-    def _deadline(self, live: Live) -> dict[str, Any] | None:
-        table = live.table
-        deadlines = live.deadlines
-        if not self._owns(table.table_id):  # the timers run in the lease holder's process
-            deadlines = dict(self._told_deadlines.get(table.table_id, {}))
-            if table.status != "round-over":
-                deadlines.pop(("next-round", None), None)
-            elif table.waiting_for_ready() and table.round_ended_at is not None:
-                # from the log, even before (or without) the holder's notice
-                at = table.round_ended_at + table.cfg.next_round_after
-                deadlines[("next-round", None)] = at
-        if not deadlines:
-            return None
-        turn = table.turn()
-        keys = sorted(deadlines, key=lambda k: deadlines[k])
-        if ("next-round", None) in deadlines:
-            key: tuple[str, int | None] = ("next-round", None)
-        elif turn is not None and ("takeover", turn.seat) in deadlines:
-            key = ("takeover", turn.seat)
-        else:
-            key = keys[0]
-        return {"kind": key[0], "seat": key[1], "at": deadlines[key]}
-
-    def _fan_out(self, live: Live, skip: Subscription | None = None) -> None:
-        table = live.table
-        end = len(table.events)
-        present = self._present(live)
-        deadline = self._deadline(live)
-        built: dict[tuple[int | None, int | None], Frame] = {}
-        for sub in live.subs:
-            if sub is skip or sub.closed:
-                continue
-            # one frame object for the subscribers with the same seat and cursor (spectators):
-            # the connections then encode it once (web/routes/ws.py)
-            key = (sub.seat, sub.cursor)
-            frame = built.get(key)
-            if frame is None:
-                frame = built[key] = table.frame(sub.seat, sub.cursor, present, deadline)
-            if not sub._put(frame):
-                sub._put({**table.frame(sub.seat, None, present, deadline), "resync": True})
-            sub.cursor = end
-        table.forget_shared()  # the frames are built: freed once sent (web/gcpause.py)
-
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -828,72 +659,9 @@ class TableService(Leases, Notices, BotLoop):
         """The live table (read only: change it through the service)."""
         return self._get(table_id).table
 
-    def end_connections(self, table_id: str, seat: int) -> int:
-        """End this process's connections to one seat (whoever held it lost it): each is told
-        its subscription is over and closes. Returns how many were ended."""
-        live = self._live.get(table_id)
-        subs = (list(live.subs) if live is not None else []) + self.realtime.subscriptions(table_id)
-        ended = [sub for sub in subs if sub.seat == seat]
-        for sub in ended:
-            sub._put(None)
-        return len(ended)
-
-    def unload(self, table_id: str) -> None:
-        """Drop the copy in memory of a finished table nobody is connected to, so the next
-        request reads it from the log again (a forgotten player's name was rewritten there)."""
-        live = self._live.get(table_id)
-        if live is not None and live.table.status == "over" and not live.subs:
-            self._cancel_timers(live)
-            if live.bot_task is None or live.bot_task.done():
-                del self._live[table_id]
-        self.realtime.unload(table_id)
-
-    async def _evict_loop(self) -> None:
-        every = min(30.0, max(self.evict_after / 4, 0.01))
-        while not self._stopping:
-            await asyncio.sleep(every)
-            self.evict_idle()
-
-    def evict_idle(self) -> list[str]:
-        """Drop from memory the finished tables (both kinds) nobody has been connected to for
-        ``evict_after`` seconds; they are read from the log again when asked for. Returns
-        their ids."""
-        now = time.monotonic()
-        gone = [
-            table_id
-            for table_id, live in self._live.items()
-            if idle_for(live, now, self.evict_after)
-        ]
-        for table_id in gone:
-            live = self._live.pop(table_id)
-            self._cancel_timers(live)
-            live.catch.inbox.clear()
-            self._remote.pop(table_id, None)
-            self._told_deadlines.pop(table_id, None)
-        return gone + self.realtime.evict_idle(now, self.evict_after)
-
     async def record(self, table_id: str) -> list[dict[str, Any]]:
         """The game record (replay format); ``TableError('forbidden')`` until the game is over."""
         live = await self._load(table_id)
         if live.table.status != "over":
             raise TableError("forbidden", RECORD_NOT_OVER)
         return [dict(r) for r in live.table.record()]
-
-    async def list_tables(
-        self, status: set[str] | None = None, public: bool | None = None, limit: int = 100
-    ) -> list[dict[str, Any]]:
-        """Tables for the lobby (from the store's projection), newest first."""
-        rows = await self.store.list_tables(status, public, limit)
-        return [
-            {
-                "id": r.id,
-                "game": r.game,
-                "created_at": r.created_at,
-                "status": r.status,
-                "title": r.title,
-                "public": r.public,
-                "summary": r.summary,
-                "seats": r.seats,
-            }
-            for r in rows
-        ]
