@@ -91,7 +91,8 @@ class Game:
     analysis: str | None = None
     """The analysis of a finished game."""
     rules_page: str | None = None
-    """The rules page's hand-written text (``i18n/rules/<this>.<lang>.html``)."""
+    """The package whose folder holds the rules page's hand-written text, one file per
+    language: ``rules.<lang>.html`` (``games/<game>/rules.en.html`` …)."""
     terminal: str | None = None
     """The terminal's face for the game."""
     web: str | None = None
@@ -235,7 +236,7 @@ register(
         options_words="cardroom.i18n.options",
         bots="cardroom.games.nain_jaune.bots",
         analysis="cardroom.games.nain_jaune.analysis",
-        rules_page="nain-jaune",
+        rules_page="cardroom.games.nain_jaune",
         wire="cardroom.games.nain_jaune.wire",
         terminal="cardroom.games.nain_jaune.terminal.tui",
         bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
@@ -257,7 +258,7 @@ register(
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
         bots="cardroom.games.spit.bots",
         analysis="cardroom.analysis.realtime",
-        rules_page="spit",
+        rules_page="cardroom.games.spit",
         wire="cardroom.games.spit.wire",
         terminal="cardroom.terminal.realtime_tui",
         bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
@@ -280,7 +281,7 @@ register(
         target_match="cardroom.games.speed.engine:SpeedMatch",
         bots="cardroom.games.speed.bots",
         analysis="cardroom.analysis.realtime",
-        rules_page="speed",
+        rules_page="cardroom.games.speed",
         wire="cardroom.games.speed.wire",
         terminal="cardroom.terminal.realtime_tui",
         bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
