@@ -499,13 +499,17 @@ def test_a_missing_file_or_a_folder_is_told_in_the_readers_words(
 
 
 def test_every_record_word_lives_in_one_module() -> None:
-    """The words of Nain Jaune and of Spit/Speed records are one module's, with no second name
-    for it (the older ``realtime_record_words`` is gone)."""
+    """The record words every game shares are one module's, with no second name for it (the
+    older ``realtime_record_words`` is gone); a game's own are in its words piece, and all of
+    them are messages."""
+    from cardroom.games.registry import GAMES
     from cardroom.i18n import record_words
     from cardroom.i18n.messages import MESSAGES
 
     assert importlib.util.find_spec("cardroom.i18n.realtime_record_words") is None
     assert "rec.rt.deal-card" in record_words.REALTIME_RECORD_MESSAGES
-    assert "rec.nj.bad-card" in record_words.RECORD_MESSAGES
-    for table in (record_words.RECORD_MESSAGES, record_words.REALTIME_RECORD_MESSAGES):
+    nain_jaune = GAMES["nain-jaune"].load("words").MESSAGES
+    assert "rec.nj.bad-card" in nain_jaune and "rec.nj.bad-card" not in record_words.RECORD_MESSAGES
+    assert "rec.speed.seed" in GAMES["speed"].load("words").MESSAGES
+    for table in (record_words.RECORD_MESSAGES, record_words.REALTIME_RECORD_MESSAGES, nain_jaune):
         assert all(MESSAGES[key] == text for key, text in table.items())

@@ -20,7 +20,7 @@ from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
 from cardroom.i18n.levels import BOT_WORDS, LEVEL_WORDS
-from cardroom.i18n.options import lobby_model
+from cardroom.games.nain_jaune.words import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
 from cardroom.tables import SeatSpec, TableConfig, TableError

@@ -21,7 +21,7 @@ from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
-from cardroom.i18n.options import rules_text as options_rules_text
+from cardroom.games.nain_jaune.words import rules_text as options_rules_text
 from cardroom.i18n.words import (
     a_rank,
     engine_event_text,
