@@ -19,9 +19,9 @@ from cardroom.games.nain_jaune.record import Replay
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.nain_jaune.view import RoundView
+from cardroom.games.nain_jaune.words import rules_text as options_rules_text
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
-from cardroom.games.nain_jaune.words import rules_text as options_rules_text
 from cardroom.i18n.words import (
     a_rank,
     engine_event_text,
