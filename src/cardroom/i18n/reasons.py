@@ -15,7 +15,7 @@ from cardroom.i18n.messages import words
 
 
 def illegal_reason(reason: str, lang: Translator = ENGLISH) -> str:
-    """A Nain Jaune engine's ``IllegalAction.reason`` (a message with an id) in ``lang``."""
+    """A turn-based engine's ``IllegalAction.reason`` (a message with an id) in ``lang``."""
     return words(reason, lang)
 
 

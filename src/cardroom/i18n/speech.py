@@ -11,7 +11,7 @@ from cardroom.i18n.words import engine_event_dict, event_text
 
 VOICES = {"en": "en-gb", "fr": "fr-fr", "cy": "cy"}
 SPOKEN_KINDS = frozenset({"takes", "without", "grand-opera", "out"})
-"""The Nain Jaune events a table says aloud."""
+"""The turn-based table's events a table says aloud (its announcements)."""
 
 
 class Speaker:
@@ -43,7 +43,7 @@ class Speaker:
             self.program = None  # it went away: stay silent from now on
 
     def say_events(self, events: Iterable[object], names: Sequence[str]) -> None:
-        """Say the announcements among Nain Jaune engine events."""
+        """Say the announcements among a turn-based engine's events."""
         for event in events:
             data = engine_event_dict(event)
             if data["kind"] in SPOKEN_KINDS:

@@ -50,39 +50,17 @@ def rank_letter(rank: int, lang: Translator = ENGLISH) -> str:
     return letters.get(int(rank)) or Rank(int(rank)).symbol
 
 
-EARLIER_RULES: dict[tuple[str, int], str] = {
-    ("speed", 1): N_(
-        "Played under the earliest rules of Speed (version 1, before 23 November 2026): as "
-        "under version 2, the flip came as soon as neither player could play and its countdown "
-        "ran from that moment, a game nobody could finish ended at once, and the winner scored "
-        "the cards left in the loser's hand and draw pile; besides, when neither could play "
-        "again right after a flip both had called, the countdown went on from before instead "
-        "of starting again."
-    ),
-    ("speed", 2): N_(
-        "Played under the earlier rules of Speed (version 2, before 23 November 2026): the flip "
-        "came as soon as neither player could play and its countdown ran from that moment, a "
-        "game nobody could finish ended at once, and the winner scored the cards left in the "
-        "loser's hand and draw pile."
-    ),
-    ("speed", 3): N_(
-        "Played under the earlier rules of Speed (version 3, before 28 November 2026): a game "
-        "won when the loser's draw pile was empty scored no points (the cards in his hand "
-        "did not count)."
-    ),
-    ("spit", 1): N_(
-        "Played under the earlier rules of Spit (version 1, before 23 November 2026): when "
-        "neither player could move again right after a “Spit!” both had called, the countdown "
-        "went on from before instead of starting again."
-    ),
-}
-"""What was different under each earlier version of a game's rules (the games' ``RULES_VERSION``
-docs say when it changed); a record played under one of them is replayed under it."""
-
-
 def rules_note(game: str, version: int, lang: Translator = ENGLISH) -> str | None:
-    """The line that says a record was played under earlier rules (None: today's rules)."""
-    text = EARLIER_RULES.get((game, version))
+    """The line that says a record was played under earlier rules (None: today's rules): what
+    was different under that version of ``game``'s rules, from its words piece's
+    ``EARLIER_RULES`` (version -> msgid; the game's ``RULES_VERSION`` doc says when it
+    changed)."""
+    from cardroom.games.registry import GAMES
+
+    entry = GAMES.get(game)
+    if entry is None or entry.words is None:
+        return None
+    text = getattr(entry.load("words"), "EARLIER_RULES", {}).get(version)
     return None if text is None else lang._(text)
 
 
@@ -118,7 +96,7 @@ def without_call(rank: int, lang: Translator = ENGLISH) -> str:
 
 
 def takes_call(card: Card | str, lang: Translator = ENGLISH) -> str:
-    """``queen who takes``, ``Yellow Dwarf who takes`` (``Nain Jaune qui prend``)."""
+    """``queen who takes``, ``Yellow Dwarf who takes`` (``dame qui prend``)."""
     if isinstance(card, str):
         card = Card.parse(card)
     tr = lang
@@ -361,7 +339,7 @@ _ENGINE_KINDS = {
 
 
 def engine_event_dict(event: object) -> dict[str, Any]:
-    """A Nain Jaune engine event as a structured event (seats stay round positions)."""
+    """A turn-based engine event as a structured event (seats stay round positions)."""
     out: dict[str, Any] = {"kind": _ENGINE_KINDS.get(type(event).__name__, "")}
     for f in fields(event):  # type: ignore[arg-type]
         value = getattr(event, f.name)
@@ -380,7 +358,7 @@ def engine_event_text(
     *,
     letters: bool = True,
 ) -> str:
-    """A Nain Jaune engine event in words (``names`` by round position)."""
+    """A turn-based engine event in words (``names`` by round position)."""
     return event_text(engine_event_dict(event), names.__getitem__, lang, letters=letters)
 
 
@@ -433,7 +411,7 @@ _MEMO: dict[tuple[int, str, object], tuple[object, Any]] = {}
 table's frames share their seat rows (one list per change, for every seat's frame) and their
 events (one dict per event, for every frame that carries it): each is put in words once per
 language, not once per connection and frame. The value keeps the part alive, so its id is not
-reused meanwhile; the parts are never changed once made (``games/nain_jaune/table.py``)."""
+reused meanwhile; the parts are never changed once made (the turn-based table's)."""
 _MEMO_MAX = 8192
 
 

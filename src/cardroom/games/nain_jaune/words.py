@@ -155,6 +155,10 @@ FIXED: dict[str, str] = {
 }
 """The fixed refusals that name Nain Jaune: each sentence is its own msgid."""
 
+EARLIER_RULES: dict[int, str] = {}
+"""What was different under each earlier version of the rules (none: no rule has changed since
+records began)."""
+
 
 def end_words(end: EndCondition, lang: Translator = ENGLISH) -> str:
     """When a game ends, in words: ``after 10 rounds``."""

@@ -7,7 +7,11 @@ It also holds the words of the real-time tables' refusals that name the real-tim
 
 from __future__ import annotations
 
-from cardroom.i18n import N_
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from cardroom.cards import Card
+from cardroom.i18n import N_, Translator
 
 MESSAGES: dict[str, str | tuple[str, str, str]] = {
     # refusals of a Spit action
@@ -75,3 +79,125 @@ WHAT: dict[str, str] = {
     "choose": N_("choose a pile"),
 }
 """The ``what`` of a refusal that depends on the phase of the game."""
+
+
+EARLIER_RULES: dict[int, str] = {
+    1: N_(
+        "Played under the earlier rules of Spit (version 1, before 23 November 2026): when "
+        "neither player could move again right after a “Spit!” both had called, the countdown "
+        "went on from before instead of starting again."
+    ),
+}
+"""What was different under each earlier version of the rules (``rules.py``'s ``RULES_VERSION``
+says when it changed); a record played under one of them is replayed under it."""
+
+
+def event_text(
+    kind: str,
+    f: Mapping[str, Any],
+    who: str,
+    card: object,
+    number: object,
+    names: Sequence[str],
+    show: Callable[[Card, Translator], object],
+    tr: Translator,
+) -> str | None:
+    """One of Spit's engine events in words from its kind and fields (``who`` its seat's name,
+    ``card`` its card as shown, ``number`` its centre pile counted from 1); None for a kind
+    that is not Spit's own."""
+    if kind == "Called":
+        return tr._('{name} calls "Spit!"', name=who)
+    if kind == "Spat":
+        return tr._("{name} spits {card} onto pile {number}", name=who, card=card, number=number)
+    if kind == "TurnedUp":
+        return tr._(
+            "{name} turns up {card} on stock pile {number}",
+            name=who,
+            card=card,
+            number=int(f["stock"]) + 1,
+        )
+    if kind == "Moved":
+        return tr._(
+            "{name} moves {card} from stock pile {source} to the empty stock pile {target}",
+            name=who,
+            card=card,
+            source=int(f["from_stock"]) + 1,
+            target=int(f["to_stock"]) + 1,
+        )
+    if kind == "Stalemate":
+        return tr._('stalemate: nobody can play, "Spit!" is due')
+    if kind == "NewLayout":
+        if f.get("seat") is None:
+            return tr._("both players are out of spit cards: a new layout")
+        return tr._("{name} has cleared the stock: a new layout", name=who)
+    if kind == "Slapped":
+        return tr._("{name} slaps pile {number} first", name=who, number=number)
+    if kind == "Chose":
+        return tr._("{name} chooses pile {number}", name=who, number=number)
+    if kind == "Took":
+        if f.get("pile") is None:
+            return tr._("{name} takes nothing from the middle", name=who)
+        return tr.ngettext(
+            "{name} takes pile {number} ({n} card)",
+            "{name} takes pile {number} ({n} cards)",
+            int(f["cards"]),
+            name=who,
+            number=number,
+        )
+    if kind == "Dealt":
+        layout = "-".join(str(n) for n in f["piles"] if n)
+        return tr.ngettext(
+            "{name} lays out {layout} with {n} spit card",
+            "{name} lays out {layout} with {n} spit cards",
+            int(f["spit"]),
+            name=who,
+            layout=layout,
+        )
+    if kind == "OnePile":
+        return tr._("only one spit pile from now on: pile {number}", number=number)
+    if kind == "Won":
+        return tr._("{name} has no cards left and wins!", name=who)
+    return None
+
+
+def action_text(
+    kind: str, action: Mapping[str, Any], card: object, number: object, tr: Translator
+) -> str | None:
+    """One of Spit's actions in record form, in words (``card`` as a noun phrase, ``number`` its
+    centre pile from 1); None for an action type that is not Spit's own."""
+    if kind == "turn-up":
+        return tr._("turn up stock pile {number}", number=int(action.get("stock") or 0) + 1)
+    if kind == "move":
+        return tr._(
+            "move {card.the} to stock pile {number}",
+            card=card,
+            number=int(action.get("to_stock") or 0) + 1,
+        )
+    if kind == "spit":
+        return tr._('call "Spit!"')
+    if kind == "slap":
+        return tr._("slap pile {number}", number=number)
+    if kind == "choose":
+        return tr._("choose pile {number}", number=number)
+    return None
+
+
+PUBLIC_WHAT: dict[str, str] = {
+    "move": N_("a move refused"),
+    "turnup": N_("a turn-up refused"),
+    "callspit": N_('a "Spit!" refused'),
+    "slap": N_("a slap refused"),
+    "choose": N_("a choice refused"),
+}
+"""A refused action as everyone may know it, by its class name in lower case (a play is said
+by every game alike)."""
+
+
+def action_json(action: Any) -> dict[str, Any] | None:
+    """A Spit action in record form (None: not one of Spit's)."""
+    from cardroom.games.spit.engine import action_to_json
+
+    try:
+        return dict(action_to_json(action))
+    except TypeError:
+        return None
