@@ -181,7 +181,7 @@ def speaker(speak: bool) -> Speaker | None:
     stderr when espeak-ng is missing, and the game goes on silently."""
     if not speak:
         return None
-    voice = Speaker(current_lang())
+    voice = Speaker(translator(current_lang()))
     if not voice.available:
         click.echo(
             voice.tr._(

@@ -53,7 +53,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     try:
         return parse_option_pairs(list(pairs))
     except RulesError as exc:
-        said = rules_error_text(exc, current_lang())
+        said = rules_error_text(exc, tr_of(current_lang()))
         raise click.BadParameter(said, param_hint="--option") from None
 
 
@@ -62,7 +62,7 @@ def check_options(game: str, options: dict[str, str]) -> None:
     try:
         new_engine(game, options, 0)
     except RulesError as exc:
-        said = rules_error_text(exc, current_lang())
+        said = rules_error_text(exc, tr_of(current_lang()))
         raise click.BadParameter(said, param_hint="--option") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
@@ -214,7 +214,7 @@ def _simulate_command(game: str) -> None:
             try:
                 check_spec(spec, game)
             except BotError as exc:
-                said = rules_error_text(exc, current_lang())
+                said = rules_error_text(exc, tr_of(current_lang()))
                 raise click.BadParameter(said, param_hint="--bots") from None
         options = parse_options(option_pairs)
         check_options(game, options)
@@ -253,10 +253,10 @@ for _game in names(REALTIME):
 def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
     """One line per log entry: the seconds since the start, then the events, or the refusal and
     its reason (a web record starts at the server's clock, a terminal one at 0)."""
-    names = shown_names(rep.names, lang)
+    names = shown_names(rep.names, tr_of(lang))
     for entry in rep.arbiter.log:
-        said = entry_words(entry, rep.engine.game, names, None, lang)
-        stamp = seconds_text(entry.t - rep.arbiter.start, lang, places=2)
+        said = entry_words(entry, rep.engine.game, names, None, tr_of(lang))
+        stamp = seconds_text(entry.t - rep.arbiter.start, tr_of(lang), places=2)
         yield f"{stamp:>9}  " + said  # from the start
 
 
@@ -290,7 +290,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        echo_error(record_error_text(exc, current_lang()))
+        echo_error(record_error_text(exc, tr_of(current_lang())))
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]
@@ -307,7 +307,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         for line in account_lines(rep, number if len(reps) > 1 else None, lang=lang):
             echo_line(line)
     if match is not None:
-        names = shown_names(reps[-1].names, lang)
+        names = shown_names(reps[-1].names, tr_of(lang))
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
         tr = tr_of(lang)
@@ -388,7 +388,7 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
                    left=left)
     elif engine.over:
         who = names[res["winner"]] if res["winner"] is not None else None
-        seconds = decimal(res["seconds"], 1, lang)
+        seconds = decimal(res["seconds"], 1, tr)
         if who:
             yield tr._("{name} wins after {seconds} s. Cards left: {left}.", name=who,
                        seconds=seconds, left=left)
@@ -477,7 +477,7 @@ def _play_command(game: str) -> None:
         try:
             check_spec(bot, game)
         except BotError as exc:
-            said = rules_error_text(exc, current_lang())
+            said = rules_error_text(exc, tr_of(current_lang()))
             raise click.BadParameter(said, param_hint="--bot") from None
         if name is None:  # "Player" in the command line's language
             name = tr_of(current_lang())._("Player")

@@ -130,6 +130,6 @@ def load_record(path: Path) -> tuple[Any, str]:
     try:
         data = loads(read_record_bytes(path))
     except RecordError as exc:
-        said = record_error_text(exc, current_lang(), path=printable(str(path)))
+        said = record_error_text(exc, translator(current_lang()), path=printable(str(path)))
         raise click.ClickException(said) from None
     return data, record_kind(data)

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from cardroom.cards import Card
 from cardroom.games.messages import Message
 from cardroom.games.registry import GAMES, games
-from cardroom.i18n import ENGLISH, N_, Np_, Translator, tr_of
+from cardroom.i18n import ENGLISH, N_, Np_, Translator
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase, word_phrase
 from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
@@ -585,13 +585,13 @@ def message_words(
         return tr._(str(MESSAGES["refused"]))
 
 
-def words(message: str | Mapping[str, Any], lang: str | Translator | None = None) -> str:
+def words(message: str | Mapping[str, Any], lang: Translator = ENGLISH) -> str:
     """A :class:`Message` (or its JSON ``{"id", "fields"}``) in ``lang``.
 
     A plain string has no id: it is never shown as it is (that is how an English sentence would
     reach a French reader); the general refusal is said instead, and it is logged.
     """
-    tr = tr_of(lang)
+    tr = lang
     inner = _nested(message)
     if inner is None and isinstance(message, str) and message in FIXED:
         return tr._(FIXED[message])

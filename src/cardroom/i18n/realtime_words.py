@@ -17,7 +17,7 @@ from typing import Any
 
 from cardroom.cards import Card
 from cardroom.games.registry import GAMES, REALTIME, games
-from cardroom.i18n import ENGLISH, Translator, levels, tr_of
+from cardroom.i18n import ENGLISH, Translator, levels
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
@@ -115,10 +115,10 @@ def entry_words(
     game: str,
     names: Sequence[str],
     viewer: int | None = None,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> str:
     """What one arbiter log entry means, in ``lang`` (``cardroom.arbiter.entry_text``'s shape)."""
-    tr = tr_of(lang)
+    tr = lang
     said = in_turn([event_words(e, game, names, tr) for e in entry.events], tr)
     if entry.timeout:
         return tr._("countdown over: {events}", events=said)
@@ -139,7 +139,7 @@ def entry_words(
 # ----------------------------------------------------------------------------- refusals
 
 
-def reason_words(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
+def reason_words(reason: Any, lang: Translator = ENGLISH, msg: Any = None) -> str:
     """A real-time engine's reason for refusing an action, in words in ``lang``, from its id
     and fields (the :class:`~cardroom.games.messages.Message`, or its JSON ``msg``)."""
     return words(msg if isinstance(msg, Mapping) else reason, lang)
@@ -210,10 +210,10 @@ def _public_words(refused: Mapping[str, Any], who: str, tr: Translator) -> str:
 
 
 def line_words(
-    line: Mapping[str, Any], game: str, names: Sequence[str], lang: str | Translator | None
+    line: Mapping[str, Any], game: str, names: Sequence[str], lang: Translator
 ) -> str | None:
     """A web frame's log line in ``lang`` from its fields (None: it lacks them)."""
-    tr = tr_of(lang)
+    tr = lang
     events = line.get("events")
     if not isinstance(events, list):
         return None

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
-from cardroom.i18n import Translator, tr_of
+from cardroom.i18n import Translator
 from cardroom.i18n.words import engine_event_dict, event_text
 
 VOICES = {"en": "en-gb", "fr": "fr-fr", "cy": "cy"}
@@ -20,8 +20,8 @@ class Speaker:
     ``program`` is None when espeak-ng is not installed: then nothing is said.
     """
 
-    def __init__(self, lang: str | Translator | None, program: str | None = None) -> None:
-        self.tr = tr_of(lang)
+    def __init__(self, lang: Translator, program: str | None = None) -> None:
+        self.tr = lang
         self.program = program or shutil.which("espeak-ng")
         self.voice = VOICES.get(self.tr.lang, "en-gb")
 

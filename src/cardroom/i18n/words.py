@@ -64,15 +64,15 @@ def rules_note(game: str, version: int, lang: Translator = ENGLISH) -> str | Non
     return None if text is None else lang._(text)
 
 
-def rank_name(rank: int, lang: str | Translator | None = None) -> str:
+def rank_name(rank: int, lang: Translator = ENGLISH) -> str:
     """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king`` (``as``, ``valet``, ``dame`` …)."""
     face = _FACE.get(int(rank))
-    return tr_of(lang)._(face) if face else str(int(rank))
+    return lang._(face) if face else str(int(rank))
 
 
-def a_rank(rank: int, lang: str | Translator | None = None) -> str:
+def a_rank(rank: int, lang: Translator = ENGLISH) -> str:
     """``a 7``, ``an 8``, ``an ace``, ``a queen`` (``une dame``, ``brenhines`` …)."""
-    return rank_phrase(int(rank), tr_of(lang).lang).a
+    return rank_phrase(int(rank), lang.lang).a
 
 
 def suit_name(suit: Suit, lang: Translator = ENGLISH) -> str:
@@ -106,9 +106,9 @@ def takes_call(card: Card | str, lang: Translator = ENGLISH) -> str:
     return tr._(special) if special else tr._("{rank} who takes", rank=int(card.rank))
 
 
-def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
+def pretty(card: Card | str, lang: Translator = ENGLISH) -> str:
     """``7♦``, ``Q♠`` (French: ``D♠``, the letter of the language's packs)."""
-    return printed(card, tr_of(lang).lang)
+    return printed(card, lang.lang)
 
 
 def labelled(label: object, text: object, lang: Translator = ENGLISH) -> str:
@@ -122,12 +122,12 @@ def in_turn(parts: Sequence[object], lang: Translator = ENGLISH) -> str:
 
 
 def seconds_text(
-    seconds: float, lang: str | Translator | None = None, places: int = 1
+    seconds: float, lang: Translator = ENGLISH, places: int = 1
 ) -> str:
     """A time in seconds with ``places`` decimals: ``0.5 s`` / ``0,5 s`` / ``0.5 eiliad``."""
     from cardroom.i18n.numbers import decimal
 
-    tr = tr_of(lang)
+    tr = lang
     return tr._("{seconds} s", seconds=decimal(seconds, places, tr))
 
 
@@ -153,10 +153,10 @@ def stakes_text(
     stakes: Mapping[int, int],
     name: Callable[[int], str],
     per_round: int,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> str:
     """``Stakes: 15 chips each on the board`` or every player's amount when one ran short."""
-    tr = tr_of(lang)
+    tr = lang
     if all(v == per_round for v in stakes.values()):
         return tr.ngettext(
             "Stakes: {n} chip each on the board", "Stakes: {n} chips each on the board", per_round
@@ -185,7 +185,7 @@ def event_text(
     gives its ``text`` as it is.
     """
     tr = lang
-    shown = tr if letters else "en"
+    shown = tr if letters else ENGLISH
     kind = event.get("kind")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""

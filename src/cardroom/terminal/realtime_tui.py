@@ -79,7 +79,7 @@ def card_text(card: Card | None, lang: str | Translator | None = None) -> Text:
     (French ``D♠``: no card is typed in Spit or Speed, the keys name piles and slots)."""
     if card is None:
         return Text("--", style="dim")
-    return Text(pretty(card, lang or "en"), style="bold red" if card.red else "bold")
+    return Text(pretty(card, tr_of(lang)), style="bold red" if card.red else "bold")
 
 
 @dataclass(frozen=True, slots=True)
