@@ -98,7 +98,8 @@ class Game:
     """The package whose folder holds the rules page's hand-written text, one file per
     language: ``rules.<lang>.html`` (``games/<game>/rules.en.html`` …)."""
     terminal: str | None = None
-    """The terminal's face for the game."""
+    """The terminal's face for the game (a real-time game's: a module whose ``SEAT`` shows a
+    seat and turns keys into actions for ``cardroom.terminal.realtime_tui``)."""
     web: str | None = None
     """The table page's script for the game (under ``web/static/js``)."""
     wire: str | None = None
@@ -273,7 +274,7 @@ register(
         options_words="cardroom.games.spit.rules",
         words="cardroom.games.spit.words",
         wire="cardroom.games.spit.wire",
-        terminal="cardroom.terminal.realtime_tui",
+        terminal="cardroom.games.spit.terminal",
         bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
         web="realtime.js",
         cli="cardroom.cli.realtime",
@@ -298,7 +299,7 @@ register(
         options_words="cardroom.games.speed.rules",
         words="cardroom.games.speed.words",
         wire="cardroom.games.speed.wire",
-        terminal="cardroom.terminal.realtime_tui",
+        terminal="cardroom.games.speed.terminal",
         bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
         web="realtime.js",
         cli="cardroom.cli.realtime",
