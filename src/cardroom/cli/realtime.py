@@ -1,4 +1,5 @@
-"""Spit and Speed commands: ``play``, ``simulate`` and the replay of their records."""
+"""The real-time games' commands: ``play``, ``simulate`` and the replay of their records (each
+game's own words and keys come from its pieces in the registry)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,9 @@ from cardroom.cli.groups import (
 from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.errors import RulesError
-from cardroom.games.messages import Message
 from cardroom.games.options import parse_option_pairs
-from cardroom.games.registry import REALTIME, names, new_engine
+from cardroom.games.registry import REALTIME, games, names, new_engine
+from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
@@ -44,7 +45,7 @@ from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
 from cardroom.i18n.realtime_words import entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.words import N_, rules_note, seconds_text, tr_of
+from cardroom.i18n.words import rules_note, seconds_text, tr_of
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 
@@ -113,7 +114,7 @@ def run_simulation(
                     results[i] = future.result()
                     bar.advance(task, len(chunks[i]))
     ordered = [r for i in range(len(chunks)) for r in results[i]]
-    target = options.get("target", "0") if game == "speed" else "0"
+    target = options.get("target", "0") if registry_game(game).target_match else "0"
     return Summary(bot_labels(bots), ordered, int(target) if target.isdigit() else 0)
 
 
@@ -285,7 +286,8 @@ def result_json(rep: Replay) -> dict[str, Any]:
 
 
 def replay_realtime(data: Any, as_json: bool) -> int:
-    """Replay a Spit or Speed record (a Speed match: a list of games); return the exit code."""
+    """Replay a real-time game's record (a match to a target: a list of games); return the exit
+    code."""
     try:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
@@ -323,15 +325,11 @@ def replay_realtime(data: Any, as_json: bool) -> int:
 
 def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     kinds = {rep.engine.game for rep in reps}
-    if kinds != {"speed"}:
-        raise RecordError(
-            Message(
-                "rec.list-not-speed",
-                "only Speed records come as a list (a match to a target score)",
-            )
-        )
-    from cardroom.games.speed.record import check_match
-
+    matched = [g for g in games(REALTIME) if g.target_match is not None]
+    kind = next(iter(kinds)) if len(kinds) == 1 else None
+    if kind is None or kind not in {g.name for g in matched}:
+        raise RecordError(matched[0].load("record").LIST_NOT_A_MATCH)
+    check_match = registry_game(kind).load("record").check_match
     summary = check_match(data, [rep.engine for rep in reps])
     winner = summary.winner
     if reps[-1].ended is not None:  # the table closed: a forfeit's winner wins the match
@@ -408,14 +406,6 @@ for _game in names(REALTIME):
 
 
 def _play_command(game: str) -> None:
-    spit_keys = N_(
-        "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
-        "m moves the picked card into an empty space, z / x slap pile 1 / 2 when a "
-        "new layout is due (or choose it, in the chooser variant); "
-    )
-    speed_keys = N_("n deals the next game of a match (--option target=N); ")
-    spit_call = N_('"Spit!" at the start and at a stalemate')
-    speed_call = N_("for the flip at the start and when you cannot play")
     doc = """Play {game} in real time against a bot, in the terminal.
 
     Pick a card with 1-5 and play it with a / ← (centre pile 1, on the left) or d / → (pile 2);
@@ -438,13 +428,13 @@ def _play_command(game: str) -> None:
     """
 
     def fields(tr: Translator) -> dict[str, str]:
-        spit = game == "spit"
+        said = registry_game(game).load("words")
         return {
             "game": tr._(game_title(game)),
             "command": game,
             "rules_page": game,
-            "call_when": tr._(spit_call if spit else speed_call),
-            "keys": tr._(spit_keys if spit else speed_keys),
+            "call_when": tr._(said.PLAY_CALL_WHEN),
+            "keys": tr._(said.PLAY_KEYS),
         }
 
     @play.command(

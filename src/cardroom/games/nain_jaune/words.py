@@ -155,6 +155,12 @@ FIXED: dict[str, str] = {
 }
 """The fixed refusals that name Nain Jaune: each sentence is its own msgid."""
 
+ANALYSIS_TITLE = Np_(
+    "Nain Jaune: {count} decision analysed, {worlds} deals of the hidden cards each",
+    "Nain Jaune: {count} decisions analysed, {worlds} deals of the hidden cards each",
+)
+"""The title of ``cardroom analyse``'s table for a Nain Jaune game (``{count}`` decisions)."""
+
 EARLIER_RULES: dict[int, str] = {}
 """What was different under each earlier version of the rules (none: no rule has changed since
 records began)."""

@@ -177,3 +177,12 @@ def action_json(action: Any) -> dict[str, Any] | None:
         return dict(action_to_json(action))
     except TypeError:
         return None
+
+
+PLAY_KEYS = N_("n deals the next game of a match (--option target=N); ")
+"""The keys of ``cardroom play speed --help`` beyond those every real-time game shares."""
+PLAY_CALL_WHEN = N_("for the flip at the start and when you cannot play")
+"""When the call is made, as ``cardroom play speed --help`` says it (``space calls …``)."""
+
+ANALYSIS_TITLE = N_("Speed: reaction times and missed plays")
+"""The title of ``cardroom analyse``'s table for a Speed game."""

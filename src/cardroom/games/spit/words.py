@@ -201,3 +201,18 @@ def action_json(action: Any) -> dict[str, Any] | None:
         return dict(action_to_json(action))
     except TypeError:
         return None
+
+
+PLAY_KEYS = N_(
+    "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
+    "m moves the picked card into an empty space, z / x slap pile 1 / 2 when a "
+    "new layout is due (or choose it, in the chooser variant); "
+)
+"""The keys of ``cardroom play spit --help`` beyond those every real-time game shares."""
+PLAY_CALL_WHEN = N_('"Spit!" at the start and at a stalemate')
+"""When the call is made, as ``cardroom play spit --help`` says it (``space calls …``)."""
+
+ANALYSIS_TITLE = N_("Spit: reaction times and missed plays")
+"""The title of ``cardroom analyse``'s table for a Spit game."""
+ANALYSIS_SLAPS = True
+"""A Spit game's analysis counts the slaps won and lost (a new layout is raced for)."""
