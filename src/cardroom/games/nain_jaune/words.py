@@ -155,6 +155,13 @@ FIXED: dict[str, str] = {
 }
 """The fixed refusals that name Nain Jaune: each sentence is its own msgid."""
 
+NOT_A_RECORD = N_(
+    'this is not a cardroom record: expected an object with a "game" field or a list '
+    "of Nain Jaune rounds"
+)
+"""What ``cardroom replay`` and ``analyse`` say of a file that is no record (a Nain Jaune game's
+record may be a bare list of its rounds, which predates the ``game`` field)."""
+
 ANALYSIS_TITLE = Np_(
     "Nain Jaune: {count} decision analysed, {worlds} deals of the hidden cards each",
     "Nain Jaune: {count} decisions analysed, {worlds} deals of the hidden cards each",
