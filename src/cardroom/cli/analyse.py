@@ -14,13 +14,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardroom.analysis import REFUSALS, AnalysisError, turn_based_analysis
-from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
+from cardroom.cli.groups import (
+    CONTEXT,
+    cli,
+    current_translator,
+    echo_json,
+    lang_option,
+    printable,
+)
 from cardroom.cli.options import BoundedInt
 from cardroom.games.registry import GAMES, TURN_BASED, games
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
-from cardroom.i18n.words import N_, labelled, pretty, tr_of
+from cardroom.i18n.words import N_, labelled, pretty
 
 MARK_WORDS = {
     "inaccuracy": N_("inaccuracy"),
@@ -75,7 +82,7 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     """
     from cardroom.cli.records import load_record
 
-    tr = tr_of(current_lang())
+    tr = current_translator()
     where = printable(str(record))
     data, kind = load_record(record)
     out = Console(file=sys.stdout)

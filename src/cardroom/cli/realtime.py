@@ -24,6 +24,7 @@ from cardroom.cli.groups import (
     CONTEXT,
     REPLAYERS,
     current_lang,
+    current_translator,
     echo_error,
     echo_json,
     echo_line,
@@ -39,13 +40,13 @@ from cardroom.games.options import parse_option_pairs
 from cardroom.games.registry import REALTIME, games, names, new_engine
 from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import title as game_title
-from cardroom.i18n import Translator
+from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
 from cardroom.i18n.realtime_words import entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.words import rules_note, seconds_text, tr_of
+from cardroom.i18n.words import rules_note, seconds_text
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 
@@ -54,7 +55,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     try:
         return parse_option_pairs(list(pairs))
     except RulesError as exc:
-        said = rules_error_text(exc, tr_of(current_lang()))
+        said = rules_error_text(exc, current_translator())
         raise click.BadParameter(said, param_hint="--option") from None
 
 
@@ -63,7 +64,7 @@ def check_options(game: str, options: dict[str, str]) -> None:
     try:
         new_engine(game, options, 0)
     except RulesError as exc:
-        said = rules_error_text(exc, tr_of(current_lang()))
+        said = rules_error_text(exc, current_translator())
         raise click.BadParameter(said, param_hint="--option") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
@@ -80,7 +81,7 @@ def run_simulation(
     games: int,
     workers: int,
     progress: bool,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> Summary:
     """Play ``games`` games (split among ``workers`` processes); the result is the same for any
     number of workers."""
@@ -89,7 +90,7 @@ def run_simulation(
     chunks = [numbers[i : i + chunk] for i in range(0, games, chunk)]
     results: dict[int, list[GameResult]] = {}
     console = Console(stderr=True)
-    tr = tr_of(lang)
+    tr = lang
     label = tr._("{game}: {bots}", game=tr._(game_title(game)),
                  bots=tr._(" v ").join(bots))
     columns = (
@@ -119,10 +120,10 @@ def run_simulation(
 
 
 def summary_table(
-    game: str, summary: Summary, seed: int, lang: str | Translator | None = None
+    game: str, summary: Summary, seed: int, lang: Translator = ENGLISH
 ) -> Table:
     """Win rates and per-game figures as a rich table."""
-    tr = tr_of(lang)
+    tr = lang
     data = summary.to_json()
     target = int(summary.target or 0)
     name = tr._(game_title(game))
@@ -152,9 +153,9 @@ def _percent(rate: float, tr: Translator) -> str:
     return percent(rate, 1, tr)
 
 
-def summary_lines(summary: Summary, lang: str | Translator | None = None) -> list[str]:
+def summary_lines(summary: Summary, lang: Translator = ENGLISH) -> list[str]:
     """The per-game figures under the table."""
-    tr = tr_of(lang)
+    tr = lang
     data = summary.to_json()
     return [
         tr._("Game length: {seconds} s of game time on average",
@@ -208,21 +209,21 @@ def _simulate_command(game: str) -> None:
         bots = [b.strip() for b in _split_bots(bots_arg)]
         if len(bots) != 2:
             raise click.BadParameter(
-                tr_of(current_lang())._("name exactly two bots, like easy,expert"),
+                current_translator()._("name exactly two bots, like easy,expert"),
                 param_hint="--bots",
             )
         for spec in bots:
             try:
                 check_spec(spec, game)
             except BotError as exc:
-                said = rules_error_text(exc, tr_of(current_lang()))
+                said = rules_error_text(exc, current_translator())
                 raise click.BadParameter(said, param_hint="--bots") from None
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         workers = local_workers(workers, games)
-        lang = current_lang()
+        lang = current_translator()
         summary = run_simulation(game, bots, options, seed, games, workers, not as_json, lang)
         if as_json:
             click.echo(json.dumps({**summary.to_json(), "seed": seed}))
@@ -251,13 +252,13 @@ for _game in names(REALTIME):
 # -- replay -----------------------------------------------------------------------------------
 
 
-def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
+def entry_lines(rep: Replay, *, lang: Translator = ENGLISH) -> Iterator[str]:
     """One line per log entry: the seconds since the start, then the events, or the refusal and
     its reason (a web record starts at the server's clock, a terminal one at 0)."""
-    names = shown_names(rep.names, tr_of(lang))
+    names = shown_names(rep.names, lang)
     for entry in rep.arbiter.log:
-        said = entry_words(entry, rep.engine.game, names, None, tr_of(lang))
-        stamp = seconds_text(entry.t - rep.arbiter.start, tr_of(lang), places=2)
+        said = entry_words(entry, rep.engine.game, names, None, lang)
+        stamp = seconds_text(entry.t - rep.arbiter.start, lang, places=2)
         yield f"{stamp:>9}  " + said  # from the start
 
 
@@ -292,7 +293,7 @@ def replay_realtime(data: Any, as_json: bool) -> int:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        echo_error(record_error_text(exc, tr_of(current_lang())))
+        echo_error(record_error_text(exc, current_translator()))
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]
@@ -302,17 +303,16 @@ def replay_realtime(data: Any, as_json: bool) -> int:
             out["games"] = games
         echo_json(out)
         return 0
-    lang = current_lang()
+    tr = current_translator()
     for number, rep in enumerate(reps, start=1):
         if number > 1:
             echo_line("")
-        for line in account_lines(rep, number if len(reps) > 1 else None, lang=lang):
+        for line in account_lines(rep, number if len(reps) > 1 else None, lang=tr):
             echo_line(line)
     if match is not None:
-        names = shown_names(reps[-1].names, tr_of(lang))
+        names = shown_names(reps[-1].names, tr)
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
-        tr = tr_of(lang)
         end = (
             tr._("{name} wins the match", name=names[who])
             if who is not None
@@ -354,9 +354,11 @@ def _rules_words(game: str, rules: dict[str, Any], tr: Translator) -> str:
     return " · ".join(parts)
 
 
-def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -> Iterator[str]:
+def account_lines(
+    rep: Replay, number: int | None = None, *, lang: Translator = ENGLISH
+) -> Iterator[str]:
     """A readable account of one replayed game (in ``lang``)."""
-    tr = tr_of(lang)
+    tr = lang
     names = shown_names(rep.names, tr)
     engine = rep.engine
     rules = _rules_words(engine.game, engine.rules.to_json(), tr)
@@ -467,10 +469,10 @@ def _play_command(game: str) -> None:
         try:
             check_spec(bot, game)
         except BotError as exc:
-            said = rules_error_text(exc, tr_of(current_lang()))
+            said = rules_error_text(exc, current_translator())
             raise click.BadParameter(said, param_hint="--bot") from None
         if name is None:  # "Player" in the command line's language
-            name = tr_of(current_lang())._("Player")
+            name = current_translator()._("Player")
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:
@@ -482,13 +484,13 @@ def _play_command(game: str) -> None:
             probe.unlink()
         except OSError as exc:
             raise click.ClickException(
-                tr_of(current_lang())._(
+                current_translator()._(
                     "cannot save records in {folder}: {reason}; choose another folder with "
                     "--records", folder=records, reason=exc.strerror or exc,
                 )
             ) from None
         if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-            click.echo(tr_of(current_lang())._("Not a terminal: playing line by line (--plain)."),
+            click.echo(current_translator()._("Not a terminal: playing line by line (--plain)."),
                        err=True)
             plain = True
         if plain:

@@ -36,7 +36,7 @@ from cardroom.cards import Card
 from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import new_engine
 from cardroom.games.registry import title as game_title
-from cardroom.i18n import Translator
+from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n.numbers import decimal
 from cardroom.i18n.realtime_words import (
     entry_words,
@@ -75,12 +75,12 @@ def bot_name(spec: str, tr: Translator) -> str:
     return tr._("Bot")
 
 
-def card_text(card: Card | None, lang: str | Translator | None = None) -> Text:
+def card_text(card: Card | None, lang: Translator = ENGLISH) -> Text:
     """A card in colour (red suits red), or a blank; with the letters of ``lang``'s packs
     (French ``D♠``: no card is typed in a real-time game, the keys name piles and slots)."""
     if card is None:
         return Text("--", style="dim")
-    return Text(pretty(card, tr_of(lang)), style="bold red" if card.red else "bold")
+    return Text(pretty(card, lang), style="bold red" if card.red else "bold")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ class Slot:
 
 
 def stock_text(
-    stock: Sequence[tuple[Card | None, int]], lang: str | Translator | None = None
+    stock: Sequence[tuple[Card | None, int]], lang: Translator = ENGLISH
 ) -> Text:
     """Stock piles as ``7♦(3) ▒▒(2) --``: the face-up top card or face down, and the count."""
     out = Text()
