@@ -104,3 +104,21 @@ def test_a_refused_action_of_no_known_kind_is_said_in_the_readers_language() -> 
     assert line_words(line, "spit", ["Ann", "Bot"], translator("cy")) == (
         "Ann: gweithred wedi’i gwrthod"
     )
+
+
+def test_every_games_words_options_and_faces_load_from_its_folder() -> None:
+    """Each game's words, options in words, rules page and (real-time) terminal face are
+    modules of its own folder, and load."""
+    for name in ("nain-jaune", "spit", "speed"):
+        entry = game(name)
+        folder = f"cardroom.games.{name.replace('-', '_')}"
+        for piece in ("words", "options_words", "rules_page"):
+            ref = getattr(entry, piece)
+            assert isinstance(ref, str) and ref.startswith(folder), (name, piece, ref)
+        assert entry.load("words").MESSAGES
+        assert entry.load("options_words").OPTIONS
+        assert rules_fragment(name, "cy").strip()
+        if entry.realtime:
+            assert str(entry.terminal).startswith(folder)
+            seat = entry.load("terminal").SEAT
+            assert seat.call() is not None and seat.plain_call
