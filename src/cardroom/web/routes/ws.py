@@ -394,7 +394,7 @@ class Connection:
         if abuse:
             self.abuse += 1
         text = (
-            reason_words(reason, self.lang)
+            reason_words(reason, translator(self.lang))
             if reason is not None
             else table_error_text(code, message, self.tr)
         )
