@@ -52,6 +52,7 @@ FACES: dict[str, str] = {
     "sim": "sim",
     "analysis": "analysis",
     "table": "tables",
+    "words": "i18n",
     "terminal": "terminal",
     "cli": "cli",
 }

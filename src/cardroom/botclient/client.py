@@ -110,7 +110,8 @@ class TableOutcome:
 
 
 def game_of(frame: dict[str, Any]) -> str:
-    """The game a state frame is of (Nain Jaune frames predate the ``game`` field)."""
+    """The game a state frame is of (the turn-based game's frames predate the ``game`` field: a
+    frame without one is of the registry's first turn-based game)."""
     name = frame.get("game")
     if isinstance(name, str):
         return name

@@ -11,7 +11,7 @@ import click
 
 from cardroom.cli.helptext import TrGroup
 from cardroom.games.registry import games
-from cardroom.i18n import LANGS, from_environment, translator
+from cardroom.i18n import LANGS, Translator, from_environment, translator
 from cardroom.i18n.speech import Speaker
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -66,6 +66,11 @@ def current_lang() -> str:
     ctx = click.get_current_context(silent=True)
     lang = ctx.meta.get(_META_KEY) if ctx is not None else None
     return str(lang) if lang else from_environment()
+
+
+def current_translator() -> Translator:
+    """The translator of :func:`current_lang`: what a command hands to the words' functions."""
+    return translator(current_lang())
 
 
 def _set_lang(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
@@ -181,7 +186,7 @@ def speaker(speak: bool) -> Speaker | None:
     stderr when espeak-ng is missing, and the game goes on silently."""
     if not speak:
         return None
-    voice = Speaker(current_lang())
+    voice = Speaker(translator(current_lang()))
     if not voice.available:
         click.echo(
             voice.tr._(

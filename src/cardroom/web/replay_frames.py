@@ -120,7 +120,7 @@ def _frames(
     notes = {rules_note("nain-jaune", v, tr) for v in {r.rules_version for r in records}}
     return {
         "game": "nain-jaune",
-        "players": shown_names(records[0].players, lang),
+        "players": shown_names(records[0].players, translator(lang)),
         "rounds": frames,
         "rules_notes": sorted(n for n in notes if n is not None),
     }
@@ -143,7 +143,7 @@ def _round_frames(
     rep: Replay, number: int, lang: str = "en", budget: _Budget | None = None
 ) -> dict[str, Any]:
     record = rep.record
-    names = shown_names(record.players, lang)
+    names = shown_names(record.players, translator(lang))
     rnd = record.new_round()
     steps = [_step(rnd, _texts(rnd.events, names, lang))]
     counted = 0
@@ -212,7 +212,7 @@ def _texts(events: list[Event], names: list[str], lang: str = "en") -> list[str]
         else:
             out.append(engine_event_text(event, names, translator(lang)))
     if stakes:
-        out.insert(0, stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, lang))
+        out.insert(0, stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, translator(lang)))
     return out
 
 

@@ -83,7 +83,7 @@ def realtime_page(
             game["result"]["match"] = spit_match_result(replays, game["number"])
     return {
         "game": replays[0].engine.game,
-        "players": shown_names(replays[0].names, lang),
+        "players": shown_names(replays[0].names, translator(lang)),
         "rounds": games,
     }
 
@@ -98,7 +98,7 @@ def _game(rep: Replay, number: int, lang: str) -> dict[str, Any]:
     clock = VirtualClock(rep.arbiter.start)
     arbiter: Arbiter[Any, Any] = Arbiter(engine, clock, rep.names)
     start = arbiter.start
-    names = shown_names(rep.names, lang)
+    names = shown_names(rep.names, translator(lang))
     steps = [_step(engine, None, 0.0, lang, names)]
     for entry in rep.arbiter.log:  # checked by replay_any: each one goes as it went
         clock.advance_to(entry.t)
@@ -144,14 +144,14 @@ def _step(
         "text": [],
     }
     if entry is not None and entry.accepted:
-        step["text"] = [entry_words(entry, engine.game, names, None, lang)]
+        step["text"] = [entry_words(entry, engine.game, names, None, translator(lang))]
     elif entry is not None:
         assert entry.seat is not None
         tr = translator(lang)
         step["text"] = [tr._("{name}: refused", name=names[entry.seat])]
         step["refused"] = {
             "action": action_words(engine.action_to_json(entry.action), translator(lang)),
-            "reason": reason_words(entry.reason or "", lang),
+            "reason": reason_words(entry.reason or "", translator(lang)),
         }
     if engine.game == "spit":
         step["stocks"] = [

@@ -16,11 +16,11 @@ from cardroom.games import registry
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndCondition, Rules
+from cardroom.games.nain_jaune.words import lobby_model
 from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
 from cardroom.i18n.levels import BOT_WORDS, LEVEL_WORDS
-from cardroom.i18n.options import lobby_model
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
 from cardroom.tables import SeatSpec, TableConfig, TableError

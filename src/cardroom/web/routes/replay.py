@@ -267,7 +267,7 @@ def bad_record_json(exc: BaseRecordError, lang: str, unreadable: bool = False) -
     message = exc.message
     if unreadable:
         message = Message("rec.not-a-record", f"not a game record: {message}", detail=message)
-    text = str(message) if lang == "en" else message_text(message, lang)
+    text = str(message) if lang == "en" else message_text(message, translator(lang))
     return error_json(HTTPStatus.BAD_REQUEST, "bad-record", text, id=record_error_id(exc))
 
 

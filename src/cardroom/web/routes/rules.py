@@ -14,20 +14,19 @@ from html import escape
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from cardroom.games.nain_jaune.rules import PRESETS, STAKES, STANDARD_BOARD, EndCondition
-from cardroom.games.registry import GAMES
-from cardroom.i18n import LANG_NAMES, LANGS, Translator, translator
-from cardroom.i18n.options import (
+from cardroom.games.nain_jaune.rules import (
     END_SOURCES,
-    OPTIONS,
     PRESET_NAMES,
     PRESET_SOURCES,
-    SOURCES,
-    OptionWords,
-    end_words,
-    preset_changes,
-    source_names,
+    PRESETS,
+    STAKES,
+    STANDARD_BOARD,
+    EndCondition,
 )
+from cardroom.games.nain_jaune.words import end_words, preset_changes
+from cardroom.games.registry import GAMES
+from cardroom.i18n import LANG_NAMES, LANGS, Translator, translator
+from cardroom.i18n.options import OPTIONS, SOURCES, OptionWords, source_names
 from cardroom.i18n.rules_text import rules_fragment
 from cardroom.i18n.words import N_, card_name
 from cardroom.web.routes.common import connection_lang, message_page

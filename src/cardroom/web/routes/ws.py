@@ -342,12 +342,14 @@ class Connection:
         finally:
             pump.cancel()
             self.closing = True
-            if self.dispatching:  # an action under way is taken whole or not at all
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(work), DISPATCH_GRACE)
-            work.cancel()
-            await asyncio.gather(work, return_exceptions=True)
-            self.service.unsubscribe(sub)
+            try:
+                if self.dispatching:  # an action under way is taken whole or not at all
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(work), DISPATCH_GRACE)
+                work.cancel()
+                await asyncio.gather(work, return_exceptions=True)
+            finally:  # even if this handler is cancelled: else the seat stays present for ever
+                self.service.unsubscribe(sub)
             if feed is not None and self.chat is not None and talk is not None:
                 self.chat.drop(feed)
                 talk.cancel()
@@ -392,7 +394,7 @@ class Connection:
         if abuse:
             self.abuse += 1
         text = (
-            reason_words(reason, self.lang)
+            reason_words(reason, translator(self.lang))
             if reason is not None
             else table_error_text(code, message, self.tr)
         )
