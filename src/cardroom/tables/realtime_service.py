@@ -1,9 +1,9 @@
-"""The real-time path of the table service: Spit and Speed tables on the server's clock.
+"""The real-time path of the table service: the real-time games' tables on the server's clock.
 
-:class:`RealtimeTables` holds every live Spit or Speed table of a process (a
+:class:`RealtimeTables` holds every live real-time table of a process (a
 :class:`~cardroom.tables.realtime.RealtimeTable` each) and is driven by
 :class:`~cardroom.tables.service.TableService`, which hands it every request about such a table.
-Every change takes the same path as at a Nain Jaune table, inside the table's lock: stamp it with
+Every change takes the same path as at a turn-based table, inside the table's lock: stamp it with
 the server's time -> check (nothing mutated) -> ``await store.append`` -> apply -> a frame for
 each subscriber's seat. Nothing is told before it is stored.
 
@@ -140,7 +140,7 @@ class _RealtimeLive(SeatsPresent):
 
 
 class RealtimeTables:
-    """The live Spit and Speed tables of a process (see the module docstring)."""
+    """The live real-time tables of a process (see the module docstring)."""
 
     def __init__(
         self,
@@ -342,7 +342,7 @@ class RealtimeTables:
         rematch_of: str | None = None,
         table_id: str | None = None,
     ) -> Created:
-        """Create a Spit or Speed table (``created``, seq 1); it starts at once when every
+        """Create a real-time table (``created``, seq 1); it starts at once when every
         person seat is named. ``tokens`` (seat -> token hash) reuses the seats of a rematch;
         ``table_id`` (a rematch's, logged first) is refused as ``stale`` if it exists."""
         config.rules_target()  # the options are checked before anything is stored
@@ -581,7 +581,7 @@ class RealtimeTables:
             ]  # fmt: skip
         live.catch.writing = entry.seq
         try:
-            # (SQLite's writes wait their turn in the store's queue, with Nain Jaune's)
+            # (SQLite's writes wait their turn in the store's queue, with the turn-based tables')
             await self.store.append(
                 table.table_id, entry, table_update=table_update, seats_update=seats_update
             )
@@ -953,7 +953,7 @@ class RealtimeTables:
         raise TableError("stale", BUSY)
 
     def game_of(self, table_id: str) -> str:
-        """``spit`` or ``speed``."""
+        """The table's game (a real-time game's registry name)."""
         config = self._get(table_id).table.config
         assert config is not None
         return config.game
