@@ -26,7 +26,7 @@ from cardroom.sim.realtime import new_table, run_table
 from cardroom.store import EventStore
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
-from cardroom.tables.realtime_service import _RealtimeLive
+from cardroom.tables.realtime_clock import _RealtimeLive
 from cardroom.tables.subscription import Subscription
 from tests.tables.helpers import until
 
