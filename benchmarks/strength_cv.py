@@ -1,4 +1,4 @@
-"""Two Nain Jaune bots on duplicate deals, with a variance-reduced estimator: the twin control variate.
+"""Two Nain Jaune bots on duplicate deals, measured with a twin control variate (less variance).
 
 **Plain duplicate** (``expert_paired.py``): ``--bots "A;B"`` at 4 seats (``A B A B``), every deal
 played once per rotation, so each bot holds every hand from every seat; per deal ``D`` = A's
@@ -144,10 +144,10 @@ def main() -> None:
         rows: dict[int, dict[str, float]] = {}
         for path in args.merge:
             for line in path.read_text().splitlines():
-                row = json.loads(line)
-                if row["deal"] in rows:
-                    parser.error(f"deal {row['deal']} is in more than one file")
-                rows[row["deal"]] = row
+                rec = json.loads(line)
+                if rec["deal"] in rows:
+                    parser.error(f"deal {rec['deal']} is in more than one file")
+                rows[rec["deal"]] = rec
         print(f"{len(rows)} deals from {len(args.merge)} files")
         report(list(rows.values()))
         return
