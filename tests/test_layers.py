@@ -54,6 +54,7 @@ FACES: dict[str, str] = {
     "table": "tables",
     "terminal": "terminal",
     "cli": "cli",
+    "web": "web",
 }
 """A game's folder holds its rules core (``rules``, ``engine``, ``view``, ``record`` …: layer
 ``games``) and its faces, each standing in the layer it serves: ``games/<game>/<face>`` (a

@@ -25,10 +25,11 @@ from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.sim.play import play_game
+from cardroom.games.nain_jaune.web.replay import rounds_page
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import create_app
 from cardroom.web.guard import host_allowed
-from cardroom.web.replay_frames import replay_frames, rounds_page
+from cardroom.web.replay_frames import replay_frames
 from cardroom.web.settings import default_hosts
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 from tests.web.test_hints import two_people
