@@ -20,11 +20,17 @@ and that game's face, a module in the game's folder (``games/<game>/web``), whic
     the refusal said when hints are asked for at a game that has none.
 ``LEVEL_STRENGTH``
     each bot level's measured strength (``chips``, ``accuracy``) for the lobby.
-``LOBBY_FORM``
-    a form part of the lobby (HTML, in the game's folder) with the game's options
-    (``data-option`` on each field).
+``TABLE_PAGE``
+    the template of its table page (default: ``table.html`` or ``realtime.html`` by kind).
+``PAGE``
+    what the pages know of the game's own (JSON, sent by ``GET /api/games``: e.g. ``slaps``).
 ``ANALYSIS_NAMES``
     ``"seats"`` when the game's analysis lists its players as names by seat.
+
+Page parts: a file ``<part>.html`` beside the face (in the game's folder) is put where a page
+says ``<!--#games <part>.html-->`` (``lobby.html``: the lobby's form of a turn-based game;
+``race.html``: a real-time game's options in the lobby's race form, each field's
+``data-option`` its option; ``play.html``: its Play now button).
 
 A game with no face (``web`` is None), or a face without a part, gets the plain answer: its
 tables listed, its pages served, no replay frames (the viewer says the record has none).
@@ -32,13 +38,12 @@ tables listed, its pages served, no replay frames (the viewer says the record ha
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from cardroom.games.registry import REALTIME, TURN_BASED, Game, game, games, names
 
-__all__ = ["face", "part", "record_game", "turn_based", "web_parts"]
+__all__ = ["face", "part", "realtime_record", "record_game", "turn_based", "web_parts"]
 
 
 def face(name: str | Game) -> ModuleType | None:
@@ -89,11 +94,3 @@ def realtime_record(data: Any) -> bool:
     if isinstance(data, list) and data:
         data = data[0]
     return isinstance(data, dict) and data.get("game") in names(REALTIME)
-
-
-def lobby_forms() -> str:
-    """The lobby form parts of the games that have one, in the registry's order."""
-    return "\n".join(
-        (Path(found) if isinstance(found, str | Path) else found).read_text(encoding="utf-8")
-        for _, found in web_parts("LOBBY_FORM")
-    )

@@ -81,10 +81,18 @@ async def game_options(name: str) -> Response:
 @router.get("/api/games")
 async def game_list() -> dict[str, Any]:
     """Every registered game (its name, its title as an English msgid the page translates, its
-    kind of table and its fewest and most players) and the bots' levels with their words."""
+    kind of table, its fewest and most players, whether it has a rules page, and its web
+    face's ``PAGE``: what the pages know of its own) and the bots' levels with their words."""
     return {
         "games": [
-            {"name": g.name, "title": g.title, "kind": g.kind, "players": list(g.players)}
+            {
+                "name": g.name,
+                "title": g.title,
+                "kind": g.kind,
+                "players": list(g.players),
+                "rules": g.rules_page is not None,
+                "page": faces.part(g, "PAGE", {}),
+            }
             for g in registry.games()
         ],
         "levels": [

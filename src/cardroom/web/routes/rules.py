@@ -40,12 +40,10 @@ async def rules_page(request: Request, game: str) -> Response:
     """How to play ``game`` (any registered game with a rules page) in the request's
     language."""
     if game not in GAMES or GAMES[game].rules_page is None:
-        return message_page(
-            request,
-            404,
-            N_("There is no such rules page"),
-            N_("there are rules pages for Nain Jaune, Spit and Speed"),
-        )
+        tr = translator(connection_lang(request))
+        titles = ", ".join(tr._(g.title) for g in GAMES.values() if g.rules_page is not None)
+        there = N_("the rules pages: {games}")
+        return message_page(request, 404, N_("There is no such rules page"), there, games=titles)
     lang = connection_lang(request)
     html = render_rules(game, lang)
     return HTMLResponse(html, headers={"Cache-Control": "no-cache", "Content-Language": lang})

@@ -1,10 +1,10 @@
 """Speed's face on the web (the registry's ``web`` piece, see :mod:`cardroom.web.faces`): its
 own parts of a replay step (hands, draw and side piles, points) and of a finished game's
-result, its rules page's drawing and its form in the lobby. The rest is the real-time tier's."""
+result, its rules page's drawing; its options in the lobby's
+race form are ``race.html``. The rest is the real-time tier's."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from cardroom.web.replay_realtime import checked_realtime as checked
@@ -12,7 +12,6 @@ from cardroom.web.replay_realtime import realtime_page as page
 from cardroom.web.routes.rules import pile_html
 
 __all__ = [
-    "LOBBY_FORM",
     "checked",
     "page",
     "points_from",
@@ -21,8 +20,6 @@ __all__ = [
     "rules_parts",
 ]
 
-LOBBY_FORM = Path(__file__).with_name("lobby_form.html")
-"""The lobby's fields for Speed's options."""
 
 
 def replay_step(engine: Any, views: list[Any]) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """Spit's face on the web (the registry's ``web`` piece, see :mod:`cardroom.web.faces`): its
 own parts of a replay step (stock piles, spit piles, new layouts), a match's result in games
-won, its rules page's drawing and its form in the lobby. The rest is the real-time tier's."""
+won, its rules page's drawing; its options in the lobby's
+race form are ``race.html``. The rest is the real-time tier's."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from cardroom.web.replay_realtime import checked_realtime as checked
@@ -12,8 +12,8 @@ from cardroom.web.replay_realtime import realtime_page as page
 from cardroom.web.routes.rules import pile_html
 
 __all__ = [
-    "LOBBY_FORM",
     "MATCH_OF_GAMES",
+    "PAGE",
     "checked",
     "match_result",
     "page",
@@ -21,11 +21,12 @@ __all__ = [
     "rules_parts",
 ]
 
+PAGE = {"slaps": True}
+"""What the pages know of Spit's own: it has a slap race (the analysis shows slaps)."""
+
 MATCH_OF_GAMES = True
 """A table may ask for a match of several games (the lobby's ``games`` option)."""
 
-LOBBY_FORM = Path(__file__).with_name("lobby_form.html")
-"""The lobby's fields for Spit's options."""
 
 
 def replay_step(engine: Any, views: list[Any]) -> dict[str, Any]:
