@@ -54,6 +54,12 @@ def realtime_json(stats: GameStats) -> dict[str, Any]:
     return {"slaps_won": stats.slaps_won, "mean_reaction": mean}
 
 
+def needs_record(game: str) -> bool:
+    """True when :func:`add_game` reads ``game``'s record (its face's figures, or a real-time
+    game's); else a game is counted from its result alone."""
+    return faces.part(game, "add_stats") is not None or game_of(game).realtime
+
+
 def add_game(stats: GameStats, game: str, record: Any, seat: int, winner: int | None) -> None:
     """Add one finished game of ``game`` (its record) played from ``seat``: the face's
     ``add_stats``, a real-time game's by default :func:`add_realtime`, else the game counted

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import secrets
 import time
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 import cardroom.web.faces as faces
 from cardroom.games import registry
@@ -76,6 +78,22 @@ async def game_options(name: str) -> Response:
         return JSONResponse({"error": "not-found"}, status_code=HTTPStatus.NOT_FOUND)
     model: dict[str, Any] = entry.load("options_words").lobby_model()
     return JSONResponse(model)
+
+
+GAME_SCRIPT = re.compile(r"[a-z][a-z0-9_]*\.js")
+"""The name of a game's own script (in its web face's folder)."""
+
+
+@router.get("/games/{name}/{script}")
+async def game_script(name: str, script: str) -> Response:
+    """A game's own script for the pages (its ``realtime.js``…), from its web face's folder;
+    404 for a game, a face or a script there is not."""
+    entry = registry.GAMES.get(name)
+    where = getattr(faces.face(entry), "__file__", None) if entry is not None else None
+    path = Path(where).parent / script if where and GAME_SCRIPT.fullmatch(script) else None
+    if path is None or not path.is_file():
+        return JSONResponse({"error": "not-found"}, status_code=HTTPStatus.NOT_FOUND)
+    return FileResponse(path, media_type="text/javascript")
 
 
 @router.get("/api/games")

@@ -55,7 +55,7 @@ from cardroom.web.passkeys import (
 )
 from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
-from cardroom.web.player_stats import GameStats, add_game
+from cardroom.web.player_stats import GameStats, add_game, needs_record
 from cardroom.web.protocol import GAME_NAME_MAX, unknown_game
 from cardroom.web.ratings import (
     MIN_GAMES,
@@ -612,8 +612,10 @@ async def my_stats(request: Request, games: list[dict[str, Any]]) -> dict[str, A
         one = cache.get(key)
         if one is None:
             one = GameStats()
-            try:
-                record = await _record(request, game["game"], game["table"])
+            record = None
+            try:  # (a game with no figures of its own is counted without its record)
+                if needs_record(game["game"]):
+                    record = await _record(request, game["game"], game["table"])
             except TableError:
                 continue
             # a record is replayed through the engine: off the event loop
