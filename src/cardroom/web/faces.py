@@ -29,7 +29,7 @@ and that game's face, a module in the game's folder (``games/<game>/web``), whic
 
 Page parts: a file ``<part>.html`` beside the face (in the game's folder) is put where a page
 says ``<!--#games <part>.html-->`` (``lobby.html``: the lobby's form of a turn-based game;
-``race.html``: a real-time game's options in the lobby's race form, each field's
+``lobby_realtime.html``: a real-time game's options in the lobby's real-time form, each field's
 ``data-option`` its option; ``play.html``: its Play now button).
 
 A game with no face (``web`` is None), or a face without a part, gets the plain answer: its

@@ -1,7 +1,9 @@
 """Spit's face on the web (the registry's ``web`` piece, see :mod:`cardroom.web.faces`): its
 own parts of a replay step (stock piles, spit piles, new layouts), a match's result in games
-won, its rules page's drawing; its options in the lobby's
-race form are ``race.html``. The rest is the real-time tier's."""
+won, its rules page's drawing. Beside it: its options in the lobby
+(``lobby_realtime.html``), its keys (``keys.html``), its Play now button (``play.html``), its
+rules link (``rules_link.html``) and its part of the table page (``realtime.js``). The rest is
+the real-time tier's."""
 
 from __future__ import annotations
 

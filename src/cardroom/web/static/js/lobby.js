@@ -38,7 +38,7 @@ function fillStatic() {
   for (const link of document.querySelectorAll("[data-rules]")) {
     link.href = `/rules/${link.dataset.rules}?lang=${LANG}`;
   }
-  // the race form's games, from the registry
+  // the real-time form's games, from the registry
   const race = $("rt-game");
   for (const g of Object.values(GAMES).filter((g) => isRealtime(g.name))) race.append(el("option", { value: g.name }, _(g.title)));
   race.dispatchEvent(new Event("change")); // its options shown

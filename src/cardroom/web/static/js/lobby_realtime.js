@@ -1,5 +1,5 @@
-// The lobby's race form: a real-time game's table for two (you and a bot or a friend) with its
-// options. Each game's options are its part of the form (its race.html, in the game's folder):
+// The lobby's real-time form: a real-time game's table for two (you and a bot or a friend) with its
+// options. Each game's options are its part of the form (its lobby_realtime.html, in the game's folder):
 // every field marked data-option is sent as that option (data-unless: left out at that value).
 // Against a bot it takes you to your seat at once; a friend's table shows the invitation first.
 import { LANG, _, clear, el, readJson } from "./common.js";
