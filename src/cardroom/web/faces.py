@@ -6,10 +6,12 @@ and that game's face, a module in the game's folder (``games/<game>/web``), whic
 ``checked(data, max_rounds)``, ``page(checked, first, count, lang, max_steps)``
     the replay viewer's frames (a record checked once, then cut into pages of rounds or games;
     a real-time game's are the real-time tier's, :mod:`cardroom.web.replay_realtime`).
-``replay_step(engine, views)``, ``match_results(replays, games)``
-    a real-time game's own parts of a replay step and of a match's result.
+``replay_step(engine, views)``, ``match_result(replays, number)``, ``result_parts(final)``
+    a real-time game's own parts of a replay step, of a match of games won and of a result.
 ``add_stats(stats, record, seat, winner)``, ``stats_json(stats)``
     the figures My games shows for the game (a real-time game: the tier's by default).
+``rounds_asked(body)``
+    the rounds a create request's end asks for (checked against ``max_table_rounds``).
 ``rules_parts(tr)``, ``options_html(tr)``
     the rules page's drawn parts (``{{key}}`` marks of its text -> HTML) and its options section.
 ``table_config(body, name, bot_delay)``
@@ -30,10 +32,14 @@ and that game's face, a module in the game's folder (``games/<game>/web``), whic
 Page parts: a file ``<part>.html`` beside the face (in the game's folder) is put where a page
 says ``<!--#games <part>.html-->`` (``lobby.html``: the lobby's form of a turn-based game;
 ``lobby_realtime.html``: a real-time game's options in the lobby's real-time form, each field's
-``data-option`` its option; ``play.html``: its Play now button).
+``data-option`` its option; ``play.html``: its Play now button; ``keys.html``: its keys on the
+real-time table page; ``rules_link.html``: the lobby's link to its rules page). Its scripts
+beside it are served at ``/games/<name>/<script>.js``: a real-time game's ``realtime.js`` is its
+part of the table page and the replay viewer (``web/static/js/realtime.js`` loads every one).
 
 A game with no face (``web`` is None), or a face without a part, gets the plain answer: its
-tables listed, its pages served, no replay frames (the viewer says the record has none).
+tables listed (counted from their result in My games), its pages served, no replay frames
+(the record has no rounds to show).
 """
 
 from __future__ import annotations
