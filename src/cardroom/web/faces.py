@@ -10,6 +10,8 @@ and that game's face, a module in the game's folder (``games/<game>/web``), whic
     a real-time game's own parts of a replay step, of a match of games won and of a result.
 ``add_stats(stats, record, seat, winner)``, ``stats_json(stats)``
     the figures My games shows for the game (a real-time game: the tier's by default).
+``options_model()``
+    the lobby's model of the game's options, presets and their words (``/api/options/<name>``).
 ``rounds_asked(body)``
     the rounds a create request's end asks for (checked against ``max_table_rounds``).
 ``rules_parts(tr)``, ``options_html(tr)``

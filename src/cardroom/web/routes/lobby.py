@@ -71,12 +71,13 @@ async def lobby_page(request: Request) -> Response:
 
 @router.get("/api/options/{name}")
 async def game_options(name: str) -> Response:
-    """A game's options, presets and their words (msgids): the lobby's one model of them, from
-    the game's ``options_words`` piece (404 for a game without one)."""
+    """A game's options, presets and their words (msgids): the lobby's one model of them, its
+    web face's ``options_model()`` (404 for a game without one)."""
     entry = registry.GAMES.get(name)
-    if entry is None or entry.options_words is None:
+    make = faces.part(entry, "options_model") if entry is not None else None
+    if make is None:
         return JSONResponse({"error": "not-found"}, status_code=HTTPStatus.NOT_FOUND)
-    model: dict[str, Any] = entry.load("options_words").lobby_model()
+    model: dict[str, Any] = make()
     return JSONResponse(model)
 
 

@@ -10,6 +10,7 @@ from cardroom.games.nain_jaune.web.lobby import HINTS_ONLY, rounds_asked, table_
 from cardroom.games.nain_jaune.web.replay import checked, page
 from cardroom.games.nain_jaune.web.rules_page import options_html, rules_parts
 from cardroom.games.nain_jaune.web.stats import add_stats, stats_json
+from cardroom.i18n.options import lobby_model as options_model
 
 ANALYSIS_NAMES = "seats"
 """The analysis lists its players as names by seat."""
@@ -21,6 +22,7 @@ __all__ = [
     "add_stats",
     "checked",
     "options_html",
+    "options_model",
     "page",
     "rounds_asked",
     "rules_parts",
