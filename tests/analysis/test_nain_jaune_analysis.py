@@ -293,7 +293,7 @@ def test_each_decision_names_the_replay_step_that_shows_it(options: dict[str, st
     decision was taken in: the deciding seat to act, its hand as it was; the next step shows
     the action made."""
     from cardroom.games.nain_jaune.sim.play import game_record
-    from cardroom.web.replay_frames import rounds_page
+    from cardroom.games.nain_jaune.web.replay import rounds_page
 
     rules = Rules.from_options("classic", {"end": "rounds:2", **options})
     bots = [make_bot(b) for b in ("heuristic", "greedy", "random", "greedy", "random")]

@@ -1,9 +1,9 @@
 """Play now: people waiting for a game (``play_queue``) seated at new tables by a matcher.
 
-Spit and Speed: the person waiting longest is paired with the waiting person of the closest
+A real-time game: the person waiting longest is paired with the waiting person of the closest
 rating; once a person alone has waited their time (default 30 s; 0 when they ask for a bot
-at once) a bot of their level plays them (``level_for``). Nain Jaune: people waiting for the
-same table size are seated together as soon as there are enough of them; once the
+at once) a bot of their level plays them (``level_for``). A turn-based game: people waiting for
+the same table size are seated together as soon as there are enough of them; once the
 longest-waiting one has waited their chosen time (default 30 s), the table starts with the
 people there are and bots in the other seats.
 
@@ -30,7 +30,6 @@ from typing import Any
 import sqlalchemy as sa
 
 from cardroom.games import registry
-from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store import EventStore, PlayerStore, StoreError
 from cardroom.store.events import _guard
 from cardroom.store.players import players_t
@@ -320,7 +319,7 @@ class PlayNow:
             seats = people + [SeatSpec("bot", "medium")] * (size - len(people))
             created = await self.service.create(
                 TableConfig(
-                    rules=Rules.from_options(None, {}),
+                    rules=registry.game(game).load("rules").from_options(),  # its usual rules
                     seats=tuple(seats),
                     seed=secrets.randbits(63),
                     public=False,

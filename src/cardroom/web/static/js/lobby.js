@@ -4,7 +4,7 @@ import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
 } from "./options.js";
-import { isRealtime } from "./games.js";
+import { GAMES, isRealtime } from "./games.js";
 
 await startI18n();
 const $ = (id) => document.getElementById(id);
@@ -38,6 +38,10 @@ function fillStatic() {
   for (const link of document.querySelectorAll("[data-rules]")) {
     link.href = `/rules/${link.dataset.rules}?lang=${LANG}`;
   }
+  // the real-time form's games, from the registry
+  const race = $("rt-game");
+  for (const g of Object.values(GAMES).filter((g) => isRealtime(g.name))) race.append(el("option", { value: g.name }, _(g.title)));
+  race.dispatchEvent(new Event("change")); // its options shown
   for (let n = PLAYERS_MIN; n <= PLAYERS_MAX; n++) {
     $("f-players").append(el("option", { value: n, selected: n === 3 }, String(n)));
   }

@@ -3,7 +3,7 @@ import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   personName, postJson, fillIfChanged, fillRatingLine, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
-import { LEVEL_WORDS } from "./games.js";
+import { LEVEL_WORDS, TURN_BASED } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
@@ -718,7 +718,7 @@ function endScreen(game) {
     standings,
     chipsChart(),
     el("p", { class: "end-links" }, again, watchNew, " ",
-      el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `nain-jaune-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
+      el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `${TURN_BASED}-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
       " ", el("a", { class: "button", href: `/replay/${encodeURIComponent(TABLE)}` }, _("Watch the replay")),
       " ", el("a", { class: "button", href: "/" }, _("Lobby"))),
   ];
