@@ -436,6 +436,24 @@ class BotStore:
             )
             return bot_id if done.rowcount == 1 else None
 
+    async def seats_at_tables(self, table_ids: list[str]) -> dict[str, dict[int, str]]:
+        """The seats bots hold at each of these tables, with the bots' names (tables with
+        none are left out)."""
+        if not table_ids:
+            return {}
+        query = (
+            sa.select(seat_claims_t.c.table_id, seat_claims_t.c.seat, players_t.c.name)
+            .join(bots_t, bots_t.c.id == seat_claims_t.c.player_id)
+            .join(players_t, players_t.c.id == bots_t.c.id)
+            .where(seat_claims_t.c.table_id.in_(sorted(set(table_ids))))
+        )
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        held: dict[str, dict[int, str]] = {}
+        for r in rows:
+            held.setdefault(str(r.table_id), {})[int(r.seat)] = str(r.name)
+        return held
+
     async def seats_at(self, table_id: str) -> frozenset[int]:
         """The seats of a table that bots hold."""
         query = (

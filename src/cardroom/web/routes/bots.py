@@ -187,6 +187,30 @@ def mark_programs(conn: HTTPConnection, table_id: str, frame: dict[str, Any]) ->
     return {**frame, "seats": marked}
 
 
+async def mark_listed(conn: HTTPConnection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Listed tables' rows with ``"program"`` on each seat (true where a bot people brought
+    holds it, named by the bot's name even before it sits down): the lobby tells a program
+    apart before anyone sits down with it."""
+    ids = [str(row.get("table", row.get("id"))) for row in rows]
+    held = await bots_of(conn).seats_at_tables(ids) if ids else {}
+    out = []
+    for table_id, row in zip(ids, rows, strict=True):
+        seats = row.get("seats")
+        if isinstance(seats, list):
+            programs = held.get(table_id, {})
+            marked = []
+            for i, seat in enumerate(seats):
+                if isinstance(seat, dict):
+                    bot = programs.get(seat.get("seat", i))
+                    seat = {**seat, "program": bot is not None}
+                    if bot is not None and not seat.get("name"):
+                        seat["name"] = bot
+                marked.append(seat)
+            row = {**row, "seats": marked}
+        out.append(row)
+    return out
+
+
 def bearer(conn: HTTPConnection) -> str | None:
     """The bearer token of a request or handshake (None: none)."""
     header = conn.headers.get("authorization", "")
