@@ -397,6 +397,18 @@ class BotStore:
             row = (await conn.execute(query)).first()
         return None if row is None else _invite(row)
 
+    async def invites_at(self, table_id: str) -> list[tuple[Invite, str]]:
+        """A table's invitations with their bots' names, by seat."""
+        query = (
+            sa.select(bot_invites_t, players_t.c.name)
+            .join(players_t, players_t.c.id == bot_invites_t.c.bot_id)
+            .where(bot_invites_t.c.table_id == table_id)
+            .order_by(bot_invites_t.c.seat)
+        )
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(_invite(r), str(r.name)) for r in rows]
+
     async def answer(self, table_id: str, seat: int, bot_id: str, state: str, now: float) -> bool:
         """Mark a waiting, unexpired invitation ``state`` (one conditional update: two
         answers never both win). False if it was not waiting any more."""

@@ -209,6 +209,8 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
     connection.bot_name = bot.name
+    connection.beats = True  # held to the heartbeat from the start: a silent bot is away
+    connection.silent_after = bot_api.BOT_SILENT
     await bot_api.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
@@ -309,6 +311,8 @@ class Connection:
         reading goes on (a ping is answered) while an action waits for the database."""
         self.heard_at = time.monotonic()
         self.beats = False
+        self.silent_after = PAGE_SILENT
+        """Seconds of silence after which a beating connection is closed."""
         self.dispatching = False
         self.closing = False
         """The page sends pings (a heartbeat): a page silent for ``PAGE_SILENT`` s is gone."""
@@ -430,10 +434,12 @@ class Connection:
         heartbeat and then nothing for ``PAGE_SILENT`` seconds is closed (it is gone)."""
         while True:
             try:
-                message = await asyncio.wait_for(self.waiting.get(), PAGE_SILENT / 4)
+                message = await asyncio.wait_for(self.waiting.get(), self.silent_after / 4)
             except TimeoutError:
-                if self.beats and time.monotonic() - self.heard_at > PAGE_SILENT:
+                if self.beats and time.monotonic() - self.heard_at > self.silent_after:
                     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        if self.bot_name is not None:  # a program is told why, in words
+                            await self._error("away", bot_api.silent_words())
                         await self.websocket.close(CLOSE_GOING_AWAY)
                     return
                 continue
