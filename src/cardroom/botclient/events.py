@@ -177,6 +177,9 @@ async def _event(
             log.info("table %s: not accepted: %s", table, _words(answer))
         else:
             log.info("accepted %s (%s, seat %s)", table, event.get("game"), event.get("seat"))
+    elif kind == "match":
+        log.info("Play now seated the bot at %s (%s, seat %s)", table, event.get("game"),
+                 event.get("seat"))  # fmt: skip
     elif kind == "start":
         tables.start(
             table, play_table(base, table, None, play, headers=headers, name=name, seed=table)

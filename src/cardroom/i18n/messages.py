@@ -182,6 +182,7 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "the invitation of {bot} to seat {seat} is withdrawn: the seat was taken"
     ),
     "bot.invite-expired": N_("{bot} did not answer the invitation to seat {seat} in time"),
+    "bot.unknown-game": N_("no game here is called {game}"),
     "bot.silent": N_(
         "this bot said nothing for {seconds} s: it is away and the connection closes "
         "(send a ping every few seconds)"

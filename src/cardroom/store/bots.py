@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from cardroom.store.events import EventStore, _guard, metadata
+from cardroom.store.events import EventStore, _guard, metadata, tables_t
 from cardroom.store.players import (
     PlayerError,
     _signin_name,
@@ -34,6 +34,15 @@ BOTS_PER_OWNER = 10
 INVITE_TTL = 120.0
 """Seconds an invitation waits for the bot's answer."""
 LABEL_MAX = 40
+
+LISTENING = "bot-listening:"
+"""The key (then the bot's id) an open event stream keeps in the shared ``bounds`` rows, so
+that "any bot" and Play now find the bots listening on every server process sharing the
+database."""
+LISTEN_FOR = 3.0
+"""Seconds a stream's mark lasts unless the stream renews it (each second)."""
+BOT_TABLES = 8
+"""Tables not over one bot may hold at once."""
 
 bots_t = sa.Table(
     "bots",
@@ -275,6 +284,26 @@ class BotStore:
                 .where(bots_t.c.id == bot_id)
                 .values(accepts=json.dumps(accepts.to_json()))
             )
+
+    async def busy(self, bot_id: str) -> int:
+        """The tables not over the bot holds a seat at."""
+        query = (
+            sa.select(sa.func.count(sa.distinct(seat_claims_t.c.table_id)))
+            .select_from(seat_claims_t.join(tables_t, tables_t.c.id == seat_claims_t.c.table_id))
+            .where(seat_claims_t.c.player_id == bot_id, tables_t.c.status != "over")
+        )
+        async with _guard(), self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def listening(self, keys: list[str]) -> list[Bot]:
+        """The bots of these listening marks (:data:`LISTENING` keys), in their order."""
+        ids = list(dict.fromkeys(k[len(LISTENING) :] for k in keys if k.startswith(LISTENING)))
+        if not ids:
+            return []
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(self._select().where(bots_t.c.id.in_(ids)))).all()
+        found = {r.id: _bot(r) for r in rows}
+        return [found[i] for i in ids if i in found]
 
     # -- tokens ------------------------------------------------------------------------------
 

@@ -22,11 +22,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.requests import HTTPConnection
 
+from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, table_error_text
 from cardroom.store import PlayerError, StoreUnavailable
-from cardroom.store.bots import Accepts, Bot, BotStore
+from cardroom.store.bots import BOT_TABLES, LISTEN_FOR, LISTENING, Accepts, Bot, BotStore
 from cardroom.store.bounds import BoundStore
 from cardroom.store.players import key_hash
 from cardroom.tables import TableError
@@ -53,17 +54,10 @@ KEEP_ALIVE = 10.0
 """Seconds of silence after which the event stream sends an empty line."""
 EVENTS_POLL = 0.5
 """Seconds between two looks at the bot's invitations and tables by its event stream."""
-LISTENING = "bot-listening:"
-"""The key (then the bot's id) an open event stream keeps in the shared ``bounds`` rows, so
-that "any bot" finds the bots listening on every server process sharing the database."""
-LISTEN_FOR = 3.0
-"""Seconds a stream's mark lasts unless the stream renews it (each second)."""
 BOT_CONNECTIONS = 16
 """Websockets one token may have open at once (per server process)."""
 BOT_STREAMS = 2
 """Event streams one token may have open at once (per server process)."""
-BOT_TABLES = 8
-"""Tables not over one bot may hold at once."""
 BOT_SILENT = 10.0
 """Seconds a bot's websocket may say nothing (no ping, no action) before it is closed: the bot
 is then away, as a person whose page went quiet (pause, then the table's takeover or forfeit).
@@ -173,11 +167,10 @@ def bounds_of(conn: HTTPConnection) -> BoundStore:
     return shared
 
 
-async def listening_bots(conn: HTTPConnection) -> list[str]:
-    """The ids of the bots with an event stream open on any server process, the longest
-    listening first."""
-    keys = await bounds_of(conn).keys_under(LISTENING, 10_000)
-    return list(dict.fromkeys(k[len(LISTENING) :] for k in keys))
+async def listening_bots(conn: HTTPConnection) -> list[Bot]:
+    """The bots with an event stream open on any server process, the longest listening
+    first."""
+    return await bots_of(conn).listening(await bounds_of(conn).keys_under(LISTENING, 10_000))
 
 
 def sessions_of(conn: HTTPConnection) -> BotSessions:
@@ -383,7 +376,9 @@ async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes
                 with contextlib.suppress(StoreUnavailable):
                     await bounds_of(request).extend(listen_key, LISTEN_FOR)
                     marked_at = now
-            for invite in await bots_of(request).invites_of(bot.id):
+            invites = await bots_of(request).invites_of(bot.id)
+            invited = {invite.table_id for invite in invites}
+            for invite in invites:
                 key = (invite.table_id, invite.seat, invite.at)
                 state = invite.state
                 if state == "waiting" and invite.expires_at <= now:
@@ -410,6 +405,8 @@ async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes
                 base = {k: held[k] for k in ("table", "game", "seat", "rated")}
                 if table_id not in started:
                     started.add(table_id)
+                    if table_id not in invited:  # no invitation: Play now seated it
+                        out.append({"type": "match", **base, "ws": f"/ws/{table_id}"})
                     out.append({"type": "start", **base, "ws": f"/ws/{table_id}"})
                 if held["status"] == "over":
                     ended.add(table_id)
@@ -620,6 +617,12 @@ async def set_accepts(request: Request, bot_id: str) -> Response:
     bot = await _my_bot(request, bot_id)
     if isinstance(bot, JSONResponse):
         return bot
+    unknown = sorted(set(body.games) - set(registry.names()))
+    if unknown:
+        words = Message(
+            "bot.unknown-game", f"no game here is called {unknown[0]}", game=unknown[0]
+        )
+        return _refused(request, HTTPStatus.BAD_REQUEST, "bad-request", words)
     accepts = Accepts.from_json(msgspec.to_builtins(body))
     await bots_of(request).set_accepts(bot.id, accepts)
     return JSONResponse({"accepts": accepts.to_json()})
@@ -750,11 +753,9 @@ async def invite_bot(request: Request, table_id: str, seat: int) -> Response:
     bots = bots_of(request)
     if body.bot == "*":
         chosen = None
-        for bot_id in await listening_bots(request):
-            candidate = await bots.get(bot_id)
+        for candidate in await listening_bots(request):
             if (
-                candidate is not None
-                and candidate.accepts.invitations
+                candidate.accepts.invitations
                 and candidate.accepts.plays(game, rated)
             ):
                 chosen = candidate
