@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, ViewportSize
 from websockets.sync.client import connect
 
 from tests.e2e.conftest import DESKTOP, PHONE, RunningServer
+from tests.e2e.test_people import newcomer
 
 WORDS = {  # the bot's name (one bot per language: 8 tables at most each), then the words
     "en-GB": (
@@ -136,9 +137,30 @@ def _look(
     page.locator(f"#them .rt-name:has-text('{bot} {mark}')").wait_for()
     _fits(page, viewport)
     assert not errors, errors
-    context.close()
+    page.context.close()
 
 
 def _fits(page: Any, viewport: ViewportSize) -> None:
     wide, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
     assert wide <= inner == viewport["width"], (wide, inner)
+
+
+def test_the_bot_api_page_in_a_browser(browser: Browser, running: RunningServer) -> None:
+    """The bot API's page, in French on a phone, from My bots' link: its words translated, the
+    calls listed, and not one request to another origin."""
+    page, _errors = newcomer(browser, running.base, "fr-FR", "Léa")  # (My bots needs a name)
+    page.set_viewport_size(PHONE)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    errors: list[Any] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{running.base}/me")
+    page.click("#bot-api-link")
+    page.wait_for_url("**/bots/api")
+    page.locator("#api-title:text-is('L’API des robots')").wait_for()
+    assert page.locator("li.api-call").count() >= 10
+    assert "avec le jeton du robot" in page.locator("li.api-call").first.inner_text()
+    _fits(page, PHONE)
+    assert asked and all(u.startswith(running.base) for u in asked), asked
+    assert not errors, errors
+    page.context.close()
