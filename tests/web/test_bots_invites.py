@@ -1,6 +1,6 @@
 """The inviter is told the bot's answer: the creator of a table reads each invitation of a bot
-with its state and in words of their language (declined, accepted, not answered yet), and
-nobody else reads them."""
+with its state and in words of their language (declined, accepted, not answered yet); anybody
+else reads nothing, and a bot's token is refused."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def test_the_inviter_reads_that_the_bot_declined_in_their_language(client: TestC
     )["table"]
     before = client.get(f"/api/tables/{table}/invites")
     assert before.status_code == 200, before.text
-    assert before.json() == {"free": [1, 2], "invites": []}
+    assert before.json() == {"creator": True, "free": [1, 2], "invites": []}
     for seat, bot in ((1, "Mistral"), (2, "Tramontane")):
         invited = client.post(
             f"/api/tables/{table}/seats/{seat}/invite", json={"bot": bot}, headers=ORIGIN
@@ -43,7 +43,9 @@ def test_the_inviter_reads_that_the_bot_declined_in_their_language(client: TestC
     # nobody but the creator reads them, and a bot's token never does
     with browser(client) as eve:
         name(eve, "Eve")
-        assert eve.get(f"/api/tables/{table}/invites").status_code == 403
+        nothing = eve.get(f"/api/tables/{table}/invites")
+        assert nothing.status_code == 200
+        assert nothing.json() == {"creator": False, "free": [], "invites": []}
         assert eve.get(f"/api/tables/{table}/invites", headers=_bearer(token)).status_code == 403
 
 

@@ -703,11 +703,18 @@ async def _free_seats(request: Request, table_id: str) -> list[int]:
 @router.get("/api/tables/{table_id}/invites")
 async def table_invites(request: Request, table_id: str) -> Response:
     """The creator's view of the table's invitations of bots: each bot's answer in words (the
-    request's language), and the seats a bot may still be invited to."""
+    request's language), and the seats a bot may still be invited to; to anybody else (not a
+    bot's token: 403), nothing."""
     if bearer(request) is not None or not TABLE_ID.fullmatch(table_id):
         return _refused(request, HTTPStatus.FORBIDDEN, "forbidden", CREATOR_ONLY)
     try:
         await _creator(request, table_id)
+    except TableError as exc:
+        if exc.code != "forbidden":
+            return _table_refused(request, exc)
+        # anybody else's page reads nothing (and its console shows no refusal)
+        return JSONResponse({"creator": False, "free": [], "invites": []})
+    try:
         free = await _free_seats(request, table_id)
     except TableError as exc:
         return _table_refused(request, exc)
@@ -723,7 +730,9 @@ async def table_invites(request: Request, table_id: str) -> Response:
             {"seat": invite.seat, "bot": bot, "state": state,
              "text": table_error_text(state, words, tr), "id": words.id}
         )  # fmt: skip
-    return JSONResponse({"free": free, "invites": out}, headers={"Cache-Control": "no-store"})
+    return JSONResponse(
+        {"creator": True, "free": free, "invites": out}, headers={"Cache-Control": "no-store"}
+    )
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/invite")

@@ -65,8 +65,9 @@ async function look() {
   let data;
   try {
     const response = await fetch(`/api/tables/${encodeURIComponent(TABLE)}/invites?lang=${LANG}`, { credentials: "same-origin", cache: "no-store" });
-    if (response.status === 403 || response.status === 404) { box.hidden = true; return false; }  // not the creator
+    if (response.status === 404) { box.hidden = true; return false; }
     data = await readJson(response);
+    if (!data.creator) { box.hidden = true; return false; }  // only the creator invites
   } catch {
     return true;  // the server is away a moment: look again
   }
