@@ -766,6 +766,7 @@ async def invite_bot(request: Request, table_id: str, seat: int) -> Response:
             if (
                 candidate.accepts.invitations
                 and candidate.accepts.plays(game, rated)
+                and await bots.busy(candidate.id) < BOT_TABLES
             ):
                 chosen = candidate
                 break
