@@ -6,6 +6,7 @@ bot, as the table says."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -112,4 +113,47 @@ async def test_a_silent_bot_at_spit_is_handed_to_the_tables_bot(tmp_path: Path) 
             lambda f: f["type"] == "state" and f["seats"][1].get("taken"), timeout=30
         )
         assert taken["seats"][1]["program"] is True
+        await ann.close()
+
+
+async def test_a_bot_that_pings_but_never_acts_on_its_turn_is_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alive but stuck (its program pings from a task of its own while its decision never
+    comes): at Nain Jaune its turn waits ``BOT_TURN`` seconds, then it is away and the table's
+    bot plays its seat."""
+    monkeypatch.setattr(bot_api, "BOT_TURN", 1.0)
+    async with serving(settings_for(tmp_path)) as (app, address):
+        service = service_of(app)
+        seats = (SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("bot", "easy"))
+        rules = Rules.from_options(None, {"end": "rounds:1"})
+        created = await service.create(
+            TableConfig(rules=rules, seats=seats, seed=7, takeover_after=0.5, bot_delay=0.0)
+        )
+        table = created.table_id
+        ann = await AutoPlayer(address, table, created.creator_token).connect()
+        program = await _silent_bot(service, address, table)
+
+        async def beat() -> None:
+            while True:
+                await asyncio.sleep(0.2)
+                await program.send({"type": "ping"})
+
+        beating = asyncio.create_task(beat())
+        try:
+            told = await program.wait_for(lambda f: f["type"] == "error", timeout=60)
+        finally:
+            beating.cancel()
+            await asyncio.gather(beating, return_exceptions=True)
+        assert told["id"] == "bot.slow" and "did not act" in told["message"], told
+        asked = [
+            f for f in program.frames
+            if f["type"] == "state" and f["status"] == "playing" and (f["round"] or {}).get("legal")
+        ]  # fmt: skip
+        assert asked  # it was asked to act, and said nothing but pings
+        assert sum(f["type"] == "pong" for f in program.frames) >= 3
+        taken = await ann.wait_for(
+            lambda f: f["type"] == "state" and f["seats"][1].get("bot_playing"), timeout=30
+        )
+        assert taken["seats"][1]["name"] == "Mistral"
         await ann.close()

@@ -183,6 +183,10 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     ),
     "bot.invite-expired": N_("{bot} did not answer the invitation to seat {seat} in time"),
     "bot.unknown-game": N_("no game here is called {game}"),
+    "bot.slow": N_(
+        "this bot did not act within {seconds} s of its turn: it is away and the connection "
+        "closes"
+    ),
     "bot.silent": N_(
         "this bot said nothing for {seconds} s: it is away and the connection closes "
         "(send a ping every few seconds)"

@@ -63,7 +63,7 @@ WEBSOCKET = {
             "at the table, the very frames and messages a browser's page has (docs/web.md). "
             "`error` frames: bot.bad-token (close 4401), bot.no-seat (close 4403), "
             "bot.token-revoked (close 4401), bot.silent (10 s without a message: close 1001, "
-            "the bot is away)."
+            "the bot is away), bot.slow (a turn not played in 30 s: close 1001, away)."
         ),
         "security": [{"bot": []}],
         "parameters": [

@@ -90,6 +90,23 @@ NOT_YOURS = Message("bot.not-yours", "this is not one of your bots")
 NO_HINTS = Message("bot.no-hints", "a bot plays on its own: no hints")
 
 
+BOT_TURN = 30.0
+"""Seconds a bot's seat may take to act once a turn-based game asks it to (its connection
+alive or not): past them the connection is closed and the seat is away, so the table's bot
+plays it after ``takeover_after`` until the bot comes back (a race's slow bot just loses it)."""
+
+
+def slow_words() -> Message:
+    """What a bot closed for not acting on its turn is told."""
+    seconds = f"{BOT_TURN:g}"
+    return Message(
+        "bot.slow",
+        f"this bot did not act within {seconds} s of its turn: it is away and the connection "
+        "closes",
+        seconds=seconds,
+    )
+
+
 def silent_words() -> Message:
     """What a bot closed for its silence is told."""
     seconds = f"{BOT_SILENT:g}"
