@@ -164,3 +164,40 @@ def test_the_bot_api_page_in_a_browser(browser: Browser, running: RunningServer)
     assert asked and all(u.startswith(running.base) for u in asked), asked
     assert not errors, errors
     page.context.close()
+
+
+def test_the_inviter_reads_the_bots_decline_on_her_page_in_french(
+    browser: Browser, running: RunningServer
+) -> None:
+    """Léa invites a bot from her table's page (a phone, in French); the bot declines through
+    the API; her page says so in French, and the seat can be offered again."""
+    base = running.base
+    page, errors = newcomer(browser, base, "fr-FR", "Léa")
+    page.set_viewport_size(PHONE)
+    origin = {"origin": base}
+    bot_id = page.request.post(
+        f"{base}/api/me/bots", data={"name": "Autan"}, headers=origin
+    ).json()["id"]
+    token = page.request.post(
+        f"{base}/api/me/bots/{bot_id}/tokens", data={}, headers=origin
+    ).json()["token"]
+    table = page.request.post(
+        f"{base}/api/tables",
+        data={"name": "Léa", "game": "speed", "players": 2,
+              "seats": [{"kind": "person"}, {"kind": "person"}]},
+    ).json()["table"]  # fmt: skip
+    page.goto(f"{base}/t/{table}")
+    page.locator("#bot-invite:not([hidden]) #bot-invite-form").wait_for()
+    assert page.locator("#bot-invite h2").inner_text() == "Inviter un robot"
+    page.fill("#bot-invite-name", "Autan")
+    page.click("#bot-invite-form button[type=submit]")
+    page.locator("#bot-invite-answers li[data-state=waiting]").wait_for()
+    declined = httpx.post(f"{base}/api/bot/tables/{table}/decline", headers=_bearer(token))
+    assert declined.status_code == 200, declined.text
+    told = page.locator("#bot-invite-answers li[data-state=declined]")
+    told.wait_for(timeout=10_000)
+    assert told.inner_text() == "Autan a refusé l’invitation à la place 2"
+    assert page.locator("#bot-invite-form").is_visible()  # the seat is free: invite again
+    _fits(page, PHONE)
+    assert not errors, errors
+    page.context.close()
