@@ -32,8 +32,9 @@ def test_pages_load_only_files_of_their_own_origin() -> None:
     # Spit/Speed: realtime.html and 2 scripts; chat.js; the Spit/Speed replay's script; the
     # people's pages (me.html, play.html) and their scripts; the analysis page and its script;
     # a move link's confirmation (move.html, move.js); the games and the bots' levels
-    # (games.js); the player's own bots on /me (me_bots.js)
-    assert len(PAGES) == 8 and len(SCRIPTS) == 16
+    # (games.js); the player's own bots on /me (me_bots.js); inviting a bot to a table's seat
+    # (bot_invite.js); the bot API's page (bot_api.html, bot_api.js)
+    assert len(PAGES) == 9 and len(SCRIPTS) == 18
     for path in files:
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r"(?:https?:)?//[\w.-]+\.\w+", text):

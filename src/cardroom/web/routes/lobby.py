@@ -42,6 +42,7 @@ from cardroom.web.protocol import (
     unknown_game,
 )
 from cardroom.web.ratings import mark_rated
+from cardroom.web.routes.bots import mark_listed
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,
@@ -407,4 +408,7 @@ async def list_tables(request: Request) -> dict[str, Any]:
             except TableError:
                 continue
             mine.append({**row, "you": seat})
+    with contextlib.suppress(StoreUnavailable):  # (the marks wait for the database's return)
+        open_rows = await mark_listed(request, open_rows)
+        mine = await mark_listed(request, mine)
     return {"open": open_rows, "mine": mine}

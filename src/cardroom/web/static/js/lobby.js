@@ -198,7 +198,9 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
+  // a program a player brought is marked before anyone sits down with it
+  const who = (row.seats || []).map((s, i) => (s.program ? _("{name} (a program)", { name: s.name || _("bot") }) : null)
+    || personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && !isRealtime(row.game)) {

@@ -259,7 +259,17 @@ function seatName(g) {
 /** A seat's name over its cards: "Bot (for Ann)" while a bot plays the seat of its person. */
 function seatLabel(g) {
   const row = state.seats.find((x) => x.seat === g);
-  return row && row.kind === "person" && row.taken ? _("Bot (for {name})", { name: seatName(g) }) : seatName(g);
+  if (row && row.kind === "person" && row.taken) return _("Bot (for {name})", { name: seatName(g) });
+  return row && row.program ? _("{name} (a program)", { name: seatName(g) }) : seatName(g);
+}
+
+/** Who plays against a person is told before they sit down: a program a player brought. */
+function programNote() {
+  const me = mySeat();
+  const them = (state.seats || []).filter((s) => s.program && s.seat !== me && s.name);
+  if (!them.length) return null;
+  return el("p", { class: "program-note", role: "note" },
+    them.map((s) => _("{name} is a program a player brought, not a person.", { name: seatName(s.seat) })).join(" "));
 }
 
 function legal(type) {
@@ -540,6 +550,8 @@ function renderActions() {
 
 function renderWaiting(box) {
   const me = mySeat();
+  const note = programNote();
+  if (note) box.append(note);
   if (me === null) return;
   const seat = state.seats.find((s) => s.seat === me);
   if (seat && !seat.name) {

@@ -435,6 +435,7 @@ function renderSeats() {
     const tags = [];
     if (g === state.you) tags.push(_("you"));
     if (g === leftSeat) tags.push(_("you (left)"));
+    if (s.program) { classes.push("program"); tags.push(_("a program a player brought")); }
     if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
     else if (s.bot_playing) { /* its name says it: "Bot (for Ann)" */ }
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
@@ -516,6 +517,10 @@ function fillActions(box, you, mustJoin, moves, r) {
       localStorage.setItem(NAME_KEY, name);
       send({ type: "join", name });
     });
+    // who plays here is told before sitting down: a program a player brought
+    for (const s of state.seats.filter((x) => x.program && x.seat !== you && x.joined)) {
+      box.append(el("p", { class: "program-note", role: "note" }, _("{name} is a program a player brought, not a person.", { name: seatName(s.seat) })));
+    }
     box.append(form);
     return;
   }
