@@ -23,8 +23,8 @@ them the analysis marked (any mark). Only decisions with a first loss of at leas
 checked, so a blunder the first valuation missed entirely is not counted.
 
     PYTHONPATH=src flock /work/bench.lock python benchmarks/analysis_check.py \\
-        [--games 2] [--rounds 3] [--worlds 1000] [--check 24] [--seed 1] [--players ...]
-        [--budget 900]
+        [--games 2] [--rounds 3] [--worlds 1000] [--check 24] [--check-marks 0] [--seed 1]
+        [--players ...] [--budget 900]
 """
 
 from __future__ import annotations
@@ -77,6 +77,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--worlds", type=int, default=1000)
     parser.add_argument("--check", type=int, default=24)
+    parser.add_argument(
+        "--check-marks",
+        type=int,
+        default=0,
+        help="check worlds for a decision the analysis marked (0: --check); a mark of 1-3 "
+        "chips needs a check far more precise than 80 worlds give to hold up",
+    )
     parser.add_argument("--judge", default="expert:iterations=60")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", nargs="*", default=list(PLAYERS))
@@ -90,7 +97,8 @@ def main() -> None:
     rules = Rules.from_options("classic", {"end": f"rounds:{args.rounds}"})
     print(
         f"classic, 5 players, {args.games} games x {args.rounds} rounds per player, "
-        f"analysis {args.worlds} worlds, check {args.check} worlds judged by {args.judge}"
+        f"analysis {args.worlds} worlds, check {args.check} worlds "
+        f"({args.check_marks or args.check} for a mark) judged by {args.judge}"
     )
     print(
         f"{'player':42} {'dec':>4} {'chk':>4} {'marks':>5} {'hold':>4} {'rev':>4} "
@@ -139,7 +147,7 @@ def main() -> None:
                         chosen,
                         best,
                         args.judge,
-                        args.check,
+                        args.check_marks if d.mark is not None and args.check_marks else args.check,
                         hash((g, ra.number, d.step)) & 0xFFFF,
                     )
                     up = mean - 1.96 * se > 0

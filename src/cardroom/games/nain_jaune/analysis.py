@@ -44,7 +44,13 @@ from typing import Any
 import numpy as np
 
 from cardroom.analysis import AnalysisError as BaseAnalysisError
-from cardroom.games.nain_jaune.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
+from cardroom.games.nain_jaune.bots.expert import (
+    GUESS,
+    LOOKAHEAD,
+    ROLLOUT_POLICIES,
+    prepare,
+    run_worlds,
+)
 from cardroom.games.nain_jaune.bots.search import (
     MISMATCH,
     Hidden,
@@ -70,11 +76,25 @@ BATCHES = 8
 MARKS: tuple[tuple[str, float], ...] = (("blunder", 6.0), ("mistake", 3.0), ("inaccuracy", 1.0))
 """A mark and the least loss (expected chips) that earns it, worst first."""
 NOISE_FACTOR = 2.0
-"""A loss earns a mark only when it is more than this many standard errors."""
+"""A mark is earned by the loss minus this many standard errors (the low end of its ~95 %
+interval), so sampling noise alone never marks a choice."""
 TIE = 0.05
 """A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
-DEEP_FACTOR = 1
-"""The re-valuation of a would-be mark plays this many times the decision's worlds."""
+DEEP_DIVISOR = 4
+"""The re-valuation of a would-be mark plays the decision's worlds divided by this (each of
+its worlds costs about 25 of the first valuation's: every seat searches), at least
+``MIN_DEEP``."""
+MIN_DEEP = 256
+ROLLOUT = ROLLOUT_POLICIES["learned"]
+"""Every seat's policy in the rollouts (the learned lead policy, issue 31)."""
+OWN_PLANS = (ROLLOUT, ROLLOUT_POLICIES["heuristic"])
+"""The deciding seat's own later moves in the first valuation: each choice is played out with
+each of these policies for the seat (the others' with ``ROLLOUT``) and is worth the better."""
+DEEP_GUESSES = 4
+DEEP_SEARCH = GUESS + DEEP_GUESSES - 1
+"""Every seat's later choices in the re-valuation: searched from its own view, each choice
+tried by a rollout in each of ``DEEP_GUESSES`` worlds re-dealt from that view (the expert's
+``lookahead=guess,guesses=4``)."""
 MIN_LIKE = 30
 """A player is said to play like a level only past this many decisions with chips at stake."""
 LIKE_RESAMPLES = 400
@@ -369,28 +389,41 @@ def value_choices(
     cands = candidates(view)
     rng = random.Random(seed)
     first = sample_hidden(view, rng)
-    prep = prepare(view, first)
-    policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
-    state = np.array([rng.getrandbits(63), 0], np.int64)
-    totals = np.zeros(len(cands), np.float64)
-    weight = 0.0
-    batches: list[list[float]] = []
+    prep = prepare(view, first, learned_model=True)
+    start = rng.getrandbits(63)
     sizes = [worlds // BATCHES + (1 if b < worlds % BATCHES else 0) for b in range(BATCHES)]
-    for size in sizes:
-        if size == 0:
-            continue
-        part = np.zeros(len(cands), np.float64)
-        w = run_worlds(prep, policies, MISMATCH, size, state, part)
-        batches.append([float(t) / w for t in part])
-        totals += part
-        weight += w
-    values = [float(t) / weight for t in totals]
+    plans: list[tuple[list[float], list[list[float]]]] = []
+    for own in OWN_PLANS:
+        # the same worlds (the same random stream) for every plan of the seat's own moves
+        policies = np.full(view.players, ROLLOUT, np.int64)
+        policies[view.seat] = own
+        state = np.array([start, 0], np.int64)
+        totals = np.zeros(len(cands), np.float64)
+        weight = 0.0
+        runs: list[list[float]] = []
+        for size in sizes:
+            if size == 0:
+                continue
+            part = np.zeros(len(cands), np.float64)
+            w = run_worlds(prep, policies, MISMATCH, size, state, part)
+            runs.append([float(t) / w for t in part])
+            totals += part
+            weight += w
+        plans.append(([float(t) / weight for t in totals], runs))
+    # each choice is worth its better plan of the seat's own later moves
+    pick = [max(range(len(plans)), key=lambda p: (plans[p][0][i], -p)) for i in range(len(cands))]
+    values = [plans[p][0][i] for i, p in enumerate(pick)]
+    batches = [
+        [plans[p][1][b][i] for i, p in enumerate(pick)] for b in range(len(plans[0][1]))
+    ]
     known: list[float] | None = None
     if hidden is not None:
         truth = prepare(view, hidden)
         part = np.zeros(len(cands), np.float64)
         strong = np.full(view.players, LOOKAHEAD, np.int64)
-        w = run_worlds(truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
+        w = run_worlds(
+            truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False, sub=ROLLOUT
+        )
         known = [float(t) / w for t in part]
     claim = next((i for i, a in enumerate(cands) if isinstance(a, Claim)), None)
     if claim is not None:
@@ -411,20 +444,20 @@ def value_choices(
 def revalue(
     view: RoundView, pair: tuple[Action, Action], worlds: int, seed: int
 ) -> tuple[float, float, float]:
-    """Two choices of ``view`` (the chosen one, the best) re-valued against stronger play.
+    """Two choices of ``view`` (the chosen one, the best) re-valued against strong play.
 
     The same worlds for both (each world plays both choices with the same random numbers, so
-    the difference is paired), and the deciding seat's own later choices are not the rollout
-    policy's: each one is searched, every distinct choice tried by a rollout in that world
-    (the expert's ``lookahead=on``). Returns the two values and the standard error of their
-    difference (over ``BATCHES`` batches).
+    the difference is paired), and every later choice of every seat (the deciding seat's own
+    included) is searched rather than played by a policy: at each one, every distinct choice
+    is tried by a rollout of the learned policy in each of ``DEEP_GUESSES`` worlds re-dealt
+    from that seat's own view (a search that does not see the cards). Returns the two
+    values and the standard error of their difference (over ``BATCHES`` batches).
     """
     rng = random.Random(seed)
-    prep = prepare(view, sample_hidden(view, rng))
+    prep = prepare(view, sample_hidden(view, rng), learned_model=True)
     keep = [next(i for i, a in enumerate(prep.cands) if a == act) for act in pair]
     prep = replace(prep, cands=[prep.cands[i] for i in keep], codes=prep.codes[keep])
-    policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
-    policies[view.seat] = LOOKAHEAD
+    policies = np.full(view.players, DEEP_SEARCH, np.int64)
     state = np.array([rng.getrandbits(63), 0], np.int64)
     totals = np.zeros(2, np.float64)
     weight = 0.0
@@ -434,7 +467,7 @@ def revalue(
         if size == 0:
             continue
         part = np.zeros(2, np.float64)
-        w = run_worlds(prep, policies, MISMATCH, size, state, part)
+        w = run_worlds(prep, policies, MISMATCH, size, state, part, sub=ROLLOUT)
         diffs.append(float(part[1] - part[0]) / w)
         totals += part
         weight += w
@@ -449,11 +482,12 @@ def _stderr(xs: Sequence[float]) -> float:
 
 
 def mark_of(loss: float, noise: float) -> str | None:
-    """The mark a loss earns (None: no mark); see ``MARKS`` and ``NOISE_FACTOR``."""
-    if loss <= NOISE_FACTOR * noise:
-        return None
+    """The mark a loss earns (None: no mark): the worst mark of ``MARKS`` whose least loss the
+    low end of the loss's interval (``loss - NOISE_FACTOR * noise``) still reaches, so a mark
+    is only given when the loss is sure to be that large, not when it may be noise."""
+    low = loss - NOISE_FACTOR * noise
     for name, least in MARKS:
-        if loss >= least:
+        if low >= least:
             return name
     return None
 
@@ -472,9 +506,9 @@ def _decision(
     deep: tuple[float, float] | None = None
     if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
         # a would-be mark: re-value the two choices against stronger play before marking
-        mine, top, noise = revalue(
-            view, (val.actions[at], val.actions[best]), worlds * DEEP_FACTOR, seed ^ 0x5EED
-        )
+        pair = (val.actions[at], val.actions[best])
+        deep_worlds = max(MIN_DEEP, worlds // DEEP_DIVISOR)
+        mine, top, noise = revalue(view, pair, deep_worlds, seed ^ 0x5EED)
         deep = (mine, top)
         loss = top - mine
         if loss < TIE:
