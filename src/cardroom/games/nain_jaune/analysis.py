@@ -5,18 +5,23 @@ For each decision with more than one distinct choice (which card to play, whethe
 the deciding seat's view is taken (:func:`~cardroom.games.nain_jaune.view.view_of`: its own hand
 and what is public, never the hidden cards) and the expert's compiled search values every choice
 from that view alone: the same worlds (sampled consistently with the view, weighed by how well
-the heuristic explains the opponents' leads and follows) for every choice, each played out to the
-end of the round. A choice's value is the seat's expected chips at the end of the round.
+the learned lead policy explains the opponents' leads and the heuristic their follows) for every
+choice, each played out to the end of the round by the learned policy at every seat; the
+deciding seat's own later moves are played out both by the learned policy and by the
+heuristic, and each choice is worth the better of the two plans. A choice's value is the
+seat's expected chips at the end of the round.
 
 - **loss**: the best choice's value minus the chosen one's, in expected chips;
 - **marks** (see ``MARKS`` and docs/bots.md): a loss of at least 1, 3 and 6 chips is an
-  inaccuracy, a mistake and a blunder, and only when the loss is also more than twice its
-  standard error (the worlds are split into ``BATCHES`` batches to estimate it), so sampling
-  noise alone never marks a choice. Every would-be mark (a first loss of at least 1 chip) is
-  re-valued before it is given: the chosen and the best choice over fresh worlds, paired (the
-  same worlds and random numbers for both), with the seat's own later choices searched rather
-  than played by the heuristic (:func:`revalue`); the loss, its noise and the mark are then
-  the re-valuation's, so a mark means the choice lost chips against stronger play;
+  inaccuracy, a mistake and a blunder. Every would-be mark (a first loss of at least 1 chip)
+  is re-valued before it is given (:func:`revalue`): the chosen and the best choice over fresh
+  worlds, paired (the same worlds and random numbers for both), where every later choice of
+  every seat is searched (each distinct choice tried by a rollout in that world) instead of
+  played by a policy. The loss,
+  its noise and the mark are then the re-valuation's, and the mark is earned by the low end of
+  the loss's interval (the loss minus twice its standard error; the worlds are drawn in
+  ``BATCHES`` batches to estimate it), so a mark means the choice lost at least that much
+  against strong play, not that it may have;
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
@@ -45,7 +50,6 @@ import numpy as np
 
 from cardroom.analysis import AnalysisError as BaseAnalysisError
 from cardroom.games.nain_jaune.bots.expert import (
-    GUESS,
     LOOKAHEAD,
     ROLLOUT_POLICIES,
     prepare,
@@ -80,21 +84,25 @@ NOISE_FACTOR = 2.0
 interval), so sampling noise alone never marks a choice."""
 TIE = 0.05
 """A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
-DEEP_DIVISOR = 4
-"""The re-valuation of a would-be mark plays the decision's worlds divided by this (each of
-its worlds costs about 25 of the first valuation's: every seat searches), at least
-``MIN_DEEP``."""
+DEEP_FACTOR = 1
+"""The re-valuation of a would-be mark plays this many times the decision's worlds (each
+costs about 10 of the first valuation's: every seat searches)."""
 MIN_DEEP = 256
 ROLLOUT = ROLLOUT_POLICIES["learned"]
 """Every seat's policy in the rollouts (the learned lead policy, issue 31)."""
 OWN_PLANS = (ROLLOUT, ROLLOUT_POLICIES["heuristic"])
 """The deciding seat's own later moves in the first valuation: each choice is played out with
 each of these policies for the seat (the others' with ``ROLLOUT``) and is worth the better."""
-DEEP_GUESSES = 4
-DEEP_SEARCH = GUESS + DEEP_GUESSES - 1
-"""Every seat's later choices in the re-valuation: searched from its own view, each choice
-tried by a rollout in each of ``DEEP_GUESSES`` worlds re-dealt from that view (the expert's
-``lookahead=guess,guesses=4``)."""
+DEEP_SEARCH = LOOKAHEAD
+"""Every seat's later choices in the re-valuation: each distinct choice tried by a rollout in
+that world (the expert's ``lookahead=all``: strong play by every seat)."""
+DEEP_ROLLOUT = ROLLOUT_POLICIES["heuristic"]
+"""The policy of the re-valuation's rollouts. Not the learned one: with it, holding the four
+kings with a king asked for, K♣ came out 17 chips better than K♥ (whose box it takes at once)
+where strong play finds no difference (docs/bots.md, issue 31)."""
+DEEP_BATCHES = 32
+"""The re-valuation's worlds are drawn in this many batches (a sounder standard error than
+``BATCHES`` gives, since the mark rests on it)."""
 MIN_LIKE = 30
 """A player is said to play like a level only past this many decisions with chips at stake."""
 LIKE_RESAMPLES = 400
@@ -422,7 +430,7 @@ def value_choices(
         part = np.zeros(len(cands), np.float64)
         strong = np.full(view.players, LOOKAHEAD, np.int64)
         w = run_worlds(
-            truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False, sub=ROLLOUT
+            truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False, sub=DEEP_ROLLOUT
         )
         known = [float(t) / w for t in part]
     claim = next((i for i, a in enumerate(cands) if isinstance(a, Claim)), None)
@@ -449,9 +457,9 @@ def revalue(
     The same worlds for both (each world plays both choices with the same random numbers, so
     the difference is paired), and every later choice of every seat (the deciding seat's own
     included) is searched rather than played by a policy: at each one, every distinct choice
-    is tried by a rollout of the learned policy in each of ``DEEP_GUESSES`` worlds re-dealt
-    from that seat's own view (a search that does not see the cards). Returns the two
-    values and the standard error of their difference (over ``BATCHES`` batches).
+    is tried by a rollout (``DEEP_ROLLOUT``) in that world and the best is played
+    (``DEEP_SEARCH``). Returns the two values and the standard error of their difference (over
+    ``DEEP_BATCHES`` batches).
     """
     rng = random.Random(seed)
     prep = prepare(view, sample_hidden(view, rng), learned_model=True)
@@ -462,12 +470,12 @@ def revalue(
     totals = np.zeros(2, np.float64)
     weight = 0.0
     diffs: list[float] = []
-    for b in range(BATCHES):
-        size = worlds // BATCHES + (1 if b < worlds % BATCHES else 0)
+    for b in range(DEEP_BATCHES):
+        size = worlds // DEEP_BATCHES + (1 if b < worlds % DEEP_BATCHES else 0)
         if size == 0:
             continue
         part = np.zeros(2, np.float64)
-        w = run_worlds(prep, policies, MISMATCH, size, state, part, sub=ROLLOUT)
+        w = run_worlds(prep, policies, MISMATCH, size, state, part, sub=DEEP_ROLLOUT)
         diffs.append(float(part[1] - part[0]) / w)
         totals += part
         weight += w
@@ -507,7 +515,7 @@ def _decision(
     if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
         # a would-be mark: re-value the two choices against stronger play before marking
         pair = (val.actions[at], val.actions[best])
-        deep_worlds = max(MIN_DEEP, worlds // DEEP_DIVISOR)
+        deep_worlds = max(MIN_DEEP, worlds * DEEP_FACTOR)
         mine, top, noise = revalue(view, pair, deep_worlds, seed ^ 0x5EED)
         deep = (mine, top)
         loss = top - mine
