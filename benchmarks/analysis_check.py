@@ -35,7 +35,14 @@ import random
 import time
 
 from cardroom.bots.base import make_bot
-from cardroom.games.nain_jaune.analysis import MARKS, action_label, analyse, moments, read_game
+from cardroom.games.nain_jaune.analysis import (
+    MARKS,
+    action_label,
+    analyse,
+    mark_of,
+    moments,
+    read_game,
+)
 from cardroom.games.nain_jaune.bots.search import candidates, rebuild, sample_hidden
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.rules import Rules
@@ -142,12 +149,16 @@ def main() -> None:
                     if best == chosen:
                         continue
                     checked += 1
+                    # the re-valuation alone would mark it (before any second opinion)
+                    confirmed = d.mark is not None or (
+                        d.deep is not None and mark_of(d.loss, d.noise) is not None
+                    )
                     mean, se = judge(
                         moment.view,
                         chosen,
                         best,
                         args.judge,
-                        args.check_marks if d.mark is not None and args.check_marks else args.check,
+                        args.check_marks if confirmed and args.check_marks else args.check,
                         hash((g, ra.number, d.step)) & 0xFFFF,
                     )
                     up = mean - 1.96 * se > 0
@@ -162,7 +173,8 @@ def main() -> None:
                     print(
                         f"  r{ra.number} d{d.step} {d.choice}->{d.best} first {first:.1f} "
                         f"analysis {d.loss:.1f}±{d.noise:.1f} {d.mark or '-'} "
-                        f"check {mean:+.1f}±{se:.1f}",
+                        f"check {mean:+.1f}±{se:.1f}"
+                        + ("" if d.second is None else f" second {d.second:.1f}"),
                         flush=True,
                     )
             print(

@@ -50,6 +50,7 @@ import numpy as np
 
 from cardroom.analysis import AnalysisError as BaseAnalysisError
 from cardroom.games.nain_jaune.bots.expert import (
+    GUESS,
     LOOKAHEAD,
     ROLLOUT_POLICIES,
     prepare,
@@ -100,6 +101,10 @@ DEEP_ROLLOUT = ROLLOUT_POLICIES["heuristic"]
 """The policy of the re-valuation's rollouts. Not the learned one: with it, holding the four
 kings with a king asked for, K♣ came out 17 chips better than K♥ (whose box it takes at once)
 where strong play finds no difference (docs/bots.md, issue 31)."""
+SECOND_OPINION = True
+SECOND_SEARCH = GUESS + 3
+"""The second opinion on a confirmed mark: every seat's later choices searched from its own
+view, each choice tried in 4 worlds re-dealt from that view (``lookahead=guess,guesses=4``)."""
 DEEP_BATCHES = 32
 """The re-valuation's worlds are drawn in this many batches (a sounder standard error than
 ``BATCHES`` gives, since the mark rests on it)."""
@@ -166,6 +171,10 @@ class Decision:
     """When the first valuation found a loss worth a mark: the chosen and the best choice
     re-valued with the seat's own later choices searched (see :func:`revalue`); ``loss`` and
     ``noise`` are then this re-valuation's."""
+    second: float | None = None
+    """When the re-valuation confirmed a mark: the loss re-valued again with every seat
+    searching from its own view (``SECOND_SEARCH``); the mark is kept only when this second
+    opinion finds a loss of at least 1 chip too."""
 
     @property
     def spread(self) -> float:
@@ -450,7 +459,11 @@ def value_choices(
 
 
 def revalue(
-    view: RoundView, pair: tuple[Action, Action], worlds: int, seed: int
+    view: RoundView,
+    pair: tuple[Action, Action],
+    worlds: int,
+    seed: int,
+    search: int = DEEP_SEARCH,
 ) -> tuple[float, float, float]:
     """Two choices of ``view`` (the chosen one, the best) re-valued against strong play.
 
@@ -459,13 +472,14 @@ def revalue(
     included) is searched rather than played by a policy: at each one, every distinct choice
     is tried by a rollout (``DEEP_ROLLOUT``) in that world and the best is played
     (``DEEP_SEARCH``). Returns the two values and the standard error of their difference (over
-    ``DEEP_BATCHES`` batches).
+    ``DEEP_BATCHES`` batches). ``search``: every seat's policy code (``SECOND_SEARCH`` for
+    the second opinion).
     """
     rng = random.Random(seed)
     prep = prepare(view, sample_hidden(view, rng), learned_model=True)
     keep = [next(i for i, a in enumerate(prep.cands) if a == act) for act in pair]
     prep = replace(prep, cands=[prep.cands[i] for i in keep], codes=prep.codes[keep])
-    policies = np.full(view.players, DEEP_SEARCH, np.int64)
+    policies = np.full(view.players, search, np.int64)
     state = np.array([rng.getrandbits(63), 0], np.int64)
     totals = np.zeros(2, np.float64)
     weight = 0.0
@@ -512,6 +526,7 @@ def _decision(
     loss = val.values[best] - val.values[at]
     noise = _stderr([b[best] - b[at] for b in val.batches])
     deep: tuple[float, float] | None = None
+    second: float | None = None
     if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
         # a would-be mark: re-value the two choices against stronger play before marking
         pair = (val.actions[at], val.actions[best])
@@ -521,6 +536,9 @@ def _decision(
         loss = top - mine
         if loss < TIE:
             best, loss = at, min(loss, 0.0)
+        elif SECOND_OPINION and mark_of(loss, noise) is not None:
+            mine2, top2, _ = revalue(view, pair, deep_worlds, seed ^ 0x5EC0, SECOND_SEARCH)
+            second = top2 - mine2
     choices = [
         Choice(
             action_label(a),
@@ -542,8 +560,9 @@ def _decision(
         value=val.values[at],
         loss=max(0.0, loss),
         noise=noise,
-        mark=mark_of(loss, noise),
+        mark=None if second is not None and second < MARKS[-1][1] else mark_of(loss, noise),
         deep=deep,
+        second=second,
     )
 
 
