@@ -20,8 +20,11 @@ seat's expected chips at the end of the round.
   played by a policy. The loss,
   its noise and the mark are then the re-valuation's, and the mark is earned by the low end of
   the loss's interval (the loss minus twice its standard error; the worlds are drawn in
-  ``BATCHES`` batches to estimate it), so a mark means the choice lost at least that much
-  against strong play, not that it may have;
+  ``DEEP_BATCHES`` batches to estimate it). A mark so confirmed is kept only when a second
+  opinion agrees: the same two choices re-valued once more with every seat searching from its
+  own view (each choice tried in worlds re-dealt from what that seat sees, as a player who does
+  not see the cards would), a loss of at least 1 chip. So a mark means the choice lost at least
+  that much against strong play, not that it may have;
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
