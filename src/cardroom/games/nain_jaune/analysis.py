@@ -108,6 +108,9 @@ SECOND_OPINION = True
 SECOND_SEARCH = GUESS + 3
 """The second opinion on a confirmed mark: every seat's later choices searched from its own
 view, each choice tried in 4 worlds re-dealt from that view (``lookahead=guess,guesses=4``)."""
+SECOND_WORLDS = 1000
+"""The second opinion's worlds at most (each costs about 4 of the re-valuation's; only its mean
+is used)."""
 DEEP_BATCHES = 32
 """The re-valuation's worlds are drawn in this many batches (a sounder standard error than
 ``BATCHES`` gives, since the mark rests on it)."""
@@ -540,7 +543,8 @@ def _decision(
         if loss < TIE:
             best, loss = at, min(loss, 0.0)
         elif SECOND_OPINION and mark_of(loss, noise) is not None:
-            mine2, top2, _ = revalue(view, pair, deep_worlds, seed ^ 0x5EC0, SECOND_SEARCH)
+            worlds2 = min(deep_worlds, SECOND_WORLDS)
+            mine2, top2, _ = revalue(view, pair, worlds2, seed ^ 0x5EC0, SECOND_SEARCH)
             second = top2 - mine2
     choices = [
         Choice(
