@@ -55,10 +55,11 @@ def extract() -> tuple[Catalog, set[str]]:
                 msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
             )
     # The commands' --help texts (docstrings and help=), found by walking the command tree.
-    from cardroom.cli.groups import cli
+    from cardroom.cli.groups import cli, load_game_commands
     from cardroom.cli.helptext import help_messages
     from cardroom.cli.main import main as _main  # noqa: F401  (every command registered)
 
+    load_game_commands()  # (only the games registered now)
     for msg in dict.fromkeys(help_messages(cli)):
         pot.add(msg, locations=[("cli/--help", 0)])
     for path in _page_files("*.js", PACKAGE / "web" / "static" / "js"):
