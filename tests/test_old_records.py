@@ -167,13 +167,14 @@ def test_the_replay_viewer_names_earlier_rules_in_its_header(monkeypatch: Any) -
     """Nain Jaune has one version of its rules so far: as if a second one existed, a record
     of version 1 gets the words of ``EARLIER_RULES`` (the page shows them above the board)."""
     from cardroom.games.nain_jaune import record as nain_jaune_record
-    from cardroom.i18n import words
+    from cardroom.games.registry import GAMES
     from cardroom.web.replay_frames import replay_frames
 
     rounds = read("nain-jaune-380ca22.json")
     assert replay_frames(rounds)["rules_notes"] == []  # today's rules: nothing to say
     monkeypatch.setattr(nain_jaune_record, "RULES_VERSION", 2)
-    monkeypatch.setitem(words.EARLIER_RULES, ("nain-jaune", 1), "Played under the old rules.")
+    earlier = GAMES["nain-jaune"].load("words").EARLIER_RULES
+    monkeypatch.setitem(earlier, 1, "Played under the old rules.")
     assert replay_frames(rounds)["rules_notes"] == ["Played under the old rules."]
     rounds[0]["version"] = {"format": 2, "rules": 2}
     rounds[1]["version"] = {"format": 2, "rules": 2}

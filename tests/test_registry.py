@@ -45,8 +45,8 @@ def test_an_unknown_game_is_refused_with_the_known_ones() -> None:
         game("chess")
     with pytest.raises(ValueError, match="choose one of spit, speed"):
         new_engine("nain-jaune", {}, 1)
-    with pytest.raises(LookupError, match="spit has no options_words"):
-        game("spit").load("options_words")
+    with pytest.raises(LookupError, match="spit has no target_match"):
+        game("spit").load("target_match")
 
 
 def test_a_real_time_engine_is_dealt_by_its_seed_under_its_rules() -> None:

@@ -15,7 +15,7 @@ from cardroom.games.nain_jaune.rules import (
     MIN_PLAYERS,
     PRESETS,
 )
-from cardroom.i18n.options import lobby_model
+from cardroom.games.nain_jaune.words import lobby_model
 from tests.e2e.conftest import DESKTOP
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Error, Page, ViewportSize, expect
 
+from cardroom.games.nain_jaune.rules import PRESET_NAMES
 from cardroom.i18n import LANGS, translator
-from cardroom.i18n.options import PRESET_NAMES
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.test_i18n import axe_violations
 from tests.i18n.test_option_words import CODE

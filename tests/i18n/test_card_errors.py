@@ -71,8 +71,8 @@ def test_each_card_error_has_an_id_fields_and_words(
     assert isinstance(said, Message) and said.id == id and said.fields == fields
     assert str(said) == str(error)  # the English sentence is kept as it was
     assert id in MESSAGES
-    assert words(said, "fr") == fr
-    assert words(said, "cy") == cy
+    assert words(said, translator("fr")) == fr
+    assert words(said, translator("cy")) == cy
     again = pickle.loads(pickle.dumps(error))  # a worker process hands it back whole
     assert (again.id, again.fields, str(again)) == (id, fields, str(error))
 
@@ -133,7 +133,7 @@ def test_a_speed_record_says_what_is_wrong_with_a_played_card() -> None:
     with pytest.raises(RecordError) as caught:
         action_from_json({"type": "play", "card": "KQ", "pile": 0})
     assert caught.value.message.id == "rec.speed.card"
-    assert record_error_text(caught.value, "fr") == (
+    assert record_error_text(caught.value, translator("fr")) == (
         'action « play » : "KQ" n’est pas une carte : "Q" n’est pas une couleur '
         "(écrivez C, D, H ou S, ou ♣ ♦ ♥ ♠)"
     )
@@ -210,7 +210,7 @@ def test_the_rules_board_cards_say_which_card_is_wrong() -> None:
         NainJauneRules.from_options(None, {"board_cards": "10D JC QS KH 7Q"})
     said = message_of(caught.value)
     assert isinstance(said, Message) and said.id == "rules.board-card-said"
-    assert words(said, "fr").endswith(
+    assert words(said, translator("fr")).endswith(
         ' : "7Q" n’est pas une carte : "Q" n’est pas une couleur (écrivez C, D, H ou S, ou ♣ ♦ ♥ ♠)'
     )
 
@@ -232,8 +232,8 @@ def test_a_spit_or_speed_play_says_what_is_wrong_with_its_card(game: str) -> Non
     said = message_of(caught.value)
     assert isinstance(said, Message)
     assert said.id in ("rec.rt.action-card-said", "rec.speed.card")
-    fr = words(said, "fr")
-    cy = words(said, "cy")
+    fr = words(said, translator("fr"))
+    cy = words(said, translator("cy"))
     assert fr.endswith(': "7X" n’est pas une carte : "X" n’est pas une couleur (écrivez C, D, H '
                        "ou S, ou ♣ ♦ ♥ ♠)"), fr  # fmt: skip
     assert 'nid yw "7X" yn gerdyn: nid yw "X" yn siwt' in cy, cy

@@ -18,7 +18,7 @@ from babel.messages.pofile import read_po
 from cardroom.i18n import catalog_path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-RULES = Path(__file__).resolve().parents[2] / "src" / "cardroom" / "i18n" / "rules"
+GAMES_DIR = Path(__file__).resolve().parents[2] / "src" / "cardroom" / "games"
 _CELL = re.compile(r"(?<!\\)\|")
 
 
@@ -68,9 +68,10 @@ def rejected(lang: str) -> list[tuple[str, re.Pattern[str]]]:
 def rules_pages(lang: str) -> list[tuple[str, str]]:
     """(name, text) of the language's rules pages, tags and entities read as text."""
     out = []
-    for path in sorted(RULES.glob(f"*.{lang}.html")):
+    for path in sorted(GAMES_DIR.glob(f"*/rules.{lang}.html")):
         text = re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8"))
-        out.append((path.name, html.unescape(text)))
+        out.append((path.relative_to(GAMES_DIR).as_posix(), html.unescape(text)))
+    assert len(out) >= 3, f"no rules pages found under {GAMES_DIR}"
     return out
 
 

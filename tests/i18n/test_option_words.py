@@ -15,25 +15,23 @@ from babel.messages.extract import extract_from_file
 from cardroom.games.nain_jaune.rules import (
     BOARD_SETS,
     CHOICES,
+    END_SOURCES,
     OPTION_VALUES,
+    PRESET_NAMES,
+    PRESET_SOURCES,
     PRESETS,
     EndCondition,
     Rules,
 )
+from cardroom.games.nain_jaune.rules import OPTIONS as NAIN_JAUNE
+from cardroom.games.nain_jaune.words import end_words, lobby_model, rules_text
 from cardroom.games.speed.rules import SpeedRules
 from cardroom.games.spit.rules import SpitRules
 from cardroom.i18n import LANGS, translator
 from cardroom.i18n.options import (
-    END_SOURCES,
-    NAIN_JAUNE,
     OPTIONS,
-    PRESET_NAMES,
-    PRESET_SOURCES,
     SOURCES,
-    end_words,
-    lobby_model,
     option_words,
-    rules_text,
     sentence,
     web_words,
 )
@@ -200,7 +198,6 @@ def test_the_page_catalogs_carry_the_models_words() -> None:
 
 def test_board_cards_of_no_named_set_carry_the_letters_of_french_packs() -> None:
     from cardroom.games.nain_jaune.rules import Rules
-    from cardroom.i18n.options import rules_text
 
     rules = Rules.from_options(None, {"board_cards": "9D,JC,QH,KS,7D"})
     fr, en = translator("fr"), translator("en")

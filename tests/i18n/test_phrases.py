@@ -29,6 +29,8 @@ from cardroom.i18n.grammar import COUNT_NOUNS_CY, count_cy
 from cardroom.i18n.messages import MESSAGES, message_words, words
 from cardroom.i18n.words import event_text, takes_call, without_call
 
+FR = translator("fr")
+
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"
 RANKS = range(1, 14)
 
@@ -397,7 +399,7 @@ def test_no_refusal_reaches_a_person_without_an_id(seed: int) -> None:
     for reason in refusals:
         assert isinstance(reason, Message) and reason.id in MESSAGES, reason
         for lang in ("fr", "cy"):
-            text = words(reason, lang)
+            text = words(reason, translator(lang))
             assert "{" not in text and not (set(text.replace(",", " ").split()) & codes), text
     # a plain sentence is never shown as it is
-    assert words("9D is not one rank above or below 5H", "fr") == "ce n’est pas possible maintenant"
+    assert words("9D is not one rank above or below 5H", FR) == "ce n’est pas possible maintenant"

@@ -20,10 +20,13 @@ from cardroom.arbiter import RecordError, replay_any
 from cardroom.cli.main import cli
 from cardroom.games.speed import SpeedGame, SpeedRules
 from cardroom.games.spit import SpitGame, SpitRules
+from cardroom.i18n import translator
 from cardroom.i18n.messages import MESSAGES
 from cardroom.i18n.reasons import record_error_id, record_error_text
 from cardroom.sim.realtime import new_table, run_table
 from cardroom.web import Settings, create_app
+
+FR = translator("fr")
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"
 Q = "\u00a0"  # the no-break space inside « » and before « : »
@@ -188,7 +191,7 @@ def test_each_problem_has_its_id_and_french_words(case: str, tmp_path: Path) -> 
     with pytest.raises(RecordError) as caught:
         replay_any(data)
     assert record_error_id(caught.value) == id and id in MESSAGES
-    assert str(caught.value) != record_error_text(caught.value, "fr")  # English as it was
+    assert str(caught.value) != record_error_text(caught.value, FR)  # English as it was
     path = tmp_path / "record.json"
     path.write_text(json.dumps(data))
     result = CliRunner().invoke(cli, ["replay", str(path), "--lang", "fr"])
@@ -229,7 +232,7 @@ def test_in_welsh_too() -> None:
     data, _, _ = CASES["a countdown out at the wrong time"]
     with pytest.raises(RecordError) as caught:
         replay_any(data)
-    assert record_error_text(caught.value, "cy") == (
+    assert record_error_text(caught.value, translator("cy")) == (
         "gweithred 1: mae’r cofnod yn dweud bod cyfrif i lawr wedi dod i ben ar 0.25 eiliad, "
         "ond mae’n dod i ben ar 3 eiliad"
     )

@@ -31,6 +31,8 @@ from cardroom.tables import SeatSpec
 from cardroom.tables.realtime import RealtimeConfig
 from tests.web.conftest import Player, service_of, serving, settings_for
 
+EN, FR, CY = translator("en"), translator("fr"), translator("cy")
+
 C = Card.parse
 NAMES = ["Ann", "Bob"]
 
@@ -101,38 +103,38 @@ def test_the_engines_refusals_in_french_and_welsh() -> None:
     card = next(c for c in game.view(0).hand if not adjacent(c, top))
     misfit = game.why_illegal(0, speed.Play(card, 0, top))
     assert misfit is not None and misfit.id == "rt.not-next"
-    assert reason_words(misfit, "en") == f"the {_en(card)} is not next to the {_en(top)}"
-    assert reason_words(Message("rt.not-next", "", card=C("9D"), top=C("5H")), "fr") == (
+    assert reason_words(misfit, EN) == f"the {_en(card)} is not next to the {_en(top)}"
+    assert reason_words(Message("rt.not-next", "", card=C("9D"), top=C("5H")), FR) == (
         "le 9 de carreau n’est pas voisin du 5 de cœur"
     )
-    assert reason_words(Message("rt.not-next", "", card=C("QD"), top=C("AH")), "fr") == (
+    assert reason_words(Message("rt.not-next", "", card=C("QD"), top=C("AH")), FR) == (
         "la dame de carreau n’est pas voisine de l’as de cœur"
     )
     stale = Message("rt.stale", "", pile=0, top=C("8C"), seen=C("7D"))
-    assert reason_words(stale, "fr") == (
+    assert reason_words(stale, translator("fr")) == (
         "trop tard : la pile 1 montre maintenant le 8 de trèfle, et non plus le 7 de carreau"
     )
-    assert reason_words(Message("spit.not-before-spit", "", what="play"), "fr") == (
+    assert reason_words(Message("spit.not-before-spit", "", what="play"), translator("fr")) == (
         "vous ne pouvez pas jouer avant « Spit ! » : annoncez-le pour commencer"
     )
-    assert reason_words(Message("speed.not-in-hand", "", card=C("QS")), "cy") == (
+    assert reason_words(Message("speed.not-in-hand", "", card=C("QS")), translator("cy")) == (
         "nid yw brenhines rhawiau yn eich llaw"
     )
-    assert reason_words(Message("spit.same-colour", "", card=C("QS"), top=C("KC")), "cy") == (
+    assert reason_words(Message("spit.same-colour", "", card=C("QS"), top=C("KC")), CY) == (
         "rhaid i frenhines rhawiau fod o’r lliw arall i frenin clybiau"
     )
     move = Message("spit.move.turn-up", "", stock=2)
     left = Message("spit.they-can-still", "", move=move)
-    assert reason_words(Message("spit.not-stalemate", "", move=left), "cy") == (
+    assert reason_words(Message("spit.not-stalemate", "", move=left), translator("cy")) == (
         "nid cyfyngder: mae’r chwaraewr arall yn dal i allu troi pentwr stoc 3 (dim ond pan na "
         "all neb symud y gwaeddir “Poeri!”)"
     )
     # the JSON a frame carries says the same
-    assert reason_words("ignored", "cy", {"id": "speed.not-in-hand", "fields": {"card": "QS"}}) == (
+    assert reason_words("ignored", CY, {"id": "speed.not-in-hand", "fields": {"card": "QS"}}) == (
         "nid yw brenhines rhawiau yn eich llaw"
     )
     # a sentence without an id is never shown: the general refusal is said instead
-    assert reason_words("9D is not one rank above or below 5H", "fr") == (
+    assert reason_words("9D is not one rank above or below 5H", translator("fr")) == (
         "ce n’est pas possible maintenant"
     )
 

@@ -27,10 +27,12 @@ from cardroom.cli.records import OS_CASES, os_message, read_record_bytes
 from cardroom.games.errors import RecordError as BaseRecordError
 from cardroom.games.messages import Message
 from cardroom.games.nain_jaune.record import RecordError, parse_game, replay_whole_game
-from cardroom.i18n import DOMAIN, catalog_path, placeholders
+from cardroom.i18n import DOMAIN, catalog_path, placeholders, translator
 from cardroom.i18n.messages import MESSAGES, words
 from cardroom.i18n.reasons import record_error_id, record_error_text
 from cardroom.web import Settings, create_app
+
+FR, CY = translator("fr"), translator("cy")
 
 SRC = Path(cardroom.__file__).parent
 FILES = ("games/records.py", "cli/records.py", "games/nain_jaune/record.py")
@@ -148,11 +150,11 @@ def test_each_error_has_its_id_and_french_and_welsh_words(case: str) -> None:
     assert record_error_id(error) == id
     assert isinstance(error.message, Message)
     english = str(error)
-    assert record_error_text(error, "en") == english  # English as it always was
+    assert record_error_text(error, translator("en")) == english  # English as it always was
     for lang in LANGS:
-        said = record_error_text(error, lang)
+        said = record_error_text(error, translator(lang))
         assert said != english
-        assert said != record_error_text(Exception("x"), lang)  # not the general words
+        assert said != record_error_text(Exception("x"), translator(lang))  # not the general words
         _assert_no_english(said, lang, ("hands", "chips[2]", "players", "dealer"))
 
 
@@ -166,10 +168,10 @@ def test_an_english_sentence_is_kept_byte_for_byte() -> None:
     assert record_error_id(two) == "rec.nj.chips-changed"
     assert two.message.id == "rec.in-round"  # the round is a field, not glued words
     assert two.message.fields["round"] == 2
-    assert record_error_text(two, "fr").startswith(
+    assert record_error_text(two, translator("fr")).startswith(
         f"manche 2 : {name} commence avec {chips} jetons"
     )
-    assert record_error_text(two, "cy").startswith(f"rownd 2: mae {name} yn dechrau gyda {chips}")
+    assert record_error_text(two, CY).startswith(f"rownd 2: mae {name} yn dechrau gyda {chips}")
 
 
 def test_a_rules_error_in_a_record_keeps_its_own_id() -> None:
@@ -177,7 +179,7 @@ def test_a_rules_error_in_a_record_keeps_its_own_id() -> None:
     assert error.message.id == "rec.nj.rules"
     inner = error.message.fields["reason"]
     assert isinstance(inner, Message) and inner.id == "rules.not-valid"
-    assert record_error_text(error, "fr").startswith("les règles : ")
+    assert record_error_text(error, translator("fr")).startswith("les règles : ")
 
 
 def test_an_illegal_move_says_the_engines_reason_in_words() -> None:
@@ -193,7 +195,7 @@ def test_an_illegal_move_says_the_engines_reason_in_words() -> None:
     assert record_error_id(error) in (*illegal, "rec.nj.never-playable")
     assert str(error).startswith(f"move 2 ({other})")
     for lang in LANGS:
-        said = record_error_text(error, lang)
+        said = record_error_text(error, translator(lang))
         assert f" 2 ({other}" not in said  # the card in words, not its code
         assert {"fr": "coup 2 (", "cy": "symudiad 2 ("}[lang] in said, said
         _assert_no_english(said, lang)
@@ -278,14 +280,14 @@ def test_a_file_that_cannot_be_read_is_said_without_the_systems_english(tmp_path
     gone = _file_error(tmp_path / "gone.json")
     assert str(gone) == "cannot open it: No such file or directory"  # English as it was
     assert gone.message.id == "rec.no-file"
-    assert record_error_text(gone, "fr") == "ce fichier n’existe pas"
-    assert record_error_text(gone, "cy") == "nid oes ffeil o’r fath"
+    assert record_error_text(gone, translator("fr")) == "ce fichier n’existe pas"
+    assert record_error_text(gone, translator("cy")) == "nid oes ffeil o’r fath"
     folder = _file_error(tmp_path)
     assert folder.message.id == "rec.folder"
-    assert record_error_text(folder, "fr") == "c’est un dossier, pas un fichier d’enregistrement"
+    assert record_error_text(folder, FR) == "c’est un dossier, pas un fichier d’enregistrement"
     odd = os_message(OSError(errno.EIO, "Input/output error"), "read")
     assert odd.id == "rec.cannot-read" and str(odd) == "cannot read it: Input/output error"
-    said = words(odd, "fr")
+    said = words(odd, translator("fr"))
     assert (
         said == "impossible de lire ce fichier (le système dit : «\u00a0Input/output error\u00a0»)"
     )
@@ -456,8 +458,8 @@ def test_the_scan_sees_a_bare_sentence() -> None:
 def test_a_record_error_without_an_id_is_never_said_in_english() -> None:
     error = RecordError("some English sentence", round_no=3)  # code not converted yet
     assert str(error) == "round 3: some English sentence"
-    assert record_error_text(error, "fr") == "manche 3 : cet enregistrement est illisible"
-    assert record_error_text(error, "cy") == "rownd 3: ni ellir darllen y cofnod hwn"
+    assert record_error_text(error, FR) == "manche 3 : cet enregistrement est illisible"
+    assert record_error_text(error, translator("cy")) == "rownd 3: ni ellir darllen y cofnod hwn"
 
 
 def test_the_web_analyse_of_an_upload_says_a_bad_file_in_words(web: TestClient) -> None:
@@ -499,13 +501,17 @@ def test_a_missing_file_or_a_folder_is_told_in_the_readers_words(
 
 
 def test_every_record_word_lives_in_one_module() -> None:
-    """The words of Nain Jaune and of Spit/Speed records are one module's, with no second name
-    for it (the older ``realtime_record_words`` is gone)."""
+    """The record words every game shares are one module's, with no second name for it (the
+    older ``realtime_record_words`` is gone); a game's own are in its words piece, and all of
+    them are messages."""
+    from cardroom.games.registry import GAMES
     from cardroom.i18n import record_words
     from cardroom.i18n.messages import MESSAGES
 
     assert importlib.util.find_spec("cardroom.i18n.realtime_record_words") is None
     assert "rec.rt.deal-card" in record_words.REALTIME_RECORD_MESSAGES
-    assert "rec.nj.bad-card" in record_words.RECORD_MESSAGES
-    for table in (record_words.RECORD_MESSAGES, record_words.REALTIME_RECORD_MESSAGES):
+    nain_jaune = GAMES["nain-jaune"].load("words").MESSAGES
+    assert "rec.nj.bad-card" in nain_jaune and "rec.nj.bad-card" not in record_words.RECORD_MESSAGES
+    assert "rec.speed.seed" in GAMES["speed"].load("words").MESSAGES
+    for table in (record_words.RECORD_MESSAGES, record_words.REALTIME_RECORD_MESSAGES, nain_jaune):
         assert all(MESSAGES[key] == text for key, text in table.items())

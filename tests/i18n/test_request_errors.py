@@ -94,7 +94,7 @@ def assert_in_words(message: object) -> None:
     assert isinstance(message, Message), repr(message)
     assert message.id in MESSAGES, message.id
     for lang in LANGS:
-        said = words(message, lang)
+        said = words(message, translator(lang))
         assert said != _general(lang), (message.id, said)  # not the general refusal
         bare = said
         for typed in _typed(message):
@@ -185,7 +185,7 @@ def test_each_raised_refusal_is_a_message_in_words(path: str) -> None:
     if isinstance(error, RulesError):  # the command line says it in words too
         assert isinstance(message, Message)
         for lang in LANGS:
-            assert rules_error_text(error, lang) == words(message, lang)
+            assert rules_error_text(error, translator(lang)) == words(message, translator(lang))
 
 
 def test_the_english_sentences_are_kept() -> None:
@@ -202,7 +202,7 @@ def test_the_english_sentences_are_kept() -> None:
 
 def test_the_words_of_a_few_refusals() -> None:
     said = {
-        lang: words(_raised_message(RAISED[path]), lang)
+        lang: words(_raised_message(RAISED[path]), translator(lang))
         for lang in LANGS
         for path in ("game of nine",)
     }
@@ -211,11 +211,11 @@ def test_the_words_of_a_few_refusals() -> None:
         "cy": "chwaraeir Nain Jaune gan 2 i 8 chwaraewr, nid 9",
     }
     spit = _raised_message(RAISED["spit of three"])
-    assert words(spit, "fr") == "le Spit se joue à deux, pas à 3"
-    assert words(spit, "cy") == "chwaraeir Tafod gan ddau chwaraewr, nid 3"
+    assert words(spit, translator("fr")) == "le Spit se joue à deux, pas à 3"
+    assert words(spit, translator("cy")) == "chwaraeir Tafod gan ddau chwaraewr, nid 3"
     flag = _raised_message(RAISED["flag neither yes nor no"])
-    assert words(flag, "fr").endswith("répondez oui ou non")
-    assert words(flag, "cy").endswith("atebwch ie neu na")
+    assert words(flag, translator("fr")).endswith("répondez oui ou non")
+    assert words(flag, translator("cy")).endswith("atebwch ie neu na")
 
 
 @pytest.mark.parametrize(

@@ -306,7 +306,7 @@ def test_the_json_of_a_rules_error_is_told_as_the_message_is() -> None:
 
     as_json = {"id": message.id, "fields": message.json_fields()}
     for lang in ("en", "fr", "cy"):
-        assert words(as_json, lang) == words(message, lang)
+        assert words(as_json, translator(lang)) == words(message, translator(lang))
 
 
 def test_no_regular_expression_reads_a_rules_sentence() -> None:

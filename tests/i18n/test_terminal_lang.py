@@ -27,7 +27,7 @@ async def test_tui_in_french(tmp_path: Path) -> None:
         view = table.view()
         assert view is not None and view.need is not None
         assert "Nain Jaune · manche 1 · Bea donne · Classique français" in text_of(app, "#title")
-        assert f"Ensuite : {a_rank(view.need, 'fr')}" in text_of(app, "#sequence")
+        assert f"Ensuite : {a_rank(view.need, translator('fr'))}" in text_of(app, "#sequence")
         assert text_of(app, "#status").startswith("À vous : posez ")
         assert "Mises : 15 jetons chacun sur le plateau" in log_text(app)
         assert "15 jetons" not in text_of(app, "#players")  # the players' table has numbers only

@@ -37,7 +37,7 @@ def test_english_articles() -> None:
         "a queen",
         "a king",
     ]
-    assert a_rank(12, "fr") == "une dame" and a_rank(8, "fr") == "un 8"
+    assert a_rank(12, translator("fr")) == "une dame" and a_rank(8, translator("fr")) == "un 8"
 
 
 def test_events_in_words() -> None:

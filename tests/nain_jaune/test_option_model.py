@@ -8,7 +8,7 @@ from typing import get_args, get_type_hints
 from cardroom.games.nain_jaune import kernel as kernel
 from cardroom.games.nain_jaune import rules as rules_module
 from cardroom.games.nain_jaune.rules import BOARD_SETS, CHOICES, OPTION_VALUES, Rules
-from cardroom.i18n.options import NAIN_JAUNE
+from cardroom.games.nain_jaune.rules import OPTIONS as NAIN_JAUNE
 
 
 def test_each_choice_type_is_the_declared_list() -> None:

@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from cardroom.arbiter import RecordError, replay
 from cardroom.cli.main import cli
 from cardroom.games.speed import SpeedGame, SpeedRules
+from cardroom.i18n import translator
 from cardroom.i18n.realtime_words import line_words
 from cardroom.sim.realtime import new_table, run_table
 from cardroom.store import EventStore
@@ -275,7 +276,7 @@ async def test_against_a_bot_the_bot_waits_then_takes_the_seat_until_the_person_
     assert mine and mine[-1].get("for_seat") is True
     assert mine[-1]["text"].startswith("Bot (for Ann)"), mine[-1]["text"]
     for lang, shown in (("fr", "Robot (pour Ann)"), ("cy", "Bot (ar ran Ann)")):
-        said = line_words(mine[-1], "speed", ["Ann", "Bot"], lang)
+        said = line_words(mine[-1], "speed", ["Ann", "Bot"], translator(lang))
         assert said is not None and said.startswith(shown), said
     if t.status == "playing":
         subs[0] = service.subscribe(table_id, 0)

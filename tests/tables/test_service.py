@@ -225,6 +225,33 @@ async def test_a_person_away_is_replaced_by_a_bot_and_takes_the_seat_back(
     service.unsubscribe(back)
 
 
+async def test_a_person_who_leaves_before_the_return_is_written_stays_replaced(
+    service: TableService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the return is written under the table's lock; a page that opens and closes while the
+    # bot holds it must not hand the seat back to nobody (the game then waited for ever)
+    rigged_deal(monkeypatch)
+    created = await service.create(two_seat_config(takeover_after=0.02))
+    tid = created.table_id
+    table = service.table(tid)
+    sub = service.subscribe(tid, 0)
+    await sub.get()
+    await until(lambda: seat_to_act(table) == 0)
+    await service.act(tid, 0, "AC", table.seq)
+    service.unsubscribe(sub)
+    await until(lambda: 0 in table.taken_over)
+    live = service._live[tid]
+    async with live.lock:  # as the bot loop holds it between two moves
+        glimpse = service.subscribe(tid, 0)
+        service.unsubscribe(glimpse)
+    await asyncio.sleep(0.05)
+    assert 0 in table.taken_over
+    kinds = [e.kind for e in await service.store.entries(tid)]
+    assert "returned" not in kinds
+    played = cards_played(table)
+    await until(lambda: cards_played(table) > played or table.status != "playing")
+
+
 async def test_subscribers_get_each_event_once_and_a_slow_one_a_fresh_state(
     service: TableService,
 ) -> None:

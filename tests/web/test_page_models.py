@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from cardroom.games import registry
 from cardroom.games.nain_jaune.rules import EndCondition
-from cardroom.i18n.options import lobby_model
+from cardroom.games.nain_jaune.words import lobby_model
 from cardroom.web.protocol import LEVEL_NAMES
 
 JS = Path(__file__).resolve().parents[2] / "src/cardroom/web/static/js"

@@ -3,12 +3,12 @@
 >>> import cardroom.botclient as botclient                        # doctest: +SKIP
 >>> botclient.run("https://cards.example.org", token, "my_module:MyBot")  # doctest: +SKIP
 
-The bot is cardroom's bot interface (``act(view, rng)`` for Nain Jaune, a real-time bot for Spit
-and Speed), a PettingZoo or Gymnasium policy over the research adapters' observation and action
-mask, or a cardroom bot's name (``expert``). The client reads each seat's frames into the very
-view the server's own bots decide on (the game's ``wire`` piece, from the registry), reconnects
-by itself and plays several tables at once. ``cardroom bot connect --help`` says the same on the
-command line.
+The bot is cardroom's bot interface (``act(view, rng)`` for a turn-based game, a real-time bot
+for a real-time one), a PettingZoo or Gymnasium policy over the research adapters' observation
+and action mask, or a cardroom bot's name (``expert``). The client reads each seat's frames
+into the very view the server's own bots decide on (the game's ``wire`` piece, from the
+registry), reconnects by itself and plays several tables at once. ``cardroom bot connect
+--help`` says the same on the command line.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class Play:
     @property
     def kind(self) -> str:
         """``bot`` (``act(view, rng)``), ``policy`` (research encoding), ``realtime``
-        (``observe``/``act``), ``strategy`` (``f(view, rng)`` for Spit/Speed) or ``named``."""
+        (``observe``/``act``), ``strategy`` (``f(view, rng)`` for a real-time game) or ``named``."""
         if self.spec is not None:
             return "named"
         probe = self.target
@@ -68,7 +68,7 @@ class Play:
         if kind == "realtime":
             return game.realtime
         if kind == "policy" and not inspect.isclass(self.target) and game.realtime:
-            return takes_two(self.target)  # (a strategy(view, rng) for Spit/Speed)
+            return takes_two(self.target)  # (a real-time game's strategy(view, rng))
         return not game.realtime
 
     def _object(self) -> Any:

@@ -1,8 +1,8 @@
 """What plays one seat of one table for a program: frames in, ``act`` messages out.
 
-A :class:`TurnPlayer` plays a turn-based game (Nain Jaune) with a cardroom bot (``act(view,
+A :class:`TurnPlayer` plays a turn-based game with a cardroom bot (``act(view,
 rng)``) or a research policy (``policy(observation, action_mask) -> action id``, the encoding of
-the game's research adapters); a :class:`RealtimePlayer` plays Spit or Speed with a real-time
+the game's research adapters); a :class:`RealtimePlayer` plays a real-time game with a real-time
 bot (``observe``/``due``/``act``/``rejected``, as :class:`~cardroom.bots.reaction.
 ReactionBot`). Both read the seat's frame through the game's ``wire`` piece (the registry's),
 so they decide on exactly the view the server's own bots get.
@@ -49,8 +49,8 @@ class SeatPlayer(Protocol):
 
 
 class PolicyBot:
-    """A cardroom Nain Jaune bot made of a research policy: ``policy(observation, mask)``
-    returns an action id (``0..53`` at Nain Jaune: the game's research encoding, which its
+    """A cardroom bot for a turn-based game made of a research policy: ``policy(observation,
+    mask)`` returns an action id (its number in the game's research encoding, which its
     ``wire`` piece names: ``encoding()``).
 
     ``policy`` may also be an object with ``predict(observation, action_masks=mask)`` (as
@@ -171,7 +171,7 @@ class TurnPlayer:
 
 
 class RealtimePlayer:
-    """Plays a Spit or Speed seat with a real-time bot (``observe(view, now)``, ``due``,
+    """Plays a real-time game's seat with a real-time bot (``observe(view, now)``, ``due``,
     ``act(now)``, ``rejected(stale, view, now)``), on the event loop's clock: the bot plans an
     action at a time, the player sends it then; a refused one is told to the bot."""
 

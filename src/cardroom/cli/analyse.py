@@ -14,13 +14,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardroom.analysis import REFUSALS, AnalysisError, turn_based_analysis
-from cardroom.cli.groups import CONTEXT, cli, current_lang, echo_json, lang_option, printable
+from cardroom.cli.groups import (
+    CONTEXT,
+    cli,
+    current_translator,
+    echo_json,
+    lang_option,
+    printable,
+)
 from cardroom.cli.options import BoundedInt
-from cardroom.games.registry import GAMES
+from cardroom.games.registry import GAMES, TURN_BASED, games
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
-from cardroom.i18n.words import N_, labelled, pretty, tr_of
+from cardroom.i18n.words import N_, labelled, pretty
 
 MARK_WORDS = {
     "inaccuracy": N_("inaccuracy"),
@@ -75,7 +82,7 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     """
     from cardroom.cli.records import load_record
 
-    tr = tr_of(current_lang())
+    tr = current_translator()
     where = printable(str(record))
     data, kind = load_record(record)
     out = Console(file=sys.stdout)
@@ -117,7 +124,8 @@ def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json:
     if as_json:
         echo_json(analysis.to_json())
     else:
-        show(analysis.to_json(), out, tr, show_all)
+        turn_based = entry if entry is not None else next(games(TURN_BASED))
+        show(analysis.to_json(), out, tr, show_all, turn_based.load("words"))
 
 
 def analysis_error(exc: AnalysisError, tr: Translator, where: str) -> str:
@@ -151,19 +159,17 @@ def _num(x: float | None, tr: Translator, signed: bool = False) -> str:
     return decimal(x, 1, tr, sign=signed)
 
 
-def show(data: dict[str, Any], console: Console, tr: Translator, show_all: bool) -> None:
-    """The analysis as rich tables: one line per player, then the marked (or all) decisions."""
+def show(
+    data: dict[str, Any], console: Console, tr: Translator, show_all: bool, said: Any
+) -> None:
+    """The analysis as rich tables: one line per player, then the marked (or all) decisions
+    (``said``: the game's words piece, whose ``ANALYSIS_TITLE`` names the table)."""
     players = [printable(p) for p in data["players"]]
     hindsight = bool(data["hindsight"])
     total = sum(len(r["decisions"]) for r in data["rounds"])
+    singular, plural = said.ANALYSIS_TITLE
     table = Table(
-        title=tr.ngettext(
-            "Nain Jaune: {count} decision analysed, {worlds} deals of the hidden cards each",
-            "Nain Jaune: {count} decisions analysed, {worlds} deals of the hidden cards each",
-            total,
-            count=total,
-            worlds=data["worlds"],
-        )
+        title=tr.ngettext(singular, plural, total, count=total, worlds=data["worlds"])
     )
     columns = [
         tr._("Player"),
@@ -252,16 +258,13 @@ def _seconds(x: float | None, tr: Translator) -> str:
 
 
 def show_realtime(result: Any, console: Console, tr: Translator) -> None:
-    """A Spit or Speed analysis as a rich table and a histogram of the reaction times (see
-    :mod:`cardroom.analysis.realtime`)."""
+    """A real-time game's analysis as a rich table and a histogram of the reaction times (see
+    :mod:`cardroom.analysis.realtime`); the title, and whether slaps are counted, are the
+    game's words piece's (``ANALYSIS_TITLE``, ``ANALYSIS_SLAPS``)."""
     data = result.to_json()
-    spit = data["game"] == "spit"
-    title = (
-        tr._("Spit: reaction times and missed plays")
-        if spit
-        else tr._("Speed: reaction times and missed plays")
-    )
-    table = Table(title=title)
+    said = GAMES[data["game"]].load("words")
+    slaps = bool(getattr(said, "ANALYSIS_SLAPS", False))
+    table = Table(title=tr._(said.ANALYSIS_TITLE))
     heads = [
         tr._("Player"),
         tr._("Plays"),
@@ -272,7 +275,7 @@ def show_realtime(result: Any, console: Console, tr: Translator) -> None:
         tr._("Plays refused"),
         tr._("Stalemate calls"),
     ]
-    if spit:
+    if slaps:
         heads += [tr._("Slaps won"), tr._("Slaps lost")]
     for i, head in enumerate(heads):
         table.add_column(head, justify="left" if i == 0 else "right")
@@ -287,7 +290,7 @@ def show_realtime(result: Any, console: Console, tr: Translator) -> None:
             str(p["refused"]),
             str(p["calls"]),
         ]
-        if spit:
+        if slaps:
             row += [str(p["slaps_won"]), str(p["slaps_lost"])]
         table.add_row(*row)
     console.print(table)

@@ -1,4 +1,5 @@
-"""Spit and Speed commands: ``play``, ``simulate`` and the replay of their records."""
+"""The real-time games' commands: ``play``, ``simulate`` and the replay of their records (each
+game's own words and keys come from its pieces in the registry)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from cardroom.cli.groups import (
     CONTEXT,
     REPLAYERS,
     current_lang,
+    current_translator,
     echo_error,
     echo_json,
     echo_line,
@@ -34,17 +36,17 @@ from cardroom.cli.groups import (
 from cardroom.cli.helptext import RULES_EPILOG, FieldsOption
 from cardroom.cli.options import MAX_GAMES, BoundedInt, local_workers, seed_option, workers_option
 from cardroom.games.errors import RulesError
-from cardroom.games.messages import Message
 from cardroom.games.options import parse_option_pairs
-from cardroom.games.registry import REALTIME, names, new_engine
+from cardroom.games.registry import REALTIME, games, names, new_engine
+from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import title as game_title
-from cardroom.i18n import Translator
+from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n.names import shown_names
 from cardroom.i18n.numbers import decimal, integer, percent
 from cardroom.i18n.options import sentence
 from cardroom.i18n.realtime_words import entry_words
 from cardroom.i18n.reasons import record_error_text, rules_error_text
-from cardroom.i18n.words import N_, rules_note, seconds_text, tr_of
+from cardroom.i18n.words import rules_note, seconds_text
 from cardroom.sim.realtime import GameResult, Summary, bot_labels, play_chunk
 
 
@@ -53,7 +55,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     try:
         return parse_option_pairs(list(pairs))
     except RulesError as exc:
-        said = rules_error_text(exc, current_lang())
+        said = rules_error_text(exc, current_translator())
         raise click.BadParameter(said, param_hint="--option") from None
 
 
@@ -62,7 +64,7 @@ def check_options(game: str, options: dict[str, str]) -> None:
     try:
         new_engine(game, options, 0)
     except RulesError as exc:
-        said = rules_error_text(exc, current_lang())
+        said = rules_error_text(exc, current_translator())
         raise click.BadParameter(said, param_hint="--option") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--option") from None
@@ -79,7 +81,7 @@ def run_simulation(
     games: int,
     workers: int,
     progress: bool,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> Summary:
     """Play ``games`` games (split among ``workers`` processes); the result is the same for any
     number of workers."""
@@ -88,7 +90,7 @@ def run_simulation(
     chunks = [numbers[i : i + chunk] for i in range(0, games, chunk)]
     results: dict[int, list[GameResult]] = {}
     console = Console(stderr=True)
-    tr = tr_of(lang)
+    tr = lang
     label = tr._("{game}: {bots}", game=tr._(game_title(game)),
                  bots=tr._(" v ").join(bots))
     columns = (
@@ -113,15 +115,15 @@ def run_simulation(
                     results[i] = future.result()
                     bar.advance(task, len(chunks[i]))
     ordered = [r for i in range(len(chunks)) for r in results[i]]
-    target = options.get("target", "0") if game == "speed" else "0"
+    target = options.get("target", "0") if registry_game(game).target_match else "0"
     return Summary(bot_labels(bots), ordered, int(target) if target.isdigit() else 0)
 
 
 def summary_table(
-    game: str, summary: Summary, seed: int, lang: str | Translator | None = None
+    game: str, summary: Summary, seed: int, lang: Translator = ENGLISH
 ) -> Table:
     """Win rates and per-game figures as a rich table."""
-    tr = tr_of(lang)
+    tr = lang
     data = summary.to_json()
     target = int(summary.target or 0)
     name = tr._(game_title(game))
@@ -151,9 +153,9 @@ def _percent(rate: float, tr: Translator) -> str:
     return percent(rate, 1, tr)
 
 
-def summary_lines(summary: Summary, lang: str | Translator | None = None) -> list[str]:
+def summary_lines(summary: Summary, lang: Translator = ENGLISH) -> list[str]:
     """The per-game figures under the table."""
-    tr = tr_of(lang)
+    tr = lang
     data = summary.to_json()
     return [
         tr._("Game length: {seconds} s of game time on average",
@@ -207,21 +209,21 @@ def _simulate_command(game: str) -> None:
         bots = [b.strip() for b in _split_bots(bots_arg)]
         if len(bots) != 2:
             raise click.BadParameter(
-                tr_of(current_lang())._("name exactly two bots, like easy,expert"),
+                current_translator()._("name exactly two bots, like easy,expert"),
                 param_hint="--bots",
             )
         for spec in bots:
             try:
                 check_spec(spec, game)
             except BotError as exc:
-                said = rules_error_text(exc, current_lang())
+                said = rules_error_text(exc, current_translator())
                 raise click.BadParameter(said, param_hint="--bots") from None
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         workers = local_workers(workers, games)
-        lang = current_lang()
+        lang = current_translator()
         summary = run_simulation(game, bots, options, seed, games, workers, not as_json, lang)
         if as_json:
             click.echo(json.dumps({**summary.to_json(), "seed": seed}))
@@ -250,7 +252,7 @@ for _game in names(REALTIME):
 # -- replay -----------------------------------------------------------------------------------
 
 
-def entry_lines(rep: Replay, *, lang: str = "en") -> Iterator[str]:
+def entry_lines(rep: Replay, *, lang: Translator = ENGLISH) -> Iterator[str]:
     """One line per log entry: the seconds since the start, then the events, or the refusal and
     its reason (a web record starts at the server's clock, a terminal one at 0)."""
     names = shown_names(rep.names, lang)
@@ -285,12 +287,13 @@ def result_json(rep: Replay) -> dict[str, Any]:
 
 
 def replay_realtime(data: Any, as_json: bool) -> int:
-    """Replay a Spit or Speed record (a Speed match: a list of games); return the exit code."""
+    """Replay a real-time game's record (a match to a target: a list of games); return the exit
+    code."""
     try:
         reps = replay_any(data)
         match = _check_match(data, reps) if isinstance(data, list) else None
     except (RecordError, ValueError) as exc:
-        echo_error(record_error_text(exc, current_lang()))
+        echo_error(record_error_text(exc, current_translator()))
         return 1
     if as_json:
         games = [result_json(rep) for rep in reps]
@@ -300,17 +303,16 @@ def replay_realtime(data: Any, as_json: bool) -> int:
             out["games"] = games
         echo_json(out)
         return 0
-    lang = current_lang()
+    tr = current_translator()
     for number, rep in enumerate(reps, start=1):
         if number > 1:
             echo_line("")
-        for line in account_lines(rep, number if len(reps) > 1 else None, lang=lang):
+        for line in account_lines(rep, number if len(reps) > 1 else None, lang=tr):
             echo_line(line)
     if match is not None:
-        names = shown_names(reps[-1].names, lang)
+        names = shown_names(reps[-1].names, tr)
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, match["scores"], strict=True))
         who = match["winner"]
-        tr = tr_of(lang)
         end = (
             tr._("{name} wins the match", name=names[who])
             if who is not None
@@ -323,15 +325,11 @@ def replay_realtime(data: Any, as_json: bool) -> int:
 
 def _check_match(data: list[Any], reps: list[Replay]) -> dict[str, Any]:
     kinds = {rep.engine.game for rep in reps}
-    if kinds != {"speed"}:
-        raise RecordError(
-            Message(
-                "rec.list-not-speed",
-                "only Speed records come as a list (a match to a target score)",
-            )
-        )
-    from cardroom.games.speed.record import check_match
-
+    matched = [g for g in games(REALTIME) if g.target_match is not None]
+    kind = next(iter(kinds)) if len(kinds) == 1 else None
+    if kind is None or kind not in {g.name for g in matched}:
+        raise RecordError(matched[0].load("record").LIST_NOT_A_MATCH)
+    check_match = registry_game(kind).load("record").check_match
     summary = check_match(data, [rep.engine for rep in reps])
     winner = summary.winner
     if reps[-1].ended is not None:  # the table closed: a forfeit's winner wins the match
@@ -356,9 +354,11 @@ def _rules_words(game: str, rules: dict[str, Any], tr: Translator) -> str:
     return " · ".join(parts)
 
 
-def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -> Iterator[str]:
+def account_lines(
+    rep: Replay, number: int | None = None, *, lang: Translator = ENGLISH
+) -> Iterator[str]:
     """A readable account of one replayed game (in ``lang``)."""
-    tr = tr_of(lang)
+    tr = lang
     names = shown_names(rep.names, tr)
     engine = rep.engine
     rules = _rules_words(engine.game, engine.rules.to_json(), tr)
@@ -388,7 +388,7 @@ def account_lines(rep: Replay, number: int | None = None, *, lang: str = "en") -
                    left=left)
     elif engine.over:
         who = names[res["winner"]] if res["winner"] is not None else None
-        seconds = decimal(res["seconds"], 1, lang)
+        seconds = decimal(res["seconds"], 1, tr)
         if who:
             yield tr._("{name} wins after {seconds} s. Cards left: {left}.", name=who,
                        seconds=seconds, left=left)
@@ -408,14 +408,6 @@ for _game in names(REALTIME):
 
 
 def _play_command(game: str) -> None:
-    spit_keys = N_(
-        "t turns up the picked pile's face-down card (picking a face-down pile does it too), "
-        "m moves the picked card into an empty space, z / x slap pile 1 / 2 when a "
-        "new layout is due (or choose it, in the chooser variant); "
-    )
-    speed_keys = N_("n deals the next game of a match (--option target=N); ")
-    spit_call = N_('"Spit!" at the start and at a stalemate')
-    speed_call = N_("for the flip at the start and when you cannot play")
     doc = """Play {game} in real time against a bot, in the terminal.
 
     Pick a card with 1-5 and play it with a / ← (centre pile 1, on the left) or d / → (pile 2);
@@ -438,13 +430,13 @@ def _play_command(game: str) -> None:
     """
 
     def fields(tr: Translator) -> dict[str, str]:
-        spit = game == "spit"
+        said = registry_game(game).load("words")
         return {
             "game": tr._(game_title(game)),
             "command": game,
             "rules_page": game,
-            "call_when": tr._(spit_call if spit else speed_call),
-            "keys": tr._(spit_keys if spit else speed_keys),
+            "call_when": tr._(said.PLAY_CALL_WHEN),
+            "keys": tr._(said.PLAY_KEYS),
         }
 
     @play.command(
@@ -477,10 +469,10 @@ def _play_command(game: str) -> None:
         try:
             check_spec(bot, game)
         except BotError as exc:
-            said = rules_error_text(exc, current_lang())
+            said = rules_error_text(exc, current_translator())
             raise click.BadParameter(said, param_hint="--bot") from None
         if name is None:  # "Player" in the command line's language
-            name = tr_of(current_lang())._("Player")
+            name = current_translator()._("Player")
         options = parse_options(option_pairs)
         check_options(game, options)
         if seed is None:
@@ -492,13 +484,13 @@ def _play_command(game: str) -> None:
             probe.unlink()
         except OSError as exc:
             raise click.ClickException(
-                tr_of(current_lang())._(
+                current_translator()._(
                     "cannot save records in {folder}: {reason}; choose another folder with "
                     "--records", folder=records, reason=exc.strerror or exc,
                 )
             ) from None
         if not plain and not (sys.stdin.isatty() and sys.stdout.isatty()):
-            click.echo(tr_of(current_lang())._("Not a terminal: playing line by line (--plain)."),
+            click.echo(current_translator()._("Not a terminal: playing line by line (--plain)."),
                        err=True)
             plain = True
         if plain:

@@ -16,7 +16,7 @@ from cardroom.cli.groups import current_lang, printable
 from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message
 from cardroom.games.records import MAX_RECORD_BYTES, loads
-from cardroom.games.registry import REALTIME, TURN_BASED, names
+from cardroom.games.registry import GAMES, REALTIME, TURN_BASED, names
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import record_error_text
 
@@ -34,12 +34,8 @@ def record_kind(data: Any) -> str:
         return names(TURN_BASED)[0]
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])
-    raise click.ClickException(
-        translator(current_lang())._(
-            'this is not a cardroom record: expected an object with a "game" field or a list '
-            "of Nain Jaune rounds"
-        )
-    )
+    turn_based = GAMES[names(TURN_BASED)[0]].load("words")  # its record may be a bare list
+    raise click.ClickException(translator(current_lang())._(turn_based.NOT_A_RECORD))
 
 
 def read_record_bytes(path: Path, limit: int = MAX_RECORD_BYTES) -> bytes:
@@ -130,6 +126,6 @@ def load_record(path: Path) -> tuple[Any, str]:
     try:
         data = loads(read_record_bytes(path))
     except RecordError as exc:
-        said = record_error_text(exc, current_lang(), path=printable(str(path)))
+        said = record_error_text(exc, translator(current_lang()), path=printable(str(path)))
         raise click.ClickException(said) from None
     return data, record_kind(data)

@@ -1,15 +1,63 @@
 """The option helpers every game's rules share: ``key=value`` pairs, true/false values, a
-record's ``rules`` object, options by name, and the messages of a refused option.
+record's ``rules`` object, options by name, the messages of a refused option, and the shape of
+an option in words (:class:`Option`, :class:`Choice`) each game's rules declare once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.records import brief
+
+
+def N_(message: str) -> str:
+    """Mark an English msgid where a game's rules declare it (the catalog builder extracts it;
+    it is translated where it is shown, by ``cardroom.i18n``, which the rules core does not
+    import)."""
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One value of an option as the rules accept it (``value``), its words (the end of a
+    sentence, an msgid) and where it comes from (short names of the game's ``SOURCES``)."""
+
+    value: str
+    words: str
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """An option a table picks from a list: its key, its label (the start of the sentence, an
+    msgid) and its values in the rules' order, the usual one first."""
+
+    key: str
+    label: str
+    choices: tuple[Choice, ...]
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The values as the rules accept them, in order."""
+        return tuple(c.value for c in self.choices)
+
+    def choice(self, value: str) -> Choice:
+        """The words of ``value``; ``KeyError`` if there are none."""
+        for c in self.choices:
+            if c.value == value:
+                return c
+        raise KeyError(f"{self.key}={value}")
+
+
+SOURCES: dict[str, str] = {
+    "house": N_("a house rule"),
+    "table": N_("a table setting of cardroom"),
+}
+"""Where a rule comes from when no game's text says it (a game adds its own texts)."""
 
 
 def parse_option_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:

@@ -85,17 +85,24 @@ class Game:
     """A real-time game played to a target score: the match class, ``cls(rules, seed)``, used
     when ``rules.target > 0`` (its ``game`` is the game being played)."""
     options_words: str | None = None
-    """The options in words (labels, values, presets) for the lobby and the rules page."""
+    """The module that declares the game's options once, with their words (its rules module):
+    ``OPTIONS`` (a tuple of :class:`~cardroom.games.options.Option`: key, label, values with
+    their words and sources, in the lobby's order) and ``SOURCES`` (where a rule comes from, by
+    short name); read by ``cardroom.i18n.options`` for the lobby, the rules page and the
+    refusals' words."""
     bots: str | None = None
     """The bots and their levels."""
     analysis: str | None = None
     """The analysis of a finished game."""
     rules_page: str | None = None
-    """The rules page's hand-written text (``i18n/rules/<this>.<lang>.html``)."""
+    """The package whose folder holds the rules page's hand-written text, one file per
+    language: ``rules.<lang>.html`` (``games/<game>/rules.en.html`` …)."""
     terminal: str | None = None
-    """The terminal's face for the game."""
+    """The terminal's face for the game (a real-time game's: a module whose ``SEAT`` shows a
+    seat and turns keys into actions for ``cardroom.terminal.realtime_tui``)."""
     web: str | None = None
-    """The table page's script for the game (under ``web/static/js``)."""
+    """The game's face on the web: a module the web layer reads (see ``cardroom.web.faces``:
+    its table page, replay frames, figures in My games, rules page parts, lobby form)."""
     wire: str | None = None
     """A seat's websocket frame read back into the view its bots decide on, and their action
     written as the ``act`` message (``view_from_frame``, ``act_message``, ``Reader``): what a
@@ -103,6 +110,12 @@ class Game:
     cli: str | None = None
     """The game's ``cardroom`` commands: a module that adds them to the command groups when
     imported (``cli/main.py`` imports every game's)."""
+    words: str | None = None
+    """The game's words (``games/<game>/words.py``, a module of the i18n layer): ``MESSAGES``
+    (its message ids -> English msgids, merged into ``cardroom.i18n.messages.MESSAGES``),
+    optionally ``FIXED`` (fixed refusals that name the game, by their English sentence), ``WHAT``
+    (the phase words of its refusals), ``web_words()`` (msgids its lobby model sends) and its
+    own sentences (a table's rules line …)."""
     bot_ratings: str | None = None
     """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
     rating a page shows for a bot and the one people's ratings are measured against."""
@@ -232,14 +245,15 @@ register(
         record="cardroom.games.nain_jaune.record",
         table="cardroom.games.nain_jaune.table:NainJauneTable",
         rules_version="cardroom.games.nain_jaune.rules:RULES_VERSION",
-        options_words="cardroom.i18n.options",
+        options_words="cardroom.games.nain_jaune.rules",
+        words="cardroom.games.nain_jaune.words",
         bots="cardroom.games.nain_jaune.bots",
         analysis="cardroom.games.nain_jaune.analysis",
-        rules_page="nain-jaune",
+        rules_page="cardroom.games.nain_jaune",
         wire="cardroom.games.nain_jaune.wire",
         terminal="cardroom.games.nain_jaune.terminal.tui",
         bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
-        web="table.js",
+        web="cardroom.games.nain_jaune.web",
         cli="cardroom.games.nain_jaune.cli",
     )
 )
@@ -257,11 +271,13 @@ register(
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
         bots="cardroom.games.spit.bots",
         analysis="cardroom.analysis.realtime",
-        rules_page="spit",
+        rules_page="cardroom.games.spit",
+        options_words="cardroom.games.spit.rules",
+        words="cardroom.games.spit.words",
         wire="cardroom.games.spit.wire",
-        terminal="cardroom.terminal.realtime_tui",
+        terminal="cardroom.games.spit.terminal",
         bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
-        web="realtime.js",
+        web="cardroom.games.spit.web",
         cli="cardroom.cli.realtime",
     )
 )
@@ -280,11 +296,13 @@ register(
         target_match="cardroom.games.speed.engine:SpeedMatch",
         bots="cardroom.games.speed.bots",
         analysis="cardroom.analysis.realtime",
-        rules_page="speed",
+        rules_page="cardroom.games.speed",
+        options_words="cardroom.games.speed.rules",
+        words="cardroom.games.speed.words",
         wire="cardroom.games.speed.wire",
-        terminal="cardroom.terminal.realtime_tui",
+        terminal="cardroom.games.speed.terminal",
         bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
-        web="realtime.js",
+        web="cardroom.games.speed.web",
         cli="cardroom.cli.realtime",
     )
 )

@@ -204,8 +204,9 @@ def word_phrase(word: str, lang: str, *, feminine: bool = False, elides: bool = 
 RANK_LETTERS: dict[str, dict[int, str]] = {"fr": {11: "V", 12: "D", 13: "R"}}
 """The letters on the court cards where a language has its own: French packs print V, D, R
 (valet, dame, roi; the ace keeps A). Welsh packs are printed with the English indices (A, K,
-Q, J), and the Welsh rules of Spit and Speed list the ranks the same way (« SAFON CARDIAU: A,
-K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so Welsh keeps them."""
+Q, J), and the Welsh source text of the real-time games lists the ranks the same way
+(« SAFON CARDIAU: A, K, Q, J, 10 … »): a Welsh player reads those letters on the cards, so
+Welsh keeps them."""
 
 
 def printed(card: Card | str, lang: str) -> str:

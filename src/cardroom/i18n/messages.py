@@ -6,46 +6,33 @@ for the terminal, the web, replay and speech.
 :class:`~cardroom.i18n.grammar.Phrase` (the catalog picks ``{card.the}``, ``{rank.neg}``,
 ``{card.soft}`` …), a pile or stock index becomes its number as players count (from 1), a
 nested message its own words. Nothing here reads an English sentence.
+
+The messages every game shares are written here; a game's own (and its refusals that name it)
+are in its ``words`` piece (``games/<game>/words.py``), found through the registry:
+:data:`MESSAGES`, :data:`FIXED` and :data:`WHAT` are both together, live (a game registered
+later is included).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, TypeVar
 
 from cardroom.cards import Card
 from cardroom.games.messages import Message
-from cardroom.games.registry import GAMES
-from cardroom.i18n import ENGLISH, N_, Np_, Translator, tr_of
+from cardroom.games.registry import GAMES, games
+from cardroom.i18n import ENGLISH, N_, Np_, Translator
 from cardroom.i18n.bound_words import BOUND_MESSAGES
 from cardroom.i18n.grammar import card_phrase, rank_phrase, word_phrase
 from cardroom.i18n.record_words import REALTIME_RECORD_MESSAGES, RECORD_MESSAGES
 
+V = TypeVar("V")
+
 logger = logging.getLogger(__name__)
 
-MESSAGES: dict[str, str | tuple[str, str, str]] = {
-    # Nain Jaune: refusals
-    "nj.round-over": N_("the round is over"),
-    "nj.nothing-to-claim": N_("there is no board card of yours to claim"),
-    "nj.claim-or-pass": N_("you have played your last card: claim its box or pass"),
-    "nj.must-lead": N_("you start a new sequence and must play a card"),
-    "nj.must-play-rank": N_("you hold {rank.a} and must play it"),
-    "nj.not-held": N_("you do not hold {card.the}"),
-    "nj.wrong-rank": N_("the next card must be {rank.a}"),
-    "nj.not-board-card": N_("{card.the} is not a board card"),
-    "nj.not-an-action": N_("that is not a Nain Jaune action"),
-    # Nain Jaune: why a new sequence starts, why the game ended
-    "nj.after-king": N_("after a king"),
-    "nj.nobody-played": N_("nobody played {rank.a}"),
-    "nj.no-king": N_("nobody has {rank.a}"),
-    "nj.end.short": N_("a player could not pay in full"),
-    "nj.end.cannot-stake": N_("a player cannot stake for the next round"),
-    "nj.end.one-left": N_("only one player can still stake"),
-    "nj.end.nobody-can-stake": N_("nobody can stake"),
-    "nj.end.rounds": ("n", *Np_("{n} round played", "{n} rounds played")),
-    "nj.end.reached": ("n", *Np_("reached {n} chip", "reached {n} chips")),
-    # Spit and Speed: refusals
+_SHARED: dict[str, str | tuple[str, str, str]] = {
+    # the real-time games' refusals
     "rt.game-over": N_("the game is over"),
     "rt.no-seat": N_("there is no such seat at this table"),
     "rt.not-an-action": N_("that is not an action of this game"),
@@ -54,42 +41,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rt.stale": N_("too late: pile {number} now shows {top.the}, not {seen.the}"),
     "rt.stale-unseen": N_("too late: pile {number} changed"),
     "rt.not-next": N_("{card.the} is not next to {top.the}"),
-    "spit.same-colour": N_("{card.the} must be the other colour from {top.the}"),
-    "spit.not-up": N_("{card.the} is not a face-up top card of your stock"),
-    "spit.no-stock": N_("there is no such stock pile: use 1 to {count}"),
-    "spit.stock-empty": N_("stock pile {number} is empty"),
-    "spit.already-up": N_("the top card of stock pile {number} is already face up"),
-    "spit.not-empty": N_("stock pile {number} is not an empty space"),
-    "spit.one-pile": N_("there is only one spit pile now: play on pile {number}"),
-    "spit.not-stalemate": N_(
-        'not a stalemate: {move} ("Spit!" is only called when nobody can move)'
-    ),
-    "spit.you-can-still": N_("you can still {move}"),
-    "spit.they-can-still": N_("the other player can still {move}"),
-    "spit.nobody-stuck": N_("nobody is stuck yet"),
-    "spit.move.turn-up": N_("turn up stock pile {number}"),
-    "spit.move.play": N_("play {card.the} on pile {number}"),
-    "spit.move.move": N_(
-        "move {card.the} from stock pile {number} into the empty stock pile {target}, "
-        "uncovering a card"
-    ),
-    "spit.already-called": N_('you have already called "Spit!"'),
-    "spit.stale-slap": N_("too late: the other player slapped first and the piles are shared"),
-    "spit.other-chooses": N_("the other player cleared the stock and chooses the pile"),
-    "spit.not-before-spit": N_('you cannot {what} before "Spit!": call it to start'),
-    "spit.not-now-slap": N_("you cannot {what} now: slap a centre pile for the new layout"),
-    "spit.not-now-choosing": N_("you cannot {what} now: a pile is being chosen"),
-    "spit.not-now": N_("you cannot {what} now"),
-    "spit.not-due": N_('no stalemate: "Spit!" is not due'),
-    "speed.not-turned": N_("the middle cards are not turned yet: call for the flip first"),
-    "speed.not-in-hand": N_("{card.the} is not in your hand"),
-    "speed.not-stuck": N_("no stalemate: a card can still be played, so there is nothing to flip"),
-    "speed.already-called": N_(
-        "you have already called: waiting for the other player or the countdown"
-    ),
-    "speed.can-play": N_(
-        "no stalemate: you can still play {card.the} on pile {number}, so there is nothing to flip"
-    ),
     # the tables and the web layer
     # the command line's bots, simulations and tournaments (what was typed is quoted as typed)
     "bot.key-value": N_("bot option {typed} in {spec} must be written key=value"),
@@ -130,10 +81,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "--backend ray needs Ray: pip install '.[distributed]' in the cardroom project folder"
     ),
     "tournament.no-bots": N_("name at least one bot, e.g. --bots heuristic,greedy,random"),
-    "tournament.players": N_(
-        "Nain Jaune is played by {least} to {most} players, not {n} "
-        "(--players sets the seats; the bots are cycled to fill them)"
-    ),
     "tournament.bots-seats": (
         "n",
         *Np_(
@@ -175,6 +122,22 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "bot.no-seat": N_("this bot holds no seat at this table"),
     "bot.not-yours": N_("this is not one of your bots"),
     "bot.no-hints": N_("a bot plays on its own: no hints"),
+    "bot.invite-waiting": N_("{bot} has not answered yet (seat {seat})"),
+    "bot.invite-accepted": N_("{bot} accepted: it takes seat {seat}"),
+    "bot.invite-declined": N_("{bot} declined the invitation to seat {seat}"),
+    "bot.invite-withdrawn": N_(
+        "the invitation of {bot} to seat {seat} is withdrawn: the seat was taken"
+    ),
+    "bot.invite-expired": N_("{bot} did not answer the invitation to seat {seat} in time"),
+    "bot.unknown-game": N_("no game here is called {game}"),
+    "bot.slow": N_(
+        "this bot did not act within {seconds} s of its turn: it is away and the connection "
+        "closes"
+    ),
+    "bot.silent": N_(
+        "this bot said nothing for {seconds} s: it is away and the connection closes "
+        "(send a ping every few seconds)"
+    ),
     "bot.seat-held": N_("somebody already holds this seat"),
     "bot.name-taken": N_("another player signs in with this name"),
     "bot.bad-name": N_("a name has 1 to 24 characters"),
@@ -194,10 +157,8 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "lobby.bad-field": N_("bad table request: {field} is not valid"),
     "lobby.bad-shape": N_("bad table request: it is not one the lobby sends"),
     "lobby.seat-0": N_("the first seat is yours: it must be a person"),
-    "lobby.hints-nain-jaune": N_("hints are offered at Nain Jaune tables only"),
     "lobby.rated-hints": N_("a rated table gives no hints: choose one or the other"),
     "lobby.games": N_("a match is played over 1 to {most} games, not {typed}"),
-    "table.only-nain-jaune": N_("this kind of table plays Nain Jaune only"),
     "table.started": N_("the table has already started"),
     "table.rematch-once": N_("a rematch is offered once, after the game"),
     "table.token-person": N_("a seat token is for a person's seat"),
@@ -208,13 +169,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.unavailable": N_(
         "the database is not answering: nothing was changed, try again in a moment"
     ),
-    "table.is-realtime": N_("this is a Spit or Speed table"),
-    "table.not-realtime": N_("this is not a Spit or Speed table"),
-    "table.nain-jaune-action": N_('at a Nain Jaune table an action is a card, "pass" or "claim"'),
-    "table.realtime-action": N_("at a Spit or Speed table an action is an object"),
-    "table.no-log": N_("a Nain Jaune table has no log to page through"),
-    "table.no-rounds": N_("a Spit or Speed table has no rounds"),
-    "table.left-by-closing": N_("a Spit or Speed table is left by closing the page"),
     "table.rematch-not-over": N_("a rematch is offered once the game is over"),
     "table.rematch-players": N_("only the players can ask for a rematch"),
     "table.players-only": N_("only the players at this table can do that"),
@@ -223,7 +177,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.creator-starts": N_("only the table's creator can start it"),
     "table.moved-on": N_("the table moved on since you looked: look again and choose once more"),
     "table.you-left": N_("you left this table: a bot plays your seat"),
-    "table.hints-nain-jaune": N_("hints are offered at Nain Jaune tables only"),
     "table.hints-off": N_("hints are off at this table"),
     "table.hint-moved-on": N_("the table moved on since you looked: ask again"),
     "table.hint-not-your-turn": N_("no hint: it is not your turn"),
@@ -274,10 +227,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "ws.bad-message": N_("bad {kind} message: {detail}"),
     "ws.bad-message-said": N_("this message is not in the form its type calls for"),
     # the engines' refusals of a table or a deal
-    "nj.chip-counts": N_("{count} chip counts for {players} players"),
-    "nj.board-boxes": N_("the board has five boxes holding zero or more chips"),
-    "nj.negative-chips": N_("chip counts cannot be negative"),
-    "nj.not-a-dealer": N_("the dealer must be one of the table's seats"),
     "refused": N_("that is not possible now"),
     # the rules' options (a value as the person typed it, an option by its words)
     "rules.not-valid": N_("{option}={value} is not valid: {how}"),
@@ -319,17 +268,53 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     ),
     "rules.how.target": N_("give a whole number of points from 0 to {most} (0 = a single game)"),
 }
-"""Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
-MESSAGES.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
-MESSAGES.update(RECORD_MESSAGES)  # a record's errors (record_words.py)
-MESSAGES.update(REALTIME_RECORD_MESSAGES)  # a Spit or Speed record's (record_words.py)
+"""The messages every game shares: id -> its English text."""
+_SHARED.update(BOUND_MESSAGES)  # the answers past a bound (bound_words.py)
+_SHARED.update(RECORD_MESSAGES)  # a record's errors (record_words.py)
+_SHARED.update(REALTIME_RECORD_MESSAGES)  # a real-time game's record's (record_words.py)
 
-FIXED = {
+
+class _WithGames(Mapping[str, V]):
+    """A table of words shared by every game, with each registered game's own table of the
+    same name (its ``words`` piece's ``MESSAGES``, ``FIXED`` or ``WHAT``) added: a live,
+    read-only mapping, rebuilt when the registered games change."""
+
+    def __init__(self, shared: dict[str, V], name: str) -> None:
+        self._shared = shared
+        self._name = name
+        self._key: tuple[str, ...] | None = None
+        self._all: dict[str, V] = {}
+
+    def _merged(self) -> dict[str, V]:
+        key = tuple(g.name for g in games() if g.words is not None)
+        if key != self._key:
+            merged = dict(self._shared)
+            for entry in games():
+                if entry.words is not None:
+                    merged.update(getattr(entry.load("words"), self._name, {}))
+            self._all, self._key = merged, key
+        return self._all
+
+    def __getitem__(self, key: str) -> V:
+        return self._merged()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._merged())
+
+    def __len__(self) -> int:
+        return len(self._merged())
+
+
+MESSAGES: Mapping[str, str | tuple[str, str, str]] = _WithGames(_SHARED, "MESSAGES")
+"""Message id -> its English text (a ``(count field, singular, plural)`` for a plural): the
+shared messages and every registered game's."""
+
+_FIXED = {
     "the round is over: wait for the next one": N_("the round is over: wait for the next one"),
     "no round is being played": N_("no round is being played"),
     "the game is over": N_("the game is over"),
     "the table has not started": N_("the table has not started"),
-    # the web tables' refusals (websocket, Spit and Speed tables, hints)
+    # the web tables' refusals (websocket, real-time tables, hints)
     "the game has not started yet: wait for it": N_("the game has not started yet: wait for it"),
     "the game has not started yet": N_("the game has not started yet"),
     "a bot plays this seat": N_("a bot plays this seat"),
@@ -342,9 +327,6 @@ FIXED = {
     "only the players can ask for a rematch": N_("only the players can ask for a rematch"),
     "the table is closed": N_("the table is closed"),
     "hints are off at this table": N_("hints are off at this table"),
-    "hints are offered at Nain Jaune tables only": N_(
-        "hints are offered at Nain Jaune tables only"
-    ),
     "no hint: it is not your turn": N_("no hint: it is not your turn"),
     "the table moved on since you looked: ask again": N_(
         "the table moved on since you looked: ask again"
@@ -374,9 +356,6 @@ FIXED = {
     ),
     "this message is not valid JSON": N_("this message is not valid JSON"),
     # the bounds of the web server's work
-    'at a Nain Jaune table an action is a card, "pass" or "claim"': N_(
-        'at a Nain Jaune table an action is a card, "pass" or "claim"'
-    ),
     "many players are asking for hints: ask again in a moment": N_(
         "many players are asking for hints: ask again in a moment"
     ),
@@ -389,13 +368,7 @@ FIXED = {
     "this seat is sending messages too fast: wait a moment": N_(
         "this seat is sending messages too fast: wait a moment"
     ),
-    "a Nain Jaune table has no log to page through": N_(
-        "a Nain Jaune table has no log to page through"
-    ),
     # creating a table (the lobby)
-    "a Speed match to a target is not offered here": N_(
-        "a Speed match to a target is not offered here"
-    ),
     # refusals added by this wave's table features (people, presence, matches, rematch, leave)
     "someone else already holds this seat: ask the table's creator for a new invitation link": N_(
         "someone else already holds this seat: ask the table's creator for a new invitation link"
@@ -410,35 +383,23 @@ FIXED = {
     "the table is busy: ask for the rematch again": N_(
         "the table is busy: ask for the rematch again"
     ),
-    "a Spit or Speed table is left by closing the page": N_(
-        "a Spit or Speed table is left by closing the page"
-    ),
-    # the Nain Jaune service's own (tables/service.py keeps its sentences: its hot path)
+    # the turn-based table service's own (it keeps its sentences: its hot path)
     "the table moved on since you looked: look again and choose once more": N_(
         "the table moved on since you looked: look again and choose once more"
     ),
     "the database is not answering: nothing was changed, try again in a moment": N_(
         "the database is not answering: nothing was changed, try again in a moment"
     ),
-    "this is a Spit or Speed table": N_("this is a Spit or Speed table"),
-    "this is not a Spit or Speed table": N_("this is not a Spit or Speed table"),
-    "a Spit or Speed table has no rounds": N_("a Spit or Speed table has no rounds"),
-    "at a Spit or Speed table an action is an object": N_(
-        "at a Spit or Speed table an action is an object"
-    ),
     "a person's seat has no level": N_("a person's seat has no level"),
 }
-"""The tables' and the web layer's fixed refusals: each sentence is its own msgid."""
+"""The tables' and the web layer's fixed refusals every game shares."""
 
-WHAT = {
-    "play": N_("play"),
-    "turn-up": N_("turn up a card"),
-    "move": N_("move a card"),
-    "call": N_('call "Spit!"'),
-    "slap": N_("slap a pile"),
-    "choose": N_("choose a pile"),
-}
-"""The ``what`` of a refusal that depends on the phase of the game."""
+FIXED: Mapping[str, str] = _WithGames(_FIXED, "FIXED")
+"""The tables' and the web layer's fixed refusals (the shared ones and every game's): each
+sentence is its own msgid."""
+
+WHAT: Mapping[str, str] = _WithGames({}, "WHAT")
+"""The ``what`` of a refusal that depends on the phase of the game (each game's own)."""
 
 LABELS = {
     "starting_chips": N_("Starting chips"),
@@ -446,7 +407,7 @@ LABELS = {
     "countdown": N_("Countdown at a stalemate"),
     "target": N_("Points to win a match"),
 }
-"""The words of the options that :mod:`cardroom.i18n.options` does not list (numbers)."""
+"""The words of the options that are numbers (:mod:`cardroom.i18n.options` lists the others)."""
 
 CARD_FIELDS = frozenset({"card", "top", "seen"})
 RANK_FIELDS = frozenset({"rank", "next"})
@@ -509,12 +470,23 @@ def _quoted(text: str, tr: Translator) -> str:
     return f"«\u00a0{text}\u00a0»" if tr.lang == "fr" else f"‘{text}’"
 
 
+def _preset_names(game: Any) -> dict[str, str]:
+    """The names of ``game``'s presets (its rules' ``PRESET_NAMES``); every game's for a message
+    that names no game."""
+    entry = GAMES.get(game) if isinstance(game, str) else None
+    names: dict[str, str] = {}
+    for each in (entry,) if entry is not None else games():
+        if each.options_words is not None:
+            names.update(getattr(each.load("options_words"), "PRESET_NAMES", {}))
+    return names
+
+
 def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
     """The fields of a ``rules.*`` message: options and presets in words, values as typed."""
     from cardroom.i18n.numbers import integer
-    from cardroom.i18n.options import PRESET_NAMES
 
     game = fields.get("game")
+    preset_names = _preset_names(game)
     out: dict[str, Any] = {}
     for key, value in fields.items():
         if key == "option":
@@ -524,7 +496,7 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
             out[key] = ", ".join(labels if tr.lang == "en" else (_quoted(w, tr) for w in labels))
         elif key == "presets":
             names = [
-                tr._(PRESET_NAMES[p]) if p in PRESET_NAMES and tr.lang != "en" else p for p in value
+                tr._(preset_names[p]) if p in preset_names and tr.lang != "en" else p for p in value
             ]
             out[key] = ", ".join(names if tr.lang == "en" else (_quoted(n, tr) for n in names))
         elif key == "choices":
@@ -532,7 +504,7 @@ def _rules_fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key in ("most", "least", "n", "target", "chips") and isinstance(value, int):
             out[key] = integer(value, tr)
         elif key == "game" and value in GAMES:
-            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} » : le Spit
+            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} »
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         else:
@@ -554,7 +526,7 @@ def _fields(fields: Mapping[str, Any], tr: Translator) -> dict[str, Any]:
         elif key == "what" and value in WHAT:
             out[key] = tr._(WHAT[value])
         elif key == "game" and value in GAMES:
-            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} » : le Spit
+            out[key] = word_phrase(tr._(GAMES[value].title), tr.lang)  # « {game.the} »
         elif (inner := _nested(value)) is not None:
             out[key] = message_words(inner[0], inner[1], tr)
         elif key == "reason" and isinstance(value, str):
@@ -629,13 +601,13 @@ def message_words(
         return tr._(str(MESSAGES["refused"]))
 
 
-def words(message: str | Mapping[str, Any], lang: str | Translator | None = None) -> str:
+def words(message: str | Mapping[str, Any], lang: Translator = ENGLISH) -> str:
     """A :class:`Message` (or its JSON ``{"id", "fields"}``) in ``lang``.
 
     A plain string has no id: it is never shown as it is (that is how an English sentence would
     reach a French reader); the general refusal is said instead, and it is logged.
     """
-    tr = tr_of(lang)
+    tr = lang
     inner = _nested(message)
     if inner is None and isinstance(message, str) and message in FIXED:
         return tr._(FIXED[message])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.games.records import FORMER_PLAYER
-from cardroom.i18n import Translator, tr_of
+from cardroom.i18n import Translator
 
 __all__ = ["FORMER_PLAYER", "shown_name", "shown_names"]
 
@@ -21,7 +21,7 @@ def shown_name(name: str, lang: Translator) -> str:
     return lang._(FORMER_PLAYER)
 
 
-def shown_names(names: Sequence[str], lang: str | Translator | None) -> list[str]:
+def shown_names(names: Sequence[str], lang: Translator) -> list[str]:
     """:func:`shown_name` of each name."""
-    tr = tr_of(lang)
+    tr = lang
     return [shown_name(name, tr) for name in names]

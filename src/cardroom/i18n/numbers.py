@@ -8,7 +8,7 @@ from functools import cache
 from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
-from cardroom.i18n import ENGLISH, Translator, tr_of
+from cardroom.i18n import ENGLISH, Translator
 
 
 @cache
@@ -27,12 +27,12 @@ def number(x: float, lang: Translator = ENGLISH) -> str:
 
 
 def decimal(
-    x: float, places: int = 2, lang: str | Translator | None = None, *, sign: bool = False
+    x: float, places: int = 2, lang: Translator = ENGLISH, *, sign: bool = False
 ) -> str:
     """``x`` with exactly ``places`` decimals (and its sign with ``sign``): ``+8,05``."""
     body = "#,##0" + ("." + "0" * places if places else "")
     pattern = f"+{body};-{body}" if sign else body
-    return format_decimal(x, format=pattern, locale=_locale(tr_of(lang).lang))
+    return format_decimal(x, format=pattern, locale=_locale(lang.lang))
 
 
 def percent(rate: float, places: int = 1, lang: Translator = ENGLISH) -> str:

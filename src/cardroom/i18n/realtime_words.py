@@ -1,6 +1,9 @@
-"""The words of Spit and Speed (« Tafod », « Cyflymder »): their log entries in each language.
+"""The words of the real-time games: their log entries in each language.
 
-Every engine event is rendered here from its fields (:func:`event_words`); the web tables'
+Every engine event is rendered from its fields (:func:`event_words`): here what the games
+share, each game's own events, actions and refusals by its ``words`` piece
+(``games/<game>/words.py``: ``event_text``, ``action_text``, ``PUBLIC_WHAT``, ``action_json``),
+found through the registry; the web tables'
 frames carry the same fields (:func:`event_fields`) so that each connection reads its log in
 its own language (:func:`localize_realtime_frame`), and the engines' reasons for refusing an
 action are put into words by :func:`reason_words`.
@@ -13,7 +16,8 @@ from dataclasses import fields
 from typing import Any
 
 from cardroom.cards import Card
-from cardroom.i18n import ENGLISH, Translator, levels, tr_of
+from cardroom.games.registry import GAMES, REALTIME, games
+from cardroom.i18n import ENGLISH, Translator, levels
 from cardroom.i18n.grammar import card_phrase
 from cardroom.i18n.messages import card_of as _card_of
 from cardroom.i18n.messages import words
@@ -27,7 +31,7 @@ CardText = Callable[[Card, Translator], object]
 
 
 def _pretty(card: Card, tr: Translator) -> str:
-    return pretty(card, tr)  # 7♦, D♠ (no card is typed in Spit or Speed: keys name piles)
+    return pretty(card, tr)  # 7♦, D♠ (no card is typed in a real-time game: keys name piles)
 
 
 def _named(card: Card, tr: Translator) -> object:
@@ -70,113 +74,24 @@ def _event_text(
     card = show(raw_card, tr) if raw_card is not None else ""
     pile = f.get("pile")
     number = pile + 1 if isinstance(pile, int) else pile
-    if kind == "Called":
-        if game == "spit":
-            return tr._('{name} calls "Spit!"', name=who)
-        return tr._("{name} calls for the flip", name=who)
-    if kind == "Spat":
-        return tr._("{name} spits {card} onto pile {number}", name=who, card=card, number=number)
     if kind in ("Played", "CardPlayed"):
         return tr._("{name} plays {card} onto pile {number}", name=who, card=card, number=number)
-    if kind == "TurnedUp":
-        return tr._(
-            "{name} turns up {card} on stock pile {number}",
-            name=who,
-            card=card,
-            number=int(f["stock"]) + 1,
-        )
-    if kind == "Moved":
-        return tr._(
-            "{name} moves {card} from stock pile {source} to the empty stock pile {target}",
-            name=who,
-            card=card,
-            source=int(f["from_stock"]) + 1,
-            target=int(f["to_stock"]) + 1,
-        )
-    if kind == "Stalemate":
-        return tr._('stalemate: nobody can play, "Spit!" is due')
-    if kind == "NewLayout":
-        if f.get("seat") is None:
-            return tr._("both players are out of spit cards: a new layout")
-        return tr._("{name} has cleared the stock: a new layout", name=who)
-    if kind == "Slapped":
-        return tr._("{name} slaps pile {number} first", name=who, number=number)
-    if kind == "Chose":
-        return tr._("{name} chooses pile {number}", name=who, number=number)
-    if kind == "Took":
-        if pile is None:
-            return tr._("{name} takes nothing from the middle", name=who)
-        return tr.ngettext(
-            "{name} takes pile {number} ({n} card)",
-            "{name} takes pile {number} ({n} cards)",
-            int(f["cards"]),
-            name=who,
-            number=number,
-        )
-    if kind == "Dealt":
-        layout = "-".join(str(n) for n in f["piles"] if n)
-        return tr.ngettext(
-            "{name} lays out {layout} with {n} spit card",
-            "{name} lays out {layout} with {n} spit cards",
-            int(f["spit"]),
-            name=who,
-            layout=layout,
-        )
-    if kind == "OnePile":
-        return tr._("only one spit pile from now on: pile {number}", number=number)
-    if kind == "Won":
-        return tr._("{name} has no cards left and wins!", name=who)
-    if kind == "Flipped":
-        shown = tr.join(
-            str(show(c, tr)) for c in (_card_of(x) for x in f["cards"]) if c is not None
-        )
-        if f.get("start"):
-            if f.get("timeout"):
-                return tr._("the middle cards are turned (countdown): {cards}", cards=shown)
-            return tr._("the middle cards are turned: {cards}", cards=shown)
-        if f.get("timeout"):
-            return tr._("stalemate: the side piles flip (countdown): {cards}", cards=shown)
-        return tr._("stalemate: the side piles flip: {cards}", cards=shown)
-    if kind == "Rebuilt":
-        sizes = f["sizes"]
-        return tr._(
-            "the side piles are used up: the centre piles are shuffled into new side piles "
-            "of {first} and {second}",
-            first=sizes[0],
-            second=sizes[1],
-        )
-    if kind == "Drew":
-        return tr.ngettext(
-            "{name} draws {n} card", "{name} draws {n} cards", int(f["count"]), name=who
-        )
-    if kind == "GameWon":
-        return tr.ngettext(
-            "{name} has played every card and wins ({n} point)",
-            "{name} has played every card and wins ({n} points)",
-            int(f["points"]),
-            name=who,
-        )
-    if kind == "Blocked":
-        left = f["cards_left"]
-        winner = f.get("winner")
-        if winner is None:
-            return tr._(
-                "the game is blocked: nobody can ever play again; cards left: {first} to "
-                "{second}, a draw",
-                first=left[0],
-                second=left[1],
-            )
-        return tr.ngettext(
-            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
-            "{name} wins ({n} point)",
-            "the game is blocked: nobody can ever play again; cards left: {first} to {second}: "
-            "{name} wins ({n} points)",
-            int(f["points"]),
-            first=left[0],
-            second=left[1],
-            name=names[winner] if 0 <= winner < len(names) else "",
-        )
+    own = _game_words(game)
+    for words_of in (own,) if own is not None else _every_game_words():
+        said = words_of.event_text(kind, f, who, card, number, names, show, tr)
+        if isinstance(said, str):
+            return said
     return None
+
+
+def _game_words(game: str) -> Any:
+    """The words piece of real-time game ``game`` (None: no such game, or it has none)."""
+    entry = GAMES.get(game)
+    return entry.load("words") if entry is not None and entry.words is not None else None
+
+
+def _every_game_words() -> list[Any]:
+    return [g.load("words") for g in games(REALTIME) if g.words is not None]
 
 
 def event_words(
@@ -187,7 +102,7 @@ def event_words(
     *,
     named: bool = False,
 ) -> str:
-    """One Spit or Speed engine event in words (cards as ``7♦``, or with ``named`` as words)."""
+    """One real-time engine event in words (cards as ``7♦``, or with ``named`` as words)."""
     tr = lang
     text = _event_text(
         type(event).__name__, event_fields(event), game, names, tr, _named if named else _pretty
@@ -200,10 +115,10 @@ def entry_words(
     game: str,
     names: Sequence[str],
     viewer: int | None = None,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> str:
     """What one arbiter log entry means, in ``lang`` (``cardroom.arbiter.entry_text``'s shape)."""
-    tr = tr_of(lang)
+    tr = lang
     said = in_turn([event_words(e, game, names, tr) for e in entry.events], tr)
     if entry.timeout:
         return tr._("countdown over: {events}", events=said)
@@ -224,8 +139,8 @@ def entry_words(
 # ----------------------------------------------------------------------------- refusals
 
 
-def reason_words(reason: Any, lang: str | Translator | None = None, msg: Any = None) -> str:
-    """A Spit or Speed engine's reason for refusing an action, in words in ``lang``, from its id
+def reason_words(reason: Any, lang: Translator = ENGLISH, msg: Any = None) -> str:
+    """A real-time engine's reason for refusing an action, in words in ``lang``, from its id
     and fields (the :class:`~cardroom.games.messages.Message`, or its JSON ``msg``)."""
     return words(msg if isinstance(msg, Mapping) else reason, lang)
 
@@ -240,44 +155,31 @@ def action_words(action: Mapping[str, Any], lang: Translator = ENGLISH) -> str:
     number = pile + 1 if isinstance(pile, int) else pile
     if kind == "play":
         return tr._("play {card.the} on pile {number}", card=named, number=number)
-    if kind == "turn-up":
-        return tr._("turn up stock pile {number}", number=int(action.get("stock") or 0) + 1)
-    if kind == "move":
-        return tr._(
-            "move {card.the} to stock pile {number}",
-            card=named,
-            number=int(action.get("to_stock") or 0) + 1,
-        )
-    if kind == "spit":
-        return tr._('call "Spit!"')
-    if kind == "call":
-        return tr._("call for the flip")
-    if kind == "slap":
-        return tr._("slap pile {number}", number=number)
-    if kind == "choose":
-        return tr._("choose pile {number}", number=number)
+    for own in _every_game_words():
+        said = own.action_text(str(kind), action, named, number, tr)
+        if isinstance(said, str):
+            return said
     return str(kind)
 
 
-_PUBLIC_WHAT = {
-    "play": N_("a play on pile {number} refused"),
-    "move": N_("a move refused"),
-    "turnup": N_("a turn-up refused"),
-    "callflip": N_("a call refused"),
-    "callspit": N_('a "Spit!" refused'),
-    "slap": N_("a slap refused"),
-    "choose": N_("a choice refused"),
-}
+_PLAY_REFUSED = N_("a play on pile {number} refused")
+
+
+def _public_what(what: str) -> str | None:
+    """The words of a refused action of kind ``what`` (its class name in lower case) as everyone
+    may know it, from the game's ``PUBLIC_WHAT``."""
+    for own in _every_game_words():
+        said = getattr(own, "PUBLIC_WHAT", {}).get(what)
+        if isinstance(said, str):
+            return said
+    return None
 
 
 def _action_json(action: Any) -> dict[str, Any]:
-    from cardroom.games import speed, spit
-
-    for module in (spit, speed):
-        try:
-            return dict(module.action_to_json(action))
-        except TypeError:
-            continue
+    for own in _every_game_words():
+        said = own.action_json(action)
+        if said is not None:
+            return dict(said)
     return {"type": str(action)}
 
 
@@ -295,22 +197,23 @@ def _public_words(refused: Mapping[str, Any], who: str, tr: Translator) -> str:
     what = str(refused.get("what"))
     pile = refused.get("pile")
     if what == "play" and isinstance(pile, int):
-        said = tr._(_PUBLIC_WHAT["play"], number=pile + 1)
+        said = tr._(_PLAY_REFUSED, number=pile + 1)
     else:
-        said = tr._(_PUBLIC_WHAT.get(what, N_("an action refused")))
+        said = tr._(_public_what(what) or N_("an action refused"))
     if refused.get("stale"):
         if isinstance(pile, int):
-            return tr._("{name}: too late for pile {number}, it had changed", name=who,
-                        number=pile + 1)
+            return tr._(
+                "{name}: too late for pile {number}, it had changed", name=who, number=pile + 1
+            )
         return tr._("{name}: too late, the pile had changed", name=who)
     return tr._("{name}: {refusal}", name=who, refusal=said)
 
 
 def line_words(
-    line: Mapping[str, Any], game: str, names: Sequence[str], lang: str | Translator | None
+    line: Mapping[str, Any], game: str, names: Sequence[str], lang: Translator
 ) -> str | None:
     """A web frame's log line in ``lang`` from its fields (None: it lacks them)."""
-    tr = tr_of(lang)
+    tr = lang
     events = line.get("events")
     if not isinstance(events, list):
         return None
@@ -361,10 +264,8 @@ def seat_name(row: Mapping[str, Any], lang: Translator) -> str:
     return tr._("Seat {number}", number=(seat if isinstance(seat, int) else 0) + 1)
 
 
-def localize_realtime_frame(
-    frame: Mapping[str, Any], lang: Translator
-) -> dict[str, Any]:
-    """A copy of a Spit or Speed ``state`` frame whose log lines (and bots' names) are in
+def localize_realtime_frame(frame: Mapping[str, Any], lang: Translator) -> dict[str, Any]:
+    """A copy of a real-time game's ``state`` frame whose log lines (and bots' names) are in
     ``lang``; English frames are returned as they are (copied)."""
     out = dict(frame)
     tr = lang

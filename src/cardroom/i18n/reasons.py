@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from cardroom.games.errors import RecordError, RulesError
 from cardroom.games.messages import Message
-from cardroom.i18n import ENGLISH, N_, Translator, tr_of
+from cardroom.i18n import ENGLISH, N_, Translator
 from cardroom.i18n.messages import FIXED as _TABLE_FIXED
 from cardroom.i18n.messages import words
 
 
 def illegal_reason(reason: str, lang: Translator = ENGLISH) -> str:
-    """A Nain Jaune engine's ``IllegalAction.reason`` (a message with an id) in ``lang``."""
+    """A turn-based engine's ``IllegalAction.reason`` (a message with an id) in ``lang``."""
     return words(reason, lang)
 
 
@@ -30,11 +30,11 @@ def request_error_text(message: str, lang: Translator = ENGLISH) -> str:
     return words(message, tr) if tr.lang != "en" else message
 
 
-def rules_error_text(error: Exception, lang: str | Translator | None = None) -> str:
+def rules_error_text(error: Exception, lang: Translator = ENGLISH) -> str:
     """An error on the command line (the rules', a simulation's): its English sentence in
     English (as it always was), else told from its message's id; an error without an id or
     fixed words stays as it was said."""
-    tr = tr_of(lang)
+    tr = lang
     message = error.message if isinstance(error, RulesError) else _first_arg(error)
     if tr.lang == "en" or not (isinstance(message, Message) or message in _TABLE_FIXED):
         return str(error)
@@ -75,14 +75,14 @@ def record_error_message(error: BaseException) -> Message:
 
 
 def record_error_text(
-    error: BaseException, lang: str | Translator | None = None, path: str | None = None
+    error: BaseException, lang: Translator = ENGLISH, path: str | None = None
 ) -> str:
     """A record's error (:class:`RecordError`, or an analysis refusal carrying its message) in
     ``lang``, after the file's ``path`` if given: in English the sentence as it always was
     (``path: `` before it); in French and Welsh told from the message's id and fields, so no
     English sentence reaches the reader (an error raised with a plain string is said as the
     general ``rec.unreadable``)."""
-    tr = tr_of(lang)
+    tr = lang
     if tr.lang == "en":
         return f"{path}: {error}" if path is not None else str(error)
     said = words(record_error_message(error), tr)

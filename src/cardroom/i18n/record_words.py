@@ -1,7 +1,8 @@
 """The words of a record's errors (``rec.*`` ids): a record file a person gave that cannot be
-read or does not replay. :data:`RECORD_MESSAGES` holds a record file's and a Nain Jaune record's,
-:data:`REALTIME_RECORD_MESSAGES` a Spit or Speed record's (``rec.rt.*``, ``rec.spit.*``,
-``rec.speed.*``) and the arbiter's own refusals (``arbiter.*``).
+read or does not replay. :data:`RECORD_MESSAGES` holds a record file's and what every record
+shares, :data:`REALTIME_RECORD_MESSAGES` what every real-time game's record shares (``rec.rt.*``)
+and the arbiter's own refusals (``arbiter.*``); a game's own (``rec.<game>.*``) are in its
+``words`` piece (``games/<game>/words.py``).
 
 Each :class:`~cardroom.games.errors.RecordError` is raised with a
 :class:`~cardroom.games.messages.Message` whose id is registered here (and so in
@@ -70,87 +71,9 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "nothing more arrived in {seconds} s: give a record file, not a pipe or device that "
         "never ends"
     ),
-    # a Nain Jaune round or game (games/nain_jaune/record.py)
+    # where an error is in a record
     "rec.at-field": N_("field {field}"),
     "rec.no-key": N_("the record has no {field}"),
-    "rec.nj.at-move": N_("move {move}"),
-    "rec.nj.at-board-key": N_("board key {value}"),
-    "rec.nj.not-a-card": N_("{at}: {value} is not a card (write it like 10D or QS)"),
-    "rec.nj.bad-card": N_("{at}: {value} is not a card"),
-    "rec.nj.card": N_("{at}: {detail}"),
-    "rec.nj.not-object": N_("a round record must be a JSON object"),
-    "rec.nj.other-game": N_("this is a record of another game ({value}), not of Nain Jaune"),
-    "rec.nj.rules": N_("the rules: {reason}"),
-    "rec.nj.players": N_(
-        "Nain Jaune is played by {least} to {most} players, the record names {count}"
-    ),
-    "rec.nj.chips-count": N_("chips must be a list of {n} numbers, one per player"),
-    "rec.nj.board-object": N_(
-        'the board must be an object from each board card to its chips (like "10D": 0)'
-    ),
-    "rec.nj.board-not-box": N_("the board: {card.the} is not a board card under these rules"),
-    "rec.nj.board-twice": N_("the board: {card.the} is given twice"),
-    "rec.nj.board-missing": N_("the board gives no amount for {card.the}"),
-    "rec.nj.dealer": N_("the dealer must be a seat number from 0 to {most}, not {value}"),
-    "rec.nj.hands-count": N_("hands must be a list of {n} hands, one per player"),
-    "rec.nj.move-shape": N_(
-        'move {move}: write a card, or an object with "card" (and "announced": false)'
-    ),
-    "rec.nj.in-move": N_("move {move}: {detail}"),
-    "rec.nj.over": N_("move {move} ({card}): the round is already over"),
-    "rec.nj.played-twice": N_("move {move} ({card}): this card was already played"),
-    "rec.nj.in-talon": N_("move {move} ({card}): this card is in the talon, nobody holds it"),
-    "rec.nj.unannounced": N_("move {move} ({card}): only a board card can go unannounced"),
-    "rec.nj.auto-announce": N_(
-        "move {move} ({card}): under these rules every board card is announced, none is forgotten"
-    ),
-    "rec.nj.never-playable": N_("move {move} ({card}): this card can never be played here"),
-    "rec.nj.illegal": N_("move {move} ({card}): {reason}"),
-    "rec.nj.illegal-by": N_("move {move} ({card}) by seat {seat} is illegal: {reason}"),
-    "rec.nj.other-holds": N_(
-        "move {move} ({card}) by seat {seat} is illegal: {name} (seat {other}) must play now: "
-        "they hold {rank.a}"
-    ),
-    "rec.nj.other-must-play": N_(
-        "move {move} ({card}) by seat {seat} is illegal: {name} (seat {other}) must play now"
-    ),
-    "rec.nj.pass-over": N_("move {move} (a pass): the round is already over"),
-    "rec.nj.pass-not-allowed": N_(
-        "move {move} (a pass): under these rules a player may not stop"
-    ),
-    "rec.nj.pass-no-rank": N_(
-        "move {move} (a pass): {name} (seat {seat}) must play a card now, there is no rank to pass"
-    ),
-    "rec.nj.not-a-game": N_("a game record is a non-empty list of round records"),
-    "rec.nj.no-more-rounds": N_("this round cannot be played: the game does not go on"),
-    "rec.nj.round-unfinished": N_("this round never ended, yet another follows"),
-    "rec.nj.broke-ends": ("n", *Np_(
-        "{name} has {n} chip and cannot stake {stake}: the game ends before this round",
-        "{name} has {n} chips and cannot stake {stake}: the game ends before this round",
-    )),
-    "rec.nj.broke-drops": ("n", *Np_(
-        "{name} has {n} chip and cannot stake {stake}: they drop out before this round",
-        "{name} has {n} chips and cannot stake {stake}: they drop out before this round",
-    )),
-    "rec.nj.after-end": N_("the game ended after round {last} ({reason}): no round may follow"),
-    "rec.nj.rules-changed": N_(
-        "the rules differ from the first round's: they cannot change during a game"
-    ),
-    "rec.nj.players-gone": N_(
-        "the players should be {expected} ({gone} dropped out), not {given}"
-    ),
-    "rec.nj.players-changed": N_("the players should be {expected}, not {given}"),
-    "rec.nj.chips-changed": ("n", *Np_(
-        "{name} starts with {n} chip but ended the round before with {before}",
-        "{name} starts with {n} chips but ended the round before with {before}",
-    )),
-    "rec.nj.board-changed": N_("the board {given} is not what the round before left: {before}"),
-    "rec.nj.dealer-changed": N_(
-        "the dealer should be {name} (seat {seat}), the next player still in after the one who "
-        "placed the first card of the round before"
-    ),
-    # a record given to cardroom replay (cli/realtime.py)
-    "rec.list-not-speed": N_("only Speed records come as a list (a match to a target score)"),
     # a card that cannot be read (cards.py: CardError), said inside another message
     "card.not-text": N_("{value} is not a card: a card is written as text, like 10D or QS"),
     "card.too-short": N_("{value} is not a card: write its rank then its suit, like 10D or QS"),
@@ -172,14 +95,12 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
 }  # fmt: skip
 """Message id -> its English text (a ``(count field, singular, plural)`` for a plural)."""
 
-# A Spit or Speed record (rec.rt.*: the arbiter's replay, rec.spit.*, rec.speed.*: the headers
-# and a Speed match) and the arbiter's own refusals (arbiter.*): ``t``, ``due`` and ``before``
+# A real-time game's record (rec.rt.*: the arbiter's replay, the header the games share) and the
+# arbiter's own refusals (arbiter.*): ``t``, ``due`` and ``before``
 # are times in seconds (written as the language writes decimals), ``seat`` a record's seat (0 or
 # 1, as the record counts).
 REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     # the arbiter's replay of one record (arbiter.py)
-    "rec.rt.unknown-game": N_("this record's game {value} is not Spit or Speed"),
-    "rec.rt.not-object": N_("a Spit or Speed record is a JSON object with a {field} field"),
     "rec.rt.no-game": N_("the record does not say which game it is ({field})"),
     "rec.rt.ended": N_(
         "{field} must be a forfeit by seat 0 or 1, or an abandoned game that play did not end"
@@ -224,7 +145,6 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
             "the deal has {n} cards: it must hold all 52 cards once",
         ),
     ),
-    "rec.spit.deal-twice": N_("{card.the} is twice in the deal: each card once"),
     "rec.rt.header-object": N_("a {game} record must be a JSON object"),
     "rec.rt.wrong-game": N_("{field} is {value}, not {game}"),
     "rec.rt.no-key": N_("the record has no {field}"),
@@ -232,7 +152,7 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rec.rt.countdown-long": N_(
         "the rules' countdown of {seconds} s is too long: at most {most} s"
     ),
-    # an action of a record (games/spit/engine.py, games/speed/engine.py: action_from_json)
+    # an action of a record (each real-time engine's action_from_json)
     "rec.rt.action-extra": N_("a {kind} action has no {typed}"),
     "rec.rt.action-missing": N_("a {kind} action needs {typed}"),
     "rec.rt.action-card": N_("{kind} action, {field}: {value} is not a card"),
@@ -240,40 +160,8 @@ REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "rec.rt.action-number": N_(
         "{kind} action, {field} must be a whole number from 0 to {most}, not {value}"
     ),
-    "rec.spit.action-object": N_('a Spit action must be a JSON object with a "type", not {value}'),
-    "rec.spit.action-type": N_("unknown Spit action type {value}: the types are {choices}"),
-    "rec.speed.action-object": N_(
-        'a Speed action must be a JSON object with a "type", not {value}'
-    ),
-    "rec.speed.call-fields": N_("a call action has no other fields: {value}"),
-    "rec.speed.pile": N_("{field} must be 0 or 1, not {value}"),
-    "rec.speed.play-card": N_("play action: a card cannot be read"),
-    "rec.speed.card": N_("play action: {detail}"),
-    "rec.speed.action-type": N_(
-        'unknown Speed action type {value}: the types are "play" and "call"'
-    ),
     # a play sent by a player's page without the card it was aimed at
     "rt.play-seen": N_('a play must carry the top card of the pile as you saw it ("seen")'),
-    # a Spit header, a Speed header and a Speed match (games/spit/record.py, speed/record.py)
-    "rec.spit.not-object": N_("a Spit record must be a JSON object"),
-    "rec.speed.match-object": N_(
-        "{field} must be an object with the match's seed, game and scores"
-    ),
-    "rec.speed.scores": N_("{field} must be a list of two numbers"),
-    "rec.speed.seed": N_(
-        "seed {seed} is not the seed of game {game} of match {match} ({expected})"
-    ),
-    "rec.speed.no-match": N_("a game of a match needs its {field} object"),
-    "rec.speed.match-seed": N_("its match seed differs from game 1's"),
-    "rec.speed.game-number": N_("it says it is game {value}"),
-    "rec.speed.players": N_("the players differ from game 1's"),
-    "rec.speed.rules": N_("the rules differ from game 1's"),
-    "rec.speed.start-scores": N_(
-        "it starts from scores {value}, but the games before leave {scores}"
-    ),
-    "rec.speed.already-won": N_("the match was already won in game {before}"),
-    "rec.speed.unfinished": N_("it never ended, yet another game follows"),
-    "rec.speed.single-game": N_("the target is 0 (a single game), yet another game follows"),
     # the arbiter's refusals of what it is given (a replay's entries, a table's actions)
     "arbiter.players": N_("a real-time table has 2 players, not {n}"),
     "arbiter.countdown": N_("the countdown must be 0 or more seconds, not {seconds}"),

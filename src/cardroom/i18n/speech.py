@@ -6,12 +6,12 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
 
-from cardroom.i18n import Translator, tr_of
+from cardroom.i18n import Translator
 from cardroom.i18n.words import engine_event_dict, event_text
 
 VOICES = {"en": "en-gb", "fr": "fr-fr", "cy": "cy"}
 SPOKEN_KINDS = frozenset({"takes", "without", "grand-opera", "out"})
-"""The Nain Jaune events a table says aloud."""
+"""The turn-based table's events a table says aloud (its announcements)."""
 
 
 class Speaker:
@@ -20,8 +20,8 @@ class Speaker:
     ``program`` is None when espeak-ng is not installed: then nothing is said.
     """
 
-    def __init__(self, lang: str | Translator | None, program: str | None = None) -> None:
-        self.tr = tr_of(lang)
+    def __init__(self, lang: Translator, program: str | None = None) -> None:
+        self.tr = lang
         self.program = program or shutil.which("espeak-ng")
         self.voice = VOICES.get(self.tr.lang, "en-gb")
 
@@ -43,7 +43,7 @@ class Speaker:
             self.program = None  # it went away: stay silent from now on
 
     def say_events(self, events: Iterable[object], names: Sequence[str]) -> None:
-        """Say the announcements among Nain Jaune engine events."""
+        """Say the announcements among a turn-based engine's events."""
         for event in events:
             data = engine_event_dict(event)
             if data["kind"] in SPOKEN_KINDS:

@@ -50,51 +50,29 @@ def rank_letter(rank: int, lang: Translator = ENGLISH) -> str:
     return letters.get(int(rank)) or Rank(int(rank)).symbol
 
 
-EARLIER_RULES: dict[tuple[str, int], str] = {
-    ("speed", 1): N_(
-        "Played under the earliest rules of Speed (version 1, before 23 November 2026): as "
-        "under version 2, the flip came as soon as neither player could play and its countdown "
-        "ran from that moment, a game nobody could finish ended at once, and the winner scored "
-        "the cards left in the loser's hand and draw pile; besides, when neither could play "
-        "again right after a flip both had called, the countdown went on from before instead "
-        "of starting again."
-    ),
-    ("speed", 2): N_(
-        "Played under the earlier rules of Speed (version 2, before 23 November 2026): the flip "
-        "came as soon as neither player could play and its countdown ran from that moment, a "
-        "game nobody could finish ended at once, and the winner scored the cards left in the "
-        "loser's hand and draw pile."
-    ),
-    ("speed", 3): N_(
-        "Played under the earlier rules of Speed (version 3, before 28 November 2026): a game "
-        "won when the loser's draw pile was empty scored no points (the cards in his hand "
-        "did not count)."
-    ),
-    ("spit", 1): N_(
-        "Played under the earlier rules of Spit (version 1, before 23 November 2026): when "
-        "neither player could move again right after a “Spit!” both had called, the countdown "
-        "went on from before instead of starting again."
-    ),
-}
-"""What was different under each earlier version of a game's rules (the games' ``RULES_VERSION``
-docs say when it changed); a record played under one of them is replayed under it."""
-
-
 def rules_note(game: str, version: int, lang: Translator = ENGLISH) -> str | None:
-    """The line that says a record was played under earlier rules (None: today's rules)."""
-    text = EARLIER_RULES.get((game, version))
+    """The line that says a record was played under earlier rules (None: today's rules): what
+    was different under that version of ``game``'s rules, from its words piece's
+    ``EARLIER_RULES`` (version -> msgid; the game's ``RULES_VERSION`` doc says when it
+    changed)."""
+    from cardroom.games.registry import GAMES
+
+    entry = GAMES.get(game)
+    if entry is None or entry.words is None:
+        return None
+    text = getattr(entry.load("words"), "EARLIER_RULES", {}).get(version)
     return None if text is None else lang._(text)
 
 
-def rank_name(rank: int, lang: str | Translator | None = None) -> str:
+def rank_name(rank: int, lang: Translator = ENGLISH) -> str:
     """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king`` (``as``, ``valet``, ``dame`` …)."""
     face = _FACE.get(int(rank))
-    return tr_of(lang)._(face) if face else str(int(rank))
+    return lang._(face) if face else str(int(rank))
 
 
-def a_rank(rank: int, lang: str | Translator | None = None) -> str:
+def a_rank(rank: int, lang: Translator = ENGLISH) -> str:
     """``a 7``, ``an 8``, ``an ace``, ``a queen`` (``une dame``, ``brenhines`` …)."""
-    return rank_phrase(int(rank), tr_of(lang).lang).a
+    return rank_phrase(int(rank), lang.lang).a
 
 
 def suit_name(suit: Suit, lang: Translator = ENGLISH) -> str:
@@ -118,7 +96,7 @@ def without_call(rank: int, lang: Translator = ENGLISH) -> str:
 
 
 def takes_call(card: Card | str, lang: Translator = ENGLISH) -> str:
-    """``queen who takes``, ``Yellow Dwarf who takes`` (``Nain Jaune qui prend``)."""
+    """``queen who takes``, ``Yellow Dwarf who takes`` (``dame qui prend``)."""
     if isinstance(card, str):
         card = Card.parse(card)
     tr = lang
@@ -128,9 +106,9 @@ def takes_call(card: Card | str, lang: Translator = ENGLISH) -> str:
     return tr._(special) if special else tr._("{rank} who takes", rank=int(card.rank))
 
 
-def pretty(card: Card | str, lang: str | Translator | None = None) -> str:
+def pretty(card: Card | str, lang: Translator = ENGLISH) -> str:
     """``7♦``, ``Q♠`` (French: ``D♠``, the letter of the language's packs)."""
-    return printed(card, tr_of(lang).lang)
+    return printed(card, lang.lang)
 
 
 def labelled(label: object, text: object, lang: Translator = ENGLISH) -> str:
@@ -144,12 +122,12 @@ def in_turn(parts: Sequence[object], lang: Translator = ENGLISH) -> str:
 
 
 def seconds_text(
-    seconds: float, lang: str | Translator | None = None, places: int = 1
+    seconds: float, lang: Translator = ENGLISH, places: int = 1
 ) -> str:
     """A time in seconds with ``places`` decimals: ``0.5 s`` / ``0,5 s`` / ``0.5 eiliad``."""
     from cardroom.i18n.numbers import decimal
 
-    tr = tr_of(lang)
+    tr = lang
     return tr._("{seconds} s", seconds=decimal(seconds, places, tr))
 
 
@@ -175,10 +153,10 @@ def stakes_text(
     stakes: Mapping[int, int],
     name: Callable[[int], str],
     per_round: int,
-    lang: str | Translator | None = None,
+    lang: Translator = ENGLISH,
 ) -> str:
     """``Stakes: 15 chips each on the board`` or every player's amount when one ran short."""
-    tr = tr_of(lang)
+    tr = lang
     if all(v == per_round for v in stakes.values()):
         return tr.ngettext(
             "Stakes: {n} chip each on the board", "Stakes: {n} chips each on the board", per_round
@@ -207,7 +185,7 @@ def event_text(
     gives its ``text`` as it is.
     """
     tr = lang
-    shown = tr if letters else "en"
+    shown = tr if letters else ENGLISH
     kind = event.get("kind")
     seat = event.get("seat")
     who = name(seat) if isinstance(seat, int) else ""
@@ -361,7 +339,7 @@ _ENGINE_KINDS = {
 
 
 def engine_event_dict(event: object) -> dict[str, Any]:
-    """A Nain Jaune engine event as a structured event (seats stay round positions)."""
+    """A turn-based engine event as a structured event (seats stay round positions)."""
     out: dict[str, Any] = {"kind": _ENGINE_KINDS.get(type(event).__name__, "")}
     for f in fields(event):  # type: ignore[arg-type]
         value = getattr(event, f.name)
@@ -380,7 +358,7 @@ def engine_event_text(
     *,
     letters: bool = True,
 ) -> str:
-    """A Nain Jaune engine event in words (``names`` by round position)."""
+    """A turn-based engine event in words (``names`` by round position)."""
     return event_text(engine_event_dict(event), names.__getitem__, lang, letters=letters)
 
 
@@ -433,7 +411,7 @@ _MEMO: dict[tuple[int, str, object], tuple[object, Any]] = {}
 table's frames share their seat rows (one list per change, for every seat's frame) and their
 events (one dict per event, for every frame that carries it): each is put in words once per
 language, not once per connection and frame. The value keeps the part alive, so its id is not
-reused meanwhile; the parts are never changed once made (``games/nain_jaune/table.py``)."""
+reused meanwhile; the parts are never changed once made (the turn-based table's)."""
 _MEMO_MAX = 8192
 
 

@@ -47,6 +47,7 @@ from cardroom.games.messages import Message
 from cardroom.games.realtime_engine import SEATS
 from cardroom.games.registry import REALTIME, names
 from cardroom.games.table import clean_name, hash_token, seat_for_token
+from cardroom.i18n import ENGLISH
 from cardroom.i18n.messages import words
 from cardroom.i18n.realtime_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
@@ -82,9 +83,9 @@ def _in_english(lines: list[dict[str, Any]], game: str, seats: list[dict[str, An
         if row.get("seat") in (0, 1):
             names[row["seat"]] = str(row.get("name") or "")
     for line in lines:
-        line["text"] = line_words(line, game, names, "en") or line["text"]
+        line["text"] = line_words(line, game, names, ENGLISH) or line["text"]
         if "reason" in line:
-            line["reason"] = reason_words(line["reason"], "en", line.get("reason_msg"))
+            line["reason"] = reason_words(line["reason"], ENGLISH, line.get("reason_msg"))
 RETRIES = 8
 REFUSALS_LOGGED = 10
 """A person's refused actions logged per seat in ``REFUSAL_WINDOW`` seconds; past it a refused
@@ -478,7 +479,7 @@ class RealtimeTables:
         entry = table.arbiter.log[-1]
         if not entry.accepted:
             reason = entry.reason or Message("refused", "not now")
-            said = words(reason, "en")
+            said = words(reason, ENGLISH)
             if reason.startswith("stale: "):
                 raise TableError("stale", said, reason=reason)
             raise TableError("illegal", said, reason=reason)
@@ -541,7 +542,7 @@ class RealtimeTables:
             return
         live.unlogged[seat] = live.unlogged.get(seat, 0) + 1
         code: Literal["stale", "illegal"] = "stale" if why.startswith("stale: ") else "illegal"
-        raise TableError(code, words(why, "en"), reason=why)
+        raise TableError(code, words(why, ENGLISH), reason=why)
 
     async def _catch_up(self, live: _RealtimeLive) -> float:
         """Log every countdown that ran out by now; return the time stamp for what comes next

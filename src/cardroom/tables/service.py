@@ -719,7 +719,12 @@ class TableService(Leases, Notices):
     async def _returned(self, live: Live, seat: int) -> None:
         async with live.lock:
             table = live.table
-            if seat in table.taken_over and seat not in table.left and table.status != "over":
+            if (
+                seat in table.taken_over
+                and seat not in table.left
+                and table.status != "over"
+                and seat in self._present(live)  # (their page may have closed while we waited)
+            ):
                 await self._commit(live, "returned", {"seat": seat})
                 await self._after(live)
 

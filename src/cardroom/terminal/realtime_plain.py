@@ -1,4 +1,4 @@
-"""Spit and Speed line by line (``--plain``): for screen readers and pipes, no full-screen UI.
+"""The real-time games line by line (``--plain``): for screen readers and pipes, no full-screen UI.
 
 Each line you type is one action, stamped with the clock's time when it is read; the bot acts
 on its own reaction times meanwhile, and every public event is printed as a line the moment it
@@ -18,19 +18,28 @@ import click
 
 from cardroom.arbiter import Clock, Entry
 from cardroom.cards import Card
-from cardroom.games import spit as spit_game
+from cardroom.games.registry import REALTIME, games
 from cardroom.games.registry import title as game_title
 from cardroom.i18n import Translator
 from cardroom.i18n.realtime_words import entry_words, event_words, pile_name
 from cardroom.i18n.speech import Speaker
-from cardroom.i18n.words import N_, labelled, pretty, seconds_text, tr_of
+from cardroom.i18n.words import labelled, pretty, seconds_text, tr_of
 from cardroom.terminal.realtime_tui import BOT, HUMAN, RealtimeApp, Slot, slots_empty
 
-CALL_WORDS = {"spit": N_('"Spit!"'), "speed": N_("the flip")}
-_CALLS = {"s", "spit", "call", "flip", "space", "poeri", "galw", "crache", "appel"}
+_CALLS = {"s", "call", "space", "galw", "appel"}
+"""The words that make the call in every game (each game's seat face adds its own,
+``call_words``: any registered game's word calls in every game)."""
 _QUITS = {"q", "quit", "exit", "quitter", "gadael"}
 _LOOKS = {"l", "look", "state", "board", "plateau", "bwrdd", ""}
 _HELPS = {"?", "h", "help", "aide", "cymorth"}
+
+
+def _calls() -> set[str]:
+    words = set(_CALLS)
+    for entry in games(REALTIME):
+        if entry.terminal is not None:
+            words.update(getattr(entry.load("terminal").SEAT, "call_words", ()))
+    return words
 
 
 class PlainRealtime(RealtimeApp):
@@ -118,9 +127,8 @@ class PlainRealtime(RealtimeApp):
                 seed=self.seed,
             )
         )
-        self.out(
-            tr._("Call {call} (type s) to turn the first cards.", call=tr._(CALL_WORDS[self.game]))
-        )
+        call = tr._(self.seat_ui.plain_call)
+        self.out(tr._("Call {call} (type s) to turn the first cards.", call=call))
         self.after_change()
         try:
             while True:
@@ -158,16 +166,16 @@ class PlainRealtime(RealtimeApp):
         elif head in _LOOKS:
             for text in self.state_lines():
                 self.out(text)
-        elif head in _CALLS:
+        elif head in _calls():
             self._submit(self.seat_ui.call())
         elif head in ("n", "next", "suivant", "nesaf"):
             if self.match is None or not self.engine.over or self.match.over:
                 self.out(tr._("Refused: there is no next game"))
             else:
                 self.action_next_game()
-        elif head in ("z", "x") and self.game == "spit":
+        elif head in ("z", "x") and hasattr(self.seat_ui, "slap"):
             self._submit(self.seat_ui.slap(self.view, 0 if head == "z" else 1))
-        elif head in ("t", "m") and self.game == "spit":
+        elif head in ("t", "m") and hasattr(self.seat_ui, "turn_up"):
             slot = self._slot(words[1] if len(words) > 1 else "")
             if slot is not None:
                 action = (
@@ -221,18 +229,7 @@ class PlainRealtime(RealtimeApp):
 
     def help_text(self) -> str:
         """The commands of this game."""
-        tr = self.tr
-        if self.game == "spit":
-            return tr._(
-                "Commands: 3 1 (or 3a) plays your pile 3 on centre pile 1, 3 2 (or 3d) on pile 2; "
-                's calls "Spit!"; t 3 turns up pile 3; m 3 moves pile 3\'s card to a space; '
-                "z / x slap pile 1 / 2; look (or an empty line) shows the table; q quits (saved)."
-            )
-        return tr._(
-            "Commands: 3 1 (or 3a) plays your card 3 on centre pile 1, 3 2 (or 3d) on pile 2; "
-            "s calls for the flip; n deals the next game of a match; look (or an empty line) "
-            "shows the table; q quits (saved)."
-        )
+        return str(self.seat_ui.plain_help(self.tr))
 
     def state_lines(self) -> list[str]:
         """The centre, your cards (numbered) and the opponent, one line each."""
@@ -258,7 +255,7 @@ class PlainRealtime(RealtimeApp):
         ]
         if self.seat_ui.call() in view.legal_actions:
             lines.append(tr._("You cannot play: type s."))
-        if self.game == "spit" and view.phase in ("slap", "choose"):
+        if view.phase in ("slap", "choose"):
             lines.append(tr._("Slap a pile for your new layout: z (pile 1) or x (pile 2)."))
         if self.engine.over:
             lines.append(self._result_line())
@@ -269,4 +266,4 @@ def _card(card: Card | None, tr: Translator) -> str:
     return pretty(card, tr) if card is not None else "--"
 
 
-__all__ = ["PlainRealtime", "slots_empty", "spit_game"]
+__all__ = ["PlainRealtime", "slots_empty"]

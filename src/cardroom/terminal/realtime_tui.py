@@ -1,4 +1,7 @@
-"""The real-time Textual UI for Spit and Speed: you (seat 0) against a reaction bot (seat 1).
+"""The real-time Textual UI for the real-time games: you (seat 0) against a reaction bot (seat 1).
+
+What differs by game (how your seat is shown, which keys act and how) is the game's terminal
+face, its registry ``terminal`` piece's ``SEAT`` (``games/<game>/terminal.py``).
 
 Time is the wall clock (a virtual clock in tests). Textual timers fire the bot's planned actions
 and the arbiter's countdown; every key you press becomes an action stamped with the clock's time
@@ -30,12 +33,10 @@ from textual.widgets import Header, RichLog, Static
 from cardroom.arbiter import GAME_OVER, Arbiter, Clock, Entry, Outcome, WallClock
 from cardroom.bots.reaction import LEVELS, ReactionBot, make_reaction_bot
 from cardroom.cards import Card
-from cardroom.games import speed as speed_game
-from cardroom.games import spit as spit_game
 from cardroom.games.registry import game as registry_game
 from cardroom.games.registry import new_engine
 from cardroom.games.registry import title as game_title
-from cardroom.i18n import Translator
+from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n.numbers import decimal
 from cardroom.i18n.realtime_words import (
     entry_words,
@@ -74,73 +75,28 @@ def bot_name(spec: str, tr: Translator) -> str:
     return tr._("Bot")
 
 
-def card_text(card: Card | None, lang: str | Translator | None = None) -> Text:
+def card_text(card: Card | None, lang: Translator = ENGLISH) -> Text:
     """A card in colour (red suits red), or a blank; with the letters of ``lang``'s packs
-    (French ``D♠``: no card is typed in Spit or Speed, the keys name piles and slots)."""
+    (French ``D♠``: no card is typed in a real-time game, the keys name piles and slots)."""
     if card is None:
         return Text("--", style="dim")
-    return Text(pretty(card, lang or "en"), style="bold red" if card.red else "bold")
+    return Text(pretty(card, lang), style="bold red" if card.red else "bold")
 
 
 @dataclass(frozen=True, slots=True)
 class Slot:
-    """One thing of yours a number key picks: a card in hand (Speed) or a stock pile (Spit)."""
+    """One thing of yours a number key picks: a card in hand or a stock pile."""
 
     card: Card | None
     """The face-up card, or None (face down / empty)."""
     count: int
     """Cards in the pile (1 for a card in hand)."""
     index: int
-    """The stock pile's index (Spit) or the position in the hand (Speed)."""
-
-
-class SpeedSeat:
-    """Speed: your hand, sorted by rank; plays and the flip."""
-
-    call_name = N_("call for the flip")
-
-    def keys(self, tr: Translator, match: bool) -> str:
-        """The keys line at the bottom (``n`` only in a match)."""
-        keys = [
-            tr._("1-5 pick a card"),
-            tr._("a/← play on pile 1"),
-            tr._("d/→ play on pile 2"),
-            tr._("space call for the flip (when you cannot play)"),
-        ]
-        if match:
-            keys.append(tr._("n next game"))
-        keys.append(tr._("q/Ctrl-C quit (saves)"))
-        return " · ".join(keys)
-
-    def slots(self, view: Any) -> list[Slot]:
-        hand = sorted(view.hand, key=lambda c: c.sort_key)
-        return [Slot(c, 1, i) for i, c in enumerate(hand)]
-
-    def play(self, slot: Slot, pile: int, seen: Card | None) -> Any:
-        assert slot.card is not None
-        return speed_game.Play(slot.card, pile, seen)
-
-    def call(self) -> Any:
-        return speed_game.CALL
-
-    def opponent_text(self, view: Any, name: str, tr: Translator) -> Text:
-        o = view.opponent
-        text = tr._(
-            "{name}: {hand} in hand, {draw} to draw",
-            name=name, hand=view.hand_sizes[o], draw=view.draw_sizes[o],
-        )
-        return Text(text + ("  " + tr._("(called)") if view.called[o] else ""))
-
-    def centre_extra(self, view: Any, tr: Translator) -> str:
-        return tr._("side piles {left} / {right}", left=view.side_sizes[0],
-                    right=view.side_sizes[1])
-
-    def mine_extra(self, view: Any, tr: Translator) -> str:
-        return tr._("{n} to draw", n=view.draw_sizes[view.seat])
+    """The stock pile's index or the position in the hand."""
 
 
 def stock_text(
-    stock: Sequence[tuple[Card | None, int]], lang: str | Translator | None = None
+    stock: Sequence[tuple[Card | None, int]], lang: Translator = ENGLISH
 ) -> Text:
     """Stock piles as ``7♦(3) ▒▒(2) --``: the face-up top card or face down, and the count."""
     out = Text()
@@ -155,72 +111,8 @@ def stock_text(
     return out
 
 
-class SpitSeat:
-    """Spit: your stock piles; plays, turning up, moving to a space, slapping, "Spit!"."""
-
-    call_name = N_('call "Spit!"')
-
-    def keys(self, tr: Translator, match: bool) -> str:
-        """The keys line at the bottom."""
-        return " · ".join([
-            tr._("1-5 pick a stock pile"),
-            tr._("a/← play on pile 1"),
-            tr._("d/→ play on pile 2"),
-            tr._("t turn up"),
-            tr._("m move to a space"),
-            tr._('space "Spit!"'),
-            tr._("z/x slap pile 1/2"),
-            tr._("q/Ctrl-C quit (saves)"),
-        ])
-
-    def slots(self, view: Any) -> list[Slot]:
-        return [Slot(top, count, i) for i, (top, count) in enumerate(view.stock)]
-
-    def play(self, slot: Slot, pile: int, seen: Card | None) -> Any:
-        assert slot.card is not None
-        return spit_game.Play(slot.card, pile, seen)
-
-    def picked(self, slot: Slot) -> Any:
-        """Picking a face-down pile turns its top card up at once."""
-        return spit_game.TurnUp(slot.index) if slot.card is None and slot.count else None
-
-    def turn_up(self, slot: Slot) -> Any:
-        return spit_game.TurnUp(slot.index)
-
-    def move(self, slot: Slot, slots: Sequence[Slot]) -> Any:
-        empty = slots_empty(slots)
-        if slot.card is None or not empty:
-            return None
-        return spit_game.Move(slot.card, empty[0])
-
-    def slap(self, view: Any, pile: int) -> Any:
-        return spit_game.Choose(pile) if view.phase == "choose" else spit_game.Slap(pile)
-
-    def call(self) -> Any:
-        return spit_game.CALL_SPIT
-
-    def opponent_text(self, view: Any, name: str, tr: Translator) -> Text:
-        out = Text(labelled(name, " ", tr))
-        out.append_text(stock_text(view.opponent_stock, tr))
-        out.append("  " + tr._("spit pile {n}", n=view.opponent_spit_left), style="dim")
-        if view.called[view.opponent]:
-            out.append("  " + tr._('(called "Spit!")'))
-        return out
-
-    def centre_extra(self, view: Any, tr: Translator) -> str:
-        extra = tr._("one spit pile") if view.one_pile else ""
-        return extra + ("  " + tr._("new layouts: {n}", n=view.redeals) if view.redeals else "")
-
-    def mine_extra(self, view: Any, tr: Translator) -> str:
-        return tr._("spit pile {n}", n=view.spit_left)
-
-
-SEATS_UI: dict[str, Any] = {"speed": SpeedSeat(), "spit": SpitSeat()}
-"""Game name -> how its seat is shown and how keys become actions."""
-
-
 class RealtimeApp(App[None]):
-    """Play Spit or Speed against a reaction bot."""
+    """Play a real-time game against a reaction bot."""
 
     TITLE = "cardroom"
     CSS = """
@@ -248,7 +140,8 @@ class RealtimeApp(App[None]):
         Binding("q", "quit_game", N_("quit (saves)")),
         Binding("ctrl+c", "quit_game", N_("quit (saves)"), show=False, priority=True),
     ]
-    SPIT_ONLY: ClassVar[set[str]] = {"turn_up", "move", "slap"}
+    SEAT_ACTIONS: ClassVar[set[str]] = {"turn_up", "move", "slap"}
+    """Keys shown only for a game whose seat face has the action of that name."""
 
     def __init__(
         self,
@@ -265,7 +158,7 @@ class RealtimeApp(App[None]):
         self.tr = tr_of(lang)
         translate_bindings(self, self.tr)
         self.game = game
-        self.seat_ui = SEATS_UI[game]
+        self.seat_ui: Any = registry_game(game).load("terminal").SEAT
         self.options = options
         self.seed = seed
         self.bot_spec = bot
@@ -328,7 +221,7 @@ class RealtimeApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that make sense for this game."""
-        if action in self.SPIT_ONLY and self.game != "spit":
+        if action in self.SEAT_ACTIONS and not hasattr(self.seat_ui, action):
             return False
         return not (action == "next_game" and self.match is None)
 
@@ -452,7 +345,7 @@ class RealtimeApp(App[None]):
             self._redraw()
 
     def action_call(self) -> None:
-        """Call "Spit!" / for the flip."""
+        """Make the game's call (at the start and at a stalemate)."""
         self.submit(self.seat_ui.call())
 
     def action_slap(self, pile: int) -> None:
@@ -490,7 +383,7 @@ class RealtimeApp(App[None]):
         self.selected = None
 
     def action_next_game(self) -> None:
-        """Deal the next game of a Speed match."""
+        """Deal the next game of a match."""
         if self.match is None or not self.engine.over or self.match.over:
             return
         self._keep_record()
@@ -552,23 +445,9 @@ class RealtimeApp(App[None]):
                         second=left(1))
         else:
             line = tr._("A draw.")
-        result = getattr(self.engine, "result", None)
-        if w is not None and self.game == "speed" and result is not None:
-            line += " " + (
-                tr.ngettext(
-                    "{name} scores {n} point: one for each card left in the loser's draw pile "
-                    "and hand.",
-                    "{name} scores {n} points: one for each card left in the loser's draw pile "
-                    "and hand.",
-                    result.points, name=self.names[w],
-                )
-                if self.engine.rules.score_hand
-                else tr.ngettext(
-                    "{name} scores {n} point: one for each card left in the loser's draw pile.",
-                    "{name} scores {n} points: one for each card left in the loser's draw pile.",
-                    result.points, name=self.names[w],
-                )
-            )  # fmt: skip
+        if w is not None:
+            extra = self.seat_ui.result_extra(self.engine, self.names, w, tr)
+            line += " " + extra if extra else ""
         if self.match is not None:
             s = self.match.scores
             line += " " + tr._("Match scores: {first} {first_score}, {second} {second_score}",
@@ -592,7 +471,8 @@ class RealtimeApp(App[None]):
     def current_record(self) -> dict[str, Any]:
         """The record of the game on the table."""
         if self.match is not None:
-            header = speed_game.record_header(self.engine, self.names, self.match)
+            record = registry_game(self.game).load("record")
+            header = record.record_header(self.engine, self.names, self.match)
             return self.arbiter.record(header)
         return self.arbiter.record()
 
@@ -659,9 +539,7 @@ class RealtimeApp(App[None]):
             return
         tr = self.tr
         view = self.view
-        phase = view.phase
-        if self.game == "speed" and phase == "stalemate":
-            phase = "flip called"  # a call stands; whether the caller's opponent can play is theirs
+        phase = self.seat_ui.shown_phase(view.phase)
         text = Text(tr._(PHASE_WORDS.get(phase, f"Phase: {phase}")), style="bold")
         call_name = tr._(self.seat_ui.call_name)
         if self.engine.over:

@@ -15,12 +15,18 @@ from cardroom.cards import Card, CardError, parse_card, parse_cards
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message, message_of
 from cardroom.games.options import (
+    N_,
     TRUE_OR_FALSE,
+    Choice,
+    Option,
     choose_one,
     named_options,
     not_valid,
     options_object,
     parse_flag,
+)
+from cardroom.games.options import (
+    SOURCES as COMMON_SOURCES,
 )
 from cardroom.games.records import brief
 
@@ -51,29 +57,160 @@ MAX_STARTING_CHIPS = 1_000_000
 MAX_END_NUMBER = 1_000_000_000
 """The largest N of ``rounds:N`` and ``target:N``."""
 
-CHOICES: dict[str, tuple[str, ...]] = {
-    "when_blocked": ("next-rank", "free-restart"),
-    "payment": ("points-ace-low", "card-count", "points-ace-high"),
-    "forgotten_announcement": ("chips-stay", "double-box"),
-    "announce": ("auto", "manual"),
-    "grand_opera": ("one-turn", "no-one-else-played", "off"),
-    "direction": ("clockwise", "anticlockwise"),
+SOURCES: dict[str, str] = {
+    "french": N_("the French rulebook"),
+    "how-to-deal": N_("the English text “How to deal the Yellow Dwarf”"),
+    "yellow-dwarf-rules": N_("the English text “Yellow Dwarf Rules”"),
+    "regional": N_("some regional French rulebooks"),
+    **COMMON_SOURCES,
 }
-"""The one list of each choice option's values, the classic one first. The ``Literal`` types
-above, the words of ``i18n/options.py``, the lobby's model and the fast path's integer codes
-(an index into these tuples) all read it; a test checks the ``Literal`` types match it."""
+"""Where a rule comes from, by the short name the options below use."""
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "when_blocked",
+        N_("When nobody has the next card"),
+        (
+            Choice(
+                "next-rank",
+                N_("the one who played last goes on with the next rank"),
+                ("french", "how-to-deal"),
+            ),
+            Choice(
+                "free-restart",
+                N_("the one who played last starts again with any card"),
+                ("yellow-dwarf-rules",),
+            ),
+        ),
+    ),
+    Option(
+        "payment",
+        N_("What the others pay the winner of a round"),
+        (
+            Choice(
+                "points-ace-low",
+                N_(
+                    "the value of their cards (ace 1, two to ten as marked, jack, queen and king 10)"  # noqa: E501
+                ),
+                ("french",),
+            ),
+            Choice("card-count", N_("one chip for each card left in their hand"), ("how-to-deal",)),
+            Choice(
+                "points-ace-high",
+                N_("the value of their cards (two to ten as marked, ace, jack, queen and king 10)"),
+                ("yellow-dwarf-rules",),
+            ),
+        ),
+    ),
+    Option(
+        "forgotten_announcement",
+        N_("A box its player forgot to take"),
+        (
+            Choice("chips-stay", N_("keeps its chips for a later round"), ("french",)),
+            Choice(
+                "double-box",
+                N_("keeps its chips, and the forgetter doubles it at the end of the round"),
+                ("how-to-deal", "yellow-dwarf-rules"),
+            ),
+        ),
+    ),
+    Option(
+        "announce",
+        N_("Taking a box"),
+        (
+            Choice("auto", N_("cardroom says “who takes” for you"), ("table",)),
+            Choice("manual", N_("you say “who takes” yourself before your next move"), ("table",)),
+        ),
+    ),
+    Option(
+        "grand_opera",
+        N_("The Grand Opéra (the whole board)"),
+        (
+            Choice(
+                "one-turn",
+                N_("goes to a player who plays every card of their hand in one turn"),
+                ("french",),
+            ),
+            Choice(
+                "no-one-else-played",
+                N_(
+                    "goes to a player who plays every card in one turn before anyone else has played"  # noqa: E501
+                ),
+                ("how-to-deal", "yellow-dwarf-rules"),
+            ),
+            Choice("off", N_("is not played"), ("house",)),
+        ),
+    ),
+    Option(
+        "may_stop",
+        N_("Holding the next card"),
+        (
+            Choice("false", N_("you must play it"), ("french", "how-to-deal")),
+            Choice("true", N_("you may keep it and say “without”"), ("house",)),
+        ),
+    ),
+    Option(
+        "direction",
+        N_("Seats on the screen"),
+        (
+            Choice("clockwise", N_("follow each other clockwise"), ("table",)),
+            Choice("anticlockwise", N_("follow each other anticlockwise"), ("table",)),
+        ),
+    ),
+    Option(
+        "board_cards",
+        N_("The cards of the five boxes"),
+        (
+            Choice(
+                "standard",
+                N_(
+                    "ten of diamonds, jack of clubs, queen of spades, king of hearts, seven of diamonds"  # noqa: E501
+                ),
+                ("french", "how-to-deal", "yellow-dwarf-rules"),
+            ),
+            Choice(
+                "regional",
+                N_(
+                    "ten of diamonds, jack of clubs, queen of hearts, king of spades, seven of diamonds"  # noqa: E501
+                ),
+                ("regional",),
+            ),
+        ),
+    ),
+)
+"""Every option a table picks from a list, in the lobby's order: its values (each as text: a
+flag as ``false``/``true``, the board cards by set name), the classic one first, with their words
+and sources. The one place these values are written: :data:`CHOICES`, :data:`OPTION_VALUES`,
+the ``Literal`` types above (a test checks them), the words of every front end, the lobby's model
+and the fast path's integer codes all read it."""
+
+OPTION_VALUES: dict[str, tuple[str, ...]] = {o.key: o.values for o in OPTIONS}
+"""Every option a table picks from a list, in the lobby's order, its values as text."""
+if OPTION_VALUES["board_cards"] != tuple(BOARD_SETS):
+    raise AssertionError("the board_cards option lists the named board sets")
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    key: values for key, values in OPTION_VALUES.items() if key not in ("may_stop", "board_cards")
+}
+"""Each choice option's values, the classic one first (an index into these tuples is the fast
+path's integer code)."""
 _CHOICES = CHOICES  # the former private name, for code that still imports it
 
-OPTION_VALUES: dict[str, tuple[str, ...]] = {
-    **{name: CHOICES[name] for name in ("when_blocked", "payment", "forgotten_announcement")},
-    "announce": CHOICES["announce"],
-    "grand_opera": CHOICES["grand_opera"],
-    "may_stop": ("false", "true"),
-    "direction": CHOICES["direction"],
-    "board_cards": tuple(BOARD_SETS),
+END_KINDS: dict[str, str] = {
+    "broke": N_("Until someone cannot pay"),
+    "rounds": N_("A number of rounds"),
+    "target": N_("Until someone holds a number of chips"),
+    "last-standing": N_("Until one has all the chips"),
 }
-"""Every option a table picks from a list, in the lobby's order, each value as text (a flag as
-``false``/``true``, the board cards by set name)."""
+"""How a game may end, as the lobby offers it (a number is asked for rounds and target)."""
+
+END_SOURCES: dict[str, tuple[str, ...]] = {
+    "broke": ("french", "how-to-deal"),
+    "last-standing": ("how-to-deal",),
+    "rounds": ("french",),
+    "target": ("yellow-dwarf-rules",),
+}
+"""Where each way of ending comes from."""
 
 
 def choice_code(name: str, value: str) -> int:
@@ -315,6 +452,20 @@ PRESETS: dict[str, Rules] = {
 }
 """One preset per source text: ``classic`` (the French rulebook), ``count`` ("How to deal the
 Yellow Dwarf"), ``ace-high`` ("Yellow Dwarf Rules")."""
+
+PRESET_NAMES: dict[str, str] = {
+    "classic": N_("French classic"),
+    "count": N_("One chip a card"),
+    "ace-high": N_("Ace high, to 120"),
+}
+"""Each preset's name, short enough for a phone's select."""
+
+PRESET_SOURCES: dict[str, str] = {
+    "classic": "french",
+    "count": "how-to-deal",
+    "ace-high": "yellow-dwarf-rules",
+}
+"""Which source text each preset follows."""
 
 
 def card_value(card: Card, payment: Payment) -> int:

@@ -168,6 +168,12 @@ def _in_game(number: int, id: str, said: str, **fields: Any) -> RecordError:
     return RecordError(placed("rec.in-game", f"game {number}: ", inner, game=number))
 
 
+LIST_NOT_A_MATCH = Message(
+    "rec.list-not-speed", "only Speed records come as a list (a match to a target score)"
+)
+"""A list of records that is not the games of one Speed match (told by ``cardroom replay``)."""
+
+
 def check_match(headers: Sequence[Mapping[str, Any]], games: Sequence[SpeedGame]) -> MatchSummary:
     """Check that a match record's games follow each other (``games`` are the replayed finals,
     one per header) and total the scores; raise :class:`RecordError` naming the game at fault."""

@@ -14,12 +14,16 @@ from typing import Any
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.options import (
+    N_,
     TRUE_OR_FALSE,
+    Choice,
+    Option,
     named_options,
     not_valid,
     options_object,
     parse_flag,
 )
+from cardroom.games.options import SOURCES as COMMON_SOURCES
 from cardroom.games.records import brief
 
 __all__ = [
@@ -65,6 +69,35 @@ MAX_COUNTDOWN = 600
 MAX_TARGET = 10_000
 """The highest match target (a game scores at most 40 points)."""
 """The seed's deal (side piles of 10, 15 cards each) and its variant (piles of 5, 20 each)."""
+
+
+SOURCES: dict[str, str] = {"welsh": N_("the Welsh text on Spit and Speed"), **COMMON_SOURCES}
+"""Where a rule of Speed comes from, by the short name :data:`OPTIONS` uses."""
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "side_piles",
+        N_("Side piles"),
+        (
+            Choice("10", N_("ten cards each, fifteen to play for each player"), ("welsh",)),
+            Choice("5", N_("five cards each, twenty to play for each player"), ("welsh",)),
+        ),
+    ),
+    Option(
+        "score_hand",
+        N_("The winner scores"),
+        (
+            Choice("false", N_("a point for each card left in the loser’s draw pile"), ("welsh",)),
+            Choice(
+                "true",
+                N_("a point for each card the loser still holds, hand and draw pile"),
+                ("house",),
+            ),
+        ),
+    ),
+)
+"""The options a table picks from a list, with their words and sources, the usual value first
+(the countdown and the target are numbers)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,12 +14,16 @@ from typing import Any, Literal
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 from cardroom.games.options import (
+    N_,
     TRUE_OR_FALSE,
+    Choice,
+    Option,
     named_options,
     not_valid,
     options_object,
     parse_flag,
 )
+from cardroom.games.options import SOURCES as COMMON_SOURCES
 
 MAX_COUNTDOWN = 600
 """The longest countdown, in seconds."""
@@ -45,6 +49,45 @@ RULES_VERSION = 2
 """
 RENEWED_COUNTDOWN_FROM = 2
 """The first version whose countdown starts again after a "Spit!" both players called."""
+
+
+SOURCES: dict[str, str] = {"welsh": N_("the Welsh text on Spit and Speed"), **COMMON_SOURCES}
+"""Where a rule of Spit comes from, by the short name :data:`OPTIONS` uses."""
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "piles",
+        N_("Stock piles"),
+        (
+            Choice("5", N_("five piles of 1 to 5 cards"), ("welsh",)),
+            Choice("4", N_("four piles of 1 to 4 cards"), ("welsh",)),
+        ),
+    ),
+    Option(
+        "slap",
+        N_("A new layout"),
+        (
+            Choice(
+                "race",
+                N_("both slap the middle pile they want: the quicker hand chooses"),
+                ("welsh",),
+            ),
+            Choice(
+                "chooser", N_("the one who cleared their stock chooses a middle pile"), ("welsh",)
+            ),
+        ),
+    ),
+    Option(
+        "alternate_colours",
+        N_("Colours on the middle piles"),
+        (
+            Choice("false", N_("any colour on any colour"), ("welsh",)),
+            Choice("true", N_("red and black must alternate"), ("welsh",)),
+        ),
+    ),
+)
+"""The options a table picks from a list, with their words and sources, the usual value first
+(the countdown is a number)."""
 
 
 _PILES = Message("rules.how.piles", "use 5 or 4 (stock piles)")

@@ -12,7 +12,7 @@ import random
 from cardroom.games.nain_jaune.bots.expert import ExpertBot
 from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
 from cardroom.games.nain_jaune.view import RoundView
-from cardroom.i18n import Translator
+from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n.numbers import decimal
 from cardroom.i18n.words import pretty, tr_of, without_call
 
@@ -31,7 +31,7 @@ def describe(
     in the terminal (``Q♠``)."""
     tr = tr_of(lang)
     if isinstance(action, Play):
-        return tr._("play {card}", card=pretty(action.card, tr if letters else "en"))
+        return tr._("play {card}", card=pretty(action.card, tr if letters else ENGLISH))
     if isinstance(action, Claim):
         return tr._("claim")
     assert isinstance(action, Pass)

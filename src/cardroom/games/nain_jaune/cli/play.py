@@ -76,7 +76,7 @@ def replay_nain_jaune(data: Any, as_json: bool) -> int:
         else:
             replays = [replay_round(records[0])]
     except RecordError as exc:
-        echo_error(record_error_text(exc, current_lang()))
+        echo_error(record_error_text(exc, tr_of(current_lang())))
         return 1
     if as_json:
         echo_json(replay_result(replays, whole, game))
@@ -87,7 +87,8 @@ def replay_nain_jaune(data: Any, as_json: bool) -> int:
     if game is not None:
         echo_line("")
         if game.result is not None:
-            for line in game_over_lines(game.result, shown_names(game.game.names, lang), lang):
+            names = shown_names(game.game.names, tr_of(lang))
+            for line in game_over_lines(game.result, names, lang):
                 echo_line(line)
         else:
             echo_line(
@@ -335,7 +336,7 @@ def _bots(specs: list[str], players: int) -> dict[int, Any]:
     try:
         return {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
     except BotError as exc:
-        said = rules_error_text(exc, current_lang())
+        said = rules_error_text(exc, tr_of(current_lang()))
         raise click.BadParameter(said, param_hint="--bots") from None
 
 
@@ -395,7 +396,7 @@ def build_table(
     try:
         bots = {seat: make_bot(spec) for seat, spec in enumerate(specs, start=1)}
     except BotError as exc:
-        said = rules_error_text(exc, current_lang())
+        said = rules_error_text(exc, tr_of(current_lang()))
         raise click.BadParameter(said, param_hint="--bots") from None
     try:
         rules = Rules.from_options(preset, parse_option_pairs(list(options)))

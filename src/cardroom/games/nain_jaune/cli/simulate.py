@@ -103,7 +103,7 @@ def simulate_nain_jaune(
         if address is not None and backend != "ray":
             raise SimulationError(ADDRESS_FOR_RAY)
     except (SimulationError, RulesError) as exc:
-        raise click.UsageError(rules_error_text(exc, current_lang())) from None
+        raise click.UsageError(rules_error_text(exc, tr_of(current_lang()))) from None
     if backend == "local":
         workers = local_workers(workers, sum(1 for _ in sim.chunks()))
     err = Console(stderr=True)
@@ -126,7 +126,7 @@ def simulate_nain_jaune(
                     sim, workers, backend, address, lambda n: bar.advance(job, n)
                 )
     except SimulationError as exc:
-        raise click.ClickException(rules_error_text(exc, current_lang())) from None
+        raise click.ClickException(rules_error_text(exc, tr_of(current_lang()))) from None
     summary = summarize(sim, stats, seconds)
     failed: str | None = None
     if plot_path is not None:

@@ -90,7 +90,7 @@ def nain_jaune(
         setup = Setup(specs, games, players if players is not None else len(specs), rules, seed)
         check_setup(setup)
     except (RulesError, BotError, TournamentError) as exc:
-        raise click.ClickException(rules_error_text(exc, current_lang())) from exc
+        raise click.ClickException(rules_error_text(exc, tr_of(current_lang()))) from exc
     workers = local_workers(workers, games)
     err = Console(stderr=True)
     tr = tr_of(current_lang())

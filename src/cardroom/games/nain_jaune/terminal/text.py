@@ -19,9 +19,9 @@ from cardroom.games.nain_jaune.record import Replay
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.settlement import breakdown
 from cardroom.games.nain_jaune.view import RoundView
+from cardroom.games.nain_jaune.words import rules_text as options_rules_text
 from cardroom.i18n import Translator
 from cardroom.i18n.names import shown_names
-from cardroom.i18n.options import rules_text as options_rules_text
 from cardroom.i18n.words import (
     a_rank,
     engine_event_text,
@@ -37,21 +37,21 @@ Lang = str | Translator | None
 
 def rank_name(rank: int, lang: Lang = None) -> str:
     """``ace``, ``2`` … ``10``, ``jack``, ``queen``, ``king`` (in ``lang``)."""
-    return _rank_name(Rank(rank), lang)
+    return _rank_name(Rank(rank), tr_of(lang))
 
 
 def cards_text(cards: Iterable[Card], letters: Lang = None) -> str:
     """Cards with suit symbols, separated by spaces (``3♣ 4♦ 5♠``); with ``letters`` a language,
     the court cards carry its letters (French ``D♠``). The terminal game prints the letters a
     player types (``Q♠``, typed ``qs``), the replay those of the reader's language."""
-    return " ".join(pretty(c, letters or "en") for c in cards)
+    return " ".join(pretty(c, tr_of(letters)) for c in cards)
 
 
 def board_text(board_cards: Sequence[Card], board: Sequence[int], letters: Lang = None) -> str:
     """The five boxes and their chips: ``10♦ 3 · J♣ 6 · Q♠ 9 · K♥ 12 · 7♦ 15`` (``letters``: as
     :func:`cards_text`)."""
     return " · ".join(
-        f"{pretty(c, letters or 'en')} {v}" for c, v in zip(board_cards, board, strict=True)
+        f"{pretty(c, tr_of(letters))} {v}" for c, v in zip(board_cards, board, strict=True)
     )
 
 
@@ -90,7 +90,7 @@ def event_lines(
 
 def stakes_line(stakes: dict[int, int], names: Sequence[str], lang: Lang = None) -> str:
     """``Stakes: 15 chips each`` or the amount of every player when someone ran short."""
-    return stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, lang)
+    return stakes_text(stakes, names.__getitem__, STAKE_PER_ROUND, tr_of(lang))
 
 
 def signed(n: int) -> str:
@@ -240,4 +240,4 @@ def need_text(view: RoundView, lang: Lang = None) -> str:
     """What must be played next: ``a 5``, ``an 8`` or ``any card (new sequence)``."""
     if view.need is None:
         return tr_of(lang)._("any card (new sequence)")
-    return a_rank(view.need, lang)
+    return a_rank(view.need, tr_of(lang))
