@@ -23,8 +23,8 @@ them the analysis marked (any mark). Only decisions with a first loss of at leas
 checked, so a blunder the first valuation missed entirely is not counted.
 
     PYTHONPATH=src flock /work/bench.lock python benchmarks/analysis_check.py \\
-        [--games 2] [--rounds 3] [--worlds 1000] [--check 24] [--seed 1] [--players ...]
-        [--budget 900]
+        [--games 2] [--rounds 3] [--worlds 1000] [--check 24] [--check-marks 0] [--seed 1]
+        [--players ...] [--budget 900]
 """
 
 from __future__ import annotations
@@ -35,7 +35,14 @@ import random
 import time
 
 from cardroom.bots.base import make_bot
-from cardroom.games.nain_jaune.analysis import MARKS, action_label, analyse, moments, read_game
+from cardroom.games.nain_jaune.analysis import (
+    MARKS,
+    action_label,
+    analyse,
+    mark_of,
+    moments,
+    read_game,
+)
 from cardroom.games.nain_jaune.bots.search import candidates, rebuild, sample_hidden
 from cardroom.games.nain_jaune.engine import Action
 from cardroom.games.nain_jaune.rules import Rules
@@ -77,6 +84,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--worlds", type=int, default=1000)
     parser.add_argument("--check", type=int, default=24)
+    parser.add_argument(
+        "--check-marks",
+        type=int,
+        default=0,
+        help="check worlds for a decision the analysis marked (0: --check); a mark of 1-3 "
+        "chips needs a check far more precise than 80 worlds give to hold up",
+    )
     parser.add_argument("--judge", default="expert:iterations=60")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", nargs="*", default=list(PLAYERS))
@@ -90,7 +104,8 @@ def main() -> None:
     rules = Rules.from_options("classic", {"end": f"rounds:{args.rounds}"})
     print(
         f"classic, 5 players, {args.games} games x {args.rounds} rounds per player, "
-        f"analysis {args.worlds} worlds, check {args.check} worlds judged by {args.judge}"
+        f"analysis {args.worlds} worlds, check {args.check} worlds "
+        f"({args.check_marks or args.check} for a mark) judged by {args.judge}"
     )
     print(
         f"{'player':42} {'dec':>4} {'chk':>4} {'marks':>5} {'hold':>4} {'rev':>4} "
@@ -134,12 +149,16 @@ def main() -> None:
                     if best == chosen:
                         continue
                     checked += 1
+                    # the re-valuation alone would mark it (before any second opinion)
+                    confirmed = d.mark is not None or (
+                        d.deep is not None and mark_of(d.loss, d.noise) is not None
+                    )
                     mean, se = judge(
                         moment.view,
                         chosen,
                         best,
                         args.judge,
-                        args.check,
+                        args.check_marks if confirmed and args.check_marks else args.check,
                         hash((g, ra.number, d.step)) & 0xFFFF,
                     )
                     up = mean - 1.96 * se > 0
@@ -154,7 +173,8 @@ def main() -> None:
                     print(
                         f"  r{ra.number} d{d.step} {d.choice}->{d.best} first {first:.1f} "
                         f"analysis {d.loss:.1f}±{d.noise:.1f} {d.mark or '-'} "
-                        f"check {mean:+.1f}±{se:.1f}",
+                        f"check {mean:+.1f}±{se:.1f}"
+                        + ("" if d.second is None else f" second {d.second:.1f}"),
                         flush=True,
                     )
             print(

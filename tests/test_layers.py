@@ -55,6 +55,7 @@ FACES: dict[str, str] = {
     "words": "i18n",
     "terminal": "terminal",
     "cli": "cli",
+    "web": "web",
 }
 """A game's folder holds its rules core (``rules``, ``engine``, ``view``, ``record`` …: layer
 ``games``) and its faces, each standing in the layer it serves: ``games/<game>/<face>`` (a

@@ -1,6 +1,7 @@
 """The client over the bot API on a real server (127.0.0.1): the bot follows its event stream,
 accepts Ann's invitation, plays the whole game at her table over the websocket with its token
-and stops when it ends; Nain Jaune, Spit and Speed. A bot whose client stops is an away player."""
+and stops when it ends; Nain Jaune, Spit and Speed; every card its frames name is one its seat
+could see (from the log). A bot whose client stops is an away player."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import pytest
 
 from cardroom.botclient import load_play, play_table
 from cardroom.botclient.events import follow_events
-from tests.web.conftest import AutoPlayer, Player, serving, settings_for
+from tests.web.conftest import AutoPlayer, Player, service_of, serving, settings_for
+from tests.web.test_leaks import Visibility, cards_named
+from tests.web.test_realtime_web import named, seen_by_seq
 
 FAST = "reaction:min=0.05,max=0.1"
 TABLES: dict[str, dict[str, Any]] = {
@@ -57,7 +60,8 @@ def _ann_headers(ann: httpx.AsyncClient) -> dict[str, str]:
 async def test_a_bot_follows_its_events_and_plays_a_whole_game_against_a_person(
     tmp_path: Path, game: str
 ) -> None:
-    async with serving(settings_for(tmp_path)) as (_app, address):
+    frames: list[dict[str, Any]] = []
+    async with serving(settings_for(tmp_path)) as (app, address):
         base = f"http://{address}"
         ann, token, table = await _ann_and_bot(base, game)
         async with contextlib.aclosing(ann):
@@ -67,6 +71,7 @@ async def test_a_bot_follows_its_events_and_plays_a_whole_game_against_a_person(
                 follow_events(
                     base, token, bot_play,
                     headers={"Authorization": f"Bearer {token}"}, name="Mistral", stop_after=1,
+                    on_frame=lambda _table, frame: frames.append(frame),
                 )
             )  # fmt: skip
             await asyncio.sleep(0.3)  # (the stream is open: the invitation comes through it)
@@ -88,6 +93,8 @@ async def test_a_bot_follows_its_events_and_plays_a_whole_game_against_a_person(
                 assert ann_outcome.over and ann_outcome.last is not None
                 final = ann_outcome.last
             outcomes = await asyncio.wait_for(follow, 60)
+        entries = await service_of(app).store.entries(table)
+    _nothing_unseen(game, entries, frames)
     assert len(outcomes) == 1, outcomes
     (mine,) = outcomes
     assert not isinstance(mine, BaseException), mine
@@ -103,6 +110,22 @@ async def test_a_bot_follows_its_events_and_plays_a_whole_game_against_a_person(
     else:
         assert not seats[1]["taken"] and not seats[1]["away"]
         assert final["winner"] in (0, 1)
+
+
+def _nothing_unseen(game: str, entries: list[Any], frames: list[dict[str, Any]]) -> None:
+    """Every card the bot's frames name is one its seat (1) could see, from the log alone."""
+    states = [f for f in frames if f.get("type") == "state"]
+    assert len(states) > 5 and all(f["you"] == 1 for f in states)
+    if game == "nain-jaune":
+        seen = Visibility(entries, 2)
+        for frame in states:
+            leaked = cards_named(frame) - seen.allowed(1, frame["seq"])
+            assert not leaked, (frame["seq"], sorted(leaked))
+    else:
+        allowed = seen_by_seq(entries, 1)
+        for frame in states:
+            unseen = named(frame) - allowed[frame["seq"]]
+            assert not unseen, (frame["seq"], sorted(c.code for c in unseen))
 
 
 async def test_a_bot_whose_client_stops_is_an_away_player(tmp_path: Path) -> None:

@@ -665,3 +665,50 @@ def test_a_hint_to_pass_says_it_as_the_button_does() -> None:
                 return
             rnd.apply(bot.act(view, random.Random(0)))
     raise AssertionError("no turn where passing was the only move")
+
+
+def test_the_true_hands_explain_every_lead_of_learned_players_by_the_learned_model() -> None:
+    """Every seat leads with the learned policy (the kernel's Python reference) and follows as
+    the heuristic: seen from any seat with the true deal, the learned lead model
+    (``prepare(learned_model=True)``: each lead explained by the learned policy with the hand
+    sizes of that moment) gives weight 1, while the heuristic's model does not explain some
+    of those leads."""
+    from cardroom.games.nain_jaune.engine import Play
+
+    unexplained_by_heuristic = 0
+    for seed in range(12):
+        players = 3 + seed % 4
+        rnd = Round.deal(Rules(), [60] * players, [0] * 5, 0, random.Random(seed))
+        bot = make_bot("heuristic")
+        for _ in range(3 * players):
+            if rnd.result is not None:
+                break
+            s = fast.encode_round(rnd)
+            seat = rnd.to_act
+            free = s[fast.S_NEED] == 0 and s[fast.S_PENDING] < 0 and s[fast.S_AWAIT] == 0
+            if free:
+                hand = int(s[fast.S_HANDS + seat])
+                mask = int(s[fast.S_PLAYED_MASK])
+                r = fast.encode_rules(rnd.rules)
+                code = fast.learned_choice(s, r, seat, hand, mask, fast.POLICY_WEIGHTS)
+                card = next(c for c in rnd.hands[seat] if action_code(Play(c)) == code)
+                rnd.apply(Play(card))
+            else:
+                rnd.apply(bot.act(view_of(rnd, seat), random.Random(0)))
+        if rnd.result is not None:
+            continue
+        truth = ([list(h) for h in rnd.hands], list(rnd.talon))
+        for seat in range(players):
+            view = view_of(rnd, seat)
+            weights = []
+            for learned in (True, False):
+                prep = prepare(view, truth, model=True, follow=False, learned_model=learned)
+                totals = np.zeros(len(prep.cands), np.float64)
+                state = np.array([seed, 0], np.int64)
+                policies = np.full(players, 2, np.int64)
+                weights.append(
+                    run_worlds(prep, policies, 0.2, 1, state, totals, sample=False)
+                )
+            assert weights[0] == 1.0
+            unexplained_by_heuristic += weights[1] < 1.0
+    assert unexplained_by_heuristic > 0

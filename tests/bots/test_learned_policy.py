@@ -102,3 +102,12 @@ def test_the_expert_rolls_out_with_the_learned_policy() -> None:
         view = view_of(rnd, rnd.to_act)
         rnd.apply(bot.act(view, random.Random(1)))
     assert sum(rnd.chips) + sum(rnd.board) == 240  # every chip is still on the table
+
+
+def test_an_iteration_on_learned_rollouts_needs_the_kernels_policy() -> None:
+    """The v2 step labels with the kernel's compiled ``learned`` rollouts: from weights that
+    are not the kernel's it refuses rather than label with another policy."""
+    import pytest
+
+    with pytest.raises(ValueError, match="is not the policy these iterations made"):
+        train(0, Budget(1, 3, 4, (3, 4)))

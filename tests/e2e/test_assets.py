@@ -11,6 +11,10 @@ WEB = Path(__file__).resolve().parents[2] / "src" / "cardroom" / "web"
 STATIC = WEB / "static"
 PAGES = sorted((WEB / "templates").glob("*.html"))
 SCRIPTS = sorted((STATIC / "js").glob("*.js"))
+GAME_FILES = sorted(
+    p for p in (WEB.parent / "games").glob("*/web/*") if p.suffix in (".html", ".js")
+)
+"""Each game's own page parts and scripts (its web face's folder)."""
 
 
 def test_every_card_has_its_own_svg_and_the_licence_note() -> None:
@@ -24,12 +28,13 @@ def test_every_card_has_its_own_svg_and_the_licence_note() -> None:
 
 
 def test_pages_load_only_files_of_their_own_origin() -> None:
-    files = [*PAGES, *SCRIPTS, STATIC / "app.css"]
+    files = [*PAGES, *SCRIPTS, *GAME_FILES, STATIC / "app.css"]
     # Spit/Speed: realtime.html and 2 scripts; chat.js; the Spit/Speed replay's script; the
     # people's pages (me.html, play.html) and their scripts; the analysis page and its script;
     # a move link's confirmation (move.html, move.js); the games and the bots' levels
-    # (games.js); the player's own bots on /me (me_bots.js)
-    assert len(PAGES) == 8 and len(SCRIPTS) == 16
+    # (games.js); the player's own bots on /me (me_bots.js); inviting a bot to a table's seat
+    # (bot_invite.js); the bot API's page (bot_api.html, bot_api.js)
+    assert len(PAGES) == 9 and len(SCRIPTS) == 18
     for path in files:
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r"(?:https?:)?//[\w.-]+\.\w+", text):
@@ -41,7 +46,7 @@ def test_pages_load_only_files_of_their_own_origin() -> None:
 
 
 def test_scripts_insert_text_never_html() -> None:
-    for path in SCRIPTS:
+    for path in [*SCRIPTS, *(p for p in GAME_FILES if p.suffix == ".js")]:
         text = path.read_text(encoding="utf-8")
         for bad in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
             assert bad not in text, f"{path.name} uses {bad}"

@@ -139,7 +139,7 @@ def test_a_welsh_spit_table_passes_axe(browser: Browser, server: str, shots: Pat
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(server + "/")
     expect(page.locator("#rt-create-title")).to_have_text(
-        "Bwrdd Tafod neu Gyflymder newydd (ras i ddau)"
+        "Ras newydd i ddau"
     )
     expect(page.locator('#rt-game option[value="spit"]')).to_have_text("Tafod")
     page.fill("#rt-name", "Ffion")

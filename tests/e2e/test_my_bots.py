@@ -1,5 +1,5 @@
-"""My bots on /me in a browser: make a bot, a token shown once, revoke it; in English and
-French (« robot »)."""
+"""My bots on /me in a browser: make a bot, a token shown once, what it accepts (saved at
+once), revoke the token; in English and French (« robot »)."""
 
 from __future__ import annotations
 
@@ -32,6 +32,14 @@ def test_a_person_makes_a_bot_and_a_token_on_the_player_page(
             f"{running.base}/api/bot/account", headers={"authorization": f"Bearer {token}"}
         )
         assert account.status_code == 200 and account.json()["name"] == bot
+        # what it accepts: shown ticked as stored, and a change is saved at once
+        accepts = page.locator("#bots [data-accepts-of]")
+        assert accepts.locator("input[data-accepts=play_now]").is_checked()
+        assert not accepts.locator("input[data-accepts=rated]").is_checked()
+        accepts.locator("input[data-accepts=rated]").check()
+        accepts.locator("[role=status]:not(:empty)").wait_for()
+        stored = page.request.get(f"{running.base}/api/me/bots").json()["bots"][0]["accepts"]
+        assert stored["rated"] is True and stored["play_now"] is True
         page.click("#bots li[data-bot] ul button.danger")
         page.wait_for_selector("#bots li[data-bot] ul li", state="detached")
         account = httpx.get(

@@ -104,7 +104,7 @@ def test_a_french_spit_table(browser: Browser, running: RunningServer, tmp_path:
     expect(page.locator("#them h2")).to_have_text("Bob (adversaire) absent")  # never came
     expect(page.locator("#me .rt-extra")).to_have_text("pile de spit : 11 cartes")
     page.keyboard.press("?")
-    expect(page.locator("#help")).to_contain_text("Espace annonce « Spit ! » (Spit)")
+    expect(page.locator("#help")).to_contain_text("Spit : Espace annonce « Spit ! ».")
     page.keyboard.press("?")
     page.keyboard.press(" ")
     expect(page.locator("#log")).to_contain_text("Ann annonce « Spit ! »")

@@ -67,7 +67,7 @@ def test_a_match_to_5_points_between_even_players_ends() -> None:
 
 def test_the_replay_viewer_says_what_the_points_counted() -> None:
     """Issue 34, item 14: the viewer said "cards the loser still had to draw" for cards in hand."""
-    from cardroom.web.replay_realtime import points_from
+    from cardroom.games.speed.web import points_from
 
     seen = set()
     for seed in range(12):

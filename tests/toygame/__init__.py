@@ -31,6 +31,7 @@ ENTRY = Game(
     rules_version="tests.toygame.rules:RULES_VERSION",
     terminal="tests.toygame.terminal",
     cli="tests.toygame.cli",
+    web="tests.toygame.web",
 )
 """The toy game's registry entry (its ``table`` is the table service's part of the proof)."""
 

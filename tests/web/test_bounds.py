@@ -20,15 +20,17 @@ import websockets
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
+import cardroom.games.nain_jaune.web as nain_jaune_face
 import cardroom.web.routes.replay as replay_route
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.engine import Game
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.sim.play import play_game
+from cardroom.games.nain_jaune.web.replay import rounds_page
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import create_app
 from cardroom.web.guard import host_allowed
-from cardroom.web.replay_frames import replay_frames, rounds_page
+from cardroom.web.replay_frames import replay_frames
 from cardroom.web.settings import default_hosts
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 from tests.web.test_hints import two_people
@@ -107,7 +109,7 @@ async def test_a_finished_tables_frames_are_computed_once(
         computed.append(lang)
         return real(rounds, first, count, lang, *bounds)
 
-    monkeypatch.setattr(replay_route, "rounds_page", counting)
+    monkeypatch.setattr(nain_jaune_face, "page", counting)  # the game's web face's pages
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = (SeatSpec("person", name="Ann"), SeatSpec("bot", "easy"))

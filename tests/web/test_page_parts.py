@@ -15,10 +15,10 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "cardroom" / "web" / "
 @pytest.mark.parametrize(
     ("path", "title"),
     [
-        ("/", "cardroom: Nain Jaune tables"),
+        ("/", "cardroom: tables"),
         ("/me", "cardroom: my games"),
         ("/play", "cardroom: play now"),
-        ("/replay", "cardroom: Nain Jaune replay"),
+        ("/replay", "cardroom: replay"),
     ],
 )
 def test_each_page_is_served_with_its_shared_parts(

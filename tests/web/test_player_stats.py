@@ -8,7 +8,9 @@ import pytest
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.sim.readable import readable_game
-from cardroom.web.player_stats import GameStats, _round_seats, add_nain_jaune, add_realtime
+from cardroom.games.nain_jaune.web.stats import _round_seats
+from cardroom.games.nain_jaune.web.stats import add_stats as add_nain_jaune
+from cardroom.web.player_stats import GameStats, add_realtime
 
 
 def test_spit_figures_by_hand() -> None:

@@ -123,7 +123,8 @@ def test_the_pages_are_served_and_linked(client: TestClient) -> None:
         assert f'href="/rules/{game}"' in lobby
     table = client.post("/api/tables", json={"name": "Ann", "players": 2}).json()["url"]
     assert 'href="/rules/nain-jaune" target="_blank"' in client.get(table).text
-    assert 'href="/rules/spit" target="_blank"' in (WEB / "templates/realtime.html").read_text()
+    race = client.post("/api/tables", json={"name": "Ann", "game": "spit"}).json()["url"]
+    assert 'href="/rules/spit" target="_blank"' in client.get(race).text
 
 
 @pytest.mark.parametrize(("game", "lang"), [("nain-jaune", "en"), ("spit", "fr"), ("speed", "cy")])

@@ -24,9 +24,10 @@ from typing import Any
 from cardroom.analysis import AnalysisError, turn_based_analysis
 from cardroom.store.analyses import AnalysisStore
 
-STORE_VERSION = 2
-"""Bumped when an analysis means something new (2: would-be marks re-valued), so that stored
-ones are made again."""
+STORE_VERSION = 3
+"""Bumped when an analysis means something new (2: would-be marks re-valued; 3: learned
+rollouts, re-valued against search at every seat, marked by the interval's low end), so that
+stored ones are made again."""
 MAX_PENDING = 8
 """Analyses waiting or running at once, over every table."""
 

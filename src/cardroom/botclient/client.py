@@ -47,6 +47,11 @@ FINAL_CLOSES = {
 }
 
 
+PING_EVERY = 2.0
+"""Seconds between two pings a seat's connection sends, as a page does (a bot that says
+nothing for 10 s is away: docs/bots-api.md). They go on while the bot thinks (in a thread)."""
+
+
 class ClientError(Exception):
     """Something the client cannot get past by trying again (the message says what to do)."""
 
@@ -164,39 +169,44 @@ async def play_table(
                 async def send(message: dict[str, Any], ws: Any = ws) -> None:
                     await ws.send(json.dumps(message))
 
-                while True:
-                    due = player.due() if player is not None else None
-                    timeout = None
-                    if due is not None:
-                        timeout = max(0.0, due - asyncio.get_running_loop().time())
-                    try:
-                        text = await asyncio.wait_for(ws.recv(), timeout)
-                    except TimeoutError:
-                        assert player is not None
-                        await player.wake(send)
-                        continue
-                    frame = json.loads(text)
-                    outcome.frames += 1
-                    wait.reset()
-                    if frame.get("type") == "error" and frame.get("code") in (
-                        "forbidden",
-                        "not-found",
-                        "unauthorized",
-                    ):
-                        raise ClientError(_refused(table, frame))
-                    if frame.get("type") == "state":
-                        outcome.last = frame
-                        if player is None:
-                            player = _make(play, frame, name, seed)
-                    if on_frame is not None:
-                        done = on_frame(frame)
-                        if done is not None:
-                            await done
-                    if player is not None:
-                        await player.frame(frame, send)
-                    if is_over(frame):
-                        outcome.over = True
-                        return outcome
+                beating = asyncio.create_task(_beat(ws))
+                try:
+                    while True:
+                        due = player.due() if player is not None else None
+                        timeout = None
+                        if due is not None:
+                            timeout = max(0.0, due - asyncio.get_running_loop().time())
+                        try:
+                            text = await asyncio.wait_for(ws.recv(), timeout)
+                        except TimeoutError:
+                            assert player is not None
+                            await player.wake(send)
+                            continue
+                        frame = json.loads(text)
+                        outcome.frames += 1
+                        wait.reset()
+                        if frame.get("type") == "error" and frame.get("code") in (
+                            "forbidden",
+                            "not-found",
+                            "unauthorized",
+                        ):
+                            raise ClientError(_refused(table, frame))
+                        if frame.get("type") == "state":
+                            outcome.last = frame
+                            if player is None:
+                                player = _make(play, frame, name, seed)
+                        if on_frame is not None:
+                            done = on_frame(frame)
+                            if done is not None:
+                                await done
+                        if player is not None:
+                            await player.frame(frame, send)
+                        if is_over(frame):
+                            outcome.over = True
+                            return outcome
+                finally:
+                    beating.cancel()
+                    await asyncio.gather(beating, return_exceptions=True)
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd is not None else None
             if code in FINAL_CLOSES:
@@ -215,6 +225,14 @@ async def play_table(
         delay = wait.next()
         log.info("table %s: reconnecting in %.1f s", table, delay)
         await asyncio.sleep(delay)
+
+
+async def _beat(ws: Any) -> None:
+    """Ping every :data:`PING_EVERY` seconds while the connection lasts."""
+    with contextlib.suppress(ConnectionClosed):
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            await ws.send('{"type":"ping"}')
 
 
 def _refused(table: str, frame: dict[str, Any]) -> str:

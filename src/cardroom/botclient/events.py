@@ -7,8 +7,10 @@ already being played is not opened twice."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -17,6 +19,9 @@ from cardroom.botclient.client import Backoff, ClientError, TableOutcome, http_b
 from cardroom.botclient.load import Play
 from cardroom.games.registry import UnknownGame
 from cardroom.games.registry import game as game_entry
+
+OnFrame = Callable[[str, dict[str, Any]], Awaitable[None] | None]
+"""Told ``(table, frame)`` for each frame a table sends."""
 
 __all__ = ["KEEPALIVE_SILENCE", "follow_events"]
 
@@ -76,9 +81,11 @@ async def follow_events(
     name: str,
     most: int = 8,
     stop_after: int | None = None,
+    on_frame: OnFrame | None = None,
 ) -> list[TableOutcome | BaseException]:
     """Follow the stream until stopped (or ``stop_after`` tables ended), playing each table it
-    seats the bot at; :class:`ClientError` when the token is refused."""
+    seats the bot at; :class:`ClientError` when the token is refused. ``on_frame(table, frame)``
+    is told every frame of every table (to keep a log, say)."""
     if not token:
         raise ClientError("the event stream needs the bot's token: give --token crb_…")
     base = http_base(url)
@@ -88,7 +95,9 @@ async def follow_events(
         async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as http:
             while stop_after is None or len(tables.outcomes) < stop_after:
                 try:
-                    await _stream(http, base, play, headers, name, tables, wait, stop_after)
+                    await _stream(
+                        http, base, play, headers, name, tables, wait, stop_after, on_frame
+                    )
                 except (httpx.TransportError, TimeoutError) as exc:
                     log.info("event stream: %s; reconnecting", exc or type(exc).__name__)
                 if stop_after is not None and len(tables.outcomes) >= stop_after:
@@ -109,6 +118,7 @@ async def _stream(
     tables: Tables,
     wait: Backoff,
     stop_after: int | None,
+    on_frame: OnFrame | None = None,
 ) -> None:
     async with http.stream("GET", "/api/bot/events", timeout=None) as answer:
         if answer.status_code in (401, 403):
@@ -139,7 +149,7 @@ async def _stream(
             except ValueError:
                 log.warning("event stream: unreadable line %r", line[:80])
                 continue
-            await _event(http, base, play, headers, name, tables, event)
+            await _event(http, base, play, headers, name, tables, event, on_frame)
 
 
 def _words(answer: httpx.Response) -> str:
@@ -158,6 +168,7 @@ async def _event(
     name: str,
     tables: Tables,
     event: dict[str, Any],
+    on_frame: OnFrame | None = None,
 ) -> None:
     kind = event.get("type")
     table = str(event.get("table", ""))
@@ -177,10 +188,15 @@ async def _event(
             log.info("table %s: not accepted: %s", table, _words(answer))
         else:
             log.info("accepted %s (%s, seat %s)", table, event.get("game"), event.get("seat"))
+    elif kind == "match":
+        game, seat = event.get("game"), event.get("seat")
+        log.info("Play now seated the bot at %s (%s, seat %s)", table, game, seat)
     elif kind == "start":
-        tables.start(
-            table, play_table(base, table, None, play, headers=headers, name=name, seed=table)
+        told = None if on_frame is None else functools.partial(on_frame, table)
+        playing = play_table(
+            base, table, None, play, headers=headers, name=name, seed=table, on_frame=told
         )
+        tables.start(table, playing)
     elif kind == "end":
         task = tables.tasks.get(table)
         if task is not None and not task.done():

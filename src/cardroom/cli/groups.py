@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -90,16 +91,40 @@ def lang_option(f: F) -> F:
     )(f)
 
 
-_LOADED: set[str] = set()
+_LOADED: dict[str, tuple[str, list[tuple[click.Group, str]], list[str]]] = {}
+"""Per game whose commands are loaded: its cli module, the commands and the replayers it added."""
+
+
+def _groups() -> list[click.Group]:
+    found: list[click.Group] = []
+    stack: list[click.Group] = [cli]
+    while stack:
+        group = stack.pop()
+        found.append(group)
+        stack.extend(c for c in group.commands.values() if isinstance(c, click.Group))
+    return found
 
 
 def load_game_commands() -> None:
     """Import each registered game's ``cli`` piece once (it adds its commands to the groups
-    here and its replayer to :data:`REPLAYERS`), including a game registered after start-up."""
+    here and its replayer to :data:`REPLAYERS`), including a game registered after start-up;
+    a game no longer registered loses its commands and replayer."""
+    registered = {entry.name for entry in games()}
+    for name in [n for n in _LOADED if n not in registered]:
+        module, added, replayers = _LOADED.pop(name)
+        for group, command in added:
+            group.commands.pop(command, None)
+        for key in replayers:
+            REPLAYERS.pop(key, None)
+        sys.modules.pop(module, None)  # (registered again, its commands are added again)
     for entry in games():
         if entry.cli is not None and entry.name not in _LOADED:
+            before = {(id(g), c) for g in _groups() for c in g.commands}
+            replayers_before = set(REPLAYERS)
             entry.load("cli")
-            _LOADED.add(entry.name)
+            added = [(g, c) for g in _groups() for c in g.commands if (id(g), c) not in before]
+            new = [k for k in REPLAYERS if k not in replayers_before]
+            _LOADED[entry.name] = (entry.cli.partition(":")[0], added, new)
 
 
 class GamesGroup(TrGroup):

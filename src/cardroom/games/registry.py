@@ -101,7 +101,8 @@ class Game:
     """The terminal's face for the game (a real-time game's: a module whose ``SEAT`` shows a
     seat and turns keys into actions for ``cardroom.terminal.realtime_tui``)."""
     web: str | None = None
-    """The table page's script for the game (under ``web/static/js``)."""
+    """The game's face on the web: a module the web layer reads (see ``cardroom.web.faces``:
+    its table page, replay frames, figures in My games, rules page parts, lobby form)."""
     wire: str | None = None
     """A seat's websocket frame read back into the view its bots decide on, and their action
     written as the ``act`` message (``view_from_frame``, ``act_message``, ``Reader``): what a
@@ -252,7 +253,7 @@ register(
         wire="cardroom.games.nain_jaune.wire",
         terminal="cardroom.games.nain_jaune.terminal.tui",
         bot_ratings="cardroom.games.nain_jaune.bot_ratings:BOT_RATINGS",
-        web="table.js",
+        web="cardroom.games.nain_jaune.web",
         cli="cardroom.games.nain_jaune.cli",
     )
 )
@@ -276,7 +277,7 @@ register(
         wire="cardroom.games.spit.wire",
         terminal="cardroom.games.spit.terminal",
         bot_ratings="cardroom.games.spit.bot_ratings:BOT_RATINGS",
-        web="realtime.js",
+        web="cardroom.games.spit.web",
         cli="cardroom.cli.realtime",
     )
 )
@@ -301,7 +302,7 @@ register(
         wire="cardroom.games.speed.wire",
         terminal="cardroom.games.speed.terminal",
         bot_ratings="cardroom.games.speed.bot_ratings:BOT_RATINGS",
-        web="realtime.js",
+        web="cardroom.games.speed.web",
         cli="cardroom.cli.realtime",
     )
 )

@@ -37,6 +37,12 @@ def _python_files() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
+def _page_files(pattern: str, shared: Path) -> list[Path]:
+    """The pages' files matching ``pattern``: the shared ones (``shared`` and its folders) and
+    each game's own, in its web face's folder (``games/<game>/web/``)."""
+    return sorted([*shared.rglob(pattern), *PACKAGE.glob(f"games/*/web/**/{pattern}")])
+
+
 def extract() -> tuple[Catalog, set[str]]:
     """The template catalog, and the msgids the web pages use."""
     pot = Catalog(domain=DOMAIN, project="cardroom", fuzzy=False)
@@ -49,13 +55,14 @@ def extract() -> tuple[Catalog, set[str]]:
                 msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
             )
     # The commands' --help texts (docstrings and help=), found by walking the command tree.
-    from cardroom.cli.groups import cli
+    from cardroom.cli.groups import cli, load_game_commands
     from cardroom.cli.helptext import help_messages
     from cardroom.cli.main import main as _main  # noqa: F401  (every command registered)
 
+    load_game_commands()  # (only the games registered now)
     for msg in dict.fromkeys(help_messages(cli)):
         pot.add(msg, locations=[("cli/--help", 0)])
-    for path in sorted((PACKAGE / "web" / "static" / "js").glob("*.js")):
+    for path in _page_files("*.js", PACKAGE / "web" / "static" / "js"):
         for lineno, msg, comments, _ctx in extract_from_file(
             "javascript", path, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
@@ -63,7 +70,7 @@ def extract() -> tuple[Catalog, set[str]]:
                 msg, locations=[(str(path.relative_to(PACKAGE)), lineno)], auto_comments=comments
             )
             web.add(msg if isinstance(msg, str) else msg[0])
-    for path in sorted((PACKAGE / "web" / "templates").rglob("*.html")):  # parts/ too
+    for path in _page_files("*.html", PACKAGE / "web" / "templates"):  # parts/ too
         text = path.read_text(encoding="utf-8")
         found = [*_HTML_ATTR.finditer(text), *_HTML_TEXT.finditer(text)]
         for m in found:

@@ -122,6 +122,22 @@ _SHARED: dict[str, str | tuple[str, str, str]] = {
     "bot.no-seat": N_("this bot holds no seat at this table"),
     "bot.not-yours": N_("this is not one of your bots"),
     "bot.no-hints": N_("a bot plays on its own: no hints"),
+    "bot.invite-waiting": N_("{bot} has not answered yet (seat {seat})"),
+    "bot.invite-accepted": N_("{bot} accepted: it takes seat {seat}"),
+    "bot.invite-declined": N_("{bot} declined the invitation to seat {seat}"),
+    "bot.invite-withdrawn": N_(
+        "the invitation of {bot} to seat {seat} is withdrawn: the seat was taken"
+    ),
+    "bot.invite-expired": N_("{bot} did not answer the invitation to seat {seat} in time"),
+    "bot.unknown-game": N_("no game here is called {game}"),
+    "bot.slow": N_(
+        "this bot did not act within {seconds} s of its turn: it is away and the connection "
+        "closes"
+    ),
+    "bot.silent": N_(
+        "this bot said nothing for {seconds} s: it is away and the connection closes "
+        "(send a ping every few seconds)"
+    ),
     "bot.seat-held": N_("somebody already holds this seat"),
     "bot.name-taken": N_("another player signs in with this name"),
     "bot.bad-name": N_("a name has 1 to 24 characters"),

@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from cardroom.store.events import EventStore, _guard, metadata
+from cardroom.store.events import EventStore, _guard, metadata, tables_t
 from cardroom.store.players import (
     PlayerError,
     _signin_name,
@@ -34,6 +34,15 @@ BOTS_PER_OWNER = 10
 INVITE_TTL = 120.0
 """Seconds an invitation waits for the bot's answer."""
 LABEL_MAX = 40
+
+LISTENING = "bot-listening:"
+"""The key (then the bot's id) an open event stream keeps in the shared ``bounds`` rows, so
+that "any bot" and Play now find the bots listening on every server process sharing the
+database."""
+LISTEN_FOR = 3.0
+"""Seconds a stream's mark lasts unless the stream renews it (each second)."""
+BOT_TABLES = 8
+"""Tables not over one bot may hold at once."""
 
 bots_t = sa.Table(
     "bots",
@@ -276,6 +285,26 @@ class BotStore:
                 .values(accepts=json.dumps(accepts.to_json()))
             )
 
+    async def busy(self, bot_id: str) -> int:
+        """The tables not over the bot holds a seat at."""
+        query = (
+            sa.select(sa.func.count(sa.distinct(seat_claims_t.c.table_id)))
+            .select_from(seat_claims_t.join(tables_t, tables_t.c.id == seat_claims_t.c.table_id))
+            .where(seat_claims_t.c.player_id == bot_id, tables_t.c.status != "over")
+        )
+        async with _guard(), self.engine.connect() as conn:
+            return int((await conn.execute(query)).scalar_one())
+
+    async def listening(self, keys: list[str]) -> list[Bot]:
+        """The bots of these listening marks (:data:`LISTENING` keys), in their order."""
+        ids = list(dict.fromkeys(k[len(LISTENING) :] for k in keys if k.startswith(LISTENING)))
+        if not ids:
+            return []
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(self._select().where(bots_t.c.id.in_(ids)))).all()
+        found = {r.id: _bot(r) for r in rows}
+        return [found[i] for i in ids if i in found]
+
     # -- tokens ------------------------------------------------------------------------------
 
     async def new_token(self, bot_id: str, label: str, now: float) -> tuple[str, str]:
@@ -397,6 +426,18 @@ class BotStore:
             row = (await conn.execute(query)).first()
         return None if row is None else _invite(row)
 
+    async def invites_at(self, table_id: str) -> list[tuple[Invite, str]]:
+        """A table's invitations with their bots' names, by seat."""
+        query = (
+            sa.select(bot_invites_t, players_t.c.name)
+            .join(players_t, players_t.c.id == bot_invites_t.c.bot_id)
+            .where(bot_invites_t.c.table_id == table_id)
+            .order_by(bot_invites_t.c.seat)
+        )
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(_invite(r), str(r.name)) for r in rows]
+
     async def answer(self, table_id: str, seat: int, bot_id: str, state: str, now: float) -> bool:
         """Mark a waiting, unexpired invitation ``state`` (one conditional update: two
         answers never both win). False if it was not waiting any more."""
@@ -435,6 +476,24 @@ class BotStore:
                 .values(player_id=bot_id, invite_hash=None, at=now)
             )
             return bot_id if done.rowcount == 1 else None
+
+    async def seats_at_tables(self, table_ids: list[str]) -> dict[str, dict[int, str]]:
+        """The seats bots hold at each of these tables, with the bots' names (tables with
+        none are left out)."""
+        if not table_ids:
+            return {}
+        query = (
+            sa.select(seat_claims_t.c.table_id, seat_claims_t.c.seat, players_t.c.name)
+            .join(bots_t, bots_t.c.id == seat_claims_t.c.player_id)
+            .join(players_t, players_t.c.id == bots_t.c.id)
+            .where(seat_claims_t.c.table_id.in_(sorted(set(table_ids))))
+        )
+        async with _guard(), self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        held: dict[str, dict[int, str]] = {}
+        for r in rows:
+            held.setdefault(str(r.table_id), {})[int(r.seat)] = str(r.name)
+        return held
 
     async def seats_at(self, table_id: str) -> frozenset[int]:
         """The seats of a table that bots hold."""

@@ -114,6 +114,19 @@ class BoundStore:
             now = self.clock()
             await conn.execute(bounds_t.insert().values(key=key, at=now, until=now + seconds))
 
+    async def extend(self, key: str, seconds: float) -> None:
+        """Keep ``key`` for ``seconds`` from now: its rows' end moved on, their start kept (a
+        row written if there is none), so :meth:`keys_under` still lists it oldest first."""
+        key = key[:200]
+        lock = getattr(self.store, "_write_lock", contextlib.nullcontext())
+        async with _guard(), lock, self.engine.begin() as conn:
+            now = self.clock()
+            moved = await conn.execute(
+                bounds_t.update().where(bounds_t.c.key == key).values(until=now + seconds)
+            )
+            if moved.rowcount == 0:
+                await conn.execute(bounds_t.insert().values(key=key, at=now, until=now + seconds))
+
     async def reserve(self, prefix: str, key: str, limit: int, seconds: float) -> bool:
         """Write one row for ``key`` (which starts with ``prefix``) lasting ``seconds`` unless
         ``limit`` rows under ``prefix`` are still kept; True if written. Reservers of one prefix

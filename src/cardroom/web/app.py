@@ -31,7 +31,17 @@ from cardroom.web.identity import TooManyPlayers
 from cardroom.web.limits import Limits
 from cardroom.web.play_now import PlayNow
 from cardroom.web.ratings import RatingKeeper
-from cardroom.web.routes import analysis, bots, lobby, players, replay, rules, tables, ws
+from cardroom.web.routes import (
+    analysis,
+    bot_docs,
+    bots,
+    lobby,
+    players,
+    replay,
+    rules,
+    tables,
+    ws,
+)
 from cardroom.web.routes.common import connection_lang
 from cardroom.web.routes.replay import Replays
 from cardroom.web.settings import Settings
@@ -140,7 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (bots, lobby, tables, replay, rules, analysis, ws, players):
+    for module in (bots, bot_docs, lobby, tables, replay, rules, analysis, ws, players):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

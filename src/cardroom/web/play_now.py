@@ -1,11 +1,13 @@
 """Play now: people waiting for a game (``play_queue``) seated at new tables by a matcher.
 
-Spit and Speed: the person waiting longest is paired with the waiting person of the closest
+A real-time game: the person waiting longest is paired with the waiting person of the closest
 rating; once a person alone has waited their time (default 30 s; 0 when they ask for a bot
-at once) a bot of their level plays them (``level_for``). Nain Jaune: people waiting for the
-same table size are seated together as soon as there are enough of them; once the
+at once) a bot of their level plays them (``level_for``). A turn-based game: people waiting for
+the same table size are seated together as soon as there are enough of them; once the
 longest-waiting one has waited their chosen time (default 30 s), the table starts with the
-people there are and bots in the other seats.
+people there are and bots in the other seats. A seat a bot fills after a wait goes first to a
+bot people brought that listens now and accepts Play now (docs/bots-api.md): it holds the
+seat as a person would and its event stream says ``match``, then ``start``.
 
 Several processes may match at once. A group is taken in one transaction by a conditional
 update (``table_id`` from NULL to a marker, for exactly the rows chosen; on PostgreSQL the rows
@@ -30,8 +32,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from cardroom.games import registry
-from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store import EventStore, PlayerStore, StoreError
+from cardroom.store.bots import BOT_TABLES, LISTENING, Bot, BotStore
+from cardroom.store.bounds import BoundStore
 from cardroom.store.events import _guard
 from cardroom.store.players import players_t
 from cardroom.store.ratings import play_queue_t, ratings_t
@@ -77,6 +80,8 @@ class PlayNow:
         self.service = service
         self.players = players
         self.bot_delay = bot_delay
+        self.bots = BotStore(store)
+        self.bounds = BoundStore(store)
         self.interval = 1.0
         self.addresses: OrderedDict[str, str] = OrderedDict()
         """Player -> the client address that last pressed Play now for them (in this process)."""
@@ -301,12 +306,36 @@ class PlayNow:
                 play_queue_t.update().where(play_queue_t.c.table_id == marker).values(table_id=None)
             )
 
+    async def brought_bots(self, game: str, group: list[Waiting], most: int) -> list[Bot]:
+        """Up to ``most`` bots people brought that listen now (their event stream open on any
+        process), accept Play now and a rated game of ``game``, are at fewer than their most
+        tables and belong to nobody of ``group`` (nobody plays their own bot rated)."""
+        if most <= 0:
+            return []
+        people = {w.player_id for w in group}
+        chosen: list[Bot] = []
+        for bot in await self.bots.listening(await self.bounds.keys_under(LISTENING, 10_000)):
+            if len(chosen) >= most:
+                break
+            if not bot.accepts.play_now or not bot.accepts.plays(game, rated=True):
+                continue
+            if bot.owner_id in people or await self.bots.busy(bot.id) >= BOT_TABLES:
+                continue
+            chosen.append(bot)
+        return chosen
+
     async def _make_table(self, game: str, group: list[Waiting], size: int) -> str:
         people = [SeatSpec("person", name=w.name or "?") for w in group]
+        # seats nobody came for, when the people waited (not "a bot at once"): the bots people
+        # brought that play Play now first, then the server's own
+        waited = all(w.wait > 0 for w in group)
+        brought = await self.brought_bots(game, group, size - len(group)) if waited else []
+        people += [SeatSpec("person", name=bot.name) for bot in brought]
         if registry.game(game).realtime:
             level = "medium"
-            if len(people) == 1:  # alone past the wait: a bot of the person's level
+            if len(group) == 1:  # alone past the wait: a bot of the person's level
                 level = await self.level_for(group[0].player_id, game)
+            if len(people) == 1:
                 people.append(SeatSpec("bot", level))
             config = RealtimeConfig(
                 game=game,
@@ -320,7 +349,7 @@ class PlayNow:
             seats = people + [SeatSpec("bot", "medium")] * (size - len(people))
             created = await self.service.create(
                 TableConfig(
-                    rules=Rules.from_options(None, {}),
+                    rules=registry.game(game).load("rules").from_options(),  # its usual rules
                     seats=tuple(seats),
                     seed=secrets.randbits(63),
                     public=False,
@@ -333,6 +362,8 @@ class PlayNow:
         now = time.time()
         for seat, w in enumerate(group):
             await self.players.claim(table_id, seat, w.player_id, now)
+        for seat, bot in enumerate(brought, start=len(group)):
+            await self.bots.claim_seat(table_id, seat, bot.id, now)
         await mark_rated(self.store, table_id, game)
         return table_id
 

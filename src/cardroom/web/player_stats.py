@@ -1,19 +1,19 @@
 """A player's statistics per game, worked out from the records of the games they played.
 
-Nain Jaune (from the whole-game record replayed through the engine): rounds played and won,
-the mean change of chips per round, Grand Opéras and boxes taken. Spit and Speed (from the
-real-time record): games played and won, slaps won, and the mean reaction time: the seconds
-between the last accepted change on the table and each accepted play of the player's.
+Every game: games played and won. A game's web face adds its own figures (``add_stats`` and
+``stats_json``, see :mod:`cardroom.web.faces`; a turn-based game's rounds, chips, boxes…). The
+real-time games by default (from the real-time record): slaps won, and the mean reaction time:
+the seconds between the last accepted change on the table and each accepted play of the
+player's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom.games.nain_jaune.engine import GrandOperaSwept, Takes
-from cardroom.games.nain_jaune.record import RecordError, parse_game, replay_whole_game
+import cardroom.web.faces as faces
+from cardroom.games.registry import game as game_of
 
 
 @dataclass
@@ -40,66 +40,42 @@ class GameStats:
     def to_json(self, game: str) -> dict[str, Any]:
         """The figures of this game type (means rounded to one decimal; None without data)."""
         out: dict[str, Any] = {"games": self.games, "won": self.won}
-        if game == "nain-jaune":
-            out |= {
-                "rounds": self.rounds,
-                "rounds_won": self.rounds_won,
-                "mean_chips": round(self.chips_change / self.rounds, 1) if self.rounds else None,
-                "grand_operas": self.grand_operas,
-                "boxes": self.boxes,
-            }
-        else:
-            out["slaps_won"] = self.slaps_won
-            out["mean_reaction"] = (
-                round(sum(self.reactions) / len(self.reactions), 2) if self.reactions else None
-            )
+        own = faces.part(game, "stats_json")
+        if own is not None:
+            out |= own(self)
+        elif game_of(game).realtime:
+            out |= realtime_json(self)
         return out
 
 
-def _round_seats(full: Sequence[str], players: Sequence[str]) -> list[int]:
-    """The game seats of a round's players: the round lists the seats still in, in game order."""
-    seats: list[int] = []
-    at = 0
-    for name in players:
-        while at < len(full) and full[at] != name:
-            at += 1
-        seats.append(at)
-        at += 1
-    return seats
+def realtime_json(stats: GameStats) -> dict[str, Any]:
+    """A real-time game's own figures: slaps won and the mean reaction time."""
+    mean = round(sum(stats.reactions) / len(stats.reactions), 2) if stats.reactions else None
+    return {"slaps_won": stats.slaps_won, "mean_reaction": mean}
 
 
-def add_nain_jaune(stats: GameStats, record: Any, seat: int) -> None:
-    """Add one finished Nain Jaune game (its record) played from game seat ``seat``."""
-    try:
-        rounds = parse_game(record)
-        whole = replay_whole_game(rounds)
-    except (RecordError, ValueError):
-        return
-    stats.games += 1
-    result = whole.game.result
-    if result is not None and seat in result.winners:
-        stats.won += 1
-    full = rounds[0].players
-    for rep in whole.replays:
-        seats = _round_seats(full, rep.record.players)
-        if seat not in seats:
-            continue
-        mine = seats.index(seat)
-        res = rep.round.result
-        if res is None:
-            continue
-        stats.rounds += 1
-        stats.rounds_won += res.winner == mine
-        stats.chips_change += res.chips[mine] - rep.record.chips[mine]
-        for event in rep.events:
-            if isinstance(event, Takes) and event.seat == mine:
-                stats.boxes += 1
-            elif isinstance(event, GrandOperaSwept) and event.seat == mine:
-                stats.grand_operas += 1
+def needs_record(game: str) -> bool:
+    """True when :func:`add_game` reads ``game``'s record (its face's figures, or a real-time
+    game's); else a game is counted from its result alone."""
+    return faces.part(game, "add_stats") is not None or game_of(game).realtime
+
+
+def add_game(stats: GameStats, game: str, record: Any, seat: int, winner: int | None) -> None:
+    """Add one finished game of ``game`` (its record) played from ``seat``: the face's
+    ``add_stats``, a real-time game's by default :func:`add_realtime`, else the game counted
+    (won when ``winner`` is ``seat``)."""
+    own = faces.part(game, "add_stats")
+    if own is not None:
+        own(stats, record, seat, winner)
+    elif game_of(game).realtime:
+        add_realtime(stats, record, seat, winner)
+    else:
+        stats.games += 1
+        stats.won += winner == seat
 
 
 def add_realtime(stats: GameStats, record: Any, seat: int, winner: int | None) -> None:
-    """Add one finished Spit or Speed game (its record) played from ``seat``."""
+    """Add one finished real-time game (its record) played from ``seat``."""
     stats.games += 1
     stats.won += winner == seat
     actions = record.get("actions") if isinstance(record, dict) else None

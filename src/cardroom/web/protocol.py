@@ -24,7 +24,7 @@ MESSAGE_TYPES = ("act", "join", "start", "ready", "hint", "chat", "ping", "log",
 NAME_MAX = 24
 GAME_NAME_MAX = 40
 DEFAULT_GAME = next(iter(registry.GAMES))
-"""The game of a create request that names none: the registry's first (Nain Jaune)."""
+"""The game of a create request that names none: the registry's first."""
 
 
 def unknown_game(name: str) -> str:
@@ -37,7 +37,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 ClientId = Annotated[str, Meta(max_length=64)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
 Seq = Annotated[int, Meta(ge=0, le=2**53)]
 NO_SEQ = -1
-"""``seq`` left out (a real-time action needs none; a Nain Jaune one is then refused)."""
+"""``seq`` left out (a real-time action needs none; a turn-based one is then refused)."""
 
 
 class ProtocolError(ValueError):
@@ -51,11 +51,11 @@ class ProtocolError(ValueError):
 
 
 class RealtimeAction(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """A Spit or Speed action in record form. Both games: ``{"type": "play", "card": "7D",
-    "pile": 0, "seen": "8C"}``. Spit: ``{"type": "turn-up", "stock": 2}``, ``{"type": "move",
-    "card": "5H", "to_stock": 3}``, ``{"type": "spit"}``, ``{"type": "slap", "pile": 1}``,
-    ``{"type": "choose", "pile": 0}``. Speed: ``{"type": "call"}`` (call for the flip). The
-    table's engine reads it (a play without ``seen`` is refused)."""
+    """A real-time game's action in record form: a ``type`` and the fields that type needs, for
+    instance ``{"type": "play", "card": "7D", "pile": 0, "seen": "8C"}``, ``{"type": "turn-up",
+    "stock": 2}``, ``{"type": "move", "card": "5H", "to_stock": 3}``, ``{"type": "slap",
+    "pile": 1}`` or a call with no field. The table's engine reads it and says which types its
+    game has (a play without ``seen`` is refused)."""
 
     type: Annotated[str, Meta(min_length=1, max_length=16)]
     card: Annotated[str, Meta(max_length=4)] | None = None
@@ -71,9 +71,9 @@ class RealtimeAction(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=T
 
 
 class Act(msgspec.Struct, tag_field="type", tag="act", forbid_unknown_fields=True):
-    """Nain Jaune: play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen state
-    ``seq``. Spit and Speed: ``action`` is a :class:`RealtimeAction` (``seq`` is not needed:
-    the play's ``seen`` card says what its sender saw)."""
+    """A turn-based game: play a card (``"7D"``), say ``"pass"`` or ``"claim"``, having seen
+    state ``seq``. A real-time game: ``action`` is a :class:`RealtimeAction` (``seq`` is not
+    needed: the play's ``seen`` card says what its sender saw)."""
 
     action: Annotated[str, Meta(min_length=1, max_length=8)] | RealtimeAction
     seq: Seq = NO_SEQ
@@ -115,7 +115,7 @@ class Chat(msgspec.Struct, tag_field="type", tag="chat", forbid_unknown_fields=T
 
 
 class History(msgspec.Struct, tag_field="type", tag="history", forbid_unknown_fields=True):
-    """Nain Jaune: the public events of an earlier round (``round`` = 0, 1, …), answered by a
+    """A turn-based game: the public events of an earlier round (``round`` = 0, 1, …), answered by a
     ``history`` frame to this connection only (one round per frame: frames stay bounded)."""
 
     round: Annotated[int, Meta(ge=0, le=10**9)]
@@ -123,7 +123,7 @@ class History(msgspec.Struct, tag_field="type", tag="history", forbid_unknown_fi
 
 
 class Log(msgspec.Struct, tag_field="type", tag="log", forbid_unknown_fields=True):
-    """Spit and Speed: the log lines before index ``before`` (a full frame carries only the
+    """A real-time game: the log lines before index ``before`` (a full frame carries only the
     last ones; its ``log_from`` says where they start); answered by a ``log`` frame."""
 
     before: Annotated[int, Meta(ge=0, le=2**31)]
@@ -287,7 +287,8 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """A registered game's name (:func:`decode_create` refuses another); a real-time game's
     table has two seats (``players`` is then 2) and no preset."""
     players: int = 4
-    """2 to 8 for Nain Jaune (told in words by the lobby, as the rules tell their options)."""
+    """Within the game's fewest and most players (told in words by the lobby, as the rules tell
+    their options)."""
     preset: Annotated[str, Meta(max_length=32)] | None = None
     options: Annotated[
         dict[Annotated[str, Meta(max_length=40)], OptionValue], Meta(max_length=16)
@@ -300,10 +301,10 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """Checked by the rules (``rules.starting-chips``)."""
     end: Annotated[str, Meta(max_length=32)] | None = None
     takeover_after: Annotated[float, Meta(ge=0, le=3600)] = 60.0
-    """Seconds a person may be away: then a bot plays their seat (Spit and Speed: the game is
-    paused meanwhile, then ``when_away`` happens)."""
+    """Seconds a person may be away: then a bot plays their seat (a real-time game: the game
+    is paused meanwhile, then ``when_away`` happens)."""
     when_away: Literal["forfeit", "bot"] | None = None
-    """Spit and Speed: what happens to a seat away ``takeover_after`` seconds (default: forfeit
+    """A real-time game: what happens to a seat away ``takeover_after`` seconds (default: forfeit
     between two people, a bot of ``level`` against a bot)."""
     title: Annotated[str, Meta(max_length=80)] = ""
     public: bool = True
@@ -311,7 +312,7 @@ class CreateTable(msgspec.Struct, forbid_unknown_fields=True):
     """Players may ask the expert for a suggestion for their own move (off for a rated game)."""
     learning: bool | None = None
     """A learning table (hints on, every event and refusal explained); by default on when
-    every other seat is a bot (Nain Jaune only)."""
+    every other seat is a bot (at a game that offers hints)."""
     rated: bool = False
     """A rated game: it counts in the players' ratings; no hints (refused with ``hints``)."""
 

@@ -67,7 +67,7 @@ class Settings:
     exports_per_hour: int = 10
     """Exports of all one's records (``/api/me/export``) one player may ask for per hour."""
     max_analysis_rounds: int = 30
-    """The most rounds of an uploaded Nain Jaune record the analysis takes (past it: 422)."""
+    """The most rounds of an uploaded turn-based record the analysis takes (past it: 422)."""
     connections_per_address: int = 256
     """Requests in progress and websockets open at once of one client address, in one process
     (past it: 429 with Retry-After, or a websocket closed 1013, in words)."""

@@ -5,18 +5,26 @@ For each decision with more than one distinct choice (which card to play, whethe
 the deciding seat's view is taken (:func:`~cardroom.games.nain_jaune.view.view_of`: its own hand
 and what is public, never the hidden cards) and the expert's compiled search values every choice
 from that view alone: the same worlds (sampled consistently with the view, weighed by how well
-the heuristic explains the opponents' leads and follows) for every choice, each played out to the
-end of the round. A choice's value is the seat's expected chips at the end of the round.
+the learned lead policy explains the opponents' leads and the heuristic their follows) for every
+choice, each played out to the end of the round by the learned policy at every seat; the
+deciding seat's own later moves are played out both by the learned policy and by the
+heuristic, and each choice is worth the better of the two plans. A choice's value is the
+seat's expected chips at the end of the round.
 
 - **loss**: the best choice's value minus the chosen one's, in expected chips;
 - **marks** (see ``MARKS`` and docs/bots.md): a loss of at least 1, 3 and 6 chips is an
-  inaccuracy, a mistake and a blunder, and only when the loss is also more than twice its
-  standard error (the worlds are split into ``BATCHES`` batches to estimate it), so sampling
-  noise alone never marks a choice. Every would-be mark (a first loss of at least 1 chip) is
-  re-valued before it is given: the chosen and the best choice over fresh worlds, paired (the
-  same worlds and random numbers for both), with the seat's own later choices searched rather
-  than played by the heuristic (:func:`revalue`); the loss, its noise and the mark are then
-  the re-valuation's, so a mark means the choice lost chips against stronger play;
+  inaccuracy, a mistake and a blunder. Every would-be mark (a first loss of at least 1 chip)
+  is re-valued before it is given (:func:`revalue`): the chosen and the best choice over fresh
+  worlds, paired (the same worlds and random numbers for both), where every later choice of
+  every seat is searched (each distinct choice tried by a rollout in that world) instead of
+  played by a policy. The loss,
+  its noise and the mark are then the re-valuation's, and the mark is earned by the low end of
+  the loss's interval (the loss minus twice its standard error; the worlds are drawn in
+  ``DEEP_BATCHES`` batches to estimate it). A mark so confirmed is kept only when a second
+  opinion agrees: the same two choices re-valued once more with every seat searching from its
+  own view (each choice tried in worlds re-dealt from what that seat sees, as a player who does
+  not see the cards would), a loss of at least 1 chip. So a mark means the choice lost at least
+  that much against strong play, not that it may have;
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
@@ -44,7 +52,13 @@ from typing import Any
 import numpy as np
 
 from cardroom.analysis import AnalysisError as BaseAnalysisError
-from cardroom.games.nain_jaune.bots.expert import LOOKAHEAD, ROLLOUT_POLICIES, prepare, run_worlds
+from cardroom.games.nain_jaune.bots.expert import (
+    GUESS,
+    LOOKAHEAD,
+    ROLLOUT_POLICIES,
+    prepare,
+    run_worlds,
+)
 from cardroom.games.nain_jaune.bots.search import (
     MISMATCH,
     Hidden,
@@ -70,11 +84,36 @@ BATCHES = 8
 MARKS: tuple[tuple[str, float], ...] = (("blunder", 6.0), ("mistake", 3.0), ("inaccuracy", 1.0))
 """A mark and the least loss (expected chips) that earns it, worst first."""
 NOISE_FACTOR = 2.0
-"""A loss earns a mark only when it is more than this many standard errors."""
+"""A mark is earned by the loss minus this many standard errors (the low end of its ~95 %
+interval), so sampling noise alone never marks a choice."""
 TIE = 0.05
 """A choice within this many chips of the best is the best (it shows as a loss of 0.0)."""
 DEEP_FACTOR = 1
-"""The re-valuation of a would-be mark plays this many times the decision's worlds."""
+"""The re-valuation of a would-be mark plays this many times the decision's worlds (each
+costs about 10 of the first valuation's: every seat searches)."""
+MIN_DEEP = 256
+ROLLOUT = ROLLOUT_POLICIES["learned"]
+"""Every seat's policy in the rollouts (the learned lead policy, issue 31)."""
+OWN_PLANS = (ROLLOUT, ROLLOUT_POLICIES["heuristic"])
+"""The deciding seat's own later moves in the first valuation: each choice is played out with
+each of these policies for the seat (the others' with ``ROLLOUT``) and is worth the better."""
+DEEP_SEARCH = LOOKAHEAD
+"""Every seat's later choices in the re-valuation: each distinct choice tried by a rollout in
+that world (the expert's ``lookahead=all``: strong play by every seat)."""
+DEEP_ROLLOUT = ROLLOUT_POLICIES["heuristic"]
+"""The policy of the re-valuation's rollouts. Not the learned one: with it, holding the four
+kings with a king asked for, K♣ came out 17 chips better than K♥ (whose box it takes at once)
+where strong play finds no difference (docs/bots.md, issue 31)."""
+SECOND_OPINION = True
+SECOND_SEARCH = GUESS + 3
+"""The second opinion on a confirmed mark: every seat's later choices searched from its own
+view, each choice tried in 4 worlds re-dealt from that view (``lookahead=guess,guesses=4``)."""
+SECOND_WORLDS = 1000
+"""The second opinion's worlds at most (each costs about 4 of the re-valuation's; only its mean
+is used)."""
+DEEP_BATCHES = 32
+"""The re-valuation's worlds are drawn in this many batches (a sounder standard error than
+``BATCHES`` gives, since the mark rests on it)."""
 MIN_LIKE = 30
 """A player is said to play like a level only past this many decisions with chips at stake."""
 LIKE_RESAMPLES = 400
@@ -138,6 +177,10 @@ class Decision:
     """When the first valuation found a loss worth a mark: the chosen and the best choice
     re-valued with the seat's own later choices searched (see :func:`revalue`); ``loss`` and
     ``noise`` are then this re-valuation's."""
+    second: float | None = None
+    """When the re-valuation confirmed a mark: the loss re-valued again with every seat
+    searching from its own view (``SECOND_SEARCH``); the mark is kept only when this second
+    opinion finds a loss of at least 1 chip too."""
 
     @property
     def spread(self) -> float:
@@ -369,28 +412,41 @@ def value_choices(
     cands = candidates(view)
     rng = random.Random(seed)
     first = sample_hidden(view, rng)
-    prep = prepare(view, first)
-    policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
-    state = np.array([rng.getrandbits(63), 0], np.int64)
-    totals = np.zeros(len(cands), np.float64)
-    weight = 0.0
-    batches: list[list[float]] = []
+    prep = prepare(view, first, learned_model=True)
+    start = rng.getrandbits(63)
     sizes = [worlds // BATCHES + (1 if b < worlds % BATCHES else 0) for b in range(BATCHES)]
-    for size in sizes:
-        if size == 0:
-            continue
-        part = np.zeros(len(cands), np.float64)
-        w = run_worlds(prep, policies, MISMATCH, size, state, part)
-        batches.append([float(t) / w for t in part])
-        totals += part
-        weight += w
-    values = [float(t) / weight for t in totals]
+    plans: list[tuple[list[float], list[list[float]]]] = []
+    for own in OWN_PLANS:
+        # the same worlds (the same random stream) for every plan of the seat's own moves
+        policies = np.full(view.players, ROLLOUT, np.int64)
+        policies[view.seat] = own
+        state = np.array([start, 0], np.int64)
+        totals = np.zeros(len(cands), np.float64)
+        weight = 0.0
+        runs: list[list[float]] = []
+        for size in sizes:
+            if size == 0:
+                continue
+            part = np.zeros(len(cands), np.float64)
+            w = run_worlds(prep, policies, MISMATCH, size, state, part)
+            runs.append([float(t) / w for t in part])
+            totals += part
+            weight += w
+        plans.append(([float(t) / weight for t in totals], runs))
+    # each choice is worth its better plan of the seat's own later moves
+    pick = [max(range(len(plans)), key=lambda p: (plans[p][0][i], -p)) for i in range(len(cands))]
+    values = [plans[p][0][i] for i, p in enumerate(pick)]
+    batches = [
+        [plans[p][1][b][i] for i, p in enumerate(pick)] for b in range(len(plans[0][1]))
+    ]
     known: list[float] | None = None
     if hidden is not None:
         truth = prepare(view, hidden)
         part = np.zeros(len(cands), np.float64)
         strong = np.full(view.players, LOOKAHEAD, np.int64)
-        w = run_worlds(truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False)
+        w = run_worlds(
+            truth, strong, MISMATCH, 1, np.array([0, 0], np.int64), part, False, sub=DEEP_ROLLOUT
+        )
         known = [float(t) / w for t in part]
     claim = next((i for i, a in enumerate(cands) if isinstance(a, Claim)), None)
     if claim is not None:
@@ -409,32 +465,37 @@ def value_choices(
 
 
 def revalue(
-    view: RoundView, pair: tuple[Action, Action], worlds: int, seed: int
+    view: RoundView,
+    pair: tuple[Action, Action],
+    worlds: int,
+    seed: int,
+    search: int = DEEP_SEARCH,
 ) -> tuple[float, float, float]:
-    """Two choices of ``view`` (the chosen one, the best) re-valued against stronger play.
+    """Two choices of ``view`` (the chosen one, the best) re-valued against strong play.
 
     The same worlds for both (each world plays both choices with the same random numbers, so
-    the difference is paired), and the deciding seat's own later choices are not the rollout
-    policy's: each one is searched, every distinct choice tried by a rollout in that world
-    (the expert's ``lookahead=on``). Returns the two values and the standard error of their
-    difference (over ``BATCHES`` batches).
+    the difference is paired), and every later choice of every seat (the deciding seat's own
+    included) is searched rather than played by a policy: at each one, every distinct choice
+    is tried by a rollout (``DEEP_ROLLOUT``) in that world and the best is played
+    (``DEEP_SEARCH``). Returns the two values and the standard error of their difference (over
+    ``DEEP_BATCHES`` batches). ``search``: every seat's policy code (``SECOND_SEARCH`` for
+    the second opinion).
     """
     rng = random.Random(seed)
-    prep = prepare(view, sample_hidden(view, rng))
+    prep = prepare(view, sample_hidden(view, rng), learned_model=True)
     keep = [next(i for i, a in enumerate(prep.cands) if a == act) for act in pair]
     prep = replace(prep, cands=[prep.cands[i] for i in keep], codes=prep.codes[keep])
-    policies = np.full(view.players, ROLLOUT_POLICIES["heuristic"], np.int64)
-    policies[view.seat] = LOOKAHEAD
+    policies = np.full(view.players, search, np.int64)
     state = np.array([rng.getrandbits(63), 0], np.int64)
     totals = np.zeros(2, np.float64)
     weight = 0.0
     diffs: list[float] = []
-    for b in range(BATCHES):
-        size = worlds // BATCHES + (1 if b < worlds % BATCHES else 0)
+    for b in range(DEEP_BATCHES):
+        size = worlds // DEEP_BATCHES + (1 if b < worlds % DEEP_BATCHES else 0)
         if size == 0:
             continue
         part = np.zeros(2, np.float64)
-        w = run_worlds(prep, policies, MISMATCH, size, state, part)
+        w = run_worlds(prep, policies, MISMATCH, size, state, part, sub=DEEP_ROLLOUT)
         diffs.append(float(part[1] - part[0]) / w)
         totals += part
         weight += w
@@ -449,11 +510,12 @@ def _stderr(xs: Sequence[float]) -> float:
 
 
 def mark_of(loss: float, noise: float) -> str | None:
-    """The mark a loss earns (None: no mark); see ``MARKS`` and ``NOISE_FACTOR``."""
-    if loss <= NOISE_FACTOR * noise:
-        return None
+    """The mark a loss earns (None: no mark): the worst mark of ``MARKS`` whose least loss the
+    low end of the loss's interval (``loss - NOISE_FACTOR * noise``) still reaches, so a mark
+    is only given when the loss is sure to be that large, not when it may be noise."""
+    low = loss - NOISE_FACTOR * noise
     for name, least in MARKS:
-        if loss >= least:
+        if low >= least:
             return name
     return None
 
@@ -470,15 +532,20 @@ def _decision(
     loss = val.values[best] - val.values[at]
     noise = _stderr([b[best] - b[at] for b in val.batches])
     deep: tuple[float, float] | None = None
+    second: float | None = None
     if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
         # a would-be mark: re-value the two choices against stronger play before marking
-        mine, top, noise = revalue(
-            view, (val.actions[at], val.actions[best]), worlds * DEEP_FACTOR, seed ^ 0x5EED
-        )
+        pair = (val.actions[at], val.actions[best])
+        deep_worlds = max(MIN_DEEP, worlds * DEEP_FACTOR)
+        mine, top, noise = revalue(view, pair, deep_worlds, seed ^ 0x5EED)
         deep = (mine, top)
         loss = top - mine
         if loss < TIE:
             best, loss = at, min(loss, 0.0)
+        elif SECOND_OPINION and mark_of(loss, noise) is not None:
+            worlds2 = min(deep_worlds, SECOND_WORLDS)
+            mine2, top2, _ = revalue(view, pair, worlds2, seed ^ 0x5EC0, SECOND_SEARCH)
+            second = top2 - mine2
     choices = [
         Choice(
             action_label(a),
@@ -500,8 +567,9 @@ def _decision(
         value=val.values[at],
         loss=max(0.0, loss),
         noise=noise,
-        mark=mark_of(loss, noise),
+        mark=None if second is not None and second < MARKS[-1][1] else mark_of(loss, noise),
         deep=deep,
+        second=second,
     )
 
 

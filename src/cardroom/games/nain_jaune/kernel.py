@@ -1358,6 +1358,7 @@ def search_worlds(
     state: Any,
     totals: Any,
     depth: int,
+    sub: int = -1,
 ) -> float:
     """Play ``n_worlds`` worlds (see the module docstring); returns the sum of their weights.
 
@@ -1365,13 +1366,16 @@ def search_worlds(
     last holder, -1, is the talon); ``forbid[h]``: bit ``rank`` set if holder ``h`` holds no
     card of that rank; ``assign``: a consistent holder per card (updated; used as is when
     ``sample`` is false); ``leads[l]``: seat, card, played mask, that seat's cards played
-    from then on, and 0 for a free lead (1 for a follow) for each opponent choice to explain,
+    from then on, and 0 for a free lead explained by the heuristic (2: by the learned policy,
+    then columns ``5 + p`` hold seat ``p``'s hand size at that lead; 1 for a follow) for each
+    opponent choice to explain,
     ``lead_lacks[l]`` and ``lead_boards[l]`` what was known then;
     ``cands``: the candidates' action codes; ``policies``: the rollout policy per seat
     (``PAUSE`` for the searcher: its later choices are made by one rollout per choice in
     the same world, with the next seat's policy for everyone); ``depth``: with pausing
     policies, how many of a rollout's choices are made so (0: all of them), the rest by the
-    plain policy.
+    plain policy; ``sub``: the policy of those lookaheads' rollouts (-1: the policy of a seat
+    that does not pause, the heuristic when every seat pauses).
     """
     n = base[S_N]
     k = cards.shape[0]
@@ -1392,6 +1396,8 @@ def search_worlds(
             nested = True
         elif p != seat:
             sub_policy = policies[p]
+    if sub >= 0:
+        sub_policy = sub
     for _ in range(n_worlds):
         if sample:
             _sample(cards, forbid, assign, slots, state)
@@ -1420,7 +1426,15 @@ def search_worlds(
                 t[S_LACKS + p] = lead_lacks[li, p]
             for b in range(5):
                 t[S_BOARD + b] = lead_boards[li, b]
-            choice = _heuristic_lead(t, r, who, then, leads[li, 2])
+            if leads[li, 4] == 2:
+                # explained by the learned policy: it also reads the hand sizes then
+                for p in range(n):
+                    t[S_HANDS + p] = (np.int64(1) << leads[li, 5 + p]) - 1
+                choice = _learned_lead(t, r, who, then, leads[li, 2], POLICY_WEIGHTS)
+                for p in range(n):
+                    t[S_HANDS + p] = 1
+            else:
+                choice = _heuristic_lead(t, r, who, then, leads[li, 2])
             board_mask = r[R_BOARD_MASK]
             if (choice >> 2) != (card >> 2) or ((board_mask >> choice) & 1) != (
                 (board_mask >> card) & 1

@@ -1,9 +1,9 @@
 """The analysis of a finished game: its page and its API.
 
-``POST /api/analysis/<id>`` starts the analysis of a finished table (Nain Jaune: queued to the
-analyses' own worker process and stored in the ``analyses`` table, see
-:mod:`cardroom.analysis.queue`; Spit and Speed:
-computed at once, a replay of the record) and ``GET`` says where it stands; both answer
+``POST /api/analysis/<id>`` starts the analysis of a finished table (a turn-based game: queued
+to the analyses' own worker process and stored in the ``analyses`` table, see
+:mod:`cardroom.analysis.queue`; a real-time game: computed at once, a replay of the record)
+and ``GET`` says where it stands; both answer
 ``{"state": "queued" | "running" | "done" | "absent" | "failed", ...}`` with the analysis once
 done. An unfinished table is refused in words (409), a full queue too (503).
 
@@ -24,12 +24,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+import cardroom.web.faces as faces
 from cardroom.analysis import REFUSALS
 from cardroom.analysis.queue import STORE_VERSION, AnalysisQueue, QueueFull, Status
+from cardroom.games import registry
 from cardroom.games.errors import RecordError
-from cardroom.games.nain_jaune.bots.strength import LEVEL_STRENGTH
 from cardroom.games.records import loads
-from cardroom.games.registry import REALTIME, names
+from cardroom.games.registry import GAMES
 from cardroom.i18n import translator
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.realtime_words import seat_name
@@ -39,7 +40,6 @@ from cardroom.store.analyses import AnalysisStore
 from cardroom.tables import TableError
 from cardroom.web.limits import Limits, refusal
 from cardroom.web.ratings import bot_rating
-from cardroom.web.replay_realtime import is_realtime_record
 from cardroom.web.routes.common import (
     check_table_id,
     connection_lang,
@@ -68,21 +68,24 @@ def queue_of(request: Request) -> AnalysisQueue:
 
 @router.get("/api/levels")
 async def levels() -> Response:
-    """Each Nain Jaune level's strength, for the lobby: its ``rating`` is the fixed one the
-    leaderboard shows and people's ratings are measured against (:data:`BOT_RATINGS`), its
-    ``chips`` and ``accuracy`` those of :mod:`cardroom.games.nain_jaune.bots.strength`."""
-    return JSONResponse(
-        {
-            "levels": {
-                level: {
-                    "rating": bot_rating("nain-jaune", level),
-                    "chips": s.chips,
-                    "accuracy": s.accuracy,
+    """Each bot level's strength at the first game whose face measured it (``LEVEL_STRENGTH``),
+    for the lobby's turn-based form: its ``rating`` is the fixed one the leaderboard shows and
+    people's ratings are measured against (:data:`BOT_RATINGS`), its ``chips`` and
+    ``accuracy`` the measured ones."""
+    for entry, strength in faces.web_parts("LEVEL_STRENGTH"):
+        return JSONResponse(
+            {
+                "levels": {
+                    level: {
+                        "rating": bot_rating(entry.name, level),
+                        "chips": s.chips,
+                        "accuracy": s.accuracy,
+                    }
+                    for level, s in strength.items()
                 }
-                for level, s in LEVEL_STRENGTH.items()
             }
-        }
-    )
+        )
+    return JSONResponse({"levels": {}})
 
 
 @router.get("/analysis/{table_id}")
@@ -118,7 +121,8 @@ def names_in_words(analysis: dict[str, Any], lang: str) -> dict[str, Any]:
         return analysis
     out = dict(analysis)
     tr = translator(lang)
-    if analysis.get("game") == "nain-jaune":
+    game = analysis.get("game")
+    if isinstance(game, str) and game in GAMES and faces.part(game, "ANALYSIS_NAMES") == "seats":
         out["players"] = [
             shown_name(str(default_name({"name": name, "seat": g, "kind": "bot"}, tr)), tr)
             if isinstance(name, str)
@@ -180,7 +184,7 @@ async def analyse_upload(request: Request) -> Response:
     except RecordError as exc:  # in words (the general refusal), with what is wrong as its id
         words = tr._(REFUSALS["bad-record"])
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", words, id=record_error_id(exc))
-    realtime = is_realtime_record(record)
+    realtime = faces.realtime_record(record)
     most = settings.max_analysis_rounds
     if not realtime and _rounds(record) > most:
         return refusal(
@@ -231,7 +235,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
         return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     service = service_of(request)
     try:
-        realtime = await service.game_of(table_id) in names(REALTIME)
+        realtime = registry.game(await service.game_of(table_id)).realtime
         record: Any = await (
             service.realtime_record(table_id) if realtime else service.record(table_id)
         )

@@ -22,11 +22,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.requests import HTTPConnection
 
+from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import message_id, table_error_text
-from cardroom.store import PlayerError
-from cardroom.store.bots import Accepts, Bot, BotStore
+from cardroom.store import PlayerError, StoreUnavailable
+from cardroom.store.bots import BOT_TABLES, LISTEN_FOR, LISTENING, Accepts, Bot, BotStore
+from cardroom.store.bounds import BoundStore
 from cardroom.store.players import key_hash
 from cardroom.tables import TableError
 from cardroom.tables.chat import TokenBucket
@@ -56,8 +58,10 @@ BOT_CONNECTIONS = 16
 """Websockets one token may have open at once (per server process)."""
 BOT_STREAMS = 2
 """Event streams one token may have open at once (per server process)."""
-BOT_TABLES = 8
-"""Tables not over one bot may hold at once."""
+BOT_SILENT = 10.0
+"""Seconds a bot's websocket may say nothing (no ping, no action) before it is closed: the bot
+is then away, as a person whose page went quiet (pause, then the table's takeover or forfeit).
+A bot is held to this from its first moment (a page only once it has pinged)."""
 BOT_REQUESTS_PER_MINUTE = 60
 MAX_BODY = 2048
 
@@ -84,6 +88,36 @@ TOO_FAST = Message("bot.too-fast", "this bot token sends too many requests: wait
 NO_SEAT = Message("bot.no-seat", "this bot holds no seat at this table")
 NOT_YOURS = Message("bot.not-yours", "this is not one of your bots")
 NO_HINTS = Message("bot.no-hints", "a bot plays on its own: no hints")
+
+
+BOT_TURN = 30.0
+"""Seconds a bot's seat may take to act once a turn-based game asks it to (its connection
+alive or not): past them the connection is closed and the seat is away, so the table's bot
+plays it after ``takeover_after`` until the bot comes back (a race's slow bot just loses it)."""
+
+
+def slow_words() -> Message:
+    """What a bot closed for not acting on its turn is told."""
+    seconds = f"{BOT_TURN:g}"
+    return Message(
+        "bot.slow",
+        f"this bot did not act within {seconds} s of its turn: it is away and the connection "
+        "closes",
+        seconds=seconds,
+    )
+
+
+def silent_words() -> Message:
+    """What a bot closed for its silence is told."""
+    seconds = f"{BOT_SILENT:g}"
+    return Message(
+        "bot.silent",
+        f"this bot said nothing for {seconds} s: it is away and the connection closes "
+        "(send a ping every few seconds)",
+        seconds=seconds,
+    )
+
+
 NOT_PERSON = Message("table.not-person-seat", "this seat is not a person's seat")
 CREATOR_ONLY = Message("table.creator-only", "only the table's creator can do this")
 SEAT_HELD = Message("bot.seat-held", "somebody already holds this seat")
@@ -104,8 +138,8 @@ class BotSessions:
     open: dict[str, list[asyncio.Event]] = field(default_factory=dict)
     streams: dict[str, int] = field(default_factory=dict)
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
-    listening: dict[str, float] = field(default_factory=dict)
-    """Bot id -> when its event stream opened (the bots "any bot" may pick)."""
+    listening: dict[str, int] = field(default_factory=dict)
+    """Bot id -> its event streams open in this process."""
 
     def opened(self, digest: str) -> asyncio.Event:
         """A new open connection of a token: set the event to close it."""
@@ -139,6 +173,21 @@ def bots_of(conn: HTTPConnection) -> BotStore:
     if store is None:
         store = state.bots = BotStore(state.store)
     return store
+
+
+def bounds_of(conn: HTTPConnection) -> BoundStore:
+    """The shared counters' store (the database every server process shares)."""
+    state = conn.app.state
+    shared: BoundStore | None = getattr(state.limits, "shared", None)
+    if shared is None:
+        shared = state.limits.shared = BoundStore(state.store)
+    return shared
+
+
+async def listening_bots(conn: HTTPConnection) -> list[Bot]:
+    """The bots with an event stream open on any server process, the longest listening
+    first."""
+    return await bots_of(conn).listening(await bounds_of(conn).keys_under(LISTENING, 10_000))
 
 
 def sessions_of(conn: HTTPConnection) -> BotSessions:
@@ -185,6 +234,30 @@ def mark_programs(conn: HTTPConnection, table_id: str, frame: dict[str, Any]) ->
         for i, seat in enumerate(seats)
     ]
     return {**frame, "seats": marked}
+
+
+async def mark_listed(conn: HTTPConnection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Listed tables' rows with ``"program"`` on each seat (true where a bot people brought
+    holds it, named by the bot's name even before it sits down): the lobby tells a program
+    apart before anyone sits down with it."""
+    ids = [str(row.get("table", row.get("id"))) for row in rows]
+    held = await bots_of(conn).seats_at_tables(ids) if ids else {}
+    out = []
+    for table_id, row in zip(ids, rows, strict=True):
+        seats = row.get("seats")
+        if isinstance(seats, list):
+            programs = held.get(table_id, {})
+            marked = []
+            for i, seat in enumerate(seats):
+                if isinstance(seat, dict):
+                    bot = programs.get(seat.get("seat", i))
+                    seat = {**seat, "program": bot is not None}
+                    if bot is not None and not seat.get("name"):
+                        seat["name"] = bot
+                marked.append(seat)
+            row = {**row, "seats": marked}
+        out.append(row)
+    return out
 
 
 def bearer(conn: HTTPConnection) -> str | None:
@@ -303,8 +376,11 @@ async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes
     digest = key_hash(token)
     revoked = sessions.opened(digest)
     watcher = asyncio.create_task(watch_token(request, token, revoked))
-    sessions.listening[bot.id] = time.time()
-    told_invites: dict[tuple[str, int], str] = {}
+    sessions.listening[bot.id] = sessions.listening.get(bot.id, 0) + 1
+    listen_key = LISTENING + bot.id
+    marked_at = 0.0
+    told_invites: dict[tuple[str, int, float], str] = {}
+    """What the stream told of each invitation (a seat invited again is a new invitation)."""
     started: set[str] = set()
     ended: set[str] = set()
     last = time.monotonic()
@@ -313,8 +389,14 @@ async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes
         while not revoked.is_set():
             out: list[dict[str, Any]] = []
             now = time.time()
-            for invite in await bots_of(request).invites_of(bot.id):
-                key = (invite.table_id, invite.seat)
+            if now - marked_at >= LISTEN_FOR / 3:  # "any bot" finds it from every process
+                with contextlib.suppress(StoreUnavailable):
+                    await bounds_of(request).extend(listen_key, LISTEN_FOR)
+                    marked_at = now
+            invites = await bots_of(request).invites_of(bot.id)
+            invited = {invite.table_id for invite in invites}
+            for invite in invites:
+                key = (invite.table_id, invite.seat, invite.at)
                 state = invite.state
                 if state == "waiting" and invite.expires_at <= now:
                     state = "expired"
@@ -340,6 +422,8 @@ async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes
                 base = {k: held[k] for k in ("table", "game", "seat", "rated")}
                 if table_id not in started:
                     started.add(table_id)
+                    if table_id not in invited:  # no invitation: Play now seated it
+                        out.append({"type": "match", **base, "ws": f"/ws/{table_id}"})
                     out.append({"type": "start", **base, "ws": f"/ws/{table_id}"})
                 if held["status"] == "over":
                     ended.add(table_id)
@@ -362,7 +446,11 @@ async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes
         sessions.streams[digest] = sessions.streams.get(digest, 1) - 1
         if sessions.streams[digest] <= 0:
             sessions.streams.pop(digest, None)
+        sessions.listening[bot.id] = sessions.listening.get(bot.id, 1) - 1
+        if sessions.listening[bot.id] <= 0:
             sessions.listening.pop(bot.id, None)
+            with contextlib.suppress(Exception):  # (else its mark lapses by itself)
+                await bounds_of(request).forget([listen_key])
 
 
 @router.get("/api/bot/events")
@@ -546,6 +634,12 @@ async def set_accepts(request: Request, bot_id: str) -> Response:
     bot = await _my_bot(request, bot_id)
     if isinstance(bot, JSONResponse):
         return bot
+    unknown = sorted(set(body.games) - set(registry.names()))
+    if unknown:
+        words = Message(
+            "bot.unknown-game", f"no game here is called {unknown[0]}", game=unknown[0]
+        )
+        return _refused(request, HTTPStatus.BAD_REQUEST, "bad-request", words)
     accepts = Accepts.from_json(msgspec.to_builtins(body))
     await bots_of(request).set_accepts(bot.id, accepts)
     return JSONResponse({"accepts": accepts.to_json()})
@@ -583,6 +677,81 @@ async def revoke_token(request: Request, bot_id: str) -> Response:
     return JSONResponse({"revoked": True})
 
 
+def invite_words(state: str, bot: str, seat: int) -> Message:
+    """What the inviter reads of an invitation (``seat`` as people count: from 1)."""
+    texts = {
+        "waiting": f"{bot} has not answered yet (seat {seat})",
+        "accepted": f"{bot} accepted: it takes seat {seat}",
+        "declined": f"{bot} declined the invitation to seat {seat}",
+        "withdrawn": f"the invitation of {bot} to seat {seat} is withdrawn: the seat was taken",
+        "expired": f"{bot} did not answer the invitation to seat {seat} in time",
+    }
+    return Message(f"bot.invite-{state}", texts[state], bot=bot, seat=seat)
+
+
+async def _creator(request: Request, table_id: str) -> Any:
+    """The table's creator (seat 0, signed in) asking; else a :class:`TableError`."""
+    from cardroom.web.identity import seat_for  # (identity imports this module's users)
+
+    player = await current_player(request)
+    mine = await seat_for(
+        request, table_id, request.cookies.get(cookie_name(table_id)), watch=False
+    )
+    if mine != 0 or player is None:
+        raise TableError("forbidden", CREATOR_ONLY)
+    return player
+
+
+async def _free_seats(request: Request, table_id: str) -> list[int]:
+    """The person seats of a table a bot may be invited to: nobody holds them, not begun."""
+    service = service_of(request)
+    free = []
+    for seat in sorted(await service.store.token_hashes(table_id)):
+        if seat == 0:
+            continue
+        claim = await players_of(request).claim_of(table_id, seat)
+        if claim is not None and claim.player_id is not None:
+            continue
+        if await service.seat_state(table_id, seat) == "waiting":
+            free.append(seat)
+    return free
+
+
+@router.get("/api/tables/{table_id}/invites")
+async def table_invites(request: Request, table_id: str) -> Response:
+    """The creator's view of the table's invitations of bots: each bot's answer in words (the
+    request's language), and the seats a bot may still be invited to; to anybody else (not a
+    bot's token: 403), nothing."""
+    if bearer(request) is not None or not TABLE_ID.fullmatch(table_id):
+        return _refused(request, HTTPStatus.FORBIDDEN, "forbidden", CREATOR_ONLY)
+    try:
+        await _creator(request, table_id)
+    except TableError as exc:
+        if exc.code != "forbidden":
+            return _table_refused(request, exc)
+        # anybody else's page reads nothing (and its console shows no refusal)
+        return JSONResponse({"creator": False, "free": [], "invites": []})
+    try:
+        free = await _free_seats(request, table_id)
+    except TableError as exc:
+        return _table_refused(request, exc)
+    tr = translator(connection_lang(request))
+    now = time.time()
+    out = []
+    for invite, bot in await bots_of(request).invites_at(table_id):
+        state = invite.state
+        if state == "waiting" and invite.expires_at <= now:
+            state = "expired"
+        words = invite_words(state, bot, invite.seat + 1)
+        out.append(
+            {"seat": invite.seat, "bot": bot, "state": state,
+             "text": table_error_text(state, words, tr), "id": words.id}
+        )  # fmt: skip
+    return JSONResponse(
+        {"creator": True, "free": free, "invites": out}, headers={"Cache-Control": "no-store"}
+    )
+
+
 @router.post("/api/tables/{table_id}/seats/{seat}/invite")
 async def invite_bot(request: Request, table_id: str, seat: int) -> Response:
     """The table's creator offers a person seat nobody holds to a named bot, or to any bot
@@ -592,15 +761,8 @@ async def invite_bot(request: Request, table_id: str, seat: int) -> Response:
         return body
     if not TABLE_ID.fullmatch(table_id):
         return _refused(request, HTTPStatus.NOT_FOUND, "not-found", NO_SUCH_BOT)
-    from cardroom.web.identity import seat_for  # (identity imports this module's users)
-
-    player = await current_player(request)
     try:
-        mine = await seat_for(
-            request, table_id, request.cookies.get(cookie_name(table_id)), watch=False
-        )
-        if mine != 0 or player is None:
-            raise TableError("forbidden", CREATOR_ONLY)
+        player = await _creator(request, table_id)
         service = service_of(request)
         people = await service.store.token_hashes(table_id)
         if seat == 0 or seat not in people:
@@ -616,14 +778,12 @@ async def invite_bot(request: Request, table_id: str, seat: int) -> Response:
     rated = await is_rated(service_of(request).store, table_id)
     bots = bots_of(request)
     if body.bot == "*":
-        listening = sessions_of(request).listening
         chosen = None
-        for bot_id, _since in sorted(listening.items(), key=lambda kv: kv[1]):
-            candidate = await bots.get(bot_id)
+        for candidate in await listening_bots(request):
             if (
-                candidate is not None
-                and candidate.accepts.invitations
+                candidate.accepts.invitations
                 and candidate.accepts.plays(game, rated)
+                and await bots.busy(candidate.id) < BOT_TABLES
             ):
                 chosen = candidate
                 break

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 from html import escape
 from http import HTTPStatus
+from pathlib import Path
 
 from fastapi import HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import HTTPConnection
 
+import cardroom.web.faces as faces
+from cardroom.games import registry
 from cardroom.games.messages import Message
 from cardroom.i18n import LANG_COOKIE, from_accept_language, normalize, translator
 from cardroom.i18n.reasons import message_id, request_error_text, table_error_text
@@ -101,6 +104,8 @@ def page(
         )
     except FileNotFoundError:
         html = _placeholder(name)
+    for _ in range(2):  # a game's part may hold the games' parts (the lobby's rules links)
+        html = _GAMES_INCLUDE.sub(lambda m: games_part(m.group(1)), html)
     for key, text in (fill or {}).items():
         html = html.replace("{{" + key + "}}", escape(text))
     # the page says its language before any script runs (the same choice as common.js's)
@@ -112,15 +117,35 @@ def page(
 
 _INCLUDE = re.compile(r"<!--#include (parts/[a-z_]+\.html)-->")
 """A shared part of the pages (a file of ``templates/parts/``)."""
+_GAMES_INCLUDE = re.compile(r"<!--#games ([a-z_]+\.html)-->")
+"""Each game's part of a page: the file of that name in the game's web face's folder."""
 
 
-def message_page(request: Request, status: int, title: str, message: str) -> HTMLResponse:
+def games_part(name: str) -> str:
+    """The part ``name`` of every game whose web face's folder has one, in the registry's
+    order (a page's ``<!--#games name.html-->``: the lobby's form of each game…)."""
+    parts = []
+    for entry in registry.games():
+        found = faces.face(entry)
+        where = getattr(found, "__file__", None)
+        if where is None:
+            continue
+        path = Path(where).parent / name
+        if path.is_file():
+            parts.append(path.read_text(encoding="utf-8").rstrip("\n"))
+    return "\n".join(parts)
+
+
+def message_page(
+    request: Request, status: int, title: str, message: str, **fields: object
+) -> HTMLResponse:
     """A short page that says what went wrong and what to do, in the request's language
-    (``title`` and ``message`` are English msgids, or the words of a refusal)."""
+    (``title`` and ``message`` are English msgids, ``message`` filled with ``fields``, or the
+    words of a refusal)."""
     lang = connection_lang(request)
     tr = translator(lang)
-    said = tr._(message)
-    if isinstance(message, Message) or (said == message and tr.lang != "en"):
+    said = tr._(message, **fields)
+    if not fields and (isinstance(message, Message) or (said == message and tr.lang != "en")):
         said = request_error_text(message, tr)  # a refusal's words: told from its id
     title, message = tr._(title), said
     back = tr._("Back to the lobby")

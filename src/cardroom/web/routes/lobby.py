@@ -4,26 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 import secrets
 import time
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
+import cardroom.web.faces as faces
 from cardroom.games import registry
-from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.rules import MAX_PLAYERS, MIN_PLAYERS, EndCondition, Rules
-from cardroom.games.nain_jaune.words import lobby_model
-from cardroom.games.options import players_error
 from cardroom.games.records import brief
 from cardroom.i18n import translator
 from cardroom.i18n.levels import BOT_WORDS, LEVEL_WORDS
 from cardroom.i18n.reasons import message_id, request_error_text
 from cardroom.store import PlayerError, StoreUnavailable
-from cardroom.tables import SeatSpec, TableConfig, TableError
+from cardroom.tables import SeatSpec, TableError
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.identity import (
     current_player,
@@ -40,8 +39,10 @@ from cardroom.web.protocol import (
     clean_name,
     clean_text,
     decode_create,
+    unknown_game,
 )
 from cardroom.web.ratings import mark_rated
+from cardroom.web.routes.bots import mark_listed
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,
@@ -58,6 +59,7 @@ from cardroom.web.settings import Settings
 router = APIRouter()
 
 SEAT_0_YOURS = Message("lobby.seat-0", "seat 0 is yours: it must be a person")
+TITLE_MAX = 60
 
 MAX_CREATE_BYTES = 16 * 1024
 
@@ -68,19 +70,49 @@ async def lobby_page(request: Request) -> Response:
     return page(request, "lobby.html")
 
 
-@router.get("/api/options/nain-jaune")
-async def nain_jaune_options() -> dict[str, Any]:
-    """Nain Jaune's options, presets and their words (msgids): the lobby's one model of them."""
-    return lobby_model()
+@router.get("/api/options/{name}")
+async def game_options(name: str) -> Response:
+    """A game's options, presets and their words (msgids): the lobby's one model of them, its
+    web face's ``options_model()`` (404 for a game without one)."""
+    entry = registry.GAMES.get(name)
+    make = faces.part(entry, "options_model") if entry is not None else None
+    if make is None:
+        return JSONResponse({"error": "not-found"}, status_code=HTTPStatus.NOT_FOUND)
+    model: dict[str, Any] = make()
+    return JSONResponse(model)
+
+
+GAME_SCRIPT = re.compile(r"[a-z][a-z0-9_]*\.js")
+"""The name of a game's own script (in its web face's folder)."""
+
+
+@router.get("/games/{name}/{script}")
+async def game_script(name: str, script: str) -> Response:
+    """A game's own script for the pages (its ``realtime.js``…), from its web face's folder;
+    404 for a game, a face or a script there is not."""
+    entry = registry.GAMES.get(name)
+    where = getattr(faces.face(entry), "__file__", None) if entry is not None else None
+    path = Path(where).parent / script if where and GAME_SCRIPT.fullmatch(script) else None
+    if path is None or not path.is_file():
+        return JSONResponse({"error": "not-found"}, status_code=HTTPStatus.NOT_FOUND)
+    return FileResponse(path, media_type="text/javascript")
 
 
 @router.get("/api/games")
 async def game_list() -> dict[str, Any]:
     """Every registered game (its name, its title as an English msgid the page translates, its
-    kind of table and its fewest and most players) and the bots' levels with their words."""
+    kind of table, its fewest and most players, whether it has a rules page, and its web
+    face's ``PAGE``: what the pages know of its own) and the bots' levels with their words."""
     return {
         "games": [
-            {"name": g.name, "title": g.title, "kind": g.kind, "players": list(g.players)}
+            {
+                "name": g.name,
+                "title": g.title,
+                "kind": g.kind,
+                "players": list(g.players),
+                "rules": g.rules_page is not None,
+                "page": faces.part(g, "PAGE", {}),
+            }
             for g in registry.games()
         ],
         "levels": [
@@ -100,67 +132,23 @@ async def healthz(request: Request) -> dict[str, Any]:
     return {"ok": True, "open_tables": len(rows)}
 
 
-TITLE_MAX = 60
+def turn_based_config(body: CreateTable, name: str, bot_delay: float) -> Any:
+    """The turn-based table a create request asks for (its game's face's ``table_config``);
+    ``ProtocolError`` names what is wrong."""
+    make = faces.part(body.game, "table_config")
+    if make is None:  # a game whose tables the lobby cannot make
+        raise ProtocolError("bad-request", unknown_game(body.game))
+    return make(body, name, bot_delay)
 
 
-def config_from(body: CreateTable, name: str, bot_delay: float) -> TableConfig:
-    """The table a create request asks for; ``ProtocolError`` names what is wrong."""
-    options: dict[str, Any] = dict(body.options)
-    if body.starting_chips is not None:
-        options["starting_chips"] = body.starting_chips
-    if body.end is not None:
-        options["end"] = body.end
-    if not MIN_PLAYERS <= body.players <= MAX_PLAYERS:
-        said = players_error("nain-jaune", body.players, MIN_PLAYERS, MAX_PLAYERS)
-        raise ProtocolError("bad-request", said)
-    try:
-        rules = Rules.from_options(body.preset, options)
-    except RulesError as exc:
-        raise ProtocolError("bad-request", exc.message) from None
-    if body.seats is None:
-        seats = [SeatSpec("bot", body.level)] * body.players
-    else:
-        if len(body.seats) != body.players:
-            raise ProtocolError(
-                "bad-request",
-                Message(
-                    "lobby.seats",
-                    f"seats lists {len(body.seats)} seats for {body.players} players: give one "
-                    "each",
-                    seats=len(body.seats),
-                    players=body.players,
-                ),
-            )
-        if body.seats[0].kind != "person":
-            raise ProtocolError("bad-request", SEAT_0_YOURS)
-        seats = [
-            SeatSpec(s.kind, (s.level or body.level) if s.kind == "bot" else None)
-            for s in body.seats
-        ]
-    seats[0] = SeatSpec("person", name=name)  # named: the creator has joined
-    learning = body.learning
-    if learning is None:  # on by default at a friendly table with bots only
-        learning = not body.rated and all(s.kind == "bot" for s in seats[1:])
-    title = clean_text(body.title, TITLE_MAX)
-    try:
-        return TableConfig(
-            rules=rules,
-            seats=tuple(seats),
-            seed=secrets.randbits(63),
-            title=title,
-            public=body.public,
-            level=body.level,
-            takeover_after=body.takeover_after,
-            bot_delay=bot_delay,
-            hints=body.hints or learning,
-            learning=learning,
-        )
-    except TableError as exc:
-        raise ProtocolError("bad-request", exc.message) from None
+def hints_only() -> Message:
+    """The refusal of hints at a game that has none: the words of the game that offers them."""
+    message: Message = next(said for _, said in faces.web_parts("HINTS_ONLY"))
+    return message
 
 
 def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, str]:
-    """The Spit or Speed table a create request asks for, and its title."""
+    """The real-time table a create request asks for, and its title."""
     if body.preset is not None:
         raise ProtocolError(
             "bad-request",
@@ -169,7 +157,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     if body.hints or body.learning:
         raise ProtocolError(
             "bad-request",
-            Message("lobby.hints-nain-jaune", "hints are offered at Nain Jaune tables only"),
+            hints_only(),
         )
     seats_in = body.seats or [SeatIn("person"), SeatIn("bot", body.level)]
     if len(seats_in) != 2:
@@ -191,7 +179,8 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
     options = {
         k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in body.options.items()
     }
-    games = options.pop("games", "1") if body.game == "spit" else "1"  # a Spit match
+    by_games = faces.part(body.game, "MATCH_OF_GAMES", False)
+    games = options.pop("games", "1") if by_games else "1"  # a match of games won
     if not games.isdigit() or not 1 <= int(games) <= 9:
         raise ProtocolError(
             "bad-request",
@@ -213,7 +202,7 @@ def realtime_config_from(body: CreateTable, name: str) -> tuple[RealtimeConfig, 
         games=int(games),
     )
     try:
-        config.rules_target()  # a Speed match to a target is played here too
+        config.rules_target()  # a match to a target score is played here too
     except TableError as exc:
         raise ProtocolError("bad-request", exc.message) from None
     return config, clean_text(body.title, TITLE_MAX)
@@ -278,11 +267,9 @@ def bound_refusal(body: CreateTable, settings: Settings, lang: str) -> str | Non
             max(1, int(least)),
             seconds=f"{least:g}",
         )
-    try:
-        end = EndCondition.parse(body.end or str(body.options.get("end", "broke")))
-    except RulesError:
-        return None  # config_from says what is wrong with it
-    if end.kind == "rounds" and end.number > settings.max_table_rounds:
+    asked = faces.part(body.game, "rounds_asked")
+    rounds = asked(body) if asked is not None else None
+    if rounds is not None and rounds > settings.max_table_rounds:
         return tr.ngettext(
             "a table plays at most {n} round: choose fewer",
             "a table plays at most {n} rounds: choose fewer",
@@ -348,7 +335,7 @@ async def _create_table(request: Request, address: str, lang: str, pending: str)
         if refusal is not None:
             return error_json(HTTPStatus.UNPROCESSABLE_ENTITY, "bad-request", refusal)
         if not registry.game(body.game).realtime:
-            config = config_from(body, name, settings_of(request).bot_delay)
+            config = turn_based_config(body, name, settings_of(request).bot_delay)
         else:
             rt_config, rt_title = realtime_config_from(body, name)
     except ProtocolError as exc:
@@ -421,4 +408,7 @@ async def list_tables(request: Request) -> dict[str, Any]:
             except TableError:
                 continue
             mine.append({**row, "you": seat})
+    with contextlib.suppress(StoreUnavailable):  # (the marks wait for the database's return)
+        open_rows = await mark_listed(request, open_rows)
+        mine = await mark_listed(request, mine)
     return {"open": open_rows, "mine": mine}

@@ -55,7 +55,7 @@ from cardroom.web.passkeys import (
 )
 from cardroom.web.passkeys import sign_in as passkey_sign_in_as
 from cardroom.web.play_now import DEFAULT_WAIT, PlayNow
-from cardroom.web.player_stats import GameStats, add_nain_jaune, add_realtime
+from cardroom.web.player_stats import GameStats, add_game, needs_record
 from cardroom.web.protocol import GAME_NAME_MAX, unknown_game
 from cardroom.web.ratings import (
     MIN_GAMES,
@@ -566,7 +566,7 @@ async def my_games(request: Request, player: Player) -> list[dict[str, Any]]:
 
 
 def _result(summary: dict[str, Any], seat: int) -> dict[str, Any]:
-    """What the game gave this seat: chips (Nain Jaune) or won/lost (Spit, Speed)."""
+    """What the game gave this seat: chips (a game that settles in chips) or won/lost."""
     out: dict[str, Any] = {}
     chips = summary.get("chips")
     if isinstance(chips, list) and seat < len(chips):
@@ -593,7 +593,7 @@ async def _record(request: Request, game: str, table_id: str) -> object:
     """A finished table's record, without keeping the table in memory afterwards."""
     service = service_of(request)
     try:
-        if game in ("spit", "speed"):
+        if registry.game(game).realtime:
             return await service.realtime_record(table_id)
         return await service.record(table_id)
     finally:
@@ -612,16 +612,15 @@ async def my_stats(request: Request, games: list[dict[str, Any]]) -> dict[str, A
         one = cache.get(key)
         if one is None:
             one = GameStats()
-            try:
-                record = await _record(request, game["game"], game["table"])
+            record = None
+            try:  # (a game with no figures of its own is counted without its record)
+                if needs_record(game["game"]):
+                    record = await _record(request, game["game"], game["table"])
             except TableError:
                 continue
             # a record is replayed through the engine: off the event loop
-            if game["game"] == "nain-jaune":
-                await asyncio.to_thread(add_nain_jaune, one, record, game["seat"])
-            else:
-                winner = game["result"].get("winner_seat")
-                await asyncio.to_thread(add_realtime, one, record, game["seat"], winner)
+            winner = game["result"].get("winner_seat")
+            await asyncio.to_thread(add_game, one, game["game"], record, game["seat"], winner)
             if len(cache) >= STATS_CACHE:
                 cache.pop(next(iter(cache)))
             cache[key] = one
@@ -819,7 +818,7 @@ async def play_page(request: Request) -> Response:
 
 @router.post("/api/play")
 async def play_now(request: Request) -> Response:
-    """Wait for a game: ``{"game", "size" (Nain Jaune), "wait" (seconds before bots),
+    """Wait for a game: ``{"game", "size" (a turn-based game), "wait" (seconds before bots),
     "bot_now" (bots at once if nobody is waiting)}``."""
     got = await _player_body(request, PlayIn, named=True)
     if isinstance(got, Response):

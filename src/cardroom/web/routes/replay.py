@@ -29,16 +29,15 @@ from fastapi.responses import Response
 from cardroom.games.errors import RecordError as BaseRecordError
 from cardroom.games.messages import Message
 from cardroom.games.records import loads
-from cardroom.games.registry import REALTIME, names
+from cardroom.games.registry import game
 from cardroom.i18n import translator
 from cardroom.i18n.messages import words as message_text
 from cardroom.i18n.reasons import record_error_id
 from cardroom.i18n.words import N_, record_with_shown_names
 from cardroom.tables import TableError
+from cardroom.web.faces import record_game
 from cardroom.web.limits import Limits, Window, refusal
-from cardroom.web.replay_frames import RecordError, ReplayTooLarge, checked_rounds, rounds_page
-from cardroom.web.replay_realtime import RecordError as RealtimeRecordError
-from cardroom.web.replay_realtime import checked_realtime, is_realtime_record, realtime_page
+from cardroom.web.replay_frames import ReplayTooLarge, replayer
 from cardroom.web.routes.common import (
     check_table_id,
     connection_lang,
@@ -62,11 +61,11 @@ MAX_WAITING = 4
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """A record checked by the engine: its parsed rounds (Nain Jaune: a page is replayed from
-    them again) or its replayed games (Spit, Speed)."""
+    """A record checked by its game's engine (its face's ``checked``: parsed rounds a page is
+    replayed from again, or games replayed once) and the face's ``page`` that cuts it."""
 
-    realtime: bool
     replays: list[Any]
+    cut: Callable[..., dict[str, Any]]
 
     def pages(self, per_page: int) -> int:
         """How many pages of ``per_page`` rounds it makes."""
@@ -75,10 +74,7 @@ class Checked:
     def page(self, number: int, per_page: int, lang: str, max_steps: int) -> dict[str, Any]:
         """The frames of page ``number`` (0-based), and where it stands among the pages."""
         first = number * per_page
-        if self.realtime:
-            frames = realtime_page(self.replays, first, per_page, lang, max_steps)
-        else:
-            frames = rounds_page(self.replays, first, per_page, lang, max_steps)
+        frames = self.cut(self.replays, first, per_page, lang, max_steps)
         frames.update(
             first=first,
             total=len(self.replays),
@@ -91,9 +87,8 @@ class Checked:
 
 def check_record(data: Any, max_rounds: int) -> Checked:
     """Replay a parsed record once (in the replays' pool)."""
-    if is_realtime_record(data):  # Spit / Speed: one step per log entry
-        return Checked(True, checked_realtime(data, max_rounds))
-    return Checked(False, checked_rounds(data, max_rounds))
+    check, cut = replayer(record_game(data))
+    return Checked(check(data, max_rounds), cut)
 
 
 class Replays:
@@ -245,7 +240,7 @@ async def _compute(
     replays.waiting += 1
     try:
         done, body = await asyncio.get_running_loop().run_in_executor(replays.pool, work)
-    except (RecordError, RealtimeRecordError) as exc:
+    except BaseRecordError as exc:
         return bad_record_json(exc, lang)
     except ReplayTooLarge as exc:
         return refusal(HTTPStatus.UNPROCESSABLE_ENTITY, "too-large", exc.id, lang, **exc.fields)
@@ -333,7 +328,7 @@ async def replay_table(request: Request, table_id: str) -> Response:
     service = service_of(request)
 
     async def record() -> Any:
-        if await service.game_of(table_id) in names(REALTIME):
+        if game(await service.game_of(table_id)).realtime:
             return await service.realtime_record(table_id)
         rounds = await service.record(table_id)
         try:  # the bots' names in the reader's words, as the table showed them

@@ -8,6 +8,7 @@ from http import HTTPStatus
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+import cardroom.web.faces as faces
 from cardroom.games.messages import Message
 from cardroom.games.registry import REALTIME, names
 from cardroom.i18n import translator
@@ -184,13 +185,15 @@ async def table_page(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     if not await _exists(request, table_id):
         return _no_table(request)
-    return page(request, await _template(request, table_id))
+    return await _table_page(request, table_id)
 
 
-async def _template(request: Request, table_id: str) -> str:
-    """``realtime.html`` for a real-time game, ``table.html`` for a turn-based one."""
+async def _table_page(request: Request, table_id: str) -> Response:
+    """The page of the table's game: its web face's ``TABLE_PAGE``, else ``realtime.html``
+    for a real-time game and ``table.html`` for a turn-based one (``{{game}}``: its name)."""
     game = await service_of(request).game_of(table_id)
-    return "realtime.html" if game in names(REALTIME) else "table.html"
+    default = "realtime.html" if game in names(REALTIME) else "table.html"
+    return page(request, faces.part(game, "TABLE_PAGE", default), fill={"game": game})
 
 
 async def _acting_seat(request: Request, table_id: str, refusal: Message = PLAYERS_ONLY) -> int:
@@ -237,7 +240,7 @@ async def rematch(request: Request, table_id: str) -> Response:
 
 @router.post("/t/{table_id}/leave")
 async def leave(request: Request, table_id: str) -> Response:
-    """Leave a Nain Jaune game: a bot plays the seat to the end (logged). The seat's cookie
+    """Leave a turn-based game: a bot plays the seat to the end (logged). The seat's cookie
     goes (the page then watches or goes to the lobby). Answers ``{"ok": true}``."""
     check_table_id(table_id)
     lang = connection_lang(request)  # (the guard refused other sites' pages and non-JSON)
@@ -257,7 +260,7 @@ async def watch_page(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     if not await _exists(request, table_id):
         return _no_table(request)
-    return page(request, await _template(request, table_id))
+    return await _table_page(request, table_id)
 
 
 @router.get("/t/{table_id}/record")

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardroom.games.messages import Message
 from cardroom.games.registry import REALTIME, names
+from cardroom.games.registry import game as game_entry
 from cardroom.i18n import translator
 from cardroom.i18n.realtime_words import localize_realtime_frame, reason_words
 from cardroom.i18n.reasons import message_id, table_error_text
@@ -209,6 +210,16 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
     connection.bot_name = bot.name
+    connection.beats = True  # held to the heartbeat from the start: a silent bot is away
+    connection.silent_after = bot_api.BOT_SILENT
+    try:
+        entry = game_entry(await service.game_of(table_id))
+    except (TableError, StoreUnavailable) as exc:
+        await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        log.info("table %s: the bot's game not known (%s)", table_id, exc)
+        return
+    if not entry.realtime:  # its turns are read, so that a bot stuck on its turn is away
+        connection.reader = entry.load("wire").Reader()
     await bot_api.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
@@ -309,6 +320,16 @@ class Connection:
         reading goes on (a ping is answered) while an action waits for the database."""
         self.heard_at = time.monotonic()
         self.beats = False
+        self.silent_after = PAGE_SILENT
+        """Seconds of silence after which a beating connection is closed."""
+        self.turn_since: float | None = None
+        """A bot's connection: since when a frame has asked its seat to act (a turn-based
+        game's turn) with no action taken since (None: not asked)."""
+        self.turn_seq: object = None
+        """The ``seq`` of the frame that asked it (a later frame asking again is a new turn)."""
+        self.reader: Any = None
+        """A bot's connection at a turn-based game: the game's frame reader (its ``wire``
+        piece's), which says when the seat is asked to act."""
         self.dispatching = False
         self.closing = False
         """The page sends pings (a heartbeat): a page silent for ``PAGE_SILENT`` s is gone."""
@@ -316,9 +337,32 @@ class Connection:
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
         frame = bot_api.mark_programs(self.websocket, self.table_id, frame)
+        if self.bot_name is not None and frame.get("type") == "state":
+            if not self._asked(frame):
+                self.turn_since = None
+            elif self.turn_since is None or frame.get("seq") != self.turn_seq:
+                self.turn_since = time.monotonic()  # a new turn (a refused action is none)
+                self.turn_seq = frame.get("seq")
         text = render_frame(frame, self.lang)
         async with self.send_lock:
             await self.websocket.send_text(text)
+
+    def _asked(self, frame: dict[str, Any]) -> bool:
+        """Whether a state frame asks this (bot's) seat to act: its turn at a turn-based
+        game, with actions to choose from (read by the game's own reader)."""
+        if self.reader is None:  # a race (a slow bot loses it, as a slow person does)
+            return False
+        try:
+            view = self.reader.view(frame)
+        except Exception:  # a frame the reader cannot read asks nothing of anybody
+            log.debug("table %s: frame not read for the bot's turn", self.table_id, exc_info=True)
+            return False
+        return bool(
+            frame.get("status") == "playing"
+            and view is not None
+            and view.my_turn
+            and view.legal_actions
+        )
 
     async def run(self, sub: Subscription) -> None:
         """Until the client leaves: ``sub``'s frames out, messages in."""
@@ -429,13 +473,28 @@ class Connection:
 
     async def _work(self) -> None:
         """The messages other than pings, one after the other; and a page that sent a
-        heartbeat and then nothing for ``PAGE_SILENT`` seconds is closed (it is gone)."""
+        heartbeat and then nothing for ``PAGE_SILENT`` seconds is closed (it is gone), as is a
+        bot that has not acted within ``BOT_TURN`` seconds of its turn."""
         while True:
             try:
-                message = await asyncio.wait_for(self.waiting.get(), PAGE_SILENT / 4)
+                message = await asyncio.wait_for(self.waiting.get(), self.silent_after / 4)
             except TimeoutError:
-                if self.beats and time.monotonic() - self.heard_at > PAGE_SILENT:
+                message = None
+            since = self.turn_since
+            if (
+                since is not None
+                and time.monotonic() - since > bot_api.BOT_TURN
+                and not isinstance(message, Act)
+            ):
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await self._error("away", bot_api.slow_words())  # away: the takeover
+                    await self.websocket.close(CLOSE_GOING_AWAY)
+                return
+            if message is None:
+                if self.beats and time.monotonic() - self.heard_at > self.silent_after:
                     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                        if self.bot_name is not None:  # a program is told why, in words
+                            await self._error("away", bot_api.silent_words())
                         await self.websocket.close(CLOSE_GOING_AWAY)
                     return
                 continue

@@ -218,10 +218,16 @@ def opponent_follows(view: RoundView) -> list[tuple[int, int]]:
 
 
 def prepare(
-    view: RoundView, first: Hidden, model: bool = True, follow: bool = True
+    view: RoundView,
+    first: Hidden,
+    model: bool = True,
+    follow: bool = True,
+    learned_model: bool = False,
 ) -> Prepared:
     """The arrays of :func:`cardroom.games.nain_jaune.kernel.search_worlds` for ``view``, with
-    ``first`` (a consistent deal of the hidden cards) as the starting deal."""
+    ``first`` (a consistent deal of the hidden cards) as the starting deal; with
+    ``learned_model`` the opponents' free leads are explained by the learned lead policy
+    instead of the heuristic."""
     from cardroom.games.nain_jaune import kernel as fast
 
     rnd = rebuild(view, first)
@@ -242,7 +248,7 @@ def prepare(
     assign = np.array([where[c.index] for c in unseen], np.int64)
     leads = opponent_leads(view) if model else []
     follows = opponent_follows(view) if model and follow else []
-    lead_rows = np.zeros((len(leads) + len(follows), 5), np.int64)
+    lead_rows = np.zeros((len(leads) + len(follows), 5 + view.players), np.int64)
     lead_lacks = np.zeros((len(leads), view.players), np.int64)
     lead_boards = np.zeros((len(leads), 5), np.int64)
     for i, lead in enumerate(leads):
@@ -256,6 +262,10 @@ def prepare(
             for p, rank in view.passes[: lead.passes]:
                 lead_lacks[i, p] |= 1 << rank
         lead_boards[i, :] = lead.board
+        if learned_model:
+            lead_rows[i, 4] = 2
+            for p in range(view.players):
+                lead_rows[i, 5 + p] = view.hand_sizes[p] + sum(1 for q, _ in later if q == p)
     for i, (who, at) in enumerate(follows, start=len(leads)):
         lead_rows[i, 0] = who
         lead_rows[i, 1] = _fast(view.played[at][1].index)
@@ -287,9 +297,11 @@ def run_worlds(
     totals: Any,
     sample: bool = True,
     depth: int = 0,
+    sub: int = -1,
 ) -> float:
     """Play ``n_worlds`` worlds of ``prep`` into ``totals``; returns their total weight.
-    ``depth``: with a lookahead, how many choices of each rollout it makes (0: all)."""
+    ``depth``: with a lookahead, how many choices of each rollout it makes (0: all); ``sub``:
+    the policy of the lookahead's rollouts (-1: the kernel's choice, see ``search_worlds``)."""
     from cardroom.games.nain_jaune.kernel import search_worlds
 
     return float(
@@ -312,6 +324,7 @@ def run_worlds(
             state,
             totals,
             depth,
+            sub,
         )
     )
 

@@ -12,6 +12,13 @@ reproduce the heuristic's leads exactly), and the next iteration plays with it.
 
 The shipped weights (``cardroom/games/nain_jaune/policy_v1.npz``) were made with
 ``--budget full --seed 0``. Deterministic for a seed and budget.
+
+``--budget v2`` goes one iteration further: it first makes v1 exactly as ``full`` does (and
+checks that it is the kernel's ``learned`` policy), then labels new leads, played by v1, with
+a search that **rolls out with v1** (``expert:policy=learned``) at more worlds a label, and
+refits on every label. The kernel compiles its weights in, so this step needs the kernel's
+``learned`` to be v1: the labels' rollouts are the policy being improved, which is expert
+iteration's loop.
 """
 
 from __future__ import annotations
@@ -41,9 +48,16 @@ class Budget:
     iterations: int
     positions: int
     worlds: int
+    learned: tuple[int, int] = (0, 0)
+    """Then: labelled positions and worlds a label of the iteration rolled out with the
+    kernel's learned policy (0: none)."""
 
 
-BUDGETS = {"small": Budget(1, 60, 60), "full": Budget(3, 400, 150)}
+BUDGETS = {
+    "small": Budget(1, 60, 60),
+    "full": Budget(3, 400, 150),
+    "v2": Budget(3, 400, 150, (1200, 1000)),
+}
 L2 = 0.05
 """Pull of the fit towards the heuristic's weights (per position, squared distance)."""
 EXPLORE = 0.1
@@ -63,13 +77,13 @@ def _card_of(c: int) -> int:
 
 
 def collect(
-    w: F64, budget: Budget, rng: random.Random
+    w: F64, budget: Budget, rng: random.Random, rollouts: str = "heuristic"
 ) -> tuple[list[F64], list[int], list[int]]:
     """Play rounds until ``budget.positions`` leads are labelled: each one's features, mask of
-    held ranks and the expert's rank."""
+    held ranks and the expert's rank (its search rolling out with ``rollouts``)."""
     rules = Rules()
     r = fast.encode_rules(rules)
-    expert = ExpertBot(ms=None, iterations=budget.worlds)
+    expert = ExpertBot(ms=None, iterations=budget.worlds, policy=rollouts)
     heuristic = HeuristicBot()
     feats: list[F64] = []
     masks: list[int] = []
@@ -167,6 +181,27 @@ def train(seed: int, budget: Budget, log: bool = False) -> F64:
                 f"expert on {before:.1%}, the fit on {agreement(feats, masks, labels, w):.1%}",
                 flush=True,
             )
+    positions, worlds = budget.learned
+    if positions:
+        if not np.array_equal(w, fast.POLICY_WEIGHTS):
+            raise ValueError(
+                f"the kernel's learned policy ({fast.POLICY_FILE}) is not the policy these "
+                "iterations made: the next iteration's rollouts would not be that policy"
+            )
+        f, m, y = collect(w, Budget(1, positions, worlds), rng, rollouts="learned")
+        before = agreement(f, m, y, w)
+        feats += f
+        masks += m
+        labels += y
+        w = fit(feats, masks, labels, w0)
+        if log:
+            print(
+                f"iteration {budget.iterations + 1} (learned rollouts): {len(labels)} labels; "
+                f"the previous policy agrees with the new labels on {before:.1%}, the fit on "
+                f"{agreement(f, m, y, w):.1%} (on all labels "
+                f"{agreement(feats, masks, labels, w):.1%})",
+                flush=True,
+            )
     return w
 
 
@@ -179,7 +214,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     w = train(args.seed, BUDGETS[args.budget], log=True)
     np.savez(
-        args.out, weights=w, version=np.array(1), seed=np.array(args.seed),
+        args.out, weights=w, version=np.array(2 if args.budget == "v2" else 1),
+        seed=np.array(args.seed),
         budget=np.array(args.budget),
     )
     print(f"wrote {args.out}: weights {w.shape}")

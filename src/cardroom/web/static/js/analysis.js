@@ -1,7 +1,7 @@
 // The analysis page of a finished table: asks the server to analyse it (once: the result is
 // stored), waits, then shows the players' figures, a chart drawn here (SVG) and the decisions.
 import { _, LANG, cardText, clear, el, ngettext, num as localNum, percentText, readJson, startI18n } from "./common.js";
-import { LEVEL_WORDS } from "./games.js";
+import { LEVEL_WORDS, isRealtime, pageOf } from "./games.js";
 
 await startI18n();
 
@@ -40,7 +40,7 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-function showNainJaune(a) {
+function showTurnBased(a) {
   $("a-intro").textContent = _("For every decision, the expert valued each choice from the player's own seat (never the hidden cards), over {worlds} likely deals of the cards it could not see. The loss is what a choice cost against the best one, in chips expected at the end of the round: from 1, 3 and 6 chips it is an inaccuracy, a mistake or a blunder. Accuracy is the share of the chips at stake that the player's choices kept.", { worlds: a.worlds });
   const hindsight = a.hindsight;
   const heads = [_("Player"), _("Decisions"), _("Accuracy"), _("Chips lost"), MARKS.inaccuracy, MARKS.mistake, MARKS.blunder];
@@ -121,15 +121,15 @@ function drawChart(a, r) {
 
 function showRealtime(a) {
   $("a-intro").textContent = _("A reaction time runs from the moment a card could be played to the moment it was played. A play missed is a card that could be played and was covered (or flipped away) by the other side first.");
-  const spit = a.game === "spit";
+  const slaps = Boolean(pageOf(a.game).slaps); // a game with a slap race
   if (!UPLOAD) $("a-replay").href = `/t/${encodeURIComponent(TABLE)}`; // the finished table shows its result
   const heads = [_("Player"), _("Plays"), _("Median reaction"), _("Mean reaction"), _("Fastest"), _("Plays missed"), _("Plays refused"), _("Stalemate calls")];
-  if (spit) heads.push(_("Slaps won"), _("Slaps lost"));
+  if (slaps) heads.push(_("Slaps won"), _("Slaps lost"));
   const stepSecs = (i) => localNum(i * a.histogram_step, Number.isInteger(a.histogram_step) ? 0 : 2);
   const sec = (v) => (v === null ? "–" : _("{seconds} s", { seconds: localNum(v, 2) }));
   table($("a-summary"), heads, a.players.map((p) => {
     const row = [p.name, String(p.plays), sec(p.median), sec(p.mean), sec(p.fastest), String(p.missed), String(p.refused), String(p.calls)];
-    if (spit) row.push(String(p.slaps_won), String(p.slaps_lost));
+    if (slaps) row.push(String(p.slaps_won), String(p.slaps_lost));
     return row;
   }));
   const W = 640, H = 220, L = 36, B = 30, T = 10;
@@ -158,8 +158,8 @@ function show(a) {
   data = a;
   $("a-state").textContent = "";
   $("a-result").hidden = false;
-  if (a.game === "nain-jaune") showNainJaune(a);
-  else showRealtime(a);
+  if (isRealtime(a.game)) showRealtime(a);
+  else showTurnBased(a);
 }
 
 async function ask(method) {

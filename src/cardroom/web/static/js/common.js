@@ -60,8 +60,16 @@ export function ngettext(singular, plural, n, fields = {}) {
   return fill(n === 1 ? singular : plural, all);
 }
 
-/** Load the catalog, translate the page's marked texts and add the language switch. */
-export async function startI18n() {
+let started = null;
+
+/** Load the catalog, translate the page's marked texts and add the language switch (once: a
+ * page's modules all wait for the same start). */
+export function startI18n() {
+  started ??= start();
+  return started;
+}
+
+async function start() {
   if (LANG !== "en") {
     try {
       const response = await fetch(`/static/i18n/${LANG}.json`);

@@ -10,6 +10,12 @@ export const GAME_NAMES = Object.fromEntries(model.games.map((g) => [g.name, g.t
 /** Each game as the registry describes it: {name, title, kind ("turn-based"|"realtime"), players: [min, max]}. */
 export const GAMES = Object.fromEntries(model.games.map((g) => [g.name, g]));
 
+/** The first turn-based game: the lobby's table form and the turn-based table page are its. */
+export const TURN_BASED = model.games.find((g) => g.kind === "turn-based")?.name;
+
+/** What the pages know of a game's own (its web face's page model, e.g. which calls and piles it has). */
+export const pageOf = (name) => GAMES[name]?.page || {};
+
 /** True for a game two play against each other in real time (a bot takes the other seat). */
 export const isRealtime = (name) => GAMES[name]?.kind === "realtime";
 

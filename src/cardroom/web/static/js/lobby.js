@@ -4,7 +4,7 @@ import {
   CHOICES, END_KINDS, LEVEL_WORDS, LEVELS, PLAYERS_MAX, PLAYERS_MIN, PRESETS, PRESET_SOURCES, PRESET_WORDS,
   SOURCES, estimateMinutes,
 } from "./options.js";
-import { isRealtime } from "./games.js";
+import { GAMES, isRealtime } from "./games.js";
 
 await startI18n();
 const $ = (id) => document.getElementById(id);
@@ -38,6 +38,10 @@ function fillStatic() {
   for (const link of document.querySelectorAll("[data-rules]")) {
     link.href = `/rules/${link.dataset.rules}?lang=${LANG}`;
   }
+  // the real-time form's games, from the registry
+  const race = $("rt-game");
+  for (const g of Object.values(GAMES).filter((g) => isRealtime(g.name))) race.append(el("option", { value: g.name }, _(g.title)));
+  race.dispatchEvent(new Event("change")); // its options shown
   for (let n = PLAYERS_MIN; n <= PLAYERS_MAX; n++) {
     $("f-players").append(el("option", { value: n, selected: n === 3 }, String(n)));
   }
@@ -194,7 +198,9 @@ function tableRow(row, mine) {
   const id = row.table ?? row.id;
   const title = row.title || _("Table {id}", { id });
   const url = row.url || `/t/${encodeURIComponent(id)}`;
-  const who = (row.seats || []).map((s, i) => personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
+  // a program a player brought is marked before anyone sits down with it
+  const who = (row.seats || []).map((s, i) => (s.program ? _("{name} (a program)", { name: s.name || _("bot") }) : null)
+    || personName(s.name) || (s.kind === "bot" ? botName(row, s, i) : _("free seat"))).join(", ");
   const links = [el("a", { href: url }, mine ? _("Open") : _("Watch or join"))];
   if (!mine) links[0] = el("a", { href: `${url}/watch` }, _("Watch"));
   if (row.status === "over" && !isRealtime(row.game)) {

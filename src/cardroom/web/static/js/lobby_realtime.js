@@ -1,10 +1,13 @@
-// The lobby's Spit / Speed form: a table for two (you and a bot or a friend) with its options.
+// The lobby's real-time form: a real-time game's table for two (you and a bot or a friend) with its
+// options. Each game's options are its part of the form (its lobby_realtime.html, in the game's folder):
+// every field marked data-option is sent as that option (data-unless: left out at that value).
 // Against a bot it takes you to your seat at once; a friend's table shows the invitation first.
 import { LANG, _, clear, el, readJson } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
 
+/** Show the chosen game's options (the lobby fills the games from the registry). */
 function gameChanged() {
   const game = $("rt-game").value;
   for (const box of document.querySelectorAll(".rt-opts")) box.hidden = box.dataset.game !== game;
@@ -22,15 +25,11 @@ let awayChosen = false; // once the person picks what happens, the opponent no l
 function body() {
   const game = $("rt-game").value;
   const options = { countdown: $("rt-countdown").value || "3" };
-  if (game === "spit") {
-    options.piles = $("rt-piles").value;
-    options.slap = $("rt-slap").value;
-    options.alternate_colours = $("rt-alternate").checked;
-    if ($("rt-games").value !== "1") options.games = $("rt-games").value; // a match
-  } else {
-    options.side_piles = $("rt-side").value;
-    options.score_hand = $("rt-score-hand").checked;
-    if ($("rt-target").value !== "0") options.target = $("rt-target").value; // a match
+  const box = document.querySelector(`.rt-opts[data-game="${CSS.escape(game)}"]`);
+  for (const field of box ? box.querySelectorAll("[data-option]") : []) {
+    const value = field.type === "checkbox" ? field.checked : field.value;
+    if (field.dataset.unless !== undefined && value === field.dataset.unless) continue; // e.g. one game, not a match
+    options[field.dataset.option] = value;
   }
   const level = $("rt-level").value;
   const other = $("rt-opponent").value === "bot" ? { kind: "bot", level } : { kind: "person" };

@@ -1,8 +1,10 @@
-// The options of Nain Jaune as the lobby offers them. Their values, presets and words (msgids,
-// translated where shown) come from the server (/api/options/nain-jaune, built from
-// cardroom/games/nain_jaune/rules.py and cardroom/i18n/options.py): this file keeps no copy.
+// The options of the lobby's turn-based game as the lobby offers them. Their values, presets and
+// words (msgids, translated where shown) come from the server (/api/options/<game>, built from
+// the game's rules module and its options' words, the registry's options_words piece): this
+// file keeps no copy.
+import { TURN_BASED } from "./games.js";
 
-const model = await (await fetch("/api/options/nain-jaune")).json();
+const model = await (await fetch(`/api/options/${encodeURIComponent(TURN_BASED)}`)).json();
 
 export const PLAYERS_MIN = model.players_min;
 export const PLAYERS_MAX = model.players_max;

@@ -1,14 +1,18 @@
-// The Spit / Speed table page: one websocket; the server's arbiter decides everything, this page
+// The real-time table page: one websocket; the server's arbiter decides everything, this page
 // only draws the frames it is sent and sends actions that name the card, the pile and the top
-// card it showed ("seen").
+// card it showed ("seen"). What is a game's own (its piles, its call, its keys) is its page face,
+// a script in the game's folder (games/<game>/web/realtime.js, served at /games/<game>/realtime.js).
 import {
   LANG, _, cardBack, cardFace, cardImg, cardLabel, clear, el, ngettext, startI18n, tableAddress,
   personName, tableSocket, postJson, fillIfChanged, fillRatingLine, forgetShown,
 } from "./common.js";
-import { LEVEL_WORDS } from "./games.js";
+import { GAMES, LEVEL_WORDS, isRealtime } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
+/** Each real-time game's page face, by name (see the games' realtime.js). */
+const FACES = Object.fromEntries(await Promise.all(Object.values(GAMES).filter((g) => isRealtime(g.name))
+  .map(async (g) => [g.name, await import(`/games/${encodeURIComponent(g.name)}/realtime.js`)])));
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
@@ -19,8 +23,8 @@ let state = null;
 let nextId = 1;
 let fresh = true;
 let offset = 0;            // server time - this computer's time (seconds)
-let selected = null;       // {card, stock} (Spit) or {card} (Speed) chosen for the next pile
-let moving = false;        // Spit: "m" pressed, the next digit is the empty space
+let selected = null;       // {card, stock} chosen for the next pile
+let moving = false;        // "m" pressed (a game that moves cards): the next digit is the empty space
 let errorTimer = null;
 let tops = [null, null];   // per middle pile: {top, before, at}: its top, the one before, when it changed
 let slapEnded = 0;         // when a slap / choose phase last ended (a late j or k)
@@ -179,7 +183,7 @@ function announcePhase(phase) {
   const words = {
     slap: _("New layout: slap a middle pile!"),
     choose: _("A pile is being chosen…"),
-    stalemate: state.game === "speed" ? _("Flip called") : _("Stalemate: call “Spit!”"),
+    stalemate: face().words(TOUCH).stalemate,
     play: _("Play!"),
     over: _("Game over"),
   };
@@ -238,7 +242,8 @@ function addNotes(notes) {
 }
 
 // ---- reading the frame --------------------------------------------------------------------
-const isSpit = () => state && state.game === "spit";
+/** This table's game's page face. */
+const face = () => FACES[state.game];
 const view = () => (state && state.table_view) || null;
 const mySeat = () => (state && state.you !== null && state.you !== undefined ? state.you : null);
 const viewSeat = () => (mySeat() === null ? 0 : mySeat());
@@ -254,7 +259,17 @@ function seatName(g) {
 /** A seat's name over its cards: "Bot (for Ann)" while a bot plays the seat of its person. */
 function seatLabel(g) {
   const row = state.seats.find((x) => x.seat === g);
-  return row && row.kind === "person" && row.taken ? _("Bot (for {name})", { name: seatName(g) }) : seatName(g);
+  if (row && row.kind === "person" && row.taken) return _("Bot (for {name})", { name: seatName(g) });
+  return row && row.program ? _("{name} (a program)", { name: seatName(g) }) : seatName(g);
+}
+
+/** Who plays against a person is told before they sit down: a program a player brought. */
+function programNote() {
+  const me = mySeat();
+  const them = (state.seats || []).filter((s) => s.program && s.seat !== me && s.name);
+  if (!them.length) return null;
+  return el("p", { class: "program-note", role: "note" },
+    them.map((s) => _("{name} is a program a player brought, not a person.", { name: seatName(s.seat) })).join(" "));
 }
 
 function legal(type) {
@@ -262,14 +277,11 @@ function legal(type) {
   return Boolean(v && (v.legal || []).some((a) => a.type === type));
 }
 
-/** The cards this seat can aim at a pile: Spit face-up stock tops, Speed hand cards. */
+/** The cards this seat can aim at a pile (its game's: stock tops, hand cards…). */
 function myCards() {
   const v = view();
   if (!v || mySeat() === null) return [];
-  if (isSpit()) {
-    return (v.stocks[mySeat()] || []).map(([top, n], i) => ({ card: top, stock: i, n }));
-  }
-  return (v.hand || []).map((card, i) => ({ card, stock: i, n: 1 }));
+  return face().myCards(v, mySeat());
 }
 
 function keepSelection() {
@@ -294,14 +306,13 @@ function play(card, pile) {
 function pilePressed(pile) {
   const v = view();
   if (!v || mySeat() === null) return;
+  const own = selected && selected.card ? null : face().pileAct?.(v, pile, Date.now() - slapEnded);
   if (selected && selected.card) {
     play(selected.card, pile);
-  } else if (isSpit() && v.phase === "slap") {
-    act({ type: "slap", pile });
-  } else if (isSpit() && v.phase === "choose") {
-    act({ type: "choose", pile });
-  } else if (isSpit() && Date.now() - slapEnded < 2000) {
-    showError(_("Too late: the middle piles were already taken."));
+  } else if (own && own.action) {
+    act(own.action);
+  } else if (own && own.error) {
+    showError(own.error);
   } else {
     showError(_("Choose one of your cards first, then the pile."));
   }
@@ -309,22 +320,12 @@ function pilePressed(pile) {
 
 function cardPressed(item) {
   if (mySeat() === null || !state || state.status !== "playing") return;
-  if (isSpit() && moving) {
-    moving = false;
-    if (selected && selected.card && item.n === 0) {
-      act({ type: "move", card: selected.card, to_stock: item.stock });
-      selected = null;
-      render();
-      return;
-    }
-  }
-  if (isSpit() && item.n > 0 && !item.card) {
-    act({ type: "turn-up", stock: item.stock });
-    return;
-  }
-  if (isSpit() && item.n === 0) {
-    if (selected && selected.card) {
-      act({ type: "move", card: selected.card, to_stock: item.stock });
+  const wasMoving = moving;
+  moving = false;
+  const own = face().cardAct?.(item, selected, wasMoving); // the game's own (turn up, move)
+  if (own) {
+    if (own.action) act(own.action);
+    if (own.clear) {
       selected = null;
       render();
     }
@@ -335,7 +336,7 @@ function cardPressed(item) {
 }
 
 function call() {
-  act({ type: isSpit() ? "spit" : "call" });
+  act({ type: face().CALL });
 }
 
 // ---- drawing ------------------------------------------------------------------------------
@@ -353,7 +354,7 @@ function render() {
   document.body.dataset.status = state.status;
   document.body.dataset.game = state.game;
   rulesLink();
-  const title = state.title || (isSpit() ? _("Spit") : _("Speed"));
+  const title = state.title || _(GAMES[state.game].title);
   $("table-title").textContent = mySeat() === null ? _("{title} (watching)", { title }) : title;
   document.title = `cardroom: ${title}`;
   renderStatus();
@@ -388,10 +389,10 @@ function renderStatus() {
   } else if (v) {
     const phase = v.phase;
     // a phone has no keyboard: its words name no key and say "tap"
-    if (phase === "start") text = isSpit() ? (TOUCH ? _("Call “Spit!” to start.") : _("Call “Spit!” to start (Space).")) : (TOUCH ? _("Call for the flip to start.") : _("Call for the flip to start (Space)."));
+    if (phase === "start") text = face().words(TOUCH).start;
     else if (phase === "slap") text = TOUCH ? _("New layout: slap the smaller middle pile!") : _("New layout: slap the smaller middle pile (j / k)!");
     else if (phase === "choose") text = v.chooser === mySeat() ? (TOUCH ? _("Choose your middle pile.") : _("Choose your middle pile (j / k).")) : _("{name} chooses a pile.", { name: seatName(v.chooser) });
-    else if (v.stalemate) text = isSpit() ? (TOUCH ? _("Nobody can move: call “Spit!”.") : _("Nobody can move: call “Spit!” (Space).")) : _("Flip called: the side piles turn.");
+    else if (v.stalemate) text = face().words(TOUCH).stuck;
     else text = TOUCH ? _("Play! Drag a card onto a middle pile, or tap it then the pile.") : _("Play! Drag a card onto a middle pile, or click it then the pile.");
   }
   $("status-line").textContent = text;
@@ -483,8 +484,8 @@ setInterval(() => {
 }, 100);
 
 function pileBox(label, top, n, attrs = {}) {
-  const face = top ? cardFace(top, "rt-card") : n > 0 ? cardBack("rt-card") : el("span", { class: "card rt-card rt-empty", "aria-hidden": "true" });
-  return el("div", { class: "rt-pile", ...attrs }, face, el("span", { class: "rt-count" }, label));
+  const shown = top ? cardFace(top, "rt-card") : n > 0 ? cardBack("rt-card") : el("span", { class: "card rt-card rt-empty", "aria-hidden": "true" });
+  return el("div", { class: "rt-pile", ...attrs }, shown, el("span", { class: "rt-count" }, label));
 }
 
 function renderThem() {
@@ -493,28 +494,19 @@ function renderThem() {
   if (!v) return;
   const them = 1 - viewSeat();
   box.append(el("h2", { class: "rt-name" }, mySeat() === null ? seatLabel(them) : _("{name} (opponent)", { name: seatLabel(them) }), " ", presenceBadge(them)));
-  const row = el("div", { class: "rt-row" });
-  if (isSpit()) {
-    (v.stocks[them] || []).forEach(([top, n], i) => row.append(pileBox(`${n}`, top, n, { "data-their-stock": i })));
-    row.append(pileBox(_("spit pile {n}", { n: v.spit_left[them] }), null, v.spit_left[them]));
-  } else {
-    const n = v.hand_sizes[them];
-    const hand = el("div", { class: "rt-hand-back", role: "img", "aria-label": ngettext("{n} card in hand", "{n} cards in hand", n) });
-    for (let i = 0; i < n; i++) hand.append(cardBack("rt-card"));
-    row.append(hand, pileBox(_("draw pile {n}", { n: v.draw_sizes[them] }), null, v.draw_sizes[them]));
-  }
-  box.append(row);
-  if (v.called && v.called[them]) box.append(el("p", { class: "rt-called" }, isSpit() ? _("called “Spit!”") : _("called for the flip")));
+  box.append(el("div", { class: "rt-row" }, face().theirRow(v, them, pileBox)));
+  if (v.called && v.called[them]) box.append(el("p", { class: "rt-called" }, face().words(TOUCH).called));
 }
 
 function renderMiddle() {
   const box = clear($("middle"));
   const v = view();
   if (!v) return;
-  if (!isSpit()) box.append(pileBox(_("side {n}", { n: v.side_sizes[0] }), null, v.side_sizes[0]));
+  const ends = face().middleEnds?.(v, pileBox); // piles at either end of the middle, if any
+  if (ends) box.append(ends[0]);
   [0, 1].forEach((pile) => {
     const top = v.centre[pile];
-    const open = !isSpit() || !v.open_piles || v.open_piles[pile];
+    const open = !v.open_piles || v.open_piles[pile];
     const size = v.centre_sizes[pile];
     // the accessible name is the visible text ("pile 1 · 5") and then the card and the count
     const said = top
@@ -538,7 +530,7 @@ function renderMiddle() {
     el("span", { class: "sr-only" }, said));
     box.append(target);
   });
-  if (!isSpit()) box.append(pileBox(_("side {n}", { n: v.side_sizes[1] }), null, v.side_sizes[1]));
+  if (ends) box.append(ends[1]);
 }
 
 function renderActions() {
@@ -549,25 +541,17 @@ function renderActions() {
   }
   if (mySeat() === null || state.status !== "playing") return;
   const v = view();
-  const label = isSpit() ? (TOUCH ? _("“Spit!”") : _("“Spit!” (Space)")) : (TOUCH ? _("Flip") : _("Flip (Space)"));
-  const canCall = legal(isSpit() ? "spit" : "call");
+  const label = face().words(TOUCH).call;
+  const canCall = legal(face().CALL);
   box.append(el("button", { type: "button", id: "call-button", class: canCall ? "primary" : "", onclick: call }, label));
-  if (isSpit() && (v.phase === "slap" || v.phase === "choose")) {
-    [0, 1].forEach((pile) => {
-      const f = { number: pile + 1, key: pile === 0 ? "j" : "k" };
-      box.append(el("button", {
-        type: "button", class: "claim", "data-slap": pile,
-        onclick: () => act({ type: v.phase === "slap" ? "slap" : "choose", pile }),
-      }, v.phase === "slap"
-        ? (TOUCH ? _("Slap pile {number}", f) : _("Slap pile {number} ({key})", f))
-        : (TOUCH ? _("Choose pile {number}", f) : _("Choose pile {number} ({key})", f))));
-    });
-  }
+  box.append(...(face().phaseButtons?.(v, act, TOUCH) || [])); // e.g. a slap after a new layout
   if (v.called && v.called[viewSeat()]) box.append(el("span", { class: "muted" }, _("You called: waiting for the other player or the countdown.")));
 }
 
 function renderWaiting(box) {
   const me = mySeat();
+  const note = programNote();
+  if (note) box.append(note);
   if (me === null) return;
   const seat = state.seats.find((s) => s.seat === me);
   if (seat && !seat.name) {
@@ -593,15 +577,7 @@ function renderMe() {
   if (!v) return;
   if (me === null) {
     // a spectator sees seat 1's public side too (face-up tops only)
-    const row = el("div", { class: "rt-row" });
-    if (isSpit()) {
-      (v.stocks[0] || []).forEach(([top, n]) => row.append(pileBox(`${n}`, top, n)));
-      row.append(pileBox(_("spit pile {n}", { n: v.spit_left[0] }), null, v.spit_left[0]));
-    } else {
-      const hand = ngettext("{n} card in hand", "{n} cards in hand", v.hand_sizes[0]);
-      const draw = ngettext("{n} card to draw", "{n} cards to draw", v.draw_sizes[0]);
-      row.append(el("span", { class: "muted" }, _("{name}: {hand}, {draw}", { name: seatName(0), hand, draw })));
-    }
+    const row = el("div", { class: "rt-row" }, face().watchedRow(v, 0, pileBox, seatName(0)));
     box.append(el("h2", { class: "rt-name" }, seatLabel(0), " ", presenceBadge(0)), row);
     return;
   }
@@ -611,17 +587,17 @@ function renderMe() {
     const key = String(i + 1);
     // The accessible name is the button's text: what the card is (for screen readers only),
     // then the visible key ("1", or "1 · 3" for a pile of 3), then how many cards the pile holds.
-    const count = isSpit() && item.n > 1 ? ngettext(" ({n} card)", " ({n} cards)", item.n) : "";
-    let face;
+    const count = item.n > 1 ? ngettext(" ({n} card)", " ({n} cards)", item.n) : "";
+    let picture;
     let label;
     if (item.card) {
-      face = cardImg(item.card);
+      picture = cardImg(item.card);
       label = _("{card}, key", { card: cardLabel(item.card) });
     } else if (item.n > 0) {
-      face = el("img", { src: "/static/cards/back.svg", class: "card-img", alt: "" });
+      picture = el("img", { src: "/static/cards/back.svg", class: "card-img", alt: "" });
       label = _("stock pile {number}: face down, turn it up; key", { number: i + 1 });
     } else {
-      face = el("span", { class: "rt-empty-img" });
+      picture = el("span", { class: "rt-empty-img" });
       label = _("empty space {number}, key", { number: i + 1 });
     }
     const isSel = selected && item.card && selected.card === item.card;
@@ -634,20 +610,16 @@ function renderMe() {
       draggable: item.card ? "true" : "false",
       ondragstart: (ev) => { if (item.card) ev.dataTransfer.setData("text/plain", item.card); },
       onclick: () => cardPressed(item),
-    }, face, el("span", { class: "sr-only" }, `${label} `),
-    el("span", { class: "rt-key" }, isSpit() && item.n > 1 ? `${key} · ${item.n}` : key),
+    }, picture, el("span", { class: "sr-only" }, `${label} `),
+    el("span", { class: "rt-key" }, item.n > 1 ? `${key} · ${item.n}` : key),
     count ? el("span", { class: "sr-only" }, count) : null));
   });
   box.append(row);
-  const extra = isSpit()
-    ? ngettext("spit pile: {n} card", "spit pile: {n} cards", v.spit_left[me])
-    : ngettext("draw pile: {n} card", "draw pile: {n} cards", v.draw_sizes[me]);
-  box.append(el("p", { class: "rt-extra muted" }, extra));
+  box.append(el("p", { class: "rt-extra muted" }, face().extra(v, me)));
 }
 
 function cardsLeft(v, g) {
-  if (isSpit()) return (v.stocks[g] || []).reduce((a, [, n]) => a + n, 0) + v.spit_left[g];
-  return v.hand_sizes[g] + v.draw_sizes[g];
+  return face().cardsLeft(v, g);
 }
 
 /** The scores of a match: "Match to 20 points: Ann 12, Bob 7". */
@@ -683,9 +655,9 @@ function fillResult(box, v, between) {
   const rows = [0, 1].map((g) => el("tr", { class: g === winner ? "winner" : "" },
     el("th", { scope: "row" }, seatName(g)),
     el("td", {}, String(cardsLeft(v, g))),
-    isSpit() ? null : el("td", {}, String(g === winner ? v.points || 0 : 0))));
+    face().POINTS ? el("td", {}, String(g === winner ? v.points || 0 : 0)) : null));
   box.append(el("table", { class: "settlement" },
-    el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Cards left")), isSpit() ? null : el("th", {}, _("Points")))),
+    el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Cards left")), face().POINTS ? el("th", {}, _("Points")) : null)),
     el("tbody", {}, rows)));
   if (state.match) {
     const m = state.match;
@@ -697,13 +669,8 @@ function fillResult(box, v, between) {
       box.append(el("p", { class: "game-winner" }, _("{name} wins the match.", { name: seatName(m.winner) })));
     }
   }
-  if (!isSpit() && v.winner !== null && v.winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
-    const loser = 1 - v.winner;
-    const fromHand = (v.draw_sizes || [])[loser] === 0; // rules version 4: the hand then counts
-    box.append(el("p", { class: "muted rt-points-note" }, state.rules && state.rules.score_hand
-      ? _("Points: one for each card the loser still had to draw, and in hand.")
-      : fromHand ? _("Points: one for each card left in the loser’s hand, their draw pile being empty.")
-        : _("Points: one for each card the loser still had to draw (their draw pile).")));
+  if (face().pointsNote && v.winner !== null && v.winner !== undefined && !(state.forfeit !== null && state.forfeit !== undefined)) {
+    box.append(el("p", { class: "muted rt-points-note" }, face().pointsNote(v, state.rules)));
   }
   if (between) return; // no rematch or record between two games of a match
   const line = el("p", { class: "muted", id: "rating-line", role: "status" });
@@ -739,7 +706,7 @@ document.addEventListener("keydown", (ev) => {
   if (!state || state.status !== "playing" || mySeat() === null) return;
   if (key === " " || key === "Spacebar") { ev.preventDefault(); call(); return; }
   if (key === "Escape") { selected = null; moving = false; render(); return; }
-  if (key === "m" && isSpit()) { moving = Boolean(selected); if (!moving) showError(_("Choose a card first (1…5), then m and the empty space.")); return; }
+  if (key === "m" && face().MOVES) { moving = Boolean(selected); if (!moving) showError(_("Choose a card first (1…5), then m and the empty space.")); return; }
   if (key === "j" || key === "k") { ev.preventDefault(); pilePressed(key === "j" ? 0 : 1); return; }
   if (/^[1-9]$/.test(key)) {
     const item = myCards()[Number(key) - 1];

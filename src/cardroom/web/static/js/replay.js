@@ -300,7 +300,7 @@ async function loadTable() {
   try {
     source = null;
     const data = await fetchPage(0);
-    $("record-link").setAttribute("download", `${data.game || "nain-jaune"}-${TABLE}.json`);
+    $("record-link").setAttribute("download", `${data.game}-${TABLE}.json`);
     show(data, _("Replay of table {id}", { id: TABLE }));
     await openMoment();
   } catch (err) {

@@ -1,6 +1,12 @@
-// The replay viewer's Spit and Speed steps: both players' cards face up (the game is over), the
-// middle piles, what happened (a refusal with its reason) and a time line in real seconds.
-import { _, cardBack, cardFace, clear, el, ngettext } from "./common.js";
+// The replay viewer's real-time steps: both players' cards face up (the game is over), the
+// middle piles, what happened (a refusal with its reason) and a time line in real seconds. What
+// is a game's own (its piles, its call, its points) is its page face (games/<game>/web/realtime.js).
+import { _, cardFace, clear, el } from "./common.js";
+import { GAMES, isRealtime } from "./games.js";
+
+/** Each real-time game's page face, by name. */
+const FACES = Object.fromEntries(await Promise.all(Object.values(GAMES).filter((g) => isRealtime(g.name))
+  .map(async (g) => [g.name, await import(`/games/${encodeURIComponent(g.name)}/realtime.js`)])));
 
 const $ = (id) => document.getElementById(id);
 const secs = (x) => Number(x || 0).toLocaleString(document.documentElement.lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -22,7 +28,7 @@ export function realtimeLabels() {
 export function drawRealtime(replay, ri, si, name, go) {
   const rd = replay.rounds[ri];
   const step = rd.steps[si] || {};
-  const spit = replay.game === "spit";
+  const face = FACES[replay.game];
   $("r-pos").textContent = _("Game {game} of {games} · step {step} of {steps} · {seconds} s of {total} s", {
     game: ri + 1, games: replay.rounds.length, step: si + 1, steps: rd.steps.length, seconds: secs(step.t), total: secs(rd.duration),
   });
@@ -38,9 +44,10 @@ export function drawRealtime(replay, ri, si, name, go) {
 
   $("r-need").textContent = step.timeout ? _("The countdown ran out.") : "";
   const middle = clear($("r-sequence"));
-  if (!spit) middle.append(sidePile(step.side_sizes[0]));
+  const ends = face.replayEnds?.(step); // piles at either end of the middle, if any
+  if (ends) middle.append(ends[0]);
   [0, 1].forEach((p) => middle.append(pile(_("pile {number}", { number: p + 1 }) + ` · ${step.centre_sizes[p]}`, step.centre[p], step.centre_sizes[p])));
-  if (!spit) middle.append(sidePile(step.side_sizes[1]));
+  if (ends) middle.append(ends[1]);
 
   const list = clear($("r-players"));
   [0, 1].forEach((g) => {
@@ -48,16 +55,8 @@ export function drawRealtime(replay, ri, si, name, go) {
     const head = el("span", { class: "seat-head" },
       acting ? el("span", { class: "turn-mark", role: "img", "aria-label": _("acted") }, "▶") : null,
       el("span", { class: "seat-name" }, name(g)),
-      step.called && step.called[g] ? el("span", { class: "muted" }, " · " + (spit ? _("called “Spit!”") : _("called for the flip"))) : null);
-    const row = el("span", { class: "r-hand rt-replay-row" });
-    if (spit) {
-      (step.stocks[g] || []).forEach((p, i) => row.append(el("span", { class: "rt-replay-stock", role: "group", "aria-label": _("stock pile {number}", { number: i + 1 }) },
-        p.cards.length ? p.cards.map((c, k) => cardFace(c, `small${k === p.cards.length - 1 && !p.up ? " rt-down" : ""}`)) : el("span", { class: "muted" }, "–"))));
-      row.append(el("span", { class: "muted" }, " " + _("spit pile {n}", { n: step.spit_left[g] })));
-    } else {
-      (step.hands[g] || []).forEach((c) => row.append(cardFace(c, "small")));
-      row.append(el("span", { class: "muted" }, " " + ngettext("{n} card to draw", "{n} cards to draw", step.draw_sizes[g])));
-    }
+      step.called && step.called[g] ? el("span", { class: "muted" }, " · " + face.words(false).called) : null);
+    const row = el("span", { class: "r-hand rt-replay-row" }, face.replayRow(step, g));
     list.append(el("li", { class: `r-player${acting ? " to-act" : ""}` }, head, row));
   });
 
@@ -67,7 +66,7 @@ export function drawRealtime(replay, ri, si, name, go) {
   box.hidden = !last;
   if (!last) return;
   const res = rd.result || {};
-  drawSettlement(box, res, spit, name);
+  drawSettlement(box, res, face, name);
   drawMatch(box, res.match, name);
 }
 
@@ -82,7 +81,7 @@ function drawMatch(box, match, name) {
   }
 }
 
-function drawSettlement(box, res, spit, name) {
+function drawSettlement(box, res, face, name) {
   if (res.ended && res.ended.reason === "abandoned") {
     box.append(el("p", {}, _("Nobody wins: both players were away too long.")));
     return;
@@ -96,26 +95,13 @@ function drawSettlement(box, res, spit, name) {
     return;
   }
   box.append(el("h2", { class: "game-winner" }, _("{name} wins", { name: name(res.winner) })));
-  if (!spit && res.points !== undefined) {
-    const n = res.points;
-    const said = res.points_from === "hand"
-      ? ngettext("{n} point: one for each card left in the loser’s hand (their draw pile was empty).", "{n} points: one for each card left in the loser’s hand (their draw pile was empty).", n)
-      : res.points_from === "both"
-        ? ngettext("{n} point: one for each card the loser still held, in hand and draw pile.", "{n} points: one for each card the loser still held, in hand and draw pile.", n)
-        : ngettext("{n} point: one for each card left in the loser’s draw pile.", "{n} points: one for each card left in the loser’s draw pile.", n);
-    box.append(el("p", { class: "r-points" }, said));
-  }
-}
-
-/** A Speed side pile: face down, a card back while it holds cards, an empty slot after. */
-function sidePile(n) {
-  const face = n > 0 ? cardBack("small") : el("span", { class: "card small rt-empty", "aria-hidden": "true" });
-  return el("span", { class: "rt-replay-pile" }, face, el("span", { class: "rt-count" }, _("side {n}", { n })));
+  const points = face.replayPoints?.(res); // what a won game scored, if the game scores
+  if (points) box.append(points);
 }
 
 function pile(label, top, n) {
-  const face = top ? cardFace(top, "small") : el("span", { class: "card small rt-empty", "aria-hidden": "true" });
-  return el("span", { class: "rt-replay-pile" }, face, el("span", { class: "rt-count" }, label));
+  const shown = top ? cardFace(top, "small") : el("span", { class: "card small rt-empty", "aria-hidden": "true" });
+  return el("span", { class: "rt-replay-pile" }, shown, el("span", { class: "rt-count" }, label));
 }
 
 /** Every step as a tick at its time; the current one marked; a click goes to the nearest. */

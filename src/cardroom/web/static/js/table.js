@@ -3,7 +3,7 @@ import {
   _, cardBack, cardFace, cardImg, cardLabel, cardText, clear, el, ngettext, rankSymbol, rankName,
   personName, postJson, fillIfChanged, fillRatingLine, forgetShown, secondsUntil, setConn, settlementTable, sortHand, speak, splitCard, startI18n, tableAddress, tableSocket, cardPhrase, rankPhrase
 } from "./common.js";
-import { LEVEL_WORDS } from "./games.js";
+import { LEVEL_WORDS, TURN_BASED } from "./games.js";
 import { mountChat } from "./chat.js";
 
 await startI18n();
@@ -435,6 +435,7 @@ function renderSeats() {
     const tags = [];
     if (g === state.you) tags.push(_("you"));
     if (g === leftSeat) tags.push(_("you (left)"));
+    if (s.program) { classes.push("program"); tags.push(_("a program a player brought")); }
     if (s.kind === "bot") tags.push(s.level ? _("bot {level}", { level: _(LEVEL_WORDS[s.level] || s.level) }) : _("bot"));
     else if (s.bot_playing) { /* its name says it: "Bot (for Ann)" */ }
     else if (s.kind === "person" && !s.joined) tags.push(_("free seat"));
@@ -516,6 +517,10 @@ function fillActions(box, you, mustJoin, moves, r) {
       localStorage.setItem(NAME_KEY, name);
       send({ type: "join", name });
     });
+    // who plays here is told before sitting down: a program a player brought
+    for (const s of state.seats.filter((x) => x.program && x.seat !== you && x.joined)) {
+      box.append(el("p", { class: "program-note", role: "note" }, _("{name} is a program a player brought, not a person.", { name: seatName(s.seat) })));
+    }
     box.append(form);
     return;
   }
@@ -718,7 +723,7 @@ function endScreen(game) {
     standings,
     chipsChart(),
     el("p", { class: "end-links" }, again, watchNew, " ",
-      el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `nain-jaune-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
+      el("a", { class: "button", href: `/t/${encodeURIComponent(TABLE)}/record`, download: `${TURN_BASED}-${TABLE}.json` }, _("Download the record (for cardroom replay)")),
       " ", el("a", { class: "button", href: `/replay/${encodeURIComponent(TABLE)}` }, _("Watch the replay")),
       " ", el("a", { class: "button", href: "/" }, _("Lobby"))),
   ];
