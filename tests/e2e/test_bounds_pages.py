@@ -93,6 +93,29 @@ def test_a_long_upload_is_replayed_a_page_of_rounds_at_a_time(
     ctx.close()
 
 
+def test_a_file_chosen_before_the_pages_words_arrive_is_still_replayed(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    # on a slow line the French catalog comes after the newcomer has already chosen a file
+    record = tmp_path / "short.json"
+    record.write_text(json.dumps(long_record(2)), encoding="utf-8")
+    ctx = browser.new_context(viewport=DESKTOP, locale=LOCALES["fr"])
+    page = ctx.new_page()
+    held: list[object] = []
+    page.route("**/static/i18n/fr.json", lambda route: held.append(route))
+    page.goto(server + "/replay", wait_until="domcontentloaded")
+    for _ in range(200):  # (the route's handler runs while Playwright is called)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its catalog"
+    page.set_input_files("#upload-file", str(record))
+    held[0].continue_()  # type: ignore[attr-defined]
+    shown(page)
+    assert position(page).startswith(POSITION["fr"].format(r=1, n=2))
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "cy"])
 def test_an_uploaded_record_is_analysed_from_the_replay_viewer(
     server: str, browser: Browser, shots: Path, lang: str

@@ -39,6 +39,7 @@ async def test_the_pump_holds_no_frame_while_it_waits_for_the_next() -> None:
     conn.websocket = socket
     conn.table_id = "t"
     conn.lang = "en"
+    conn.bot_name = None  # a person's page
     conn.send_lock = asyncio.Lock()
     conn.first_sent = asyncio.Event()
     sub = Subscription("t", 0)

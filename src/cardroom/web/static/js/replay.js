@@ -281,8 +281,8 @@ $("upload-analyse").addEventListener("click", async () => {
   }
 });
 
-$("upload-file").addEventListener("change", async (e) => {
-  const file = e.target.files?.[0];
+async function uploaded(input) {
+  const file = input.files?.[0];
   if (!file) return;
   if (file.size > 2 * 1024 * 1024) { showError(_("That file is larger than 2 MB: choose a cardroom record.")); return; }
   try {
@@ -290,7 +290,11 @@ $("upload-file").addEventListener("change", async (e) => {
   } catch (err) {
     showError(err.message);
   }
-});
+}
+
+$("upload-file").addEventListener("change", (e) => uploaded(e.target));
+// a file chosen while the page's words were still loading is read now
+if ($("upload-file").files?.length) uploaded($("upload-file"));
 
 async function loadTable() {
   const url = `/t/${encodeURIComponent(TABLE)}/record`;
