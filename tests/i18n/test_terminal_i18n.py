@@ -178,20 +178,22 @@ def test_cardroom_help_in_french_and_welsh() -> None:
     fr = _invoke(["--lang", "fr", "--help"])
     assert fr.startswith("Usage : ")
     for phrase in (
-        "cardroom : jouer, revoir, simuler et étudier le Nain Jaune, Spit et Speed.",
+        "cardroom : jouer, revoir, simuler et étudier des jeux de cartes : Nain Jaune, Spit et "
+        "Speed.",
         "Exemples : cardroom play nain-jaune jouer contre trois robots",
         "Chaque commande a son propre --help.",
         "--version Afficher la version et quitter.",
         "-h, --help Afficher ce message et quitter.",
         "Commandes : analyse Analyse le RECORD (JSON) d’une partie terminée",
-        "play Jouer une partie dans le terminal contre des robots.",
+        "play Jouer dans le terminal contre des robots",
     ):
         assert phrase in flat(fr), phrase
     assert "Show this message" not in fr and "Examples" not in fr
     cy = _invoke(["--help", "--lang=cy"])  # the option after --help counts too
     assert cy.startswith("Defnydd: ")
     for phrase in (
-        "cardroom: chwarae, ailchwarae, efelychu ac astudio Nain Jaune, Tafod a Chyflymder.",
+        "cardroom: chwarae, ailchwarae, efelychu ac astudio gemau cardiau: Nain Jaune, Tafod a "
+        "Chyflymder.",
         "-h, --help Dangos y neges hon a gadael.",
         "Opsiynau:",
         "Gorchmynion:",
@@ -205,12 +207,13 @@ def test_cardroom_help_in_french_and_welsh() -> None:
 
 def test_play_help_in_french_and_welsh() -> None:
     fr = flat(_invoke(["play", "--help"], CARDROOM_LANG="", LANGUAGE="", LC_ALL="fr_FR.UTF-8"))
-    assert "Jouer une partie dans le terminal contre des robots." in fr  # from the locale
+    # from the locale
+    assert "Jouer dans le terminal contre des robots : Nain Jaune, Spit et Speed." in fr
     assert "nain-jaune Jouer au Nain Jaune dans le terminal contre des robots." in fr
     assert "Chaque partie est enregistrée (dans cardroom-records/ par défaut)" in fr
     cy = _invoke(["play", "--help", "--lang", "cy"])
     assert cy.startswith("Defnydd: ")
-    assert "Chwarae gêm yn y derfynell yn erbyn botiau." in flat(cy)
+    assert "Chwarae yn y derfynell yn erbyn botiau: Nain Jaune, Tafod a Chyflymder." in flat(cy)
     assert "spit Chwarae Tafod mewn amser real yn erbyn bot, yn y" in flat(cy)
     spit = flat(_invoke(["play", "spit", "--lang", "cy", "--help"]))
     for phrase in (

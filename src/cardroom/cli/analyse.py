@@ -1,5 +1,5 @@
-"""``cardroom analyse RECORD``: what every decision of a finished game was worth (Nain Jaune),
-or how fast each player reacted (Spit, Speed)."""
+"""``cardroom analyse RECORD``: what every decision of a finished turn-based game was worth, or
+how fast each player of a real-time game reacted."""
 
 from __future__ import annotations
 
@@ -19,11 +19,14 @@ from cardroom.cli.groups import (
     cli,
     current_translator,
     echo_json,
+    help_examples,
+    join_titles,
     lang_option,
     printable,
 )
+from cardroom.cli.helptext import FieldsOption
 from cardroom.cli.options import BoundedInt
-from cardroom.games.registry import GAMES, TURN_BASED, games
+from cardroom.games.registry import GAMES, TURN_BASED, Game, games
 from cardroom.i18n import Translator
 from cardroom.i18n.numbers import decimal, number, percent
 from cardroom.i18n.reasons import record_error_text
@@ -42,43 +45,71 @@ LEVEL_WORDS = {
 }
 
 
-@cli.command(context_settings=CONTEXT)
+REALTIME_ANALYSIS_HELP = N_(
+    "each player's reaction times (from a card becoming playable to its being played), plays "
+    "missed (a playable card covered before it was played), stalemate calls and slaps won and "
+    "lost."
+)
+"""What the analysis of a real-time game tells (a game's words may say it otherwise)."""
+
+
+def _analysis_help(entry: Game) -> str | None:
+    if entry.analysis is None:
+        return None
+    words = entry.load("words") if entry.words is not None else None
+    said: str | None = getattr(words, "ANALYSIS_HELP", None)
+    return said or (REALTIME_ANALYSIS_HELP if entry.realtime else None)
+
+
+def _analyse_fields(tr: Translator) -> dict[str, object]:
+    """``{analyses}``: a paragraph per analysis, after the titles of the games it is for."""
+    by_help: dict[str, list[str]] = {}
+    for entry in games():
+        said = _analysis_help(entry)
+        if said is not None:
+            by_help.setdefault(said, []).append(tr._(entry.title))
+    paragraphs = [
+        tr._("{games}: {analysis}", games=join_titles(tr, titles), analysis=tr._(said))
+        for said, titles in by_help.items()
+    ]
+    examples = help_examples("analyse", _ANALYSE_EXAMPLES)(tr)
+    return {**examples, "analyses": "\n\n".join(paragraphs)}
+
+
+def _turn_based(tr: Translator) -> dict[str, object]:
+    """``{games}``: the turn-based games whose decisions are valued."""
+    return {"games": join_titles(tr, [tr._(g.title) for g in games(TURN_BASED) if g.analysis])}
+
+
+_ANALYSE_EXAMPLES = (
+    ("cardroom analyse game.json", N_("marks and accuracy per player")),
+    ("cardroom analyse game.json --all --hindsight",
+     N_("every decision, and with every card known")),
+    ("cardroom analyse game.json --worlds 16000", N_("steadier figures, four times slower")),
+    ("cardroom analyse game.json --json | jq .summary", ""),
+)
+
+
+@cli.command(context_settings=CONTEXT, help_fields=_analyse_fields)
 @click.argument("record", type=click.Path(path_type=Path))
 @click.option("--worlds", type=BoundedInt(16, 20000), default=4000, show_default=True,
-              help="Deals of the hidden cards tried per decision (Nain Jaune): more is "
+              cls=FieldsOption, help_fields=_turn_based,
+              help="Deals of the hidden cards tried per decision ({games}): more is "
               "steadier and slower.")
-@click.option("--hindsight", is_flag=True,
-              help="Also value every choice with every card known (Nain Jaune).")
-@click.option("--all", "show_all", is_flag=True,
-              help="List every decision, not only the marked ones (Nain Jaune).")
+@click.option("--hindsight", is_flag=True, cls=FieldsOption, help_fields=_turn_based,
+              help="Also value every choice with every card known ({games}).")
+@click.option("--all", "show_all", is_flag=True, cls=FieldsOption, help_fields=_turn_based,
+              help="List every decision, not only the marked ones ({games}).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
 @lang_option
 def analyse(record: Path, worlds: int, hindsight: bool, show_all: bool, as_json: bool) -> None:
     """Analyse a finished game's RECORD (JSON): where chips were lost, or time.
 
-    Nain Jaune: for every decision of every player (which card to play, whether to stop under
-    may_stop, whether to claim under announce=manual) the expert values each legal choice from
-    that player's view at that moment (its own hand and what was public, never the hidden
-    cards): it deals the hidden cards WORLDS times in ways that agree with what the player had
-    seen, plays each choice out to the end of the round in every deal and averages the chips.
-    The loss of a choice is the best choice's value minus its own, in expected chips; a loss of
-    1, 3 or 6 chips or more is an inaccuracy, a mistake or a blunder (only when it is larger
-    than the noise of the deals). Accuracy is the share of the chips at stake in a player's
-    choices that the choices kept (100%: always the best). --hindsight adds each choice's
-    value with every card known: what was possible, and how much was luck. The same record
-    always gives the same figures.
-
-    Spit and Speed: each player's reaction times (from a card becoming playable to its being
-    played), plays missed (a playable card covered before it was played), stalemate calls and
-    slaps won and lost.
+    {analyses}
 
     \b
     Examples:
-      cardroom analyse game.json                      marks and accuracy per player
-      cardroom analyse game.json --all --hindsight    every decision, and with every card known
-      cardroom analyse game.json --worlds 16000       steadier figures, four times slower
-      cardroom analyse game.json --json | jq .summary
-      cardroom analyse spit.json                      reaction times in a Spit game
+    {examples}
     """
     from cardroom.cli.records import load_record
 

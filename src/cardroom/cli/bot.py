@@ -9,7 +9,9 @@ import sys
 
 import click
 
-from cardroom.cli.groups import CONTEXT, cli
+from cardroom.cli.groups import CONTEXT, cli, titles
+from cardroom.games.registry import REALTIME, TURN_BASED
+from cardroom.i18n import Translator
 
 TOKEN_ENV = "CARDROOM_BOT_TOKEN"
 
@@ -19,7 +21,11 @@ def bot() -> None:
     """Your own bot at a cardroom server's tables, playing people."""
 
 
-@bot.command("connect", context_settings=CONTEXT)
+def _kinds(tr: Translator) -> dict[str, object]:
+    return {"turn_based": titles(tr, TURN_BASED), "realtime": titles(tr, REALTIME)}
+
+
+@bot.command("connect", context_settings=CONTEXT, help_fields=_kinds)
 @click.argument("url")
 @click.option(
     "--token",
@@ -54,11 +60,11 @@ def connect(
     Ctrl-C closes every connection and stops. What --play names:
 
     \b
-      a class or object with act(view, rng)   a Nain Jaune bot, as cardroom's own
+      a class or object with act(view, rng)   a bot for {turn_based}, as cardroom's own
       a function f(observation, action_mask)  a PettingZoo or Gymnasium policy: returns an
                                               action id (the research adapters' encoding)
       an object with predict(obs, action_masks=…)   a trained model (MaskablePPO…)
-      a class with observe/due/act/rejected   a Spit or Speed bot (cardroom.bots.reaction)
+      a class with observe/due/act/rejected   a bot for {realtime} (cardroom.bots.reaction)
       easy, medium, hard, expert              cardroom's own bots
 
     \b

@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import click
 
-from cardroom.cli.helptext import TrGroup
-from cardroom.games.registry import games
-from cardroom.i18n import LANGS, Translator, from_environment, translator
+from cardroom.cli.helptext import Fields, TrGroup
+from cardroom.games.registry import Game, TableKind, games
+from cardroom.i18n import LANGS, N_, Translator, from_environment, translator
+from cardroom.i18n.grammar import word_phrase
 from cardroom.i18n.speech import Speaker
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -139,70 +140,139 @@ class GamesGroup(TrGroup):
         return super().get_command(ctx, cmd_name)
 
 
-@click.group(cls=GamesGroup, context_settings=CONTEXT)
+Example = tuple[str, str]
+"""One help example: the command line, and what it does in words (an English msgid, or "")."""
+
+SECTIONS = ("play", "replay", "simulate", "tournament", "analyse", "serve")
+"""The order of the examples in ``cardroom --help``: by the command they run."""
+EXAMPLE_COLUMN = 50
+"""The furthest an example's words start (they start two spaces after the longest command line
+that has words, but not before column 46; a longer one has its words two spaces after it)."""
+
+
+def game_examples(entry: Game, group: str) -> tuple[Example, ...]:
+    """Game ``entry``'s examples for ``cardroom GROUP --help`` (``HELP_EXAMPLES`` of its
+    ``words`` piece; none when it has no words or no examples there)."""
+    if entry.words is None:
+        return ()
+    found: Mapping[str, tuple[Example, ...]] = getattr(entry.load("words"), "HELP_EXAMPLES", {})
+    return tuple(found.get(group, ()))
+
+
+def example_lines(examples: Sequence[Example], tr: Translator) -> str:
+    """The examples as help lines, their words in ``tr``'s language and in one column."""
+    lines = []
+    with_words = [len(command) + 4 for command, words in examples if words]
+    column = min(max([*with_words, EXAMPLE_COLUMN - 4]), EXAMPLE_COLUMN)
+    for command, words in examples:
+        line = f"  {command}"
+        if words:
+            line = f"{line:<{column}}" if len(line) + 2 <= column else f"{line}  "
+            line += tr._(words)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def titles(tr: Translator, kind: TableKind | None = None) -> str:
+    """The registered games' titles (of ``kind`` if given) in ``tr``'s language: ``A, B and C``."""
+    return join_titles(tr, [tr._(entry.title) for entry in games(kind)])
+
+
+def join_titles(tr: Translator, shown: Sequence[str]) -> str:
+    """Games' titles (translated already) as ``A, B and C`` in ``tr``'s language, the last one
+    in the form the word before it asks for (Welsh: « Tafod a Chyflymder »)."""
+    if len(shown) <= 1:
+        return "".join(shown)
+    # TRANSLATORS: a list of games' titles; {title} has the forms of a noun ({title.asp} …)
+    return tr._(
+        "{titles} and {title}", titles=", ".join(shown[:-1]), title=word_phrase(shown[-1], tr.lang)
+    )
+
+
+def help_examples(
+    group: str, before: Sequence[Example] = (), after: Sequence[Example] = ()
+) -> Fields:
+    """The fields of a help text that lists examples: ``{examples}`` (``before``, every game's
+    for ``group`` in the registry's order, ``after``) and ``{games}`` (the games' titles).
+    For ``cardroom`` itself the examples are ordered by the command they run (:data:`SECTIONS`)."""
+
+    def fields(tr: Translator) -> dict[str, object]:
+        found = [*before, *(e for entry in games() for e in game_examples(entry, group)), *after]
+        if group == "cardroom":
+            found.sort(key=_section)
+        return {"examples": example_lines(found, tr), "games": titles(tr)}
+
+    return fields
+
+
+def _section(example: Example) -> int:
+    words = example[0].split()
+    command = words[1] if len(words) > 1 else ""
+    return SECTIONS.index(command) if command in SECTIONS else len(SECTIONS)
+
+
+_CARDROOM_EXAMPLES: tuple[Example, ...] = (
+    ("cardroom replay game.json", N_("a readable account of a record")),
+    ("cardroom replay game.json --json", N_("the result as JSON")),
+    ("cardroom serve --host 0.0.0.0", N_("the games in the browser, with friends")),
+)
+
+
+@click.group(
+    cls=GamesGroup,
+    context_settings=CONTEXT,
+    help_fields=help_examples("cardroom", _CARDROOM_EXAMPLES),
+)
 @click.version_option(package_name="cardroom")
 @lang_option
 def cli() -> None:
-    """cardroom: play, replay, simulate and study Nain Jaune, Spit and Speed.
+    """cardroom: play, replay, simulate and study card games: {games}.
 
     \b
     Examples:
-      cardroom play nain-jaune                    play against three bots
-      cardroom play nain-jaune --players 5 --preset count --level hard
-      cardroom play spit --bot medium             real-time Spit against a bot
-      cardroom play speed --bot expert            real-time Speed against a bot
-      cardroom replay game.json                   a readable account of a record
-      cardroom replay game.json --json            the result as JSON
-      cardroom simulate nain-jaune --rounds 1000000 --workers 2
-      cardroom simulate spit --games 1000 --bots easy,expert
-      cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000
-      cardroom serve --host 0.0.0.0                Nain Jaune in the browser with friends
+    {examples}
 
     Each command has its own --help.
     """
 
 
-@cli.group(context_settings=CONTEXT)
+@cli.group(
+    context_settings=CONTEXT,
+    help_fields=help_examples(
+        "play", after=[("cardroom play GAME --help", N_("every option of the game"))]
+    ),
+)
 @lang_option
 def play() -> None:
-    """Play a game in the terminal against bots.
+    """Play {games} in the terminal against bots.
 
     \b
     Examples:
-      cardroom play nain-jaune                    you against three bots, full screen
-      cardroom play nain-jaune --plain            line by line, for screen readers and pipes
-      cardroom play nain-jaune --level expert     against the expert (search) bot
-      cardroom play spit --bot hard               Spit in real time (keys in its --help)
-      cardroom play speed --option side_piles=5   Speed with side piles of five
-      cardroom play nain-jaune --help             every option of the game
+    {examples}
 
     Every game is saved as a record (cardroom-records/ by default) that `cardroom replay` reads.
     """
 
 
-@cli.group(context_settings=CONTEXT)
+@cli.group(context_settings=CONTEXT, help_fields=help_examples("simulate"))
 @lang_option
 def simulate() -> None:
     """Play many games between bots and summarise them.
 
     \b
     Examples:
-      cardroom simulate nain-jaune --rounds 1000000 --players 4 --workers 2
-      cardroom simulate nain-jaune --rounds 100000 --bots heuristic,random --json
-      cardroom simulate spit --games 1000 --bots easy,expert --seed 1
-      cardroom simulate speed --games 1000 --bots hard,hard --json
+    {examples}
     """
 
 
-@cli.group(context_settings=CONTEXT)
+@cli.group(context_settings=CONTEXT, help_fields=help_examples("tournament"))
 @lang_option
 def tournament() -> None:
-    """Rank bots against each other over many deals.
+    """Compare bots against each other over many deals.
 
     \b
     Examples:
-      cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000 --players 3
-      cardroom tournament nain-jaune --bots expert:ms=30,heuristic --games 150 --players 4
+    {examples}
     """
 
 

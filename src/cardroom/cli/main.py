@@ -24,6 +24,7 @@ from cardroom.cli.groups import (
 )
 from cardroom.cli.records import load_record, read_record_bytes, record_kind  # noqa: F401
 from cardroom.games.records import brief
+from cardroom.games.registry import names
 from cardroom.i18n import translator
 
 load_game_commands()  # each registered game's own commands
@@ -31,7 +32,7 @@ load_game_commands()  # each registered game's own commands
 __all__ = ["cli", "main", "replay"]
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(context_settings=CONTEXT, help_fields=lambda tr: {"game": next(iter(names()), "game")})
 @click.argument("record", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @lang_option
@@ -44,7 +45,7 @@ def replay(record: Path, as_json: bool) -> None:
 
     \b
     Examples:
-      cardroom replay cardroom-records/nain-jaune-20250101-120000-seed7.json
+      cardroom replay cardroom-records/{game}-20250101-120000-seed7.json
       cardroom replay game.json --json            winner, chips, board, next dealer…
       cardroom replay game.json --json | jq .chips
       cardroom replay game.json --lang fr         the account in French (cy: Welsh)

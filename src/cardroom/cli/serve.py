@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import click
 
-from cardroom.cli.groups import CONTEXT, cli, lang_option
+from cardroom.cli.groups import CONTEXT, cli, lang_option, titles
 
 LAN_ADDRESSES = ("0.0.0.0", "::")
 
@@ -71,7 +71,7 @@ async def check_database(url: str) -> None:
         click.echo(store.upgraded.describe())
 
 
-@cli.command(context_settings=CONTEXT)
+@cli.command(context_settings=CONTEXT, help_fields=lambda tr: {"games": titles(tr)})
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -223,7 +223,7 @@ def serve(
     commit_window: float,
     bots_rate_people: bool,
 ) -> None:
-    """Serve Nain Jaune tables in the browser: play with friends and bots.
+    """Serve tables of {games} in the browser: play with friends and bots.
 
     Open the address it prints, create a table, and send each friend their invitation link.
     Every table is kept in a SQLite file, so a restart loses nothing: games go on where they

@@ -273,3 +273,46 @@ def web_words() -> list[str]:
         words.append(option.label)
         words.extend(c.words for c in option.choices)
     return words
+
+
+HELP_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    # ``cardroom GROUP --help``'s examples of this game: (command line, what it does or "")
+    "cardroom": (
+        ("cardroom play nain-jaune", N_("play against three bots")),
+        ("cardroom play nain-jaune --players 5 --preset count --level hard", ""),
+        ("cardroom simulate nain-jaune --rounds 1000000 --workers 2", ""),
+        ("cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000", ""),
+    ),
+    "play": (
+        ("cardroom play nain-jaune", N_("you against three bots, full screen")),
+        ("cardroom play nain-jaune --plain", N_("line by line, for screen readers and pipes")),
+        ("cardroom play nain-jaune --level expert", N_("against the expert (search) bot")),
+    ),
+    "simulate": (
+        ("cardroom simulate nain-jaune --rounds 1000000 --players 4 --workers 2", ""),
+        ("cardroom simulate nain-jaune --rounds 100000 --bots heuristic,random --json", ""),
+    ),
+    "tournament": (
+        ("cardroom tournament nain-jaune --bots heuristic,greedy,random --games 1000 --players 3",
+         ""),
+        ("cardroom tournament nain-jaune --bots expert:ms=30,heuristic --games 150 --players 4",
+         ""),
+    ),
+}
+"""The command line's help examples for this game, by command group (``cardroom`` itself,
+``play``, ``simulate`` …), shown in the registry's order among the other games'."""
+
+ANALYSIS_HELP = N_(
+    "for every decision of every player (which card to play, whether to stop under may_stop, "
+    "whether to claim under announce=manual) the expert values each legal choice from that "
+    "player's view at that moment (its own hand and what was public, never the hidden cards): "
+    "it deals the hidden cards WORLDS times in ways that agree with what the player had seen, "
+    "plays each choice out to the end of the round in every deal and averages the chips. The "
+    "loss of a choice is the best choice's value minus its own, in expected chips; a loss of 1, "
+    "3 or 6 chips or more is an inaccuracy, a mistake or a blunder (only when it is larger than "
+    "the noise of the deals). Accuracy is the share of the chips at stake in a player's choices "
+    "that the choices kept (100%: always the best). --hindsight adds each choice's value with "
+    "every card known: what was possible, and how much was luck. The same record always gives "
+    "the same figures."
+)
+"""What ``cardroom analyse`` tells of this game's record (after the game's title)."""

@@ -186,3 +186,13 @@ PLAY_CALL_WHEN = N_("for the flip at the start and when you cannot play")
 
 ANALYSIS_TITLE = N_("Speed: reaction times and missed plays")
 """The title of ``cardroom analyse``'s table for a Speed game."""
+
+
+HELP_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    # ``cardroom GROUP --help``'s examples of this game: (command line, what it does or "")
+    "cardroom": (("cardroom play speed --bot expert", N_("real-time Speed against a bot")),),
+    "play": (("cardroom play speed --option side_piles=5", N_("Speed with side piles of five")),),
+    "simulate": (("cardroom simulate speed --games 1000 --bots hard,hard --json", ""),),
+}
+"""The command line's help examples for this game, by command group (``cardroom`` itself,
+``play``, ``simulate`` …), shown in the registry's order among the other games'."""

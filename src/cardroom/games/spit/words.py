@@ -216,3 +216,17 @@ ANALYSIS_TITLE = N_("Spit: reaction times and missed plays")
 """The title of ``cardroom analyse``'s table for a Spit game."""
 ANALYSIS_SLAPS = True
 """A Spit game's analysis counts the slaps won and lost (a new layout is raced for)."""
+
+
+HELP_EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
+    # ``cardroom GROUP --help``'s examples of this game: (command line, what it does or "")
+    "cardroom": (
+        ("cardroom play spit --bot medium", N_("real-time Spit against a bot")),
+        ("cardroom simulate spit --games 1000 --bots easy,expert", ""),
+    ),
+    "play": (("cardroom play spit --bot hard", N_("Spit in real time (keys in its --help)")),),
+    "simulate": (("cardroom simulate spit --games 1000 --bots easy,expert --seed 1", ""),),
+    "analyse": (("cardroom analyse spit.json", N_("reaction times in a Spit game")),),
+}
+"""The command line's help examples for this game, by command group (``cardroom`` itself,
+``play``, ``simulate`` …), shown in the registry's order among the other games'."""
