@@ -115,7 +115,8 @@ class Game:
     (its message ids -> English msgids, merged into ``cardroom.i18n.messages.MESSAGES``),
     optionally ``FIXED`` (fixed refusals that name the game, by their English sentence), ``WHAT``
     (the phase words of its refusals), ``web_words()`` (msgids its lobby model sends) and its
-    own sentences (a table's rules line …)."""
+    own sentences (a table's rules line …); for the command line's help, ``HELP_EXAMPLES``
+    (its examples by command group) and ``ANALYSIS_HELP`` (what its analysis tells)."""
     bot_ratings: str | None = None
     """Each bot level's fixed rating, ``{level: (mu, sigma)}`` measured by tournament: the
     rating a page shows for a bot and the one people's ratings are measured against."""
