@@ -174,7 +174,11 @@ def main() -> None:
                         f"  r{ra.number} d{d.step} {d.choice}->{d.best} first {first:.1f} "
                         f"analysis {d.loss:.1f}±{d.noise:.1f} {d.mark or '-'} "
                         f"check {mean:+.1f}±{se:.1f}"
-                        + ("" if d.second is None else f" second {d.second:.1f}"),
+                        + (
+                            ""
+                            if d.second is None
+                            else f" second {d.second:.1f}±{d.second_noise:.1f}"
+                        ),
                         flush=True,
                     )
             print(

@@ -16,6 +16,7 @@ from cardroom.games.nain_jaune.analysis import (
     AnalysisError,
     Decision,
     RoundAnalysis,
+    agreed_mark,
     analyse,
     mark_of,
     moments,
@@ -213,6 +214,19 @@ def test_marks_need_the_loss_and_more_than_the_noise() -> None:
     assert mark_of(6.0, 3.0) is None  # no more than twice its standard error
 
 
+def test_a_mark_is_the_weaker_of_the_two_valuations() -> None:
+    """Issue 31: a mark the re-valuation confirms is graded again by the second opinion's
+    interval, and the weaker of the two marks is given."""
+    assert agreed_mark(8.0, 0.5, 7.0, 0.4) == "blunder"  # low ends 7.0 and 6.2
+    assert agreed_mark(8.0, 0.5, 7.0, 0.6) == "mistake"  # 7.0 and 5.8: a mistake for sure
+    assert agreed_mark(3.5, 0.2, 9.0, 0.1) == "mistake"  # never more than the re-valuation
+    assert agreed_mark(8.0, 0.5, 2.0, 0.4) == "inaccuracy"  # the second's low end: 1.2
+    assert agreed_mark(8.0, 0.5, 1.5, 0.2) == "inaccuracy"  # 1.1: at least 1 chip
+    assert agreed_mark(8.0, 0.5, 1.5, 0.3) is None  # 0.9: the second may find under 1 chip
+    assert agreed_mark(1.1, 0.0, 9.0, 0.1) == "inaccuracy"
+    assert agreed_mark(0.9, 0.0, 9.0, 0.1) is None
+
+
 # P1 leads 10♦ J♦ Q♦ (it holds every next rank) and is asked for a king holding K♥ K♠ 7♠.
 # Either king first goes out: a king ends the sequence and its player leads again, so K♥-K♠-7♠
 # and K♠-K♥-7♠ both empty the hand. After K♥ the heuristic leads 7♠ (keeping K♠): a valuation
@@ -240,8 +254,9 @@ def test_leading_the_seven_before_the_second_king_is_a_blunder() -> None:
     assert lead.chosen == "7S" and lead.best == "KS"
     assert lead.deep is not None and lead.mark == "blunder"
     assert lead.loss - 2 * lead.noise >= 6
-    # the second opinion (every seat searching from its own view) agrees
-    assert lead.second is not None and lead.second >= 6
+    # the second opinion (every seat searching from its own view) agrees: a blunder by the low
+    # end of its interval too (it keeps the mark, which is the weaker of the two)
+    assert lead.second is not None and lead.second - 2 * lead.second_noise >= 6
 
 
 # P1 holds the four kings and two queens: whatever it leads it leads again (a king ends the

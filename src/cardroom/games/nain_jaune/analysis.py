@@ -20,11 +20,12 @@ seat's expected chips at the end of the round.
   played by a policy. The loss,
   its noise and the mark are then the re-valuation's, and the mark is earned by the low end of
   the loss's interval (the loss minus twice its standard error; the worlds are drawn in
-  ``DEEP_BATCHES`` batches to estimate it). A mark so confirmed is kept only when a second
-  opinion agrees: the same two choices re-valued once more with every seat searching from its
-  own view (each choice tried in worlds re-dealt from what that seat sees, as a player who does
-  not see the cards would), a loss of at least 1 chip. So a mark means the choice lost at least
-  that much against strong play, not that it may have;
+  ``DEEP_BATCHES`` batches to estimate it). A mark so confirmed is then checked by a second
+  opinion: the same two choices re-valued once more with every seat searching from its own
+  view (each choice tried in worlds re-dealt from what that seat sees, as a player who does not
+  see the cards would), and the mark given is the weaker of the two valuations' marks, each
+  graded by the low end of its interval. So a mark means the choice lost at least that much
+  against two kinds of strong play, not that it may have;
 - **accuracy** per player: of the chips at stake in the player's choices (the best choice's
   value minus the worst's, summed over the decisions), the share the choices made kept (100 %:
   every choice was the best);
@@ -105,12 +106,16 @@ DEEP_ROLLOUT = ROLLOUT_POLICIES["heuristic"]
 kings with a king asked for, K♣ came out 17 chips better than K♥ (whose box it takes at once)
 where strong play finds no difference (docs/bots.md, issue 31)."""
 SECOND_OPINION = True
-SECOND_SEARCH = GUESS + 3
+SECOND_SEARCH = GUESS + 7
 """The second opinion on a confirmed mark: every seat's later choices searched from its own
-view, each choice tried in 4 worlds re-dealt from that view (``lookahead=guess,guesses=4``)."""
-SECOND_WORLDS = 1000
-"""The second opinion's worlds at most (each costs about 4 of the re-valuation's; only its mean
-is used)."""
+view, each choice tried in 8 worlds re-dealt from that view (``lookahead=guess,guesses=8``,
+the most the kernel tries: the closest it has to the expert's own search from a seat's view)."""
+SECOND_FACTOR = 4
+SECOND_WORLDS = 4000
+"""The second opinion plays ``SECOND_FACTOR`` times the re-valuation's worlds, at most
+``SECOND_WORLDS`` (each costs about 8 of the re-valuation's), in ``SECOND_LOOKS`` equal parts:
+it stops after a part once its interval has settled the mark (see :func:`second_opinion`)."""
+SECOND_LOOKS = 4
 DEEP_BATCHES = 32
 """The re-valuation's worlds are drawn in this many batches (a sounder standard error than
 ``BATCHES`` gives, since the mark rests on it)."""
@@ -179,8 +184,10 @@ class Decision:
     ``noise`` are then this re-valuation's."""
     second: float | None = None
     """When the re-valuation confirmed a mark: the loss re-valued again with every seat
-    searching from its own view (``SECOND_SEARCH``); the mark is kept only when this second
-    opinion finds a loss of at least 1 chip too."""
+    searching from its own view (:func:`second_opinion`); the mark is then the weaker of the
+    two valuations' marks (:func:`agreed_mark`)."""
+    second_noise: float = 0.0
+    """The standard error of ``second``."""
 
     @property
     def spread(self) -> float:
@@ -470,6 +477,8 @@ def revalue(
     worlds: int,
     seed: int,
     search: int = DEEP_SEARCH,
+    settled: Callable[[float, float], bool] | None = None,
+    looks: int = 1,
 ) -> tuple[float, float, float]:
     """Two choices of ``view`` (the chosen one, the best) re-valued against strong play.
 
@@ -479,7 +488,9 @@ def revalue(
     is tried by a rollout (``DEEP_ROLLOUT``) in that world and the best is played
     (``DEEP_SEARCH``). Returns the two values and the standard error of their difference (over
     ``DEEP_BATCHES`` batches). ``search``: every seat's policy code (``SECOND_SEARCH`` for
-    the second opinion).
+    the second opinion). With ``settled``, the worlds are played in ``looks`` equal parts and
+    the valuation stops after a part when ``settled(loss, noise)`` (the loss so far and its
+    standard error) is true.
     """
     rng = random.Random(seed)
     prep = prepare(view, sample_hidden(view, rng), learned_model=True)
@@ -490,15 +501,23 @@ def revalue(
     totals = np.zeros(2, np.float64)
     weight = 0.0
     diffs: list[float] = []
+    per = max(1, DEEP_BATCHES // looks)
     for b in range(DEEP_BATCHES):
         size = worlds // DEEP_BATCHES + (1 if b < worlds % DEEP_BATCHES else 0)
-        if size == 0:
-            continue
-        part = np.zeros(2, np.float64)
-        w = run_worlds(prep, policies, MISMATCH, size, state, part, sub=DEEP_ROLLOUT)
-        diffs.append(float(part[1] - part[0]) / w)
-        totals += part
-        weight += w
+        if size > 0:
+            part = np.zeros(2, np.float64)
+            w = run_worlds(prep, policies, MISMATCH, size, state, part, sub=DEEP_ROLLOUT)
+            diffs.append(float(part[1] - part[0]) / w)
+            totals += part
+            weight += w
+        if (
+            settled is not None
+            and (b + 1) % per == 0
+            and b + 1 < DEEP_BATCHES
+            and weight > 0
+            and settled(float(totals[1] - totals[0]) / weight, _stderr(diffs))
+        ):
+            break
     return float(totals[0]) / weight, float(totals[1]) / weight, _stderr(diffs)
 
 
@@ -520,6 +539,37 @@ def mark_of(loss: float, noise: float) -> str | None:
     return None
 
 
+def agreed_mark(loss: float, noise: float, second: float, second_noise: float) -> str | None:
+    """The mark of a loss the re-valuation and the second opinion both found: the weaker of the
+    two marks (:func:`mark_of` of each loss with its standard error), so the low ends of both
+    intervals clear the mark's least loss; None when either earns no mark."""
+    first, other = mark_of(loss, noise), mark_of(second, second_noise)
+    if first is None or other is None:
+        return None
+    names = [name for name, _ in MARKS]  # worst first
+    return max(first, other, key=names.index)
+
+
+def second_opinion(
+    view: RoundView, pair: tuple[Action, Action], worlds: int, seed: int, first: str
+) -> tuple[float, float]:
+    """The loss of ``pair`` (chosen, best) re-valued with every seat searching from its own view
+    (``SECOND_SEARCH``) and its standard error, over ``worlds`` worlds at most: it stops after
+    one of ``SECOND_LOOKS`` parts once the interval's low end reaches the least loss of
+    ``first`` (the re-valuation's mark: the second opinion can lower it, never raise it) or its
+    high end is below the least mark's, since more worlds would not change the mark then."""
+    least = dict(MARKS)[first]
+
+    def settled(loss: float, noise: float) -> bool:
+        return (
+            loss - NOISE_FACTOR * noise >= least
+            or loss + NOISE_FACTOR * noise < MARKS[-1][1]
+        )
+
+    mine, top, noise = revalue(view, pair, worlds, seed, SECOND_SEARCH, settled, SECOND_LOOKS)
+    return top - mine, noise
+
+
 def _decision(
     moment: Moment, number: int, step: int, worlds: int, seed: int, hindsight: bool
 ) -> Decision:
@@ -533,6 +583,7 @@ def _decision(
     noise = _stderr([b[best] - b[at] for b in val.batches])
     deep: tuple[float, float] | None = None
     second: float | None = None
+    second_noise = 0.0
     if loss >= MARKS[-1][1] and not _is_claim_pair(val.actions[at], val.actions[best]):
         # a would-be mark: re-value the two choices against stronger play before marking
         pair = (val.actions[at], val.actions[best])
@@ -542,10 +593,9 @@ def _decision(
         loss = top - mine
         if loss < TIE:
             best, loss = at, min(loss, 0.0)
-        elif SECOND_OPINION and mark_of(loss, noise) is not None:
-            worlds2 = min(deep_worlds, SECOND_WORLDS)
-            mine2, top2, _ = revalue(view, pair, worlds2, seed ^ 0x5EC0, SECOND_SEARCH)
-            second = top2 - mine2
+        elif SECOND_OPINION and (first := mark_of(loss, noise)) is not None:
+            worlds2 = min(SECOND_WORLDS, SECOND_FACTOR * deep_worlds)
+            second, second_noise = second_opinion(view, pair, worlds2, seed ^ 0x5EC0, first)
     choices = [
         Choice(
             action_label(a),
@@ -567,9 +617,12 @@ def _decision(
         value=val.values[at],
         loss=max(0.0, loss),
         noise=noise,
-        mark=None if second is not None and second < MARKS[-1][1] else mark_of(loss, noise),
+        mark=mark_of(loss, noise)
+        if second is None
+        else agreed_mark(loss, noise, second, second_noise),
         deep=deep,
         second=second,
+        second_noise=second_noise,
     )
 
 
