@@ -10,6 +10,7 @@ import pytest
 
 from cardroom.bots.base import make_bot
 from cardroom.cards import DECK, Card, parse_cards
+from cardroom.games.nain_jaune import analysis
 from cardroom.games.nain_jaune.analysis import (
     MIN_LIKE,
     TIE,
@@ -257,6 +258,32 @@ def test_leading_the_seven_before_the_second_king_is_a_blunder() -> None:
     # the second opinion (every seat searching from its own view) agrees: a blunder by the low
     # end of its interval too (it keeps the mark, which is the weaker of the two)
     assert lead.second is not None and lead.second - 2 * lead.second_noise >= 6
+
+
+@pytest.mark.parametrize(
+    ("second", "mark"), [((7.0, 0.2), "blunder"), ((4.0, 0.1), "mistake"), ((1.4, 0.3), None)]
+)
+def test_the_second_opinion_can_only_lower_the_planted_blunder(
+    monkeypatch: pytest.MonkeyPatch, second: tuple[float, float], mark: str | None
+) -> None:
+    """The re-valuation finds the planted blunder (above); a second opinion that found less
+    (here given) lowers the mark to the weaker of the two: 4.0 ± 0.1 (low end 3.8) a
+    mistake, 1.4 ± 0.3 (0.8: maybe under 1 chip) none."""
+    asked: list[str] = []
+
+    def given(*args: object) -> tuple[float, float]:
+        first = args[-1]
+        assert isinstance(first, str)
+        asked.append(first)
+        return second
+
+    monkeypatch.setattr(analysis, "second_opinion", given)
+    result = analyse(record_of(CLASSIC, KINGS, play("10D JD QD KH 7S")), worlds=WORLDS)
+    lead = decision_at(result.rounds[0].decisions, 1, 4)
+    assert lead.loss - 2 * lead.noise >= 6  # the re-valuation alone: a blunder
+    assert "blunder" in asked
+    assert (lead.second, lead.second_noise) == second
+    assert lead.mark == mark
 
 
 # P1 holds the four kings and two queens: whatever it leads it leads again (a king ends the
