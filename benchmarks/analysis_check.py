@@ -23,7 +23,8 @@ them the analysis marked (any mark). Only decisions with a first loss of at leas
 checked, so a blunder the first valuation missed entirely is not counted.
 
     PYTHONPATH=src flock /work/bench.lock python benchmarks/analysis_check.py \\
-        [--games 2] [--rounds 3] [--worlds 1000] [--check 24] [--check-marks 0] [--seed 1]
+        [--games 2] [--first 0] [--rounds 3] [--worlds 1000] [--check 24] [--check-marks 0]
+        [--seed 1]
         [--players ...] [--budget 900]
 """
 
@@ -81,6 +82,13 @@ def judge(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2)
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the first game's number (games --first to --first + --games - 1: a seed's games "
+        "can be run in parts, each game the same as in one run)",
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--worlds", type=int, default=1000)
     parser.add_argument("--check", type=int, default=24)
@@ -117,7 +125,7 @@ def main() -> None:
         wall = time.monotonic()
         decisions = checked = marks = hold = rev = real = found = 0
         played = 0
-        for g in range(args.games):
+        for g in range(args.first, args.first + args.games):
             if args.budget and time.monotonic() - wall > args.budget:
                 break
             played += 1
