@@ -8,7 +8,8 @@ line with the re-valued loss and its noise, the check's verdict (``--check`` wor
 ``--judge`` at every seat, the same worlds and numbers as ``analysis_check.py --check-marks``
 uses) and a second opinion under each of several settings (``--second W:K``: W worlds, every
 seat searching from its own view with K re-dealt worlds a choice), each with its standard
-error. Rules for keeping a mark can then be compared on the same marks.
+error. Rules for keeping a mark can then be compared on the same marks. ``--check 0`` leaves
+the check out (its verdicts can be read from a run of ``analysis_check.py`` on the same seed).
 
     PYTHONPATH=src flock /work/bench.lock python benchmarks/analysis_second.py --seed 2 \\
         [--games 200] [--rounds 5] [--worlds 1000] [--check 400] [--second 1000:4 4000:4]
@@ -84,15 +85,17 @@ def main() -> None:
                     )
                     spent[spec] += time.process_time() - t
                     row[spec] = [top - mine, se]
-                mean, se = judge(
-                    moment.view,
-                    chosen,
-                    best,
-                    args.judge,
-                    args.check,
-                    hash((g, ra.number, d.step)) & 0xFFFF,
-                )
-                row["check"] = [mean, se]
+                if args.check:
+                    row["check"] = list(
+                        judge(
+                            moment.view,
+                            chosen,
+                            best,
+                            args.judge,
+                            args.check,
+                            hash((g, ra.number, d.step)) & 0xFFFF,
+                        )
+                    )
                 print(json.dumps(row), flush=True)
         print(f"# game {g} done, {time.monotonic() - wall:.0f} s", file=sys.stderr, flush=True)
     print(f"# second opinions' CPU s: {spent}", file=sys.stderr, flush=True)
