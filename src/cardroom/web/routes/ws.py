@@ -3,6 +3,11 @@
 Every message is checked here before the service sees it: binary, oversized, rate-limited,
 malformed, unknown or unauthorised messages get an ``error`` frame and change nothing; a
 connection that keeps sending binary, oversized or too many messages is closed.
+
+One concern: one websocket connection to a table, from the handshake (which seat, a person's
+cookie or link or a bot's token) through its frames out and its messages in to its close.
+The refusals, the per-connection bounds and the send loop share the :class:`Connection`'s
+state (its seat, language, queue and counters), so they stay in one file.
 """
 
 from __future__ import annotations
