@@ -36,6 +36,8 @@ from cardroom.web.routes import (
     bot_docs,
     bots,
     lobby,
+    my_games,
+    play,
     players,
     replay,
     rules,
@@ -150,7 +152,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (bots, bot_docs, lobby, tables, replay, rules, analysis, ws, players):
+    routers = (bots, bot_docs, lobby, tables, replay, rules, analysis, ws, players, my_games, play)
+    for module in routers:
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")
