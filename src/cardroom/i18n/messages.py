@@ -106,7 +106,7 @@ _SHARED: dict[str, str | tuple[str, str, str]] = {
     "ws.binary": N_("binary messages are not accepted: send JSON text"),
     "ws.watching": N_("you are watching this table: open an invitation link to take a seat"),
     "ws.server-failed": N_("the server could not do that (the error was logged)"),
-    # the bot API (web/routes/bots.py)
+    # the bot API (web/routes/bots.py, bot_owners.py, bot_access.py)
     "bot.no-token": N_("this needs a bot's token: Authorization: Bearer <token>"),
     "bot.bad-token": N_("this bot token is unknown or was revoked"),
     "bot.token-revoked": N_("this bot token was revoked: the connection closes"),

@@ -34,6 +34,7 @@ from cardroom.web.ratings import RatingKeeper
 from cardroom.web.routes import (
     analysis,
     bot_docs,
+    bot_owners,
     bots,
     lobby,
     my_games,
@@ -152,8 +153,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    routers = (bots, bot_docs, lobby, tables, replay, rules, analysis, ws, players, my_games, play)
-    for module in routers:
+    routers = (bots, bot_owners, bot_docs, lobby, tables, replay, rules, analysis, ws, players)
+    for module in (*routers, my_games, play):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")
