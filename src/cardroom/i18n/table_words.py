@@ -11,6 +11,17 @@ from cardroom.i18n import N_
 
 TABLE_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.turn": N_("it is {name}'s turn, not yours"),
+    "table.is-realtime": N_("this table is played in real time, not in turns"),
+    "table.not-realtime": N_("this table is played in turns, not in real time"),
+    "table.turn-action": N_(
+        "this table is played in turns: send an action as text with the seq you saw"
+    ),
+    "table.realtime-action": N_("at a real-time table an action is an object"),
+    "table.no-log": N_("a table played in turns has no log to page through"),
+    "table.no-rounds": N_("a real-time table has no rounds"),
+    "table.left-by-closing": N_("a real-time table is left by closing the page"),
+    "table.no-hints": N_("this game offers no hints"),
+    "table.unknown-game": N_("unknown game {game}: a table in turns plays {known}"),
     "table.stale": N_("the table changed since you looked: {reason}"),
     "table.no-table": N_("there is no such table"),
     "web.too-large": N_("a message is at most {n} bytes"),

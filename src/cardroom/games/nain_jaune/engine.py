@@ -76,6 +76,13 @@ class Claim:
 Action = Play | Pass | Claim
 PASS = Pass()
 CLAIM = Claim()
+
+
+def action_text(action: Action) -> str:
+    """The wire form of an action (``"7D"``, ``"pass"``, ``"claim"``)."""
+    if isinstance(action, Play):
+        return action.card.code
+    return "claim" if isinstance(action, Claim) else "pass"
 _PLAY = {card: Play(card) for card in DECK}
 _PLAY_OF = [_PLAY[card] for card in DECK]  # by card index: no call to Card.__hash__
 _SHARED_PLAY = {id(play): play for play in _PLAY_OF}  # the shared plays, by identity
