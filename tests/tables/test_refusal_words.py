@@ -80,7 +80,7 @@ async def test_each_nain_jaune_refusal_has_its_id(service: TableService) -> None
         (lambda: service.start_now(tid, 1), "forbidden", "table.creator-starts"),
         (lambda: service.earlier_log(tid, 0, 5), "bad-request", "table.no-log"),
         (lambda: service.realtime_record(tid), "bad-request", "table.not-realtime"),
-        (lambda: service.act_realtime(tid, 0, {}), "bad-request", "table.nain-jaune-action"),
+        (lambda: service.act_realtime(tid, 0, {}), "bad-request", "table.turn-action"),
         (lambda: service.rematch(tid, 0), "forbidden", "table.rematch-not-over"),
         (lambda: service.record(tid), "forbidden", "table.record-not-over"),
         (lambda: service.hint(tid, 0, 0), "forbidden", "table.hints-off"),

@@ -100,7 +100,12 @@ class Game:
     short name); read by ``cardroom.i18n.options`` for the lobby, the rules page and the
     refusals' words."""
     bots: str | None = None
-    """The bots and their levels."""
+    """The bots and their levels (imported, they register with ``cardroom.bots``; a module
+    with a ``make_bot(spec)`` of its own makes the game's bots by spec or level instead)."""
+    hints: str | None = None
+    """A turn-based game's hint for a person's own move: ``hint(view, *, seed, lang)`` ->
+    ``(action as text, reason in words)``, a ``ValueError`` when there is no move to suggest
+    (None: the game offers no hints)."""
     analysis: str | None = None
     """The analysis of a finished game."""
     rules_page: str | None = None
@@ -258,6 +263,7 @@ register(
         options_words="cardroom.games.nain_jaune.rules",
         words="cardroom.games.nain_jaune.words",
         bots="cardroom.games.nain_jaune.bots",
+        hints="cardroom.games.nain_jaune.bots.hint:hint",
         analysis="cardroom.games.nain_jaune.analysis",
         rules_page="cardroom.games.nain_jaune",
         wire="cardroom.games.nain_jaune.wire",
