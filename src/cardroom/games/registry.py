@@ -81,6 +81,15 @@ class Game:
     """The table state machine the table service runs over the log."""
     rules_version: str
     """Today's version of the rules (a table's ``created`` entry keeps the one it plays)."""
+    table_parts: str | None = None
+    """A real-time game's own part of its table (``games/<game>/table.py``, read by
+    :mod:`cardroom.tables.realtime`, which names no game): ``UNNAMED_VERSION`` (the rules
+    version of a table whose log names none), ``check_games(games)`` and
+    ``check_rules(rules, rules_version)`` (a config it refuses: ``ValueError``),
+    ``new_match(rules, seed, games, rules_version)`` (the table's match, None for a single
+    game), ``match_frame(match)`` (its ``unit`` and ``target`` in a frame),
+    ``view_frame(view, seat)`` (its own fields of a seat's ``table_view``) and
+    ``record_header(engine, players, match)`` (the header of a match's game record)."""
     target_match: str | None = None
     """A real-time game played to a target score: the match class, ``cls(rules, seed)``, used
     when ``rules.target > 0`` (its ``game`` is the game being played)."""
@@ -276,6 +285,7 @@ register(
         record="cardroom.games.spit.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
+        table_parts="cardroom.games.spit.table",
         bots="cardroom.games.spit.bots",
         analysis="cardroom.analysis.realtime",
         rules_page="cardroom.games.spit",
@@ -300,6 +310,7 @@ register(
         record="cardroom.games.speed.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
+        table_parts="cardroom.games.speed.table",
         target_match="cardroom.games.speed.engine:SpeedMatch",
         bots="cardroom.games.speed.bots",
         analysis="cardroom.analysis.realtime",

@@ -4,6 +4,12 @@ Seats are numbered 0..n-1 in turn order (``direction`` only changes how a screen
 A :class:`Round` is mutable: :meth:`Round.apply` checks an action, applies it and returns the
 events it caused; an illegal action raises :class:`IllegalAction` and changes nothing. The deal
 is always explicit (hands and talon, or an ``random.Random`` passed in): no hidden randomness.
+
+One concern: Nain Jaune's rules, as one state machine: :class:`Round` (stakes, the legal
+actions, play, settlement in the documented order) and :class:`Game` (chips, board and dealer
+from round to round, the end condition), with the actions and events they exchange. A round's
+play and its settlement read the same hands and boxes, and :class:`Game` only carries what a
+round settled; parts of them in other files would share private state.
 """
 
 from __future__ import annotations

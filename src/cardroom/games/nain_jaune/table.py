@@ -6,6 +6,12 @@ after the game ``rematch``; a rematch's own table takes ``seat-token``). :meth:`
 validates a proposed entry without changing anything; :meth:`apply` applies an entry that was
 checked (and stored). No I/O, no clock, no randomness but the seeded deal. :meth:`frame` builds
 what one seat (or a spectator) may see: only that seat's hand and choices, never the talon.
+
+One concern: one Nain Jaune table over its log, the state machine and the frames it hands out
+together. They stay one module because the frames are built from the state's own keepsakes
+(the seat rows, the round's parts and the shared public frame are kept between changes and
+rebuilt only when an entry changes what they show, ``_seats_changed`` and the round's values
+being the keys), so apply and frame must change together.
 """
 
 from __future__ import annotations
