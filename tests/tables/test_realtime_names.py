@@ -19,8 +19,9 @@ from cardroom.tables.realtime import RealtimeConfig, RealtimeSeat, RealtimeTable
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"
 TIER = sorted(
-    {"arbiter.py", "tables/realtime.py", "tables/realtime_service.py"}
+    {"arbiter/__init__.py", "tables/realtime.py", "tables/realtime_service.py"}
     | {p.relative_to(SRC).as_posix() for p in SRC.glob("tables/realtime*.py")}
+    | {p.relative_to(SRC).as_posix() for p in SRC.glob("arbiter/*.py")}
 )
 """The real-time tier's modules outside ``games/`` (the table's parts among them)."""
 
