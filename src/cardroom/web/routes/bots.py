@@ -283,6 +283,10 @@ async def events(request: Request) -> Response:
         response.headers["Retry-After"] = retry_after(KEEP_ALIVE)
         return response
     sessions.streams[digest] = sessions.streams.get(digest, 0) + 1
+    # marked listening before the answer starts: a client that has the stream's headers can
+    # be found by "any bot" at once (the mark lapses by itself if the stream never runs)
+    with contextlib.suppress(StoreUnavailable):
+        await bounds_of(request).extend(LISTENING + bot.id, LISTEN_FOR)
     return StreamingResponse(
         _events(request, bot, token),
         media_type="application/x-ndjson",
