@@ -32,10 +32,6 @@ __all__ = ["RealtimeClock"]
 logger = logging.getLogger("cardroom.tables.realtime_service")  # (its logs kept their name)
 
 
-RETRIES = 8
-"""Times a person's action is stamped anew and appended again after losing a seq race."""
-
-
 class _Conflict(TableError):
     """Another process wrote that seq first (the table has read what it lacked)."""
 
