@@ -242,8 +242,7 @@ def test_in_welsh_too() -> None:
 
 
 FILES = (
-    "arbiter/core.py",
-    "arbiter/records.py",
+    "arbiter.py",
     "games/realtime_engine.py",
     "games/spit/record.py",
     "games/spit/engine.py",

@@ -100,7 +100,7 @@ RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
 # are times in seconds (written as the language writes decimals), ``seat`` a record's seat (0 or
 # 1, as the record counts).
 REALTIME_RECORD_MESSAGES: dict[str, str | tuple[str, str, str]] = {
-    # the arbiter's replay of one record (arbiter/records.py)
+    # the arbiter's replay of one record (arbiter.py)
     "rec.rt.no-game": N_("the record does not say which game it is ({field})"),
     "rec.rt.ended": N_(
         "{field} must be a forfeit by seat 0 or 1, or an abandoned game that play did not end"
