@@ -55,70 +55,59 @@ or the other player's hand. A spectator gets the public part only.
 comes from the game's ``table_parts`` piece in the registry (:class:`GameParts`): how a match is
 made of the config, the rules version of a log that names none, the game's own fields of a
 ``table_view``, a match's unit and target in a frame, and the header of a match's records.
-
-The table's parts: :mod:`cardroom.tables.realtime_config` (its config, what its game tells it,
-its errors and refusals; every name re-exported here) and :mod:`cardroom.tables.realtime_frames`
-(what a connection sees, and the records after the game).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, cast
 
-from cardroom.arbiter import Arbiter, VirtualClock
-from cardroom.games.messages import Message, message_of
+from cardroom.arbiter import Arbiter, Entry, VirtualClock, entry_text
+from cardroom.bots.base import BotError
+from cardroom.bots.reaction import LEVELS, check_spec
+from cardroom.cards import Card
+from cardroom.games.errors import RulesError
+from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.realtime_engine import SEATS, client_action
-from cardroom.games.registry import new_engine
+from cardroom.games.registry import REALTIME, names, new_engine
+from cardroom.games.registry import game as registry_game
+from cardroom.i18n.realtime_words import event_fields, public_refusal, public_what
 from cardroom.tables.config import (
     ALREADY_STARTED,
     GAME_OVER,
     REMATCH_ONCE,
     TOKEN_FOR_PERSON,
+    SeatSpec,
+    TableError,
 )
-from cardroom.tables.realtime_config import (
-    AWAY_THEN,
-    BETWEEN_GAMES,
-    CLOSED,
-    MAX_AWAY_LIMIT,
-    MAX_GAMES,
-    NOT_STARTED,
-    PAUSED,
-    GameParts,
-    LogError,
-    Match,
-    RealtimeConfig,
-    RealtimeSeat,
-    RealtimeTableError,
-    entry_seat,
-    entry_time,
-    game_parts,
-)
-from cardroom.tables.realtime_frames import RealtimeFrames
 
-__all__ = [
-    "AWAY_THEN",
-    "BETWEEN",
-    "BETWEEN_GAMES",
-    "CLOSED",
-    "KINDS",
-    "MAX_AWAY_LIMIT",
-    "MAX_GAMES",
-    "MAX_NAME",
-    "NOTES_KEPT",
-    "NOT_STARTED",
-    "PAUSED",
-    "GameParts",
-    "LogEntryLike",
-    "LogError",
-    "Match",
-    "RealtimeConfig",
-    "RealtimeSeat",
-    "RealtimeTable",
-    "RealtimeTableError",
-    "Status",
-    "game_parts",
-]
+RealtimeTableError = TableError
+"""The error of the real-time table is the service's :class:`TableError` (one type for both)."""
+
+
+class LogError(TableError):
+    """An entry, or a table's config, that the service itself never writes: the service checks
+    a person's request before it makes an entry of it (the lobby's options and levels, the seat
+    of a token, a name, the time), so this is met only in a corrupt or hand-edited log, or by a
+    fault of ours. Its English sentence is for the logs and the tests; a person is never its
+    reader (were one to meet it, the general refusal is said)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad-request", message)
+
+
+BETWEEN_GAMES = Message(
+    "table.between-games", "this game is over: the next game of the match is dealt soon"
+)
+
+PAUSED = Message("table.paused", "the game is paused until everybody is back")
+CLOSED = Message("table.closed", "the table is closed")
+NOT_STARTED = Message("table.not-started", "the game has not started yet")
+"""Refusals of a person's action at a real-time table (each with an id)."""
+RealtimeSeat = SeatSpec
+"""A seat as created: a person (named when he joins) or a bot of a level."""
 
 Status = Literal["waiting", "playing", "over"]
 KINDS = (
@@ -129,7 +118,76 @@ BETWEEN = 6.0
 """Seconds the scores are shown between two games of a match before the next is dealt."""
 NOTES_KEPT = 20
 """Presence lines a frame carries (the table talk's lines for away, back, takeover, forfeit)."""
+AWAY_THEN = ("forfeit", "bot")
+"""What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
+MAX_AWAY_LIMIT = 3600.0
+MAX_GAMES = 9
+"""The most games a match may ask a player to win (at a game that plays matches of games)."""
+
+
 MAX_NAME = 24
+
+
+class Match(Protocol):
+    """A match of a real-time game: its games so far, each dealt from the match's seed."""
+
+    @property
+    def game(self) -> Any:
+        """The game being played (or the last one)."""
+
+    @property
+    def number(self) -> int:
+        """The current game's number, from 1."""
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Each seat's score over the finished games (games won, or points)."""
+
+    @property
+    def over(self) -> bool:
+        """True once a player has won the match."""
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, once it is over."""
+
+    def next_game(self) -> Any:
+        """Deal the next game (the current one over, the match not)."""
+
+
+class GameParts(Protocol):
+    """What a real-time game tells its table (its ``table_parts`` piece in the registry)."""
+
+    UNNAMED_VERSION: int | None
+    """The rules version of a table whose log names none (None: today's)."""
+
+    def check_games(self, games: int) -> None:
+        """Raise ValueError (an English sentence for the logs) if the game plays no match of
+        ``games`` games won."""
+
+    def check_rules(self, rules: Any, rules_version: int) -> None:
+        """Raise ValueError (as ``check_games``) if these rules are not played at a table
+        under ``rules_version``."""
+
+    def new_match(
+        self, rules: Any, seed: int, games: int, rules_version: int | None
+    ) -> Match | None:
+        """The match a table with this config plays (None: a single game)."""
+
+    def match_frame(self, match: Any) -> dict[str, Any]:
+        """A frame's ``unit`` (``games`` or ``points``) and ``target`` of ``match``."""
+
+    def view_frame(self, view: Any, seat: int | None) -> dict[str, Any]:
+        """The game's own fields of a ``table_view`` of ``view`` for ``seat`` (None: a
+        spectator's)."""
+
+    def record_header(self, engine: Any, players: Sequence[str], match: Any) -> dict[str, Any]:
+        """The header of the record of ``engine``, a game of ``match``."""
+
+
+def game_parts(game: str) -> GameParts:
+    """Real-time game ``game``'s own part of its table, from the registry."""
+    return cast(GameParts, registry_game(game).load("table_parts"))
 
 
 class LogEntryLike(Protocol):
@@ -145,7 +203,161 @@ class LogEntryLike(Protocol):
     def data(self) -> dict[str, Any]: ...
 
 
-class RealtimeTable(RealtimeFrames):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RealtimeConfig:
+    """Everything fixed when a real-time game's table is created."""
+
+    game: str
+    """The game's name (a real-time game of the registry)."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Rule options as ``key=value`` values (``{"countdown": "3"}``); checked by the rules."""
+    seats: tuple[RealtimeSeat, RealtimeSeat]
+    seed: int
+    level: str = "medium"
+    """The level of the bots that fill empty person seats (and take over a seat left)."""
+    rules_version: int | None = None
+    """The version of the game's rules played (None: today's); kept in the log so that a table
+    goes on, and replays, under the rules it began with."""
+    away_limit: float = 60.0
+    """Seconds a person seat may be away (the game paused) before ``away_then``."""
+    away_then: str | None = None
+    """``forfeit`` or ``bot``; None: ``forfeit`` between two people, ``bot`` against a bot."""
+    games: int = 1
+    """The games a player must win to win the match, at a game that plays such matches
+    (1: a single game)."""
+
+    def then(self) -> str:
+        """What happens after ``away_limit`` (the default worked out from the seats)."""
+        if self.away_then is not None:
+            return self.away_then
+        return "forfeit" if all(s.kind == "person" for s in self.seats) else "bot"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (the ``created`` entry's ``config``), rules written out in full."""
+        rules = new_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
+        return {
+            "game": self.game,
+            "rules_version": self.rules_version or registry_game(self.game).load("rules_version"),
+            "rules": rules.to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "seed": self.seed,
+            "level": self.level,
+            "away_limit": self.away_limit,
+            "away_then": self.then(),
+            "games": self.games,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> RealtimeConfig:
+        """Read :meth:`to_json`'s form; raise RealtimeTableError naming the problem."""
+        if not isinstance(data, Mapping):
+            raise LogError("config must be an object")
+        game = data.get("game")
+        if game not in names(REALTIME):
+            raise LogError(f"game must be {' or '.join(names(REALTIME))}, not {game!r}")
+        today: int = registry_game(game).load("rules_version")
+        parts = game_parts(game)
+        seats_raw = data.get("seats")
+        if not isinstance(seats_raw, list) or len(seats_raw) != len(SEATS):
+            raise LogError("a real-time table has two seats")
+        seats: list[RealtimeSeat] = []
+        for raw in seats_raw:
+            if not isinstance(raw, Mapping) or raw.get("kind") not in ("person", "bot"):
+                raise LogError("a seat is {kind: person|bot, level, name}")
+            level = raw.get("level")
+            if raw["kind"] == "bot":
+                _check_bot(level, game)
+            seats.append(RealtimeSeat(raw["kind"], level, raw.get("name")))
+        seed = data.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise LogError(f"seed must be a whole number, not {seed!r}")
+        level = data.get("level", "medium")
+        _check_bot(level, game)
+        rules = data.get("rules", {})
+        if not isinstance(rules, Mapping):
+            raise LogError("rules must be an object")
+        # a log without the field is of the version tables were first logged under
+        unnamed = parts.UNNAMED_VERSION
+        version = data.get("rules_version", today if unnamed is None else unnamed)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise LogError(f"rules_version must be 1, 2…, not {version!r}")
+        if version > today:
+            raise LogError(
+                f"this table was made by a newer cardroom (rules version {version}): upgrade"
+            )
+        limit = data.get("away_limit", 60.0)  # (tables of earlier releases have none)
+        if isinstance(limit, bool) or not isinstance(limit, int | float):
+            raise LogError(f"away_limit must be seconds, not {limit!r}")
+        if not 0 <= limit <= MAX_AWAY_LIMIT:
+            raise LogError(f"away_limit is 0 to {MAX_AWAY_LIMIT:g} seconds, not {limit!r}")
+        then = data.get("away_then")
+        if then is not None and then not in AWAY_THEN:
+            raise LogError(f"away_then is forfeit or bot, not {then!r}")
+        games = data.get("games", 1)
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise LogError(f"games is 1 to {MAX_GAMES}, not {games!r}")
+        try:
+            parts.check_games(games)
+        except ValueError as exc:
+            raise LogError(str(exc)) from None
+        config = cls(
+            game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
+            rules_version=version, away_limit=float(limit), away_then=then, games=games,
+        )  # fmt: skip
+        try:
+            parts.check_rules(config.rules(), version)
+        except ValueError as exc:
+            raise LogError(str(exc)) from None
+        return config
+
+    def rules(self) -> Any:
+        """The game's rules with the config's options; raise RealtimeTableError for options
+        the rules refuse."""
+        try:
+            return new_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
+        except RulesError as exc:
+            raise RealtimeTableError("bad-request", exc.prefixed("rules: ")) from None
+        except ValueError as exc:
+            raise LogError(f"rules: {exc}") from None
+
+    def rules_target(self) -> int:
+        """The target score of a match in the rules (0: none, a single game); checks the
+        options."""
+        return int(getattr(self.rules(), "target", 0))
+
+
+def _check_bot(level: Any, game: str) -> None:
+    """A bot is a level (``easy`` … ``expert``) or a reaction-bot spec (``reaction:min=…``)."""
+    if level in LEVELS:
+        return
+    try:
+        if not isinstance(level, str):
+            raise BotError(f"{level!r}")
+        check_spec(level, game)
+    except BotError:
+        raise LogError(f"a bot's level is one of {list(LEVELS)}, not {level!r}") from None
+
+
+def _time(data: Mapping[str, Any]) -> float:
+    t = data.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+        raise LogError(f"t must be a number of seconds, not {t!r}")
+    return float(t)
+
+
+def _seat(data: Mapping[str, Any]) -> int:
+    seat = data.get("seat")
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise LogError(f"seat must be 0 or 1, not {seat!r}")
+    assert isinstance(seat, int)
+    return seat
+
+
+def _card(card: Card | None) -> str | None:
+    return card.code if card is not None else None
+
+
+class RealtimeTable:
     """One real-time game's table, rebuilt by applying its log entries in order."""
 
     def __init__(self, table_id: str) -> None:
@@ -305,14 +517,13 @@ class RealtimeTable(RealtimeFrames):
                 raise LogError("a rematch names its table")
             return None
         if kind == "seat-token":
-            person = config.seats[entry_seat(data)].kind == "person"
-            if not person or not isinstance(data.get("hash"), str):
+            if config.seats[_seat(data)].kind != "person" or not isinstance(data.get("hash"), str):
                 raise RealtimeTableError("bad-request", TOKEN_FOR_PERSON)
             return None
         if self.closed is not None:
             raise RealtimeTableError("over", CLOSED)
         if kind == "joined":
-            seat = entry_seat(data)
+            seat = _seat(data)
             if config.seats[seat].kind != "person" or self.status != "waiting":
                 taken = f"seat {seat} cannot be joined now"
                 raise RealtimeTableError("forbidden", Message("table.cannot-join", taken))
@@ -323,7 +534,7 @@ class RealtimeTable(RealtimeFrames):
         if kind == "started":
             if self.status != "waiting":
                 raise RealtimeTableError("bad-request", ALREADY_STARTED)
-            entry_time(data)
+            _time(data)
             filled = data.get("filled", [])
             if not isinstance(filled, list) or not all(s in SEATS for s in filled):
                 raise LogError("filled is a list of seats")
@@ -332,7 +543,7 @@ class RealtimeTable(RealtimeFrames):
                     raise LogError(f"seat {s} is empty: fill it or wait")
             return None
         if kind == "over":
-            entry_time(data)
+            _time(data)
             reason = data.get("reason")
             if reason not in ("won", "abandoned", "forfeit"):
                 raise LogError("reason is won, abandoned or forfeit")
@@ -345,7 +556,7 @@ class RealtimeTable(RealtimeFrames):
             raise RealtimeTableError("not-started", NOT_STARTED)
         if self.status == "over":
             raise RealtimeTableError("over", GAME_OVER)
-        t = entry_time(data)
+        t = _time(data)
         if t < self.time:
             raise LogError(f"time {t} is before the last entry's")
         deadline = self.deadline
@@ -363,7 +574,7 @@ class RealtimeTable(RealtimeFrames):
             raise RealtimeTableError("not-started", BETWEEN_GAMES)
         if deadline is not None and deadline <= t:
             raise LogError(f"the countdown ran out at {deadline}: log the timeout first")
-        seat = entry_seat(data)
+        seat = _seat(data)
         if self.paused_at is not None:
             raise RealtimeTableError("paused", PAUSED)
         try:
@@ -380,13 +591,13 @@ class RealtimeTable(RealtimeFrames):
     def _check_presence(
         self, kind: str, data: Mapping[str, Any], t: float, deadline: float | None
     ) -> None:
-        seat = entry_seat(data)
+        seat = _seat(data)
         if seat not in self.people():
             raise LogError(f"seat {seat} is a bot's seat")
         if kind == "away":
             if seat in self.away or seat in self.taken:
                 raise LogError(f"seat {seat} is away already")
-            since = entry_time({"t": data.get("since", t)})
+            since = _time({"t": data.get("since", t)})
             first = self.time if self.paused_at is None else self.paused_at
             if not first <= since <= t:
                 raise LogError("a seat is away since a time between the last entry and now")
@@ -401,12 +612,12 @@ class RealtimeTable(RealtimeFrames):
     def _check_limit(self, data: Mapping[str, Any], then: str) -> None:
         """A seat away for the limit may be forfeited or taken over (as the table says)."""
         config = self._require_config()
-        seat = entry_seat(data)
+        seat = _seat(data)
         if self.status != "playing" or seat not in self.away:
             raise LogError(f"seat {seat} is not away")
         if config.then() != then:
             raise LogError(f"this table's away seats {config.then()}")
-        if entry_time(data) < self.limit_at(seat):
+        if _time(data) < self.limit_at(seat):
             raise LogError(f"seat {seat} has not been away long enough")
 
     def _resume(self, t: float) -> None:
@@ -437,10 +648,10 @@ class RealtimeTable(RealtimeFrames):
             if self.match is not None:
                 self.engine = self.match.game
         elif kind == "joined":
-            self.names[entry_seat(data)] = str(data["name"]).strip()
+            self.names[_seat(data)] = str(data["name"]).strip()
         elif kind == "started":
             config = self._require_config()
-            t = entry_time(data)
+            t = _time(data)
             for s in SEATS:
                 spec = config.seats[s]
                 if spec.kind == "bot" or s in data.get("filled", []):
@@ -457,13 +668,13 @@ class RealtimeTable(RealtimeFrames):
             game = self.arbiter.deadline  # exactly, whatever the pauses before
             self._clock.advance_to(game)
             self.arbiter.tick(game)
-            self.time = entry_time(data)
+            self.time = _time(data)
         elif kind == "action":
             assert self.arbiter is not None
-            t = entry_time(data)
+            t = _time(data)
             game = self.game_time(t)
             self._clock.advance_to(game)
-            seat = entry_seat(data)
+            seat = _seat(data)
             self.arbiter.submit(seat, parsed, game)
             if seat in self.taken and data.get("by") == "bot":
                 played = [e for e in self.arbiter.log[-3:] if e.seat == seat]
@@ -474,7 +685,7 @@ class RealtimeTable(RealtimeFrames):
             self._apply_presence(kind, data)
         elif kind == "next":
             assert self.match is not None and self.arbiter is not None
-            t = entry_time(data)
+            t = _time(data)
             game = self.game_time(t)
             self.past.append(self.arbiter)
             self.past_log += len(self.arbiter.log)
@@ -491,12 +702,12 @@ class RealtimeTable(RealtimeFrames):
             self.closed = str(data["reason"])
             self.status = "over"
             if self.closed == "forfeit":
-                self.forfeit = entry_seat(data)
-                self._note("forfeit", self.forfeit, entry_time(data))
+                self.forfeit = _seat(data)
+                self._note("forfeit", self.forfeit, _time(data))
             elif self.closed == "abandoned" and self.arbiter is not None:
-                self._note("abandoned", None, entry_time(data))
+                self._note("abandoned", None, _time(data))
             if self.arbiter is not None:
-                self.time = max(self.time, entry_time(data))
+                self.time = max(self.time, _time(data))
         if self.engine is not None and self.engine.over and self.status == "playing":
             if self.match is None or self.match.over:
                 self.status = "over"
@@ -506,10 +717,10 @@ class RealtimeTable(RealtimeFrames):
 
     def _apply_presence(self, kind: str, data: Mapping[str, Any]) -> None:
         config = self._require_config()
-        seat = entry_seat(data)
-        t = entry_time(data)
+        seat = _seat(data)
+        t = _time(data)
         if kind == "away":
-            since = entry_time({"t": data.get("since", t)})
+            since = _time({"t": data.get("since", t)})
             self.away[seat] = t  # the limit counts from when it is known (after a restart too)
             if self.paused_at is None:
                 self.paused_at = since
@@ -529,3 +740,148 @@ class RealtimeTable(RealtimeFrames):
     def _note(self, kind: str, seat: int | None, t: float) -> None:
         self.notes.append({"kind": kind, "seat": seat, "t": t, "at": self.log_length})
         del self.notes[:-NOTES_KEPT]
+
+    # -- what a connection sees -----------------------------------------------------------------
+
+    def frame(self, seat: int | None, since: int | None = None) -> dict[str, Any]:
+        """The ``state`` frame for ``seat`` (None: a spectator), as JSON-ready data. With
+        ``since``, ``log`` holds only the lines from that index on (``log_from`` says where)."""
+        config = self._require_config()
+        out: dict[str, Any] = {
+            "type": "state",
+            "table": self.table_id,
+            "game": config.game,
+            "seq": self.seq,
+            "you": seat,
+            "status": self.status,
+            "closed": self.closed,
+            "rules": self.engine.rules.to_json(),
+            "seats": [
+                {"seat": s, "name": self.names[s], "kind": config.seats[s].kind, "bot": b,
+                 "away": self.away.get(s), "taken": s in self.taken,
+                 "limit_at": self.limit_at(s) if s in self.away else None}
+                for s, b in zip(SEATS, self.bots, strict=True)
+            ],
+            "deadline": None,
+            "paused": None,
+            "away_then": config.then(),
+            "away_limit": config.away_limit,
+            "forfeit": self.forfeit,
+            "notes": list(self.notes),
+            "winner": self.winner,
+        }  # fmt: skip
+        if self.match is not None:
+            out["match"] = {
+                **self._require_parts().match_frame(self.match),  # its unit and target
+                "game": self.match.number,
+                "scores": list(self.match.scores),
+                "between": self.between,
+                "next_at": self.next_at,
+                "winner": self.match.winner,
+            }  # fmt: skip
+        if self.arbiter is None:
+            return out
+        view = self.engine.view(0 if seat is None else seat)
+        out["table_view"] = self._view_json(view, seat)
+        deadline = self.deadline
+        if deadline is not None:
+            out["deadline"] = {"kind": "countdown", "at": deadline}
+        if self.paused_at is not None:
+            standing = self.arbiter.deadline
+            game = self.game_time(self.paused_at)
+            out["paused"] = {
+                "since": self.paused_at,
+                "seats": sorted(self.away),
+                "countdown_left": None if standing is None else max(0.0, standing - game),
+            }
+        start = 0 if since is None else max(0, min(since, self.log_length))
+        out["log_from"] = start
+        out["log"] = [self._log_json(e, seat) for e in self._lines_from(start)]
+
+        return out
+
+    def _view_json(self, view: Any, seat: int | None) -> dict[str, Any]:
+        """A view's public fields, plus the seat's own hand and legal actions."""
+        common: dict[str, Any] = {
+            "phase": view.phase,
+            "centre": [_card(c) for c in view.centre],
+            "centre_sizes": list(view.centre_sizes),
+            "called": list(view.called),
+            "stalemate": view.stalemate,
+            "winner": view.winner,
+        }
+        common.update(self._require_parts().view_frame(view, seat))
+        if seat is not None:
+            common["legal"] = [self.engine.action_to_json(a) for a in view.legal_actions]
+        return common
+
+    def _lines_from(self, start: int) -> list[Entry]:
+        """The table talk's entries from line ``start`` on, across a match's games."""
+        assert self.arbiter is not None
+        if start >= self.past_log:
+            return self.arbiter.log[start - self.past_log :]
+        earlier = [e for arbiter in self.past for e in arbiter.log]
+        return earlier[start:] + self.arbiter.log
+
+    def _log_json(self, entry: Entry, seat: int | None) -> dict[str, Any]:
+        """A log line for ``seat``: the other seat's refused actions without their cards."""
+        names = list(self.arbiter.names) if self.arbiter is not None else ["", ""]
+        taken = id(entry) in self._for_seat and entry.seat is not None
+        if taken:
+            assert entry.seat is not None
+            names[entry.seat] = f"Bot (for {names[entry.seat]})"
+        line: dict[str, Any] = {
+            "t": entry.t, "seat": entry.seat, "accepted": entry.accepted,
+            "text": entry_text(
+                entry, names, viewer=-1 if seat is None else seat, public=public_what
+            ),
+        }  # fmt: skip
+        # the fields of the text, so that each connection reads it in its own language
+        line["events"] = [event_fields(e) for e in entry.events]
+        if taken:
+            line["for_seat"] = True
+        if entry.timeout:
+            line["timeout"] = True
+        if entry.seat is not None and (entry.accepted or entry.seat == seat):
+            line["action"] = self.engine.action_to_json(entry.action)
+            if entry.reason is not None:
+                line["reason"] = entry.reason
+                line["engine_reason"] = entry.reason  # `reason` is put into words later
+                line["reason_msg"] = message_json(entry.reason)  # its id and fields
+        elif entry.seat is not None:
+            line["refused"] = public_refusal(entry.action, entry.reason)
+        return line
+
+    # -- after the game -------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (``cardroom replay`` reads it): full information, for after the
+        game only (the service must refuse it while the game goes on)."""
+        if self.arbiter is None:
+            raise RealtimeTableError("not-started", NOT_STARTED)
+        if self.match is None:
+            return self._ended(self.arbiter.record())
+        raise LogError("a match's record is a list: use records()")
+
+    def _ended(self, record: dict[str, Any]) -> dict[str, Any]:
+        """The last game's record, told how the table closed when the game itself did not end
+        it: ``ended`` ``{"reason": "forfeit", "seat": s}`` (seat ``s`` away too long, the other
+        wins) or ``{"reason": "abandoned"}`` (both away as long: nobody wins)."""
+        if self.closed == "forfeit" and self.forfeit is not None:
+            record["ended"] = {"reason": "forfeit", "seat": self.forfeit}
+        elif self.closed == "abandoned" and not (self.engine is not None and self.engine.over):
+            record["ended"] = {"reason": "abandoned"}
+        return record
+
+    def records(self) -> dict[str, Any] | list[dict[str, Any]]:
+        """The record: one game's, or a match's list of every game's (``cardroom replay`` and
+        the replay viewer read both)."""
+        if self.match is None:
+            return self.record()
+        assert self.arbiter is not None
+        names = self.arbiter.names
+        header = self._require_parts().record_header
+        arbiters = [*self.past, self.arbiter]
+        out = [arbiter.record(header(arbiter.engine, names, self.match)) for arbiter in arbiters]
+        out[-1] = self._ended(out[-1])
+        return out
