@@ -18,8 +18,12 @@ from cardroom.tables.config import TableError
 from cardroom.tables.realtime import RealtimeConfig, RealtimeSeat, RealtimeTable
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"
-TIER = ("tables/realtime.py", "tables/realtime_service.py", "arbiter.py")
-"""The real-time tier's modules outside ``games/``."""
+TIER = sorted(
+    {"arbiter.py", "tables/realtime.py", "tables/realtime_service.py"}
+    | {p.relative_to(SRC).as_posix() for p in SRC.glob("tables/realtime*.py")}
+)
+"""The real-time tier's modules outside ``games/`` (the table's and the service's parts
+among them)."""
 
 
 @dataclass(frozen=True)
