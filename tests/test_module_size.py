@@ -16,18 +16,6 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cardroom"
 MOST_LINES = 600
 MARK = "One concern:"
 
-PENDING: frozenset[str] = frozenset(
-    {
-        # Being rewritten in this round of the layout work; each leaves this set when its
-        # rewrite lands, split under MOST_LINES or with its own "One concern:" paragraph.
-        "tables/realtime.py",
-        "tables/realtime_service.py",
-        "arbiter.py",
-    }
-)
-"""Modules (relative to ``src/cardroom``) not held to the rule yet: empty it, never add to it."""
-
-
 def lines_of(path: Path) -> int:
     """The module's lines, as ``wc -l`` counts them."""
     return path.read_bytes().count(b"\n")
@@ -48,17 +36,11 @@ def unexplained(root: Path, most: int = MOST_LINES) -> dict[str, int]:
 
 
 def test_every_long_module_says_its_one_concern() -> None:
-    found = {k: n for k, n in unexplained(PACKAGE).items() if k not in PENDING}
+    found = unexplained(PACKAGE)
     assert not found, (
         f"modules over {MOST_LINES} lines without a '{MARK}' paragraph in their docstring "
         f"(split them by what they do, or say which one concern each is and why): {found}"
     )
-
-
-def test_the_pending_set_holds_only_modules_still_pending() -> None:
-    pending_now = set(unexplained(PACKAGE))
-    done = sorted(PENDING - pending_now)
-    assert not done, f"now split or explained: remove them from PENDING: {done}"
 
 
 def test_the_check_finds_a_long_module_without_its_concern(tmp_path: Path) -> None:

@@ -12,6 +12,11 @@ the side piles) itself once the table's countdown has run out. Time comes from a
 A record is the game's header (``record_header``: rules, players, seed, deal) plus ``start`` and
 the log as ``actions``; :func:`replay` plays it again through a fresh engine and checks that every
 action is accepted or rejected as it was, and that every countdown ran out when it did.
+
+One concern: the real-time games' arbitration. A record is checked by running the arbiter
+again (the same clocks, the same order, the same countdowns), so the arbiter, its log entries
+and their replay must agree action for action and stay together; the clocks are the arbiter's
+two sources of time.
 """
 
 from __future__ import annotations

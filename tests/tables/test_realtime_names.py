@@ -12,14 +12,24 @@ from typing import Any
 import pytest
 
 from cardroom.arbiter import Entry, entry_text
-from cardroom.games.registry import GAMES, game, register, unregister
+from cardroom.games.registry import GAMES, REALTIME, game, games, register, unregister
 from cardroom.games.speed import table as speed_parts
 from cardroom.tables.config import TableError
-from cardroom.tables.realtime import RealtimeConfig, RealtimeSeat, RealtimeTable
+from cardroom.tables.realtime import (
+    GameParts,
+    RealtimeConfig,
+    RealtimeSeat,
+    RealtimeTable,
+    game_parts,
+)
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardroom"
-TIER = ("tables/realtime.py", "tables/realtime_service.py", "arbiter.py")
-"""The real-time tier's modules outside ``games/``."""
+TIER = sorted(
+    {"arbiter.py", "tables/realtime.py", "tables/realtime_service.py"}
+    | {p.relative_to(SRC).as_posix() for p in SRC.glob("tables/realtime*.py")}
+)
+"""The real-time tier's modules outside ``games/`` (the table's and the service's parts
+among them)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,16 @@ def test_no_module_of_the_real_time_tier_names_a_game() -> None:
         if spelled.search(line)
     }
     assert sorted(found) == []
+
+
+def test_every_real_time_game_tells_its_table_all_it_asks() -> None:
+    asked = {n for n in vars(GameParts) if not n.startswith("_")} | {"UNNAMED_VERSION"}
+    assert asked >= {"new_match", "view_frame", "match_frame", "record_header", "check_games"}
+    for entry in games(REALTIME):
+        parts = game_parts(entry.name)
+        assert all(hasattr(parts, name) for name in asked), entry.name
+        version = parts.UNNAMED_VERSION
+        assert version is None or 1 <= version <= entry.load("rules_version"), entry.name
 
 
 class SwappedParts:

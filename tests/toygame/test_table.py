@@ -4,6 +4,7 @@ its log, recorded, replayed and listed in My games; nothing outside this folder 
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,13 @@ async def test_two_people_play_a_toy_table_over_the_websocket_and_find_it_in_my_
             record = (await bob_http.get(f"/t/{tid}/record")).json()
             frames = (await bob_http.get(f"/api/replay/{tid}")).json()
             mine = (await bob_http.get("/api/me/games")).json()
+            # a game without an analysis piece is said to have none (not analysed as another's)
+            analysed = await bob_http.post(f"/api/analysis/{tid}", headers=origin)
+            uploaded = await bob_http.post(
+                "/api/analysis/upload",
+                content=json.dumps(record[0]),
+                headers={**origin, "content-type": "application/json"},
+            )
             await ann.close()
             await bob.close()
     plays = [(e.data["seat"], e.data["action"]) for e in entries if e.kind == "action"]
@@ -154,3 +162,7 @@ async def test_two_people_play_a_toy_table_over_the_websocket_and_find_it_in_my_
     assert listed["game"] == NAME and listed["seat"] == 1 and listed["status"] == "over"
     assert listed["result"].get("won") is (winner == 1)
     assert listed["replay"] == f"/replay/{tid}"
+    for answer in (analysed, uploaded):
+        assert answer.status_code == 404, answer.text
+        assert answer.json()["id"] == "analysis.none"
+        assert answer.json()["message"] == "this game has no analysis"

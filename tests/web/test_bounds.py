@@ -562,9 +562,9 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
 async def test_a_full_frame_carries_the_logs_tail_and_older_lines_come_on_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.tables.realtime_service as realtime_service
+    import cardroom.tables.realtime_frames as realtime_frames
 
-    monkeypatch.setattr(realtime_service, "FULL_FRAME_LOG", 3)
+    monkeypatch.setattr(realtime_frames, "FULL_FRAME_LOG", 3)
     async with serving(settings_for(tmp_path)) as (_app, address):
         async with httpx.AsyncClient(base_url=f"http://{address}") as http:
             body = {"game": "speed", "name": "Ann", "players": 2,

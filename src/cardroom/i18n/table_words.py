@@ -62,6 +62,7 @@ TABLE_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     ),
     "bot.invite-expired": N_("{bot} did not answer the invitation to seat {seat} in time"),
     "bot.unknown-game": N_("no game here is called {game}"),
+    "analysis.none": N_("this game has no analysis"),
     "bot.slow": N_(
         "this bot did not act within {seconds} s of its turn: it is away and the connection "
         "closes"

@@ -55,6 +55,11 @@ or the other player's hand. A spectator gets the public part only.
 comes from the game's ``table_parts`` piece in the registry (:class:`GameParts`): how a match is
 made of the config, the rules version of a log that names none, the game's own fields of a
 ``table_view``, a match's unit and target in a frame, and the header of a match's records.
+
+One concern: one real-time table over its log. Checking an entry, applying it (presence, pauses
+and game time, the arbiter, a match's next game) and building a seat's frame from the same
+state are one state machine: ``check`` asks exactly what ``apply`` would do, and the frames read
+the pause and countdown state those two keep, so they change together.
 """
 
 from __future__ import annotations
