@@ -78,6 +78,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_fast_examples] = chosen == "fast"
 
 
+# What the fast core (`-m "not slow and not browser and not pg"`) leaves out, by the rule in
+# pyproject.toml's `slow` marker: a test is slow when it starts server processes, plays whole
+# games (over a real server, through the wire or with the compiled bots), waits for a timeout or
+# a deadline by design, or takes over ~1.5 s in the fast core on a busy two-core machine
+# (`--durations=0`, two workers). The whole suite still runs every one of them.
+
 # Files that start server processes, run the static checkers or play many games: minutes each.
 _SLOW_FILES = frozenset(
     {
@@ -90,10 +96,15 @@ _SLOW_FILES = frozenset(
         "test_robust_cli.py",
         "test_terminal_table.py",
         "test_optional_extra.py",
+        # bots playing whole games against a person over a real server (4-30 s each)
+        "test_bot_api_client.py",
+        # silent bots at each game: each test waits for the away and takeover deadlines
+        "test_bots_away.py",
     }
 )
 
-# Single tests over 5 s in the fast core (`--durations=30`, two workers): many games or rollouts.
+# Single tests (every parameter of them) over ~1.5 s in the fast core: many games or rollouts,
+# whole games over a server or the wire, worker processes, deadlines waited for.
 _SLOW_TESTS = frozenset(
     {
         "test_the_lead_that_plays_out_the_hand_is_best",
@@ -112,6 +123,50 @@ _SLOW_TESTS = frozenset(
         "test_the_highlight_never_rests_on_a_card_that_cannot_be_played",
         "test_ray_backend_gives_the_local_result",
         "test_the_winning_move_is_shown_saved_and_later_keys_change_nothing",
+        # whole games played by bot clients over a real server (Spit: 10-90 s, by timing)
+        "test_two_reaction_bots_play_a_whole_realtime_game",
+        "test_two_cardroom_bots_play_a_whole_nain_jaune_game",
+        "test_a_research_policy_plays_a_whole_nain_jaune_game",
+        "test_the_docs_example_plays_a_whole_game",
+        "test_play_now_matches_a_listening_bot_that_accepts_it",
+        "test_the_event_stream_says_invite_then_start_then_end",
+        "test_a_bots_frames_name_only_cards_its_seat_saw",
+        "test_two_people_and_a_bot_play_a_whole_round",
+        "test_bots_play_to_the_end_and_the_record_replays",
+        # every frame of whole games read back through the wire (20-100 s)
+        "test_every_frame_of_a_whole_game_reads_back_into_the_seats_view",
+        "test_a_seats_frame_reads_back_into_its_engine_view",
+        # analyses computed in worker processes
+        "test_an_analysis_under_way_in_one_process_is_told_by_the_other",
+        "test_a_finished_game_is_analysed_once_and_stored",
+        "test_an_uploaded_record_is_analysed_once_and_bounded_per_address",
+        # deadlines and windows waited for by design
+        "test_a_waiting_client_is_not_closed_for_silence",
+        "test_a_half_sent_request_is_cut_off",
+        "test_a_websocket_outlives_the_header_deadline",
+        "test_idle_sockets_of_one_address_do_not_shut_out_another",
+        "test_appends_that_come_together_wait_for_the_window_and_a_lone_one_does_not",
+        "test_chat_has_its_own_rate_limit_per_seat",
+        "test_one_players_password_flood_delays_anothers_sign_in_by_one_hash_at_most",
+        # a restarted server, processes upgrading one file, full garbage collections
+        "test_a_restarted_server_gives_identical_state_frames",
+        "test_processes_opening_an_old_file_at_once_upgrade_it_once",
+        "test_two_apps_on_one_sqlite_file_share_the_bounds_of_people",
+        "test_an_http_request_leaves_no_cycle",
+        "test_a_websocket_upgrade_leaves_no_cycle",
+        # many games, rollouts, records or copies of the package
+        "test_damaged_records_never_crash",
+        "test_the_twin_estimate_is_unbiased_and_covers_the_truth",
+        "test_lookahead_plays_legal_moves_to_the_end",
+        "test_random_play_with_the_countdown_always_ends",
+        "test_the_log_replays_to_the_live_table",
+        "test_each_example_runs_and_prints_its_result",
+        "test_a_forbidden_import_is_found",
+        # whole games in the terminal's pilot
+        "test_a_whole_game_with_manual_announcements",
+        "test_illegal_keys_show_the_reason_and_change_nothing",
+        "test_speed_result_and_keys_in_french",
+        "test_rematch_sets_the_new_seat_cookie",
     }
 )
 
