@@ -100,6 +100,8 @@ _SLOW_FILES = frozenset(
         "test_bot_api_client.py",
         # silent bots at each game: each test waits for the away and takeover deadlines
         "test_bots_away.py",
+        # garbage collection: full collections of the heap, servers on real sockets
+        "test_gcpause.py",
     }
 )
 
@@ -148,12 +150,20 @@ _SLOW_TESTS = frozenset(
         "test_appends_that_come_together_wait_for_the_window_and_a_lone_one_does_not",
         "test_chat_has_its_own_rate_limit_per_seat",
         "test_one_players_password_flood_delays_anothers_sign_in_by_one_hash_at_most",
+        "test_replay_uploads_are_bounded_per_address_and_in_flight",
         # a restarted server, processes upgrading one file, full garbage collections
         "test_a_restarted_server_gives_identical_state_frames",
         "test_processes_opening_an_old_file_at_once_upgrade_it_once",
         "test_two_apps_on_one_sqlite_file_share_the_bounds_of_people",
-        "test_an_http_request_leaves_no_cycle",
-        "test_a_websocket_upgrade_leaves_no_cycle",
+        "test_two_apps_on_one_sqlite_file_share_the_bounds_of_a_client",
+        "test_two_apps_at_once_on_one_sqlite_file_take_the_last_open_table_once",
+        "test_two_apps_on_one_sqlite_file_share_the_open_tables_of_a_client",
+        "test_chat_survives_a_restart_and_a_new_connection_gets_the_last_50_lines",
+        # worker processes, charts drawn
+        "test_same_seed_same_summary_for_any_workers",
+        "test_same_seed_same_numbers_also_on_two_workers",
+        "test_plot_writes_png_charts",
+        "test_table_and_plot",
         # many games, rollouts, records or copies of the package
         "test_damaged_records_never_crash",
         "test_the_twin_estimate_is_unbiased_and_covers_the_truth",
