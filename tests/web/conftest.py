@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import atexit
-import functools
 import json
 import random
-import shutil
 import socket
-import tempfile
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,44 +16,14 @@ import uvicorn
 import websockets
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 
-from cardroom.store.migrate import upgrade
 from cardroom.tables import TableService
 from cardroom.web import Settings, create_app
 from cardroom.web.server import uvicorn_config
 
 
-@functools.cache
-def migrated_database() -> Path:
-    """A new SQLite file the store's migrations have brought to head, made once per process."""
-    folder = Path(tempfile.mkdtemp(prefix="cardroom-migrated-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    path = folder / "web.db"
-    url = f"sqlite+aiosqlite:///{path}"
-
-    async def make() -> None:
-        engine = create_async_engine(url, poolclass=NullPool)
-        try:
-            assert await upgrade(engine, url, path) is not None
-        finally:
-            await engine.dispose()
-
-    with ThreadPoolExecutor(1) as thread:  # the caller may be inside a running event loop
-        thread.submit(asyncio.run, make()).result()
-    assert not path.with_name("web.db-wal").exists()  # one self-contained file to copy
-    return path
-
-
 def settings_for(path: Path, **changes: Any) -> Settings:
-    """Settings on a SQLite file in ``path``, bots at once.
-
-    A new file starts as a copy of one already at the schema's head (what the store makes of a
-    new file), so that each test does not run every migration again."""
-    database = path / "web.db"
-    if "db_url" not in changes and path.is_dir() and not database.exists():
-        shutil.copyfile(migrated_database(), database)
+    """Settings on a SQLite file in ``path``, bots at once."""
     return Settings(db_url=f"sqlite+aiosqlite:///{path / 'web.db'}", bot_delay=0.0, **changes)
 
 
