@@ -1,16 +1,22 @@
-"""Clocks, the arbiter and records for the real-time games (Spit, Speed).
+"""Clocks, the arbiter and records for the real-time games (the registry's ``realtime`` kind).
 
-Spit and Speed have no turns. Each seat's actions carry the time they were made; the
+A real-time game has no turns. Each seat's actions carry the time they were made; the
 :class:`Arbiter` is the one authority at the table: it applies them one at a time in time order
 through the game's engine (:mod:`cardroom.games.realtime_engine`), rejects the ones that are no
 longer legal (a play aimed at a pile whose top card changed is *stale*) without changing anything,
-keeps the log, and resolves a stalemate (the "Spit!" or the side-pile flip) itself once the
-table's countdown has run out. Time comes from a clock: :class:`VirtualClock` in simulations and
-tests (advanced by hand, never sleeping), :class:`WallClock` in play.
+keeps the log, and resolves a stalemate (as the game says: a call both players make, a flip of
+the side piles) itself once the table's countdown has run out. Time comes from a clock:
+:class:`VirtualClock` in simulations and tests (advanced by hand, never sleeping),
+:class:`WallClock` in play.
 
 A record is the game's header (``record_header``: rules, players, seed, deal) plus ``start`` and
 the log as ``actions``; :func:`replay` plays it again through a fresh engine and checks that every
 action is accepted or rejected as it was, and that every countdown ran out when it did.
+
+One concern: the real-time games' arbitration. A record is checked by running the arbiter
+again (the same clocks, the same order, the same countdowns), so the arbiter, its log entries
+and their replay must agree action for action and stay together; the clocks are the arbiter's
+two sources of time.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -35,7 +41,7 @@ from cardroom.games.records import (
     placed,
     shown,
 )
-from cardroom.games.registry import REALTIME, names
+from cardroom.games.registry import REALTIME, names, title
 from cardroom.games.registry import game as registry_game
 
 MAX_ACTIONS = 200_000
@@ -97,7 +103,7 @@ class ArbiterError(ValueError):
 
 
 EMPTY_MATCH = Message("rec.rt.empty-match", "a match record is a non-empty list of game records")
-"""A Speed match record with no game in it."""
+"""A match record with no game in it."""
 
 
 class RecordError(BaseRecordError):
@@ -386,33 +392,44 @@ def entry_to_json(engine: RealtimeEngine[A, V], entry: Entry) -> dict[str, Any]:
     return out
 
 
-def entry_text(entry: Entry, names: Sequence[str], viewer: int | None = None) -> str:
+def entry_text(
+    entry: Entry,
+    names: Sequence[str],
+    viewer: int | None = None,
+    public: Callable[[str], str | None] | None = None,
+) -> str:
     """What one log entry means, in words. With ``viewer`` (a seat, for the live log) the other
     seat's refused actions are told without their cards, which may be hidden from the viewer
-    (a card still in his Speed hand); ``None`` (a replay, after the game) tells everything."""
+    (a card still in his hand); ``None`` (a replay, after the game) tells everything.
+
+    ``public`` says a game's own kind of action, refused, as everyone may know it (``"a slap
+    refused"``), from its kind (the action's class name in lower case; None: no words for it);
+    a play is said here, any other action without words is ``an action refused``."""
     if entry.timeout:
         said = "; ".join(e.describe(names) for e in entry.events)
         return f"countdown over: {said}"
     who = names[entry.seat] if entry.seat is not None else "?"
     if not entry.accepted:
         if viewer is not None and entry.seat != viewer:
-            return f"{who}: {_public_refusal(entry)}"
+            return f"{who}: {_public_refusal(entry, public)}"
         return f"{who}: {entry.action} refused: {entry.reason}"
     said = "; ".join(e.describe(names) for e in entry.events)
     return said or f"{who}: {entry.action}"
 
 
-def _public_refusal(entry: Entry) -> str:
-    """A refused action of the other seat, naming no card: its kind and pile, and whether it
-    was stale."""
+def _public_refusal(entry: Entry, public: Callable[[str], str | None] | None) -> str:
+    """A refused action of the other seat, naming no card: its kind, a play's pile, and
+    whether it was stale."""
     action = entry.action
     kind = type(action).__name__.lower()
-    what = {"play": "a play", "move": "a move", "turnup": "a turn-up", "callflip": "a call",
-            "callspit": 'a "Spit!"', "slap": "a slap", "choose": "a choice"}.get(kind, "an action")
     pile = getattr(action, "pile", None)
-    where = f" on {centre_name(pile)}" if kind == "play" and isinstance(pile, int) else ""
+    if kind == "play":
+        where = f" on {centre_name(pile)}" if isinstance(pile, int) else ""
+        what = f"a play{where} refused"
+    else:
+        what = (public(kind) if public is not None else None) or "an action refused"
     why = " (stale: the pile had changed)" if (entry.reason or "").startswith("stale: ") else ""
-    return f"{what}{where} refused{why}"
+    return f"{what}{why}"
 
 
 def record_module(game: str) -> Any:
@@ -492,10 +509,11 @@ def replay(data: Any) -> Replay:
     none).
     """
     if not isinstance(data, dict):
+        which = " or ".join(title(name) for name in names(REALTIME))  # the games' titles
         raise RecordError(
             Message(
                 "rec.rt.not-object",
-                "a Spit or Speed record is a JSON object with a 'game' field",
+                f"a {which} record is a JSON object with a 'game' field",
                 field="game",
             )
         )
@@ -723,7 +741,7 @@ def _replay_entry(
 
 
 def replay_any(data: Any) -> list[Replay]:
-    """Replay a game record, or a list of them (a Speed match to a target), in order."""
+    """Replay a game record, or a list of them (a match's games), in order."""
     if isinstance(data, list):
         if not data:
             raise RecordError(EMPTY_MATCH)

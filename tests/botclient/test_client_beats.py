@@ -14,7 +14,7 @@ from cardroom.botclient import client, load_play, play_table
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store.bots import BotStore
 from cardroom.tables import SeatSpec, TableConfig
-from cardroom.web.routes import bots as bot_api
+from cardroom.web.routes import bot_access
 from tests.web.conftest import service_of, serving, settings_for
 
 
@@ -22,7 +22,7 @@ async def test_a_waiting_client_is_not_closed_for_silence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # both times shrunk by the same factor (2 s and 10 s on a server)
-    monkeypatch.setattr(bot_api, "BOT_SILENT", 1.0)
+    monkeypatch.setattr(bot_access, "BOT_SILENT", 1.0)
     monkeypatch.setattr(client, "PING_EVERY", 0.2)
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)

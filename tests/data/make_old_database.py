@@ -19,7 +19,7 @@ import random
 import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardroom.games.nain_jaune import Rules
 from cardroom.games.nain_jaune.table import NainJauneTable, action_text
@@ -57,9 +57,9 @@ async def nain_jaune(service: TableService, seed: int, person: bool) -> str:
         return table_id
     rng = random.Random(seed)
     for _ in range(6):  # Ann plays six times, then it is her turn again and she waits
-        table = service.table(table_id)
+        table = cast(NainJauneTable, service.table(table_id))
         await until(lambda: (t := service.table(table_id).turn()) is not None and t.seat == 0)
-        table = service.table(table_id)
+        table = cast(NainJauneTable, service.table(table_id))
         assert table.round is not None
         action = rng.choice(table.round.legal_actions())
         await service.act(table_id, 0, action_text(action), table.seq)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-import cardroom.tables.realtime_service as realtime_service
+import cardroom.tables.realtime_frames as realtime_frames
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.tables import SeatSpec, TableConfig, TableError
 from cardroom.tables.realtime import RealtimeConfig
@@ -227,7 +227,7 @@ def test_a_speed_table_fetches_earlier_lines_on_request(
             running.call(service.act_realtime(table, seat, {"type": "call"}))
     whole = running.call(service.earlier_log(table, 1, 10**6))["log"]
     assert len(whole) > 3
-    monkeypatch.setattr(realtime_service, "FULL_FRAME_LOG", 2)  # a full frame: the last 2
+    monkeypatch.setattr(realtime_frames, "FULL_FRAME_LOG", 2)  # a full frame: the last 2
     ctx = browser.new_context(viewport=DESKTOP, locale=LOCALES[lang])
     page = ctx.new_page()
     errors: list[str] = []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.rules import Rules
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables import SeatSpec
 from tests.web.conftest import AutoPlayer, over, service_of, serving, settings_for
 
 

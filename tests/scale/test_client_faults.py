@@ -13,8 +13,9 @@ import pytest
 import websockets
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.table import NainJauneTable
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables import SeatSpec
 from cardroom.web.routes.ws import Connection
 from tests.web.conftest import AutoPlayer, over, service_of, serving, settings_for
 

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import NOTIFY_CHANNEL, EventStore, LogEntry, SeqConflict
-from cardroom.tables import SeatSpec, Subscription, TableConfig, TableError, TableService
+from cardroom.tables import SeatSpec, Subscription, TableError, TableService
 from cardroom.tables.cluster import Coordinator, asyncpg_dsn
 from tests.pgcluster import PgCluster
 from tests.scale.clients import scan_after_each_row, two_services

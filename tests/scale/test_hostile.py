@@ -21,7 +21,8 @@ import websockets
 
 from cardroom.cards import new_deck
 from cardroom.games.nain_jaune import Rules
-from cardroom.tables import Created, SeatSpec, TableConfig, TableService
+from cardroom.games.nain_jaune.config import TableConfig
+from cardroom.tables import Created, SeatSpec, TableService
 from cardroom.web import Settings
 from tests.web.conftest import Player, over, service_of, serving, settings_for
 

@@ -12,7 +12,7 @@ import json
 import random
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.store import EventStore
@@ -94,7 +94,7 @@ async def check_resume(store: EventStore) -> None:
         for table_id in UNFINISHED:
             entries = await store.entries(table_id)
             if SEEN[table_id]["game"] == "nain-jaune":
-                live = service.table(table_id)
+                live = cast(NainJauneTable, service.table(table_id))
                 fresh = NainJauneTable.replay(table_id, entries)
                 assert live.seq == fresh.seq == len(entries)
                 assert live.record() == fresh.record()

@@ -7,7 +7,8 @@ import time
 from collections.abc import Callable
 
 from cardroom.games.nain_jaune import Rules
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.games.nain_jaune.config import TableConfig
+from cardroom.tables import SeatSpec
 
 STEPS = 4000
 # However loaded the machine, a condition gets at least this long to hold.

@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import json
 import sys
-from typing import Any
+from typing import Any, cast
 
 from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore, LogEntry
@@ -61,7 +61,8 @@ async def main(path: str, seed: int) -> None:
     for table_id in await store.table_ids():
         table = service._live.get(table_id)
         if table is not None:
-            print(f"state {table_id} {table.table.seq} {digest(table.table)}", flush=True)
+            state = digest(cast(NainJauneTable, table.table))
+            print(f"state {table_id} {table.table.seq} {state}", flush=True)
     print("ready", flush=True)
     made = 0
     while True:

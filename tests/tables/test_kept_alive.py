@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 from types import CoroutineType
-from typing import Any
+from typing import Any, cast
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.tables import SeatSpec, TableConfig, TableService
 from tests.tables.helpers import bot_config, until
 
@@ -61,7 +62,7 @@ async def test_a_change_keeps_no_shared_frame_parts_once_its_frames_are_built(
     )
     created = await service.create(config)
     tid = created.table_id
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     assert table.status == "playing" and table.round is not None  # both seats named: started
     subs = [service.subscribe(tid, 0)]
     subs.append(service.subscribe(tid, 1))  # a change: seat 0's page sees seat 1 present

@@ -15,12 +15,14 @@ from cardroom.games.registry import GAMES, TURN_BASED, game, names
 from cardroom.store import LogEntry
 from cardroom.tables import SeatSpec, TableError, TableService
 from cardroom.tables.catchup import CatchUp
-from cardroom.tables.protocol import Table, TableClass, game_in, table_class
+from cardroom.tables.protocol import Table, TableClass, TurnTable, game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from tests.tables.helpers import bot_config, until
 
 CLASSES: tuple[TableClass, ...] = (NainJauneTable, RealtimeTable)
 """Both classes are checked against the protocol here (by mypy)."""
+TURN_TABLE: type[TurnTable] = NainJauneTable
+"""And the turn-based table against the turn-based protocol the service reads."""
 
 
 def replayed(name: str, table_id: str, entries: list[LogEntry]) -> Table:

@@ -45,7 +45,9 @@ def test_the_service_raises_no_sentence_without_an_id() -> None:
     """Every ``TableError(code, what)`` in the services says ``what`` as a message with an id
     (or carries the engine's ``reason``), never a bare or formatted English string."""
     bare: list[str] = []
-    for name in ("service.py", "realtime_service.py", "config.py"):
+    parts = sorted(p.name for p in SRC.glob("*.py") if p.name != "realtime.py")  # every part
+    assert {"service.py", "realtime_service.py", "rematch.py", "realtime_rematch.py"} <= set(parts)
+    for name in parts:
         tree = ast.parse((SRC / name).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not (
@@ -80,7 +82,7 @@ async def test_each_nain_jaune_refusal_has_its_id(service: TableService) -> None
         (lambda: service.start_now(tid, 1), "forbidden", "table.creator-starts"),
         (lambda: service.earlier_log(tid, 0, 5), "bad-request", "table.no-log"),
         (lambda: service.realtime_record(tid), "bad-request", "table.not-realtime"),
-        (lambda: service.act_realtime(tid, 0, {}), "bad-request", "table.nain-jaune-action"),
+        (lambda: service.act_realtime(tid, 0, {}), "bad-request", "table.turn-action"),
         (lambda: service.rematch(tid, 0), "forbidden", "table.rematch-not-over"),
         (lambda: service.record(tid), "forbidden", "table.record-not-over"),
         (lambda: service.hint(tid, 0, 0), "forbidden", "table.hints-off"),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.table import NainJauneTable
-from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
+from cardroom.tables import SeatSpec, TableError, TableService
 from tests.tables.helpers import until
 
 
@@ -29,7 +32,7 @@ def config() -> TableConfig:
 async def test_leave_then_play_again_with_fresh_tokens(service: TableService) -> None:
     created = await service.create(config())
     tid, ann, bea = created.table_id, created.creator_token, created.invites[2]
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     await until(lambda: table.status == "playing" and 2 in table.taken_over)  # Bea is away
     with pytest.raises(TableError) as refused:  # no rematch before the end
         await service.rematch(tid, 0)
@@ -61,7 +64,7 @@ async def test_leave_then_play_again_with_fresh_tokens(service: TableService) ->
             await service.seat_of(new_id, old)
     assert [e.kind for e in await service.store.entries(tid)].count("rematch") == 1
     assert table.frame(2)["rematch"] == f"/t/{new_id}"
-    rematch = service.table(new_id)
+    rematch = cast(NainJauneTable, service.table(new_id))
     assert rematch.rematch_of == tid
     assert [(s.kind, s.name, s.level) for s in rematch.cfg.seats] == [
         ("person", "Ann", None),
@@ -80,7 +83,7 @@ async def test_leave_then_play_again_with_fresh_tokens(service: TableService) ->
 
 async def test_chips_by_round_for_the_chart(service: TableService) -> None:
     created = await service.create(config())
-    table = service.table(created.table_id)
+    table = cast(NainJauneTable, service.table(created.table_id))
     await service.leave(created.table_id, 0)
     await until(lambda: table.status == "over")
     chart = table.frame(None)["chips_by_round"]

@@ -8,16 +8,17 @@ import random
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from cardroom.cards import parse_cards
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.record import parse_game, replay_game
 from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.store import EventStore
-from cardroom.tables import SeatSpec, TableConfig, TableError, TableService
+from cardroom.tables import SeatSpec, TableError, TableService
 from tests.nain_jaune.deals import make_deal
 from tests.nain_jaune.test_scenarios import TWO_SEAT1, TWO_TALON
 from tests.tables.helpers import bot_config, until
@@ -90,7 +91,7 @@ async def test_a_hand_made_deal_played_through_the_service(
     created = await service.create(two_seat_config())
     tid = created.table_id
     assert await service.seat_of(tid, created.creator_token) == 0 and created.invites == {}
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     for move in ANN_MOVES:
         await until(lambda: seat_to_act(table) == 0)
         await service.act(tid, 0, move, table.seq)
@@ -125,7 +126,7 @@ async def test_stale_illegal_and_out_of_turn_actions_change_nothing(
     rigged_deal(monkeypatch)
     created = await service.create(two_seat_config())
     tid = created.table_id
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     await until(lambda: table.turn() is not None)
     before = (table.seq, service.frame_for(tid, 0), len(await service.store.entries(tid)))
     with pytest.raises(TableError) as stale:
@@ -165,7 +166,7 @@ async def test_tokens_seats_and_spectators(service: TableService) -> None:
     # the token itself is nowhere in the log, only its sha256
     log = json.dumps([e.data for e in await service.store.entries(tid)])
     assert created.invites[1] not in log and created.creator_token not in log
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     assert table.status == "waiting"
     with pytest.raises(TableError):
         await service.join(tid, 1, "  ")
@@ -203,7 +204,7 @@ async def test_a_person_away_is_replaced_by_a_bot_and_takes_the_seat_back(
     rigged_deal(monkeypatch)
     created = await service.create(two_seat_config(takeover_after=0.02))
     tid = created.table_id
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     sub = service.subscribe(tid, 0)
     first = await sub.get()
     assert first is not None and first["seats"][0]["present"] is True
@@ -233,7 +234,7 @@ async def test_a_person_who_leaves_before_the_return_is_written_stays_replaced(
     rigged_deal(monkeypatch)
     created = await service.create(two_seat_config(takeover_after=0.02))
     tid = created.table_id
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     sub = service.subscribe(tid, 0)
     await sub.get()
     await until(lambda: seat_to_act(table) == 0)
@@ -258,7 +259,7 @@ async def test_subscribers_get_each_event_once_and_a_slow_one_a_fresh_state(
     config = bot_config(5)
     created = await service.create(TableConfig(**{**_fields(config), "bot_delay": 0.001}))
     tid = created.table_id
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     watcher = service.subscribe(tid, None)
     slow = service.subscribe(tid, None)  # never reads
     events: list[dict[str, Any]] = []
@@ -308,7 +309,7 @@ async def test_the_log_replays_to_the_live_table(service: TableService, seed: in
     created = await service.create(config)
     tid = created.table_id
     await service.start_now(tid, 0)
-    live = service.table(tid)
+    live = cast(NainJauneTable, service.table(tid))
     await until(lambda: live.status == "over")
     entries = await service.store.entries(tid)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
@@ -333,13 +334,13 @@ async def test_a_restarted_service_resumes_the_bots(store: EventStore) -> None:
     created = await first.create(bot_config(9, players=4))
     tid = created.table_id
     await first.start_now(tid, 0)
-    table = first.table(tid)
+    table = cast(NainJauneTable, first.table(tid))
     await until(lambda: table.seq >= 30)
     await first.stop()
     stopped_at = len(await store.entries(tid))
     second = TableService(store)
     await second.start()
-    rebuilt = second.table(tid)
+    rebuilt = cast(NainJauneTable, second.table(tid))
     assert rebuilt.seq == stopped_at
     # the resumed bots may move while the log is read: compare at the seq the frame was taken
     seen, seq = rebuilt.frame(None, 0), rebuilt.seq
@@ -376,7 +377,7 @@ async def test_the_next_round_starts_when_everyone_is_ready_or_when_time_is_up(
     config = two_seat_config(next_round_after=wait)
     created = await service.create(TableConfig(**{**_fields(config), "rules": rules}))
     tid = created.table_id
-    table = service.table(tid)
+    table = cast(NainJauneTable, service.table(tid))
     for move in ANN_MOVES:
         await until(lambda: seat_to_act(table) == 0)
         await service.act(tid, 0, move, table.seq)
@@ -415,7 +416,7 @@ async def test_a_damaged_log_keeps_only_its_own_table_down(store: EventStore) ->
         second.table(broken.table_id)
     assert down.value.code == "not-found"
     await second.start_now(sound.table_id, 0)
-    table = second.table(sound.table_id)
+    table = cast(NainJauneTable, second.table(sound.table_id))
     await until(lambda: table.status == "over")
     await second.stop()
 

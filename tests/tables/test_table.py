@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.table import NainJauneTable, action_text, parse_action
 from cardroom.i18n import translator
 from cardroom.store import LogEntry
-from cardroom.tables import SeatSpec, TableConfig, TableError
+from cardroom.tables import SeatSpec, TableError
 
 
 class Driver:

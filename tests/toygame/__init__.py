@@ -24,6 +24,7 @@ ENTRY = Game(
     kind=TURN_BASED,
     players=(2, 2),
     rules="tests.toygame.rules:ToyRules",
+    bots="tests.toygame.bots",
     engine="tests.toygame.engine:ToyGame",
     view="tests.toygame.view:view_of",
     record="tests.toygame.record",

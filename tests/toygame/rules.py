@@ -37,3 +37,10 @@ class ToyRules:
     def to_json(self) -> dict[str, Any]:
         """The rules as JSON."""
         return {"hand": self.hand}
+
+    @classmethod
+    def from_json(cls, data: Any) -> ToyRules:
+        """Read :meth:`to_json`'s form (a table's ``created`` entry keeps the rules so)."""
+        if not isinstance(data, dict):
+            raise RulesError("the rules are a JSON object")
+        return cls.from_options(data)

@@ -12,8 +12,10 @@ from tests.toygame.rules import ToyRules
 
 
 def checked(data: Any, max_rounds: int | None = None) -> list[Any]:
-    """The record checked by the engine once: its one game (a ``RecordError`` says what is
-    wrong)."""
+    """The record checked by the engine once: its one game, as a file holds it or as a table
+    gives it (a list of that one game); a ``RecordError`` says what is wrong."""
+    if isinstance(data, list) and len(data) == 1:
+        data = data[0]
     replay(data)
     return [data]
 

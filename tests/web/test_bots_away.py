@@ -17,7 +17,7 @@ from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store.bots import BotStore
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.tables.realtime import RealtimeConfig
-from cardroom.web.routes import bots as bot_api
+from cardroom.web.routes import bot_access
 from tests.web.conftest import AutoPlayer, Player, service_of, serving, settings_for
 from tests.web.test_realtime_web import RacePlayer
 
@@ -27,7 +27,7 @@ SILENT = 1.0
 @pytest.fixture(autouse=True)
 def quick_silence(monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot is away after 1 s of silence here (10 s on a server)."""
-    monkeypatch.setattr(bot_api, "BOT_SILENT", SILENT)
+    monkeypatch.setattr(bot_access, "BOT_SILENT", SILENT)
 
 
 async def _silent_bot(service: Any, address: str, table: str) -> Player:
@@ -122,7 +122,7 @@ async def test_a_bot_that_pings_but_never_acts_on_its_turn_is_away(
     """Alive but stuck (its program pings from a task of its own while its decision never
     comes): at Nain Jaune its turn waits ``BOT_TURN`` seconds, then it is away and the table's
     bot plays its seat."""
-    monkeypatch.setattr(bot_api, "BOT_TURN", 1.0)
+    monkeypatch.setattr(bot_access, "BOT_TURN", 1.0)
     async with serving(settings_for(tmp_path)) as (app, address):
         service = service_of(app)
         seats = (SeatSpec("person", name="Ann"), SeatSpec("person"), SeatSpec("bot", "easy"))

@@ -357,7 +357,9 @@ async def test_a_spit_action_at_a_nain_jaune_table_says_so(tmp_path: Path) -> No
         error = await ann.wait_for(lambda f: f["type"] == "error", timeout=10)
         await ann.close()
     assert error["code"] == "bad-request" and error["ref"] == 3
-    assert error["message"] == 'at a Nain Jaune table an action is a card, "pass" or "claim"'
+    assert error["message"] == (
+        "this table is played in turns: send an action as text with the seq you saw"
+    )
 
 
 # -- 6. the server's connections --------------------------------------------------------------
@@ -511,7 +513,7 @@ async def test_the_chat_bucket_does_not_refill_on_reconnect(tmp_path: Path) -> N
 async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.tables.bot_loop as service_module
+    import cardroom.games.nain_jaune.bots.hint as hint_module
 
     threads: list[str] = []
 
@@ -520,7 +522,7 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
         legal = view.legal_actions[0]
         return legal, "a reason"
 
-    monkeypatch.setattr(service_module, "suggest", quick)
+    monkeypatch.setattr(hint_module, "suggest", quick)  # (the hints piece's thinking)
     async with serving(settings_for(tmp_path, hints_per_minute=4)) as (app, address):
         created = await service_of(app).create(two_people(True, 12))
         ann, bob, watcher = await start_two(address, created)
@@ -560,9 +562,9 @@ async def test_a_hint_flood_is_bounded_per_seat_and_runs_in_its_own_threads(
 async def test_a_full_frame_carries_the_logs_tail_and_older_lines_come_on_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cardroom.tables.realtime_service as realtime_service
+    import cardroom.tables.realtime_frames as realtime_frames
 
-    monkeypatch.setattr(realtime_service, "FULL_FRAME_LOG", 3)
+    monkeypatch.setattr(realtime_frames, "FULL_FRAME_LOG", 3)
     async with serving(settings_for(tmp_path)) as (_app, address):
         async with httpx.AsyncClient(base_url=f"http://{address}") as http:
             body = {"game": "speed", "name": "Ann", "players": 2,

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store import ChatStore
-from cardroom.tables import Created, SeatSpec, TableConfig, TableService
+from cardroom.tables import Created, SeatSpec, TableService
 from cardroom.tables.chat import ChatError, clean_text
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.web.protocol import Chat, ProtocolError, decode_message

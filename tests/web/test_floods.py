@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 import cardroom.store.players as players_store
-import cardroom.web.routes.players as players_route
+import cardroom.web.routes.my_games as my_games_route
 from cardroom.store import EventStore, PlayerStore
 from cardroom.store.players import CHALLENGES_PER_PLAYER, passkey_challenges_t
 from cardroom.web import create_app
@@ -259,8 +259,8 @@ def test_an_export_makes_each_finished_tables_part_once_and_is_bounded_per_hour(
         made.append(table_id)
         return {"game": game, "table": table_id, "names": ["Ann", "Bot"]}
 
-    monkeypatch.setattr(players_route, "my_games", mine)
-    monkeypatch.setattr(players_route, "_record", record)
+    monkeypatch.setattr(my_games_route, "my_games", mine)
+    monkeypatch.setattr(my_games_route, "_record", record)
     with TestClient(create_app(settings_for(tmp_path, exports_per_hour=3))) as client:
         assert client.post("/api/me", json={"name": "Ann"}, headers=ORIGIN).status_code == 200
         exports = [client.get("/api/me/export") for _ in range(4)]

@@ -24,9 +24,10 @@ from typing import Any
 
 from cardroom.bots import make_bot
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.table import NainJauneTable, action_text
 from cardroom.games.nain_jaune.view import view_of
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables import SeatSpec
 from cardroom.web.routes.ws import render_frame
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "frames" / "nain_jaune.txt"

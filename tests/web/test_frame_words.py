@@ -13,11 +13,12 @@ import pytest
 
 import cardroom.i18n.words as words
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.i18n import Translator, tr_of, translator
 from cardroom.i18n.names import shown_name
 from cardroom.i18n.words import default_name, event_text, game_over_reason, localize_frame
 from cardroom.store import EventStore
-from cardroom.tables import SeatSpec, TableConfig, TableService
+from cardroom.tables import SeatSpec, TableService
 from cardroom.tables.subscription import Subscription
 from cardroom.web.protocol import encode
 from cardroom.web.routes.ws import render_frame

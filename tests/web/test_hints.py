@@ -10,8 +10,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from cardroom.games.nain_jaune.bots.hint import describe
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.table import parse_action
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables import SeatSpec
 from tests.web.conftest import Player, service_of, serving, settings_for
 from tests.web.test_ws import config, start_two
 

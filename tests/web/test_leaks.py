@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.cards import DECK
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.rules import STANDARD_BOARD, Rules
 from cardroom.store import LogEntry
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables import SeatSpec
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 
 CODES = {c.code for c in DECK}

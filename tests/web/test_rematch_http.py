@@ -6,10 +6,12 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from typing import cast
 
 from fastapi.testclient import TestClient
 
 from cardroom.games.nain_jaune import Rules
+from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.tables import SeatSpec, TableConfig
 from cardroom.web import Settings, create_app
 from tests.web.conftest import Player, app_of, service_of, serving, settings_for
@@ -91,7 +93,7 @@ async def test_an_earlier_round_is_sent_on_request(settings: Settings) -> None:
             if service.table(tid).status == "over":
                 break
             await asyncio.sleep(0.01)
-        table = service.table(tid)
+        table = cast(NainJauneTable, service.table(tid))
         assert table.status == "over" and len(table.round_starts) == 2
         watcher = await Player(address, tid, None, {"Accept-Language": "fr"}).connect()
         try:

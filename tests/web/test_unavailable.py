@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.store import PlayerStore, StoreUnavailable
-from cardroom.tables import SeatSpec, TableConfig
+from cardroom.tables import SeatSpec
 from tests.web.conftest import Player, service_of, serving, settings_for
 
 

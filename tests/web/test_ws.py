@@ -13,10 +13,11 @@ import httpx
 import websockets
 
 from cardroom.cards import parse_card
+from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.nain_jaune.engine import Round, deal_hands
 from cardroom.games.nain_jaune.rules import Rules
 from cardroom.games.nain_jaune.table import action_text, parse_action
-from cardroom.tables import Created, SeatSpec, TableConfig
+from cardroom.tables import Created, SeatSpec
 from tests.web.conftest import AutoPlayer, Player, over, service_of, serving, settings_for
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.analysis import AnalysisError, turn_based_analysis
+from cardroom.games import registry
 from cardroom.store.analyses import AnalysisStore
 
 STORE_VERSION = 3
@@ -52,13 +53,15 @@ def _lower_priority() -> None:
         os.nice(10)
 
 
-def run_analysis(data: Any, worlds: int) -> dict[str, Any]:
-    """Analyse a record (in the worker process); an :class:`AnalysisError` becomes
-    ``{"error": code}``."""
+def run_analysis(data: Any, worlds: int | None, game: str | None = None) -> dict[str, Any]:
+    """Analyse a record of ``game`` (its registry's ``analysis`` piece; None: the turn-based
+    game that has one) over ``worlds`` (None: the analysis's own default), in the worker
+    process; an :class:`AnalysisError` becomes ``{"error": code}``."""
+    module = turn_based_analysis() if game is None else registry.game(game).load("analysis")
     try:
-        result: dict[str, Any] = (
-            turn_based_analysis().analyse(data, worlds=worlds, hindsight=True).to_json()
-        )
+        result: dict[str, Any] = module.analyse(
+            data, worlds=module.DEFAULT_WORLDS if worlds is None else worlds, hindsight=True
+        ).to_json()
         return result
     except AnalysisError as exc:
         return {"error": exc.code}
@@ -77,7 +80,8 @@ class AnalysisQueue:
         self.store = store
         self.workers = workers
         self.max_pending = max_pending
-        self.worlds: int = turn_based_analysis().DEFAULT_WORLDS if worlds is None else worlds
+        self.worlds = worlds
+        """The worlds of every analysis (None: each game's analysis's own default)."""
         self._pool: ProcessPoolExecutor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._order: list[str] = []
@@ -99,9 +103,10 @@ class AnalysisQueue:
             return Status("failed", error=str(data.get("error", "failed")))
         return Status("absent")
 
-    async def start(self, table_id: str, record: Any) -> Status:
-        """Queue the analysis of a finished table's ``record`` unless it is stored or under way;
-        raise :class:`QueueFull` when ``max_pending`` are already waiting or running."""
+    async def start(self, table_id: str, record: Any, game: str | None = None) -> Status:
+        """Queue the analysis of a finished table's ``record`` of ``game`` (its registry name;
+        None: the turn-based game that has an analysis) unless it is stored or under way; raise
+        :class:`QueueFull` when ``max_pending`` are already waiting or running."""
         now = await self.status(table_id)
         if now.state in ("done", "queued", "running"):
             return now
@@ -112,11 +117,11 @@ class AnalysisQueue:
         self._failed.pop(table_id, None)
         self._order.append(table_id)
         self._tasks[table_id] = asyncio.get_running_loop().create_task(
-            self._run(table_id, record)
+            self._run(table_id, record, game)
         )
         return await self.status(table_id)
 
-    async def _run(self, table_id: str, record: Any) -> None:
+    async def _run(self, table_id: str, record: Any, game: str | None) -> None:
         try:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
@@ -125,7 +130,9 @@ class AnalysisQueue:
                     initializer=_lower_priority,
                 )
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self._pool, run_analysis, record, self.worlds)
+            result = await loop.run_in_executor(
+                self._pool, run_analysis, record, self.worlds, game
+            )
             if "error" in result:
                 self._failed[table_id] = str(result["error"])
                 await self.store.fail(table_id, self._failed[table_id])

@@ -127,7 +127,9 @@ def named_options(
 
 def players_error(game: str, n: int, least: int, most: int) -> Message:
     """``Nain Jaune is played by 2 to 8 players, not 9`` (Spit and Speed: by two players)."""
-    name = {"nain-jaune": "Nain Jaune", "spit": "Spit", "speed": "Speed"}.get(game, game)
+    from cardroom.games.registry import title
+
+    name = title(game)
     if least == most:
         english = f"{name} is played by two players, not {n}"
     else:

@@ -81,6 +81,15 @@ class Game:
     """The table state machine the table service runs over the log."""
     rules_version: str
     """Today's version of the rules (a table's ``created`` entry keeps the one it plays)."""
+    table_parts: str | None = None
+    """A real-time game's own part of its table (``games/<game>/table.py``, read by
+    :mod:`cardroom.tables.realtime`, which names no game): ``UNNAMED_VERSION`` (the rules
+    version of a table whose log names none), ``check_games(games)`` and
+    ``check_rules(rules, rules_version)`` (a config it refuses: ``ValueError``),
+    ``new_match(rules, seed, games, rules_version)`` (the table's match, None for a single
+    game), ``match_frame(match)`` (its ``unit`` and ``target`` in a frame),
+    ``view_frame(view, seat)`` (its own fields of a seat's ``table_view``) and
+    ``record_header(engine, players, match)`` (the header of a match's game record)."""
     target_match: str | None = None
     """A real-time game played to a target score: the match class, ``cls(rules, seed)``, used
     when ``rules.target > 0`` (its ``game`` is the game being played)."""
@@ -91,7 +100,12 @@ class Game:
     short name); read by ``cardroom.i18n.options`` for the lobby, the rules page and the
     refusals' words."""
     bots: str | None = None
-    """The bots and their levels."""
+    """The bots and their levels (imported, they register with ``cardroom.bots``; a module
+    with a ``make_bot(spec)`` of its own makes the game's bots by spec or level instead)."""
+    hints: str | None = None
+    """A turn-based game's hint for a person's own move: ``hint(view, *, seed, lang)`` ->
+    ``(action as text, reason in words)``, a ``ValueError`` when there is no move to suggest
+    (None: the game offers no hints)."""
     analysis: str | None = None
     """The analysis of a finished game."""
     rules_page: str | None = None
@@ -249,6 +263,7 @@ register(
         options_words="cardroom.games.nain_jaune.rules",
         words="cardroom.games.nain_jaune.words",
         bots="cardroom.games.nain_jaune.bots",
+        hints="cardroom.games.nain_jaune.bots.hint:hint",
         analysis="cardroom.games.nain_jaune.analysis",
         rules_page="cardroom.games.nain_jaune",
         wire="cardroom.games.nain_jaune.wire",
@@ -270,6 +285,7 @@ register(
         record="cardroom.games.spit.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.spit.rules:RULES_VERSION",
+        table_parts="cardroom.games.spit.table",
         bots="cardroom.games.spit.bots",
         analysis="cardroom.analysis.realtime",
         rules_page="cardroom.games.spit",
@@ -294,6 +310,7 @@ register(
         record="cardroom.games.speed.record",
         table="cardroom.tables.realtime:RealtimeTable",
         rules_version="cardroom.games.speed.rules:RULES_VERSION",
+        table_parts="cardroom.games.speed.table",
         target_match="cardroom.games.speed.engine:SpeedMatch",
         bots="cardroom.games.speed.bots",
         analysis="cardroom.analysis.realtime",

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
-from typing import Any, Literal, cast
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, cast
 
+from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "LogEntry",
     "SeatKind",
     "SeatSpec",
+    "TableConfig",
     "TableError",
     "clean_name",
     "hash_token",
@@ -90,6 +92,138 @@ class SeatSpec:
             said = "a seat is {kind: person|bot, level, name}"
             raise TableError("bad-request", Message("table.seat-shape", said))
         return cls(cast(SeatKind, data["kind"]), data.get("level"), data.get("name"))
+
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, kw_only=True)  # no slots: a subscripted alias (TableConfig[Rules]) sets
+class TableConfig(Generic[R]):  # __orig_class__ on what it makes, which a slotted class refuses
+    """Everything fixed when a turn-based table is created (its ``created`` entry's config).
+
+    ``game`` is the game's name in the registry; a config that names none is the first
+    turn-based game's, as a log written before tables named their game. The game's rules
+    object may refuse a table of that many players (``table_refusal(players)``: a
+    :class:`Message`, or None), e.g. a target no table of that size can reach.
+    """
+
+    rules: R
+    seats: tuple[SeatSpec, ...]
+    """The seats (as many as the game allows); seat 0 is the creator's and must be a person."""
+    seed: int
+    game: str = ""
+    title: str = ""
+    public: bool = True
+    """Listed in the lobby's open tables."""
+    level: str = "medium"
+    """The level of the bots that fill empty seats and play for absent persons."""
+    takeover_after: float = 60.0
+    """Seconds a person may be away before a bot plays for them (0 = never)."""
+    bot_delay: float = 0.8
+    """Seconds a bot waits before it acts (0 in tests)."""
+    next_round_after: float = 20.0
+    """Seconds after a round before the next one starts anyway."""
+    hints: bool = False
+    """Players may ask the expert bot for a suggestion for their own move (off in rated games)."""
+    learning: bool = False
+    """A learning table: hints on, and the page explains every event and refusal in a sentence
+    (a log without it reads as off)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Free-form data kept with the table (e.g. the terminal's bot specs)."""
+
+    def __post_init__(self) -> None:
+        from cardroom.games import registry
+        from cardroom.games.options import players_error
+
+        if not self.game:
+            object.__setattr__(self, "game", registry.names(registry.TURN_BASED)[0])
+        entry = turn_based_game(self.game)
+        least, most = entry.players
+        if not least <= len(self.seats) <= most:
+            said = players_error(self.game, len(self.seats), least, most)
+            raise TableError("bad-request", said)
+        if self.seats[0].kind != "person":
+            seat_0 = "seat 0 is the creator's: it must be a person"
+            raise TableError("bad-request", Message("table.seat-0", seat_0))
+        refusal = getattr(self.rules, "table_refusal", None)
+        refused = refusal(len(self.seats)) if callable(refusal) else None
+        if isinstance(refused, Message):  # refused now, not when the first round is dealt
+            raise TableError("bad-request", refused)
+        for delay in (self.takeover_after, self.bot_delay, self.next_round_after):
+            if not delay >= 0:
+                delays = "delays are seconds, zero or more"
+                raise TableError("bad-request", Message("table.delays", delays))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (the ``created`` entry's ``config``)."""
+        return {
+            "game": self.game,
+            "rules": cast(Any, self.rules).to_json(),
+            "seats": [s.to_json() for s in self.seats],
+            "seed": self.seed,
+            "title": self.title,
+            "public": self.public,
+            "level": self.level,
+            "takeover_after": self.takeover_after,
+            "bot_delay": self.bot_delay,
+            "next_round_after": self.next_round_after,
+            "hints": self.hints,
+            "learning": self.learning,
+            "extra": dict(self.extra),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableConfig[Any]:
+        """Read :meth:`to_json`'s form (the rules by the game's own rules class); raises
+        :class:`TableError` (``bad-request``)."""
+        from cardroom.games import registry
+
+        if not isinstance(data, dict):
+            said = "a table config is a JSON object"
+            raise TableError("bad-request", Message("table.config-object", said))
+        name = data.get("game") or registry.names(registry.TURN_BASED)[0]
+        rules_class = turn_based_game(str(name)).load("rules")
+        try:
+            return cls(
+                game=str(name),
+                rules=rules_class.from_json(data.get("rules")),
+                seats=tuple(SeatSpec.from_json(s) for s in data["seats"]),
+                seed=int(data["seed"]),
+                title=str(data.get("title", "")),
+                public=bool(data.get("public", True)),
+                level=str(data.get("level", "medium")),
+                takeover_after=float(data.get("takeover_after", 60.0)),
+                bot_delay=float(data.get("bot_delay", 0.8)),
+                next_round_after=float(data.get("next_round_after", 20.0)),
+                hints=data.get("hints", False) is True,
+                learning=data.get("learning", False) is True,
+                extra=dict(data.get("extra") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, TableError):
+                raise
+            if isinstance(exc, RulesError):
+                raise TableError("bad-request", exc.message) from None
+            said = f"bad table config: {exc}"
+            raise TableError("bad-request", Message("table.bad-config", said)) from None
+
+
+def turn_based_game(name: str) -> Any:
+    """The registry's entry of turn-based game ``name``; ``TableError('bad-request')`` naming
+    the turn-based games if there is none of that name."""
+    from cardroom.games import registry
+
+    found = registry.GAMES.get(name)
+    if found is None or found.realtime:
+        known = ", ".join(registry.names(registry.TURN_BASED))
+        said = Message(
+            "table.unknown-game",
+            f"unknown game {name!r}: a table in turns plays {known}",
+            game=name,
+            known=known,
+        )
+        raise TableError("bad-request", said)
+    return found
 
 
 ALREADY_STARTED = Message("table.started", "the table has already started")

@@ -165,9 +165,10 @@ def action_words(action: Mapping[str, Any], lang: Translator = ENGLISH) -> str:
 _PLAY_REFUSED = N_("a play on pile {number} refused")
 
 
-def _public_what(what: str) -> str | None:
+def public_what(what: str) -> str | None:
     """The words of a refused action of kind ``what`` (its class name in lower case) as everyone
-    may know it, from the game's ``PUBLIC_WHAT``."""
+    may know it, from the game's ``PUBLIC_WHAT``: an English msgid (translate it where it is
+    shown), or None (a play, said by every game alike, or a kind no game has words for)."""
     for own in _every_game_words():
         said = getattr(own, "PUBLIC_WHAT", {}).get(what)
         if isinstance(said, str):
@@ -199,7 +200,7 @@ def _public_words(refused: Mapping[str, Any], who: str, tr: Translator) -> str:
     if what == "play" and isinstance(pile, int):
         said = tr._(_PLAY_REFUSED, number=pile + 1)
     else:
-        said = tr._(_public_what(what) or N_("an action refused"))
+        said = tr._(public_what(what) or N_("an action refused"))
     if refused.get("stale"):
         if isinstance(pile, int):
             return tr._(

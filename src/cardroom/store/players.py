@@ -7,18 +7,21 @@ one, is stored as an argon2id hash. A *seat claim* ties a person seat of a table
 who opened its invitation first: once a claim row exists only its player holds the seat (the
 seat token alone no longer does), and the table's creator can re-issue the seat's link (the row
 then waits, without a player, for the new link's secret).
+
+:class:`PlayerStore` is written in parts: the tables and what every part shares
+(:mod:`cardroom.store.player_rows`), passkeys (:mod:`cardroom.store.passkeys`) and seat claims
+(:mod:`cardroom.store.claims`); here are players, their names and keys, move links, passwords
+and forgetting a player. The names other modules read here are kept.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -26,7 +29,24 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.games.records import FORMER_PLAYER as FORMER_PLAYER  # re-exported
-from cardroom.store.events import EventStore, TableRow, _guard, metadata
+from cardroom.store.claims import SeatClaims
+from cardroom.store.events import EventStore, _guard
+from cardroom.store.passkeys import CHALLENGES_PER_PLAYER as CHALLENGES_PER_PLAYER
+from cardroom.store.passkeys import Passkeys
+from cardroom.store.player_rows import AGENT_MAX as AGENT_MAX
+from cardroom.store.player_rows import SIGNIN_NAME_MAX as SIGNIN_NAME_MAX
+from cardroom.store.player_rows import BrowserKey as BrowserKey
+from cardroom.store.player_rows import Claim as Claim
+from cardroom.store.player_rows import Player as Player
+from cardroom.store.player_rows import PlayerError as PlayerError
+from cardroom.store.player_rows import _player, player_keys_t
+from cardroom.store.player_rows import key_hash as key_hash
+from cardroom.store.player_rows import key_id as key_id
+from cardroom.store.player_rows import move_links_t as move_links_t
+from cardroom.store.player_rows import passkey_challenges_t as passkey_challenges_t
+from cardroom.store.player_rows import passkeys_t as passkeys_t
+from cardroom.store.player_rows import players_t as players_t
+from cardroom.store.player_rows import seat_claims_t as seat_claims_t
 from cardroom.store.ratings import play_queue_t, rating_changes_t, ratings_t
 
 NAME_MAX = 24
@@ -38,121 +58,8 @@ MOVE_TTL = 600.0
 HASHING_AT_ONCE = 2
 """Password hashes or checks a process runs at once (the others wait their turn)."""
 _R = TypeVar("_R")
-CHALLENGES_PER_PLAYER = 3
-"""Passkey challenges a player may hold at once (registering; the newest are kept)."""
 KEY_SEEN_EVERY = 3600.0
 """A browser key's ``last_used`` is written at most this often (seconds)."""
-AGENT_MAX = 120
-SIGNIN_NAME_MAX = 96
-"""The longest folded name (NFKC may lengthen a name: one "ﷺ" is 18 characters folded)."""
-
-players_t = sa.Table(
-    "players",
-    metadata,
-    sa.Column("id", sa.String(32), primary_key=True),
-    sa.Column("name", sa.String(96), nullable=False, default=""),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("password_hash", sa.String(200), nullable=True),
-    sa.Column("signin_name", sa.String(SIGNIN_NAME_MAX), nullable=True),
-    sa.Index("ix_players_signin_name", "signin_name", unique=True),
-)
-"""``signin_name``: the folded name (:func:`fold_name`) a player with a password signs in
-with, unique per server; None for a player without a password (or one of several protected
-players of one name in a database made before names were unique: the oldest kept it)."""
-
-player_keys_t = sa.Table(
-    "player_keys",
-    metadata,
-    sa.Column("key_hash", sa.String(64), primary_key=True),
-    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("last_used", sa.Float, nullable=True),
-    sa.Column("agent", sa.String(AGENT_MAX), nullable=True),
-    sa.Column("how", sa.String(16), nullable=True),
-)
-"""``last_used`` (to the hour), ``agent`` (the browser's User-Agent, cut) and ``how`` it got
-the key (``new``, ``move``, ``password``, ``passkey``); None in keys made before they were kept."""
-
-move_links_t = sa.Table(
-    "move_links",
-    metadata,
-    sa.Column("link_hash", sa.String(64), primary_key=True),
-    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("expires_at", sa.Float, nullable=False),
-    sa.Column("used", sa.Boolean, nullable=False, default=False),
-)
-
-seat_claims_t = sa.Table(
-    "seat_claims",
-    metadata,
-    sa.Column("table_id", sa.String(64), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=True, index=True),
-    sa.Column("invite_hash", sa.String(64), nullable=True),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-
-passkeys_t = sa.Table(
-    "passkeys",
-    metadata,
-    sa.Column("credential_id", sa.String(400), primary_key=True),
-    sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("public_key", sa.Text, nullable=False),
-    sa.Column("sign_count", sa.Integer, nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-)
-
-passkey_challenges_t = sa.Table(
-    "passkey_challenges",
-    metadata,
-    sa.Column("challenge", sa.String(100), primary_key=True),
-    sa.Column("player_id", sa.String(32), nullable=True),
-    sa.Column("expires_at", sa.Float, nullable=False),
-)
-
-
-class PlayerError(ValueError):
-    """A request about a player that cannot be done; ``code`` says why (a message id below)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """One player: id, display name ('' until asked), whether a password protects them."""
-
-    id: str
-    name: str
-    created_at: float
-    protected: bool
-    signs_in: bool = False
-    """Whether sign-in by name and password finds this player (see ``signin_name``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class BrowserKey:
-    """One browser or device holding a key to a player (never the key itself)."""
-
-    id: str
-    """A short public id of the key (the start of its hash): what revoking names."""
-    created_at: float
-    last_used: float | None
-    agent: str
-    how: str
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """Who holds a claimed seat: ``player_id`` None while a re-issued link waits to be opened."""
-
-    table_id: str
-    seat: int
-    player_id: str | None
-    reissued: bool
 
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -187,23 +94,17 @@ def _signin_name(clean: str) -> str:
     return folded
 
 
-def key_hash(secret: str) -> str:
-    """The stored form of a browser key, move link or invitation secret (sha256, hex)."""
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 def _hasher() -> Any:
     from argon2 import PasswordHasher
 
     return PasswordHasher()  # argon2id, the library's tuned defaults
 
 
-class PlayerStore:
+class PlayerStore(Passkeys, SeatClaims):
     """Players and seat claims in the event store's database (same engine, same write lock)."""
 
     def __init__(self, store: EventStore) -> None:
-        self.store = store
-        self.engine = store.engine
+        super().__init__(store)
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
 
     async def _argon2(self, work: Callable[[], _R]) -> _R:
@@ -211,9 +112,6 @@ class PlayerStore:
         never on the event loop (it would stall every real-time table)."""
         async with self._hashing:
             return await asyncio.to_thread(work)
-
-    def _write(self) -> Any:
-        return self.store._write_lock
 
     # -- players and keys ------------------------------------------------------------------
 
@@ -329,22 +227,6 @@ class PlayerStore:
         except IntegrityError:  # taken meanwhile, by another process
             raise taken from None
         return clean
-
-    async def _new_key(
-        self, conn: Any, player_id: str, now: float, how: str, agent: str = ""
-    ) -> str:
-        secret = secrets.token_urlsafe(32)
-        await conn.execute(
-            player_keys_t.insert().values(
-                key_hash=key_hash(secret),
-                player_id=player_id,
-                created_at=now,
-                last_used=now,
-                agent=agent[:AGENT_MAX] or None,
-                how=how,
-            )
-        )
-        return secret
 
     # -- moving to another device ----------------------------------------------------------
 
@@ -491,228 +373,6 @@ class PlayerStore:
             return _player(row), key
         raise refused
 
-    # -- passkeys ---------------------------------------------------------------------------
-
-    async def add_challenge(
-        self, challenge: str, player_id: str | None, expires_at: float, now: float | None = None
-    ) -> None:
-        """Remember a WebAuthn challenge (for registering: the player's; for signing in: None).
-        Expired challenges are deleted, and a player keeps only their newest
-        ``CHALLENGES_PER_PLAYER`` (an older one no longer works)."""
-        now = time.time() if now is None else now
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            await conn.execute(
-                passkey_challenges_t.delete().where(passkey_challenges_t.c.expires_at <= now)
-            )
-            if player_id is not None:
-                kept = (
-                    sa.select(passkey_challenges_t.c.challenge)
-                    .where(passkey_challenges_t.c.player_id == player_id)
-                    .order_by(passkey_challenges_t.c.expires_at.desc())
-                    .limit(CHALLENGES_PER_PLAYER - 1)
-                )
-                newest = [row.challenge for row in await conn.execute(kept)]
-                await conn.execute(
-                    passkey_challenges_t.delete().where(
-                        passkey_challenges_t.c.player_id == player_id,
-                        passkey_challenges_t.c.challenge.not_in(newest),
-                    )
-                )
-            await conn.execute(
-                passkey_challenges_t.insert().values(
-                    challenge=challenge, player_id=player_id, expires_at=expires_at
-                )
-            )
-
-    async def take_challenge(self, challenge: str, player_id: str | None, now: float) -> bool:
-        """Spend a challenge given out to ``player_id`` (once, before it expires)."""
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            query = passkey_challenges_t.delete().where(
-                passkey_challenges_t.c.challenge == challenge,
-                passkey_challenges_t.c.expires_at > now,
-            )
-            query = query.where(
-                passkey_challenges_t.c.player_id == player_id
-                if player_id is not None
-                else passkey_challenges_t.c.player_id.is_(None)
-            )
-            done = await conn.execute(query)
-        return bool(done.rowcount == 1)
-
-    async def add_passkey(
-        self, player_id: str, credential_id: str, public_key: str, sign_count: int, now: float
-    ) -> None:
-        """Keep a verified passkey of the player (its id and public key, base64url)."""
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            await conn.execute(
-                passkeys_t.insert().values(
-                    credential_id=credential_id,
-                    player_id=player_id,
-                    public_key=public_key,
-                    sign_count=sign_count,
-                    created_at=now,
-                )
-            )
-
-    async def passkey(self, credential_id: str) -> tuple[str, str, int] | None:
-        """(player id, public key, sign count) of a passkey."""
-        query = sa.select(passkeys_t).where(passkeys_t.c.credential_id == credential_id)
-        async with _guard(), self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        return None if row is None else (row.player_id, row.public_key, int(row.sign_count))
-
-    async def passkeys_of(self, player_id: str) -> list[str]:
-        """The credential ids of a player's passkeys."""
-        query = sa.select(passkeys_t.c.credential_id).where(passkeys_t.c.player_id == player_id)
-        async with _guard(), self.engine.connect() as conn:
-            return [r.credential_id for r in (await conn.execute(query)).all()]
-
-    async def signed_in_by_passkey(
-        self, credential_id: str, sign_count: int, now: float, agent: str = ""
-    ) -> tuple[Player, str]:
-        """Note the passkey's new count and give the browser a key of its player."""
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            await conn.execute(
-                passkeys_t.update()
-                .where(passkeys_t.c.credential_id == credential_id)
-                .values(sign_count=sign_count)
-            )
-            row = (
-                await conn.execute(
-                    sa.select(players_t)
-                    .join(passkeys_t, passkeys_t.c.player_id == players_t.c.id)
-                    .where(passkeys_t.c.credential_id == credential_id)
-                )
-            ).one()
-            key = await self._new_key(conn, row.id, now, "passkey", agent)
-        return _player(row), key
-
-    # -- seat claims -----------------------------------------------------------------------
-
-    async def claim_of(self, table_id: str, seat: int) -> Claim | None:
-        """The claim on a seat (None: never claimed)."""
-        query = sa.select(seat_claims_t).where(
-            seat_claims_t.c.table_id == table_id, seat_claims_t.c.seat == seat
-        )
-        async with _guard(), self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        return _claim(row) if row is not None else None
-
-    async def seat_of_player(self, table_id: str, player_id: str) -> int | None:
-        """The seat this player holds at a table by claim (None: none)."""
-        query = (
-            sa.select(seat_claims_t.c.seat)
-            .where(seat_claims_t.c.table_id == table_id, seat_claims_t.c.player_id == player_id)
-            .order_by(seat_claims_t.c.seat)
-        )
-        async with _guard(), self.engine.connect() as conn:
-            row = (await conn.execute(query)).first()
-        return None if row is None else int(row.seat)
-
-    async def claim(self, table_id: str, seat: int, player_id: str, now: float) -> Claim:
-        """Claim a never-claimed seat for ``player_id``; returns the seat's claim (the earlier
-        one if somebody claimed it first: the database's primary key decides between two)."""
-        try:
-            async with _guard(), self._write(), self.engine.begin() as conn:
-                await conn.execute(
-                    seat_claims_t.insert().values(
-                        table_id=table_id, seat=seat, player_id=player_id, at=now
-                    )
-                )
-        except IntegrityError:
-            existing = await self.claim_of(table_id, seat)
-            assert existing is not None
-            return existing
-        return Claim(table_id, seat, player_id, False)
-
-    async def reissue(self, table_id: str, seat: int, now: float, *, link: bool = True) -> str:
-        """Take the seat from whoever holds it; with ``link`` a new invitation secret opens it
-        (returned), without one nobody may take it (``''``: the seat is left to the bots)."""
-        secret = secrets.token_urlsafe(24) if link else ""
-        values = {"player_id": None, "invite_hash": key_hash(secret) if link else None, "at": now}
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            done = await conn.execute(
-                seat_claims_t.update()
-                .where(seat_claims_t.c.table_id == table_id, seat_claims_t.c.seat == seat)
-                .values(**values)
-            )
-            if done.rowcount == 0:
-                await conn.execute(
-                    seat_claims_t.insert().values(table_id=table_id, seat=seat, **values)
-                )
-        return secret
-
-    async def claim_reissued(
-        self, table_id: str, seat: int, secret: str, player_id: str, now: float
-    ) -> Claim:
-        """Open a re-issued link: the seat is this player's if the secret is the seat's current
-        one and nobody opened it before (else the claim as it stands; ``invite`` if wrong)."""
-        digest = key_hash(secret)
-        async with _guard(), self._write(), self.engine.begin() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(seat_claims_t).where(
-                        seat_claims_t.c.table_id == table_id, seat_claims_t.c.seat == seat
-                    )
-                )
-            ).first()
-            if row is None or row.invite_hash is None:
-                raise PlayerError("invite", "this invitation link does not work")
-            if not hmac.compare_digest(row.invite_hash, digest):
-                raise PlayerError("invite", "this invitation link does not work")
-            if row.player_id is not None:
-                return _claim(row)
-            await conn.execute(
-                seat_claims_t.update()
-                .where(
-                    seat_claims_t.c.table_id == table_id,
-                    seat_claims_t.c.seat == seat,
-                    seat_claims_t.c.player_id.is_(None),
-                )
-                .values(player_id=player_id, at=now)
-            )
-        return Claim(table_id, seat, player_id, True)
-
-    async def tables_of(self, player_id: str) -> list[tuple[str, int]]:
-        """(table id, seat) of every seat this player claimed, oldest first."""
-        query = (
-            sa.select(seat_claims_t.c.table_id, seat_claims_t.c.seat)
-            .where(seat_claims_t.c.player_id == player_id)
-            .order_by(seat_claims_t.c.at)
-        )
-        async with _guard(), self.engine.connect() as conn:
-            return [(r.table_id, int(r.seat)) for r in (await conn.execute(query)).all()]
-
-    async def table_rows(self, ids: list[str]) -> list[TableRow]:
-        """The ``tables`` rows of these ids with their seats (no token hashes)."""
-        from cardroom.store.events import seats_t, tables_t
-
-        if not ids:
-            return []
-        async with _guard(), self.engine.connect() as conn:
-            rows = (await conn.execute(sa.select(tables_t).where(tables_t.c.id.in_(ids)))).all()
-            seat_rows = (
-                await conn.execute(
-                    sa.select(
-                        seats_t.c.table_id, seats_t.c.seat, seats_t.c.kind, seats_t.c.name,
-                        seats_t.c.level, seats_t.c.joined,
-                    )
-                    .where(seats_t.c.table_id.in_(ids))
-                    .order_by(seats_t.c.table_id, seats_t.c.seat)
-                )
-            ).all()  # fmt: skip
-        seats: dict[str, list[dict[str, Any]]] = {r.id: [] for r in rows}
-        for s in seat_rows:
-            seats.setdefault(s.table_id, []).append(
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "level": s.level,
-                 "joined": bool(s.joined)}
-            )  # fmt: skip
-        return [
-            TableRow(r.id, r.game, r.created_at, r.status, r.title, bool(r.public),
-                     dict(r.summary or {}), seats[r.id])
-            for r in rows
-        ]  # fmt: skip
-
     # -- forgetting a player ---------------------------------------------------------------
 
     async def delete(self, player_id: str) -> list[tuple[str, int]]:
@@ -788,23 +448,3 @@ async def _forget_name(conn: Any, table_id: str, seat: int) -> None:
         await conn.execute(
             tables_t.update().where(tables_t.c.id == table_id).values(summary=summary)
         )
-
-
-def key_id(digest: str) -> str:
-    """The public id of a browser key: the first 16 hex digits of its stored hash (the key
-    cannot be found again from it)."""
-    return digest[:16]
-
-
-def _player(row: Any) -> Player:
-    return Player(
-        row.id,
-        row.name,
-        float(row.created_at),
-        row.password_hash is not None,
-        row.signin_name is not None,
-    )
-
-
-def _claim(row: Any) -> Claim:
-    return Claim(row.table_id, int(row.seat), row.player_id, row.invite_hash is not None)

@@ -9,23 +9,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardroom.bots import Bot, make_bot, parse_spec
 from cardroom.bots.base import LEVELS, LazyRandom
-from cardroom.games.nain_jaune.bots.hint import HintError, suggest
-from cardroom.games.nain_jaune.table import action_text
-from cardroom.games.nain_jaune.view import view_of
+from cardroom.games import registry
 from cardroom.games.table import TableError
 from cardroom.store import LogEntry
 from cardroom.tables.config import (
     HINT_MOVED_ON,
     HINT_NOT_YOUR_TURN,
     HINTS_BUSY,
-    HINTS_NAIN_JAUNE,
     HINTS_OFF,
+    NO_HINTS,
     bad_level,
 )
 from cardroom.tables.live import Live
@@ -53,7 +52,7 @@ class BotLoop:
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
         realtime: RealtimeTables
         _stopping: bool
-        _bots: dict[str, Bot]
+        _bots: dict[tuple[str, str], Bot]
         _bot_thinks: dict[str, bool]
         _hint_pool: ThreadPoolExecutor
         _hint_limit: int
@@ -67,43 +66,52 @@ class BotLoop:
     async def hint(self, table_id: str, seat: int, seq: int, lang: str = "en") -> tuple[str, str]:
         """The expert's suggestion for ``seat``'s own move at state ``seq``: ``("7D", reason)``.
 
-        Worked out in a worker thread from that seat's view alone; nothing is logged. Refused
-        unless the table has hints on, ``seq`` is current and it is that person's turn.
+        Worked out in a worker thread from that seat's view alone, by the game's ``hints``
+        piece; nothing is logged. Refused unless the game offers hints, the table has them on,
+        ``seq`` is current and it is that person's turn.
         """
         if self.realtime.holds(table_id):
-            raise TableError("bad-request", HINTS_NAIN_JAUNE)
+            raise TableError("bad-request", NO_HINTS)
         table = self._get(table_id).table
+        entry = registry.game(table.cfg.game)
+        if entry.hints is None:
+            raise TableError("bad-request", NO_HINTS)
         if not table.cfg.hints:
             raise TableError("forbidden", HINTS_OFF)
         if seq != table.seq:
             raise TableError("stale", HINT_MOVED_ON)
-        turn, rnd = table.turn(), table.round
-        if turn is None or rnd is None or turn.seat != seat or turn.bot is not None:
+        turn = table.turn()
+        if turn is None or turn.seat != seat or turn.bot is not None:
             raise TableError("not-your-turn", HINT_NOT_YOUR_TURN)
-        view = view_of(rnd, table.round_seats.index(seat))  # a snapshot: safe in a thread
+        view = table.bot_view(seat)  # a snapshot: safe in a thread
         sample_seed = random.Random(f"{table.cfg.seed}/hint/{seat}/{seq}").randrange(2**63)
+        hint = cast(Callable[..., tuple[str, str]], entry.load("hints"))
         if self._hints_waiting >= self._hint_limit:
             raise TableError("unavailable", HINTS_BUSY)
         self._hints_waiting += 1
         try:
-            action, reason = await asyncio.get_running_loop().run_in_executor(
-                self._hint_pool, partial(suggest, view, ms=100, seed=sample_seed, lang=lang)
+            return await asyncio.get_running_loop().run_in_executor(
+                self._hint_pool, partial(hint, view, seed=sample_seed, lang=lang)
             )
-        except HintError as exc:
+        except ValueError as exc:  # the game found no move to suggest
             raise TableError("not-your-turn", HINT_NOT_YOUR_TURN) from exc
         finally:
             self._hints_waiting -= 1
-        return action_text(action), reason
 
-    def _bot(self, spec: str) -> Bot:
-        bot = self._bots.get(spec)
+    def _bot(self, spec: str, game: str) -> Bot:
+        """A bot of game ``game`` by spec or level: its ``bots`` piece's ``make_bot`` if it
+        has one, else the shared registry of bots."""
+        bot = self._bots.get((game, spec))
         if bot is None:
+            entry = registry.game(game)
+            pieces = entry.load("bots") if entry.bots is not None else None
+            maker = cast(Callable[[str], Bot], getattr(pieces, "make_bot", make_bot))
             try:
-                bot = make_bot(spec)
+                bot = maker(spec)
             except ValueError as exc:
                 logger.info("bot %r: %s", spec, exc)
                 raise TableError("bad-request", bad_level(spec)) from None
-            self._bots[spec] = bot
+            self._bots[(game, spec)] = bot
         return bot
 
     def _thinks(self, spec: str) -> bool:
@@ -158,11 +166,8 @@ class BotLoop:
                 await sleep(loop, delay, min(BOT_TICK, delay / 8))
             if table.seq != seq:
                 continue
-            rnd = table.round
-            assert rnd is not None
-            view = view_of(rnd, table.round_seats.index(seat))
-            del rnd
-            bot = self._bot(spec)
+            view = table.bot_view(seat)
+            bot = self._bot(spec, table.cfg.game)
             # seeded at its first draw: a bot with one legal action never pays for it
             rng = LazyRandom(f"{table.cfg.seed}/seat/{seat}/{seq}")
             if self._thinks(spec):  # they think for ~100 ms (and compile once): not on the loop
@@ -176,7 +181,7 @@ class BotLoop:
                 await self._commit(
                     live,
                     "action",
-                    {"seat": seat, "action": action_text(action), "by": "bot"},
+                    {"seat": seat, "action": table.action_text(action), "by": "bot"},
                 )
                 await self._after(live)
             del action

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.config import TableConfig
 from cardroom.games.table import (
     ALREADY_STARTED,
     NOT_CREATED,
@@ -17,6 +16,7 @@ from cardroom.games.table import (
     ErrorCode,
     SeatKind,
     SeatSpec,
+    TableConfig,
     TableError,
 )
 
@@ -41,19 +41,16 @@ UNAVAILABLE = Message(
     "table.unavailable",
     "the database is not answering: nothing was changed, try again in a moment",
 )
-IS_REALTIME = Message("table.is-realtime", "this is a Spit or Speed table")
-NOT_REALTIME = Message("table.not-realtime", "this is not a Spit or Speed table")
-NAIN_JAUNE_ACTION = Message(
-    "table.nain-jaune-action", 'at a Nain Jaune table an action is a card, "pass" or "claim"'
+IS_REALTIME = Message("table.is-realtime", "this table is played in real time, not in turns")
+NOT_REALTIME = Message("table.not-realtime", "this table is played in turns, not in real time")
+TURN_ACTION = Message(
+    "table.turn-action",
+    "this table is played in turns: send an action as text with the seq you saw",
 )
-REALTIME_ACTION = Message(
-    "table.realtime-action", "at a Spit or Speed table an action is an object"
-)
-NO_LOG = Message("table.no-log", "a Nain Jaune table has no log to page through")
-NO_ROUNDS = Message("table.no-rounds", "a Spit or Speed table has no rounds")
-LEFT_BY_CLOSING = Message(
-    "table.left-by-closing", "a Spit or Speed table is left by closing the page"
-)
+REALTIME_ACTION = Message("table.realtime-action", "at a real-time table an action is an object")
+NO_LOG = Message("table.no-log", "a table played in turns has no log to page through")
+NO_ROUNDS = Message("table.no-rounds", "a real-time table has no rounds")
+LEFT_BY_CLOSING = Message("table.left-by-closing", "a real-time table is left by closing the page")
 REMATCH_NOT_OVER = Message("table.rematch-not-over", "a rematch is offered once the game is over")
 REMATCH_PLAYERS = Message("table.rematch-players", "only the players can ask for a rematch")
 PLAYERS_ONLY = Message("table.players-only", "only the players at this table can do that")
@@ -64,7 +61,7 @@ MOVED_ON = Message(
     "table.moved-on", "the table moved on since you looked: look again and choose once more"
 )
 YOU_LEFT = Message("table.you-left", "you left this table: a bot plays your seat")
-HINTS_NAIN_JAUNE = Message("table.hints-nain-jaune", "hints are offered at Nain Jaune tables only")
+NO_HINTS = Message("table.no-hints", "this game offers no hints")
 HINTS_OFF = Message("table.hints-off", "hints are off at this table")
 HINT_MOVED_ON = Message("table.hint-moved-on", "the table moved on since you looked: ask again")
 HINT_NOT_YOUR_TURN = Message("table.hint-not-your-turn", "no hint: it is not your turn")

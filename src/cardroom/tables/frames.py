@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cardroom.games.table import TableError
 from cardroom.tables.config import WATCH_ONLY
 from cardroom.tables.live import Live
-from cardroom.tables.subscription import Frame, Subscription
+from cardroom.tables.subscription import Frame, Subscription, fan_out
 
 if TYPE_CHECKING:
     from cardroom.tables.realtime_service import RealtimeTables
@@ -116,20 +116,11 @@ class Frames:
 
     def _fan_out(self, live: Live, skip: Subscription | None = None) -> None:
         table = live.table
-        end = len(table.events)
         present = self._present(live)
         deadline = self._deadline(live)
-        built: dict[tuple[int | None, int | None], Frame] = {}
-        for sub in live.subs:
-            if sub is skip or sub.closed:
-                continue
-            # one frame object for the subscribers with the same seat and cursor (spectators):
-            # the connections then encode it once (web/routes/ws.py)
-            key = (sub.seat, sub.cursor)
-            frame = built.get(key)
-            if frame is None:
-                frame = built[key] = table.frame(sub.seat, sub.cursor, present, deadline)
-            if not sub._put(frame):
-                sub._put({**table.frame(sub.seat, None, present, deadline), "resync": True})
-            sub.cursor = end
+
+        def build(seat: int | None, since: int | None) -> Frame:
+            return table.frame(seat, since, present, deadline)
+
+        fan_out(live.subs, build, len(table.events), skip=skip)
         table.forget_shared()  # the frames are built: freed once sent (web/gcpause.py)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.tables.catchup import CatchUp
+from cardroom.tables.protocol import TurnTable
 from cardroom.tables.subscription import SeatsPresent, Subscription, Wake
 
 __all__ = ["Live"]
@@ -17,7 +17,7 @@ __all__ = ["Live"]
 class Live(SeatsPresent):
     """A table held in memory with its lock, subscribers, bot task and timers."""
 
-    table: NainJauneTable
+    table: TurnTable
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subs: list[Subscription] = field(default_factory=list)
     wake: Wake = field(default_factory=Wake)

@@ -1,4 +1,4 @@
-"""A Spit or Speed table for the web service: synchronous, deterministic, rebuilt from its log.
+"""A real-time game's table for the web service: synchronous, deterministic, rebuilt from its log.
 
 A :class:`RealtimeTable` is a state machine over log entries; it does no I/O, runs no tasks and
 reads no clock. Every entry carries the server's time stamp ``t`` (seconds), and the table feeds
@@ -28,9 +28,9 @@ Entry kinds (``data`` of each):
              bot of the table's level from ``t`` (``away_then`` ``bot``)
 ``seat-token`` ``{"seat": s, "hash": h}``: a rematch's person seat opens with a new token
              (given to that person when they ask; only its hash is kept)
-``next``     ``{"t": t}``: a match (Speed: to ``rules.target`` points; Spit: until a player has
-             won ``games`` games): the next game is dealt (``BETWEEN`` seconds after a game
-             that left the match open, the scores shown)
+``next``     ``{"t": t}``: a match (as the game makes it of the config: to a target score in
+             its rules, or until a player has won ``games`` games): the next game is dealt
+             (``BETWEEN`` seconds after a game that left the match open, the scores shown)
 =========== ====================================================================================
 
 ``over`` may also be ``{"t": t, "reason": "forfeit", "seat": s}``: seat ``s`` was away for the
@@ -49,7 +49,17 @@ otherwise), so the log alone says when every countdown ran out.
 
 Frames hold only what their seat may see: they are built from ``engine.view(seat)`` (the one
 place a seat's view is made) and never carry a face-down card, the order of a face-down pile,
-or, in Speed, the other player's hand. A spectator gets the public part only.
+or the other player's hand. A spectator gets the public part only.
+
+**The game's own part.** This module names no game: what differs between the real-time games
+comes from the game's ``table_parts`` piece in the registry (:class:`GameParts`): how a match is
+made of the config, the rules version of a log that names none, the game's own fields of a
+``table_view``, a match's unit and target in a frame, and the header of a match's records.
+
+One concern: one real-time table over its log. Checking an entry, applying it (presence, pauses
+and game time, the arbiter, a match's next game) and building a seat's frame from the same
+state are one state machine: ``check`` asks exactly what ``apply`` would do, and the frames read
+the pause and countdown state those two keep, so they change together.
 """
 
 from __future__ import annotations
@@ -68,9 +78,7 @@ from cardroom.games.messages import Message, message_json, message_of
 from cardroom.games.realtime_engine import SEATS, client_action
 from cardroom.games.registry import REALTIME, names, new_engine
 from cardroom.games.registry import game as registry_game
-from cardroom.games.speed import SpeedGame, SpeedMatch, record_header
-from cardroom.games.spit.match import SpitMatch
-from cardroom.i18n.realtime_words import event_fields, public_refusal
+from cardroom.i18n.realtime_words import event_fields, public_refusal, public_what
 from cardroom.tables.config import (
     ALREADY_STARTED,
     GAME_OVER,
@@ -102,7 +110,7 @@ BETWEEN_GAMES = Message(
 PAUSED = Message("table.paused", "the game is paused until everybody is back")
 CLOSED = Message("table.closed", "the table is closed")
 NOT_STARTED = Message("table.not-started", "the game has not started yet")
-"""Refusals of a person's action at a Spit or Speed table (each with an id)."""
+"""Refusals of a person's action at a real-time table (each with an id)."""
 RealtimeSeat = SeatSpec
 """A seat as created: a person (named when he joins) or a bot of a level."""
 
@@ -119,15 +127,72 @@ AWAY_THEN = ("forfeit", "bot")
 """What happens to a seat away for the table's ``away_limit``: the game is lost, or a bot plays."""
 MAX_AWAY_LIMIT = 3600.0
 MAX_GAMES = 9
-"""The most games a Spit match may ask a player to win."""
-
-
-UNNAMED_VERSIONS = {"speed": 3}
-"""The version of a table whose log does not name one (logged before the field came): Speed's
-rules changed since (version 4); Spit's have not."""
+"""The most games a match may ask a player to win (at a game that plays matches of games)."""
 
 
 MAX_NAME = 24
+
+
+class Match(Protocol):
+    """A match of a real-time game: its games so far, each dealt from the match's seed."""
+
+    @property
+    def game(self) -> Any:
+        """The game being played (or the last one)."""
+
+    @property
+    def number(self) -> int:
+        """The current game's number, from 1."""
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Each seat's score over the finished games (games won, or points)."""
+
+    @property
+    def over(self) -> bool:
+        """True once a player has won the match."""
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, once it is over."""
+
+    def next_game(self) -> Any:
+        """Deal the next game (the current one over, the match not)."""
+
+
+class GameParts(Protocol):
+    """What a real-time game tells its table (its ``table_parts`` piece in the registry)."""
+
+    UNNAMED_VERSION: int | None
+    """The rules version of a table whose log names none (None: today's)."""
+
+    def check_games(self, games: int) -> None:
+        """Raise ValueError (an English sentence for the logs) if the game plays no match of
+        ``games`` games won."""
+
+    def check_rules(self, rules: Any, rules_version: int) -> None:
+        """Raise ValueError (as ``check_games``) if these rules are not played at a table
+        under ``rules_version``."""
+
+    def new_match(
+        self, rules: Any, seed: int, games: int, rules_version: int | None
+    ) -> Match | None:
+        """The match a table with this config plays (None: a single game)."""
+
+    def match_frame(self, match: Any) -> dict[str, Any]:
+        """A frame's ``unit`` (``games`` or ``points``) and ``target`` of ``match``."""
+
+    def view_frame(self, view: Any, seat: int | None) -> dict[str, Any]:
+        """The game's own fields of a ``table_view`` of ``view`` for ``seat`` (None: a
+        spectator's)."""
+
+    def record_header(self, engine: Any, players: Sequence[str], match: Any) -> dict[str, Any]:
+        """The header of the record of ``engine``, a game of ``match``."""
+
+
+def game_parts(game: str) -> GameParts:
+    """Real-time game ``game``'s own part of its table, from the registry."""
+    return cast(GameParts, registry_game(game).load("table_parts"))
 
 
 class LogEntryLike(Protocol):
@@ -145,10 +210,10 @@ class LogEntryLike(Protocol):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RealtimeConfig:
-    """Everything fixed when a Spit or Speed table is created."""
+    """Everything fixed when a real-time game's table is created."""
 
     game: str
-    """``spit`` or ``speed``."""
+    """The game's name (a real-time game of the registry)."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """Rule options as ``key=value`` values (``{"countdown": "3"}``); checked by the rules."""
     seats: tuple[RealtimeSeat, RealtimeSeat]
@@ -163,7 +228,8 @@ class RealtimeConfig:
     away_then: str | None = None
     """``forfeit`` or ``bot``; None: ``forfeit`` between two people, ``bot`` against a bot."""
     games: int = 1
-    """Spit: the games a player must win to win the match (1: a single game)."""
+    """The games a player must win to win the match, at a game that plays such matches
+    (1: a single game)."""
 
     def then(self) -> str:
         """What happens after ``away_limit`` (the default worked out from the seats)."""
@@ -195,6 +261,7 @@ class RealtimeConfig:
         if game not in names(REALTIME):
             raise LogError(f"game must be {' or '.join(names(REALTIME))}, not {game!r}")
         today: int = registry_game(game).load("rules_version")
+        parts = game_parts(game)
         seats_raw = data.get("seats")
         if not isinstance(seats_raw, list) or len(seats_raw) != len(SEATS):
             raise LogError("a real-time table has two seats")
@@ -214,9 +281,9 @@ class RealtimeConfig:
         rules = data.get("rules", {})
         if not isinstance(rules, Mapping):
             raise LogError("rules must be an object")
-        # tables were first logged under today's rules of both games (their rules changed
-        # before web tables existed): a log without the field is of today's version
-        version = data.get("rules_version", UNNAMED_VERSIONS.get(game, today))
+        # a log without the field is of the version tables were first logged under
+        unnamed = parts.UNNAMED_VERSION
+        version = data.get("rules_version", today if unnamed is None else unnamed)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise LogError(f"rules_version must be 1, 2…, not {version!r}")
         if version > today:
@@ -234,25 +301,34 @@ class RealtimeConfig:
         games = data.get("games", 1)
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
             raise LogError(f"games is 1 to {MAX_GAMES}, not {games!r}")
-        if games > 1 and game != "spit":
-            raise LogError("a Speed match is played to a target score")
+        try:
+            parts.check_games(games)
+        except ValueError as exc:
+            raise LogError(str(exc)) from None
         config = cls(
             game=game, options=dict(rules), seats=(seats[0], seats[1]), seed=seed, level=level,
             rules_version=version, away_limit=float(limit), away_then=then, games=games,
         )  # fmt: skip
-        if config.rules_target() > 0 and version < 3:
-            raise LogError("a Speed match is played under rules of version 3 or later")
+        try:
+            parts.check_rules(config.rules(), version)
+        except ValueError as exc:
+            raise LogError(str(exc)) from None
         return config
 
-    def rules_target(self) -> int:
-        """Speed's target score (0: a single game); checks the options."""
+    def rules(self) -> Any:
+        """The game's rules with the config's options; raise RealtimeTableError for options
+        the rules refuse."""
         try:
-            rules = new_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
+            return new_engine(self.game, {k: str(v) for k, v in self.options.items()}, 0).rules
         except RulesError as exc:
             raise RealtimeTableError("bad-request", exc.prefixed("rules: ")) from None
         except ValueError as exc:
             raise LogError(f"rules: {exc}") from None
-        return int(getattr(rules, "target", 0))
+
+    def rules_target(self) -> int:
+        """The target score of a match in the rules (0: none, a single game); checks the
+        options."""
+        return int(getattr(self.rules(), "target", 0))
 
 
 def _check_bot(level: Any, game: str) -> None:
@@ -287,7 +363,7 @@ def _card(card: Card | None) -> str | None:
 
 
 class RealtimeTable:
-    """One Spit or Speed table, rebuilt by applying its log entries in order."""
+    """One real-time game's table, rebuilt by applying its log entries in order."""
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
@@ -323,7 +399,9 @@ class RealtimeTable:
         """The table talk's presence lines (away, back, takeover, forfeit, abandoned), each with
         ``at``, the log line it comes before, so a page puts it in place in its reader's words;
         the last :data:`NOTES_KEPT`."""
-        self.match: SpeedMatch | SpitMatch | None = None
+        self.parts: GameParts | None = None
+        """The game's own part of its table (from the ``created`` entry on)."""
+        self.match: Match | None = None
         """A match: its games so far (``engine`` is the current one)."""
         self.past: list[Arbiter[Any, Any]] = []
         """The arbiters of a match's finished games (``arbiter`` plays the current one)."""
@@ -418,6 +496,11 @@ class RealtimeTable:
         if self.config is None:
             raise LogError("the first entry must be 'created'")
         return self.config
+
+    def _require_parts(self) -> GameParts:
+        if self.parts is None:
+            raise LogError("the first entry must be 'created'")
+        return self.parts
 
     # -- checking and applying ------------------------------------------------------------------
 
@@ -563,16 +646,11 @@ class RealtimeTable:
             self.engine = new_engine(
                 self.config.game, options, self.config.seed, self.config.rules_version
             )
-            if self.config.rules_target() > 0:
-                self.match = SpeedMatch(
-                    self.engine.rules, self.config.seed, self.config.rules_version
-                )
-                self.engine = self.match.game
-            elif self.config.games > 1:
-                self.match = SpitMatch(
-                    self.engine.rules, self.config.seed, self.config.games,
-                    self.config.rules_version,
-                )  # fmt: skip
+            self.parts = game_parts(self.config.game)
+            self.match = self.parts.new_match(
+                self.engine.rules, self.config.seed, self.config.games, self.config.rules_version
+            )
+            if self.match is not None:
                 self.engine = self.match.game
         elif kind == "joined":
             self.names[_seat(data)] = str(data["name"]).strip()
@@ -699,11 +777,7 @@ class RealtimeTable:
         }  # fmt: skip
         if self.match is not None:
             out["match"] = {
-                "unit": "points" if isinstance(self.match, SpeedMatch) else "games",
-                "target": (
-                    self.match.rules.target if isinstance(self.match, SpeedMatch)
-                    else self.match.wins
-                ),
+                **self._require_parts().match_frame(self.match),  # its unit and target
                 "game": self.match.number,
                 "scores": list(self.match.scores),
                 "between": self.between,
@@ -741,29 +815,7 @@ class RealtimeTable:
             "stalemate": view.stalemate,
             "winner": view.winner,
         }
-        if self.config is not None and self.config.game == "spit":
-            by_seat = {view.seat: view.stock, 1 - view.seat: view.opponent_stock}
-            spit = {view.seat: view.spit_left, 1 - view.seat: view.opponent_spit_left}
-            common.update(
-                stocks=[[[_card(top), n] for top, n in by_seat[s]] for s in SEATS],
-                spit_left=[spit[s] for s in SEATS],
-                open_piles=list(view.open_piles),
-                one_pile=view.one_pile,
-                chooser=view.chooser,
-                redeals=view.redeals,
-            )
-        else:
-            common.update(
-                side_sizes=list(view.side_sizes),
-                hand_sizes=list(view.hand_sizes),
-                draw_sizes=list(view.draw_sizes),
-                middle_down=view.middle_down,
-                flips=view.flips,
-                blocked=view.blocked,
-                points=view.points,
-            )
-            if seat is not None:
-                common["hand"] = [c.code for c in view.hand]
+        common.update(self._require_parts().view_frame(view, seat))
         if seat is not None:
             common["legal"] = [self.engine.action_to_json(a) for a in view.legal_actions]
         return common
@@ -785,7 +837,9 @@ class RealtimeTable:
             names[entry.seat] = f"Bot (for {names[entry.seat]})"
         line: dict[str, Any] = {
             "t": entry.t, "seat": entry.seat, "accepted": entry.accepted,
-            "text": entry_text(entry, names, viewer=-1 if seat is None else seat),
+            "text": entry_text(
+                entry, names, viewer=-1 if seat is None else seat, public=public_what
+            ),
         }  # fmt: skip
         # the fields of the text, so that each connection reads it in its own language
         line["events"] = [event_fields(e) for e in entry.events]
@@ -831,13 +885,8 @@ class RealtimeTable:
             return self.record()
         assert self.arbiter is not None
         names = self.arbiter.names
+        header = self._require_parts().record_header
         arbiters = [*self.past, self.arbiter]
-        if isinstance(self.match, SpitMatch):
-            out = [arbiter.record() for arbiter in arbiters]
-        else:
-            out = [
-                arbiter.record(record_header(cast(SpeedGame, arbiter.engine), names, self.match))
-                for arbiter in arbiters
-            ]
+        out = [arbiter.record(header(arbiter.engine, names, self.match)) for arbiter in arbiters]
         out[-1] = self._ended(out[-1])
         return out

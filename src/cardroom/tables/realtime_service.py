@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import secrets
 from collections import deque
@@ -45,7 +44,6 @@ from cardroom.games.registry import REALTIME, names
 from cardroom.games.table import clean_name, hash_token, seat_for_token
 from cardroom.i18n import ENGLISH
 from cardroom.i18n.messages import words
-from cardroom.i18n.realtime_words import line_words, reason_words
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.config import (
     BOT_PLAYS_SEAT,
@@ -54,10 +52,7 @@ from cardroom.tables.config import (
     GAME_OVER,
     NOT_STARTED_YET,
     RECORD_NOT_OVER,
-    REMATCH_BUSY,
-    REMATCH_NOT_OVER,
     UNAVAILABLE,
-    WATCH_ONLY,
     Created,
     TableError,
     table_exists,
@@ -65,30 +60,18 @@ from cardroom.tables.config import (
 from cardroom.tables.protocol import game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from cardroom.tables.realtime_clock import RealtimeClock, _Conflict, _RealtimeLive
+from cardroom.tables.realtime_frames import RealtimeFrames
+from cardroom.tables.realtime_rematch import RETRIES, RealtimeRematches
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.subscription import Frame, Subscription, idle_for
+from cardroom.tables.subscription import Subscription, idle_for
 
 logger = logging.getLogger(__name__)
 
 
-def _in_english(lines: list[dict[str, Any]], game: str, seats: list[dict[str, Any]]) -> None:
-    """Log lines' ``text`` and ``reason`` in English words, from their fields (no card codes);
-    each connection re-renders them in its language."""
-    names = ["", ""]
-    for row in seats:
-        if row.get("seat") in (0, 1):
-            names[row["seat"]] = str(row.get("name") or "")
-    for line in lines:
-        line["text"] = line_words(line, game, names, ENGLISH) or line["text"]
-        if "reason" in line:
-            line["reason"] = reason_words(line["reason"], ENGLISH, line.get("reason_msg"))
-RETRIES = 8
 REFUSALS_LOGGED = 10
 """A person's refused actions logged per seat in ``REFUSAL_WINDOW`` seconds; past it a refused
 action is answered and counted (``_RealtimeLive.unlogged``) but not stored."""
 REFUSAL_WINDOW = 10.0
-FULL_FRAME_LOG = 200
-"""The log lines a full frame carries: the last ones (``log_from`` says where they start)."""
 """Times a person's action is stamped anew and appended again after losing a seq race."""
 
 
@@ -98,7 +81,7 @@ def is_realtime(created: LogEntry) -> bool:
     return isinstance(config, dict) and config.get("game") in names(REALTIME)
 
 
-class RealtimeTables(RealtimeClock):
+class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
     """The live real-time tables of a process (see the module docstring)."""
 
     def __init__(
@@ -593,115 +576,6 @@ class RealtimeTables(RealtimeClock):
 
     # -- subscribers ----------------------------------------------------------------------------
 
-    def subscribe(self, table_id: str, seat: int | None) -> Subscription:
-        """A stream of frames for ``seat`` (None: a spectator); the first is the full state."""
-        live = self._get(table_id)
-        config = live.table.config
-        assert config is not None
-        if seat is not None and config.seats[seat].kind != "person":
-            raise TableError("forbidden", WATCH_ONLY)
-        sub = self._subscription(table_id, seat)
-        live.subs.append(sub)
-        live.idle_since = None
-        sub._put(self._frame(live, seat, None))
-        sub.cursor = self._log_length(live)
-        if seat is not None:
-            self._fan_out(live, skip=sub)
-            self._tell(live, seat)
-            live.moved = True  # the clock logs the person back
-            live.wake.set()
-        return sub
-
-    def _tell(self, live: _RealtimeLive, seat: int) -> None:
-        if self.tell_presence is not None:
-            n = sum(1 for s in live.subs if s.seat == seat and not s.closed)
-            self.tell_presence(live.table.table_id, seat, n)
-
-    def presence_changed(self, table_id: str) -> None:
-        """Another process's connections changed: the seats' presence is shown anew."""
-        live = self._live.get(table_id)
-        if live is not None:
-            self._fan_out(live)
-            live.moved = True
-            live.wake.set()
-
-    def unsubscribe(self, sub: Subscription) -> None:
-        """End a subscription (the others see the seat away)."""
-        live = self._live.get(sub.table_id)
-        sub.closed = True
-        sub._put(None)
-        if live is None or sub not in live.subs:
-            return
-        live.subs.remove(sub)
-        live.idle_since = None  # the grace period starts at the next sweep
-        if sub.seat is not None and sub.seat not in live.present():
-            self._fan_out(live)
-        if sub.seat is not None:
-            self._tell(live, sub.seat)
-            live.moved = True  # the clock logs the person away
-            live.wake.set()
-
-    def frame_for(self, table_id: str, seat: int | None) -> Frame:
-        """The full ``state`` frame for ``seat`` (or a spectator)."""
-        return self._frame(self._get(table_id), seat, None)
-
-    def _log_length(self, live: _RealtimeLive) -> int:
-        return live.table.log_length
-
-    def _frame(self, live: _RealtimeLive, seat: int | None, since: int | None) -> Frame:
-        if since is None:  # a full frame: the log's last lines only
-            since = max(0, self._log_length(live) - FULL_FRAME_LOG)
-        frame = live.table.frame(seat, since)
-        present = self._present(live)
-        for row in frame["seats"]:
-            row["present"] = row["seat"] in present or row["bot"] is not None
-        frame["title"] = live.title
-        frame["creator"] = 0
-        frame["now"] = self.clock()
-        frame["rematch"] = f"/t/{live.table.rematch}" if live.table.rematch else None
-        _in_english(frame.get("log", []), str(frame.get("game")), frame["seats"])
-        return frame
-
-    def _fan_out(
-        self,
-        live: _RealtimeLive,
-        at: float | None = None,
-        ref: object = None,
-        by: int | None = None,
-        skip: Subscription | None = None,
-    ) -> None:
-        end = self._log_length(live)
-        frames: dict[tuple[int | None, int], Frame] = {}
-        for sub in live.subs:
-            if sub is skip or sub.closed:
-                continue
-            key = (sub.seat, sub.cursor)
-            frame = frames.get(key)
-            if frame is None:
-                frame = self._frame(live, sub.seat, sub.cursor)
-                frame["at"] = at
-                frame["by"] = by
-                frames[key] = frame
-            out = {**frame, "ref": ref} if ref is not None and sub.seat == by else frame
-            if not sub._put(out):
-                sub._put({**self._frame(live, sub.seat, None), "resync": True})
-            sub.cursor = end
-
-    def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
-        """A ``log`` frame: the (at most ``FULL_FRAME_LOG``) log lines before index ``before``,
-        as ``seat`` may see them (a full frame carries only the last ones)."""
-        live = self._get(table_id)
-        table = live.table
-        end = max(0, min(before, table.log_length))  # (a match's games count on)
-        start = max(0, end - FULL_FRAME_LOG)
-        entries = table._lines_from(start)[: end - start] if table.arbiter is not None else []
-        lines = [table._log_json(entry, seat) for entry in entries]
-        seats = [{"seat": s, "name": table.names[s], "bot": b} for s, b in enumerate(table.bots)]
-        game = table.config.game if table.config is not None else ""
-        _in_english(lines, game, seats)
-        return {"type": "log", "table": table.table_id, "game": game, "seats": seats,
-                "log_from": start, "log": lines}  # fmt: skip
-
     # -- after the game -------------------------------------------------------------------------
 
     async def record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
@@ -711,80 +585,6 @@ class RealtimeTables(RealtimeClock):
         if live.table.status != "over" or live.table.arbiter is None:
             raise TableError("forbidden", RECORD_NOT_OVER)
         return live.table.records()
-
-    async def rematch(self, table_id: str, seat: int) -> tuple[str, str | None]:
-        """The rematch of a finished table (made by the first to ask, whichever process: its
-        id is logged as ``rematch`` first, then the table is made by whoever finds it missing):
-        the same seats, options and level, a new deal. Answers its id and a fresh token for
-        ``seat`` there (None: a bot plays it); the old table's tokens do not open it."""
-        live = self._get(table_id)
-        async with live.lock:
-            table = live.table
-            if table.status != "over":
-                raise TableError("forbidden", REMATCH_NOT_OVER)
-            await self._read_log(live)
-            if table.rematch is None:
-                with contextlib.suppress(_Conflict):  # another process logged its rematch first
-                    rematch_id = new_table_id(self.slot, self.slots)
-                    await self._commit(live, "rematch", {"table": rematch_id})
-            new_id = table.rematch
-            if new_id is None:
-                raise TableError("stale", REMATCH_BUSY)
-            created: Created | None = None
-            if not self.holds(new_id) and not await self.store.entries(new_id):
-                config = table.config
-                assert config is not None
-                seats = tuple(
-                    type(spec)(spec.kind, spec.level, table.names[g] if g == seat else None)
-                    for g, spec in enumerate(config.seats)
-                )
-                again = dataclasses.replace(  # the same settings: away limit, match, level
-                    config,
-                    options=dict(config.options),
-                    seats=(seats[0], seats[1]),
-                    seed=secrets.randbits(63),
-                    rules_version=None,  # a new game is played under today's rules
-                )
-                try:
-                    created = await self.create(
-                        again, live.title, live.public, rematch_of=table_id, table_id=new_id
-                    )
-                except TableError as exc:
-                    if exc.code != "stale":
-                        raise  # (stale: another process made it meanwhile)
-            with contextlib.suppress(StoreError):
-                await self._store_status(live)
-        if created is not None:  # made here: the asker's token is in its ``created`` entry
-            tokens = {0: created.creator_token, **created.invites}
-            if seat in tokens:
-                return new_id, tokens[seat]
-        token = await self._seat_token(new_id, seat)
-        name = table.names[seat]
-        if token is not None and name is not None:  # asking is taking the seat again
-            new = self._get(new_id).table
-            if new.status == "waiting" and new.names[seat] is None:
-                await self.join(new_id, seat, name)
-        return new_id, token
-
-    async def _seat_token(self, table_id: str, seat: int) -> str | None:
-        """A fresh token for a person's ``seat`` of a rematch (its hash logged)."""
-        if not self.holds(table_id):
-            await self.load(table_id, await self.store.entries(table_id))
-        live = self._get(table_id)
-        config = live.table.config
-        assert config is not None
-        if config.seats[seat].kind != "person":
-            return None
-        token = secrets.token_urlsafe(24)
-        for _ in range(RETRIES):
-            async with live.lock:
-                try:
-                    data = {"seat": seat, "hash": hash_token(token)}
-                    await self._commit(live, "seat-token", data)
-                except _Conflict:
-                    continue  # another process wrote first: log it after its entries
-                return token
-        raise TableError("stale", BUSY)
 
     def game_of(self, table_id: str) -> str:
         """The table's game (a real-time game's registry name)."""

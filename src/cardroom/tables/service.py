@@ -16,12 +16,10 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any, cast
 
 from cardroom.bots import Bot
 from cardroom.games.messages import Message
-from cardroom.games.nain_jaune.table import NainJauneTable
 from cardroom.games.table import clean_name, hash_token, seat_for_token
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.bot_loop import BotLoop
@@ -29,18 +27,14 @@ from cardroom.tables.cluster import FENCE_AFTER, Coordinator
 from cardroom.tables.config import (
     CREATOR_STARTS,
     IS_REALTIME,
-    LEFT_BY_CLOSING,
     MOVED_ON,
-    NAIN_JAUNE_ACTION,
     NO_LEVEL,
     NO_LOG,
     NO_ROUNDS,
     NOT_REALTIME,
     REALTIME_ACTION,
     RECORD_NOT_OVER,
-    REMATCH_BUSY,
-    REMATCH_NOT_OVER,
-    REMATCH_PLAYERS,
+    TURN_ACTION,
     UNAVAILABLE,
     YOU_LEFT,
     Created,
@@ -55,9 +49,10 @@ from cardroom.tables.leases import BALANCE_EVERY, LEASE_INTERVAL, Leases
 from cardroom.tables.listing import Listing
 from cardroom.tables.live import Live
 from cardroom.tables.notices import Notices
-from cardroom.tables.protocol import game_in, table_class
+from cardroom.tables.protocol import TurnTable, game_in, table_class, turn_table_class
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables, is_realtime
+from cardroom.tables.rematch import Rematches
 from cardroom.tables.slots import new_table_id
 from cardroom.tables.subscription import Frame, Subscription
 from cardroom.tables.timers import Timers
@@ -74,7 +69,7 @@ def _no_table(table_id: str) -> Message:
     return Message("table.no-table", f"there is no table {table_id!r}")
 
 
-class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
+class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing, Rematches):
     """Owns the live tables of a process; the web server and the terminal drive it."""
 
     def __init__(
@@ -107,14 +102,14 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
         self._hints_waiting = 0
         self.clock = clock
         self._live: dict[str, Live] = {}
-        self._bots: dict[str, Bot] = {}
+        self._bots: dict[tuple[str, str], Bot] = {}
         self._bot_thinks: dict[str, bool] = {}
         """Bot spec -> whether its turns run in a thread (``_THINKING_BOTS``)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.realtime = RealtimeTables(store, clock, Subscription)
         self.realtime.slot, self.realtime.slots = slot, slots
-        """The Spit and Speed tables (the real-time path; every public method hands them on)."""
+        """The real-time tables (every public method hands them on)."""
         self.lease_interval = lease_interval
         self._coord: Coordinator | None = None
         if coordinate if coordinate is not None else store.notifies:
@@ -239,13 +234,13 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
                 cls = table_class(game_in(entries[0].data))
             except ValueError as exc:
                 raise TableError("not-found", cannot_rebuild(table_id, str(exc))) from None
-            live = Live(cast(NainJauneTable, cls.replay(table_id, entries)))
+            live = Live(cast(TurnTable, cls.replay(table_id, entries)))
             self._live[table_id] = live
             self._watch(table_id)
         return live
 
     async def _is_realtime(self, table_id: str) -> bool:
-        """True for a Spit or Speed table (loaded from the log into ``realtime`` if needed)."""
+        """True for a real-time table (loaded from the log into ``realtime`` if needed)."""
         if table_id in self._live:
             return False
         if self.realtime.holds(table_id):
@@ -262,7 +257,7 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
         return True
 
     async def game_of(self, table_id: str) -> str:
-        """The game of a table: ``nain-jaune``, ``spit`` or ``speed`` (loads it if needed)."""
+        """The game of a table, its name in the registry (loads the table if needed)."""
         if await self._is_realtime(table_id):
             return self.realtime.game_of(table_id)
         return (await self._load(table_id)).table.cfg.game
@@ -270,105 +265,28 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
     async def create_realtime(
         self, config: RealtimeConfig, title: str = "", public: bool = True
     ) -> Created:
-        """Create a Spit or Speed table (see :class:`RealtimeTables`)."""
+        """Create a real-time table (see :class:`RealtimeTables`)."""
         return await self.realtime.create(config, title, public)
 
     async def act_realtime(
         self, table_id: str, seat: int, action: Any, ref: object = None
     ) -> None:
-        """A person's action at a Spit or Speed table, in record form with ``seen``."""
+        """A person's action at a real-time table, in record form with ``seen``."""
         if table_id in self._live:
-            raise TableError("bad-request", NAIN_JAUNE_ACTION)
+            raise TableError("bad-request", TURN_ACTION)
         await self.realtime.act(table_id, seat, action, ref)
 
     async def earlier_log(self, table_id: str, seat: int | None, before: int) -> Frame:
-        """The log lines of a Spit or Speed table before index ``before`` (a ``log`` frame)."""
+        """The log lines of a real-time table before index ``before`` (a ``log`` frame)."""
         if not await self._is_realtime(table_id):
             raise TableError("bad-request", NO_LOG)
         return self.realtime.earlier_log(table_id, seat, before)
 
     async def realtime_record(self, table_id: str) -> dict[str, Any] | list[dict[str, Any]]:
-        """The record of a finished Spit or Speed table (a Speed match: a list of games)."""
+        """The record of a finished real-time table (a match to a target: a list of games)."""
         if not await self._is_realtime(table_id):
             raise TableError("bad-request", NOT_REALTIME)
         return await self.realtime.record(table_id)
-
-    async def rematch(self, table_id: str, seat: int) -> tuple[str, str | None]:
-        """The rematch of a finished table (made by the first player to ask): its id and a
-        fresh token for ``seat``'s seat there (None: a bot plays that seat now; the person
-        watches). Same seats, options and bots; persons keep their names.
-
-        Nain Jaune: the rematch's id is logged on this table first (``rematch``), so whoever
-        asks, in whichever process, lands on the same table; each person's token there is new,
-        logged as a hash (``seat-token``) when they ask. Spit and Speed alike.
-        """
-        if await self._is_realtime(table_id):
-            return await self.realtime.rematch(table_id, seat)
-        live = await self._load(table_id)
-        async with live.lock:
-            table = live.table
-            if table.status != "over":
-                raise TableError("forbidden", REMATCH_NOT_OVER)
-            if seat not in table.person_seats():
-                raise TableError("forbidden", REMATCH_PLAYERS)
-            if table.rematch is None:
-                with contextlib.suppress(TableError):  # another process logged one first
-                    rematch_id = new_table_id(self.slot, self.slots)
-                    await self._commit(live, "rematch", {"table": rematch_id})
-                if table.rematch is None:
-                    await self._catch_up_locked(live, read=True)
-            new_id = table.rematch
-            if new_id is None:
-                raise TableError("stale", REMATCH_BUSY)
-            again = self._rematch_config(table)
-        try:
-            created = await self.create(again, table_id=new_id, rematch_of=table_id)
-        except TableError as exc:
-            if exc.code != "stale":
-                raise
-        else:  # made here: this person's seat token is already in its ``created`` entry
-            tokens = {0: created.creator_token, **created.invites}
-            if seat in tokens and again.seats[seat].kind == "person":
-                return new_id, tokens[seat]
-        return new_id, await self._seat_token(new_id, seat)
-
-    @staticmethod
-    def _rematch_config(table: NainJauneTable) -> TableConfig:
-        """The same table again: persons keep their seats and names, bots theirs; seats
-        bots played from the start or since their person left go to bots (seat 0 stays a
-        person's: it is the creator's)."""
-        cfg = table.cfg
-        seats = tuple(
-            SeatSpec("person", name=table.names[g])
-            if g == 0 or (table.is_person(g) and g not in table.left)
-            else SeatSpec("bot", spec.level if spec.kind == "bot" else cfg.level)
-            for g, spec in enumerate(cfg.seats)
-        )
-        return replace(cfg, seats=seats, seed=secrets.randbits(63))
-
-    async def _seat_token(self, table_id: str, seat: int) -> str | None:
-        """A fresh token for a person's ``seat`` of a rematch (its hash logged)."""
-        live = await self._load(table_id)
-        if seat >= live.table.n or not live.table.is_person(seat):
-            return None
-        token = secrets.token_urlsafe(24)
-        async with live.lock:
-            await self._commit(live, "seat-token", {"seat": seat, "hash": hash_token(token)})
-        return token
-
-    async def leave(self, table_id: str, seat: int) -> None:
-        """The person at ``seat`` leaves a game in progress: a bot of the table's level plays
-        their seat to the end (logged ``left``)."""
-        if await self._is_realtime(table_id):
-            raise TableError("bad-request", LEFT_BY_CLOSING)
-        live = await self._load(table_id)
-        async with live.lock:
-            table = live.table
-            if table.status == "over":
-                return
-            await self._commit(live, "left", {"seat": seat, "level": table.cfg.level})
-            self._cancel(live, ("takeover", seat))
-            await self._after(live)
 
     def _get(self, table_id: str) -> Live:
         live = self._live.get(table_id)
@@ -393,7 +311,11 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
     # -- creating and joining --------------------------------------------------------------
 
     async def create(
-        self, config: TableConfig, *, table_id: str | None = None, rematch_of: str | None = None
+        self,
+        config: TableConfig[Any],
+        *,
+        table_id: str | None = None,
+        rematch_of: str | None = None,
     ) -> Created:
         """Create a table (logged as ``created``); returns its id and seat tokens.
 
@@ -403,12 +325,12 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
         """
         for g, spec in enumerate(config.seats):
             if spec.kind == "bot":
-                self._bot(spec.level or config.level)
+                self._bot(spec.level or config.level, config.game)
             if spec.name is not None:
                 clean_name(spec.name)
             if g and spec.kind == "person" and spec.level is not None:
                 raise TableError("bad-request", NO_LEVEL)
-        self._bot(config.level)
+        self._bot(config.level, config.game)
         tokens = {
             g: secrets.token_urlsafe(24) for g, s in enumerate(config.seats) if s.kind == "person"
         }
@@ -422,7 +344,7 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
         }
         if rematch_of is not None:
             data["rematch_of"] = rematch_of
-        table = cast(NainJauneTable, table_class(config.game)(table_id))
+        table = turn_table_class(config.game)(table_id)
         table.check("created", data)
         entry = LogEntry(table.seq + 1, "created", data, self.clock())
         seats = [
@@ -512,7 +434,8 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
     # -- playing ----------------------------------------------------------------------------
 
     async def act(self, table_id: str, seat: int, action: str, seen_seq: int) -> None:
-        """Play ``"7D"``, ``"pass"`` or ``"claim"`` for ``seat``; refuses a stale ``seen_seq``."""
+        """Play ``action`` (its text, e.g. a card ``"7D"``) for ``seat``; refuses a stale
+        ``seen_seq``."""
         if self.realtime.holds(table_id):
             raise TableError("bad-request", REALTIME_ACTION)
         live = self._get(table_id)
@@ -599,7 +522,7 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
         if table.status == "over":
             self._cancel_timers(live)
             return
-        if table.status == "playing" and table.round is None:
+        if table.needs_deal():
             await self._commit(live, "round", table.deal())
         if table.status == "round-over":
             if not table.waiting_for_ready():
@@ -649,13 +572,13 @@ class TableService(Leases, Notices, BotLoop, Timers, Frames, Listing):
     # -- reading --------------------------------------------------------------------------------
 
     async def round_events(self, table_id: str, k: int) -> list[dict[str, Any]]:
-        """The public events of round ``k`` (0, 1, …) of a Nain Jaune table (at most
+        """The public events of round ``k`` (0, 1, …) of a turn-based table (at most
         ``ROUND_EVENTS_MAX``); ``not-found`` for a round not played (yet)."""
         if await self._is_realtime(table_id):
             raise TableError("bad-request", NO_ROUNDS)
         return (await self._load(table_id)).table.round_events(k)
 
-    def table(self, table_id: str) -> NainJauneTable:
+    def table(self, table_id: str) -> TurnTable:
         """The live table (read only: change it through the service)."""
         return self._get(table_id).table
 

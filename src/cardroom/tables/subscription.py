@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections import deque
+from collections.abc import Callable, Sequence
 from typing import Any
 
 Frame = dict[str, Any]
@@ -186,6 +187,33 @@ class Subscription:
             if frame is None:
                 self.queue.put_nowait(None)
             return False
+
+
+def fan_out(
+    subs: Sequence[Subscription],
+    build: Callable[[int | None, int | None], Frame],
+    end: int,
+    *,
+    skip: Subscription | None = None,
+    own: Callable[[Subscription, Frame], Frame] | None = None,
+) -> None:
+    """Tell every open subscription of a table its next frame: the one fan-out of both kinds of
+    table. ``build(seat, since)`` makes a seat's frame with the events (or log lines) from
+    ``since`` (None: a full frame), once for all the subscriptions of one seat and cursor (the
+    spectators share one object, encoded once); ``own(sub, frame)`` may give one subscription
+    its own copy (e.g. the answer to its action). A subscription that fell behind gets a fresh
+    full frame marked ``resync``; each cursor then moves to ``end``."""
+    built: dict[tuple[int | None, int | None], Frame] = {}
+    for sub in subs:
+        if sub is skip or sub.closed:
+            continue
+        key = (sub.seat, sub.cursor)
+        frame = built.get(key)
+        if frame is None:
+            frame = built[key] = build(sub.seat, sub.cursor)
+        if not sub._put(frame if own is None else own(sub, frame)):
+            sub._put({**build(sub.seat, None), "resync": True})
+        sub.cursor = end
 
 
 class SeatsPresent:

@@ -34,8 +34,11 @@ from cardroom.web.ratings import RatingKeeper
 from cardroom.web.routes import (
     analysis,
     bot_docs,
+    bot_owners,
     bots,
     lobby,
+    my_games,
+    play,
     players,
     replay,
     rules,
@@ -150,7 +153,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             headers={"Retry-After": "2"},
         )
 
-    for module in (bots, bot_docs, lobby, tables, replay, rules, analysis, ws, players):
+    routers = (bots, bot_owners, bot_docs, lobby, tables, replay, rules, analysis, ws, players)
+    for module in (*routers, my_games, play):
         app.include_router(module.router)
     static = StaticFiles(directory=settings.static_dir, check_dir=False)
     app.mount("/static", static, name="static")

@@ -349,6 +349,7 @@ class PlayNow:
             seats = people + [SeatSpec("bot", "medium")] * (size - len(people))
             created = await self.service.create(
                 TableConfig(
+                    game=game,
                     rules=registry.game(game).load("rules").from_options(),  # its usual rules
                     seats=tuple(seats),
                     seed=secrets.randbits(63),

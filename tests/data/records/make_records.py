@@ -26,7 +26,9 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from cardroom.games.nain_jaune.table import NainJauneTable
 
 
 def _module(*names: str) -> Any:
@@ -143,7 +145,7 @@ def web_tables(folder: Path) -> dict[str, tuple[Any, dict[str, Any]]]:
             created = await service.create(config)
             await service.start_now(created.table_id, 0)
             await until(lambda: service.table(created.table_id).status == "over")
-            table = service.table(created.table_id)
+            table = cast(NainJauneTable, service.table(created.table_id))
             assert table.game is not None
             out["nain-jaune"] = (
                 await service.record(created.table_id),

@@ -37,6 +37,11 @@ seat's expected chips at the end of the round.
 
 Deterministic: the worlds of each decision are drawn from a seed derived from the record (its
 canonical JSON), the round and the decision's number, so two runs agree to the last digit.
+
+One concern: valuing a record's decisions with the expert's search (the moments of a
+round, each choice's value, the re-valuation and second opinion behind a mark, a player's
+accuracy), and the result's types. Each step feeds the next with the same worlds, seeds and
+constants above, which are tuned together.
 """
 
 from __future__ import annotations

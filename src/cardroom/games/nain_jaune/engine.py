@@ -4,6 +4,12 @@ Seats are numbered 0..n-1 in turn order (``direction`` only changes how a screen
 A :class:`Round` is mutable: :meth:`Round.apply` checks an action, applies it and returns the
 events it caused; an illegal action raises :class:`IllegalAction` and changes nothing. The deal
 is always explicit (hands and talon, or an ``random.Random`` passed in): no hidden randomness.
+
+One concern: Nain Jaune's rules, as one state machine: :class:`Round` (stakes, the legal
+actions, play, settlement in the documented order) and :class:`Game` (chips, board and dealer
+from round to round, the end condition), with the actions and events they exchange. A round's
+play and its settlement read the same hands and boxes, and :class:`Game` only carries what a
+round settled; parts of them in other files would share private state.
 """
 
 from __future__ import annotations
@@ -70,6 +76,13 @@ class Claim:
 Action = Play | Pass | Claim
 PASS = Pass()
 CLAIM = Claim()
+
+
+def action_text(action: Action) -> str:
+    """The wire form of an action (``"7D"``, ``"pass"``, ``"claim"``)."""
+    if isinstance(action, Play):
+        return action.card.code
+    return "claim" if isinstance(action, Claim) else "pass"
 _PLAY = {card: Play(card) for card in DECK}
 _PLAY_OF = [_PLAY[card] for card in DECK]  # by card index: no call to Card.__hash__
 _SHARED_PLAY = {id(play): play for play in _PLAY_OF}  # the shared plays, by identity

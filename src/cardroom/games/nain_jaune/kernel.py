@@ -14,6 +14,13 @@ readable engine and bots and require identical traces. Python entry points:
 :func:`encode_rules`, :func:`encode_round` / :func:`rollout` (finish a round from any state),
 :func:`search_worlds` (the ``expert`` bot's compiled search, see its section below),
 :func:`trace_game` and :func:`run_chunk` (bulk statistics).
+
+One concern: Nain Jaune compiled for numba (its state layout, deal, policies, play-out,
+rollouts and the expert's search). It stays one module because numba's on-disk cache
+(``cache=True``) is invalidated only by a change to the file that defines the cached function:
+a jitted function calling one in another file would keep its stale machine code when the callee
+changed. The ``_inline`` helpers are compiled into their callers, and every function shares the
+``S_*``/``R_*`` offsets of the one state layout.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ act who holds the rank but is not the next card's holder is then taken to have s
 A whole game is replayed through :class:`~cardroom.games.nain_jaune.engine.Game`, the code that
 runs play, so its end condition, who drops out, who deals and the chips carried over are checked
 by the same rules as in play.
+
+One concern: the Nain Jaune record format, read (every field checked, each refusal a
+:class:`RecordError` with a Message) and replayed through the engine, a round and a whole game.
+The parser and the replay share the record's types and the refusal helpers, and an old
+record's reading (``"pass"``) lives in both.
 """
 
 from __future__ import annotations

@@ -341,6 +341,11 @@ class Rules:
             )
         return PRESETS[name].with_options(options or {})
 
+    def table_refusal(self, players: int) -> Message | None:
+        """Why a table of ``players`` may not play these rules (None: it may): a target that
+        the chips at the table can never reach."""
+        return unreachable_target(self, self.starting_chips * players)
+
     @classmethod
     def from_json(cls, data: Any) -> Rules:
         """Rules from a record's ``rules`` object (it may name a ``preset``)."""

@@ -6,6 +6,12 @@ after the game ``rematch``; a rematch's own table takes ``seat-token``). :meth:`
 validates a proposed entry without changing anything; :meth:`apply` applies an entry that was
 checked (and stored). No I/O, no clock, no randomness but the seeded deal. :meth:`frame` builds
 what one seat (or a spectator) may see: only that seat's hand and choices, never the talon.
+
+One concern: one Nain Jaune table over its log, the state machine and the frames it hands out
+together. They stay one module because the frames are built from the state's own keepsakes
+(the seat rows, the round's parts and the shared public frame are kept between changes and
+rebuilt only when an entry changes what they show, ``_seats_changed`` and the round's values
+being the keys), so apply and frame must change together.
 """
 
 from __future__ import annotations
@@ -24,7 +30,6 @@ from cardroom.games.nain_jaune.engine import (
     PASS,
     Action,
     CardPlayed,
-    Claim,
     Doubled,
     Event,
     Forgot,
@@ -40,12 +45,14 @@ from cardroom.games.nain_jaune.engine import (
     Staked,
     Takes,
     Without,
+    action_text,
     deal_hands,
     round_record,
     shared_play,
 )
 from cardroom.games.nain_jaune.rules import STAKE_PER_ROUND, Rules
 from cardroom.games.nain_jaune.settlement import breakdown
+from cardroom.games.nain_jaune.view import RoundView, view_of
 from cardroom.games.records import brief
 from cardroom.games.table import (
     ALREADY_STARTED,
@@ -123,13 +130,6 @@ def parse_action(text: str) -> Action:
             typed=brief(text),
         )
         raise TableError("bad-request", said) from None
-
-
-def action_text(action: Action) -> str:
-    """The wire form of an action (``"7D"``, ``"pass"``, ``"claim"``)."""
-    if isinstance(action, Play):
-        return action.card.code
-    return "claim" if isinstance(action, Claim) else "pass"
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +265,22 @@ class NainJauneTable:
             turn = Turn(seat, self.bot_for(seat))
         self._turn = (self.seq, turn)
         return turn
+
+    def needs_deal(self) -> bool:
+        """True when the game is on and no round is dealt yet."""
+        return self.status == "playing" and self.round is None
+
+    def bot_view(self, seat: int) -> RoundView:
+        """What ``seat`` sees of the current round (the view its bot or hint decides on)."""
+        rnd = self.round
+        if rnd is None:
+            raise TableError("not-your-turn", "no round is being played")
+        return view_of(rnd, self.round_seats.index(seat))
+
+    @staticmethod
+    def action_text(action: Action) -> str:
+        """The wire form of an action (``"7D"``, ``"pass"``, ``"claim"``)."""
+        return action_text(action)
 
     def person_seats(self) -> list[int]:
         """The seats persons play (joined or not)."""

@@ -54,10 +54,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
         "(--players sets the seats; the bots are cycled to fill them)"
     ),
     "lobby.hints-nain-jaune": N_("hints are offered at Nain Jaune tables only"),
-    "table.only-nain-jaune": N_("this kind of table plays Nain Jaune only"),
-    "table.nain-jaune-action": N_('at a Nain Jaune table an action is a card, "pass" or "claim"'),
-    "table.no-log": N_("a Nain Jaune table has no log to page through"),
-    "table.hints-nain-jaune": N_("hints are offered at Nain Jaune tables only"),
     "nj.chip-counts": N_("{count} chip counts for {players} players"),
     "nj.board-boxes": N_("the board has five boxes holding zero or more chips"),
     "nj.negative-chips": N_("chip counts cannot be negative"),

@@ -11,6 +11,11 @@ middle card of centre pile 1, seat 0's draw pile, seat 1's draw pile (15 cards e
 side piles of 5). Each player at once draws the top five cards of his draw pile into his hand.
 Side pile ``i`` and the middle card ``i`` feed centre pile ``i``; seat 0 turns middle card 0 and
 slides side pile 0, seat 1 middle card 1 and side pile 1.
+
+One concern: Speed's rules, as one state machine (actions, events, the checks of
+:meth:`SpeedGame.why_illegal`, plays, stalemate flips and the rebuild, the winner) and
+:class:`SpeedMatch`, its games in a row. Every phase reads and changes the same hands and piles,
+so the rules stay in one file.
 """
 
 from __future__ import annotations

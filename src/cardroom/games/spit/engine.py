@@ -10,6 +10,12 @@ packet the first 1 + 2 + 3 + 4 + 5 cards (1 + 2 + 3 + 4 with four piles) make st
 2 … in order, each listed bottom to top (its last card is its face-up top); the rest is the spit
 pile in the order its cards are turned. Re-dealt layouts use the same rule on a packet shuffled
 by the engine's random generator. Centre pile 0 is the one seat 0 spits on, pile 1 seat 1's.
+
+One concern: Spit's rules, as one state machine (its actions, the events it emits, the
+checks of :meth:`SpitGame.why_illegal` and the moves of :meth:`SpitGame.apply`, and the actions'
+JSON that records and the wire carry). The phases (play, stalemate, slap race, choosing a
+pile, new layouts) read and change the same piles, so splitting them would spread one
+invariant over several files.
 """
 
 from __future__ import annotations

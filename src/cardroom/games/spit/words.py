@@ -42,11 +42,6 @@ MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "spit.not-now-choosing": N_("you cannot {what} now: a pile is being chosen"),
     "spit.not-now": N_("you cannot {what} now"),
     "spit.not-due": N_('no stalemate: "Spit!" is not due'),
-    "table.is-realtime": N_("this is a Spit or Speed table"),
-    "table.not-realtime": N_("this is not a Spit or Speed table"),
-    "table.realtime-action": N_("at a Spit or Speed table an action is an object"),
-    "table.no-rounds": N_("a Spit or Speed table has no rounds"),
-    "table.left-by-closing": N_("a Spit or Speed table is left by closing the page"),
     # a Spit record (games/spit/record.py, the arbiter's replay, the engine's action_from_json)
     "rec.rt.unknown-game": N_("this record's game {value} is not Spit or Speed"),
     "rec.rt.not-object": N_("a Spit or Speed record is a JSON object with a {field} field"),

@@ -184,6 +184,9 @@ async def analyse_upload(request: Request) -> Response:
     except RecordError as exc:  # in words (the general refusal), with what is wrong as its id
         words = tr._(REFUSALS["bad-record"])
         return error_json(HTTPStatus.BAD_REQUEST, "bad-record", words, id=record_error_id(exc))
+    game = faces.record_game(record)
+    if game.analysis is None:
+        return _no_analysis(lang)
     realtime = faces.realtime_record(record)
     most = settings.max_analysis_rounds
     if not realtime and _rounds(record) > most:
@@ -209,9 +212,13 @@ async def analyse_upload(request: Request) -> Response:
         await queue.store.put(key, STORE_VERSION, result.to_json())
         return _answer(await queue.status(key), lang, key)
     try:
-        return _answer(await queue.start(key, record), lang, key)
+        return _answer(await queue.start(key, record, game.name), lang, key)
     except QueueFull:
         return _busy(lang)
+
+
+def _no_analysis(lang: str) -> Response:
+    return refusal(HTTPStatus.NOT_FOUND, "not-found", "analysis.none", lang)
 
 
 def _busy(lang: str) -> Response:
@@ -235,7 +242,10 @@ async def start_analysis(request: Request, table_id: str) -> Response:
         return refusal(HTTPStatus.NOT_FOUND, "not-found", "bounds.analysis-gone", lang)
     service = service_of(request)
     try:
-        realtime = registry.game(await service.game_of(table_id)).realtime
+        entry = registry.game(await service.game_of(table_id))
+        if entry.analysis is None:
+            return _no_analysis(lang)
+        realtime = entry.realtime
         record: Any = await (
             service.realtime_record(table_id) if realtime else service.record(table_id)
         )
@@ -246,7 +256,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
     if realtime:
         return await _realtime(record, lang)
     try:
-        return _answer(await queue.start(table_id, record), lang)
+        return _answer(await queue.start(table_id, record, entry.name), lang)
     except QueueFull:
         return _busy(lang)
 

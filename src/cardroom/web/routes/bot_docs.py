@@ -1,8 +1,9 @@
 """The bot API's OpenAPI document and its page, made from the bot API's own routes.
 
 The server shows no general API page (``docs_url=None``): this one covers the bot API only
-(``web/routes/bots.py``), and its page is rendered here, on the server, from the document, so
-that it loads nothing from outside its origin (no renderer from a CDN).
+(``web/routes/bots.py``, a bot's calls, and ``web/routes/bot_owners.py``, a person's), and its
+page is rendered here, on the server, from the document, so that it loads nothing from outside
+its origin (no renderer from a CDN).
 """
 
 from __future__ import annotations
@@ -18,17 +19,20 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 
 from cardroom.i18n import translator
-from cardroom.web.routes import bots
+from cardroom.web.routes import bot_owners, bots
 from cardroom.web.routes.common import connection_lang, page
 
 router = APIRouter()
 
+ROUTERS = (bots.router, bot_owners.router)
+"""The bot API's routes: a bot's calls, then a person's."""
+
 BODIES: dict[tuple[str, str], type[msgspec.Struct]] = {
-    ("POST", "/api/me/bots"): bots.BotIn,
-    ("POST", "/api/me/bots/{bot_id}/accepts"): bots.AcceptsIn,
-    ("POST", "/api/me/bots/{bot_id}/tokens"): bots.TokenIn,
-    ("POST", "/api/me/bots/{bot_id}/tokens/revoke"): bots.RevokeIn,
-    ("POST", "/api/tables/{table_id}/seats/{seat}/invite"): bots.InviteIn,
+    ("POST", "/api/me/bots"): bot_owners.BotIn,
+    ("POST", "/api/me/bots/{bot_id}/accepts"): bot_owners.AcceptsIn,
+    ("POST", "/api/me/bots/{bot_id}/tokens"): bot_owners.TokenIn,
+    ("POST", "/api/me/bots/{bot_id}/tokens/revoke"): bot_owners.RevokeIn,
+    ("POST", "/api/tables/{table_id}/seats/{seat}/invite"): bot_owners.InviteIn,
 }
 """The JSON bodies the calls read (their schemas come from the structs that read them)."""
 
@@ -76,7 +80,7 @@ WEBSOCKET = {
 
 def bot_openapi() -> dict[str, Any]:
     """The OpenAPI document of the bot API."""
-    routes = [r for r in bots.router.routes if isinstance(r, APIRoute)]
+    routes = [r for each in ROUTERS for r in each.routes if isinstance(r, APIRoute)]
     doc = get_openapi(
         title="cardroom bot API",
         version="1",

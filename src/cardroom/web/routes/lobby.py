@@ -42,7 +42,7 @@ from cardroom.web.protocol import (
     unknown_game,
 )
 from cardroom.web.ratings import mark_rated
-from cardroom.web.routes.bots import mark_listed
+from cardroom.web.routes.bot_access import mark_listed
 from cardroom.web.routes.common import (
     connection_lang,
     error_json,

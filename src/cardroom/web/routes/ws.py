@@ -3,6 +3,11 @@
 Every message is checked here before the service sees it: binary, oversized, rate-limited,
 malformed, unknown or unauthorised messages get an ``error`` frame and change nothing; a
 connection that keeps sending binary, oversized or too many messages is closed.
+
+One concern: one websocket connection to a table, from the handshake (which seat, a person's
+cookie or link or a bot's token) through its frames out and its messages in to its close.
+The refusals, the per-connection bounds and the send loop share the :class:`Connection`'s
+state (its seat, language, queue and counters), so they stay in one file.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from cardroom.web.protocol import (
     error_frame,
 )
 from cardroom.web.ratings import SAME_PLAYER
-from cardroom.web.routes import bots as bot_api
+from cardroom.web.routes import bot_access
 from cardroom.web.routes.common import (
     TABLE_ID,
     connection_lang,
@@ -138,7 +143,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 async def _serve(websocket: WebSocket, table_id: str) -> None:
-    token = bot_api.bearer(websocket)
+    token = bot_access.bearer(websocket)
     if token is not None:  # a bot: its seat comes from its claim, never a cookie or link
         await _serve_bot(websocket, table_id, token)
         return
@@ -169,7 +174,7 @@ async def _serve(websocket: WebSocket, table_id: str) -> None:
     connection.lang = connection_lang(websocket)
     connection.tr = translator(connection.lang)
     with contextlib.suppress(StoreUnavailable):
-        await bot_api.load_bot_seats(websocket, table_id)
+        await bot_access.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
     except TableError as exc:  # e.g. a seat a bot took when the table started without them
@@ -187,7 +192,7 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
         return
     try:
         async with asyncio.timeout(HANDSHAKE_DEADLINE):
-            bot = await bot_api.bots_of(websocket).by_token(token)
+            bot = await bot_access.bots_of(websocket).by_token(token)
             seat = (
                 None
                 if bot is None
@@ -197,21 +202,21 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
         await _refuse(websocket, "unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
         return
     if bot is None:
-        await _refuse(websocket, "unauthorized", bot_api.BAD_TOKEN, CLOSE_UNAUTHORIZED)
+        await _refuse(websocket, "unauthorized", bot_access.BAD_TOKEN, CLOSE_UNAUTHORIZED)
         return
     if seat is None:
-        await _refuse(websocket, "forbidden", bot_api.NO_SEAT, CLOSE_FORBIDDEN)
+        await _refuse(websocket, "forbidden", bot_access.NO_SEAT, CLOSE_FORBIDDEN)
         return
-    sessions = bot_api.sessions_of(websocket)
+    sessions = bot_access.sessions_of(websocket)
     digest = key_hash(token)
-    if sessions.count(digest) >= bot_api.BOT_CONNECTIONS:
-        await _refuse(websocket, "rate-limited", bot_api.TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN)
+    if sessions.count(digest) >= bot_access.BOT_CONNECTIONS:
+        await _refuse(websocket, "rate-limited", bot_access.TOO_MANY_SOCKETS, CLOSE_TRY_AGAIN)
         return
     connection = Connection(websocket, service, settings_of(websocket), table_id, seat)
     connection.lang = connection_lang(websocket)
     connection.bot_name = bot.name
     connection.beats = True  # held to the heartbeat from the start: a silent bot is away
-    connection.silent_after = bot_api.BOT_SILENT
+    connection.silent_after = bot_access.BOT_SILENT
     try:
         entry = game_entry(await service.game_of(table_id))
     except (TableError, StoreUnavailable) as exc:
@@ -220,19 +225,19 @@ async def _serve_bot(websocket: WebSocket, table_id: str, token: str) -> None:
         return
     if not entry.realtime:  # its turns are read, so that a bot stuck on its turn is away
         connection.reader = entry.load("wire").Reader()
-    await bot_api.load_bot_seats(websocket, table_id)
+    await bot_access.load_bot_seats(websocket, table_id)
     try:
         sub = service.subscribe(table_id, seat)
     except TableError as exc:
         await _refuse(websocket, exc.code, exc.message, CLOSE_FORBIDDEN)
         return
     revoked = sessions.opened(digest)
-    watcher = asyncio.create_task(bot_api.watch_token(websocket, token, revoked))
+    watcher = asyncio.create_task(bot_access.watch_token(websocket, token, revoked))
 
     async def close_when_revoked() -> None:
         await revoked.wait()
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await connection._error("unauthorized", bot_api.TOKEN_REVOKED)
+            await connection._error("unauthorized", bot_access.TOKEN_REVOKED)
             await websocket.close(CLOSE_UNAUTHORIZED)
 
     closer = asyncio.create_task(close_when_revoked())
@@ -336,7 +341,7 @@ class Connection:
 
     async def send(self, frame: dict[str, Any]) -> None:
         """Send one frame (frames and errors never interleave mid-write)."""
-        frame = bot_api.mark_programs(self.websocket, self.table_id, frame)
+        frame = bot_access.mark_programs(self.websocket, self.table_id, frame)
         if self.bot_name is not None and frame.get("type") == "state":
             if not self._asked(frame):
                 self.turn_since = None
@@ -483,18 +488,18 @@ class Connection:
             since = self.turn_since
             if (
                 since is not None
-                and time.monotonic() - since > bot_api.BOT_TURN
+                and time.monotonic() - since > bot_access.BOT_TURN
                 and not isinstance(message, Act)
             ):
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                    await self._error("away", bot_api.slow_words())  # away: the takeover
+                    await self._error("away", bot_access.slow_words())  # away: the takeover
                     await self.websocket.close(CLOSE_GOING_AWAY)
                 return
             if message is None:
                 if self.beats and time.monotonic() - self.heard_at > self.silent_after:
                     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                         if self.bot_name is not None:  # a program is told why, in words
-                            await self._error("away", bot_api.silent_words())
+                            await self._error("away", bot_access.silent_words())
                         await self.websocket.close(CLOSE_GOING_AWAY)
                     return
                 continue
@@ -555,7 +560,7 @@ class Connection:
             elif isinstance(message, Ready):
                 await self.service.ready(self.table_id, seat)
             elif isinstance(message, Hint) and self.bot_name is not None:
-                await self._error("forbidden", bot_api.NO_HINTS, ref)
+                await self._error("forbidden", bot_access.NO_HINTS, ref)
             elif isinstance(message, Hint):
                 await self._hint(seat, message)
         except TableError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from cardroom.games.nain_jaune.bots.expert import ExpertBot
-from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play
+from cardroom.games.nain_jaune.engine import Action, Claim, Pass, Play, action_text
 from cardroom.games.nain_jaune.view import RoundView
 from cardroom.i18n import ENGLISH, Translator
 from cardroom.i18n.numbers import decimal
@@ -93,3 +93,11 @@ def suggest(
         other=describe(runner_up[0], tr, view.need, letters=letters),
         other_gain=_signed(runner_up[1] - now, tr),
     )
+
+
+def hint(view: RoundView, *, seed: int, lang: str | Translator | None = None) -> tuple[str, str]:
+    """The table service's hint (the registry's ``hints`` piece): :func:`suggest` thinking for
+    100 ms, the action as the table's text (``"7D"``, ``"pass"``, ``"claim"``) and the reason;
+    :class:`HintError` when the seat has no move to make."""
+    action, reason = suggest(view, ms=100, seed=seed, lang=lang)
+    return action_text(action), reason
