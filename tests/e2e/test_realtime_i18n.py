@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from cardroom.cards import Card
 from cardroom.games.realtime_engine import adjacent
@@ -176,4 +176,27 @@ def test_the_lobby_tells_a_bad_option_in_french(browser: Browser, server: str) -
     page.fill("#rt-name", "")
     page.click("#rt-create")
     expect(page.locator("#rt-error")).to_have_text("Écrivez votre nom (1 à 24 caractères).")
+    ctx.close()
+
+
+def test_the_race_form_waits_for_its_games_before_it_can_be_sent(
+    browser: Browser, server: str
+) -> None:
+    """A click (or Enter) before the page has its games sent no game: "« Jeu » ne convient
+    pas" on a slow line or a busy machine. The button now waits for the games."""
+    ctx = browser.new_context(viewport=PHONE, locale="fr-FR")
+    page = ctx.new_page()
+    held: list[Route] = []
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(server + "/", wait_until="domcontentloaded")
+    wait_until(lambda: bool(held), what="the games asked for")
+    page.fill("#rt-name", "Amélie")
+    expect(page.locator("#rt-create")).to_be_disabled()
+    page.press("#rt-name", "Enter")  # sent too early: nothing happens, nothing is said
+    expect(page.locator("#rt-error")).to_have_text("")
+    held[0].continue_()
+    expect(page.locator("#rt-create")).to_be_enabled()
+    expect(page.locator("#rt-game option")).not_to_have_count(0)
+    page.click("#rt-create")  # against a bot: straight to the seat
+    page.wait_for_url(re.compile(r"/t/"))
     ctx.close()

@@ -33,6 +33,7 @@ ENTRY = Game(
     terminal="tests.toygame.terminal",
     cli="tests.toygame.cli",
     web="tests.toygame.web",
+    words="tests.toygame.words",
 )
 """The toy game's registry entry (its ``table`` is the table service's part of the proof)."""
 

@@ -244,8 +244,8 @@ class ToyTable:
             self.token_hashes[seat] = str(data["hash"])
 
     def _event(self, kind: str, text: str, **fields: Any) -> None:
-        # the toy game's own kinds, told in English as they are (the frames' words name no kind
-        # of its: cardroom.i18n.words.event_text gives an unknown kind's text as it is)
+        # the toy game's own kinds, written in English; a page reads them in its language
+        # through the game's words piece (tests/toygame/words.py)
         self.events.append({"kind": kind, **fields, "text": text})
 
     # -- what a seat sees
@@ -274,6 +274,7 @@ class ToyTable:
             }
         return {
             "type": "state",
+            "game": self.cfg.game,
             "seq": self.seq,
             "table": self.table_id,
             "you": seat,

@@ -125,6 +125,7 @@ async def test_two_people_play_a_toy_table_over_the_websocket_and_find_it_in_my_
             ann = AutoPlayer(address, tid, created.creator_token)
             bob = AutoPlayer(address, tid, created.invites[1])
             ann.first_legal = bob.first_legal = True
+            bob.url += "&lang=fr"  # Bob reads the table in French
             bob.headers = {"cookie": "; ".join(f"{k}={v}" for k, v in bob_http.cookies.items())}
             await ann.connect()
             await bob.connect()
@@ -156,6 +157,12 @@ async def test_two_people_play_a_toy_table_over_the_websocket_and_find_it_in_my_
     assert final["round"]["tricks"] == tricks == game.tricks
     winner = None if tricks[0] == tricks[1] else int(tricks[1] > tricks[0])
     assert final["game_result"] == {"winner": winner}
+    # each reads the events in their language, through the toy game's own words
+    first_card = plays[0][1]
+    ann_said = [e["text"] for f in ann.frames if f["type"] == "state" for e in f["events"]]
+    bob_said = [e["text"] for f in bob.frames if f["type"] == "state" for e in f["events"]]
+    assert f"Ann: {first_card}" in ann_said and f"Ann joue {first_card}" in bob_said
+    assert "la partie est finie" in bob_said and "the game is over" in ann_said
     assert record[0]["game"] == NAME and [tuple(p) for p in record[0]["plays"]] == plays
     assert frames["game"] == NAME and frames["rounds"][0]["steps"][-1]["tricks"] == tricks
     [listed] = [g for g in mine["games"] if g["table"] == tid]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
-from typing import Any
+from typing import Any, cast
 
 from cardroom.cards import Card, Rank, Suit
 from cardroom.games.messages import Message, message_json
@@ -473,10 +473,30 @@ def _rows_in_words(seats: list[Any], tr: Translator) -> _Rows:
     return rows, tuple(names.items())
 
 
+EventWords = Callable[[Mapping[str, Any], Callable[[int], str], Translator], str]
+"""A turn-based game's events in words: ``(event, name of a seat, lang) -> text``."""
+
+
+def turn_event_words(game: object) -> EventWords:
+    """How the frames of turn-based game ``game`` say their events: its words piece's
+    ``event_text`` if it has one, else :func:`event_text` (the shared events' words; an
+    unknown kind gives its ``text`` as it is). A frame that names no game is said the
+    shared way."""
+    from cardroom.games.registry import GAMES
+
+    found = GAMES.get(game) if isinstance(game, str) else None
+    if found is not None and found.words is not None:
+        own = getattr(found.load("words"), "event_text", None)
+        if callable(own) and not found.realtime:
+            return cast(EventWords, own)
+    return event_text
+
+
 def localize_frame(frame: Mapping[str, Any], lang: Translator) -> dict[str, Any]:
     """A copy of a table ``state`` frame whose events' ``text`` is in ``lang`` (names from the
-    frame's seats); other frames are returned as they are (copied). The result shares its
-    seat rows and events with other frames': read it, do not change it."""
+    frame's seats, the events' words those of the game the frame names, see
+    :func:`turn_event_words`); other frames are returned as they are (copied). The result
+    shares its seat rows and events with other frames': read it, do not change it."""
     out = dict(frame)
     if frame.get("type") != "state":
         return out
@@ -492,12 +512,16 @@ def localize_frame(frame: Mapping[str, Any], lang: Translator) -> dict[str, Any]
     events = frame.get("events")
     if not events:
         return out
-    out["events"] = [_memo(ev, tr.lang, key, _event_in_words, ev, key, tr) for ev in events]
+    said = turn_event_words(frame.get("game"))
+    out["events"] = [_memo(ev, tr.lang, key, _event_in_words, ev, key, tr, said) for ev in events]
     return out
 
 
 def _event_in_words(
-    ev: Mapping[str, Any], key: tuple[tuple[Any, Any], ...], tr: Translator
+    ev: Mapping[str, Any],
+    key: tuple[tuple[Any, Any], ...],
+    tr: Translator,
+    said: EventWords = event_text,
 ) -> dict[str, Any]:
     """``ev`` with its ``text`` in ``tr``'s language, seats named as ``key`` (seat, name) says."""
     names = dict(key)
@@ -505,4 +529,4 @@ def _event_in_words(
     def name(seat: int) -> str:
         return shown_name(str(names.get(seat) or tr._("Seat {number}", number=seat + 1)), tr)
 
-    return {**ev, "text": event_text(ev, name, tr)}
+    return {**ev, "text": said(ev, name, tr)}

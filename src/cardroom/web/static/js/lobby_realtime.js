@@ -7,10 +7,12 @@ import { LANG, _, clear, el, readJson } from "./common.js";
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "cardroom.name";
 
-/** Show the chosen game's options (the lobby fills the games from the registry). */
+/** Show the chosen game's options (the lobby fills the games from the registry); the form can
+ * be sent once there is a game to send (not before the page has its games). */
 function gameChanged() {
   const game = $("rt-game").value;
   for (const box of document.querySelectorAll(".rt-opts")) box.hidden = box.dataset.game !== game;
+  $("rt-create").disabled = !game;
 }
 
 function opponentChanged() {
@@ -52,6 +54,7 @@ async function create(event) {
   const error = $("rt-error");
   error.textContent = "";
   const data = body();
+  if (!data.game) return; // the games are not on the page yet (the button waits for them)
   if (!data.name) {
     error.textContent = _("Write your name (1 to 24 characters).");
     $("rt-name").focus();
