@@ -415,6 +415,13 @@ async def test_chat_with_markup_and_control_characters_is_text_and_a_flood_is_li
         for i in range(30):
             await ann.send({"type": "chat", "text": f"flood {i}", "id": f"chat-f{i}"})
         await ann.wait_for(lambda f: f["type"] == "error" and f["ref"] == "chat-f29", start=start)
+
+        def chats() -> int:
+            return sum(1 for f in ann.frames[start:] if f["type"] == "chat")
+
+        # the refusals are told at once, the burst's lines once stored: wait for them too
+        await ann.wait_for(lambda _f: chats() >= 5, start=start)
+        await asyncio.sleep(0.5)  # (a sixth line, were one let through, would come by now)
         flood = ann.frames[start:]
         assert sum(1 for f in flood if f["type"] == "chat") == 5
         assert sum(1 for f in flood if f.get("code") == "rate-limited") == 25
