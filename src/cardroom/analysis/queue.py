@@ -1,7 +1,7 @@
 """The web's analyses: a bounded queue, a worker process of their own, and the stored results.
 
-A finished game of the turn-based game that has an analysis (the registry's ``analysis``
-piece: :func:`turn_based_analysis`) is analysed once and the result kept in the store's ``analyses``
+A finished turn-based game is analysed by its game's analysis (the registry's ``analysis``
+piece) once and the result kept in the store's ``analyses``
 table (:class:`cardroom.store.analyses.AnalysisStore`, migration ``0002``). The work runs in its
 own process pool (one worker by default, started on the first request, at a lower scheduling
 priority), so an analysis never takes the server's own CPU time from a table; at most
@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom.analysis import AnalysisError, turn_based_analysis
+from cardroom.analysis import AnalysisError
 from cardroom.games import registry
 from cardroom.store.analyses import AnalysisStore
 
@@ -53,11 +53,11 @@ def _lower_priority() -> None:
         os.nice(10)
 
 
-def run_analysis(data: Any, worlds: int | None, game: str | None = None) -> dict[str, Any]:
-    """Analyse a record of ``game`` (its registry's ``analysis`` piece; None: the turn-based
-    game that has one) over ``worlds`` (None: the analysis's own default), in the worker
-    process; an :class:`AnalysisError` becomes ``{"error": code}``."""
-    module = turn_based_analysis() if game is None else registry.game(game).load("analysis")
+def run_analysis(data: Any, worlds: int | None, game: str) -> dict[str, Any]:
+    """Analyse a record of ``game`` (its registry's ``analysis`` piece) over ``worlds`` (None:
+    the analysis's own default), in the worker process; an :class:`AnalysisError` becomes
+    ``{"error": code}``."""
+    module = registry.game(game).load("analysis")
     try:
         result: dict[str, Any] = module.analyse(
             data, worlds=module.DEFAULT_WORLDS if worlds is None else worlds, hindsight=True
@@ -103,10 +103,10 @@ class AnalysisQueue:
             return Status("failed", error=str(data.get("error", "failed")))
         return Status("absent")
 
-    async def start(self, table_id: str, record: Any, game: str | None = None) -> Status:
-        """Queue the analysis of a finished table's ``record`` of ``game`` (its registry name;
-        None: the turn-based game that has an analysis) unless it is stored or under way; raise
-        :class:`QueueFull` when ``max_pending`` are already waiting or running."""
+    async def start(self, table_id: str, record: Any, game: str) -> Status:
+        """Queue the analysis of a finished table's ``record`` of ``game`` (its registry name)
+        unless it is stored or under way; raise :class:`QueueFull` when ``max_pending`` are
+        already waiting or running."""
         now = await self.status(table_id)
         if now.state in ("done", "queued", "running"):
             return now
@@ -121,7 +121,7 @@ class AnalysisQueue:
         )
         return await self.status(table_id)
 
-    async def _run(self, table_id: str, record: Any, game: str | None) -> None:
+    async def _run(self, table_id: str, record: Any, game: str) -> None:
         try:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
