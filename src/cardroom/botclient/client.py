@@ -120,9 +120,9 @@ def game_of(frame: dict[str, Any]) -> str:
     name = frame.get("game")
     if isinstance(name, str):
         return name
-    from cardroom.games.registry import TURN_BASED, names
+    from cardroom.games.registry import unnamed
 
-    return names(TURN_BASED)[0]
+    return unnamed()
 
 
 def is_over(frame: dict[str, Any]) -> bool:

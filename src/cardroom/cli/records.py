@@ -16,7 +16,7 @@ from cardroom.cli.groups import current_lang, printable
 from cardroom.games.errors import RecordError
 from cardroom.games.messages import Message
 from cardroom.games.records import MAX_RECORD_BYTES, loads
-from cardroom.games.registry import GAMES, REALTIME, TURN_BASED, names
+from cardroom.games.registry import GAMES, REALTIME, names, unnamed
 from cardroom.i18n import translator
 from cardroom.i18n.reasons import record_error_text
 
@@ -31,10 +31,10 @@ def record_kind(data: Any) -> str:
         first = data[0] if data else None
         if isinstance(first, dict) and first.get("game") in names(REALTIME):
             return str(first["game"])
-        return names(TURN_BASED)[0]
+        return unnamed()
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         return str(data["game"])
-    turn_based = GAMES[names(TURN_BASED)[0]].load("words")  # its record may be a bare list
+    turn_based = GAMES[unnamed()].load("words")  # its record may be a bare list
     raise click.ClickException(translator(current_lang())._(turn_based.NOT_A_RECORD))
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "new_engine",
     "register",
     "title",
+    "unnamed",
     "unregister",
 ]
 
@@ -219,6 +220,12 @@ def title(name: str) -> str:
     shown); a name no game has is given back as it is."""
     found = _GAMES.get(name)
     return name if found is None else found.title
+
+
+def unnamed() -> str:
+    """The game of a record, log, frame or config that names none: the first turn-based game
+    (they all come from before a game was named)."""
+    return names(TURN_BASED)[0]
 
 
 def games(kind: TableKind | None = None) -> Iterator[Game]:

@@ -136,7 +136,7 @@ class TableConfig(Generic[R]):  # __orig_class__ on what it makes, which a slott
         from cardroom.games.options import players_error
 
         if not self.game:
-            object.__setattr__(self, "game", registry.names(registry.TURN_BASED)[0])
+            object.__setattr__(self, "game", registry.unnamed())
         entry = turn_based_game(self.game)
         least, most = entry.players
         if not least <= len(self.seats) <= most:
@@ -181,7 +181,7 @@ class TableConfig(Generic[R]):  # __orig_class__ on what it makes, which a slott
         if not isinstance(data, dict):
             said = "a table config is a JSON object"
             raise TableError("bad-request", Message("table.config-object", said))
-        name = data.get("game") or registry.names(registry.TURN_BASED)[0]
+        name = data.get("game") or registry.unnamed()
         rules_class = turn_based_game(str(name)).load("rules")
         try:
             return cls(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
-from cardroom.games.registry import TURN_BASED, game, names
+from cardroom.games.registry import game, unnamed
 from cardroom.games.table import LogEntry, TableConfig, turn_based_game
 
 __all__ = [
@@ -186,7 +186,7 @@ def game_in(created: Mapping[str, Any]) -> str:
     named their game is the first turn-based game's (the only game there was)."""
     config = created.get("config")
     name = config.get("game") if isinstance(config, dict) else None
-    return name if isinstance(name, str) else names(TURN_BASED)[0]
+    return name if isinstance(name, str) else unnamed()
 
 
 def table_class(name: str) -> TableClass:

@@ -49,7 +49,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from cardroom.games.registry import REALTIME, TURN_BASED, Game, game, games, names
+from cardroom.games.registry import REALTIME, Game, game, games, names, unnamed
 
 __all__ = ["face", "part", "realtime_record", "record_game", "turn_based", "web_parts"]
 
@@ -83,7 +83,7 @@ def web_parts(attribute: str) -> list[tuple[Game, Any]]:
 def turn_based() -> Game:
     """The first turn-based game: the game of a record or a create request that names none
     (records and clients from before a game was named)."""
-    return next(games(TURN_BASED))
+    return game(unnamed())
 
 
 def record_game(data: Any) -> Game:
