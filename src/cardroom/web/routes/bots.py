@@ -186,15 +186,17 @@ async def _invite_event(request: HTTPConnection, invite: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-async def _events(request: Request, bot: Bot, token: str) -> AsyncIterator[bytes]:
-    """The bot's events, in order: waiting invitations and held tables first, then news."""
+async def _events(
+    request: Request, bot: Bot, token: str, marked_at: float
+) -> AsyncIterator[bytes]:
+    """The bot's events, in order: waiting invitations and held tables first, then news; its
+    listening mark renewed from ``marked_at`` (when the request marked it; 0: not yet)."""
     sessions = sessions_of(request)
     digest = key_hash(token)
     revoked = sessions.opened(digest)
     watcher = asyncio.create_task(watch_token(request, token, revoked))
     sessions.listening[bot.id] = sessions.listening.get(bot.id, 0) + 1
     listen_key = LISTENING + bot.id
-    marked_at = 0.0
     told_invites: dict[tuple[str, int, float], str] = {}
     """What the stream told of each invitation (a seat invited again is a new invitation)."""
     started: set[str] = set()
@@ -285,10 +287,12 @@ async def events(request: Request) -> Response:
     sessions.streams[digest] = sessions.streams.get(digest, 0) + 1
     # marked listening before the answer starts: a client that has the stream's headers can
     # be found by "any bot" at once (the mark lapses by itself if the stream never runs)
+    marked_at = 0.0
     with contextlib.suppress(StoreUnavailable):
         await bounds_of(request).extend(LISTENING + bot.id, LISTEN_FOR)
+        marked_at = time.time()
     return StreamingResponse(
-        _events(request, bot, token),
+        _events(request, bot, token, marked_at),
         media_type="application/x-ndjson",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
