@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, Route, expect
@@ -189,7 +190,10 @@ def test_the_race_form_waits_for_its_games_before_it_can_be_sent(
     held: list[Route] = []
     page.route("**/api/games", lambda route: held.append(route))
     page.goto(server + "/", wait_until="domcontentloaded")
-    wait_until(lambda: bool(held), what="the games asked for")
+    end = time.monotonic() + 30
+    while not held:  # (Playwright hands the route over only while it runs: not in a sleep)
+        assert time.monotonic() < end, "the page never asked for its games"
+        page.wait_for_timeout(50)
     page.fill("#rt-name", "Amélie")
     expect(page.locator("#rt-create")).to_be_disabled()
     page.press("#rt-name", "Enter")  # sent too early: nothing happens, nothing is said
