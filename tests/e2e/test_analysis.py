@@ -88,7 +88,7 @@ def test_a_real_time_game_shows_reaction_times(
         return record
 
     monkeypatch.setattr(service, "game_of", game_of)
-    monkeypatch.setattr(service, "realtime_record", realtime_record)
+    monkeypatch.setattr(service, "record", realtime_record)
     ctx = browser.new_context(viewport=PHONE)
     ctx.add_cookies([{"name": "cr_lang", "value": "fr", "url": running.base}])
     page = ctx.new_page()

@@ -155,7 +155,7 @@ def test_a_speed_match_to_10_points_shows_the_scores_between_games(
     wait_until(lambda: page.evaluate("document.body.dataset.status") == "over", 120, "the end")
     final = page.locator("#result").inner_text()
     assert "wins the match." in final, final
-    records = running.call(service.realtime_record(table_id))
+    records = running.call(service.record(table_id))
     assert isinstance(records, list) and len(records) >= 2
     page.context.close()
 
@@ -192,7 +192,7 @@ def test_a_friend_invited_before_the_start_closes_the_page_forfeits_and_the_rema
     assert "Ann wins: Bob was away too long." in status, status
     assert notes(ann) == ["Bob is reconnecting: the game is paused.",
                           "Ann wins: Bob was away too long."]  # fmt: skip
-    record = running.call(service.realtime_record(table_id))
+    record = running.call(service.record(table_id))
     assert isinstance(record, dict) and record["ended"] == {"reason": "forfeit", "seat": 1}
 
     # after the game no seat is counted away (issue 34, item 15): Bob back shows connected

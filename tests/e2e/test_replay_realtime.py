@@ -60,7 +60,7 @@ def test_a_finished_spit_table_steps_with_a_time_line(
     assert page.locator("#r-timeline .r-tick").count() == steps - 1
     page.keyboard.press("ArrowRight")
     assert position(page).startswith("Game 1 of 1 · step 2 of ")
-    rec = running.call(running.app.state.service.realtime_record(table_id))
+    rec = running.call(running.app.state.service.record(table_id))
     refused = [i for i, a in enumerate(rec["actions"]) if not a["accepted"]]
     assert refused and page.locator("#r-timeline .r-tick.refused").count() == len(refused)
     page.locator("#r-slider").fill(str(refused[0] + 1))

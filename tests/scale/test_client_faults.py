@@ -62,7 +62,7 @@ async def test_a_client_that_vanishes_mid_action(tmp_path: Path) -> None:
         assert all(e.data["by"] == "bot" for e in bob_moves if e.seq > seq + 1)
         assert final["seq"] == entries[-1].seq
         assert NainJauneTable.replay(tid, entries).status == "over"
-        assert service._live[tid].subs == [s for s in service._live[tid].subs if s.seat == 0]
+        assert service.turns._live[tid].subs == [s for s in service.turns._live[tid].subs if s.seat == 0]
         await ann.close()
 
 
@@ -89,7 +89,7 @@ async def test_a_client_that_reconnects_a_hundred_times(tmp_path: Path) -> None:
                     assert reply["type"] == "state" or reply["code"] == "stale"
             # abruptly, half of the time
         assert seen == sorted(seen)  # never an older state than before
-        live = service._live[tid]
+        live = service.turns._live[tid]
         for _ in range(1000):  # up to 10 s on a slow machine
             if len(live.subs) == 1:
                 break

@@ -256,7 +256,7 @@ async def test_two_services_one_table_one_authority(pg_url: str) -> None:
         entries = await store_a.entries(tid)
         assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
         # B never held the lease: every bot move and every deal was written by A's tasks
-        assert tid not in b.owned and b._live[tid].bot_task is None
+        assert tid not in b.owned and b.turns._live[tid].bot_task is None
         replayed = NainJauneTable.replay(tid, entries)
         assert replayed.status == "over"
         for frames, seat in ((ann_frames, 0), (bob_frames, 1)):

@@ -187,18 +187,18 @@ async def test_nain_jaune_deadlines_are_shown_by_the_process_without_the_timers(
         await until(lambda: b.table(tid).status == "playing")
         # Ann leaves: A (the lease holder) arms her takeover timer; B shows the same deadline
         a.unsubscribe(ann)
-        await until(lambda: ("takeover", 0) in a._live[tid].deadlines)
-        at = a._live[tid].deadlines[("takeover", 0)]
+        await until(lambda: ("takeover", 0) in a.turns._live[tid].deadlines)
+        at = a.turns._live[tid].deadlines[("takeover", 0)]
         takeover = {"kind": "takeover", "seat": 0, "at": at}
         await until(lambda: b.frame_for(tid, 1)["deadline"] == takeover)
         ann = a.subscribe(tid, 0)  # she is back: the timer is cancelled, and B shows none
         await until(lambda: b.frame_for(tid, 1)["deadline"] is None)
-        assert not b._live[tid].timers
+        assert not b.turns._live[tid].timers
         await asyncio.gather(until_round_over(a, ann, tid, 0), until_round_over(b, bob, tid, 1))
         await until(lambda: a.frame_for(tid, 0)["deadline"] is not None)
         on_a, on_b = a.frame_for(tid, 0)["deadline"], b.frame_for(tid, 1)["deadline"]
         assert on_a["kind"] == "next-round" and on_b == on_a  # B runs no timer: from the log
-        assert tid not in b.owned and not b._live[tid].timers
+        assert tid not in b.owned and not b.turns._live[tid].timers
         ended = b.table(tid).round_ended_at
         assert ended is not None and on_b["at"] == ended + 30
 

@@ -92,7 +92,7 @@ async def test_a_host_cut_silently_gives_up_its_tables_and_another_runs_them(
         last = log[-1].seq
         # its bots play again (on a busy machine B may drop and take the lease back once)
         def plays_on() -> bool:
-            live = b._live.get(table)
+            live = b.turns._live.get(table)
             return live is not None and live.table.seq > last + 2
 
         await within(10, plays_on)

@@ -145,7 +145,7 @@ async def test_a_table_is_told_only_while_another_process_watches_it_nothing_mis
 
             # B forgets the table: its watch ends within a TTL and A tells nobody again
             b.unsubscribe(bob)
-            del b._live[tid]
+            del b.turns._live[tid]
             coord_a = a._coord
             assert coord_a is not None
             await until(lambda: tid not in coord_a.watchers, steps=3000)
@@ -179,4 +179,4 @@ async def test_presence_in_a_watching_process_stops_the_holders_takeover(pg_url:
         entries = await store_a.entries(tid)
         assert frames[-1]["seq"] == entries[-1].seq
         assert not [e for e in entries if e.kind == "takeover"]
-        assert tid not in b.owned and b._live[tid].bot_task is None
+        assert tid not in b.owned and b.turns._live[tid].bot_task is None

@@ -59,7 +59,7 @@ async def main(path: str, seed: int) -> None:
     service = TableService(store)
     await service.start()
     for table_id in await store.table_ids():
-        table = service._live.get(table_id)
+        table = service.turns._live.get(table_id)
         if table is not None:
             state = digest(cast(NainJauneTable, table.table))
             print(f"state {table_id} {table.table.seq} {state}", flush=True)

@@ -93,7 +93,7 @@ async def test_finished_realtime_tables_leave_memory_too(service: TableService) 
     tid = created.table_id
     realtime = service.realtime
     await until(lambda: realtime.frame_for(tid, None)["status"] == "over", 60000)
-    record = await service.realtime_record(tid)
+    record = await service.record(tid)
     await until(lambda: not realtime.holds(tid), 2000)
     assert await service.game_of(tid) == "speed"  # loaded again from the log
-    assert realtime.holds(tid) and await service.realtime_record(tid) == record
+    assert realtime.holds(tid) and await service.record(tid) == record

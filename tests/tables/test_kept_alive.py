@@ -30,7 +30,7 @@ async def test_the_bots_loop_holds_nothing_of_a_move_through_the_next_delay(
     created = await service.create(config)
     tid = created.table_id
     await service.start_now(tid, 0)
-    live = service._live[tid]
+    live = service.turns._live[tid]
     first = service.table(tid).seq
     seen: list[dict[str, Any]] = []
 

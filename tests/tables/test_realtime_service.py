@@ -58,7 +58,7 @@ async def test_bots_play_to_the_end_and_the_record_replays(store: EventStore, ga
     service = TableService(store)
     created = await service.create_realtime(bots_config(game, 11))
     await finished(service, created.table_id)
-    record = await service.realtime_record(created.table_id)
+    record = await service.record(created.table_id)
     assert isinstance(record, dict)  # one game (a Speed match would be a list of them)
     replayed = replay(record)
     frame = service.frame_for(created.table_id, None)
@@ -91,7 +91,7 @@ async def test_a_restart_rebuilds_the_table_from_its_log_and_goes_on(store: Even
     assert after[: len(before)] == before
     assert len(after) > len(before)
     check_log(after)
-    assert replay(await second.realtime_record(table_id)).engine.over
+    assert replay(await second.record(table_id)).engine.over
     await second.stop()
 
 
@@ -220,7 +220,7 @@ async def test_a_speed_match_deals_games_until_the_target_and_its_record_replays
     entries = await store.entries(table_id)
     check_log(entries)
     nexts = [e for e in entries if e.kind == "next"]
-    records = await service.realtime_record(table_id)
+    records = await service.record(table_id)
     assert isinstance(records, list) and len(records) == len(nexts) + 1 >= 2
     replays = replay_any(records)
     scores = [0, 0]
@@ -263,7 +263,7 @@ async def test_a_spit_match_is_won_by_the_first_to_win_two_games(
     )
     created = await service.create_realtime(config)
     await finished(service, created.table_id)
-    records = await service.realtime_record(created.table_id)
+    records = await service.record(created.table_id)
     assert isinstance(records, list) and 2 <= len(records) <= 3
     winners = [rep.engine.winner for rep in replay_any(records)]
     scores = [winners.count(0), winners.count(1)]

@@ -81,7 +81,6 @@ async def test_each_nain_jaune_refusal_has_its_id(service: TableService) -> None
     cases: list[tuple[Callable[[], Awaitable[Any]], str, str]] = [
         (lambda: service.start_now(tid, 1), "forbidden", "table.creator-starts"),
         (lambda: service.earlier_log(tid, 0, 5), "bad-request", "table.no-log"),
-        (lambda: service.realtime_record(tid), "bad-request", "table.not-realtime"),
         (lambda: service.act_realtime(tid, 0, {}), "bad-request", "table.turn-action"),
         (lambda: service.rematch(tid, 0), "forbidden", "table.rematch-not-over"),
         (lambda: service.record(tid), "forbidden", "table.record-not-over"),
@@ -112,9 +111,12 @@ async def test_each_spit_and_speed_refusal_has_its_id(service: TableService) -> 
     spit = {"type": "spit"}
     cases: list[tuple[Callable[[], Awaitable[Any]], str, str]] = [
         (lambda: service.leave(tid, 0), "bad-request", "table.left-by-closing"),
+        (lambda: service.act(tid, 0, "7D", 1), "bad-request", "table.realtime-action"),
+        (lambda: service.ready(tid, 0), "bad-request", "table.no-rounds"),
+        (lambda: service.hint(tid, 0, 1), "bad-request", "table.no-hints"),
         (lambda: service.start_now(tid, 1), "forbidden", "table.creator-starts"),
         (lambda: service.act_realtime(tid, 0, spit), "not-started", "table.not-started-yet"),
-        (lambda: service.realtime_record(tid), "forbidden", "table.record-not-over"),
+        (lambda: service.record(tid), "forbidden", "table.record-not-over"),
         (lambda: service.rematch(tid, 0), "forbidden", "table.rematch-not-over"),
     ]  # fmt: skip
     for call, code, id in cases:

@@ -241,7 +241,7 @@ async def test_a_person_who_leaves_before_the_return_is_written_stays_replaced(
     await service.act(tid, 0, "AC", table.seq)
     service.unsubscribe(sub)
     await until(lambda: 0 in table.taken_over)
-    live = service._live[tid]
+    live = service.turns._live[tid]
     async with live.lock:  # as the bot loop holds it between two moves
         glimpse = service.subscribe(tid, 0)
         service.unsubscribe(glimpse)
@@ -429,15 +429,15 @@ async def test_a_person_whose_server_went_silent_is_not_away_at_once(
     another server, and the servers' failure is not theirs to lose by."""
     created = await service.create(two_seat_config())
     table_id = created.table_id
-    live = service._live[table_id]
+    live = service.turns._live[table_id]
     service._on_presence("other-process", table_id, 0, 1)
-    assert 0 in service._present(live)
+    assert 0 in service.turns._present(live)
     seen = service._remote[table_id]
     n, _ = seen[("other-process", 0)]
     now = time.monotonic()
     seen[("other-process", 0)] = (n, now - 8.0)  # its reports stopped 8 s ago
-    assert 0 in service._present(live)
+    assert 0 in service.turns._present(live)
     seen[("other-process", 0)] = (n, now - 17.0)  # long past the grace
-    assert 0 not in service._present(live)
+    assert 0 not in service.turns._present(live)
     service._on_presence("other-process", table_id, 0, 0)  # said they left: gone at once
-    assert 0 not in service._present(live)
+    assert 0 not in service.turns._present(live)

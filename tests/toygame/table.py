@@ -19,10 +19,12 @@ from cardroom.games.table import (
     ALREADY_STARTED,
     NOT_CREATED,
     REMATCH_ONCE,
-    TOKEN_FOR_PERSON,
+    SEAT_ENTRIES,
     LogEntry,
     TableConfig,
     TableError,
+    check_seat,
+    check_seat_entry,
     clean_name,
 )
 from tests.toygame.engine import ToyGame
@@ -162,24 +164,11 @@ class ToyTable:
             if not self.needs_deal():
                 raise TableError("bad-request", "the round is dealt already")
             return
-        seat = data.get("seat")
-        if not (isinstance(seat, int) and 0 <= seat < self.n):
-            raise TableError("bad-request", f"seat {seat!r} is not at this table")
-        if kind == "joined":
-            if not self.is_person(seat) or self.joined[seat]:
-                raise TableError("bad-request", Message("table.seat-taken", "this seat is taken"))
-            clean_name(data.get("name", ""))
+        seat = check_seat(self, data)
+        if kind in SEAT_ENTRIES:
+            check_seat_entry(self, kind, seat, data)
         elif kind == "action":
             self._check_action(seat, data)
-        elif kind in ("takeover", "left"):
-            if not self.is_person(seat) or seat in self.left:
-                raise TableError("bad-request", "only a person's seat")
-        elif kind == "returned":
-            if seat not in self.taken_over or seat in self.left:
-                raise TableError("bad-request", "no bot plays for this seat")
-        elif kind == "seat-token":
-            if not self.is_person(seat):
-                raise TableError("bad-request", TOKEN_FOR_PERSON)
         elif kind == "ready":
             raise TableError("bad-request", "there is no next round")
 

@@ -78,8 +78,8 @@ def test_a_reissued_link_ends_every_use_of_the_old_token(client: TestClient) -> 
         _start(client, table)
         # Bob is away past the limit (a bot plays for him): the creator may re-issue his seat
         service = service_of(app_of(client))
-        live = service._live[table]
-        _portal(client).call(service._commit, live, "takeover", {"seat": 1, "level": "easy"})
+        live = service.turns._live[table]
+        _portal(client).call(service.turns._commit, live, "takeover", {"seat": 1, "level": "easy"})
         fresh = client.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN)
         assert fresh.status_code == 200, fresh.text
         # the old token no longer acts for the seat: neither leave nor the socket
@@ -111,8 +111,8 @@ def test_nobody_holds_a_second_seat_by_a_reissued_link_mid_game(client: TestClie
         table, _link, _token = _seated(client, bob)
         _start(client, table)
         service = service_of(app_of(client))
-        live = service._live[table]
-        _portal(client).call(service._commit, live, "takeover", {"seat": 1, "level": "easy"})
+        live = service.turns._live[table]
+        _portal(client).call(service.turns._commit, live, "takeover", {"seat": 1, "level": "easy"})
         fresh = client.post(f"/api/tables/{table}/seats/1/link", headers=ORIGIN).json()["url"]
         # the creator opens it himself: refused, he would read seat 1's hand beside his own
         opened = client.get(fresh, follow_redirects=False)

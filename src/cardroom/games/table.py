@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from cardroom.games.errors import RulesError
 from cardroom.games.messages import Message
@@ -24,13 +25,17 @@ __all__ = [
     "NOT_CREATED",
     "REMATCH_ONCE",
     "ROUND_NOT_OVER",
+    "SEAT_ENTRIES",
     "TOKEN_FOR_PERSON",
     "ErrorCode",
     "LogEntry",
     "SeatKind",
     "SeatSpec",
+    "Seats",
     "TableConfig",
     "TableError",
+    "check_seat",
+    "check_seat_entry",
     "clean_name",
     "hash_token",
     "seat_for_token",
@@ -234,6 +239,88 @@ ROUND_NOT_OVER = Message("table.round-not-over", "the round is not over")
 
 NAME_MAX = 24
 """The most characters of a display name."""
+
+SEAT_ENTRIES = frozenset({"joined", "takeover", "returned", "left", "seat-token"})
+"""The entries the table service writes about one seat of a turn-based table, whatever its
+game: :func:`check_seat_entry` checks them all alike."""
+
+
+class Seats(Protocol):
+    """What the checks of the seat entries read of a turn-based table."""
+
+    @property
+    def cfg(self) -> TableConfig[Any]:
+        """The table's config (its seats)."""
+        ...
+
+    @property
+    def n(self) -> int:
+        """How many seats."""
+        ...
+
+    @property
+    def joined(self) -> Sequence[bool]:
+        """Seat -> whether it is sat at (bots always)."""
+        ...
+
+    @property
+    def filled(self) -> Collection[int]:
+        """The person seats a bot was given at the start."""
+        ...
+
+    @property
+    def taken_over(self) -> Collection[int]:
+        """The seats a bot plays for their absent person."""
+        ...
+
+    @property
+    def left(self) -> Collection[int]:
+        """The seats whose person left the game."""
+        ...
+
+    def is_person(self, seat: int) -> bool:
+        """A person's seat (not a bot's, nor one a bot filled at the start)."""
+        ...
+
+
+def check_seat(table: Seats, data: dict[str, Any]) -> int:
+    """The seat an entry names; ``bad-request`` unless it is one of the table's."""
+    seat = data.get("seat")
+    if not (isinstance(seat, int) and 0 <= seat < table.n):
+        raise TableError("bad-request", f"seat {seat!r} is not at this table")
+    return seat
+
+
+def check_seat_entry(table: Seats, kind: str, seat: int, data: dict[str, Any]) -> None:
+    """Refuse (``TableError``) a seat entry of :data:`SEAT_ENTRIES` that may not follow now: a
+    person sitting at a bot's or a taken seat, a takeover of a seat a bot plays already, a
+    return to a seat no bot plays, leaving twice, a token for a bot's seat. Changes nothing."""
+    if kind == "joined":
+        if table.cfg.seats[seat].kind != "person":
+            raise TableError("forbidden", "a bot plays this seat")
+        if table.joined[seat] or seat in table.filled:
+            raise TableError(
+                "bad-request", Message("table.seat-taken", "this seat is already taken")
+            )
+        clean_name(data.get("name", ""))
+    elif kind == "takeover":
+        if not table.is_person(seat) or seat in table.taken_over:
+            raise TableError("bad-request", "only a person's seat can be taken over")
+        if not isinstance(data.get("level"), str):
+            raise TableError("bad-request", "takeover needs the bot's level")
+    elif kind == "returned":
+        if seat not in table.taken_over or seat in table.left:
+            raise TableError("bad-request", "no bot plays for this seat")
+    elif kind == "left":
+        if not table.is_person(seat) or seat in table.left:
+            raise TableError("bad-request", "only a person at the table can leave it")
+        if not isinstance(data.get("level"), str):
+            raise TableError("bad-request", "leaving needs the level of the bot that goes on")
+    elif kind == "seat-token":
+        if not table.is_person(seat) or not isinstance(data.get("hash"), str):
+            raise TableError("bad-request", TOKEN_FOR_PERSON)
+    else:
+        raise ValueError(f"{kind!r} is not a seat entry")
 
 
 def hash_token(token: str) -> str:

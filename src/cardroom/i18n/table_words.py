@@ -11,8 +11,6 @@ from cardroom.i18n import N_
 
 TABLE_MESSAGES: dict[str, str | tuple[str, str, str]] = {
     "table.turn": N_("it is {name}'s turn, not yours"),
-    "table.is-realtime": N_("this table is played in real time, not in turns"),
-    "table.not-realtime": N_("this table is played in turns, not in real time"),
     "table.turn-action": N_(
         "this table is played in turns: send an action as text with the seq you saw"
     ),

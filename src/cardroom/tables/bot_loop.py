@@ -1,7 +1,7 @@
 """The table service's bots and hints at turn-based tables: each table's bot task plays the
 bots' turns (and an absent person's, once taken over) as its log allows, and a person's hint
 is worked out in a pool of threads of its own, so a flood of hints never delays a bot.
-:class:`BotLoop` is a part of :class:`~cardroom.tables.service.TableService`.
+:class:`BotLoop` is a part of :class:`~cardroom.tables.turns.TurnTables`.
 """
 
 from __future__ import annotations
@@ -30,9 +30,6 @@ from cardroom.tables.config import (
 from cardroom.tables.live import Live
 from cardroom.tables.subscription import sleep
 
-if TYPE_CHECKING:
-    from cardroom.tables.realtime_service import RealtimeTables
-
 __all__ = ["BOT_TICK", "BotLoop"]
 
 logger = logging.getLogger(__name__)
@@ -47,10 +44,9 @@ goes")."""
 
 
 class BotLoop:
-    """The bots and hints side of the table service (mixed into ``TableService``)."""
+    """The bots and hints side of the table service (mixed into ``TurnTables``)."""
 
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
-        realtime: RealtimeTables
         _stopping: bool
         _bots: dict[tuple[str, str], Bot]
         _bot_thinks: dict[str, bool]
@@ -70,8 +66,6 @@ class BotLoop:
         piece; nothing is logged. Refused unless the game offers hints, the table has them on,
         ``seq`` is current and it is that person's turn.
         """
-        if self.realtime.holds(table_id):
-            raise TableError("bad-request", NO_HINTS)
         table = self._get(table_id).table
         entry = registry.game(table.cfg.game)
         if entry.hints is None:

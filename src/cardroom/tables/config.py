@@ -41,8 +41,6 @@ UNAVAILABLE = Message(
     "table.unavailable",
     "the database is not answering: nothing was changed, try again in a moment",
 )
-IS_REALTIME = Message("table.is-realtime", "this table is played in real time, not in turns")
-NOT_REALTIME = Message("table.not-realtime", "this table is played in turns, not in real time")
 TURN_ACTION = Message(
     "table.turn-action",
     "this table is played in turns: send an action as text with the seq you saw",

@@ -2,7 +2,7 @@
 to a seat (or watches), gets the full state first and then one frame per change, built once
 per seat and cursor and shared by the subscribers that see the same (``_fan_out``); the frame
 shows who is present and the nearest deadline. :class:`Frames` is a part of
-:class:`~cardroom.tables.service.TableService`.
+:class:`~cardroom.tables.turns.TurnTables`.
 """
 
 from __future__ import annotations
@@ -15,17 +15,13 @@ from cardroom.tables.config import WATCH_ONLY
 from cardroom.tables.live import Live
 from cardroom.tables.subscription import Frame, Subscription, fan_out
 
-if TYPE_CHECKING:
-    from cardroom.tables.realtime_service import RealtimeTables
-
 __all__ = ["Frames"]
 
 
 class Frames:
-    """The subscribers and frames side of the table service (mixed into ``TableService``)."""
+    """The subscribers and frames side of the table service (mixed into ``TurnTables``)."""
 
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
-        realtime: RealtimeTables
         _live: dict[str, Live]
         _told_deadlines: dict[str, dict[tuple[str, int | None], float]]
 
@@ -43,8 +39,6 @@ class Frames:
 
         A person coming back to a seat a bot plays for takes it back (logged ``returned``).
         """
-        if self.realtime.holds(table_id):
-            return self.realtime.subscribe(table_id, seat)
         live = self._get(table_id)
         table = live.table
         if seat is not None and not (0 <= seat < table.n and table.is_person(seat)):
@@ -65,8 +59,6 @@ class Frames:
 
     def unsubscribe(self, sub: Subscription) -> None:
         """End a subscription; a person seat's last one gone starts its takeover timer."""
-        if self.realtime.holds(sub.table_id):
-            return self.realtime.unsubscribe(sub)
         live = self._live.get(sub.table_id)
         sub.closed = True
         sub._put(None)
@@ -84,8 +76,6 @@ class Frames:
 
     def frame_for(self, table_id: str, seat: int | None) -> Frame:
         """The full ``state`` frame for ``seat`` (or a spectator); events of the current round."""
-        if self.realtime.holds(table_id):
-            return self.realtime.frame_for(table_id, seat)
         return self._frame(self._get(table_id), seat, None)
 
     def _frame(self, live: Live, seat: int | None, since: int | None) -> Frame:

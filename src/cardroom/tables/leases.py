@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 from cardroom.store import EventStore, StoreError
 from cardroom.tables.cluster import Coordinator
 from cardroom.tables.config import UNAVAILABLE, TableError
-from cardroom.tables.live import Live
 from cardroom.tables.notices import PRESENCE_HELD
 
 if TYPE_CHECKING:
-    from cardroom.tables.realtime_service import RealtimeTables
+    from cardroom.tables.kinds import TableKind
 
 __all__ = ["BALANCE_EVERY", "GIVEN_AWAY_FOR", "LEASE_INTERVAL", "Leases"]
 
@@ -47,29 +46,21 @@ class Leases:
 
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
         store: EventStore
-        realtime: RealtimeTables
-        _live: dict[str, Live]
+        kinds: tuple[TableKind, ...]
         _coord: Coordinator | None
         _stopping: bool
         owned: set[str]
         _creating: set[str]
         _given: dict[str, float]
         _remote: dict[str, dict[tuple[str, int], tuple[int, float]]]
-        _told_deadlines: dict[str, dict[tuple[str, int | None], float]]
         _beating: asyncio.Task[None] | None
         lease_interval: float
         fence_after: float
         balance_every: int
         fenced: bool
 
-        async def _load(self, table_id: str) -> Live: ...
-        async def _is_realtime(self, table_id: str) -> bool: ...
-        async def _resume(self, live: Live) -> None: ...
-        async def _catch_up_locked(self, live: Live, read: bool = False) -> bool: ...
-        def _present(self, live: Live) -> set[int]: ...
-        def _arm_takeover(self, live: Live, seat: int) -> None: ...
-        def _cancel_timers(self, live: Live) -> None: ...
-        def _behind(self, live: Live, read: bool = True) -> None: ...
+        def _holder(self, table_id: str) -> TableKind | None: ...
+        async def _kind(self, table_id: str) -> TableKind: ...
         def _watch(self, table_id: str) -> None: ...
         def _watched_ids(self) -> list[str]: ...
         def _presence_lines(self, table_ids: list[str] | None = None) -> list[str]: ...
@@ -132,10 +123,9 @@ class Leases:
                     self.fenced = False
                     logger.warning("table leases: connected to the database again")
                     coord.watch(self._watched_ids())
-                    for live in list(self._live.values()):
-                        self._behind(live)  # notices may have been missed meanwhile
-                    for table_id in self.realtime.table_ids():
-                        self.realtime.behind(table_id)
+                    for kind in self.kinds:
+                        for table_id in kind.table_ids():
+                            kind.behind(table_id)  # notices may have been missed meanwhile
                 await self._scan()
                 self._sweep()
                 coord.expire()
@@ -190,16 +180,12 @@ class Leases:
             return
         self.fenced = True
         ended = 0
-        for live in self._live.values():
-            for sub in list(live.subs):
-                sub.ended_by = "unavailable"
-                sub._put(None)
-                ended += 1
-        for table_id in self.realtime.table_ids():
-            for sub in self.realtime.subscriptions(table_id):
-                sub.ended_by = "unavailable"
-                sub._put(None)
-                ended += 1
+        for kind in self.kinds:
+            for table_id in kind.table_ids():
+                for sub in kind.subscriptions(table_id):
+                    sub.ended_by = "unavailable"
+                    sub._put(None)
+                    ended += 1
         logger.warning("lost the database: %d connections told so and closed", ended)
 
     async def _scan(self) -> None:
@@ -209,8 +195,8 @@ class Leases:
         for table_id in list(self.owned):
             if table_id in self._creating:
                 continue
-            live = self._live.get(table_id)
-            status = live.table.status if live is not None else self.realtime.status(table_id)
+            kind = self._holder(table_id)
+            status = kind.status(table_id) if kind is not None else None
             if status is None or status == "over":
                 self.owned.discard(table_id)
                 await coord.release(table_id)
@@ -223,18 +209,12 @@ class Leases:
             if table_id in self._creating:  # (its claim failed) its creation puts it in memory
                 continue
             coord.answer(table_id)  # its watchers read what its last holder did not tell
-            self._told_deadlines.pop(table_id, None)
             try:
-                held = self.realtime.holds(table_id)
-                if await self._is_realtime(table_id):  # loading it (not held) takes it
-                    if held:
-                        await self.realtime.take(table_id)
-                    logger.info("real-time table %s: this process is its clock now", table_id)
-                    continue
-                live = await self._load(table_id)
-                async with live.lock:
-                    await self._catch_up_locked(live, read=True)
-                    await self._resume(live)
+                held = self._holder(table_id)
+                if held is not None:
+                    await held.take(table_id)
+                else:
+                    await self._kind(table_id)  # loading it (not held) takes it
             except (TableError, StoreError) as exc:
                 logger.error("table %s cannot be taken over: %s", table_id, exc)
                 self.owned.discard(table_id)
@@ -249,18 +229,15 @@ class Leases:
             for key, (_, at) in list(seen.items()):
                 if now - at >= PRESENCE_HELD:
                     del seen[key]
-                    if self.realtime.holds(table_id):  # (a process gone without a word)
-                        self.realtime.presence_changed(table_id)
+                    kind = self._holder(table_id)
+                    if kind is not None:  # (a process gone without a word)
+                        kind.presence_changed(table_id)
             if not seen:
                 del self._remote[table_id]
         for table_id in self.owned:
-            live = self._live.get(table_id)
-            if live is None or live.table.status not in ("playing", "round-over"):
-                continue
-            present = self._present(live)
-            for g in live.table.person_seats():
-                if g not in present and g not in live.table.taken_over:
-                    self._arm_takeover(live, g)
+            kind = self._holder(table_id)
+            if kind is not None:
+                kind.on_beat(table_id)
 
     async def _balance(self) -> None:
         """Give one table away if this process holds more than its share (the leases of all
@@ -274,45 +251,21 @@ class Leases:
         if len(self.owned) <= leases // peers + 1:
             return
         for table_id in sorted(self.owned - self._creating):
-            live = self._live.get(table_id)
-            if live is not None:
-                if live.lock.locked() or live.catch.writing or live.table.status == "over":
-                    continue
-                async with live.lock:
-                    self._give_away(table_id, live)
-            elif self.realtime.holds(table_id):
-                if self.realtime.status(table_id) == "over":
-                    continue
-                self._give_away(table_id, None)
-            else:
-                continue
+            kind = self._holder(table_id)
+            if kind is None or not await kind.give_away(table_id):
+                continue  # (busy, over, or not in memory)
+            self.owned.discard(table_id)
+            self._given[table_id] = time.monotonic() + GIVEN_AWAY_FOR
             await coord.release(table_id)
             self._watch(table_id)
             logger.info("table %s given to another process (even shares)", table_id)
             return
 
-    def _give_away(self, table_id: str, live: Live | None) -> None:
-        """Stop acting for a table (its lease is given back right after)."""
-        self.owned.discard(table_id)
-        self._given[table_id] = time.monotonic() + GIVEN_AWAY_FOR
-        self.realtime.lose(table_id)
-        if live is not None:
-            self._cancel_timers(live)
-            if live.bot_task is not None:
-                live.bot_task.cancel()
-                live.bot_task = None
-
     def _lose_all(self) -> None:
         """The lease connection is gone: this process is no table's authority any more."""
         for table_id in self.owned:
-            self.realtime.lose(table_id)
-            live = self._live.get(table_id)
-            if live is None:
-                continue
-            self._cancel_timers(live)
-            if live.bot_task is not None:
-                live.bot_task.cancel()
-                live.bot_task = None
+            for kind in self.kinds:
+                kind.lose(table_id)
         if self.owned:
             logger.warning("lost the leases of %d tables", len(self.owned))
         self.owned.clear()

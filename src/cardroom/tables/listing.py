@@ -11,11 +11,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cardroom.store import EventStore
-from cardroom.tables.live import Live
-from cardroom.tables.subscription import idle_for
 
 if TYPE_CHECKING:
-    from cardroom.tables.realtime_service import RealtimeTables
+    from cardroom.tables.kinds import TableKind
 
 __all__ = ["Listing"]
 
@@ -25,20 +23,15 @@ class Listing:
 
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
         store: EventStore
-        realtime: RealtimeTables
+        kinds: tuple[TableKind, ...]
         evict_after: float
-        _live: dict[str, Live]
         _stopping: bool
         _remote: dict[str, dict[tuple[str, int], tuple[int, float]]]
-        _told_deadlines: dict[str, dict[tuple[str, int | None], float]]
-
-        def _cancel_timers(self, live: Live) -> None: ...
 
     def end_connections(self, table_id: str, seat: int) -> int:
         """End this process's connections to one seat (whoever held it lost it): each is told
         its subscription is over and closes. Returns how many were ended."""
-        live = self._live.get(table_id)
-        subs = (list(live.subs) if live is not None else []) + self.realtime.subscriptions(table_id)
+        subs = [sub for kind in self.kinds for sub in kind.subscriptions(table_id)]
         ended = [sub for sub in subs if sub.seat == seat]
         for sub in ended:
             sub._put(None)
@@ -47,12 +40,8 @@ class Listing:
     def unload(self, table_id: str) -> None:
         """Drop the copy in memory of a finished table nobody is connected to, so the next
         request reads it from the log again (a forgotten player's name was rewritten there)."""
-        live = self._live.get(table_id)
-        if live is not None and live.table.status == "over" and not live.subs:
-            self._cancel_timers(live)
-            if live.bot_task is None or live.bot_task.done():
-                del self._live[table_id]
-        self.realtime.unload(table_id)
+        for kind in self.kinds:
+            kind.unload(table_id)
 
     async def _evict_loop(self) -> None:
         every = min(30.0, max(self.evict_after / 4, 0.01))
@@ -65,18 +54,10 @@ class Listing:
         ``evict_after`` seconds; they are read from the log again when asked for. Returns
         their ids."""
         now = time.monotonic()
-        gone = [
-            table_id
-            for table_id, live in self._live.items()
-            if idle_for(live, now, self.evict_after)
-        ]
+        gone = [t for kind in self.kinds for t in kind.evict_idle(now, self.evict_after)]
         for table_id in gone:
-            live = self._live.pop(table_id)
-            self._cancel_timers(live)
-            live.catch.inbox.clear()
             self._remote.pop(table_id, None)
-            self._told_deadlines.pop(table_id, None)
-        return gone + self.realtime.evict_idle(now, self.evict_after)
+        return gone
 
     async def list_tables(
         self, status: set[str] | None = None, public: bool | None = None, limit: int = 100

@@ -2,7 +2,7 @@
 
 :class:`RealtimeTables` holds every live real-time table of a process (a
 :class:`~cardroom.tables.realtime.RealtimeTable` each) and is driven by
-:class:`~cardroom.tables.service.TableService`, which hands it every request about such a table.
+:class:`~cardroom.tables.service.TableService` as one kind of table (``tables/kinds.py``).
 Every change takes the same path as at a turn-based table, inside the table's lock: stamp it with
 the server's time -> check (nothing mutated) -> ``await store.append`` -> apply -> a frame for
 each subscriber's seat. Nothing is told before it is stored.
@@ -34,8 +34,6 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-from functools import partial
 from typing import Any, Literal, cast
 
 from cardroom.games.messages import Message
@@ -50,20 +48,26 @@ from cardroom.tables.config import (
     BUSY,
     CREATOR_STARTS,
     GAME_OVER,
+    LEFT_BY_CLOSING,
+    NO_HINTS,
+    NO_ROUNDS,
     NOT_STARTED_YET,
+    REALTIME_ACTION,
     RECORD_NOT_OVER,
     UNAVAILABLE,
     Created,
     TableError,
     table_exists,
 )
+from cardroom.tables.kinds import KindHooks
 from cardroom.tables.protocol import game_in, table_class
 from cardroom.tables.realtime import RealtimeConfig, RealtimeTable
 from cardroom.tables.realtime_clock import RealtimeClock, _Conflict, _RealtimeLive
+from cardroom.tables.realtime_cluster import RealtimeCluster
 from cardroom.tables.realtime_frames import RealtimeFrames
 from cardroom.tables.realtime_rematch import RETRIES, RealtimeRematches
 from cardroom.tables.slots import new_table_id
-from cardroom.tables.subscription import Subscription, idle_for
+from cardroom.tables.subscription import Subscription
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +85,7 @@ def is_realtime(created: LogEntry) -> bool:
     return isinstance(config, dict) and config.get("game") in names(REALTIME)
 
 
-class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
+class RealtimeTables(KindHooks, RealtimeCluster, RealtimeClock, RealtimeFrames, RealtimeRematches):
     """The live real-time tables of a process (see the module docstring)."""
 
     def __init__(
@@ -90,6 +94,7 @@ class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
         clock: Callable[[], float],
         make_subscription: Callable[[str, int | None], Subscription],
     ) -> None:
+        super().__init__()
         self.store = store
         self.clock = clock
         self._subscription = make_subscription
@@ -98,48 +103,16 @@ class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
         self.slot = 0
         self.slots = 1
         """This process's slot of ``slots`` (``tables/slots.py``): its new tables' ids."""
-        self.owns: Callable[[str], bool] = lambda _table_id: True
-        """True when this process is the table's clock (its lease holder; always, alone)."""
-        self.new_table: Callable[[str], AbstractAsyncContextManager[None]] = (
-            lambda _table_id: contextlib.nullcontext()
-        )
-        """Around writing a new table's row and putting it in memory: takes its lease first
-        and gives it back if that fails (set by the service when it shares the database;
-        alone, nothing to take)."""
-        self.remote_present: Callable[[str], set[int]] = lambda _table_id: set()
-        """Seats with a connection in another process."""
-        self.tell_presence: Callable[[str, int, int], None] | None = None
-        """Tell the other processes ``(table, seat, connections here)``."""
-        self.watch: Callable[[str], None] | None = None
-        """Say to the other processes that this one holds a table in memory without its lease
-        (``Coordinator.watch``): its lease holder then tells its changes."""
 
     # -- life cycle ---------------------------------------------------------------------------
+
+    def claims(self, created: LogEntry) -> bool:
+        """True for a real-time game's table."""
+        return is_realtime(created)
 
     def holds(self, table_id: str) -> bool:
         """True when this process holds that real-time table in memory."""
         return table_id in self._live
-
-    def subscriptions(self, table_id: str) -> list[Subscription]:
-        """The connections of this process to a real-time table."""
-        live = self._live.get(table_id)
-        return list(live.subs) if live is not None else []
-
-    def unload(self, table_id: str) -> None:
-        """Drop a finished table nobody is connected to (read from the log when next asked)."""
-        live = self._live.get(table_id)
-        if live is not None and live.table.status == "over" and not live.subs:
-            if live.task is not None and not live.task.done():
-                return
-            del self._live[table_id]
-
-    def evict_idle(self, now: float, grace: float) -> list[str]:
-        """Drop the finished tables nobody has been connected to for ``grace`` seconds (see
-        :meth:`TableService.evict_idle`); returns their ids."""
-        gone = [tid for tid, live in self._live.items() if idle_for(live, now, grace)]
-        for table_id in gone:
-            del self._live[table_id]
-        return gone
 
     async def load(self, table_id: str, entries: Sequence[LogEntry]) -> None:
         """Rebuild a table from its entries and start its clock (after a restart, or when
@@ -162,46 +135,6 @@ class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
         elif self.watch is not None:
             self.watch(table_id)
 
-    async def take(self, table_id: str) -> None:
-        """This process is now the table's clock (it got the lease, or it is alone): read what
-        the log holds beyond this copy, then run its bots and countdowns from the log's times."""
-        live = self._live.get(table_id)
-        if live is None:
-            entries = await self.store.entries(table_id)
-            if not entries or not is_realtime(entries[0]):
-                raise TableError(
-                    "not-found",
-                    Message("table.no-table", f"there is no real-time table {table_id!r}"),
-                )
-            await self.load(table_id, entries)
-            return
-        async with live.lock:
-            await self._read_log(live, read=True)
-            table = live.table
-            if table.status == "waiting":
-                await self._follow_up(live)  # the process stopped between created and started
-            elif table.status == "playing":
-                self._new_bots(live)
-                await self._pause_absent(live)
-                await self._catch_up(live)
-            await self._store_status(live)
-        self._ensure_task(live)
-
-    def lose(self, table_id: str) -> None:
-        """This process is no longer the table's clock: its bots and countdowns stop here."""
-        live = self._live.get(table_id)
-        if live is None:
-            return
-        live.bots = {}
-        if live.task is not None:
-            live.task.cancel()
-            live.task = None
-
-    def status(self, table_id: str) -> str | None:
-        """``waiting``, ``playing`` or ``over`` for a table held here, else None."""
-        live = self._live.get(table_id)
-        return live.table.status if live is not None else None
-
     def seat_state(self, table_id: str, seat: int) -> str:
         """``waiting``, ``over``, ``playing`` (its person plays it) or ``away`` (a bot plays it
         since its person was away past the limit) for a seat of a table held here."""
@@ -209,43 +142,6 @@ class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
         if table.status != "playing":
             return table.status
         return "away" if seat in table.taken else "playing"
-
-    def table_ids(self) -> list[str]:
-        """The real-time tables held in memory."""
-        return list(self._live)
-
-    def connections(self) -> list[tuple[str, int, int]]:
-        """``(table, seat, n)`` for every person seat with connections here."""
-        return [
-            (tid, seat, sum(1 for s in live.subs if s.seat == seat and not s.closed))
-            for tid, live in self._live.items()
-            for seat in live.present()
-        ]
-
-    # -- entries other processes wrote -----------------------------------------------------------
-
-    def on_change(self, table_id: str, seq: int, entry: LogEntry | None = None) -> None:
-        """Another process appended ``seq`` (with the entry, or None: read the log)."""
-        live = self._live.get(table_id)
-        if live is not None and live.catch.news(live.table, seq, entry):
-            self.behind(table_id, read=entry is None)
-
-    def behind(self, table_id: str, read: bool = True) -> None:
-        """Catch up with the log soon (``read``: from the store, notices may have been lost)."""
-        live = self._live.get(table_id)
-        if live is not None:
-            live.catch.fall_behind(
-                read, live.lock, partial(self._caught_up, live), lambda: self._stopping,
-                table_id,
-            )  # fmt: skip
-
-    async def _caught_up(self, live: _RealtimeLive) -> None:
-        if await self._read_log(live) and self.owns(live.table.table_id):
-            await self._follow_up(live)
-
-    async def _read_log(self, live: _RealtimeLive, read: bool = False) -> int:
-        """Apply the entries other processes wrote, in seq order (the lock is held)."""
-        return await live.catch.read(live.table, self.store, partial(self._apply, live), read)
 
     async def stop(self) -> None:
         """Stop every table's clock (the log is complete); end the subscriptions."""
@@ -382,7 +278,27 @@ class RealtimeTables(RealtimeClock, RealtimeFrames, RealtimeRematches):
 
     # -- playing ------------------------------------------------------------------------------
 
-    async def act(self, table_id: str, seat: int, action: Any, ref: object = None) -> None:
+    async def act(self, table_id: str, seat: int, action: str, seen_seq: int) -> None:
+        """Refused: this table is played in real time, not in turns."""
+        raise TableError("bad-request", REALTIME_ACTION)
+
+    async def ready(self, table_id: str, seat: int) -> None:
+        """Refused: a real-time table has no rounds to ask for."""
+        raise TableError("bad-request", NO_ROUNDS)
+
+    def round_events(self, table_id: str, k: int) -> list[dict[str, Any]]:
+        """Refused: a real-time table has a log of lines, not rounds."""
+        raise TableError("bad-request", NO_ROUNDS)
+
+    async def leave(self, table_id: str, seat: int) -> None:
+        """Refused: a person leaves a real-time table by closing it (the clock takes over)."""
+        raise TableError("bad-request", LEFT_BY_CLOSING)
+
+    async def hint(self, table_id: str, seat: int, seq: int, lang: str = "en") -> tuple[str, str]:
+        """Refused: no hints in real time."""
+        raise TableError("bad-request", NO_HINTS)
+
+    async def act_realtime(self, table_id: str, seat: int, action: Any, ref: object = None) -> None:
         """A person's action in record form (a play names the card, the pile and the top card
         its sender ``seen``); refused as ``stale``/``illegal`` with the reason in words, or
         ``bad-request`` when it is not an action at all. Refused actions are logged too."""

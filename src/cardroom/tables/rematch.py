@@ -2,7 +2,7 @@
 the game is over (its id logged on the finished table first, so whoever asks, in whichever
 process, lands on the same one; each person's token there fresh, logged as a hash when they ask),
 and a person leaving a game in progress (a bot of the table's level plays their seat to the end).
-:class:`Rematches` is a part of :class:`~cardroom.tables.service.TableService`.
+:class:`Rematches` is a part of :class:`~cardroom.tables.turns.TurnTables`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from cardroom.games.table import SeatSpec, TableConfig, TableError, hash_token
 from cardroom.store import LogEntry
 from cardroom.tables.config import (
-    LEFT_BY_CLOSING,
     REMATCH_BUSY,
     REMATCH_NOT_OVER,
     REMATCH_PLAYERS,
@@ -25,21 +24,16 @@ from cardroom.tables.live import Live
 from cardroom.tables.protocol import TurnTable
 from cardroom.tables.slots import new_table_id
 
-if TYPE_CHECKING:
-    from cardroom.tables.realtime_service import RealtimeTables
-
 __all__ = ["Rematches"]
 
 
 class Rematches:
-    """The rematch and leaving side of the table service (mixed into ``TableService``)."""
+    """The rematch and leaving side of the table service (mixed into ``TurnTables``)."""
 
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
-        realtime: RealtimeTables
         slot: int
         slots: int
 
-        async def _is_realtime(self, table_id: str) -> bool: ...
         async def _load(self, table_id: str) -> Live: ...
         async def _commit(self, live: Live, kind: str, data: dict[str, Any]) -> LogEntry: ...
         async def _after(self, live: Live) -> None: ...
@@ -60,10 +54,8 @@ class Rematches:
 
         The rematch's id is logged on this table first (``rematch``), so whoever asks, in
         whichever process, lands on the same table; each person's token there is new, logged as
-        a hash (``seat-token``) when they ask. Real-time tables alike.
+        a hash (``seat-token``) when they ask..
         """
-        if await self._is_realtime(table_id):
-            return await self.realtime.rematch(table_id, seat)
         live = await self._load(table_id)
         async with live.lock:
             table = live.table
@@ -119,8 +111,6 @@ class Rematches:
     async def leave(self, table_id: str, seat: int) -> None:
         """The person at ``seat`` leaves a game in progress: a bot of the table's level plays
         their seat to the end (logged ``left``)."""
-        if await self._is_realtime(table_id):
-            raise TableError("bad-request", LEFT_BY_CLOSING)
         live = await self._load(table_id)
         async with live.lock:
             table = live.table

@@ -2,7 +2,7 @@
 bot plays for a person gone longer than the table's ``takeover_after``; they take the seat back
 when they return) and the countdown to the next round. Only the table's lease holder runs
 them; the deadlines are shown to every page (``tables/notices.py`` tells the other processes).
-:class:`Timers` is a part of :class:`~cardroom.tables.service.TableService`.
+:class:`Timers` is a part of :class:`~cardroom.tables.turns.TurnTables`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,11 @@ from typing import TYPE_CHECKING, Any
 from cardroom.store import LogEntry
 from cardroom.tables.live import Live
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = ["Timers"]
 
 
 class Timers:
-    """The presence and takeover timers side of the table service (mixed into ``TableService``)."""
+    """The presence and takeover timers side of the table service (mixed into ``TurnTables``)."""
 
     if TYPE_CHECKING:  # the service's state and the other parts this one calls
         clock: Callable[[], float]

@@ -165,7 +165,7 @@ def web_tables(folder: Path) -> dict[str, tuple[Any, dict[str, Any]]]:
                 tid = made.table_id
                 await until(lambda: service.realtime.frame_for(tid, None)["status"] == "over")  # noqa: B023
                 engine = service.realtime._live[tid].table.engine
-                out[game] = (await service.realtime_record(tid), _result(engine))
+                out[game] = (await service.record(tid), _result(engine))
             await service.stop()
             await store.close()
         return out

@@ -59,9 +59,11 @@ from cardroom.games.table import (
     NOT_CREATED,
     REMATCH_ONCE,
     ROUND_NOT_OVER,
-    TOKEN_FOR_PERSON,
+    SEAT_ENTRIES,
     LogEntry,
     TableError,
+    check_seat,
+    check_seat_entry,
     clean_name,
     hash_token,
 )
@@ -344,35 +346,11 @@ class NainJauneTable:
         if kind in ("started", "round"):
             self._check_table_entry(kind, data)
             return
-        seat = data.get("seat")
-        if not (isinstance(seat, int) and 0 <= seat < self.n):
-            raise TableError("bad-request", f"seat {seat!r} is not at this table")
-        if kind == "joined":
-            if self.cfg.seats[seat].kind != "person":
-                raise TableError("forbidden", "a bot plays this seat")
-            if self.joined[seat] or seat in self.filled:
-                raise TableError(
-                    "bad-request", Message("table.seat-taken", "this seat is already taken")
-                )
-            clean_name(data.get("name", ""))
+        seat = check_seat(self, data)
+        if kind in SEAT_ENTRIES:
+            check_seat_entry(self, kind, seat, data)
         elif kind == "action":
             self._check_action(seat, data)
-        elif kind == "takeover":
-            if not self.is_person(seat) or seat in self.taken_over:
-                raise TableError("bad-request", "only a person's seat can be taken over")
-            if not isinstance(data.get("level"), str):
-                raise TableError("bad-request", "takeover needs the bot's level")
-        elif kind == "returned":
-            if seat not in self.taken_over or seat in self.left:
-                raise TableError("bad-request", "no bot plays for this seat")
-        elif kind == "left":
-            if not self.is_person(seat) or seat in self.left:
-                raise TableError("bad-request", "only a person at the table can leave it")
-            if not isinstance(data.get("level"), str):
-                raise TableError("bad-request", "leaving needs the level of the bot that goes on")
-        elif kind == "seat-token":
-            if not self.is_person(seat) or not isinstance(data.get("hash"), str):
-                raise TableError("bad-request", TOKEN_FOR_PERSON)
         elif kind == "ready":
             if self.status != "round-over":
                 raise TableError("bad-request", ROUND_NOT_OVER)

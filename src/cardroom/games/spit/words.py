@@ -1,8 +1,7 @@
 """Spit's words: the English msgids of its messages (ids ``spit.*, rec.spit.*``),
 said in every language by :mod:`cardroom.i18n.messages`, which finds this
 module through the registry's ``words`` piece.
-It also holds the words of the real-time tables' refusals that name the real-time games
-(``table.is-realtime`` …) and of the phase a refusal depends on (:data:`WHAT`).
+It also holds the words of the phase a refusal depends on (:data:`WHAT`).
 """
 
 from __future__ import annotations

@@ -246,9 +246,7 @@ async def start_analysis(request: Request, table_id: str) -> Response:
         if entry.analysis is None:
             return _no_analysis(lang)
         realtime = entry.realtime
-        record: Any = await (
-            service.realtime_record(table_id) if realtime else service.record(table_id)
-        )
+        record: Any = await service.record(table_id)
     except TableError as exc:
         if exc.code == "forbidden":
             return _unfinished(lang)

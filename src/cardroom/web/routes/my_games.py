@@ -19,7 +19,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
-from cardroom.games import registry
 from cardroom.games.registry import GAMES
 from cardroom.i18n import translator
 from cardroom.i18n.words import N_
@@ -113,8 +112,6 @@ async def _record(request: Request, game: str, table_id: str) -> object:
     """A finished table's record, without keeping the table in memory afterwards."""
     service = service_of(request)
     try:
-        if registry.game(game).realtime:
-            return await service.realtime_record(table_id)
         return await service.record(table_id)
     finally:
         service.unload(table_id)

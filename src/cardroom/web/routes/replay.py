@@ -329,7 +329,7 @@ async def replay_table(request: Request, table_id: str) -> Response:
 
     async def record() -> Any:
         if game(await service.game_of(table_id)).realtime:
-            return await service.realtime_record(table_id)
+            return await service.record(table_id)
         rounds = await service.record(table_id)
         try:  # the bots' names in the reader's words, as the table showed them
             kinds = [spec.kind for spec in service.table(table_id).cfg.seats]

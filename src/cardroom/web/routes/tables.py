@@ -269,11 +269,7 @@ async def table_record(request: Request, table_id: str) -> Response:
     check_table_id(table_id)
     try:
         game = await service_of(request).game_of(table_id)
-        record: object
-        if game in names(REALTIME):
-            record = await service_of(request).realtime_record(table_id)
-        else:
-            record = await service_of(request).record(table_id)
+        record: object = await service_of(request).record(table_id)
     except TableError as exc:
         if exc.code == "forbidden":
             return error_json(
