@@ -55,7 +55,7 @@ class CountedService(TableService):
 
 def live_tables() -> int:
     """Nain Jaune tables in the service's memory (finished ones not yet dropped included)."""
-    return sum(len(service._live) for service in SERVICES)
+    return sum(len(service.turns.table_ids()) for service in SERVICES)
 
 
 def rss_mb(pid: int | str = "self") -> float:

@@ -712,3 +712,34 @@ def test_the_true_hands_explain_every_lead_of_learned_players_by_the_learned_mod
             assert weights[0] == 1.0
             unexplained_by_heuristic += weights[1] < 1.0
     assert unexplained_by_heuristic > 0
+
+
+def test_model_learned_weighs_the_worlds_by_the_learned_lead_policy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``model=learned``: the expert's worlds are weighed as the analysis weighs them, each
+    opponent's free lead explained by the learned lead policy (``prepare(learned_model=True)``,
+    leads and follows), while ``model=on`` explains them by the heuristic."""
+    from cardroom.games.nain_jaune.bots import expert as expert_module
+
+    seen: list[tuple[bool, bool, bool]] = []
+    real = expert_module.prepare
+
+    def spy(view: RoundView, first: object, model: bool = True, follow: bool = True,
+            learned_model: bool = False) -> object:  # fmt: skip
+        seen.append((model, follow, learned_model))
+        return real(view, first, model, follow, learned_model)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "prepare", spy)
+    rnd = Round.deal(Rules(), [60] * 4, [0] * 5, 0, random.Random(3))
+    moves = 0
+    while moves < 6 or len(candidates(view_of(rnd, rnd.to_act))) < 2:  # leads to explain
+        rnd.apply(make_bot("heuristic").act(view_of(rnd, rnd.to_act), random.Random(0)))
+        moves += 1
+    view = view_of(rnd, rnd.to_act)
+    assert rnd.result is None and view.my_turn
+    for spec in ("expert:iterations=20,model=learned", "expert:iterations=20,model=on",
+                 "expert:iterations=20,model=leads", "expert:iterations=20,model=off"):
+        make_bot(spec).act(view, random.Random(1))
+    assert seen == [(True, True, True), (True, True, False), (True, False, False),
+                    (False, True, False)]  # fmt: skip

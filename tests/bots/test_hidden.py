@@ -23,6 +23,7 @@ BOTS = [
     "expert:iterations=20",
     "expert:iterations=5,lookahead=on",
     "expert:iterations=5,model=fit",
+    "expert:iterations=5,model=learned",
 ]
 
 

@@ -62,7 +62,8 @@ async def test_a_client_that_vanishes_mid_action(tmp_path: Path) -> None:
         assert all(e.data["by"] == "bot" for e in bob_moves if e.seq > seq + 1)
         assert final["seq"] == entries[-1].seq
         assert NainJauneTable.replay(tid, entries).status == "over"
-        assert service.turns._live[tid].subs == [s for s in service.turns._live[tid].subs if s.seat == 0]
+        subs = service.turns._live[tid].subs
+        assert subs == [s for s in subs if s.seat == 0]
         await ann.close()
 
 

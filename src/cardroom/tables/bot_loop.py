@@ -1,4 +1,4 @@
-"""The table service's bots and hints at turn-based tables: each table's bot task plays the
+"""The bots and hints of the tables played in turns: each table's bot task plays the
 bots' turns (and an absent person's, once taken over) as its log allows, and a person's hint
 is worked out in a pool of threads of its own, so a flood of hints never delays a bot.
 :class:`BotLoop` is a part of :class:`~cardroom.tables.turns.TurnTables`.
@@ -44,9 +44,9 @@ goes")."""
 
 
 class BotLoop:
-    """The bots and hints side of the table service (mixed into ``TurnTables``)."""
+    """The bots and hints side of the tables played in turns (mixed into ``TurnTables``)."""
 
-    if TYPE_CHECKING:  # the service's state and the other parts this one calls
+    if TYPE_CHECKING:  # the kind's state and the other parts this one calls
         _stopping: bool
         _bots: dict[tuple[str, str], Bot]
         _bot_thinks: dict[str, bool]

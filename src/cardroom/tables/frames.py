@@ -1,4 +1,4 @@
-"""The table service's subscribers and frames at turn-based tables: a connection subscribes
+"""The subscribers and frames of the tables played in turns: a connection subscribes
 to a seat (or watches), gets the full state first and then one frame per change, built once
 per seat and cursor and shared by the subscribers that see the same (``_fan_out``); the frame
 shows who is present and the nearest deadline. :class:`Frames` is a part of
@@ -19,9 +19,9 @@ __all__ = ["Frames"]
 
 
 class Frames:
-    """The subscribers and frames side of the table service (mixed into ``TurnTables``)."""
+    """The subscribers and frames side of the tables played in turns (mixed into ``TurnTables``)."""
 
-    if TYPE_CHECKING:  # the service's state and the other parts this one calls
+    if TYPE_CHECKING:  # the kind's state and the other parts this one calls
         _live: dict[str, Live]
         _told_deadlines: dict[str, dict[tuple[str, int | None], float]]
 

@@ -71,7 +71,7 @@ class _RealtimeLive(SeatsPresent):
 class RealtimeClock:
     """The bots and the clock of the real-time tables (mixed into ``RealtimeTables``)."""
 
-    if TYPE_CHECKING:  # the service's state and the other parts this one calls
+    if TYPE_CHECKING:  # the kind's state and the other parts this one calls
         clock: Callable[[], float]
         owns: Callable[[str], bool]
         _stopping: bool

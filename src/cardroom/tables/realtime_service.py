@@ -1,4 +1,4 @@
-"""The real-time path of the table service: the real-time games' tables on the server's clock.
+"""The tables played in real time, on the server's clock (one kind of table).
 
 :class:`RealtimeTables` holds every live real-time table of a process (a
 :class:`~cardroom.tables.realtime.RealtimeTable` each) and is driven by

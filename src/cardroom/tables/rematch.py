@@ -1,4 +1,4 @@
-"""The table service's rematches and leaving at turn-based tables: the same table again once
+"""The rematches and leaving of the tables played in turns: the same table again once
 the game is over (its id logged on the finished table first, so whoever asks, in whichever
 process, lands on the same one; each person's token there fresh, logged as a hash when they ask),
 and a person leaving a game in progress (a bot of the table's level plays their seat to the end).
@@ -28,9 +28,9 @@ __all__ = ["Rematches"]
 
 
 class Rematches:
-    """The rematch and leaving side of the table service (mixed into ``TurnTables``)."""
+    """The rematch and leaving side of the tables played in turns (mixed into ``TurnTables``)."""
 
-    if TYPE_CHECKING:  # the service's state and the other parts this one calls
+    if TYPE_CHECKING:  # the kind's state and the other parts this one calls
         slot: int
         slots: int
 

@@ -1,4 +1,4 @@
-"""One connection's stream of frames for one seat, shared by both table services."""
+"""One connection's stream of frames for one seat, shared by both kinds of table."""
 
 from __future__ import annotations
 

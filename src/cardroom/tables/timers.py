@@ -1,4 +1,4 @@
-"""The table service's timers at turn-based tables: a person seat's takeover countdown (a
+"""The timers of the tables played in turns: a person seat's takeover countdown (a
 bot plays for a person gone longer than the table's ``takeover_after``; they take the seat back
 when they return) and the countdown to the next round. Only the table's lease holder runs
 them; the deadlines are shown to every page (``tables/notices.py`` tells the other processes).
@@ -18,9 +18,9 @@ __all__ = ["Timers"]
 
 
 class Timers:
-    """The presence and takeover timers side of the table service (mixed into ``TurnTables``)."""
+    """The takeover and next-round timers of the tables played in turns (in ``TurnTables``)."""
 
-    if TYPE_CHECKING:  # the service's state and the other parts this one calls
+    if TYPE_CHECKING:  # the kind's state and the other parts this one calls
         clock: Callable[[], float]
 
         def _owns(self, table_id: str) -> bool: ...

@@ -25,9 +25,11 @@ Options: ``expert:ms=N`` (time budget per decision, default 100) or ``expert:ite
 counts: wall time, the default, or CPU time of the thinking thread, for benchmarks on a loaded
 machine); ``lookahead=off|on|all|guess|guess-self|guess-opp`` and ``guesses=K``;
 ``policy=heuristic|greedy|random|learned`` (the rollout policy of every seat; ``learned``:
-the lead policy trained by expert iteration, issue 31, docs/bots.md); ``model=on|leads|off|fit``
-(weigh worlds by how well the heuristic explains the opponents' free leads and follows, the
-leads only, or not at all; ``fit`` weighs as ``on`` and also plays each opponent's rollouts by
+the lead policy trained by expert iteration, issue 31, docs/bots.md);
+``model=on|leads|off|fit|learned`` (weigh worlds by how well the heuristic explains the
+opponents' free leads and follows, the leads only, or not at all; ``learned`` weighs as ``on``
+with each free lead explained by the learned lead policy instead of the heuristic, as the game
+analysis does; ``fit`` weighs as ``on`` and also plays each opponent's rollouts by
 the policy of :data:`FIT_POLICIES` that best explains that seat's free leads so far, each lead
 scored by each policy's probability of it from that seat's view over a few deals of the hidden
 cards consistent with the searcher's view) and ``mismatch=X`` (the factor per unexplained
@@ -447,7 +449,11 @@ class ExpertBot:
         start = self.clock()
         deadline = start + (self.ms or 0) / 1000
         prep = prepare(
-            view, sample_hidden(view, rng), self.model != "off", self.model in ("on", "fit")
+            view,
+            sample_hidden(view, rng),
+            self.model != "off",
+            self.model != "leads",
+            learned_model=self.model == "learned",
         )
         policies = self._policies(view)
         state = np.array([rng.getrandbits(63), 0], np.int64)
@@ -481,7 +487,7 @@ def _expert(options: dict[str, str]) -> ExpertBot:
                 "expert",
                 unknown,
                 "ms=N, iterations=N, policy=heuristic|greedy|random|learned, "
-                "model=on|leads|off|fit, mismatch=X (0 < X ≤ 1), "
+                "model=on|leads|off|fit|learned, mismatch=X (0 < X ≤ 1), "
                 "lookahead=off|on|all|guess|guess-self|guess-opp, "
                 "guesses=K (1 to 8), depth=D (0 to 8), focus=K (0 to 4) or clock=wall|cpu",
             )
@@ -497,8 +503,9 @@ def _expert(options: dict[str, str]) -> ExpertBot:
         )
     bot.policy = policy
     model = options.get("model", "on")
-    if model not in ("on", "leads", "off", "fit"):
-        raise BotError(not_valid("expert", "model", model, ("on", "leads", "off", "fit")))
+    models = ("on", "leads", "off", "fit", "learned")
+    if model not in models:
+        raise BotError(not_valid("expert", "model", model, models))
     bot.model = model
     lookahead = options.get("lookahead", "off")
     if lookahead not in LOOKAHEADS:
