@@ -165,7 +165,7 @@ def test_each_refusal_is_in_the_words_of_the_language(case: str) -> None:
 def test_in_english_the_sentences_are_as_they_were() -> None:
     result = CliRunner().invoke(cli, [*TOURNAMENT, "--bots", "expert:model=zz"])
     assert result.stderr.strip().splitlines()[-1] == (
-        "Error: bot 'expert': model='zz' is not valid: use on, leads, off or fit"
+        "Error: bot 'expert': model='zz' is not valid: use on, leads, off, fit or learned"
     )
     result = CliRunner().invoke(cli, [*SIMULATE, "--bots", "random,random,random", "-n", "2"])
     assert result.stderr.strip().splitlines()[-1] == ("Error: 3 bots for 2 players: give at most 2")
