@@ -72,6 +72,11 @@ GAME_OVER = Message("table.game-over", "the game is over")
 """Refusals of both kinds of table (each a message with an id: see ``i18n/messages.py``)."""
 
 
+def no_table(table_id: str) -> Message:
+    """The refusal of a request about a table that does not exist."""
+    return Message("table.no-table", f"there is no table {table_id!r}")
+
+
 def table_exists(table_id: str) -> Message:
     """The refusal to create a table whose id is taken."""
     return Message("table.exists", f"table {table_id} exists already", table=table_id)

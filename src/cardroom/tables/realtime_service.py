@@ -57,6 +57,7 @@ from cardroom.tables.config import (
     UNAVAILABLE,
     Created,
     TableError,
+    no_table,
     table_exists,
 )
 from cardroom.tables.kinds import KindHooks
@@ -93,6 +94,9 @@ class RealtimeTables(KindHooks, RealtimeCluster, RealtimeClock, RealtimeFrames, 
         store: EventStore,
         clock: Callable[[], float],
         make_subscription: Callable[[str, int | None], Subscription],
+        *,
+        slot: int = 0,
+        slots: int = 1,
     ) -> None:
         super().__init__()
         self.store = store
@@ -100,8 +104,8 @@ class RealtimeTables(KindHooks, RealtimeCluster, RealtimeClock, RealtimeFrames, 
         self._subscription = make_subscription
         self._live: dict[str, _RealtimeLive] = {}
         self._stopping = False
-        self.slot = 0
-        self.slots = 1
+        self.slot = slot
+        self.slots = slots
         """This process's slot of ``slots`` (``tables/slots.py``): its new tables' ids."""
 
     # -- life cycle ---------------------------------------------------------------------------
@@ -163,9 +167,7 @@ class RealtimeTables(KindHooks, RealtimeCluster, RealtimeClock, RealtimeFrames, 
     def _get(self, table_id: str) -> _RealtimeLive:
         live = self._live.get(table_id)
         if live is None:
-            raise TableError(
-                "not-found", Message("table.no-table", f"there is no table {table_id!r}")
-            )
+            raise TableError("not-found", no_table(table_id))
         return live
 
     # -- creating, joining, starting ------------------------------------------------------------

@@ -54,7 +54,7 @@ class Rematches:
 
         The rematch's id is logged on this table first (``rematch``), so whoever asks, in
         whichever process, lands on the same table; each person's token there is new, logged as
-        a hash (``seat-token``) when they ask..
+        a hash (``seat-token``) when they ask.
         """
         live = await self._load(table_id)
         async with live.lock:

@@ -31,6 +31,7 @@ from cardroom.tables.config import (
     TableConfig,
     TableError,
     cannot_rebuild,
+    no_table,
 )
 from cardroom.tables.kinds import TableKind
 from cardroom.tables.leases import BALANCE_EVERY, LEASE_INTERVAL, Leases
@@ -40,7 +41,7 @@ from cardroom.tables.protocol import TurnTable
 from cardroom.tables.realtime import RealtimeConfig
 from cardroom.tables.realtime_service import RealtimeTables
 from cardroom.tables.subscription import Frame, Subscription
-from cardroom.tables.turns import TurnTables, no_table
+from cardroom.tables.turns import TurnTables
 
 __all__ = ["Created", "SeatSpec", "Subscription", "TableConfig", "TableError", "TableService"]
 
@@ -74,17 +75,13 @@ class TableService(Leases, Notices, Listing):
         place among ``cardroom serve --workers`` (``tables/slots.py``); the tables it makes
         have ids of its slot, so their connections are routed to it."""
         self.store = store
-        self.slot = slot
-        self.slots = slots
         self.evict_after = evict_after
         self._evict_task: asyncio.Task[None] | None = None
-        self.clock = clock
         self._tasks: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.turns = TurnTables(store, clock, hint_threads=hint_threads, slot=slot, slots=slots)
         """The tables played in turns."""
-        self.realtime = RealtimeTables(store, clock, Subscription)
-        self.realtime.slot, self.realtime.slots = slot, slots
+        self.realtime = RealtimeTables(store, clock, Subscription, slot=slot, slots=slots)
         """The tables played in real time."""
         self.kinds: tuple[TableKind, ...] = (self.turns, self.realtime)
         """Every kind of table; a table's ``created`` entry is claimed by one of them."""

@@ -8,7 +8,6 @@ or dropped from memory. :class:`TurnCluster` is a part of
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -227,17 +226,3 @@ class TurnCluster:
             live.catch.inbox.clear()
             self._told_deadlines.pop(table_id, None)
         return gone
-
-    async def _stop_tables(self, tasks: list[asyncio.Task[None]]) -> None:
-        """Cancel every table's bot task and timers (each under its lock, so no change is cut
-        between its append and its apply) and end the subscriptions."""
-        for live in list(self._live.values()):
-            async with live.lock:
-                mine = list(live.timers.values())
-                if live.bot_task is not None:
-                    mine.append(live.bot_task)
-                for task in mine:
-                    task.cancel()
-                tasks.extend(mine)
-            for sub in live.subs:
-                sub._put(None)

@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from cardroom.bots import Bot
-from cardroom.games.messages import Message
 from cardroom.games.table import clean_name, hash_token, seat_for_token
 from cardroom.store import EventStore, LogEntry, SeqConflict, StoreError, StoreUnavailable
 from cardroom.tables.bot_loop import BotLoop
@@ -39,6 +38,7 @@ from cardroom.tables.config import (
     Created,
     TableConfig,
     TableError,
+    no_table,
     table_exists,
 )
 from cardroom.tables.frames import Frames
@@ -55,11 +55,6 @@ from cardroom.tables.turn_cluster import TurnCluster
 __all__ = ["TurnTables"]
 
 logger = logging.getLogger(__name__)
-
-
-def no_table(table_id: str) -> Message:
-    """There is no such table."""
-    return Message("table.no-table", f"there is no table {table_id!r}")
 
 
 class TurnTables(KindHooks, TurnCluster, BotLoop, Timers, Frames, Rematches):
@@ -147,7 +142,16 @@ class TurnTables(KindHooks, TurnCluster, BotLoop, Timers, Frames, Rematches):
         self._stopping = True
         self._hint_pool.shutdown(wait=False, cancel_futures=True)
         tasks: list[asyncio.Task[None]] = list(self._tasks)
-        await self._stop_tables(tasks)
+        for live in list(self._live.values()):
+            async with live.lock:  # no change is cut between its append and its apply
+                mine = list(live.timers.values())
+                if live.bot_task is not None:
+                    mine.append(live.bot_task)
+                for task in mine:
+                    task.cancel()
+                tasks.extend(mine)
+            for sub in live.subs:
+                sub._put(None)
         for task in tasks:
             task.cancel()
         for task in tasks:
